@@ -1,0 +1,285 @@
+//! Scenes: RON text → raw serde types → validation → [`Scene`].
+//!
+//! A `Scene` can only be made by [`parse_scene`], which checks every reference
+//! and range first, so the rest of the engine may look ids up without failing.
+//! Loading reports *every* problem in a file at once, each a [`Diagnostic`] with
+//! file, line, column, the offending line and a hint.
+
+pub mod diag;
+pub mod raw;
+pub mod rules;
+pub mod text;
+mod validate;
+
+pub use diag::Diagnostic;
+pub use raw::*;
+pub use rules::{KindRules, Rules};
+pub use text::Locale;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The scenes shipped in the binary, so `xiaoling` plays from any directory.
+pub const EMBEDDED_RULES: (&str, &str) = ("rules.ron", include_str!("../../scenes/rules.ron"));
+pub const EMBEDDED_SCENES: &[(&str, &str)] = &[
+    ("false-cry.ron", include_str!("../../scenes/false-cry.ron")),
+    ("broken-bridge.ron", include_str!("../../scenes/broken-bridge.ron")),
+];
+
+/// A checked battle: every id it mentions exists and every number is in range.
+#[derive(Debug, Clone)]
+pub struct Scene {
+    raw: RawScene,
+    rules: Rules,
+    /// The file it came from (for messages) and a hash of its text (for saves).
+    pub file: String,
+    pub content_hash: u64,
+    zone_index: HashMap<String, usize>,
+    side_index: HashMap<String, usize>,
+    unit_index: HashMap<String, usize>,
+    commander_index: HashMap<String, usize>,
+}
+
+impl Scene {
+    pub fn id(&self) -> &str {
+        &self.raw.meta.id
+    }
+    pub fn meta(&self) -> &Meta {
+        &self.raw.meta
+    }
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    pub fn sides(&self) -> &[Side] {
+        &self.raw.sides
+    }
+    pub fn zones(&self) -> &[Zone] {
+        &self.raw.zones
+    }
+    pub fn units(&self) -> &[Unit] {
+        &self.raw.units
+    }
+    pub fn commanders(&self) -> &[Commander] {
+        &self.raw.commanders
+    }
+    pub fn turning_points(&self) -> &[TurningPoint] {
+        &self.raw.turning_points
+    }
+    pub fn events(&self) -> &[Event] {
+        &self.raw.events
+    }
+    pub fn endings(&self) -> &[Ending] {
+        &self.raw.endings
+    }
+    pub fn zone_idx(&self, id: &str) -> Option<usize> {
+        self.zone_index.get(id).copied()
+    }
+    pub fn side_idx(&self, id: &str) -> Option<usize> {
+        self.side_index.get(id).copied()
+    }
+    pub fn unit_idx(&self, id: &str) -> Option<usize> {
+        self.unit_index.get(id).copied()
+    }
+    pub fn commander_idx(&self, id: &str) -> Option<usize> {
+        self.commander_index.get(id).copied()
+    }
+    pub fn commander(&self, id: &str) -> Option<&Commander> {
+        self.commander_idx(id).map(|idx| &self.raw.commanders[idx])
+    }
+    pub fn turning_point(&self, id: &str) -> Option<&TurningPoint> {
+        self.raw.turning_points.iter().find(|tp| tp.id == id)
+    }
+    pub fn ending(&self, id: &str) -> Option<&Ending> {
+        self.raw.endings.iter().find(|ending| ending.id == id)
+    }
+    /// The playable roles: commanders the player may take.
+    pub fn roles(&self) -> impl Iterator<Item = &Commander> {
+        self.raw
+            .meta
+            .playable
+            .iter()
+            .filter_map(|id| self.commander(id))
+    }
+    /// Zone indices adjacent to `zone` (edges are both ways).
+    pub fn neighbours(&self, zone: usize) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        let id = &self.raw.zones[zone].id;
+        for adjacent in &self.raw.zones[zone].adjacent {
+            if let Some(idx) = self.zone_idx(adjacent) {
+                out.push(idx);
+            }
+        }
+        for (idx, other) in self.raw.zones.iter().enumerate() {
+            if other.adjacent.iter().any(|a| a == id) {
+                out.push(idx);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// Parses and checks the shared rules file.
+pub fn parse_rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
+    validate::rules(file, source)
+}
+
+/// Parses and checks one scene file against the rules.
+pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec<Diagnostic>> {
+    let (raw, rules) = validate::scene(file, source, rules)?;
+    let index = |ids: Vec<&String>| -> HashMap<String, usize> {
+        ids.into_iter()
+            .enumerate()
+            .map(|(idx, id)| (id.clone(), idx))
+            .collect()
+    };
+    Ok(Scene {
+        zone_index: index(raw.zones.iter().map(|z| &z.id).collect()),
+        side_index: index(raw.sides.iter().map(|s| &s.id).collect()),
+        unit_index: index(raw.units.iter().map(|u| &u.id).collect()),
+        commander_index: index(raw.commanders.iter().map(|c| &c.id).collect()),
+        content_hash: content_hash(source),
+        file: file.to_string(),
+        rules,
+        raw,
+    })
+}
+
+/// FNV-1a over the text: stable across builds and platforms, unlike `Hash`.
+pub fn content_hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The shipped scenes, from the copies inside the binary.
+pub fn load_embedded() -> Result<Vec<Scene>, Vec<Diagnostic>> {
+    let (rules_file, rules_source) = EMBEDDED_RULES;
+    let rules = parse_rules(&format!("scenes/{rules_file}"), rules_source)?;
+    collect(
+        EMBEDDED_SCENES
+            .iter()
+            .map(|(file, source)| parse_scene(&format!("scenes/{file}"), source, &rules)),
+    )
+}
+
+/// Every `*.ron` scene in `dir` (not its subfolders); `rules.ron` there, if
+/// present, replaces the shipped rules.
+pub fn load_dir(dir: &Path) -> Result<Vec<Scene>, Vec<Diagnostic>> {
+    let entries = std::fs::read_dir(dir).map_err(|err| {
+        vec![file_problem(
+            &dir.display().to_string(),
+            format!("cannot read the scene folder: {err}"),
+            "check the path given to --scenes",
+        )]
+    })?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.is_file() && path.extension().is_some_and(|ext| ext == "ron"))
+        .collect();
+    files.sort();
+    let rules_path = dir.join("rules.ron");
+    let rules = load_rules_beside(&rules_path)?;
+    let scenes: Vec<&PathBuf> = files.iter().filter(|path| **path != rules_path).collect();
+    if scenes.is_empty() {
+        return Err(vec![file_problem(
+            &dir.display().to_string(),
+            "no scene files (*.ron) in this folder".to_string(),
+            "a scene is a .ron file; see scenes/README.md",
+        )]);
+    }
+    collect(scenes.into_iter().map(|path| load_file(path, &rules)))
+}
+
+/// Checks the given files (or folders). Files named `rules.ron` are checked as rules.
+pub fn check_paths(paths: &[PathBuf]) -> (usize, Vec<Diagnostic>) {
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            match load_dir(path) {
+                Ok(scenes) => checked += scenes.len(),
+                Err(mut found) => problems.append(&mut found),
+            }
+            continue;
+        }
+        let is_rules = path.file_name().is_some_and(|name| name == "rules.ron");
+        let result = if is_rules {
+            read(path).and_then(|source| parse_rules(&path.display().to_string(), &source).map(|_| ()))
+        } else {
+            let rules_path = path.parent().unwrap_or(Path::new(".")).join("rules.ron");
+            load_rules_beside(&rules_path).and_then(|rules| load_file(path, &rules).map(|_| ()))
+        };
+        match result {
+            Ok(()) => checked += 1,
+            Err(mut found) => problems.append(&mut found),
+        }
+    }
+    (checked, problems)
+}
+
+fn load_rules_beside(rules_path: &Path) -> Result<Rules, Vec<Diagnostic>> {
+    if rules_path.is_file() {
+        let source = read(rules_path)?;
+        parse_rules(&rules_path.display().to_string(), &source)
+    } else {
+        let (file, source) = EMBEDDED_RULES;
+        parse_rules(&format!("scenes/{file}"), source)
+    }
+}
+
+fn load_file(path: &Path, rules: &Rules) -> Result<Scene, Vec<Diagnostic>> {
+    let source = read(path)?;
+    parse_scene(&path.display().to_string(), &source, rules)
+}
+
+fn read(path: &Path) -> Result<String, Vec<Diagnostic>> {
+    std::fs::read_to_string(path).map_err(|err| {
+        vec![file_problem(
+            &path.display().to_string(),
+            format!("cannot read the file: {err}"),
+            "scene files must be readable UTF-8 text",
+        )]
+    })
+}
+
+fn file_problem(file: &str, message: String, hint: &str) -> Diagnostic {
+    Diagnostic {
+        file: file.to_string(),
+        line: 0,
+        column: 0,
+        message,
+        snippet: String::new(),
+        hint: hint.to_string(),
+        guide: "",
+    }
+}
+
+fn collect(
+    results: impl Iterator<Item = Result<Scene, Vec<Diagnostic>>>,
+) -> Result<Vec<Scene>, Vec<Diagnostic>> {
+    let mut scenes = Vec::new();
+    let mut problems = Vec::new();
+    for result in results {
+        match result {
+            Ok(scene) => scenes.push(scene),
+            Err(mut found) => problems.append(&mut found),
+        }
+    }
+    let mut seen = HashMap::new();
+    for scene in &scenes {
+        if let Some(first) = seen.insert(scene.id().to_string(), scene.file.clone()) {
+            problems.push(file_problem(
+                &scene.file,
+                format!("scene id \"{}\" is also used by {first}", scene.id()),
+                "give each battle its own meta id",
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(scenes)
+    } else {
+        Err(problems)
+    }
+}

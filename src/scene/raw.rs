@@ -1,0 +1,394 @@
+//! The raw scene types: exactly what a `.ron` file says, as serde reads it.
+//!
+//! Every struct rejects unknown fields, so a typo in a scene is an error with a
+//! position instead of a silently ignored line. Nothing here is checked beyond
+//! its shape; `validate` turns a `RawScene` into a `Scene` that is valid by
+//! construction. The authoring guide (`scenes/README.md`) documents each field.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Text shown to the player: one string for every locale, or a map by locale
+/// (`"en"`, `"zh-Hans"`, optionally `"zh-Hant"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Text {
+    Plain(String),
+    Localized(BTreeMap<String, String>),
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Text::Plain(String::new())
+    }
+}
+
+/// A whole battle: one file in `scenes/`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScene {
+    pub meta: Meta,
+    pub sides: Vec<Side>,
+    pub zones: Vec<Zone>,
+    pub commanders: Vec<Commander>,
+    pub units: Vec<Unit>,
+    #[serde(default)]
+    pub turning_points: Vec<TurningPoint>,
+    #[serde(default)]
+    pub events: Vec<Event>,
+    pub endings: Vec<Ending>,
+    /// Overrides of `scenes/rules.ron`, by rule name.
+    #[serde(default)]
+    pub rules: BTreeMap<String, f64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Meta {
+    pub id: String,
+    pub title: Text,
+    pub date: Text,
+    pub place: Text,
+    #[serde(default)]
+    pub sources: Vec<Source>,
+    /// Shown once when the battle opens.
+    pub intro: Text,
+    /// Minutes of battle time in one turn (a 刻 is 15).
+    pub turn_minutes: u32,
+    /// Clock time of turn 0, in minutes after midnight (e.g. 900 = 15:00).
+    #[serde(default)]
+    pub start_minute: u32,
+    /// The battle ends with `timeout_ending` after this many turns.
+    pub max_turns: u32,
+    pub timeout_ending: String,
+    /// Commander ids the player may take.
+    pub playable: Vec<String>,
+    /// Whether `undo` is allowed (false = ironman).
+    #[serde(default = "yes")]
+    pub undo: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// A file in `seeds/`.
+    pub seed: String,
+    /// Which part of it, in words ("the fire to the drums").
+    #[serde(default)]
+    pub part: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Colour {
+    Red,
+    Yellow,
+    Blue,
+    White,
+    Green,
+    Cyan,
+    Magenta,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Side {
+    pub id: String,
+    pub name: Text,
+    pub colour: Colour,
+    /// Where its routing units run to; by default, where its first commander stands.
+    #[serde(default)]
+    pub retreat: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ZoneKind {
+    Bank,
+    Ford,
+    Bridge,
+    Camp,
+    Road,
+    Field,
+    Town,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Compass {
+    North,
+    South,
+    East,
+    West,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Zone {
+    pub id: String,
+    pub name: Text,
+    pub kind: ZoneKind,
+    /// Grid position (x grows east, y grows north): says which zone is downwind.
+    pub at: (i32, i32),
+    /// Ids of zones one can move to from here (edges are made both ways).
+    pub adjacent: Vec<String>,
+    /// Width of the passage in metres (fords and bridges).
+    #[serde(default)]
+    pub width_m: f64,
+    /// Length in metres (fords, bridges).
+    #[serde(default)]
+    pub length_m: f64,
+    /// Water depth in metres at the deepest point (fords).
+    #[serde(default)]
+    pub depth_m: f64,
+    /// 0..1: how much the ground hides and protects (reeds, wagons, walls).
+    #[serde(default)]
+    pub cover: f64,
+    /// 0..1: fire burning at the start.
+    #[serde(default)]
+    pub fire: f64,
+    /// 0..1: smoke at the start.
+    #[serde(default)]
+    pub smoke: f64,
+    /// 0..1: how much there is to burn (grass, tents, wagons).
+    #[serde(default)]
+    pub fuel: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Commander {
+    pub id: String,
+    pub name: Text,
+    pub side: String,
+    /// 0..10: how much his presence steadies men.
+    pub leadership: f64,
+    pub zone: String,
+    #[serde(default)]
+    pub playable: bool,
+    /// Has drums and a banner to beat a rally with.
+    #[serde(default)]
+    pub drums: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum UnitKind {
+    /// Elite guard cavalry (摆牙喇).
+    Bayara,
+    /// Eight Banners cavalry.
+    BannerCavalry,
+    /// Mongol allied cavalry.
+    MongolCavalry,
+    /// Han-banner foot (汉军旗).
+    HanBannerFoot,
+    /// Ming wagon-camp infantry with guns (车营).
+    WagonCamp,
+    /// Ming foot.
+    MingFoot,
+    /// Ming cavalry.
+    MingCavalry,
+    /// Cannon and their crews.
+    Artillery,
+    /// Carts, grain, camp followers.
+    Baggage,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Order {
+    /// Stay and fight where it stands.
+    Hold,
+    /// Go to a zone by the shortest path, fighting what it meets.
+    MoveTo(String),
+    /// Follow the nearest routing enemy.
+    Pursue,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unit {
+    pub id: String,
+    pub name: Text,
+    pub side: String,
+    pub kind: UnitKind,
+    /// Strength in men.
+    pub men: u32,
+    /// 0..1: training and cohesion; the morale roll is tested against it.
+    pub quality: f64,
+    /// 0..100 at the start.
+    pub morale: f64,
+    pub zone: String,
+    /// Commander id.
+    #[serde(default)]
+    pub leader: Option<String>,
+    #[serde(default)]
+    pub may_surrender: bool,
+    #[serde(default = "hold")]
+    pub order: Order,
+    /// False: not on the field until an `Arrive` effect brings it.
+    #[serde(default = "yes")]
+    pub present: bool,
+}
+
+fn hold() -> Order {
+    Order::Hold
+}
+
+/// A comparison against a number.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Cmp {
+    AtLeast(f64),
+    AtMost(f64),
+    Above(f64),
+    Below(f64),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MoraleState {
+    Steady,
+    Wavering,
+    Routing,
+    Rallied,
+    Surrendered,
+    Shattered,
+}
+
+/// A typed condition; no scripting.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Condition {
+    Always,
+    Never,
+    All(Vec<Condition>),
+    Any(Vec<Condition>),
+    Not(Box<Condition>),
+    /// The turn number (0 = the opening).
+    Turn(Cmp),
+    /// Clock minutes after midnight (may pass 1440 into the next day).
+    Minute(Cmp),
+    /// The option `option` was taken at turning point `tp`.
+    Chosen { tp: String, option: String },
+    /// The turning point was reached (whichever option was taken).
+    Reached(String),
+    /// The event has happened.
+    Happened(String),
+    Flag(String),
+    /// The unit is in one of these states.
+    UnitState { unit: String, is: Vec<MoraleState> },
+    UnitIn { unit: String, zone: String },
+    UnitMen { unit: String, cmp: Cmp },
+    UnitMorale { unit: String, cmp: Cmp },
+    CommanderIn { commander: String, zone: String },
+    /// Men of the side still on the field, as a share of its men at the start.
+    SideStrength { side: String, cmp: Cmp },
+    /// Men the side has lost (killed, trampled, drowned, surrendered).
+    SideLosses { side: String, cmp: Cmp },
+    /// Share of the side's men on the field that are routing or shattered.
+    SideRouting { side: String, cmp: Cmp },
+    /// Men of the side standing in the zone.
+    SideMenIn { side: String, zone: String, cmp: Cmp },
+    /// Men of the side that have passed through the zone (a ford, a bridge).
+    SideCrossed { side: String, zone: String, cmp: Cmp },
+    Smoke { zone: String, cmp: Cmp },
+    Fire { zone: String, cmp: Cmp },
+    Wind(Cmp),
+    /// The bridge or ford still passes men.
+    Passable(String),
+}
+
+/// Who an effect applies to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Target {
+    Unit(String),
+    Units(Vec<String>),
+    Side(String),
+    /// Every unit of the side in the zone.
+    SideIn { side: String, zone: String },
+    /// Every unit in the zone.
+    Zone(String),
+}
+
+/// What a rumor claims.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Claim {
+    /// "The (side) are routed!": cheers that side's enemies, shakes that side.
+    Routed(String),
+    /// "(side) has won!"
+    Victorious(String),
+}
+
+/// A closed set of things that can happen to the world.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Effect {
+    /// Give units an order.
+    Order { target: Target, order: Order },
+    Morale { target: Target, delta: f64 },
+    /// A cry that spreads from a zone.
+    Rumor { zone: String, claim: Claim, credibility: f64, cry: Text },
+    Fire { zone: String, intensity: f64 },
+    Smoke { zone: String, level: f64 },
+    Wind { strength: f64, toward: Compass },
+    /// The commander stands and beats the drums for `turns` turns.
+    Drums { commander: String, turns: u32 },
+    /// Move a commander.
+    CommanderTo { commander: String, zone: String },
+    /// Kill a share (0..1) of the target's men.
+    Casualties { target: Target, share: f64 },
+    Surrender(String),
+    /// The bridge or ford passes no one from now on; `share` of the men on it die.
+    Destroy { zone: String, share: f64 },
+    /// A unit not yet present arrives at its zone.
+    Arrive(String),
+    /// The side wets cloth against the smoke.
+    WetCloth(String),
+    SetFlag(String),
+    ClearFlag(String),
+    Narrate(Text),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Choice {
+    pub id: String,
+    pub text: Text,
+    pub effects: Vec<Effect>,
+    /// Told after the choice is made.
+    pub narration: Text,
+    /// The novel's choice.
+    #[serde(default)]
+    pub historical: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurningPoint {
+    pub id: String,
+    /// The playable commander who decides.
+    pub role: String,
+    pub when: Condition,
+    pub situation: Text,
+    pub options: Vec<Choice>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Event {
+    pub id: String,
+    pub when: Condition,
+    #[serde(default)]
+    pub text: Option<Text>,
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ending {
+    pub id: String,
+    pub title: Text,
+    pub when: Condition,
+    pub text: Text,
+    /// After-action summary; may use `{losses:SIDE}`, `{men:SIDE}`, `{turn}`, `{time}`.
+    pub summary: Text,
+    /// What the novel (or history) did, for the after-action report.
+    #[serde(default)]
+    pub history: Option<Text>,
+}

@@ -1,0 +1,169 @@
+//! The tunable constants of the battle model, read from `scenes/rules.ron`.
+//!
+//! Every constant is declared once in the `rules!` table below with its valid
+//! range; the table generates the struct, the list of names a scene may
+//! override, and the range checks. What each one does, and the reason for its
+//! default, is written beside it in `scenes/rules.ron`.
+
+use super::raw::UnitKind;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// How one kind of unit fights and moves.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KindRules {
+    /// Mounted: counts as `horse_men` men in a crossing, fights badly mid-stream.
+    pub mounted: bool,
+    /// Hand-to-hand fighting power per man.
+    pub melee: f64,
+    /// Shooting power per man (guns, bows, cannon).
+    pub missile: f64,
+}
+
+macro_rules! rules {
+    ($( $(#[$doc:meta])* $name:ident : $min:literal ..= $max:literal ),* $(,)?) => {
+        /// The model's constants (see `scenes/rules.ron`).
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Rules {
+            $( $(#[$doc])* pub $name: f64, )*
+            pub kinds: BTreeMap<UnitKind, KindRules>,
+        }
+
+        impl Rules {
+            /// Every scalar rule with its valid range, in declaration order.
+            pub const RANGES: &'static [(&'static str, f64, f64)] = &[
+                $( (stringify!($name), $min as f64, $max as f64), )*
+            ];
+
+            pub fn get(&self, name: &str) -> Option<f64> {
+                match name {
+                    $( stringify!($name) => Some(self.$name), )*
+                    _ => None,
+                }
+            }
+
+            /// Sets a rule by name; false when there is no such rule.
+            pub fn set(&mut self, name: &str, value: f64) -> bool {
+                match name {
+                    $( stringify!($name) => { self.$name = value; true } )*
+                    _ => false,
+                }
+            }
+        }
+    };
+}
+
+rules! {
+    /// Chance per turn that the wind shifts by itself.
+    wind_drift: 0.0 ..= 1.0,
+    /// Share of a zone's fire passed to the downwind neighbour per turn at full wind.
+    fire_spread: 0.0 ..= 1.0,
+    /// Fuel a full fire consumes per turn.
+    fire_burn: 0.0 ..= 1.0,
+    /// Fire lost per turn once the fuel is gone.
+    fire_decay: 0.0 ..= 1.0,
+    /// Smoke made per turn by a full fire.
+    smoke_per_fire: 0.0 ..= 2.0,
+    /// Share of a zone's smoke the wind carries to the downwind neighbour at full wind.
+    smoke_carry: 0.0 ..= 1.0,
+    /// Smoke that thins away per turn in still air.
+    smoke_decay: 0.0 ..= 1.0,
+    /// Extra smoke cleared per turn at full wind.
+    smoke_wind_clear: 0.0 ..= 1.0,
+    /// Smoke at or above this hides a zone: no one sees into or out of it.
+    smoke_blind: 0.0 ..= 1.0,
+    /// Smoke at or above this is "thin"; below it the air is clear.
+    smoke_thin: 0.0 ..= 1.0,
+    /// Credibility a rumor loses each turn it travels.
+    rumor_decay: 0.0 ..= 1.0,
+    /// Morale moved by believing a rumor, at credibility 1.
+    rumor_morale: 0.0 ..= 100.0,
+    /// Men per metre of width per second on dry ground (crowd-flow studies: 1.3).
+    flow_per_m_s: 0.0 ..= 10.0,
+    /// Slowing per metre of water depth: speed × 1 / (1 + depth × this).
+    depth_slow: 0.0 ..= 100.0,
+    /// A horse takes the room of this many men.
+    horse_men: 1.0 ..= 10.0,
+    /// Flow multiplier for a routing crowd (faster is slower).
+    routing_flow: 0.0 ..= 1.0,
+    /// Flow multiplier in thick smoke.
+    smoke_flow: 0.0 ..= 1.0,
+    /// Share of the men over capacity trampled per turn.
+    trample_rate: 0.0 ..= 1.0,
+    /// Trampling multiplier when the crowd is routing.
+    trample_routing: 1.0 ..= 10.0,
+    /// Melee losses per turn of 15 minutes per unit of fighting power.
+    melee_rate: 0.0 ..= 1.0,
+    /// Missile losses per turn of 15 minutes per unit of shooting power.
+    missile_rate: 0.0 ..= 1.0,
+    /// Loss multiplier for a routing unit caught by its enemy.
+    routing_exposure: 1.0 ..= 20.0,
+    /// Fighting power multiplier in thick smoke.
+    smoke_combat: 0.0 ..= 1.0,
+    /// Fighting power of cavalry in water deeper than `deep_water_m`.
+    cavalry_in_water: 0.0 ..= 1.0,
+    /// Water this deep (metres) counts as deep for cavalry.
+    deep_water_m: 0.0 ..= 10.0,
+    /// Morale lost per percent of the unit's men lost this turn.
+    casualty_morale: 0.0 ..= 20.0,
+    /// Morale lost when the enemy seen in the zone outnumbers the unit 1.5 : 1.
+    outnumbered_morale: 0.0 ..= 100.0,
+    /// Morale lost, times the share of routing friends seen or believed near.
+    contagion_morale: 0.0 ..= 100.0,
+    /// Morale gained per point of leadership of a commander in the zone.
+    leader_morale: 0.0 ..= 10.0,
+    /// Morale lost per turn in full smoke (choking, blind).
+    smoke_morale: 0.0 ..= 100.0,
+    /// Multiplier on smoke penalties for a side with wet cloth.
+    wet_cloth: 0.0 ..= 1.0,
+    /// Morale lost when no neighbouring zone is free of the enemy and passable.
+    trapped_morale: 0.0 ..= 100.0,
+    /// Morale gained per turn by routing or wavering units that hear the drums.
+    drums_morale: 0.0 ..= 100.0,
+    /// Morale recovered per turn by a steady unit toward its starting morale.
+    morale_recovery: 0.0 ..= 100.0,
+    /// Below this a steady unit wavers.
+    waver_below: 0.0 ..= 100.0,
+    /// Above this a wavering unit is steady again (hysteresis).
+    steady_above: 0.0 ..= 100.0,
+    /// Below this a unit may rout (tested with a roll against quality).
+    rout_below: 0.0 ..= 100.0,
+    /// A routing unit above this that hears drums or stands by a commander rallies.
+    rally_above: 0.0 ..= 100.0,
+    /// A routing unit reduced below this share of its starting men is shattered.
+    shatter_share: 0.0 ..= 1.0,
+    /// Cascade threshold for quality 0: routs when this share of neighbours rout.
+    cascade_base: 0.0 ..= 1.0,
+    /// Added to the cascade threshold per point of quality.
+    cascade_quality: 0.0 ..= 1.0,
+    /// Zones (steps on the zone graph) over which drums are heard, through smoke.
+    drums_range: 0.0 ..= 10.0,
+    /// Chance per turn that a trapped, broken unit that may surrender does.
+    surrender_chance: 0.0 ..= 1.0,
+    /// Share of a surrendering unit's men (officers who refuse) cut down by their own.
+    officer_refusal: 0.0 ..= 1.0,
+}
+
+impl Rules {
+    /// The fighting and moving of a kind; an absent kind fights like foot.
+    pub fn kind(&self, kind: UnitKind) -> KindRules {
+        self.kinds.get(&kind).copied().unwrap_or(KindRules {
+            mounted: false,
+            melee: 0.5,
+            missile: 0.0,
+        })
+    }
+
+    /// Names of the rules that are outside their range, with the range.
+    pub fn out_of_range(&self) -> Vec<(&'static str, f64, f64, f64)> {
+        Rules::RANGES
+            .iter()
+            .filter_map(|&(name, min, max)| {
+                let value = self.get(name)?;
+                (!(min..=max).contains(&value)).then_some((name, value, min, max))
+            })
+            .collect()
+    }
+}

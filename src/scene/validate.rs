@@ -1,0 +1,775 @@
+//! Validation: every check a scene must pass, collecting all problems at once.
+//!
+//! Serde keeps no positions, so problems found after parsing are placed with
+//! a [`Locator`] that finds the declaration of the item (`id: "..."`) and the
+//! offending value after it.
+
+use super::diag::{Diagnostic, Locator, closest};
+use super::raw::*;
+use super::rules::Rules;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+const REQUIRED_LOCALES: [&str; 2] = ["en", "zh-Hans"];
+const KNOWN_LOCALES: [&str; 3] = ["en", "zh-Hans", "zh-Hant"];
+
+/// Turns a RON error into a positioned diagnostic.
+fn syntax(locator: &Locator, err: &ron::error::SpannedError) -> Diagnostic {
+    let start = &err.span.start;
+    let (hint, guide) = match &err.code {
+        ron::Error::NoSuchStructField { expected, .. } => (
+            format!("the fields allowed here are: {}", expected.join(", ")),
+            "Fields",
+        ),
+        ron::Error::MissingStructField { field, .. } => {
+            (format!("add `{field}: ...` to this item"), "Fields")
+        }
+        ron::Error::NoSuchEnumVariant { expected, .. } => (
+            format!("expected one of: {}", expected.join(", ")),
+            "Conditions and effects",
+        ),
+        _ => (
+            "check brackets, commas and quotes near here".to_string(),
+            "Writing RON",
+        ),
+    };
+    locator.at_line(start.line, start.col, format!("{}", err.code), hint, guide)
+}
+
+pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
+    let locator = Locator::new(file, source);
+    let rules: Rules = ron::from_str(source).map_err(|err| vec![syntax(&locator, &err)])?;
+    let problems: Vec<Diagnostic> = rules
+        .out_of_range()
+        .into_iter()
+        .map(|(name, value, min, max)| {
+            let at = locator.after(0, &format!("{name}:")).unwrap_or(0);
+            locator.at(
+                at,
+                format!("rule `{name}` is {value}, outside {min}..={max}"),
+                format!("use a value between {min} and {max}"),
+                "Rules",
+            )
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(rules)
+    } else {
+        Err(problems)
+    }
+}
+
+pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules), Vec<Diagnostic>> {
+    let locator = Locator::new(file, source);
+    let raw: RawScene = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(source)
+        .map_err(|err| vec![syntax(&locator, &err)])?;
+    let mut checker = Checker::new(&locator, &raw);
+    checker.check_all();
+    let mut rules = base.clone();
+    for (name, value) in &raw.rules {
+        let at = locator
+            .after(locator.after(0, "rules:").unwrap_or(0), &format!("\"{name}\""))
+            .unwrap_or(0);
+        if !rules.set(name, *value) {
+            let names = Rules::RANGES.iter().map(|(n, _, _)| *n);
+            let hint = match closest(name, names) {
+                Some(near) => format!("did you mean `{near}`?"),
+                None => "see scenes/rules.ron for the rule names".to_string(),
+            };
+            checker.problems.push(locator.at(at, format!("unknown rule `{name}`"), hint, "Rules"));
+        }
+    }
+    for (name, value, min, max) in rules.out_of_range() {
+        let at = locator.after(0, &format!("\"{name}\"")).unwrap_or(0);
+        checker.problems.push(locator.at(
+            at,
+            format!("rule `{name}` is {value}, outside {min}..={max}"),
+            format!("use a value between {min} and {max}"),
+            "Rules",
+        ));
+    }
+    if checker.problems.is_empty() {
+        Ok((raw, rules))
+    } else {
+        let mut problems = checker.problems;
+        problems.sort_by_key(|d| (d.line, d.column));
+        problems.dedup();
+        Err(problems)
+    }
+}
+
+struct Checker<'a> {
+    locator: &'a Locator<'a>,
+    raw: &'a RawScene,
+    problems: Vec<Diagnostic>,
+    zones: HashSet<&'a str>,
+    sides: HashSet<&'a str>,
+    units: HashSet<&'a str>,
+    commanders: HashSet<&'a str>,
+    events: HashSet<&'a str>,
+    options: HashMap<&'a str, Vec<&'a str>>,
+    /// The item being checked, whose declaration anchors positions.
+    owner: Option<&'a str>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(locator: &'a Locator<'a>, raw: &'a RawScene) -> Self {
+        Checker {
+            locator,
+            raw,
+            problems: Vec::new(),
+            zones: raw.zones.iter().map(|z| z.id.as_str()).collect(),
+            sides: raw.sides.iter().map(|s| s.id.as_str()).collect(),
+            units: raw.units.iter().map(|u| u.id.as_str()).collect(),
+            commanders: raw.commanders.iter().map(|c| c.id.as_str()).collect(),
+            events: raw.events.iter().map(|e| e.id.as_str()).collect(),
+            options: raw
+                .turning_points
+                .iter()
+                .map(|tp| (tp.id.as_str(), tp.options.iter().map(|o| o.id.as_str()).collect()))
+                .collect(),
+            owner: None,
+        }
+    }
+
+    fn report(&mut self, needle: Option<&str>, message: String, hint: String, guide: &'static str) {
+        let at = self.locator.find(self.owner, needle);
+        self.problems.push(self.locator.at(at, message, hint, guide));
+    }
+
+    fn check_all(&mut self) {
+        let raw = self.raw;
+        self.meta();
+        self.unique_ids();
+        for side in &raw.sides {
+            self.owner = Some(&side.id);
+            self.text(&side.name, "name");
+            if let Some(zone) = &side.retreat {
+                self.reference("zone", zone, "Sides");
+            }
+        }
+        self.zones_and_graph();
+        for commander in &raw.commanders {
+            self.owner = Some(&commander.id);
+            self.text(&commander.name, "name");
+            self.reference("side", &commander.side, "Commanders");
+            self.reference("zone", &commander.zone, "Commanders");
+            self.range("leadership", commander.leadership, 0.0, 10.0, "Commanders");
+        }
+        for unit in &raw.units {
+            self.unit(unit);
+        }
+        self.turning_points();
+        for event in &raw.events {
+            self.owner = Some(&event.id);
+            self.condition(&event.when);
+            if let Some(text) = &event.text {
+                self.text(text, "text");
+            }
+            if event.effects.is_empty() && event.text.is_none() {
+                self.report(
+                    Some("effects:"),
+                    format!("event `{}` has no effects and no text", event.id),
+                    "an event must change the world or tell something".into(),
+                    "Events",
+                );
+            }
+            for effect in &event.effects {
+                self.effect(effect);
+            }
+        }
+        self.endings();
+    }
+
+    fn meta(&mut self) {
+        let meta = &self.raw.meta;
+        self.owner = Some(&meta.id);
+        if meta.id.is_empty() || !is_plain_id(&meta.id) {
+            self.report(
+                None,
+                format!("scene id `{}` is not a plain id", meta.id),
+                "use lower-case letters, digits and dashes, e.g. \"false-cry\"".into(),
+                "Meta",
+            );
+        }
+        for (text, field) in [
+            (&meta.title, "title"),
+            (&meta.date, "date"),
+            (&meta.place, "place"),
+            (&meta.intro, "intro"),
+        ] {
+            self.text(text, field);
+        }
+        self.range("turn_minutes", f64::from(meta.turn_minutes), 1.0, 720.0, "Meta");
+        self.range("max_turns", f64::from(meta.max_turns), 1.0, 1000.0, "Meta");
+        if !self.raw.endings.iter().any(|e| e.id == meta.timeout_ending) {
+            let ids: Vec<&str> = self.raw.endings.iter().map(|e| e.id.as_str()).collect();
+            self.unknown("ending", &meta.timeout_ending, &ids, "Meta");
+        }
+        if meta.playable.is_empty() {
+            self.report(
+                Some("playable:"),
+                "no playable commander".into(),
+                "list at least one commander id in `playable`".into(),
+                "Meta",
+            );
+        }
+        for role in &meta.playable {
+            self.reference("commander", role, "Meta");
+        }
+    }
+
+    fn unique_ids(&mut self) {
+        let raw = self.raw;
+        let mut seen: HashMap<&str, &str> = HashMap::new();
+        let all = raw
+            .sides
+            .iter()
+            .map(|s| (s.id.as_str(), "side"))
+            .chain(raw.zones.iter().map(|z| (z.id.as_str(), "zone")))
+            .chain(raw.commanders.iter().map(|c| (c.id.as_str(), "commander")))
+            .chain(raw.units.iter().map(|u| (u.id.as_str(), "unit")))
+            .chain(raw.turning_points.iter().map(|t| (t.id.as_str(), "turning point")))
+            .chain(raw.events.iter().map(|e| (e.id.as_str(), "event")))
+            .chain(raw.endings.iter().map(|e| (e.id.as_str(), "ending")));
+        for (id, kind) in all {
+            if let Some(first) = seen.insert(id, kind) {
+                // Point at the second declaration.
+                let quoted = format!("\"{id}\"");
+                let first_at = self.locator.declaration(id).unwrap_or(0);
+                let second = self
+                    .locator
+                    .after(first_at + quoted.len(), &format!("id: {quoted}"))
+                    .unwrap_or(first_at);
+                let diagnostic = self.locator.at(
+                    second,
+                    format!("duplicate id `{id}`: a {kind} and a {first}"),
+                    "every side, zone, commander, unit, turning point, event and ending needs its own id".into(),
+                    "Ids",
+                );
+                self.problems.push(diagnostic);
+            }
+            if !is_plain_id(id) {
+                self.owner = Some(id);
+                self.report(
+                    None,
+                    format!("id `{id}` is not a plain id"),
+                    "use lower-case letters, digits and dashes".into(),
+                    "Ids",
+                );
+            }
+        }
+        if raw.sides.len() < 2 {
+            self.report(None, "a battle needs at least two sides".into(), "add a side".into(), "Sides");
+        }
+    }
+
+    fn zones_and_graph(&mut self) {
+        let raw = self.raw;
+        for zone in &raw.zones {
+            self.owner = Some(&zone.id);
+            self.text(&zone.name, "name");
+            for adjacent in &zone.adjacent {
+                if adjacent == &zone.id {
+                    self.report(
+                        Some(&format!("\"{adjacent}\"")),
+                        format!("zone `{}` lists itself as adjacent", zone.id),
+                        "remove it from `adjacent`".into(),
+                        "Zones",
+                    );
+                } else {
+                    self.reference("zone", adjacent, "Zones");
+                }
+            }
+            for (field, value, max) in [
+                ("width_m", zone.width_m, 100_000.0),
+                ("length_m", zone.length_m, 100_000.0),
+                ("depth_m", zone.depth_m, 50.0),
+                ("cover", zone.cover, 1.0),
+                ("fire", zone.fire, 1.0),
+                ("smoke", zone.smoke, 1.0),
+                ("fuel", zone.fuel, 1.0),
+            ] {
+                self.range(field, value, 0.0, max, "Zones");
+            }
+            if matches!(zone.kind, ZoneKind::Ford | ZoneKind::Bridge) && zone.width_m <= 0.0 {
+                self.report(
+                    Some("kind:"),
+                    format!("{:?} `{}` has no width, so no one can cross it", zone.kind, zone.id),
+                    "give it `width_m:` in metres (a ford a few hundred, a bridge a few)".into(),
+                    "Zones",
+                );
+            }
+        }
+        // Connectivity: every zone reachable from the first.
+        if raw.zones.is_empty() {
+            self.owner = None;
+            self.report(None, "the scene has no zones".into(), "add zones".into(), "Zones");
+            return;
+        }
+        let mut edges: HashMap<&str, Vec<&str>> = HashMap::new();
+        for zone in &raw.zones {
+            for adjacent in &zone.adjacent {
+                edges.entry(&zone.id).or_default().push(adjacent);
+                edges.entry(adjacent).or_default().push(&zone.id);
+            }
+        }
+        let mut reached: HashSet<&str> = HashSet::new();
+        let mut stack = vec![raw.zones[0].id.as_str()];
+        while let Some(zone) = stack.pop() {
+            if reached.insert(zone) {
+                stack.extend(edges.get(zone).into_iter().flatten().copied());
+            }
+        }
+        for zone in &raw.zones {
+            if !reached.contains(zone.id.as_str()) {
+                self.owner = Some(&zone.id);
+                self.report(
+                    None,
+                    format!("zone `{}` is not connected to `{}`", zone.id, raw.zones[0].id),
+                    "add it to some zone's `adjacent` list".into(),
+                    "Zones",
+                );
+            }
+        }
+    }
+
+    fn unit(&mut self, unit: &'a Unit) {
+        self.owner = Some(&unit.id);
+        self.text(&unit.name, "name");
+        self.reference("side", &unit.side, "Units");
+        self.reference("zone", &unit.zone, "Units");
+        self.range("men", f64::from(unit.men), 1.0, 1_000_000.0, "Units");
+        self.range("quality", unit.quality, 0.0, 1.0, "Units");
+        self.range("morale", unit.morale, 0.0, 100.0, "Units");
+        if let Some(leader) = &unit.leader {
+            self.reference("commander", leader, "Units");
+            if let Some(commander) = self.raw.commanders.iter().find(|c| &c.id == leader)
+                && commander.side != unit.side
+            {
+                self.report(
+                    Some(&format!("\"{leader}\"")),
+                    format!("unit `{}` is led by `{leader}` of the other side", unit.id),
+                    "a leader must be on the unit's side".into(),
+                    "Units",
+                );
+            }
+        }
+        if let Order::MoveTo(zone) = &unit.order {
+            self.reference("zone", zone, "Units");
+        }
+    }
+
+    fn turning_points(&mut self) {
+        let raw = self.raw;
+        for tp in &raw.turning_points {
+            self.owner = Some(&tp.id);
+            if !raw.meta.playable.contains(&tp.role) {
+                let hint = format!(
+                    "the role must be a playable commander: {}",
+                    raw.meta.playable.join(", ")
+                );
+                self.report(
+                    Some(&format!("\"{}\"", tp.role)),
+                    format!("turning point `{}` is decided by `{}`, who is not playable", tp.id, tp.role),
+                    hint,
+                    "Turning points",
+                );
+            }
+            self.condition(&tp.when);
+            self.text(&tp.situation, "situation");
+            if !(2..=4).contains(&tp.options.len()) {
+                self.report(
+                    Some("options:"),
+                    format!("turning point `{}` has {} options", tp.id, tp.options.len()),
+                    "give it between 2 and 4 options".into(),
+                    "Turning points",
+                );
+            }
+            let n_historical = tp.options.iter().filter(|o| o.historical).count();
+            if n_historical != 1 {
+                self.report(
+                    Some("options:"),
+                    format!("turning point `{}` has {n_historical} historical options", tp.id),
+                    "mark exactly one option `historical: true`: the novel's choice, which the side nobody plays takes".into(),
+                    "Turning points",
+                );
+            }
+            let mut option_ids = HashSet::new();
+            for option in &tp.options {
+                let needle = format!("\"{}\"", option.id);
+                if !option_ids.insert(option.id.as_str()) {
+                    self.report(
+                        Some(&needle),
+                        format!("option `{}` appears twice in `{}`", option.id, tp.id),
+                        "option ids must differ within a turning point".into(),
+                        "Turning points",
+                    );
+                }
+                self.text(&option.text, "text");
+                self.text(&option.narration, "narration");
+                if option.effects.is_empty() {
+                    self.report(
+                        Some(&needle),
+                        format!("option `{}` of `{}` has no effects", option.id, tp.id),
+                        "a choice must change the world: add an effect (a `Narrate` alone is not enough)".into(),
+                        "Turning points",
+                    );
+                } else if option.effects.iter().all(|e| matches!(e, Effect::Narrate(_))) {
+                    self.report(
+                        Some(&needle),
+                        format!("option `{}` of `{}` only narrates", option.id, tp.id),
+                        "a choice must change the world: give it an effect besides `Narrate`".into(),
+                        "Turning points",
+                    );
+                }
+                for effect in &option.effects {
+                    self.effect(effect);
+                }
+            }
+        }
+        self.reachability();
+    }
+
+    /// A turning point is unreachable when its condition can never hold: it
+    /// needs a turn past the end, or a choice at a point that is itself unreachable.
+    fn reachability(&mut self) {
+        let raw = self.raw;
+        let max_turns = f64::from(raw.meta.max_turns);
+        let mut reachable: HashSet<&str> = HashSet::new();
+        loop {
+            let before = reachable.len();
+            for tp in &raw.turning_points {
+                if possible(&tp.when, max_turns, &reachable) {
+                    reachable.insert(&tp.id);
+                }
+            }
+            if reachable.len() == before {
+                break;
+            }
+        }
+        for tp in &raw.turning_points {
+            if !reachable.contains(tp.id.as_str()) {
+                self.owner = Some(&tp.id);
+                self.report(
+                    Some("when:"),
+                    format!("turning point `{}` can never be reached", tp.id),
+                    format!(
+                        "its `when` needs a turn after max_turns ({}), `Never`, or a choice at a point that is never reached",
+                        raw.meta.max_turns
+                    ),
+                    "Turning points",
+                );
+            }
+        }
+    }
+
+    fn endings(&mut self) {
+        let raw = self.raw;
+        if raw.endings.is_empty() {
+            self.owner = None;
+            self.report(None, "the scene has no endings".into(), "add at least one ending".into(), "Endings");
+        }
+        for ending in &raw.endings {
+            self.owner = Some(&ending.id);
+            self.text(&ending.title, "title");
+            self.text(&ending.text, "text");
+            self.text(&ending.summary, "summary");
+            if let Some(history) = &ending.history {
+                self.text(history, "history");
+            }
+            self.condition(&ending.when);
+            for template in all_strings(&ending.summary).chain(all_strings(&ending.text)) {
+                for placeholder in placeholders(template) {
+                    let valid = match placeholder.split_once(':') {
+                        Some(("losses" | "men", side)) => self.sides.contains(side),
+                        None => matches!(placeholder, "turn" | "time"),
+                        _ => false,
+                    };
+                    if !valid {
+                        let sides: Vec<&str> = self.sides.iter().copied().collect();
+                        self.report(
+                            Some(&format!("{{{placeholder}}}")),
+                            format!("unknown placeholder `{{{placeholder}}}`"),
+                            format!(
+                                "placeholders are {{turn}}, {{time}}, {{losses:SIDE}} and {{men:SIDE}} with SIDE one of {}",
+                                sides.join(", ")
+                            ),
+                            "Endings",
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn condition(&mut self, condition: &'a Condition) {
+        match condition {
+            Condition::Always | Condition::Never => {}
+            Condition::All(items) | Condition::Any(items) => {
+                for item in items {
+                    self.condition(item);
+                }
+            }
+            Condition::Not(item) => self.condition(item),
+            Condition::Turn(cmp) | Condition::Minute(cmp) | Condition::Wind(cmp) => self.cmp(cmp),
+            Condition::Chosen { tp, option } => match self.options.get(tp.as_str()).cloned() {
+                None => {
+                    let ids: Vec<&str> = self.options.keys().copied().collect();
+                    self.unknown("turning point", tp, &ids, "Conditions and effects");
+                }
+                Some(options) => {
+                    if !options.contains(&option.as_str()) {
+                        self.unknown("option", option, &options, "Conditions and effects");
+                    }
+                }
+            },
+            Condition::Reached(tp) => {
+                if !self.options.contains_key(tp.as_str()) {
+                    let ids: Vec<&str> = self.options.keys().copied().collect();
+                    self.unknown("turning point", tp, &ids, "Conditions and effects");
+                }
+            }
+            Condition::Happened(event) => {
+                if !self.events.contains(event.as_str()) {
+                    let ids: Vec<&str> = self.events.iter().copied().collect();
+                    self.unknown("event", event, &ids, "Conditions and effects");
+                }
+            }
+            Condition::Flag(_) => {}
+            Condition::UnitState { unit, .. } => self.reference("unit", unit, "Conditions and effects"),
+            Condition::UnitIn { unit, zone } => {
+                self.reference("unit", unit, "Conditions and effects");
+                self.reference("zone", zone, "Conditions and effects");
+            }
+            Condition::UnitMen { unit, cmp } | Condition::UnitMorale { unit, cmp } => {
+                self.reference("unit", unit, "Conditions and effects");
+                self.cmp(cmp);
+            }
+            Condition::CommanderIn { commander, zone } => {
+                self.reference("commander", commander, "Conditions and effects");
+                self.reference("zone", zone, "Conditions and effects");
+            }
+            Condition::SideStrength { side, cmp }
+            | Condition::SideLosses { side, cmp }
+            | Condition::SideRouting { side, cmp } => {
+                self.reference("side", side, "Conditions and effects");
+                self.cmp(cmp);
+            }
+            Condition::SideMenIn { side, zone, cmp } | Condition::SideCrossed { side, zone, cmp } => {
+                self.reference("side", side, "Conditions and effects");
+                self.reference("zone", zone, "Conditions and effects");
+                self.cmp(cmp);
+            }
+            Condition::Smoke { zone, cmp } | Condition::Fire { zone, cmp } => {
+                self.reference("zone", zone, "Conditions and effects");
+                self.cmp(cmp);
+            }
+            Condition::Passable(zone) => self.reference("zone", zone, "Conditions and effects"),
+        }
+    }
+
+    fn cmp(&mut self, cmp: &Cmp) {
+        let (Cmp::AtLeast(value) | Cmp::AtMost(value) | Cmp::Above(value) | Cmp::Below(value)) = cmp;
+        if !value.is_finite() {
+            self.report(None, "a comparison with a number that is not finite".into(), "use a plain number".into(), "Conditions and effects");
+        }
+    }
+
+    fn target(&mut self, target: &'a Target) {
+        match target {
+            Target::Unit(unit) => self.reference("unit", unit, "Conditions and effects"),
+            Target::Units(units) => {
+                for unit in units {
+                    self.reference("unit", unit, "Conditions and effects");
+                }
+            }
+            Target::Side(side) => self.reference("side", side, "Conditions and effects"),
+            Target::SideIn { side, zone } => {
+                self.reference("side", side, "Conditions and effects");
+                self.reference("zone", zone, "Conditions and effects");
+            }
+            Target::Zone(zone) => self.reference("zone", zone, "Conditions and effects"),
+        }
+    }
+
+    fn effect(&mut self, effect: &'a Effect) {
+        const G: &str = "Conditions and effects";
+        match effect {
+            Effect::Order { target, order } => {
+                self.target(target);
+                if let Order::MoveTo(zone) = order {
+                    self.reference("zone", zone, G);
+                }
+            }
+            Effect::Morale { target, delta } => {
+                self.target(target);
+                self.range("delta", *delta, -100.0, 100.0, G);
+            }
+            Effect::Rumor { zone, claim, credibility, cry } => {
+                self.reference("zone", zone, G);
+                let (Claim::Routed(side) | Claim::Victorious(side)) = claim;
+                self.reference("side", side, G);
+                self.range("credibility", *credibility, 0.0, 1.0, G);
+                self.text(cry, "cry");
+            }
+            Effect::Fire { zone, intensity } => {
+                self.reference("zone", zone, G);
+                self.range("intensity", *intensity, 0.0, 1.0, G);
+            }
+            Effect::Smoke { zone, level } => {
+                self.reference("zone", zone, G);
+                self.range("level", *level, 0.0, 1.0, G);
+            }
+            Effect::Wind { strength, .. } => self.range("strength", *strength, 0.0, 1.0, G),
+            Effect::Drums { commander, turns } => {
+                self.reference("commander", commander, G);
+                self.range("turns", f64::from(*turns), 1.0, 1000.0, G);
+                if let Some(c) = self.raw.commanders.iter().find(|c| &c.id == commander)
+                    && !c.drums
+                {
+                    self.report(
+                        Some(&format!("\"{commander}\"")),
+                        format!("commander `{commander}` has no drums"),
+                        "set `drums: true` on the commander".into(),
+                        G,
+                    );
+                }
+            }
+            Effect::CommanderTo { commander, zone } => {
+                self.reference("commander", commander, G);
+                self.reference("zone", zone, G);
+            }
+            Effect::Casualties { target, share } => {
+                self.target(target);
+                self.range("share", *share, 0.0, 1.0, G);
+            }
+            Effect::Surrender(unit) | Effect::Arrive(unit) => self.reference("unit", unit, G),
+            Effect::Destroy { zone, share } => {
+                self.reference("zone", zone, G);
+                self.range("share", *share, 0.0, 1.0, G);
+            }
+            Effect::WetCloth(side) => self.reference("side", side, G),
+            Effect::SetFlag(_) | Effect::ClearFlag(_) => {}
+            Effect::Narrate(text) => self.text(text, "Narrate"),
+        }
+    }
+
+    /// An id must name an existing thing of its kind.
+    fn reference(&mut self, kind: &str, id: &str, guide: &'static str) {
+        let known: &HashSet<&str> = match kind {
+            "zone" => &self.zones,
+            "side" => &self.sides,
+            "unit" => &self.units,
+            "commander" => &self.commanders,
+            _ => return,
+        };
+        if !known.contains(id) {
+            let mut ids: Vec<&str> = known.iter().copied().collect();
+            ids.sort_unstable();
+            self.unknown(kind, id, &ids, guide);
+        }
+    }
+
+    fn unknown(&mut self, kind: &str, id: &str, known: &[&str], guide: &'static str) {
+        let hint = match closest(id, known.iter().copied()) {
+            Some(near) => format!("did you mean \"{near}\"?"),
+            None => {
+                let mut sorted: Vec<&str> = known.to_vec();
+                sorted.sort_unstable();
+                let shown: Vec<&str> = sorted.iter().take(12).copied().collect();
+                format!("known {kind} ids: {}", shown.join(", "))
+            }
+        };
+        self.report(Some(&format!("\"{id}\"")), format!("unknown {kind} `{id}`"), hint, guide);
+    }
+
+    fn range(&mut self, field: &str, value: f64, min: f64, max: f64, guide: &'static str) {
+        if !value.is_finite() || value < min || value > max {
+            self.report(
+                Some(&format!("{field}:")),
+                format!("`{field}` is {value}, outside {min}..={max}"),
+                format!("use a value between {min} and {max}"),
+                guide,
+            );
+        }
+    }
+
+    fn text(&mut self, text: &Text, field: &str) {
+        let tags = text.tags();
+        for tag in &tags {
+            if !KNOWN_LOCALES.contains(tag) {
+                self.report(
+                    Some(&format!("\"{tag}\"")),
+                    format!("unknown locale `{tag}` in `{field}`"),
+                    format!("locales are {}", KNOWN_LOCALES.join(", ")),
+                    "Text and translations",
+                );
+            }
+        }
+        if tags.is_empty() {
+            return;
+        }
+        let missing: Vec<&str> = REQUIRED_LOCALES
+            .iter()
+            .copied()
+            .filter(|tag| !text.has(tag))
+            .collect();
+        if !missing.is_empty() {
+            let anchor = format!("{field}:");
+            self.report(
+                Some(&anchor),
+                format!("`{field}` has no {} translation", missing.join(" or ")),
+                format!("add \"{}\": \"...\" to the map", missing[0]),
+                "Text and translations",
+            );
+        }
+    }
+}
+
+/// Could the condition ever hold, given which turning points are reachable?
+fn possible(condition: &Condition, max_turns: f64, reachable: &HashSet<&str>) -> bool {
+    match condition {
+        Condition::Never => false,
+        Condition::All(items) => items.iter().all(|c| possible(c, max_turns, reachable)),
+        Condition::Any(items) => items.iter().any(|c| possible(c, max_turns, reachable)),
+        Condition::Turn(Cmp::AtLeast(n)) => *n <= max_turns,
+        Condition::Turn(Cmp::Above(n)) => *n < max_turns,
+        Condition::Turn(Cmp::AtMost(n)) => *n >= 0.0,
+        Condition::Turn(Cmp::Below(n)) => *n > 0.0,
+        Condition::Chosen { tp, .. } | Condition::Reached(tp) => reachable.contains(tp.as_str()),
+        _ => true,
+    }
+}
+
+fn is_plain_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+fn all_strings(text: &Text) -> Box<dyn Iterator<Item = &str> + '_> {
+    match text {
+        Text::Plain(s) => Box::new(std::iter::once(s.as_str())),
+        Text::Localized(map) => Box::new(map.values().map(String::as_str)),
+    }
+}
+
+/// The `{name}` placeholders in a template.
+pub fn placeholders(template: &str) -> BTreeSet<&str> {
+    let mut out = BTreeSet::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                out.insert(&after[..close]);
+                rest = &after[close + 1..];
+            }
+            None => break,
+        }
+    }
+    out
+}

@@ -1,0 +1,145 @@
+//! Combat: opposing units in one zone take losses.
+//!
+//! Lanchester's laws, per zone and side: melee is linear (only as many can
+//! strike as face an enemy, so losses are bounded by the smaller force) and
+//! missile fire is square (every gun counts). Fighting power is men × the
+//! kind's melee or missile × a state factor (routing units strike no one and
+//! die `routing_exposure` times faster) × thick smoke × cavalry deep in water.
+//! Cover protects a unit that holds. Losses are shared by men within a side.
+
+use super::chronicle::{Chronicle, Entry};
+use super::field::Field;
+use super::morale::Morale;
+use super::movement::{Location, Orders, UnitOrder};
+use super::perception::Vision;
+use super::{Strength, UnitInfo};
+use crate::scene::MoraleState;
+use bevy_ecs::prelude::*;
+
+/// How hard a unit in this state strikes.
+pub fn state_factor(state: MoraleState) -> f64 {
+    match state {
+        MoraleState::Steady => 1.0,
+        MoraleState::Rallied => 0.85,
+        MoraleState::Wavering => 0.7,
+        _ => 0.0,
+    }
+}
+
+pub fn combat_system(
+    field: Res<Field>,
+    vision: Res<Vision>,
+    mut chronicle: ResMut<Chronicle>,
+    mut units: Query<(&UnitInfo, &mut Strength, &Location, &Orders, &Morale)>,
+) {
+    let rules = &field.rules;
+    let n_sides = field.n_sides;
+    let mut all: Vec<_> = units.iter_mut().collect();
+    all.sort_by_key(|(info, ..)| info.idx);
+    for zone in 0..field.zones.len() {
+        let info_zone = &field.zones[zone];
+        let here: Vec<usize> = (0..all.len())
+            .filter(|&i| {
+                let (_, strength, location, _, morale) = &all[i];
+                location.present && location.zone == zone && strength.men > 0 && morale.state.can_fight_or_flee()
+            })
+            .collect();
+        let mut men = vec![0.0_f64; n_sides];
+        let mut melee = vec![0.0_f64; n_sides];
+        let mut missile = vec![0.0_f64; n_sides];
+        for &i in &here {
+            let (info, strength, _, _, morale) = &all[i];
+            let kind = rules.kind(info.kind);
+            let mut power = state_factor(morale.state);
+            if vision.is_blind(zone) {
+                power *= rules.smoke_combat;
+            }
+            if info.mounted && info_zone.depth_m > rules.deep_water_m {
+                power *= rules.cavalry_in_water;
+            }
+            let m = f64::from(strength.men);
+            men[info.side] += m;
+            melee[info.side] += m * kind.melee * power;
+            missile[info.side] += m * kind.missile * power;
+        }
+        let sides_here = men.iter().filter(|m| **m > 0.0).count();
+        if sides_here < 2 {
+            continue;
+        }
+        let mut losses_by_side = vec![0.0_f64; n_sides];
+        for side in 0..n_sides {
+            if men[side] <= 0.0 {
+                continue;
+            }
+            let enemy_men: f64 = (0..n_sides).filter(|s| *s != side).map(|s| men[s]).sum();
+            let enemy_melee: f64 = (0..n_sides).filter(|s| *s != side).map(|s| melee[s]).sum();
+            let enemy_missile: f64 = (0..n_sides).filter(|s| *s != side).map(|s| missile[s]).sum();
+            // Linear law: the engaged front is the smaller force.
+            let engaged = if enemy_men > 0.0 { (men[side] / enemy_men).min(1.0) } else { 0.0 };
+            losses_by_side[side] =
+                (rules.melee_rate * enemy_melee * engaged + rules.missile_rate * enemy_missile) * field.turn_scale;
+        }
+        let mut report: Vec<(usize, u32)> = Vec::new();
+        for side in 0..n_sides {
+            if losses_by_side[side] <= 0.0 {
+                continue;
+            }
+            // Share the side's losses by exposure: routing men die faster, cover shelters holders.
+            let exposures: Vec<f64> = (0..all.len()).map(|i| {
+                let (_, strength, _, orders, morale) = &all[i];
+                let mut weight = f64::from(strength.men);
+                if morale.state == MoraleState::Routing {
+                    weight *= rules.routing_exposure;
+                }
+                if orders.order == UnitOrder::Hold && morale.state != MoraleState::Routing {
+                    weight *= 1.0 - info_zone.cover * 0.5;
+                }
+                weight
+            }).collect();
+            let exposure = |i: usize| exposures[i];
+            let side_units: Vec<usize> = here.iter().copied().filter(|&i| all[i].0.side == side).collect();
+            let plain: f64 = side_units.iter().map(|&i| f64::from(all[i].1.men)).sum();
+            let weighted: f64 = side_units.iter().map(|&i| exposure(i)).sum();
+            if plain <= 0.0 || weighted <= 0.0 {
+                continue;
+            }
+            // Exposure scales the total too: a routing side loses more than it would standing.
+            let total = losses_by_side[side] * weighted / plain;
+            let mut side_lost = 0;
+            for &i in &side_units {
+                let lost = (total * exposure(i) / weighted).round();
+                let (_, strength, ..) = &mut all[i];
+                let lost = lost.clamp(0.0, f64::from(strength.men)) as u32;
+                strength.men -= lost;
+                strength.lost_this_turn += lost;
+                side_lost += lost;
+            }
+            report.push((side, side_lost));
+        }
+        if report.iter().any(|(_, lost)| *lost > 0) {
+            chronicle.push(Entry::Clash { zone, losses: report });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::testing::{small_world, unit_men};
+
+    #[test]
+    fn a_larger_force_inflicts_more_than_it_takes() {
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.units[0].men = 6_000;
+            scene.units[1].men = 2_000;
+            scene.units[1].zone = "south-bank".into();
+            scene.units[1].kind = crate::scene::UnitKind::MingFoot;
+            scene
+        });
+        schedule.run(&mut world);
+        let lost_big = 6_000 - unit_men(&mut world, 0);
+        let lost_small = 2_000 - unit_men(&mut world, 1);
+        assert!(lost_small > lost_big, "small lost {lost_small}, big lost {lost_big}");
+        assert!(lost_small > 0);
+    }
+}

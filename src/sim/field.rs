@@ -1,0 +1,142 @@
+//! The field: what does not change during a battle — the zone graph, the
+//! rules, the units' fixed traits — held as a resource for every system.
+
+use super::UnitInfo;
+use crate::scene::{Rules, Scene, ZoneKind};
+use bevy_ecs::prelude::*;
+use std::collections::VecDeque;
+
+#[derive(Debug, Clone)]
+pub struct ZoneInfo {
+    pub kind: ZoneKind,
+    pub at: (i32, i32),
+    pub width_m: f64,
+    pub length_m: f64,
+    pub depth_m: f64,
+    pub cover: f64,
+}
+
+impl ZoneInfo {
+    /// Fords and bridges pass only so many men per turn.
+    pub fn is_crossing(&self) -> bool {
+        matches!(self.kind, ZoneKind::Ford | ZoneKind::Bridge)
+    }
+}
+
+#[derive(Resource, Debug, Clone)]
+pub struct Field {
+    pub rules: Rules,
+    /// Turn length over the 15 minutes the rates are given for.
+    pub turn_scale: f64,
+    pub turn_seconds: f64,
+    pub zones: Vec<ZoneInfo>,
+    pub neighbours: Vec<Vec<usize>>,
+    pub units: Vec<UnitInfo>,
+    pub n_sides: usize,
+    /// Per side: the zone its routing units run to.
+    pub retreat: Vec<usize>,
+}
+
+impl Field {
+    pub fn new(scene: &Scene) -> Field {
+        let rules = scene.rules().clone();
+        let zones = scene
+            .zones()
+            .iter()
+            .map(|zone| ZoneInfo {
+                kind: zone.kind,
+                at: zone.at,
+                width_m: zone.width_m,
+                length_m: zone.length_m,
+                depth_m: zone.depth_m,
+                cover: zone.cover,
+            })
+            .collect();
+        let neighbours = (0..scene.zones().len()).map(|zone| scene.neighbours(zone)).collect();
+        let units = scene
+            .units()
+            .iter()
+            .enumerate()
+            .map(|(idx, unit)| UnitInfo {
+                idx,
+                side: scene.side_idx(&unit.side).unwrap_or(0),
+                kind: unit.kind,
+                quality: unit.quality,
+                start_men: unit.men,
+                start_morale: unit.morale,
+                may_surrender: unit.may_surrender,
+                mounted: rules.kind(unit.kind).mounted,
+            })
+            .collect();
+        let retreat = scene
+            .sides()
+            .iter()
+            .map(|side| {
+                side.retreat
+                    .as_deref()
+                    .and_then(|zone| scene.zone_idx(zone))
+                    .or_else(|| {
+                        scene
+                            .commanders()
+                            .iter()
+                            .find(|c| c.side == side.id)
+                            .and_then(|c| scene.zone_idx(&c.zone))
+                    })
+                    .unwrap_or(0)
+            })
+            .collect();
+        let minutes = f64::from(scene.meta().turn_minutes);
+        Field {
+            rules,
+            turn_scale: minutes / 15.0,
+            turn_seconds: minutes * 60.0,
+            zones,
+            neighbours,
+            units,
+            n_sides: scene.sides().len(),
+            retreat,
+        }
+    }
+
+    /// Steps from `from` to every zone, moving only through zones `open` allows
+    /// (the start is always allowed). `usize::MAX` where unreachable.
+    pub fn distances(&self, from: usize, open: impl Fn(usize) -> bool) -> Vec<usize> {
+        let mut distance = vec![usize::MAX; self.zones.len()];
+        let mut queue = VecDeque::new();
+        if from < distance.len() {
+            distance[from] = 0;
+            queue.push_back(from);
+        }
+        while let Some(zone) = queue.pop_front() {
+            for &next in &self.neighbours[zone] {
+                if distance[next] == usize::MAX && open(next) {
+                    distance[next] = distance[zone] + 1;
+                    queue.push_back(next);
+                }
+            }
+        }
+        distance
+    }
+
+    /// The neighbour of `from` on a shortest open path to `to`, lowest index first.
+    pub fn next_hop(&self, from: usize, to: usize, open: impl Fn(usize) -> bool) -> Option<usize> {
+        if from == to {
+            return None;
+        }
+        let back = self.distances(to, &open);
+        self.neighbours[from]
+            .iter()
+            .copied()
+            .filter(|&n| back[n] != usize::MAX && (open(n) || n == to))
+            .min_by_key(|&n| (back[n], n))
+    }
+
+    /// Men that can pass the crossing this turn, in man-room (a horse counts as several).
+    pub fn capacity(&self, zone: usize, thick_smoke: bool) -> f64 {
+        let info = &self.zones[zone];
+        let rules = &self.rules;
+        let speed = 1.0 / (1.0 + info.depth_m * rules.depth_slow);
+        let smoke = if thick_smoke { rules.smoke_flow } else { 1.0 };
+        (info.width_m * rules.flow_per_m_s * self.turn_seconds * speed * smoke).max(0.0)
+    }
+}

@@ -1,0 +1,386 @@
+//! The simulation: a bevy_ecs world with one entity per unit, commander and
+//! zone, and one ordered turn schedule. No IO, no printing: every system
+//! reports what happened as typed [`chronicle::Entry`] values.
+//!
+//! The turn runs these systems, chained, in this order (the order is part of
+//! the design: each step reads what the one before it settled):
+//!
+//! 1. [`weather`] — wind drifts; fire spreads downwind and burns out; smoke follows.
+//! 2. [`perception`] — which zones each side can see through the smoke.
+//! 3. [`rumor`] — cries spread; units that cannot see may believe them.
+//! 4. [`movement`] — units move on the zone graph; crossings pass only so many; crowds trample.
+//! 5. [`combat`] — opposing units in a zone take losses.
+//! 6. [`morale`] — modifiers summed, states changed with a seeded roll; cascades.
+//! 7. [`rally`] — drums heard; routing units make for the commander and may recover.
+//! 8. [`surrender`] — trapped, broken units that may surrender give up.
+//!
+//! Determinism: one ChaCha stream ([`rng::BattleRng`]) held in the world; every
+//! system that draws from it visits units in unit-index order.
+
+pub mod chronicle;
+pub mod combat;
+pub mod field;
+pub mod morale;
+pub mod movement;
+pub mod perception;
+pub mod rally;
+pub mod rng;
+pub mod rumor;
+pub mod state;
+pub mod surrender;
+#[cfg(test)]
+pub mod testing;
+pub mod weather;
+
+pub use chronicle::Entry;
+pub use field::Field;
+pub use state::WorldState;
+
+use crate::scene::{Claim, Effect, MoraleState, Order, Scene, Target};
+use bevy_ecs::prelude::*;
+use chronicle::Chronicle;
+use morale::Morale;
+use movement::{Location, Orders, UnitOrder};
+use rng::BattleRng;
+use rumor::{Rumor, Rumors};
+use weather::{Burning, Passage, Weather};
+
+/// What never changes about a unit.
+#[derive(Component, Debug, Clone)]
+pub struct UnitInfo {
+    pub idx: usize,
+    pub side: usize,
+    pub kind: crate::scene::UnitKind,
+    pub quality: f64,
+    pub start_men: u32,
+    pub start_morale: f64,
+    pub may_surrender: bool,
+    pub mounted: bool,
+}
+
+/// Men in the unit now.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct Strength {
+    pub men: u32,
+    /// Men lost since the start of this turn (for morale).
+    pub lost_this_turn: u32,
+}
+
+/// A commander's place and drums.
+#[derive(Component, Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CommanderState {
+    pub idx: usize,
+    pub side: usize,
+    pub leadership: f64,
+    pub zone: usize,
+    pub drums_left: u32,
+}
+
+/// Marks a zone entity.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct ZoneIdx(pub usize);
+
+/// The turn counter.
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct Clock {
+    pub turn: u32,
+}
+
+/// Per-side state that is not a unit's: wet cloth.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct SideOrders {
+    pub wet_cloth: Vec<bool>,
+}
+
+/// The battle world and its turn schedule.
+pub struct Battle {
+    pub(crate) world: World,
+    pub(crate) schedule: Schedule,
+}
+
+impl Battle {
+    /// Builds the world for a scene, with every random draw from `seed`.
+    pub fn new(scene: &Scene, seed: u64) -> Battle {
+        let mut battle = Battle::empty(scene, seed);
+        let state = WorldState::initial(scene, seed);
+        battle.restore(&state);
+        battle
+    }
+
+    fn empty(scene: &Scene, seed: u64) -> Battle {
+        let mut world = World::new();
+        world.insert_resource(Field::new(scene));
+        world.insert_resource(BattleRng::from_seed(seed));
+        let mut schedule = Schedule::default();
+        schedule.add_systems(
+            (
+                weather::weather_system,
+                perception::perception_system,
+                rumor::rumor_system,
+                movement::movement_system,
+                combat::combat_system,
+                morale::morale_system,
+                rally::rally_system,
+                surrender::surrender_system,
+            )
+                .chain(),
+        );
+        Battle { world, schedule }
+    }
+
+    /// Runs one turn and returns what happened in it.
+    pub fn step(&mut self) -> Vec<Entry> {
+        self.world.resource_mut::<Clock>().turn += 1;
+        let mut units = self.world.query::<&mut Strength>();
+        for mut strength in units.iter_mut(&mut self.world) {
+            strength.lost_this_turn = 0;
+        }
+        let mut morale = self.world.query::<&mut Morale>();
+        for mut morale in morale.iter_mut(&mut self.world) {
+            morale.last.clear();
+        }
+        self.schedule.run(&mut self.world);
+        std::mem::take(&mut self.world.resource_mut::<Chronicle>().entries)
+    }
+
+    pub fn turn(&self) -> u32 {
+        self.world.resource::<Clock>().turn
+    }
+
+    pub fn field(&self) -> &Field {
+        self.world.resource::<Field>()
+    }
+
+    /// A copy of the whole world, for conditions, views and saves.
+    pub fn state(&mut self) -> WorldState {
+        WorldState::capture(&mut self.world)
+    }
+
+    /// Replaces the whole world with `state`.
+    pub fn restore(&mut self, state: &WorldState) {
+        state.apply(&mut self.world);
+    }
+
+    /// Applies a scene effect; returns what it caused.
+    pub fn apply(&mut self, scene: &Scene, effect: &Effect) -> Vec<Entry> {
+        let field = self.world.resource::<Field>().clone();
+        let mut entries = Vec::new();
+        match effect {
+            Effect::Order { target, order } => {
+                let order = match order {
+                    Order::Hold => UnitOrder::Hold,
+                    Order::MoveTo(zone) => match scene.zone_idx(zone) {
+                        Some(zone) => UnitOrder::MoveTo(zone),
+                        None => return entries,
+                    },
+                    Order::Pursue => UnitOrder::Pursue,
+                };
+                let targets = self.targets(scene, target);
+                let mut query = self.world.query::<(&UnitInfo, &mut Orders, &Morale)>();
+                for (info, mut orders, morale) in query.iter_mut(&mut self.world) {
+                    if targets.contains(&info.idx) && morale.state.obeys() {
+                        orders.order = order;
+                    }
+                }
+            }
+            Effect::Morale { target, delta } => {
+                let targets = self.targets(scene, target);
+                let mut query = self.world.query::<(&UnitInfo, &mut Morale)>();
+                for (info, mut morale) in query.iter_mut(&mut self.world) {
+                    if targets.contains(&info.idx) && morale.state.can_fight_or_flee() {
+                        morale.value = (morale.value + delta).clamp(0.0, 100.0);
+                        morale.push(morale::Modifier::Orders, *delta);
+                    }
+                }
+            }
+            Effect::Rumor { zone, claim, credibility, .. } => {
+                let (Some(zone), Some(side)) = (scene.zone_idx(zone), claim_side(scene, claim)) else {
+                    return entries;
+                };
+                let routed = matches!(claim, Claim::Routed(_));
+                let mut reached = vec![false; field.zones.len()];
+                reached[zone] = true;
+                let rumor = Rumor {
+                    about: side,
+                    routed,
+                    credibility: *credibility,
+                    reached,
+                    believers: Vec::new(),
+                };
+                self.world.resource_mut::<Rumors>().active.push(rumor);
+            }
+            Effect::Fire { zone, intensity } => {
+                if let Some(zone) = scene.zone_idx(zone) {
+                    self.with_zone(zone, |burning, _| {
+                        burning.fire = burning.fire.max(*intensity);
+                        burning.fuel = burning.fuel.max(*intensity * 0.8);
+                    });
+                    entries.push(Entry::FireStarts { zone });
+                }
+            }
+            Effect::Smoke { zone, level } => {
+                if let Some(zone) = scene.zone_idx(zone) {
+                    self.with_zone(zone, |burning, _| burning.smoke = *level);
+                }
+            }
+            Effect::Wind { strength, toward } => {
+                let mut weather = self.world.resource_mut::<Weather>();
+                weather.wind = *strength;
+                weather.toward = *toward;
+                entries.push(Entry::Wind { strength: *strength, toward: *toward });
+            }
+            Effect::Drums { commander, turns } => {
+                if let Some(idx) = scene.commander_idx(commander) {
+                    let mut query = self.world.query::<&mut CommanderState>();
+                    for mut state in query.iter_mut(&mut self.world) {
+                        if state.idx == idx {
+                            state.drums_left = state.drums_left.max(*turns);
+                            entries.push(Entry::Drums { commander: idx, zone: state.zone });
+                        }
+                    }
+                }
+            }
+            Effect::CommanderTo { commander, zone } => {
+                if let (Some(idx), Some(zone)) = (scene.commander_idx(commander), scene.zone_idx(zone)) {
+                    let mut query = self.world.query::<&mut CommanderState>();
+                    for mut state in query.iter_mut(&mut self.world) {
+                        if state.idx == idx {
+                            state.zone = zone;
+                        }
+                    }
+                }
+            }
+            Effect::Casualties { target, share } => {
+                let targets = self.targets(scene, target);
+                let mut query = self.world.query::<(&UnitInfo, &mut Strength, &Location)>();
+                let mut hits: Vec<(usize, u32)> = Vec::new();
+                for (info, mut strength, location) in query.iter_mut(&mut self.world) {
+                    if targets.contains(&info.idx) && location.present {
+                        let lost = ((f64::from(strength.men) * share).round() as u32).min(strength.men);
+                        strength.men -= lost;
+                        strength.lost_this_turn += lost;
+                        hits.push((info.idx, lost));
+                    }
+                }
+                hits.sort_unstable();
+                entries.extend(hits.into_iter().filter(|(_, men)| *men > 0).map(|(unit, men)| Entry::Casualties { unit, men }));
+            }
+            Effect::Surrender(unit) => {
+                if let Some(idx) = scene.unit_idx(unit) {
+                    let mut query = self.world.query::<(&UnitInfo, &mut Morale, &Strength, &Location)>();
+                    for (info, mut morale, strength, location) in query.iter_mut(&mut self.world) {
+                        if info.idx == idx && location.present && morale.state.can_fight_or_flee() {
+                            morale.state = MoraleState::Surrendered;
+                            entries.push(Entry::Surrenders { unit: idx, men: strength.men, officers: 0 });
+                        }
+                    }
+                }
+            }
+            Effect::Destroy { zone, share } => {
+                if let Some(zone) = scene.zone_idx(zone) {
+                    self.with_zone(zone, |_, passage| passage.intact = false);
+                    let fallback = field.neighbours[zone].first().copied().unwrap_or(zone);
+                    let mut query = self.world.query::<(&UnitInfo, &mut Strength, &mut Location, &mut Orders)>();
+                    let mut lost_total = 0;
+                    for (_, mut strength, mut location, mut orders) in query.iter_mut(&mut self.world) {
+                        if location.present && location.zone == zone {
+                            let lost = ((f64::from(strength.men) * share).round() as u32).min(strength.men);
+                            strength.men -= lost;
+                            strength.lost_this_turn += lost;
+                            lost_total += lost;
+                            location.zone = orders.came_from.unwrap_or(fallback);
+                            orders.progress = 0.0;
+                        }
+                    }
+                    entries.push(Entry::Destroyed { zone, men: lost_total });
+                }
+            }
+            Effect::Arrive(unit) => {
+                if let Some(idx) = scene.unit_idx(unit) {
+                    let mut query = self.world.query::<(&UnitInfo, &mut Location)>();
+                    for (info, mut location) in query.iter_mut(&mut self.world) {
+                        if info.idx == idx && !location.present {
+                            location.present = true;
+                            entries.push(Entry::Arrives { unit: idx, zone: location.zone });
+                        }
+                    }
+                }
+            }
+            Effect::WetCloth(side) => {
+                if let Some(side) = scene.side_idx(side) {
+                    let mut orders = self.world.resource_mut::<SideOrders>();
+                    if let Some(flag) = orders.wet_cloth.get_mut(side) {
+                        *flag = true;
+                    }
+                }
+            }
+            Effect::SetFlag(_) | Effect::ClearFlag(_) | Effect::Narrate(_) => {}
+        }
+        entries
+    }
+
+    fn with_zone(&mut self, zone: usize, change: impl FnOnce(&mut Burning, &mut Passage)) {
+        let mut query = self.world.query::<(&ZoneIdx, &mut Burning, &mut Passage)>();
+        if let Some((_, mut burning, mut passage)) =
+            query.iter_mut(&mut self.world).find(|(idx, _, _)| idx.0 == zone)
+        {
+            change(&mut burning, &mut passage);
+        }
+    }
+
+    /// Unit indices a target names (present or not).
+    fn targets(&mut self, scene: &Scene, target: &Target) -> Vec<usize> {
+        let ids = |list: &[String]| list.iter().filter_map(|id| scene.unit_idx(id)).collect::<Vec<_>>();
+        match target {
+            Target::Unit(id) => ids(std::slice::from_ref(id)),
+            Target::Units(list) => ids(list),
+            Target::Side(side) => {
+                let side = scene.side_idx(side);
+                scene
+                    .units()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, unit)| scene.side_idx(&unit.side) == side)
+                    .map(|(idx, _)| idx)
+                    .collect()
+            }
+            Target::SideIn { side, zone } => {
+                let (side, zone) = (scene.side_idx(side), scene.zone_idx(zone));
+                let mut query = self.world.query::<(&UnitInfo, &Location)>();
+                query
+                    .iter(&self.world)
+                    .filter(|(info, location)| Some(info.side) == side && Some(location.zone) == zone && location.present)
+                    .map(|(info, _)| info.idx)
+                    .collect()
+            }
+            Target::Zone(zone) => {
+                let zone = scene.zone_idx(zone);
+                let mut query = self.world.query::<(&UnitInfo, &Location)>();
+                query
+                    .iter(&self.world)
+                    .filter(|(_, location)| Some(location.zone) == zone && location.present)
+                    .map(|(info, _)| info.idx)
+                    .collect()
+            }
+        }
+    }
+}
+
+fn claim_side(scene: &Scene, claim: &Claim) -> Option<usize> {
+    let (Claim::Routed(side) | Claim::Victorious(side)) = claim;
+    scene.side_idx(side)
+}
+
+impl MoraleState {
+    /// Still takes orders.
+    pub fn obeys(self) -> bool {
+        matches!(self, MoraleState::Steady | MoraleState::Wavering | MoraleState::Rallied)
+    }
+    /// Still on the field as a body of men (not surrendered or shattered).
+    pub fn can_fight_or_flee(self) -> bool {
+        !matches!(self, MoraleState::Surrendered | MoraleState::Shattered)
+    }
+    pub fn is_broken(self) -> bool {
+        matches!(self, MoraleState::Routing | MoraleState::Shattered)
+    }
+}

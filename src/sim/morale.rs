@@ -1,0 +1,240 @@
+//! Morale: a sum of modifiers each turn, then a state change tested with a
+//! seeded roll against quality.
+//!
+//! Modifiers (each a rule in `rules.ron`): casualties this turn, outnumbered
+//! by the enemy seen, routing friends near (contagion), a commander in the
+//! zone (by leadership), a rumor believed (from the rumor system), choking
+//! smoke (less with wet cloth, not for riders mid-ford), no line of retreat,
+//! and a slow recovery toward the unit's usual spirit when nothing presses it.
+//!
+//! States have hysteresis: steady → wavering below `waver_below`, back only
+//! above `steady_above`; wavering → routing below `rout_below` on a failed
+//! roll; any unit routs at once when the share of routing neighbours it sees
+//! passes `cascade_base + cascade_quality × quality`; a routing unit cut
+//! below `shatter_share` of its men is shattered. Rallying is the rally system's.
+
+use super::chronicle::{Chronicle, Entry};
+use super::field::Field;
+use super::movement::{Location, Orders, UnitOrder};
+use super::perception::Vision;
+use super::rng::BattleRng;
+use super::weather::{Burning, Passage};
+use super::{CommanderState, SideOrders, Strength, UnitInfo, ZoneIdx};
+use crate::scene::MoraleState;
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Why morale moved: the `why` command shows these with their sizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Modifier {
+    Casualties,
+    Outnumbered,
+    Contagion,
+    Leader,
+    Rumor,
+    Smoke,
+    Trapped,
+    Drums,
+    Recovery,
+    Orders,
+}
+
+#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Morale {
+    /// 0..100.
+    pub value: f64,
+    pub state: MoraleState,
+    /// What moved it this turn, in order.
+    pub last: Vec<(Modifier, f64)>,
+    /// Believes the last rumor it heard says its side is lost.
+    pub believes_lost: bool,
+}
+
+impl Morale {
+    pub fn new(value: f64) -> Morale {
+        Morale { value, state: MoraleState::Steady, last: Vec::new(), believes_lost: false }
+    }
+
+    pub fn push(&mut self, modifier: Modifier, delta: f64) {
+        if delta != 0.0 {
+            self.last.push((modifier, delta));
+        }
+    }
+}
+
+/// Chance that a wavering unit below `rout_below` breaks this turn.
+pub fn rout_chance(morale: f64, quality: f64, rout_below: f64) -> f64 {
+    if rout_below <= 0.0 || morale >= rout_below {
+        return 0.0;
+    }
+    (0.25 + 0.5 * (1.0 - quality) + 0.5 * (rout_below - morale) / rout_below).clamp(0.0, 1.0)
+}
+
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn morale_system(
+    field: Res<Field>,
+    vision: Res<Vision>,
+    side_orders: Res<SideOrders>,
+    mut rng: ResMut<BattleRng>,
+    mut chronicle: ResMut<Chronicle>,
+    zones: Query<(&ZoneIdx, &Burning, &Passage)>,
+    commanders: Query<&CommanderState>,
+    mut units: Query<(&UnitInfo, &Strength, &Location, &mut Orders, &mut Morale)>,
+) {
+    let rules = &field.rules;
+    let n = field.zones.len();
+    let mut smoke = vec![0.0; n];
+    let mut open = vec![true; n];
+    for (idx, burning, passage) in zones.iter() {
+        if idx.0 < n {
+            smoke[idx.0] = burning.smoke;
+            open[idx.0] = passage.intact;
+        }
+    }
+    let mut all: Vec<_> = units.iter_mut().collect();
+    all.sort_by_key(|(info, ..)| info.idx);
+
+    // Men and routing men per side and zone, as the turn stands.
+    let mut men = vec![vec![0.0_f64; n]; field.n_sides];
+    let mut routing = vec![vec![0.0_f64; n]; field.n_sides];
+    for (info, strength, location, _, morale) in all.iter() {
+        if location.present && morale.state.can_fight_or_flee() {
+            men[info.side][location.zone] += f64::from(strength.men);
+            if morale.state.is_broken() {
+                routing[info.side][location.zone] += f64::from(strength.men);
+            }
+        }
+    }
+    let best_leader = |side: usize, zone: usize| {
+        commanders
+            .iter()
+            .filter(|c| c.side == side && c.zone == zone)
+            .map(|c| c.leadership)
+            .fold(0.0_f64, f64::max)
+    };
+
+    for (info, strength, location, orders, morale) in all.iter_mut() {
+        if !location.present || !morale.state.can_fight_or_flee() {
+            continue;
+        }
+        let zone = location.zone;
+        let side = info.side;
+        let mut deltas: Vec<(Modifier, f64)> = Vec::new();
+        // Casualties this turn, as a share of the men before them.
+        let before = f64::from(strength.men + strength.lost_this_turn);
+        if strength.lost_this_turn > 0 && before > 0.0 {
+            let percent = 100.0 * f64::from(strength.lost_this_turn) / before;
+            deltas.push((Modifier::Casualties, -rules.casualty_morale * percent));
+        }
+        // Outnumbered by the enemy in the zone (heard if not seen).
+        let enemy_here: f64 = (0..field.n_sides).filter(|s| *s != side).map(|s| men[s][zone]).sum();
+        if enemy_here > 1.5 * men[side][zone] {
+            deltas.push((Modifier::Outnumbered, -rules.outnumbered_morale));
+        }
+        // Contagion: routing friends in this zone and the neighbours it can see.
+        let mut near_men = 0.0;
+        let mut near_routing = 0.0;
+        for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
+            if z == zone || vision.side_sees(side, z) {
+                near_men += men[side][z];
+                near_routing += routing[side][z];
+            }
+        }
+        let own_men = f64::from(strength.men);
+        let own_routing = if morale.state.is_broken() { own_men } else { 0.0 };
+        let others = near_men - own_men;
+        let routing_share = if others > 0.0 { ((near_routing - own_routing) / others).clamp(0.0, 1.0) } else { 0.0 };
+        let believed = if morale.believes_lost && vision.is_blind(zone) { 0.5 } else { 0.0 };
+        let felt_share = routing_share.max(believed);
+        if felt_share > 0.0 {
+            deltas.push((Modifier::Contagion, -rules.contagion_morale * felt_share));
+        }
+        // A commander standing here.
+        let leadership = best_leader(side, zone);
+        if leadership > 0.0 {
+            deltas.push((Modifier::Leader, rules.leader_morale * leadership));
+        }
+        // Smoke chokes; wet cloth helps, but riders mid-ford cannot reach the water.
+        let mid_ford = info.mounted && field.zones[zone].is_crossing();
+        let cloth = side_orders.wet_cloth.get(side).copied().unwrap_or(false) && !mid_ford;
+        let choke = rules.smoke_morale * smoke[zone] * if cloth { rules.wet_cloth } else { 1.0 };
+        if smoke[zone] >= rules.smoke_thin {
+            deltas.push((Modifier::Smoke, -choke));
+        }
+        // No line of retreat: enemy here and every way out held by the enemy or closed.
+        if enemy_here > 0.0 {
+            let trapped = field.neighbours[zone].iter().all(|&z| {
+                !open[z] || (0..field.n_sides).any(|s| s != side && men[s][z] > men[side][z])
+            });
+            if trapped {
+                deltas.push((Modifier::Trapped, -rules.trapped_morale));
+            }
+        }
+        let pressed = deltas.iter().any(|(_, d)| *d < 0.0) || !morale.last.is_empty();
+        if !pressed && !morale.state.is_broken() && morale.value < info.start_morale {
+            let recovery = rules.morale_recovery.min(info.start_morale - morale.value);
+            deltas.push((Modifier::Recovery, recovery));
+        }
+        for (modifier, delta) in deltas {
+            morale.value = (morale.value + delta).clamp(0.0, 100.0);
+            morale.push(modifier, delta);
+        }
+
+        // State changes.
+        let threshold = rules.cascade_base + rules.cascade_quality * info.quality;
+        let old = morale.state;
+        let cascade = !morale.state.is_broken() && felt_share > threshold && morale.value < rules.steady_above;
+        let new = if cascade {
+            MoraleState::Routing
+        } else {
+            match old {
+                MoraleState::Steady | MoraleState::Rallied if morale.value < rules.waver_below => {
+                    if morale.value < rules.rout_below && rng.chance(rout_chance(morale.value, info.quality, rules.rout_below)) {
+                        MoraleState::Routing
+                    } else {
+                        MoraleState::Wavering
+                    }
+                }
+                MoraleState::Wavering if morale.value > rules.steady_above => MoraleState::Steady,
+                MoraleState::Wavering
+                    if morale.value < rules.rout_below
+                        && rng.chance(rout_chance(morale.value, info.quality, rules.rout_below)) =>
+                {
+                    MoraleState::Routing
+                }
+                MoraleState::Routing if f64::from(strength.men) < rules.shatter_share * f64::from(info.start_men) => {
+                    MoraleState::Shattered
+                }
+                other => other,
+            }
+        };
+        if new != old {
+            morale.state = new;
+            let unit = info.idx;
+            chronicle.push(match new {
+                MoraleState::Wavering => Entry::Wavers { unit },
+                MoraleState::Steady => Entry::Steadies { unit },
+                MoraleState::Routing if cascade => Entry::Cascade { unit },
+                MoraleState::Routing => Entry::Routs { unit },
+                MoraleState::Shattered => Entry::Shattered { unit },
+                _ => Entry::Rallies { unit },
+            });
+            if new == MoraleState::Routing {
+                orders.order = UnitOrder::Hold;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rout_chance_rises_as_morale_falls_and_quality_drops() {
+        assert_eq!(rout_chance(40.0, 0.5, 28.0), 0.0);
+        assert!(rout_chance(5.0, 0.5, 28.0) > rout_chance(25.0, 0.5, 28.0));
+        assert!(rout_chance(20.0, 0.2, 28.0) > rout_chance(20.0, 0.9, 28.0));
+        assert!(rout_chance(0.0, 0.0, 28.0) <= 1.0);
+    }
+}

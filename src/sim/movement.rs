@@ -1,0 +1,258 @@
+//! Movement and crossings.
+//!
+//! Units move one zone per turn along the zone graph. A ford or bridge is a
+//! zone of its own that passes only so many men per turn: width × flow per
+//! metre per second × seconds × a depth slowing × a smoke slowing, where a
+//! horse takes the room of `horse_men` men and a routing crowd flows at
+//! `routing_flow` (faster is slower). Units in a crossing share its capacity
+//! by the room they take; more room wanted than there is, and the excess
+//! tramples: `trample_rate` of it per turn, more when routing. A destroyed
+//! crossing passes no one.
+
+use super::chronicle::{Chronicle, Entry};
+use super::field::Field;
+use super::morale::Morale;
+use super::perception::Vision;
+use super::weather::Passage;
+use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
+use crate::scene::MoraleState;
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Where a unit is, and whether it is on the field yet.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Location {
+    pub zone: usize,
+    pub present: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum UnitOrder {
+    Hold,
+    MoveTo(usize),
+    Pursue,
+    /// Make for the drums of this commander.
+    RallyTo(usize),
+}
+
+#[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Orders {
+    pub order: UnitOrder,
+    /// Men of the unit already through the crossing it is in.
+    pub progress: f64,
+    /// The zone it entered its current zone from.
+    pub came_from: Option<usize>,
+}
+
+/// Room a unit takes in a crossing: a horse counts as several men.
+pub fn room(field: &Field, info: &UnitInfo, men: u32) -> f64 {
+    let per_man = if info.mounted { field.rules.horse_men } else { 1.0 };
+    f64::from(men) * per_man
+}
+
+#[allow(clippy::type_complexity)]
+pub fn movement_system(
+    field: Res<Field>,
+    vision: Res<Vision>,
+    mut chronicle: ResMut<Chronicle>,
+    commanders: Query<&CommanderState>,
+    mut passages: Query<(&ZoneIdx, &mut Passage)>,
+    mut units: Query<(&UnitInfo, &mut Strength, &mut Location, &mut Orders, &Morale)>,
+) {
+    let rules = &field.rules;
+    let n = field.zones.len();
+    let mut intact = vec![true; n];
+    for (idx, passage) in passages.iter() {
+        if let Some(slot) = intact.get_mut(idx.0) {
+            *slot = passage.intact;
+        }
+    }
+    let open = |zone: usize| intact.get(zone).copied().unwrap_or(false);
+    let mut all: Vec<_> = units.iter_mut().collect();
+    all.sort_by_key(|(info, ..)| info.idx);
+
+    // Where enemies stand (for pursuit and flight), by side.
+    let mut enemy_routing_in = vec![vec![false; n]; field.n_sides];
+    let mut side_in = vec![vec![0u32; n]; field.n_sides];
+    for (info, strength, location, _, morale) in all.iter() {
+        if location.present && morale.state.can_fight_or_flee() {
+            side_in[info.side][location.zone] += strength.men;
+            if morale.state == MoraleState::Routing {
+                for (other, zones) in enemy_routing_in.iter_mut().enumerate() {
+                    if other != info.side {
+                        zones[location.zone] = true;
+                    }
+                }
+            }
+        }
+    }
+    let commander_zone = |idx: usize| commanders.iter().find(|c| c.idx == idx).map(|c| c.zone);
+
+    // Each unit's wanted next zone.
+    let mut wants: Vec<Option<usize>> = Vec::with_capacity(all.len());
+    for (info, _, location, orders, morale) in all.iter() {
+        let from = location.zone;
+        let goal = if !location.present || !morale.state.can_fight_or_flee() {
+            None
+        } else if morale.state == MoraleState::Routing {
+            match orders.order {
+                UnitOrder::RallyTo(commander) => commander_zone(commander),
+                _ => Some(field.retreat[info.side]),
+            }
+        } else {
+            match orders.order {
+                UnitOrder::Hold => None,
+                UnitOrder::MoveTo(zone) => Some(zone),
+                UnitOrder::RallyTo(commander) => commander_zone(commander),
+                UnitOrder::Pursue => {
+                    let visible = |zone: usize| vision.side_sees(info.side, zone) || zone == from;
+                    let distance = field.distances(from, open);
+                    (0..n)
+                        .filter(|&z| enemy_routing_in[info.side][z] && visible(z) && distance[z] != usize::MAX)
+                        .min_by_key(|&z| (distance[z], z))
+                }
+            }
+        };
+        wants.push(goal.and_then(|goal| field.next_hop(from, goal, open)));
+    }
+
+    // Crossings: capacity shared by room; a routing crowd jams, and the excess tramples.
+    let mut crowd_room = vec![0.0_f64; n];
+    let mut flowing_room = vec![0.0_f64; n];
+    for (info, strength, location, _, morale) in all.iter() {
+        if location.present && morale.state.can_fight_or_flee() && field.zones[location.zone].is_crossing() {
+            let unit_room = room(&field, info, strength.men);
+            let flow = if morale.state == MoraleState::Routing { rules.routing_flow } else { 1.0 };
+            crowd_room[location.zone] += unit_room;
+            flowing_room[location.zone] += unit_room * flow;
+        }
+    }
+    let capacity: Vec<f64> = (0..n)
+        .map(|zone| {
+            let flow = if crowd_room[zone] > 0.0 { flowing_room[zone] / crowd_room[zone] } else { 1.0 };
+            if open(zone) { field.capacity(zone, vision.is_blind(zone)) * flow } else { 0.0 }
+        })
+        .collect();
+    let mut trampled = vec![0u32; n];
+    let mut crossed: Vec<Vec<u32>> = vec![vec![0; field.n_sides]; n];
+    for ((info, strength, location, orders, morale), want) in all.iter_mut().zip(&wants) {
+        if !location.present || !morale.state.can_fight_or_flee() {
+            continue;
+        }
+        let zone = location.zone;
+        let routing = morale.state == MoraleState::Routing;
+        if field.zones[zone].is_crossing() {
+            let crowd = crowd_room[zone];
+            let own_room = room(&field, info, strength.men);
+            if crowd > capacity[zone] && crowd > 0.0 {
+                let excess = crowd - capacity[zone];
+                let multiplier = if routing { rules.trample_routing } else { 1.0 };
+                let per_man = if info.mounted { rules.horse_men } else { 1.0 };
+                let lost = (excess * rules.trample_rate * multiplier * field.turn_scale * own_room / crowd / per_man)
+                    .round()
+                    .clamp(0.0, f64::from(strength.men)) as u32;
+                strength.men -= lost;
+                strength.lost_this_turn += lost;
+                trampled[zone] += lost;
+            }
+            let Some(next) = *want else { continue };
+            if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
+                // Turning back before setting out is a step, not a crossing.
+                move_to(&mut chronicle, info.idx, location, orders, next);
+                continue;
+            }
+            let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
+            let per_man = if info.mounted { rules.horse_men } else { 1.0 };
+            orders.progress += capacity[zone].min(crowd.max(1.0)) * share / per_man;
+            if orders.progress >= f64::from(strength.men) {
+                crossed[zone][info.side] += strength.men;
+                chronicle.push(Entry::Crossed { unit: info.idx, zone, to: next });
+                move_to(&mut chronicle, info.idx, location, orders, next);
+            }
+        } else if let Some(next) = *want {
+            move_to(&mut chronicle, info.idx, location, orders, next);
+        }
+    }
+    for (zone, men) in trampled.iter().enumerate() {
+        if *men > 0 {
+            chronicle.push(Entry::Trampled { zone, men: *men });
+        }
+    }
+    for (idx, mut passage) in passages.iter_mut() {
+        if let Some(by_side) = crossed.get(idx.0) {
+            for (side, men) in by_side.iter().enumerate() {
+                if let Some(total) = passage.crossed.get_mut(side) {
+                    *total = total.saturating_add(*men);
+                }
+            }
+        }
+    }
+    // A unit that reached its destination holds there.
+    for (_, _, location, orders, _) in all.iter_mut() {
+        if orders.order == UnitOrder::MoveTo(location.zone) {
+            orders.order = UnitOrder::Hold;
+        }
+    }
+}
+
+fn move_to(chronicle: &mut Chronicle, unit: usize, location: &mut Location, orders: &mut Orders, next: usize) {
+    let from = location.zone;
+    location.zone = next;
+    orders.came_from = Some(from);
+    orders.progress = 0.0;
+    chronicle.push(Entry::Moves { unit, from, to: next });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::testing::{set_state, small_world, unit_men, unit_zone_smoke};
+
+    fn riders_in_the_ford(smoke: f64, morale: f64) -> u32 {
+        // The ford of the small world: 300 m wide, 1 m deep, like the seed's.
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.units[1].men = 10_000;
+            scene.units[1].zone = "ford".into();
+            scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
+            scene.units[1].kind = crate::scene::UnitKind::BannerCavalry;
+            scene.units[1].morale = morale;
+            scene
+        });
+        unit_zone_smoke(&mut world, 1, smoke);
+        if morale < 20.0 {
+            set_state(&mut world, 1, MoraleState::Routing);
+        }
+        schedule.run(&mut world);
+        10_000 - unit_men(&mut world, 1)
+    }
+
+    #[test]
+    fn ten_thousand_routing_riders_in_a_smoky_waist_deep_ford_trample_hundreds() {
+        let lost = riders_in_the_ford(1.0, 10.0);
+        assert!((100..=3_000).contains(&lost), "trampled {lost}");
+    }
+
+    #[test]
+    fn the_same_riders_crossing_in_order_in_clear_air_trample_no_one() {
+        assert_eq!(riders_in_the_ford(0.0, 80.0), 0);
+    }
+
+    #[test]
+    fn a_destroyed_bridge_passes_no_one() {
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.units[1].zone = "south-bank".into();
+            scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
+            scene
+        });
+        let mut query = world.query::<(&ZoneIdx, &mut Passage)>();
+        for (_, mut passage) in query.iter_mut(&mut world) {
+            passage.intact = false;
+        }
+        for _ in 0..3 {
+            schedule.run(&mut world);
+        }
+        let mut query = world.query::<(&UnitInfo, &Location)>();
+        let zone = query.iter(&world).find(|(i, _)| i.idx == 1).map(|(_, l)| l.zone);
+        assert_eq!(zone, Some(0), "still on the south bank");
+    }
+}

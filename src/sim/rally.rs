@@ -1,0 +1,133 @@
+//! Rally: a commander who stands and beats the drums is heard `drums_range`
+//! zones away, through smoke. Routing and wavering units of his side that hear
+//! him gain `drums_morale` and make for him; a routing one above `rally_above`
+//! rallies. Without drums, a routing unit that reaches its own commander, with
+//! no enemy in the zone, may rally there too. Shattered units cannot rally.
+
+use super::chronicle::{Chronicle, Entry};
+use super::field::Field;
+use super::morale::{Modifier, Morale};
+use super::movement::{Location, Orders, UnitOrder};
+use super::{CommanderState, Strength, UnitInfo};
+use crate::scene::MoraleState;
+use bevy_ecs::prelude::*;
+
+pub fn rally_system(
+    field: Res<Field>,
+    mut chronicle: ResMut<Chronicle>,
+    mut commanders: Query<&mut CommanderState>,
+    mut units: Query<(&UnitInfo, &Strength, &Location, &mut Orders, &mut Morale)>,
+) {
+    let rules = &field.rules;
+    let mut drummers: Vec<(usize, usize, usize, f64)> = commanders
+        .iter()
+        .filter(|c| c.drums_left > 0)
+        .map(|c| (c.idx, c.side, c.zone, c.leadership))
+        .collect();
+    drummers.sort_unstable_by_key(|d| d.0);
+    let all_commanders: Vec<(usize, usize)> = commanders.iter().map(|c| (c.side, c.zone)).collect();
+    let mut enemy_in = vec![vec![false; field.zones.len()]; field.n_sides];
+    for (info, strength, location, _, morale) in units.iter() {
+        if location.present && morale.state.can_fight_or_flee() && !morale.state.is_broken() && strength.men > 0 {
+            for (side, zones) in enemy_in.iter_mut().enumerate() {
+                if side != info.side {
+                    zones[location.zone] = true;
+                }
+            }
+        }
+    }
+    let mut all: Vec<_> = units.iter_mut().collect();
+    all.sort_by_key(|(info, ..)| info.idx);
+    let range = rules.drums_range.round() as usize;
+    let distances: Vec<Vec<usize>> = drummers.iter().map(|d| field.distances(d.2, |_| true)).collect();
+    for (info, _, location, orders, morale) in all.iter_mut() {
+        if !location.present || !matches!(morale.state, MoraleState::Routing | MoraleState::Wavering) {
+            continue;
+        }
+        let heard = drummers
+            .iter()
+            .zip(&distances)
+            .filter(|(d, _)| d.1 == info.side)
+            .filter(|(_, dist)| dist[location.zone] <= range)
+            .min_by_key(|(d, dist)| (dist[location.zone], d.0));
+        let mut rally_here = false;
+        if let Some((drummer, _)) = heard {
+            let boost = rules.drums_morale;
+            morale.value = (morale.value + boost).clamp(0.0, 100.0);
+            morale.push(Modifier::Drums, boost);
+            if !morale.last.iter().any(|(m, _)| *m == Modifier::Orders) {
+                chronicle.push(Entry::DrumsHeard { unit: info.idx, commander: drummer.0 });
+            }
+            if morale.state == MoraleState::Routing {
+                orders.order = UnitOrder::RallyTo(drummer.0);
+                rally_here = morale.value > rules.rally_above;
+            }
+        } else if morale.state == MoraleState::Routing {
+            let own_commander_here = all_commanders.iter().any(|(s, z)| *s == info.side && *z == location.zone);
+            rally_here = own_commander_here
+                && !enemy_in[info.side][location.zone]
+                && morale.value > rules.rally_above;
+            if own_commander_here && !enemy_in[info.side][location.zone] {
+                // Safe by its own banner: it settles a little each turn.
+                let settle = rules.morale_recovery * 2.0;
+                morale.value = (morale.value + settle).clamp(0.0, 100.0);
+                morale.push(Modifier::Recovery, settle);
+            }
+        }
+        if rally_here {
+            morale.state = MoraleState::Rallied;
+            chronicle.push(Entry::Rallies { unit: info.idx });
+            if let UnitOrder::RallyTo(commander) = orders.order {
+                let zone = drummers.iter().find(|d| d.0 == commander).map(|d| d.2);
+                orders.order = match zone {
+                    Some(zone) if zone != location.zone => UnitOrder::MoveTo(zone),
+                    _ => UnitOrder::Hold,
+                };
+            } else {
+                orders.order = UnitOrder::Hold;
+            }
+        }
+    }
+    for mut commander in commanders.iter_mut() {
+        commander.drums_left = commander.drums_left.saturating_sub(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::testing::{set_state, small_world, state_of};
+
+    fn rally_run(state: MoraleState, men: u32) -> MoraleState {
+        // Unit 1 (jin) routing on the north bank, two zones from the Khan's tent... the
+        // small world puts the jin commander at "tent", two steps from the ford.
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.units[1].zone = "ford".into();
+            scene.units[1].men = men;
+            scene.units[1].morale = 15.0;
+            scene.units[0].zone = "south-bank".into();
+            scene
+        });
+        set_state(&mut world, 1, state);
+        let mut query = world.query::<&mut CommanderState>();
+        for mut commander in query.iter_mut(&mut world) {
+            if commander.side == 1 {
+                commander.drums_left = 8;
+            }
+        }
+        for _ in 0..5 {
+            schedule.run(&mut world);
+        }
+        state_of(&mut world, 1)
+    }
+
+    #[test]
+    fn a_routing_unit_two_zones_from_the_drums_recovers() {
+        assert_eq!(rally_run(MoraleState::Routing, 3_000), MoraleState::Rallied);
+    }
+
+    #[test]
+    fn a_shattered_unit_does_not() {
+        assert_eq!(rally_run(MoraleState::Shattered, 3_000), MoraleState::Shattered);
+    }
+}

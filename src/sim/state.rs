@@ -1,0 +1,250 @@
+//! The world as plain data: everything a turn can change, in index order.
+//!
+//! Capturing and restoring it is how conditions read the world, how undo
+//! rewinds it and how a save stores it. What cannot change (the field) is
+//! rebuilt from the scene and never stored.
+
+use super::chronicle::Chronicle;
+use super::field::Field;
+use super::morale::Morale;
+use super::movement::{Location, Orders, UnitOrder};
+use super::perception::Vision;
+use super::rng::BattleRng;
+use super::rumor::Rumors;
+use super::weather::{Burning, Passage, Weather};
+use super::{Clock, CommanderState, SideOrders, Strength, UnitInfo, ZoneIdx};
+use crate::scene::{Order, Scene};
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnitRecord {
+    pub men: u32,
+    pub lost_this_turn: u32,
+    pub location: Location,
+    pub orders: Orders,
+    pub morale: Morale,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ZoneRecord {
+    pub burning: Burning,
+    pub passage: Passage,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorldState {
+    pub turn: u32,
+    pub weather: Weather,
+    pub rng: BattleRng,
+    pub units: Vec<UnitRecord>,
+    pub commanders: Vec<CommanderState>,
+    pub zones: Vec<ZoneRecord>,
+    pub rumors: Rumors,
+    pub vision: Vision,
+    pub wet_cloth: Vec<bool>,
+}
+
+impl WorldState {
+    /// The world at the opening of a scene.
+    pub fn initial(scene: &Scene, seed: u64) -> WorldState {
+        let n_sides = scene.sides().len();
+        let units = scene
+            .units()
+            .iter()
+            .map(|unit| UnitRecord {
+                men: unit.men,
+                lost_this_turn: 0,
+                location: Location { zone: scene.zone_idx(&unit.zone).unwrap_or(0), present: unit.present },
+                orders: Orders {
+                    order: match &unit.order {
+                        Order::Hold => UnitOrder::Hold,
+                        Order::MoveTo(zone) => scene.zone_idx(zone).map(UnitOrder::MoveTo).unwrap_or(UnitOrder::Hold),
+                        Order::Pursue => UnitOrder::Pursue,
+                    },
+                    progress: 0.0,
+                    came_from: None,
+                },
+                morale: Morale::new(unit.morale),
+            })
+            .collect();
+        let commanders = scene
+            .commanders()
+            .iter()
+            .enumerate()
+            .map(|(idx, commander)| CommanderState {
+                idx,
+                side: scene.side_idx(&commander.side).unwrap_or(0),
+                leadership: commander.leadership,
+                zone: scene.zone_idx(&commander.zone).unwrap_or(0),
+                drums_left: 0,
+            })
+            .collect();
+        let zones = scene
+            .zones()
+            .iter()
+            .map(|zone| ZoneRecord {
+                burning: Burning { fire: zone.fire, fuel: zone.fuel, smoke: zone.smoke },
+                passage: Passage { intact: true, crossed: vec![0; n_sides] },
+            })
+            .collect();
+        let mut state = WorldState {
+            turn: 0,
+            weather: Weather::default(),
+            rng: BattleRng::from_seed(seed),
+            units,
+            commanders,
+            zones,
+            rumors: Rumors::default(),
+            vision: Vision::default(),
+            wet_cloth: vec![false; n_sides],
+        };
+        state.vision = state.compute_vision(&Field::new(scene));
+        state
+    }
+
+    fn compute_vision(&self, field: &Field) -> Vision {
+        let mut world = World::new();
+        world.insert_resource(field.clone());
+        self.apply(&mut world);
+        let mut system_state: bevy_ecs::system::SystemState<(
+            Query<(&ZoneIdx, &Burning)>,
+            Query<(&UnitInfo, &Location, &Morale)>,
+            Query<&CommanderState>,
+        )> = bevy_ecs::system::SystemState::new(&mut world);
+        match system_state.get(&world) {
+            Ok((zones, units, commanders)) => super::perception::compute(field, &zones, &units, &commanders),
+            Err(_) => Vision::default(),
+        }
+    }
+
+    pub fn capture(world: &mut World) -> WorldState {
+        let mut units: Vec<(usize, UnitRecord)> = world
+            .query::<(&UnitInfo, &Strength, &Location, &Orders, &Morale)>()
+            .iter(world)
+            .map(|(info, strength, location, orders, morale)| {
+                (
+                    info.idx,
+                    UnitRecord {
+                        men: strength.men,
+                        lost_this_turn: strength.lost_this_turn,
+                        location: *location,
+                        orders: *orders,
+                        morale: morale.clone(),
+                    },
+                )
+            })
+            .collect();
+        units.sort_by_key(|(idx, _)| *idx);
+        let mut commanders: Vec<CommanderState> = world.query::<&CommanderState>().iter(world).cloned().collect();
+        commanders.sort_by_key(|c| c.idx);
+        let mut zones: Vec<(usize, ZoneRecord)> = world
+            .query::<(&ZoneIdx, &Burning, &Passage)>()
+            .iter(world)
+            .map(|(idx, burning, passage)| (idx.0, ZoneRecord { burning: *burning, passage: passage.clone() }))
+            .collect();
+        zones.sort_by_key(|(idx, _)| *idx);
+        WorldState {
+            turn: world.resource::<Clock>().turn,
+            weather: *world.resource::<Weather>(),
+            rng: world.resource::<BattleRng>().clone(),
+            units: units.into_iter().map(|(_, u)| u).collect(),
+            commanders,
+            zones: zones.into_iter().map(|(_, z)| z).collect(),
+            rumors: world.resource::<Rumors>().clone(),
+            vision: world.resource::<Vision>().clone(),
+            wet_cloth: world.resource::<SideOrders>().wet_cloth.clone(),
+        }
+    }
+
+    /// Replaces every entity and resource of the world with this state. The
+    /// world must already hold the [`Field`] of the same scene.
+    pub fn apply(&self, world: &mut World) {
+        // Resources live on entities too, so despawn only what this state owns.
+        let owned: Vec<Entity> = world
+            .query_filtered::<Entity, Or<(With<UnitInfo>, With<CommanderState>, With<ZoneIdx>)>>()
+            .iter(world)
+            .collect();
+        for entity in owned {
+            world.despawn(entity);
+        }
+        let unit_infos = world.resource::<Field>().units.clone();
+        for (info, unit) in unit_infos.into_iter().zip(&self.units) {
+            world.spawn((
+                info,
+                Strength { men: unit.men, lost_this_turn: unit.lost_this_turn },
+                unit.location,
+                unit.orders,
+                unit.morale.clone(),
+            ));
+        }
+        for commander in &self.commanders {
+            world.spawn(commander.clone());
+        }
+        for (idx, zone) in self.zones.iter().enumerate() {
+            world.spawn((ZoneIdx(idx), zone.burning, zone.passage.clone()));
+        }
+        world.insert_resource(Clock { turn: self.turn });
+        world.insert_resource(self.weather);
+        world.insert_resource(self.rng.clone());
+        world.insert_resource(self.rumors.clone());
+        world.insert_resource(self.vision.clone());
+        world.insert_resource(SideOrders { wet_cloth: self.wet_cloth.clone() });
+        world.insert_resource(Chronicle::default());
+    }
+
+    /// Men of `side` on the field: present, not surrendered or shattered.
+    pub fn side_men(&self, field: &Field, side: usize) -> u32 {
+        self.units
+            .iter()
+            .zip(&field.units)
+            .filter(|(unit, info)| info.side == side && unit.location.present && unit.morale.state.can_fight_or_flee())
+            .map(|(unit, _)| unit.men)
+            .sum()
+    }
+
+    /// Men `side` brought onto the field (present units' starting strength).
+    pub fn side_start_men(&self, field: &Field, side: usize) -> u32 {
+        self.units
+            .iter()
+            .zip(&field.units)
+            .filter(|(unit, info)| info.side == side && unit.location.present)
+            .map(|(_, info)| info.start_men)
+            .sum()
+    }
+
+    /// Men `side` has lost: killed, trampled, surrendered, scattered.
+    pub fn side_losses(&self, field: &Field, side: usize) -> u32 {
+        self.side_start_men(field, side).saturating_sub(self.side_men(field, side))
+    }
+
+    /// Share of the side's men on the field that are routing.
+    pub fn side_routing(&self, field: &Field, side: usize) -> f64 {
+        let on_field = self.side_men(field, side);
+        if on_field == 0 {
+            return 0.0;
+        }
+        let routing: u32 = self
+            .units
+            .iter()
+            .zip(&field.units)
+            .filter(|(unit, info)| info.side == side && unit.location.present && unit.morale.state.is_broken())
+            .map(|(unit, _)| unit.men)
+            .sum();
+        f64::from(routing) / f64::from(on_field)
+    }
+
+    pub fn side_men_in(&self, field: &Field, side: usize, zone: usize) -> u32 {
+        self.units
+            .iter()
+            .zip(&field.units)
+            .filter(|(unit, info)| {
+                info.side == side
+                    && unit.location.present
+                    && unit.location.zone == zone
+                    && unit.morale.state.can_fight_or_flee()
+            })
+            .map(|(unit, _)| unit.men)
+            .sum()
+    }
+}

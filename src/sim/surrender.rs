@@ -1,0 +1,101 @@
+//! Surrender: a unit that may surrender, wavering or worse, with an enemy in
+//! its zone and no exit it can use (every neighbour closed, held by a stronger
+//! enemy, or a crossing jammed past its capacity), gives up with
+//! `surrender_chance` per turn. Its officers who refuse — `officer_refusal`
+//! of its men — are cut down by their own men.
+
+use super::chronicle::{Chronicle, Entry};
+use super::field::Field;
+use super::morale::Morale;
+use super::movement::{Location, room};
+use super::perception::Vision;
+use super::rng::BattleRng;
+use super::weather::Passage;
+use super::{Strength, UnitInfo, ZoneIdx};
+use crate::scene::MoraleState;
+use bevy_ecs::prelude::*;
+
+pub fn surrender_system(
+    field: Res<Field>,
+    vision: Res<Vision>,
+    mut rng: ResMut<BattleRng>,
+    mut chronicle: ResMut<Chronicle>,
+    zones: Query<(&ZoneIdx, &Passage)>,
+    mut units: Query<(&UnitInfo, &mut Strength, &Location, &mut Morale)>,
+) {
+    let rules = &field.rules;
+    let n = field.zones.len();
+    let mut open = vec![true; n];
+    for (idx, passage) in zones.iter() {
+        if idx.0 < n {
+            open[idx.0] = passage.intact;
+        }
+    }
+    let mut men = vec![vec![0.0_f64; n]; field.n_sides];
+    let mut crowd = vec![0.0_f64; n];
+    for (info, strength, location, morale) in units.iter() {
+        if location.present && morale.state.can_fight_or_flee() {
+            men[info.side][location.zone] += f64::from(strength.men);
+            crowd[location.zone] += room(&field, info, strength.men);
+        }
+    }
+    let jammed = |zone: usize| {
+        field.zones[zone].is_crossing() && crowd[zone] > field.capacity(zone, vision.is_blind(zone))
+    };
+    let mut all: Vec<_> = units.iter_mut().collect();
+    all.sort_by_key(|(info, ..)| info.idx);
+    for (info, strength, location, morale) in all.iter_mut() {
+        if !info.may_surrender
+            || !location.present
+            || !matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
+        {
+            continue;
+        }
+        let zone = location.zone;
+        let side = info.side;
+        let enemy_here = (0..field.n_sides).any(|s| s != side && men[s][zone] > 0.0);
+        let no_exit = field.neighbours[zone].iter().all(|&z| {
+            !open[z] || jammed(z) || (0..field.n_sides).any(|s| s != side && men[s][z] > 0.0)
+        });
+        if enemy_here && no_exit && rng.chance(rules.surrender_chance) {
+            let officers = (f64::from(strength.men) * rules.officer_refusal).round() as u32;
+            let officers = officers.min(strength.men);
+            strength.men -= officers;
+            strength.lost_this_turn += officers;
+            morale.state = MoraleState::Surrendered;
+            chronicle.push(Entry::Surrenders { unit: info.idx, men: strength.men, officers });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::testing::{set_state, small_world, state_of};
+
+    #[test]
+    fn trapped_han_banner_foot_surrender() {
+        let mut surrendered = 0;
+        for seed in 0..20 {
+            let (mut world, mut schedule) = small_world(|mut scene| {
+                // Han foot (unit 2) on the north bank, Ming on it and at the tent: no way out.
+                scene.units[2].zone = "north-bank".into();
+                scene.units[0].zone = "north-bank".into();
+                scene.units[0].men = 8_000;
+                scene.units[1].zone = "tent".into();
+                scene.units[1].side = "ming".into();
+                scene.units[1].leader = None;
+                scene
+            });
+            world.insert_resource(BattleRng::from_seed(seed));
+            set_state(&mut world, 2, MoraleState::Routing);
+            for _ in 0..3 {
+                schedule.run(&mut world);
+            }
+            if state_of(&mut world, 2) == MoraleState::Surrendered {
+                surrendered += 1;
+            }
+        }
+        assert!(surrendered >= 15, "surrendered in {surrendered}/20");
+    }
+}

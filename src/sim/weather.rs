@@ -1,0 +1,208 @@
+//! Wind, fire and smoke: the first system of the turn.
+//!
+//! Fire burns its zone's fuel and jumps to the downwind neighbour; with no
+//! fuel left it dies. Smoke is made by fire, carried downwind, thinned by
+//! still air and cleared by wind once the fire is out.
+
+use super::chronicle::{Chronicle, Entry};
+use super::field::Field;
+use super::rng::BattleRng;
+use super::ZoneIdx;
+use crate::scene::Compass;
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The wind: strength 0..1 and the way it blows toward.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Weather {
+    pub wind: f64,
+    pub toward: Compass,
+}
+
+impl Default for Weather {
+    fn default() -> Self {
+        Weather { wind: 0.2, toward: Compass::North }
+    }
+}
+
+/// Fire, fuel and smoke of a zone, each 0..1.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Burning {
+    pub fire: f64,
+    pub fuel: f64,
+    pub smoke: f64,
+}
+
+/// Whether a crossing still passes men, and how many of each side have passed.
+#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Passage {
+    pub intact: bool,
+    pub crossed: Vec<u32>,
+}
+
+/// Unit vector of a compass direction (x east, y north).
+pub fn direction(toward: Compass) -> (f64, f64) {
+    match toward {
+        Compass::North => (0.0, 1.0),
+        Compass::South => (0.0, -1.0),
+        Compass::East => (1.0, 0.0),
+        Compass::West => (-1.0, 0.0),
+    }
+}
+
+/// The neighbour the wind blows toward from `zone`, if any lies that way.
+pub fn downwind(field: &Field, zone: usize, toward: Compass) -> Option<usize> {
+    let (wx, wy) = direction(toward);
+    let (x, y) = field.zones[zone].at;
+    field.neighbours[zone]
+        .iter()
+        .copied()
+        .map(|n| {
+            let (nx, ny) = field.zones[n].at;
+            let (dx, dy) = (f64::from(nx - x), f64::from(ny - y));
+            let length = (dx * dx + dy * dy).sqrt();
+            let along = if length > 0.0 { (dx * wx + dy * wy) / length } else { 0.0 };
+            (n, along)
+        })
+        .filter(|(_, along)| *along > 0.5)
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(n, _)| n)
+}
+
+const COMPASS: [Compass; 4] = [Compass::North, Compass::East, Compass::South, Compass::West];
+
+pub fn weather_system(
+    field: Res<Field>,
+    mut weather: ResMut<Weather>,
+    mut rng: ResMut<BattleRng>,
+    mut chronicle: ResMut<Chronicle>,
+    mut zones: Query<(&ZoneIdx, &mut Burning)>,
+) {
+    let rules = &field.rules;
+    if rng.chance(rules.wind_drift) {
+        let shift = rng.unit() * 0.4 - 0.2;
+        let old = *weather;
+        weather.wind = (weather.wind + shift).clamp(0.0, 1.0);
+        if rng.chance(0.25) {
+            let turn = if rng.chance(0.5) { 1 } else { 3 };
+            let at = COMPASS.iter().position(|c| *c == weather.toward).unwrap_or(0);
+            weather.toward = COMPASS[(at + turn) % 4];
+        }
+        if old.toward != weather.toward || (old.wind - weather.wind).abs() >= 0.1 {
+            chronicle.push(Entry::Wind { strength: weather.wind, toward: weather.toward });
+        }
+    }
+    let n = field.zones.len();
+    let mut state = vec![Burning::default(); n];
+    for (idx, burning) in zones.iter() {
+        if let Some(slot) = state.get_mut(idx.0) {
+            *slot = *burning;
+        }
+    }
+    let wind = weather.wind;
+    let mut next = state.clone();
+    for zone in 0..n {
+        let here = state[zone];
+        // Burning eats fuel; without fuel the fire dies down.
+        if here.fire > 0.0 {
+            next[zone].fuel = (here.fuel - here.fire * rules.fire_burn * field.turn_scale).max(0.0);
+            if here.fuel <= 0.0 {
+                next[zone].fire = (here.fire - rules.fire_decay * field.turn_scale).max(0.0);
+            }
+        }
+        let target = downwind(&field, zone, weather.toward);
+        if let Some(target) = target
+            && here.fire > 0.2
+            && state[target].fuel > 0.0
+        {
+            next[target].fire = (next[target].fire + here.fire * rules.fire_spread * wind).min(1.0);
+        }
+        // Smoke: made by fire, carried downwind, cleared by wind when the fire is out.
+        let made = here.fire * rules.smoke_per_fire * field.turn_scale;
+        let clearing = rules.smoke_decay + rules.smoke_wind_clear * wind * if here.fire < 0.05 { 1.0 } else { 0.3 };
+        let carried = if target.is_some() { here.smoke * rules.smoke_carry * wind } else { 0.0 };
+        next[zone].smoke += made - carried - here.smoke * clearing;
+        if let Some(target) = target {
+            next[target].smoke += carried;
+        }
+    }
+    for (idx, mut burning) in zones.iter_mut() {
+        let Some(new) = next.get(idx.0) else { continue };
+        let old = *burning;
+        let zone = idx.0;
+        burning.fire = new.fire.clamp(0.0, 1.0);
+        burning.fuel = new.fuel.clamp(0.0, 1.0);
+        burning.smoke = new.smoke.clamp(0.0, 1.0);
+        if old.fire < 0.2 && burning.fire >= 0.2 {
+            chronicle.push(Entry::FireSpreads { zone });
+        }
+        if old.fire > 0.0 && burning.fire <= 0.0 {
+            chronicle.push(Entry::FireOut { zone });
+        }
+        if old.smoke < rules.smoke_blind && burning.smoke >= rules.smoke_blind {
+            chronicle.push(Entry::SmokeThick { zone });
+        }
+        if old.smoke >= rules.smoke_thin && burning.smoke < rules.smoke_thin {
+            chronicle.push(Entry::SmokeClears { zone });
+        }
+    }
+    // Stable order for the transcript whatever order the query visited zones in.
+    chronicle.entries.sort_by_key(entry_zone_key);
+}
+
+fn entry_zone_key(entry: &Entry) -> (u8, usize) {
+    match entry {
+        Entry::Wind { .. } => (0, 0),
+        Entry::FireSpreads { zone } => (1, *zone),
+        Entry::FireOut { zone } => (2, *zone),
+        Entry::SmokeThick { zone } => (3, *zone),
+        Entry::SmokeClears { zone } => (4, *zone),
+        _ => (9, 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::testing::small_world;
+
+    #[test]
+    fn fire_spreads_downwind_and_smoke_follows() {
+        let (mut world, mut schedule) = small_world(|scene| scene);
+        world.resource_mut::<Weather>().wind = 1.0;
+        world.resource_mut::<Weather>().toward = Compass::North;
+        set_zone(&mut world, 0, Burning { fire: 1.0, fuel: 1.0, smoke: 0.0 });
+        set_zone(&mut world, 1, Burning { fire: 0.0, fuel: 1.0, smoke: 0.0 });
+        schedule.run(&mut world);
+        let zones = zone_states(&mut world);
+        assert!(zones[1].fire > 0.3, "fire jumped north: {:?}", zones[1]);
+        assert!(zones[0].smoke > 0.3, "the burning zone smokes: {:?}", zones[0]);
+    }
+
+    #[test]
+    fn smoke_clears_in_a_strong_wind_once_the_fire_is_out() {
+        let (mut world, mut schedule) = small_world(|scene| scene);
+        world.resource_mut::<Weather>().wind = 1.0;
+        set_zone(&mut world, 1, Burning { fire: 0.0, fuel: 0.0, smoke: 0.9 });
+        for _ in 0..4 {
+            schedule.run(&mut world);
+        }
+        assert!(zone_states(&mut world).iter().all(|z| z.smoke < 0.2));
+    }
+
+    fn set_zone(world: &mut World, zone: usize, value: Burning) {
+        let mut query = world.query::<(&ZoneIdx, &mut Burning)>();
+        for (idx, mut burning) in query.iter_mut(world) {
+            if idx.0 == zone {
+                *burning = value;
+            }
+        }
+    }
+
+    fn zone_states(world: &mut World) -> Vec<Burning> {
+        let mut query = world.query::<(&ZoneIdx, &Burning)>();
+        let mut all: Vec<(usize, Burning)> = query.iter(world).map(|(i, b)| (i.0, *b)).collect();
+        all.sort_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, b)| b).collect()
+    }
+}
