@@ -1,1 +1,645 @@
-//! TODO
+//! The command line: `xiaoling [play] …`, `scenes`, `check`, `simulate`,
+//! `graph`, `replay`. Parsing with clap; each subcommand is a function that
+//! returns an exit code, and only this layer and the REPL touch the terminal.
+
+use crate::repl::render::Style;
+use crate::repl::{self, Options, Piped, Session, Terminal};
+use crate::save;
+use crate::scene::{self, Condition, Locale, Scene};
+use crate::story::{Game, Policy};
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "xiaoling",
+    version,
+    about = "Battles of the Xiaoling River: a text adventure",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Play a battle (the default).
+    Play(PlayArgs),
+    /// List the battles and their playable roles.
+    Scenes(SceneDir),
+    /// Check scene files (or folders) and print every problem found.
+    Check {
+        /// Files or folders; default: the scenes folder.
+        paths: Vec<PathBuf>,
+    },
+    /// Play many games automatically and report outcomes.
+    Simulate(SimulateArgs),
+    /// Print a battle's choice graph in Graphviz DOT.
+    Graph {
+        #[arg(long)]
+        scene: String,
+        #[command(flatten)]
+        dir: SceneDir,
+    },
+    /// Re-run a save's commands from its seed and check they reproduce it.
+    Replay {
+        /// A save file, or a slot name in the saves folder.
+        save: String,
+        #[arg(long, default_value = "saves")]
+        saves: PathBuf,
+        #[command(flatten)]
+        dir: SceneDir,
+    },
+}
+
+#[derive(Args, Debug, Clone, Default)]
+struct SceneDir {
+    /// Load scenes from this folder instead of the shipped ones.
+    #[arg(long, value_name = "DIR")]
+    scenes: Option<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone, Default)]
+struct PlayArgs {
+    /// Battle id (asked when not given).
+    #[arg(long)]
+    scene: Option<String>,
+    /// Commander to play (asked when not given).
+    #[arg(long)]
+    role: Option<String>,
+    /// Random seed: the same seed and commands give the same game.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Language: en, zh-Hans or zh-Hant.
+    #[arg(long, value_name = "LANG")]
+    lang: Option<String>,
+    /// Load a saved game from this slot.
+    #[arg(long, value_name = "SLOT")]
+    load: Option<String>,
+    /// Folder for saves and history.
+    #[arg(long, value_name = "DIR", default_value = "saves")]
+    saves: PathBuf,
+    #[command(flatten)]
+    dir: SceneDir,
+}
+
+#[derive(Args, Debug, Clone)]
+struct SimulateArgs {
+    #[arg(long)]
+    scene: String,
+    #[arg(long)]
+    role: String,
+    #[arg(long, default_value_t = 100)]
+    runs: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, value_enum, default_value_t = PolicyArg::Historical)]
+    policy: PolicyArg,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    dir: SceneDir,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy)]
+enum PolicyArg {
+    Historical,
+    Random,
+}
+
+/// Runs the command line; the error chain is printed by `main`.
+pub fn run() -> Result<ExitCode> {
+    let cli = Cli::parse();
+    match cli.command {
+        None => play(cli.play),
+        Some(Cmd::Play(args)) => play(args),
+        Some(Cmd::Scenes(dir)) => list_scenes(&dir),
+        Some(Cmd::Check { paths }) => check(paths),
+        Some(Cmd::Simulate(args)) => simulate(args),
+        Some(Cmd::Graph { scene, dir }) => graph(&scene, &dir),
+        Some(Cmd::Replay { save, saves, dir }) => replay(&save, &saves, &dir),
+    }
+}
+
+fn load_scenes(dir: &SceneDir) -> Result<Vec<Arc<Scene>>> {
+    let loaded = match &dir.scenes {
+        Some(path) => scene::load_dir(path),
+        None => scene::load_embedded(),
+    };
+    match loaded {
+        Ok(scenes) => Ok(scenes.into_iter().map(Arc::new).collect()),
+        Err(problems) => {
+            let mut stderr = std::io::stderr().lock();
+            for problem in &problems {
+                let _ = write!(stderr, "{problem}");
+            }
+            bail!(
+                "{} problem(s) in the scenes; nothing was played",
+                problems.len()
+            )
+        }
+    }
+}
+
+fn find_scene(scenes: &[Arc<Scene>], id: &str) -> Result<Arc<Scene>> {
+    scenes
+        .iter()
+        .find(|s| s.id() == id)
+        .cloned()
+        .ok_or_else(|| {
+            let ids: Vec<&str> = scenes.iter().map(|s| s.id()).collect();
+            anyhow!("no battle `{id}`; battles: {}", ids.join(", "))
+        })
+}
+
+fn check_role(scene: &Scene, role: &str) -> Result<()> {
+    if scene.meta().playable.iter().any(|r| r == role) {
+        Ok(())
+    } else {
+        bail!(
+            "no role `{role}` in `{}`; roles: {}",
+            scene.id(),
+            scene.meta().playable.join(", ")
+        )
+    }
+}
+
+fn list_scenes(dir: &SceneDir) -> Result<ExitCode> {
+    let scenes = load_scenes(dir)?;
+    let mut out = std::io::stdout().lock();
+    for scene in &scenes {
+        let title = scene.meta().title.get(Locale::En);
+        let zh = scene.meta().title.get(Locale::ZhHans);
+        let _ = writeln!(
+            out,
+            "{}\t{title} / {zh}\t{}",
+            scene.id(),
+            scene.meta().playable.join(", ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check(paths: Vec<PathBuf>) -> Result<ExitCode> {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("scenes")]
+    } else {
+        paths
+    };
+    let (checked, problems) = scene::check_paths(&paths);
+    let mut stderr = std::io::stderr().lock();
+    for problem in &problems {
+        let _ = write!(stderr, "{problem}");
+        let _ = writeln!(stderr);
+    }
+    if problems.is_empty() {
+        let _ = writeln!(
+            std::io::stdout(),
+            "ok: {checked} file(s) checked, no problems"
+        );
+        Ok(ExitCode::SUCCESS)
+    } else {
+        let _ = writeln!(stderr, "{} problem(s) found", problems.len());
+        Ok(ExitCode::from(1))
+    }
+}
+
+fn play(args: PlayArgs) -> Result<ExitCode> {
+    let scenes = load_scenes(&args.dir)?;
+    let stdin_tty = std::io::stdin().is_terminal();
+    let stdout_tty = std::io::stdout().is_terminal();
+    let locale = match &args.lang {
+        Some(tag) => Locale::parse(tag)
+            .ok_or_else(|| anyhow!("unknown language `{tag}`; use en, zh-Hans or zh-Hant"))?,
+        None => Locale::En,
+    };
+    let colour = stdout_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let columns = if stdout_tty {
+        terminal_size::terminal_size()
+            .map(|(w, _)| usize::from(w.0))
+            .unwrap_or(80)
+    } else {
+        std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(80)
+    };
+    let options = Options {
+        locale,
+        style: Style { colour, columns },
+        saves_dir: args.saves.clone(),
+    };
+    let mut input: Box<dyn repl::LineSource> = if stdin_tty {
+        Box::new(
+            Terminal::new(Some(args.saves.join(".history"))).context("cannot open the terminal")?,
+        )
+    } else {
+        Box::new(Piped::new(std::io::stdin().lock()))
+    };
+    let mut stdout = std::io::stdout().lock();
+
+    if let Some(slot) = &args.load {
+        let loaded = save::load(&args.saves, slot, &scenes)?;
+        let mut session = Session::new(loaded.game, options, scenes.clone(), &mut stdout)
+            .with_transcript(loaded.transcript);
+        if let Some(notice) = loaded.notice {
+            session.handle_notice(&notice);
+        }
+        session.handle("look");
+        session.run(input.as_mut());
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let scene = match &args.scene {
+        Some(id) => find_scene(&scenes, id)?,
+        None => {
+            let labels: Vec<String> = scenes
+                .iter()
+                .map(|s| format!("{} ({})", s.meta().title.get(locale), s.id()))
+                .collect();
+            let prompt = if locale.is_chinese() {
+                "选择战役"
+            } else {
+                "Choose a battle"
+            };
+            match pick(input.as_mut(), &mut stdout, prompt, &labels)? {
+                Some(idx) => Arc::clone(&scenes[idx]),
+                None => return Ok(ExitCode::SUCCESS),
+            }
+        }
+    };
+    let role = match &args.role {
+        Some(role) => {
+            check_role(&scene, role)?;
+            role.clone()
+        }
+        None => {
+            let roles: Vec<&scene::Commander> = scene.roles().collect();
+            let labels: Vec<String> = roles
+                .iter()
+                .map(|c| format!("{} ({})", c.name.get(locale), c.id))
+                .collect();
+            let prompt = if locale.is_chinese() {
+                "选择统帅"
+            } else {
+                "Choose your commander"
+            };
+            match pick(input.as_mut(), &mut stdout, prompt, &labels)? {
+                Some(idx) => roles[idx].id.clone(),
+                None => return Ok(ExitCode::SUCCESS),
+            }
+        }
+    };
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() % 100_000)
+            .unwrap_or(1)
+    });
+    let (game, outputs) = Game::new(scene, &role, seed).map_err(|err| anyhow!("{err}"))?;
+    let mut session = Session::new(game, options, scenes.clone(), &mut stdout);
+    session.opening();
+    session.show(&outputs);
+    session.run(input.as_mut());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Asks for one of `labels` by number; None on end of input.
+fn pick(
+    input: &mut dyn repl::LineSource,
+    out: &mut dyn Write,
+    prompt: &str,
+    labels: &[String],
+) -> Result<Option<usize>> {
+    if labels.len() == 1 {
+        return Ok(Some(0));
+    }
+    for (i, label) in labels.iter().enumerate() {
+        writeln!(out, "  {}. {label}", i + 1).ok();
+    }
+    loop {
+        let line = match input.read(&format!("{prompt} 1-{}> ", labels.len())) {
+            repl::Line::Text(line) => line,
+            repl::Line::Interrupted => continue,
+            repl::Line::Eof => return Ok(None),
+        };
+        if !input.echoes() {
+            writeln!(out, "{prompt} 1-{}> {line}", labels.len()).ok();
+        }
+        match line.trim().parse::<usize>() {
+            Ok(n) if (1..=labels.len()).contains(&n) => return Ok(Some(n - 1)),
+            _ => {
+                writeln!(out, "Type a number from 1 to {}.", labels.len()).ok();
+            }
+        }
+    }
+}
+
+/// Outcome counts of automatic play-throughs.
+#[derive(Debug, Default)]
+pub struct SimulationReport {
+    pub runs: u32,
+    pub endings: BTreeMap<String, u32>,
+    /// Mean losses by side id.
+    pub losses: BTreeMap<String, f64>,
+    /// How often each (turning point, option) was taken.
+    pub choices: BTreeMap<(String, String), u32>,
+    pub turns: f64,
+}
+
+/// Plays `runs` games of `scene` as `role`, seeds `seed..seed+runs`, both sides by `policy`.
+pub fn simulate_games(
+    scene: &Arc<Scene>,
+    role: &str,
+    runs: u32,
+    seed: u64,
+    policy: Policy,
+) -> Result<SimulationReport> {
+    let mut report = SimulationReport {
+        runs,
+        ..Default::default()
+    };
+    for run in 0..runs {
+        let (mut game, _) = Game::new(Arc::clone(scene), role, seed + u64::from(run))
+            .map_err(|e| anyhow!("{e}"))?;
+        game.set_policies(policy, Some(policy));
+        let limit = scene.meta().max_turns + 5;
+        while !game.is_over() && game.turn() <= limit {
+            if game.auto_step().is_err() {
+                break;
+            }
+        }
+        let ending = game
+            .story()
+            .ended
+            .clone()
+            .unwrap_or_else(|| "unfinished".to_string());
+        *report.endings.entry(ending).or_default() += 1;
+        let world = game.world();
+        for (idx, side) in scene.sides().iter().enumerate() {
+            *report.losses.entry(side.id.clone()).or_default() +=
+                f64::from(world.side_losses(game.field(), idx));
+        }
+        for choice in &game.story().chosen {
+            *report.choices.entry(choice.clone()).or_default() += 1;
+        }
+        report.turns += f64::from(game.turn());
+    }
+    let n = f64::from(runs.max(1));
+    for value in report.losses.values_mut() {
+        *value /= n;
+    }
+    report.turns /= n;
+    Ok(report)
+}
+
+fn simulate(args: SimulateArgs) -> Result<ExitCode> {
+    let scenes = load_scenes(&args.dir)?;
+    let scene = find_scene(&scenes, &args.scene)?;
+    check_role(&scene, &args.role)?;
+    if args.runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    let policy = match args.policy {
+        PolicyArg::Historical => Policy::Historical,
+        PolicyArg::Random => Policy::Random,
+    };
+    let report = simulate_games(&scene, &args.role, args.runs, args.seed, policy)?;
+    let mut out = std::io::stdout().lock();
+    let runs = f64::from(report.runs);
+    if args.json {
+        let endings: Vec<String> = report
+            .endings
+            .iter()
+            .map(|(id, n)| {
+                format!(
+                    "{{\"id\":{},\"count\":{n},\"share\":{:.4}}}",
+                    json_str(id),
+                    f64::from(*n) / runs
+                )
+            })
+            .collect();
+        let losses: Vec<String> = report
+            .losses
+            .iter()
+            .map(|(side, mean)| format!("{}:{mean:.1}", json_str(side)))
+            .collect();
+        let choices: Vec<String> = report
+            .choices
+            .iter()
+            .map(|((tp, option), n)| {
+                format!(
+                    "{{\"tp\":{},\"option\":{},\"count\":{n}}}",
+                    json_str(tp),
+                    json_str(option)
+                )
+            })
+            .collect();
+        writeln!(
+            out,
+            "{{\"scene\":{},\"role\":{},\"runs\":{},\"mean_turns\":{:.2},\"endings\":[{}],\"mean_losses\":{{{}}},\"choices\":[{}]}}",
+            json_str(scene.id()),
+            json_str(&args.role),
+            report.runs,
+            report.turns,
+            endings.join(","),
+            losses.join(","),
+            choices.join(",")
+        )
+        .ok();
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "{} as {}: {} runs from seed {}, policy {:?}",
+        scene.id(),
+        args.role,
+        report.runs,
+        args.seed,
+        policy
+    )
+    .ok();
+    writeln!(out, "mean length: {:.1} turns", report.turns).ok();
+    writeln!(out, "endings:").ok();
+    for (id, n) in &report.endings {
+        writeln!(
+            out,
+            "  {id:<28} {n:>6}  {:>5.1}%",
+            100.0 * f64::from(*n) / runs
+        )
+        .ok();
+    }
+    writeln!(out, "mean losses:").ok();
+    for (side, mean) in &report.losses {
+        writeln!(out, "  {side:<28} {mean:>8.0}").ok();
+    }
+    writeln!(out, "turning points reached (option: times):").ok();
+    for tp in scene.turning_points() {
+        let taken: Vec<String> = tp
+            .options
+            .iter()
+            .map(|o| {
+                format!(
+                    "{}: {}",
+                    o.id,
+                    report
+                        .choices
+                        .get(&(tp.id.clone(), o.id.clone()))
+                        .copied()
+                        .unwrap_or(0)
+                )
+            })
+            .collect();
+        writeln!(out, "  {:<20} {}", tp.id, taken.join(", ")).ok();
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn json_str(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The choice graph: turning points and their options, with an edge from an
+/// option to every turning point, event or ending whose condition names it.
+pub fn graph_dot(scene: &Scene) -> String {
+    let mut dot = format!(
+        "digraph \"{}\" {{\n  rankdir=LR;\n  node [fontname=\"sans-serif\"];\n",
+        scene.id()
+    );
+    for tp in scene.turning_points() {
+        dot.push_str(&format!(
+            "  \"{}\" [shape=box, style=bold, label=\"★ {}\\n({})\"];\n",
+            tp.id, tp.id, tp.role
+        ));
+        for option in &tp.options {
+            let node = format!("{}/{}", tp.id, option.id);
+            let style = if option.historical {
+                ", style=filled, fillcolor=lightyellow"
+            } else {
+                ""
+            };
+            dot.push_str(&format!(
+                "  \"{node}\" [shape=ellipse, label=\"{}\"{style}];\n",
+                option.id
+            ));
+            dot.push_str(&format!("  \"{}\" -> \"{node}\";\n", tp.id));
+        }
+    }
+    for event in scene.events() {
+        dot.push_str(&format!(
+            "  \"event:{}\" [shape=note, label=\"{}\"];\n",
+            event.id, event.id
+        ));
+    }
+    for ending in scene.endings() {
+        dot.push_str(&format!(
+            "  \"ending:{}\" [shape=doubleoctagon, label=\"{}\"];\n",
+            ending.id, ending.id
+        ));
+    }
+    let mut edges = Vec::new();
+    let targets = scene
+        .turning_points()
+        .iter()
+        .map(|t| (t.id.clone(), &t.when))
+        .chain(
+            scene
+                .events()
+                .iter()
+                .map(|e| (format!("event:{}", e.id), &e.when)),
+        )
+        .chain(
+            scene
+                .endings()
+                .iter()
+                .map(|e| (format!("ending:{}", e.id), &e.when)),
+        );
+    for (target, when) in targets {
+        let mut sources = Vec::new();
+        mentions(when, &mut sources);
+        for source in sources {
+            edges.push(format!("  \"{source}\" -> \"{target}\" [style=dashed];\n"));
+        }
+    }
+    edges.sort();
+    edges.dedup();
+    for edge in edges {
+        dot.push_str(&edge);
+    }
+    dot.push_str("}\n");
+    dot
+}
+
+fn mentions(condition: &Condition, out: &mut Vec<String>) {
+    match condition {
+        Condition::All(items) | Condition::Any(items) => {
+            items.iter().for_each(|c| mentions(c, out))
+        }
+        Condition::Not(item) => mentions(item, out),
+        Condition::Chosen { tp, option } => out.push(format!("{tp}/{option}")),
+        Condition::Reached(tp) => out.push(tp.clone()),
+        Condition::Happened(event) => out.push(format!("event:{event}")),
+        _ => {}
+    }
+}
+
+fn graph(id: &str, dir: &SceneDir) -> Result<ExitCode> {
+    let scenes = load_scenes(dir)?;
+    let scene = find_scene(&scenes, id)?;
+    write!(std::io::stdout().lock(), "{}", graph_dot(&scene)).ok();
+    Ok(ExitCode::SUCCESS)
+}
+
+fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitCode> {
+    let scenes = load_scenes(dir)?;
+    let path = if target.ends_with(".ron") || target.contains(std::path::MAIN_SEPARATOR) {
+        PathBuf::from(target)
+    } else {
+        save::slot_path(saves, target)?
+    };
+    let file = save::read(&path)?;
+    let scene = find_scene(&scenes, &file.scene)?;
+    let (mut game, _) =
+        Game::new(Arc::clone(&scene), &file.role, file.seed).map_err(|e| anyhow!("{e}"))?;
+    let report = save::replay(&mut game, &file);
+    let mut out = std::io::stdout().lock();
+    if scene.content_hash != file.scene_hash {
+        writeln!(
+            out,
+            "note: the scene `{}` has changed since this save was made",
+            file.scene
+        )
+        .ok();
+    }
+    if report.failed.is_none() && report.diverged_at.is_none() && report.same_end {
+        writeln!(
+            out,
+            "ok: {} commands replayed from seed {}; the saved state is reproduced exactly",
+            report.ran, file.seed
+        )
+        .ok();
+        Ok(ExitCode::SUCCESS)
+    } else {
+        writeln!(out, "replay differs: {}", report.describe()).ok();
+        Ok(ExitCode::from(1))
+    }
+}

@@ -1,1 +1,631 @@
-//! TODO
+//! The story: turning points, events and endings, driven over the simulation.
+//!
+//! A [`Game`] is a scene, a battle world and the story's own state (choices
+//! made, events happened, flags, the point awaiting the player, the ending).
+//! After every turn and every choice it *settles*: events whose conditions
+//! hold fire (once each, in file order); an ending whose condition holds ends
+//! the game; then the first turning point whose condition holds is put to the
+//! player if it is theirs, or decided by the policy of the side nobody plays
+//! (the novel's choice by default). No IO: everything that happened comes
+//! back as [`Output`] for the REPL to render.
+
+use crate::scene::{Cmp, Condition, Effect, Scene, Text};
+use crate::sim::{Battle, Entry, WorldState};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// What the story tells; the REPL renders each in the player's language.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// A new turn begins.
+    Turn { turn: u32, minute: u32 },
+    /// Something the simulation reports.
+    Chronicle(Entry),
+    /// An event fired (its text, if it has one).
+    Event { id: String },
+    /// Told by a choice's effects.
+    Narrate(Text),
+    /// The player must choose at this turning point.
+    Situation { tp: String },
+    /// A turning point was decided (by the player or the policy).
+    Decided {
+        tp: String,
+        option: String,
+        by_player: bool,
+    },
+    /// The battle is over.
+    Ending { id: String },
+}
+
+/// How the side nobody plays (and the auto-player) decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Policy {
+    /// The novel's choice.
+    #[default]
+    Historical,
+    /// Any option, drawn from the policy's own seeded stream.
+    Random,
+}
+
+/// A player's command, as kept in the command log for saves and replay.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    /// Let a turn pass.
+    Next,
+    /// Take option `option` at turning point `tp`.
+    Choose { tp: String, option: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoryError {
+    #[error("a choice is waiting: pick an option by its number")]
+    ChoicePending,
+    #[error("there is nothing to choose now")]
+    NothingToChoose,
+    #[error("there is no option {0}; choose 1 to {1}")]
+    NoSuchOption(usize, usize),
+    #[error("the battle is over")]
+    Ended,
+    #[error("no such role `{0}`; playable roles: {1}")]
+    NoSuchRole(String, String),
+    #[error("undo is not allowed in this battle (ironman)")]
+    UndoForbidden,
+    #[error("nothing to undo: this is the start of the battle")]
+    NothingToUndo,
+}
+
+/// The story's own state: everything besides the world that a save must hold.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct StoryState {
+    /// (turning point, option) in the order they were decided.
+    pub chosen: Vec<(String, String)>,
+    pub happened: Vec<String>,
+    pub flags: BTreeSet<String>,
+    pub pending: Option<String>,
+    pub ended: Option<String>,
+}
+
+/// World and story together: what undo rewinds and a save stores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub world: WorldState,
+    pub story: StoryState,
+    pub policy_rng: ChaCha8Rng,
+    pub log_len: usize,
+}
+
+pub struct Game {
+    scene: Arc<Scene>,
+    battle: Battle,
+    story: StoryState,
+    role: String,
+    seed: u64,
+    policy: Policy,
+    /// The player's own decisions, when an auto-player plays the role.
+    player_policy: Option<Policy>,
+    policy_rng: ChaCha8Rng,
+    log: Vec<Command>,
+    undo_stack: Vec<Snapshot>,
+}
+
+impl Game {
+    /// Opens a battle as `role`; returns the game and what happens at once.
+    pub fn new(
+        scene: Arc<Scene>,
+        role: &str,
+        seed: u64,
+    ) -> Result<(Game, Vec<Output>), StoryError> {
+        if !scene.meta().playable.iter().any(|r| r == role) {
+            return Err(StoryError::NoSuchRole(
+                role.to_string(),
+                scene.meta().playable.join(", "),
+            ));
+        }
+        let battle = Battle::new(&scene, seed);
+        let mut game = Game {
+            battle,
+            story: StoryState::default(),
+            role: role.to_string(),
+            seed,
+            policy: Policy::Historical,
+            player_policy: None,
+            policy_rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0f_f0e5),
+            log: Vec::new(),
+            undo_stack: Vec::new(),
+            scene,
+        };
+        let mut out = Vec::new();
+        game.settle(&mut out);
+        Ok((game, out))
+    }
+
+    /// The side nobody plays decides by `policy`; with `player`, the player's
+    /// role is played by a policy too (the auto-player).
+    pub fn set_policies(&mut self, others: Policy, player: Option<Policy>) {
+        self.policy = others;
+        self.player_policy = player;
+    }
+
+    /// The option number (1-based) a policy takes at the pending turning point.
+    pub fn policy_choice(&mut self, policy: Policy) -> Option<usize> {
+        let count = self.pending()?.options.len();
+        let historical = self
+            .pending()?
+            .options
+            .iter()
+            .position(|o| o.historical)
+            .unwrap_or(0);
+        Some(match policy {
+            Policy::Historical => historical + 1,
+            Policy::Random => self.policy_rng.random_range(0..count.max(1)) + 1,
+        })
+    }
+
+    /// One step of the auto-player: answer the pending choice by the player's
+    /// policy, or let a turn pass.
+    pub fn auto_step(&mut self) -> Result<Vec<Output>, StoryError> {
+        let policy = self.player_policy.unwrap_or_default();
+        match self.policy_choice(policy) {
+            Some(number) => self.choose(number),
+            None => self.next(),
+        }
+    }
+
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+    pub fn scene_arc(&self) -> Arc<Scene> {
+        Arc::clone(&self.scene)
+    }
+    pub fn role(&self) -> &str {
+        &self.role
+    }
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    pub fn story(&self) -> &StoryState {
+        &self.story
+    }
+    pub fn log(&self) -> &[Command] {
+        &self.log
+    }
+    pub fn turn(&self) -> u32 {
+        self.battle.turn()
+    }
+    pub fn field(&self) -> &crate::sim::Field {
+        self.battle.field()
+    }
+    /// The side index of the player's commander.
+    pub fn role_side(&self) -> usize {
+        self.scene
+            .commander(&self.role)
+            .and_then(|c| self.scene.side_idx(&c.side))
+            .unwrap_or(0)
+    }
+    /// Clock time now, in minutes after midnight of the first day.
+    pub fn minute(&self) -> u32 {
+        let meta = self.scene.meta();
+        meta.start_minute
+            .saturating_add(self.turn().saturating_mul(meta.turn_minutes))
+    }
+    pub fn world(&mut self) -> WorldState {
+        self.battle.state()
+    }
+    pub fn is_over(&self) -> bool {
+        self.story.ended.is_some()
+    }
+    pub fn pending(&self) -> Option<&crate::scene::TurningPoint> {
+        self.story
+            .pending
+            .as_deref()
+            .and_then(|id| self.scene.turning_point(id))
+    }
+    pub fn can_undo(&self) -> bool {
+        self.scene.meta().undo && !self.undo_stack.is_empty()
+    }
+
+    /// Runs a command from the log (what `next` and a number do at the prompt).
+    pub fn run(&mut self, command: &Command) -> Result<Vec<Output>, StoryError> {
+        match command {
+            Command::Next => self.next(),
+            Command::Choose { tp, option } => {
+                let pending = self.pending().ok_or(StoryError::NothingToChoose)?;
+                if &pending.id != tp {
+                    return Err(StoryError::NothingToChoose);
+                }
+                let count = pending.options.len();
+                let idx = pending
+                    .options
+                    .iter()
+                    .position(|o| &o.id == option)
+                    .ok_or(StoryError::NoSuchOption(0, count))?;
+                self.choose(idx + 1)
+            }
+        }
+    }
+
+    /// Lets one turn pass.
+    pub fn next(&mut self) -> Result<Vec<Output>, StoryError> {
+        if self.is_over() {
+            return Err(StoryError::Ended);
+        }
+        if self.story.pending.is_some() {
+            return Err(StoryError::ChoicePending);
+        }
+        self.push_undo();
+        self.log.push(Command::Next);
+        let mut out = Vec::new();
+        let entries = self.battle.step();
+        out.push(Output::Turn {
+            turn: self.turn(),
+            minute: self.minute(),
+        });
+        out.extend(entries.into_iter().map(Output::Chronicle));
+        self.settle(&mut out);
+        Ok(out)
+    }
+
+    /// Takes option `number` (1-based) at the pending turning point.
+    pub fn choose(&mut self, number: usize) -> Result<Vec<Output>, StoryError> {
+        if self.is_over() {
+            return Err(StoryError::Ended);
+        }
+        let tp = self.pending().ok_or(StoryError::NothingToChoose)?.clone();
+        if number == 0 || number > tp.options.len() {
+            return Err(StoryError::NoSuchOption(number, tp.options.len()));
+        }
+        let option = &tp.options[number - 1];
+        self.push_undo();
+        self.log.push(Command::Choose {
+            tp: tp.id.clone(),
+            option: option.id.clone(),
+        });
+        self.story.pending = None;
+        let mut out = Vec::new();
+        self.decide(&tp.id, number - 1, true, &mut out);
+        self.settle(&mut out);
+        Ok(out)
+    }
+
+    /// Rewinds the last command: world, random streams and story together.
+    pub fn undo(&mut self) -> Result<(), StoryError> {
+        if !self.scene.meta().undo {
+            return Err(StoryError::UndoForbidden);
+        }
+        let snapshot = self.undo_stack.pop().ok_or(StoryError::NothingToUndo)?;
+        self.restore_snapshot(&snapshot);
+        self.log.truncate(snapshot.log_len);
+        Ok(())
+    }
+
+    pub fn snapshot(&mut self) -> Snapshot {
+        Snapshot {
+            world: self.battle.state(),
+            story: self.story.clone(),
+            policy_rng: self.policy_rng.clone(),
+            log_len: self.log.len(),
+        }
+    }
+
+    /// Puts world and story back as they were in `snapshot`.
+    pub fn restore_snapshot(&mut self, snapshot: &Snapshot) {
+        self.battle.restore(&snapshot.world);
+        self.story = snapshot.story.clone();
+        self.policy_rng = snapshot.policy_rng.clone();
+    }
+
+    /// Restores a saved game: its state, log and undo history.
+    pub fn restore_saved(&mut self, snapshot: &Snapshot, log: Vec<Command>, undo: Vec<Snapshot>) {
+        self.restore_snapshot(snapshot);
+        self.log = log;
+        self.undo_stack = undo;
+    }
+
+    pub fn undo_history(&self) -> &[Snapshot] {
+        &self.undo_stack
+    }
+
+    fn push_undo(&mut self) {
+        let snapshot = self.snapshot();
+        self.undo_stack.push(snapshot);
+    }
+
+    /// Applies the option's effects and records the decision.
+    fn decide(&mut self, tp_id: &str, option_idx: usize, by_player: bool, out: &mut Vec<Output>) {
+        let Some(tp) = self.scene.turning_point(tp_id).cloned() else {
+            return;
+        };
+        let Some(option) = tp.options.get(option_idx) else {
+            return;
+        };
+        self.story.chosen.push((tp.id.clone(), option.id.clone()));
+        out.push(Output::Decided {
+            tp: tp.id.clone(),
+            option: option.id.clone(),
+            by_player,
+        });
+        out.push(Output::Narrate(option.narration.clone()));
+        for effect in &option.effects {
+            self.apply(effect, out);
+        }
+    }
+
+    fn apply(&mut self, effect: &Effect, out: &mut Vec<Output>) {
+        match effect {
+            Effect::SetFlag(flag) => {
+                self.story.flags.insert(flag.clone());
+            }
+            Effect::ClearFlag(flag) => {
+                self.story.flags.remove(flag);
+            }
+            Effect::Narrate(text) => out.push(Output::Narrate(text.clone())),
+            Effect::Rumor { cry, .. } => {
+                out.push(Output::Narrate(cry.clone()));
+                let scene = Arc::clone(&self.scene);
+                out.extend(
+                    self.battle
+                        .apply(&scene, effect)
+                        .into_iter()
+                        .map(Output::Chronicle),
+                );
+            }
+            _ => {
+                let scene = Arc::clone(&self.scene);
+                out.extend(
+                    self.battle
+                        .apply(&scene, effect)
+                        .into_iter()
+                        .map(Output::Chronicle),
+                );
+            }
+        }
+    }
+
+    /// Fires events, checks endings, and puts or decides turning points until
+    /// nothing more happens now.
+    fn settle(&mut self, out: &mut Vec<Output>) {
+        let scene = Arc::clone(&self.scene);
+        // Bounded: each pass marks at least one event or point as done.
+        let limit = scene.events().len() + scene.turning_points().len() + 2;
+        for _ in 0..limit {
+            let mut world = self.battle.state();
+            let mut fired = false;
+            for event in scene.events() {
+                if self.story.happened.contains(&event.id) || !self.holds(&event.when, &world) {
+                    continue;
+                }
+                self.story.happened.push(event.id.clone());
+                out.push(Output::Event {
+                    id: event.id.clone(),
+                });
+                for effect in &event.effects {
+                    self.apply(effect, out);
+                }
+                world = self.battle.state();
+                fired = true;
+            }
+            if let Some(ending) = scene.endings().iter().find(|e| self.holds(&e.when, &world)) {
+                self.end(&ending.id, out);
+                return;
+            }
+            let reached: Vec<&str> = self
+                .story
+                .chosen
+                .iter()
+                .map(|(tp, _)| tp.as_str())
+                .collect();
+            let next_tp = scene
+                .turning_points()
+                .iter()
+                .find(|tp| !reached.contains(&tp.id.as_str()) && self.holds(&tp.when, &world));
+            match next_tp {
+                Some(tp) if tp.role == self.role && self.player_policy.is_none() => {
+                    self.story.pending = Some(tp.id.clone());
+                    out.push(Output::Situation { tp: tp.id.clone() });
+                    return;
+                }
+                Some(tp) => {
+                    let policy = if tp.role == self.role {
+                        self.player_policy.unwrap_or_default()
+                    } else {
+                        self.policy
+                    };
+                    let idx = match policy {
+                        Policy::Historical => {
+                            tp.options.iter().position(|o| o.historical).unwrap_or(0)
+                        }
+                        Policy::Random => self.policy_rng.random_range(0..tp.options.len().max(1)),
+                    };
+                    let id = tp.id.clone();
+                    self.decide(&id, idx, false, out);
+                }
+                None if !fired => break,
+                None => {}
+            }
+        }
+        if self.turn() >= scene.meta().max_turns && self.story.pending.is_none() {
+            let timeout = scene.meta().timeout_ending.clone();
+            self.end(&timeout, out);
+        }
+    }
+
+    fn end(&mut self, id: &str, out: &mut Vec<Output>) {
+        self.story.ended = Some(id.to_string());
+        self.story.pending = None;
+        out.push(Output::Ending { id: id.to_string() });
+    }
+
+    /// Whether a condition holds now.
+    pub fn holds(&self, condition: &Condition, world: &WorldState) -> bool {
+        let scene = &self.scene;
+        let field = self.battle.field();
+        let turn = f64::from(world.turn);
+        match condition {
+            Condition::Always => true,
+            Condition::Never => false,
+            Condition::All(items) => items.iter().all(|c| self.holds(c, world)),
+            Condition::Any(items) => items.iter().any(|c| self.holds(c, world)),
+            Condition::Not(item) => !self.holds(item, world),
+            Condition::Turn(cmp) => compare(cmp, turn),
+            Condition::Minute(cmp) => {
+                let meta = scene.meta();
+                compare(
+                    cmp,
+                    f64::from(meta.start_minute) + turn * f64::from(meta.turn_minutes),
+                )
+            }
+            Condition::Chosen { tp, option } => self
+                .story
+                .chosen
+                .iter()
+                .any(|(t, o)| t == tp && o == option),
+            Condition::Reached(tp) => self.story.chosen.iter().any(|(t, _)| t == tp),
+            Condition::Happened(event) => self.story.happened.contains(event),
+            Condition::Flag(flag) => self.story.flags.contains(flag),
+            Condition::UnitState { unit, is } => scene
+                .unit_idx(unit)
+                .and_then(|idx| world.units.get(idx))
+                .is_some_and(|u| u.location.present && is.contains(&u.morale.state)),
+            Condition::UnitIn { unit, zone } => {
+                let zone = scene.zone_idx(zone);
+                scene
+                    .unit_idx(unit)
+                    .and_then(|idx| world.units.get(idx))
+                    .is_some_and(|u| {
+                        u.location.present
+                            && Some(u.location.zone) == zone
+                            && u.morale.state.can_fight_or_flee()
+                    })
+            }
+            Condition::UnitMen { unit, cmp } => scene
+                .unit_idx(unit)
+                .and_then(|idx| world.units.get(idx))
+                .is_some_and(|u| compare(cmp, f64::from(u.men))),
+            Condition::UnitMorale { unit, cmp } => scene
+                .unit_idx(unit)
+                .and_then(|idx| world.units.get(idx))
+                .is_some_and(|u| compare(cmp, u.morale.value)),
+            Condition::CommanderIn { commander, zone } => {
+                let zone = scene.zone_idx(zone);
+                scene
+                    .commander_idx(commander)
+                    .and_then(|idx| world.commanders.get(idx))
+                    .is_some_and(|c| Some(c.zone) == zone)
+            }
+            Condition::SideStrength { side, cmp } => scene.side_idx(side).is_some_and(|side| {
+                let start = world.side_start_men(field, side);
+                let share = if start == 0 {
+                    0.0
+                } else {
+                    f64::from(world.side_men(field, side)) / f64::from(start)
+                };
+                compare(cmp, share)
+            }),
+            Condition::SideLosses { side, cmp } => scene
+                .side_idx(side)
+                .is_some_and(|side| compare(cmp, f64::from(world.side_losses(field, side)))),
+            Condition::SideRouting { side, cmp } => scene
+                .side_idx(side)
+                .is_some_and(|side| compare(cmp, world.side_routing(field, side))),
+            Condition::SideMenIn { side, zone, cmp } => {
+                match (scene.side_idx(side), scene.zone_idx(zone)) {
+                    (Some(side), Some(zone)) => {
+                        compare(cmp, f64::from(world.side_men_in(field, side, zone)))
+                    }
+                    _ => false,
+                }
+            }
+            Condition::SideCrossed { side, zone, cmp } => {
+                match (scene.side_idx(side), scene.zone_idx(zone)) {
+                    (Some(side), Some(zone)) => {
+                        let crossed = world
+                            .zones
+                            .get(zone)
+                            .and_then(|z| z.passage.crossed.get(side))
+                            .copied()
+                            .unwrap_or(0);
+                        compare(cmp, f64::from(crossed))
+                    }
+                    _ => false,
+                }
+            }
+            Condition::Smoke { zone, cmp } => scene
+                .zone_idx(zone)
+                .and_then(|z| world.zones.get(z))
+                .is_some_and(|z| compare(cmp, z.burning.smoke)),
+            Condition::Fire { zone, cmp } => scene
+                .zone_idx(zone)
+                .and_then(|z| world.zones.get(z))
+                .is_some_and(|z| compare(cmp, z.burning.fire)),
+            Condition::Wind(cmp) => compare(cmp, world.weather.wind),
+            Condition::Passable(zone) => scene
+                .zone_idx(zone)
+                .and_then(|z| world.zones.get(z))
+                .is_some_and(|z| z.passage.intact),
+        }
+    }
+}
+
+fn compare(cmp: &Cmp, value: f64) -> bool {
+    match *cmp {
+        Cmp::AtLeast(x) => value >= x,
+        Cmp::AtMost(x) => value <= x,
+        Cmp::Above(x) => value > x,
+        Cmp::Below(x) => value < x,
+    }
+}
+
+/// Fills an ending's `{placeholders}` from the world.
+pub fn fill_summary(template: &str, scene: &Scene, game: &mut Game) -> String {
+    let world = game.world();
+    let field = game.field().clone();
+    let mut text = template.to_string();
+    for (idx, side) in scene.sides().iter().enumerate() {
+        text = text.replace(
+            &format!("{{losses:{}}}", side.id),
+            &group_thousands(world.side_losses(&field, idx)),
+        );
+        text = text.replace(
+            &format!("{{men:{}}}", side.id),
+            &group_thousands(world.side_men(&field, idx)),
+        );
+    }
+    let minute = game.minute();
+    text.replace("{turn}", &world.turn.to_string())
+        .replace("{time}", &clock(minute))
+}
+
+/// "HH:MM" for minutes after midnight (wrapping into the next day).
+pub fn clock(minute: u32) -> String {
+    let minute = minute % (24 * 60);
+    format!("{:02}:{:02}", minute / 60, minute % 60)
+}
+
+/// 12345 → "12,345".
+pub fn group_thousands(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_and_thousands() {
+        assert_eq!(clock(900), "15:00");
+        assert_eq!(clock(1500), "01:00");
+        assert_eq!(group_thousands(1234567), "1,234,567");
+        assert_eq!(group_thousands(12), "12");
+    }
+}

@@ -93,7 +93,13 @@ impl<'a> Locator<'a> {
     }
 
     /// A diagnostic at a byte offset.
-    pub fn at(&self, offset: usize, message: String, hint: String, guide: &'static str) -> Diagnostic {
+    pub fn at(
+        &self,
+        offset: usize,
+        message: String,
+        hint: String,
+        guide: &'static str,
+    ) -> Diagnostic {
         let (line, column) = line_column(self.source, offset);
         self.at_line(line, column, message, hint, guide)
     }
@@ -177,7 +183,10 @@ mod tests {
 
     #[test]
     fn closest_suggests_typos_only() {
-        assert_eq!(closest("nort-bank", ["north-bank", "ford"]), Some("north-bank"));
+        assert_eq!(
+            closest("nort-bank", ["north-bank", "ford"]),
+            Some("north-bank")
+        );
         assert_eq!(closest("zzzzzz", ["north-bank", "ford"]), None);
     }
 
@@ -185,6 +194,9 @@ mod tests {
     fn declaration_skips_references() {
         let source = "zone: \"ford\",\n id: \"ford\"";
         let locator = Locator::new("f", source);
-        assert_eq!(locator.declaration("ford"), Some(source.rfind("\"ford\"").unwrap()));
+        assert_eq!(
+            locator.declaration("ford"),
+            Some(source.rfind("\"ford\"").unwrap())
+        );
     }
 }

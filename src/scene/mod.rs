@@ -23,7 +23,10 @@ use std::path::{Path, PathBuf};
 pub const EMBEDDED_RULES: (&str, &str) = ("rules.ron", include_str!("../../scenes/rules.ron"));
 pub const EMBEDDED_SCENES: &[(&str, &str)] = &[
     ("false-cry.ron", include_str!("../../scenes/false-cry.ron")),
-    ("broken-bridge.ron", include_str!("../../scenes/broken-bridge.ron")),
+    (
+        "broken-bridge.ron",
+        include_str!("../../scenes/broken-bridge.ron"),
+    ),
 ];
 
 /// A checked battle: every id it mentions exists and every number is in range.
@@ -206,7 +209,8 @@ pub fn check_paths(paths: &[PathBuf]) -> (usize, Vec<Diagnostic>) {
         }
         let is_rules = path.file_name().is_some_and(|name| name == "rules.ron");
         let result = if is_rules {
-            read(path).and_then(|source| parse_rules(&path.display().to_string(), &source).map(|_| ()))
+            read(path)
+                .and_then(|source| parse_rules(&path.display().to_string(), &source).map(|_| ()))
         } else {
             let rules_path = path.parent().unwrap_or(Path::new(".")).join("rules.ron");
             load_rules_beside(&rules_path).and_then(|rules| load_file(path, &rules).map(|_| ()))

@@ -266,30 +266,71 @@ pub enum Condition {
     /// Clock minutes after midnight (may pass 1440 into the next day).
     Minute(Cmp),
     /// The option `option` was taken at turning point `tp`.
-    Chosen { tp: String, option: String },
+    Chosen {
+        tp: String,
+        option: String,
+    },
     /// The turning point was reached (whichever option was taken).
     Reached(String),
     /// The event has happened.
     Happened(String),
     Flag(String),
     /// The unit is in one of these states.
-    UnitState { unit: String, is: Vec<MoraleState> },
-    UnitIn { unit: String, zone: String },
-    UnitMen { unit: String, cmp: Cmp },
-    UnitMorale { unit: String, cmp: Cmp },
-    CommanderIn { commander: String, zone: String },
+    UnitState {
+        unit: String,
+        is: Vec<MoraleState>,
+    },
+    UnitIn {
+        unit: String,
+        zone: String,
+    },
+    UnitMen {
+        unit: String,
+        cmp: Cmp,
+    },
+    UnitMorale {
+        unit: String,
+        cmp: Cmp,
+    },
+    CommanderIn {
+        commander: String,
+        zone: String,
+    },
     /// Men of the side still on the field, as a share of its men at the start.
-    SideStrength { side: String, cmp: Cmp },
+    SideStrength {
+        side: String,
+        cmp: Cmp,
+    },
     /// Men the side has lost (killed, trampled, drowned, surrendered).
-    SideLosses { side: String, cmp: Cmp },
+    SideLosses {
+        side: String,
+        cmp: Cmp,
+    },
     /// Share of the side's men on the field that are routing or shattered.
-    SideRouting { side: String, cmp: Cmp },
+    SideRouting {
+        side: String,
+        cmp: Cmp,
+    },
     /// Men of the side standing in the zone.
-    SideMenIn { side: String, zone: String, cmp: Cmp },
+    SideMenIn {
+        side: String,
+        zone: String,
+        cmp: Cmp,
+    },
     /// Men of the side that have passed through the zone (a ford, a bridge).
-    SideCrossed { side: String, zone: String, cmp: Cmp },
-    Smoke { zone: String, cmp: Cmp },
-    Fire { zone: String, cmp: Cmp },
+    SideCrossed {
+        side: String,
+        zone: String,
+        cmp: Cmp,
+    },
+    Smoke {
+        zone: String,
+        cmp: Cmp,
+    },
+    Fire {
+        zone: String,
+        cmp: Cmp,
+    },
     Wind(Cmp),
     /// The bridge or ford still passes men.
     Passable(String),
@@ -302,7 +343,10 @@ pub enum Target {
     Units(Vec<String>),
     Side(String),
     /// Every unit of the side in the zone.
-    SideIn { side: String, zone: String },
+    SideIn {
+        side: String,
+        zone: String,
+    },
     /// Every unit in the zone.
     Zone(String),
 }
@@ -320,22 +364,54 @@ pub enum Claim {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Effect {
     /// Give units an order.
-    Order { target: Target, order: Order },
-    Morale { target: Target, delta: f64 },
+    Order {
+        target: Target,
+        order: Order,
+    },
+    Morale {
+        target: Target,
+        delta: f64,
+    },
     /// A cry that spreads from a zone.
-    Rumor { zone: String, claim: Claim, credibility: f64, cry: Text },
-    Fire { zone: String, intensity: f64 },
-    Smoke { zone: String, level: f64 },
-    Wind { strength: f64, toward: Compass },
+    Rumor {
+        zone: String,
+        claim: Claim,
+        credibility: f64,
+        cry: Text,
+    },
+    Fire {
+        zone: String,
+        intensity: f64,
+    },
+    Smoke {
+        zone: String,
+        level: f64,
+    },
+    Wind {
+        strength: f64,
+        toward: Compass,
+    },
     /// The commander stands and beats the drums for `turns` turns.
-    Drums { commander: String, turns: u32 },
+    Drums {
+        commander: String,
+        turns: u32,
+    },
     /// Move a commander.
-    CommanderTo { commander: String, zone: String },
+    CommanderTo {
+        commander: String,
+        zone: String,
+    },
     /// Kill a share (0..1) of the target's men.
-    Casualties { target: Target, share: f64 },
+    Casualties {
+        target: Target,
+        share: f64,
+    },
     Surrender(String),
     /// The bridge or ford passes no one from now on; `share` of the men on it die.
-    Destroy { zone: String, share: f64 },
+    Destroy {
+        zone: String,
+        share: f64,
+    },
     /// A unit not yet present arrives at its zone.
     Arrive(String),
     /// The side wets cloth against the smoke.

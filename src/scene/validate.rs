@@ -69,7 +69,10 @@ pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules)
     let mut rules = base.clone();
     for (name, value) in &raw.rules {
         let at = locator
-            .after(locator.after(0, "rules:").unwrap_or(0), &format!("\"{name}\""))
+            .after(
+                locator.after(0, "rules:").unwrap_or(0),
+                &format!("\"{name}\""),
+            )
             .unwrap_or(0);
         if !rules.set(name, *value) {
             let names = Rules::RANGES.iter().map(|(n, _, _)| *n);
@@ -77,7 +80,9 @@ pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules)
                 Some(near) => format!("did you mean `{near}`?"),
                 None => "see scenes/rules.ron for the rule names".to_string(),
             };
-            checker.problems.push(locator.at(at, format!("unknown rule `{name}`"), hint, "Rules"));
+            checker
+                .problems
+                .push(locator.at(at, format!("unknown rule `{name}`"), hint, "Rules"));
         }
     }
     for (name, value, min, max) in rules.out_of_range() {
@@ -127,7 +132,12 @@ impl<'a> Checker<'a> {
             options: raw
                 .turning_points
                 .iter()
-                .map(|tp| (tp.id.as_str(), tp.options.iter().map(|o| o.id.as_str()).collect()))
+                .map(|tp| {
+                    (
+                        tp.id.as_str(),
+                        tp.options.iter().map(|o| o.id.as_str()).collect(),
+                    )
+                })
                 .collect(),
             owner: None,
         }
@@ -135,7 +145,8 @@ impl<'a> Checker<'a> {
 
     fn report(&mut self, needle: Option<&str>, message: String, hint: String, guide: &'static str) {
         let at = self.locator.find(self.owner, needle);
-        self.problems.push(self.locator.at(at, message, hint, guide));
+        self.problems
+            .push(self.locator.at(at, message, hint, guide));
     }
 
     fn check_all(&mut self) {
@@ -201,7 +212,13 @@ impl<'a> Checker<'a> {
         ] {
             self.text(text, field);
         }
-        self.range("turn_minutes", f64::from(meta.turn_minutes), 1.0, 720.0, "Meta");
+        self.range(
+            "turn_minutes",
+            f64::from(meta.turn_minutes),
+            1.0,
+            720.0,
+            "Meta",
+        );
         self.range("max_turns", f64::from(meta.max_turns), 1.0, 1000.0, "Meta");
         if !self.raw.endings.iter().any(|e| e.id == meta.timeout_ending) {
             let ids: Vec<&str> = self.raw.endings.iter().map(|e| e.id.as_str()).collect();
@@ -230,7 +247,11 @@ impl<'a> Checker<'a> {
             .chain(raw.zones.iter().map(|z| (z.id.as_str(), "zone")))
             .chain(raw.commanders.iter().map(|c| (c.id.as_str(), "commander")))
             .chain(raw.units.iter().map(|u| (u.id.as_str(), "unit")))
-            .chain(raw.turning_points.iter().map(|t| (t.id.as_str(), "turning point")))
+            .chain(
+                raw.turning_points
+                    .iter()
+                    .map(|t| (t.id.as_str(), "turning point")),
+            )
             .chain(raw.events.iter().map(|e| (e.id.as_str(), "event")))
             .chain(raw.endings.iter().map(|e| (e.id.as_str(), "ending")));
         for (id, kind) in all {
@@ -261,7 +282,12 @@ impl<'a> Checker<'a> {
             }
         }
         if raw.sides.len() < 2 {
-            self.report(None, "a battle needs at least two sides".into(), "add a side".into(), "Sides");
+            self.report(
+                None,
+                "a battle needs at least two sides".into(),
+                "add a side".into(),
+                "Sides",
+            );
         }
     }
 
@@ -296,7 +322,10 @@ impl<'a> Checker<'a> {
             if matches!(zone.kind, ZoneKind::Ford | ZoneKind::Bridge) && zone.width_m <= 0.0 {
                 self.report(
                     Some("kind:"),
-                    format!("{:?} `{}` has no width, so no one can cross it", zone.kind, zone.id),
+                    format!(
+                        "{:?} `{}` has no width, so no one can cross it",
+                        zone.kind, zone.id
+                    ),
                     "give it `width_m:` in metres (a ford a few hundred, a bridge a few)".into(),
                     "Zones",
                 );
@@ -305,7 +334,12 @@ impl<'a> Checker<'a> {
         // Connectivity: every zone reachable from the first.
         if raw.zones.is_empty() {
             self.owner = None;
-            self.report(None, "the scene has no zones".into(), "add zones".into(), "Zones");
+            self.report(
+                None,
+                "the scene has no zones".into(),
+                "add zones".into(),
+                "Zones",
+            );
             return;
         }
         let mut edges: HashMap<&str, Vec<&str>> = HashMap::new();
@@ -327,7 +361,10 @@ impl<'a> Checker<'a> {
                 self.owner = Some(&zone.id);
                 self.report(
                     None,
-                    format!("zone `{}` is not connected to `{}`", zone.id, raw.zones[0].id),
+                    format!(
+                        "zone `{}` is not connected to `{}`",
+                        zone.id, raw.zones[0].id
+                    ),
                     "add it to some zone's `adjacent` list".into(),
                     "Zones",
                 );
@@ -372,7 +409,10 @@ impl<'a> Checker<'a> {
                 );
                 self.report(
                     Some(&format!("\"{}\"", tp.role)),
-                    format!("turning point `{}` is decided by `{}`, who is not playable", tp.id, tp.role),
+                    format!(
+                        "turning point `{}` is decided by `{}`, who is not playable",
+                        tp.id, tp.role
+                    ),
                     hint,
                     "Turning points",
                 );
@@ -416,11 +456,16 @@ impl<'a> Checker<'a> {
                         "a choice must change the world: add an effect (a `Narrate` alone is not enough)".into(),
                         "Turning points",
                     );
-                } else if option.effects.iter().all(|e| matches!(e, Effect::Narrate(_))) {
+                } else if option
+                    .effects
+                    .iter()
+                    .all(|e| matches!(e, Effect::Narrate(_)))
+                {
                     self.report(
                         Some(&needle),
                         format!("option `{}` of `{}` only narrates", option.id, tp.id),
-                        "a choice must change the world: give it an effect besides `Narrate`".into(),
+                        "a choice must change the world: give it an effect besides `Narrate`"
+                            .into(),
                         "Turning points",
                     );
                 }
@@ -469,7 +514,12 @@ impl<'a> Checker<'a> {
         let raw = self.raw;
         if raw.endings.is_empty() {
             self.owner = None;
-            self.report(None, "the scene has no endings".into(), "add at least one ending".into(), "Endings");
+            self.report(
+                None,
+                "the scene has no endings".into(),
+                "add at least one ending".into(),
+                "Endings",
+            );
         }
         for ending in &raw.endings {
             self.owner = Some(&ending.id);
@@ -538,7 +588,9 @@ impl<'a> Checker<'a> {
                 }
             }
             Condition::Flag(_) => {}
-            Condition::UnitState { unit, .. } => self.reference("unit", unit, "Conditions and effects"),
+            Condition::UnitState { unit, .. } => {
+                self.reference("unit", unit, "Conditions and effects")
+            }
             Condition::UnitIn { unit, zone } => {
                 self.reference("unit", unit, "Conditions and effects");
                 self.reference("zone", zone, "Conditions and effects");
@@ -557,7 +609,8 @@ impl<'a> Checker<'a> {
                 self.reference("side", side, "Conditions and effects");
                 self.cmp(cmp);
             }
-            Condition::SideMenIn { side, zone, cmp } | Condition::SideCrossed { side, zone, cmp } => {
+            Condition::SideMenIn { side, zone, cmp }
+            | Condition::SideCrossed { side, zone, cmp } => {
                 self.reference("side", side, "Conditions and effects");
                 self.reference("zone", zone, "Conditions and effects");
                 self.cmp(cmp);
@@ -571,9 +624,15 @@ impl<'a> Checker<'a> {
     }
 
     fn cmp(&mut self, cmp: &Cmp) {
-        let (Cmp::AtLeast(value) | Cmp::AtMost(value) | Cmp::Above(value) | Cmp::Below(value)) = cmp;
+        let (Cmp::AtLeast(value) | Cmp::AtMost(value) | Cmp::Above(value) | Cmp::Below(value)) =
+            cmp;
         if !value.is_finite() {
-            self.report(None, "a comparison with a number that is not finite".into(), "use a plain number".into(), "Conditions and effects");
+            self.report(
+                None,
+                "a comparison with a number that is not finite".into(),
+                "use a plain number".into(),
+                "Conditions and effects",
+            );
         }
     }
 
@@ -607,7 +666,12 @@ impl<'a> Checker<'a> {
                 self.target(target);
                 self.range("delta", *delta, -100.0, 100.0, G);
             }
-            Effect::Rumor { zone, claim, credibility, cry } => {
+            Effect::Rumor {
+                zone,
+                claim,
+                credibility,
+                cry,
+            } => {
                 self.reference("zone", zone, G);
                 let (Claim::Routed(side) | Claim::Victorious(side)) = claim;
                 self.reference("side", side, G);
@@ -682,7 +746,12 @@ impl<'a> Checker<'a> {
                 format!("known {kind} ids: {}", shown.join(", "))
             }
         };
-        self.report(Some(&format!("\"{id}\"")), format!("unknown {kind} `{id}`"), hint, guide);
+        self.report(
+            Some(&format!("\"{id}\"")),
+            format!("unknown {kind} `{id}`"),
+            hint,
+            guide,
+        );
     }
 
     fn range(&mut self, field: &str, value: f64, min: f64, max: f64, guide: &'static str) {

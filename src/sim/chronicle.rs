@@ -7,31 +7,98 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Entry {
-    Wind { strength: f64, toward: Compass },
-    FireStarts { zone: usize },
-    FireSpreads { zone: usize },
-    FireOut { zone: usize },
-    SmokeThick { zone: usize },
-    SmokeClears { zone: usize },
-    RumorBelieved { unit: usize, about: usize, routed: bool },
-    RumorDoubted { unit: usize },
-    Moves { unit: usize, from: usize, to: usize },
-    Crossed { unit: usize, zone: usize, to: usize },
-    Jammed { zone: usize, men: u32 },
-    Trampled { zone: usize, men: u32 },
-    Clash { zone: usize, losses: Vec<(usize, u32)> },
-    Casualties { unit: usize, men: u32 },
-    Wavers { unit: usize },
-    Steadies { unit: usize },
-    Routs { unit: usize },
-    Cascade { unit: usize },
-    Shattered { unit: usize },
-    Drums { commander: usize, zone: usize },
-    DrumsHeard { unit: usize, commander: usize },
-    Rallies { unit: usize },
-    Surrenders { unit: usize, men: u32, officers: u32 },
-    Arrives { unit: usize, zone: usize },
-    Destroyed { zone: usize, men: u32 },
+    Wind {
+        strength: f64,
+        toward: Compass,
+    },
+    FireStarts {
+        zone: usize,
+    },
+    FireSpreads {
+        zone: usize,
+    },
+    FireOut {
+        zone: usize,
+    },
+    SmokeThick {
+        zone: usize,
+    },
+    SmokeClears {
+        zone: usize,
+    },
+    RumorBelieved {
+        unit: usize,
+        about: usize,
+        routed: bool,
+    },
+    RumorDoubted {
+        unit: usize,
+    },
+    Moves {
+        unit: usize,
+        from: usize,
+        to: usize,
+    },
+    Crossed {
+        unit: usize,
+        zone: usize,
+        to: usize,
+    },
+    Jammed {
+        zone: usize,
+        men: u32,
+    },
+    Trampled {
+        zone: usize,
+        men: u32,
+    },
+    Clash {
+        zone: usize,
+        losses: Vec<(usize, u32)>,
+    },
+    Casualties {
+        unit: usize,
+        men: u32,
+    },
+    Wavers {
+        unit: usize,
+    },
+    Steadies {
+        unit: usize,
+    },
+    Routs {
+        unit: usize,
+    },
+    Cascade {
+        unit: usize,
+    },
+    Shattered {
+        unit: usize,
+    },
+    Drums {
+        commander: usize,
+        zone: usize,
+    },
+    DrumsHeard {
+        unit: usize,
+        commander: usize,
+    },
+    Rallies {
+        unit: usize,
+    },
+    Surrenders {
+        unit: usize,
+        men: u32,
+        officers: u32,
+    },
+    Arrives {
+        unit: usize,
+        zone: usize,
+    },
+    Destroyed {
+        zone: usize,
+        men: u32,
+    },
 }
 
 /// The entries of the turn being run.

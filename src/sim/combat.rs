@@ -41,7 +41,10 @@ pub fn combat_system(
         let here: Vec<usize> = (0..all.len())
             .filter(|&i| {
                 let (_, strength, location, _, morale) = &all[i];
-                location.present && location.zone == zone && strength.men > 0 && morale.state.can_fight_or_flee()
+                location.present
+                    && location.zone == zone
+                    && strength.men > 0
+                    && morale.state.can_fight_or_flee()
             })
             .collect();
         let mut men = vec![0.0_f64; n_sides];
@@ -73,11 +76,19 @@ pub fn combat_system(
             }
             let enemy_men: f64 = (0..n_sides).filter(|s| *s != side).map(|s| men[s]).sum();
             let enemy_melee: f64 = (0..n_sides).filter(|s| *s != side).map(|s| melee[s]).sum();
-            let enemy_missile: f64 = (0..n_sides).filter(|s| *s != side).map(|s| missile[s]).sum();
+            let enemy_missile: f64 = (0..n_sides)
+                .filter(|s| *s != side)
+                .map(|s| missile[s])
+                .sum();
             // Linear law: the engaged front is the smaller force.
-            let engaged = if enemy_men > 0.0 { (men[side] / enemy_men).min(1.0) } else { 0.0 };
-            losses_by_side[side] =
-                (rules.melee_rate * enemy_melee * engaged + rules.missile_rate * enemy_missile) * field.turn_scale;
+            let engaged = if enemy_men > 0.0 {
+                (men[side] / enemy_men).min(1.0)
+            } else {
+                0.0
+            };
+            losses_by_side[side] = (rules.melee_rate * enemy_melee * engaged
+                + rules.missile_rate * enemy_missile)
+                * field.turn_scale;
         }
         let mut report: Vec<(usize, u32)> = Vec::new();
         for side in 0..n_sides {
@@ -85,19 +96,25 @@ pub fn combat_system(
                 continue;
             }
             // Share the side's losses by exposure: routing men die faster, cover shelters holders.
-            let exposures: Vec<f64> = (0..all.len()).map(|i| {
-                let (_, strength, _, orders, morale) = &all[i];
-                let mut weight = f64::from(strength.men);
-                if morale.state == MoraleState::Routing {
-                    weight *= rules.routing_exposure;
-                }
-                if orders.order == UnitOrder::Hold && morale.state != MoraleState::Routing {
-                    weight *= 1.0 - info_zone.cover * 0.5;
-                }
-                weight
-            }).collect();
+            let exposures: Vec<f64> = (0..all.len())
+                .map(|i| {
+                    let (_, strength, _, orders, morale) = &all[i];
+                    let mut weight = f64::from(strength.men);
+                    if morale.state == MoraleState::Routing {
+                        weight *= rules.routing_exposure;
+                    }
+                    if orders.order == UnitOrder::Hold && morale.state != MoraleState::Routing {
+                        weight *= 1.0 - info_zone.cover * 0.5;
+                    }
+                    weight
+                })
+                .collect();
             let exposure = |i: usize| exposures[i];
-            let side_units: Vec<usize> = here.iter().copied().filter(|&i| all[i].0.side == side).collect();
+            let side_units: Vec<usize> = here
+                .iter()
+                .copied()
+                .filter(|&i| all[i].0.side == side)
+                .collect();
             let plain: f64 = side_units.iter().map(|&i| f64::from(all[i].1.men)).sum();
             let weighted: f64 = side_units.iter().map(|&i| exposure(i)).sum();
             if plain <= 0.0 || weighted <= 0.0 {
@@ -117,7 +134,10 @@ pub fn combat_system(
             report.push((side, side_lost));
         }
         if report.iter().any(|(_, lost)| *lost > 0) {
-            chronicle.push(Entry::Clash { zone, losses: report });
+            chronicle.push(Entry::Clash {
+                zone,
+                losses: report,
+            });
         }
     }
 }
@@ -139,7 +159,10 @@ mod tests {
         schedule.run(&mut world);
         let lost_big = 6_000 - unit_men(&mut world, 0);
         let lost_small = 2_000 - unit_men(&mut world, 1);
-        assert!(lost_small > lost_big, "small lost {lost_small}, big lost {lost_big}");
+        assert!(
+            lost_small > lost_big,
+            "small lost {lost_small}, big lost {lost_big}"
+        );
         assert!(lost_small > 0);
     }
 }

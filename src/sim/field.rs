@@ -52,7 +52,9 @@ impl Field {
                 cover: zone.cover,
             })
             .collect();
-        let neighbours = (0..scene.zones().len()).map(|zone| scene.neighbours(zone)).collect();
+        let neighbours = (0..scene.zones().len())
+            .map(|zone| scene.neighbours(zone))
+            .collect();
         let units = scene
             .units()
             .iter()

@@ -193,8 +193,14 @@ impl Battle {
                     }
                 }
             }
-            Effect::Rumor { zone, claim, credibility, .. } => {
-                let (Some(zone), Some(side)) = (scene.zone_idx(zone), claim_side(scene, claim)) else {
+            Effect::Rumor {
+                zone,
+                claim,
+                credibility,
+                ..
+            } => {
+                let (Some(zone), Some(side)) = (scene.zone_idx(zone), claim_side(scene, claim))
+                else {
                     return entries;
                 };
                 let routed = matches!(claim, Claim::Routed(_));
@@ -211,11 +217,18 @@ impl Battle {
             }
             Effect::Fire { zone, intensity } => {
                 if let Some(zone) = scene.zone_idx(zone) {
+                    // Sets the fire to `intensity`: 0 puts it out (rain, a bucket line).
+                    let mut was = 0.0;
                     self.with_zone(zone, |burning, _| {
-                        burning.fire = burning.fire.max(*intensity);
+                        was = burning.fire;
+                        burning.fire = *intensity;
                         burning.fuel = burning.fuel.max(*intensity * 0.8);
                     });
-                    entries.push(Entry::FireStarts { zone });
+                    if *intensity > 0.0 && was <= 0.0 {
+                        entries.push(Entry::FireStarts { zone });
+                    } else if *intensity <= 0.0 && was > 0.0 {
+                        entries.push(Entry::FireOut { zone });
+                    }
                 }
             }
             Effect::Smoke { zone, level } => {
@@ -227,7 +240,10 @@ impl Battle {
                 let mut weather = self.world.resource_mut::<Weather>();
                 weather.wind = *strength;
                 weather.toward = *toward;
-                entries.push(Entry::Wind { strength: *strength, toward: *toward });
+                entries.push(Entry::Wind {
+                    strength: *strength,
+                    toward: *toward,
+                });
             }
             Effect::Drums { commander, turns } => {
                 if let Some(idx) = scene.commander_idx(commander) {
@@ -235,13 +251,18 @@ impl Battle {
                     for mut state in query.iter_mut(&mut self.world) {
                         if state.idx == idx {
                             state.drums_left = state.drums_left.max(*turns);
-                            entries.push(Entry::Drums { commander: idx, zone: state.zone });
+                            entries.push(Entry::Drums {
+                                commander: idx,
+                                zone: state.zone,
+                            });
                         }
                     }
                 }
             }
             Effect::CommanderTo { commander, zone } => {
-                if let (Some(idx), Some(zone)) = (scene.commander_idx(commander), scene.zone_idx(zone)) {
+                if let (Some(idx), Some(zone)) =
+                    (scene.commander_idx(commander), scene.zone_idx(zone))
+                {
                     let mut query = self.world.query::<&mut CommanderState>();
                     for mut state in query.iter_mut(&mut self.world) {
                         if state.idx == idx {
@@ -256,22 +277,33 @@ impl Battle {
                 let mut hits: Vec<(usize, u32)> = Vec::new();
                 for (info, mut strength, location) in query.iter_mut(&mut self.world) {
                     if targets.contains(&info.idx) && location.present {
-                        let lost = ((f64::from(strength.men) * share).round() as u32).min(strength.men);
+                        let lost =
+                            ((f64::from(strength.men) * share).round() as u32).min(strength.men);
                         strength.men -= lost;
                         strength.lost_this_turn += lost;
                         hits.push((info.idx, lost));
                     }
                 }
                 hits.sort_unstable();
-                entries.extend(hits.into_iter().filter(|(_, men)| *men > 0).map(|(unit, men)| Entry::Casualties { unit, men }));
+                entries.extend(
+                    hits.into_iter()
+                        .filter(|(_, men)| *men > 0)
+                        .map(|(unit, men)| Entry::Casualties { unit, men }),
+                );
             }
             Effect::Surrender(unit) => {
                 if let Some(idx) = scene.unit_idx(unit) {
-                    let mut query = self.world.query::<(&UnitInfo, &mut Morale, &Strength, &Location)>();
+                    let mut query = self
+                        .world
+                        .query::<(&UnitInfo, &mut Morale, &Strength, &Location)>();
                     for (info, mut morale, strength, location) in query.iter_mut(&mut self.world) {
                         if info.idx == idx && location.present && morale.state.can_fight_or_flee() {
                             morale.state = MoraleState::Surrendered;
-                            entries.push(Entry::Surrenders { unit: idx, men: strength.men, officers: 0 });
+                            entries.push(Entry::Surrenders {
+                                unit: idx,
+                                men: strength.men,
+                                officers: 0,
+                            });
                         }
                     }
                 }
@@ -280,11 +312,16 @@ impl Battle {
                 if let Some(zone) = scene.zone_idx(zone) {
                     self.with_zone(zone, |_, passage| passage.intact = false);
                     let fallback = field.neighbours[zone].first().copied().unwrap_or(zone);
-                    let mut query = self.world.query::<(&UnitInfo, &mut Strength, &mut Location, &mut Orders)>();
+                    let mut query =
+                        self.world
+                            .query::<(&UnitInfo, &mut Strength, &mut Location, &mut Orders)>();
                     let mut lost_total = 0;
-                    for (_, mut strength, mut location, mut orders) in query.iter_mut(&mut self.world) {
+                    for (_, mut strength, mut location, mut orders) in
+                        query.iter_mut(&mut self.world)
+                    {
                         if location.present && location.zone == zone {
-                            let lost = ((f64::from(strength.men) * share).round() as u32).min(strength.men);
+                            let lost = ((f64::from(strength.men) * share).round() as u32)
+                                .min(strength.men);
                             strength.men -= lost;
                             strength.lost_this_turn += lost;
                             lost_total += lost;
@@ -292,7 +329,10 @@ impl Battle {
                             orders.progress = 0.0;
                         }
                     }
-                    entries.push(Entry::Destroyed { zone, men: lost_total });
+                    entries.push(Entry::Destroyed {
+                        zone,
+                        men: lost_total,
+                    });
                 }
             }
             Effect::Arrive(unit) => {
@@ -301,7 +341,10 @@ impl Battle {
                     for (info, mut location) in query.iter_mut(&mut self.world) {
                         if info.idx == idx && !location.present {
                             location.present = true;
-                            entries.push(Entry::Arrives { unit: idx, zone: location.zone });
+                            entries.push(Entry::Arrives {
+                                unit: idx,
+                                zone: location.zone,
+                            });
                         }
                     }
                 }
@@ -321,8 +364,9 @@ impl Battle {
 
     fn with_zone(&mut self, zone: usize, change: impl FnOnce(&mut Burning, &mut Passage)) {
         let mut query = self.world.query::<(&ZoneIdx, &mut Burning, &mut Passage)>();
-        if let Some((_, mut burning, mut passage)) =
-            query.iter_mut(&mut self.world).find(|(idx, _, _)| idx.0 == zone)
+        if let Some((_, mut burning, mut passage)) = query
+            .iter_mut(&mut self.world)
+            .find(|(idx, _, _)| idx.0 == zone)
         {
             change(&mut burning, &mut passage);
         }
@@ -330,7 +374,11 @@ impl Battle {
 
     /// Unit indices a target names (present or not).
     fn targets(&mut self, scene: &Scene, target: &Target) -> Vec<usize> {
-        let ids = |list: &[String]| list.iter().filter_map(|id| scene.unit_idx(id)).collect::<Vec<_>>();
+        let ids = |list: &[String]| {
+            list.iter()
+                .filter_map(|id| scene.unit_idx(id))
+                .collect::<Vec<_>>()
+        };
         match target {
             Target::Unit(id) => ids(std::slice::from_ref(id)),
             Target::Units(list) => ids(list),
@@ -349,7 +397,9 @@ impl Battle {
                 let mut query = self.world.query::<(&UnitInfo, &Location)>();
                 query
                     .iter(&self.world)
-                    .filter(|(info, location)| Some(info.side) == side && Some(location.zone) == zone && location.present)
+                    .filter(|(info, location)| {
+                        Some(info.side) == side && Some(location.zone) == zone && location.present
+                    })
                     .map(|(info, _)| info.idx)
                     .collect()
             }
@@ -374,7 +424,10 @@ fn claim_side(scene: &Scene, claim: &Claim) -> Option<usize> {
 impl MoraleState {
     /// Still takes orders.
     pub fn obeys(self) -> bool {
-        matches!(self, MoraleState::Steady | MoraleState::Wavering | MoraleState::Rallied)
+        matches!(
+            self,
+            MoraleState::Steady | MoraleState::Wavering | MoraleState::Rallied
+        )
     }
     /// Still on the field as a body of men (not surrendered or shattered).
     pub fn can_fight_or_flee(self) -> bool {

@@ -52,7 +52,12 @@ pub struct Morale {
 
 impl Morale {
     pub fn new(value: f64) -> Morale {
-        Morale { value, state: MoraleState::Steady, last: Vec::new(), believes_lost: false }
+        Morale {
+            value,
+            state: MoraleState::Steady,
+            last: Vec::new(),
+            believes_lost: false,
+        }
     }
 
     pub fn push(&mut self, modifier: Modifier, delta: f64) {
@@ -127,7 +132,10 @@ pub fn morale_system(
             deltas.push((Modifier::Casualties, -rules.casualty_morale * percent));
         }
         // Outnumbered by the enemy in the zone (heard if not seen).
-        let enemy_here: f64 = (0..field.n_sides).filter(|s| *s != side).map(|s| men[s][zone]).sum();
+        let enemy_here: f64 = (0..field.n_sides)
+            .filter(|s| *s != side)
+            .map(|s| men[s][zone])
+            .sum();
         if enemy_here > 1.5 * men[side][zone] {
             deltas.push((Modifier::Outnumbered, -rules.outnumbered_morale));
         }
@@ -141,18 +149,36 @@ pub fn morale_system(
             }
         }
         let own_men = f64::from(strength.men);
-        let own_routing = if morale.state.is_broken() { own_men } else { 0.0 };
+        let own_routing = if morale.state.is_broken() {
+            own_men
+        } else {
+            0.0
+        };
         let others = near_men - own_men;
-        let routing_share = if others > 0.0 { ((near_routing - own_routing) / others).clamp(0.0, 1.0) } else { 0.0 };
-        let believed = if morale.believes_lost && vision.is_blind(zone) { 0.5 } else { 0.0 };
+        let routing_share = if others > 0.0 {
+            ((near_routing - own_routing) / others).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let believed = if morale.believes_lost && vision.is_blind(zone) {
+            0.5
+        } else {
+            0.0
+        };
         let felt_share = routing_share.max(believed);
         if felt_share > 0.0 {
             deltas.push((Modifier::Contagion, -rules.contagion_morale * felt_share));
         }
         // A commander standing here.
+        // A commander standing here lifts spirits toward a ceiling a little above
+        // the unit's usual morale; his presence is not a bonus that piles up each turn.
         let leadership = best_leader(side, zone);
         if leadership > 0.0 {
-            deltas.push((Modifier::Leader, rules.leader_morale * leadership));
+            let ceiling = (info.start_morale + leadership * 2.0).min(100.0);
+            let lift = (rules.leader_morale * leadership).min((ceiling - morale.value).max(0.0));
+            if lift > 0.0 {
+                deltas.push((Modifier::Leader, lift));
+            }
         }
         // Smoke chokes; wet cloth helps, but riders mid-ford cannot reach the water.
         let mid_ford = info.mounted && field.zones[zone].is_crossing();
@@ -183,13 +209,17 @@ pub fn morale_system(
         // State changes.
         let threshold = rules.cascade_base + rules.cascade_quality * info.quality;
         let old = morale.state;
-        let cascade = !morale.state.is_broken() && felt_share > threshold && morale.value < rules.steady_above;
+        let cascade = !morale.state.is_broken()
+            && felt_share > threshold
+            && morale.value < rules.steady_above;
         let new = if cascade {
             MoraleState::Routing
         } else {
             match old {
                 MoraleState::Steady | MoraleState::Rallied if morale.value < rules.waver_below => {
-                    if morale.value < rules.rout_below && rng.chance(rout_chance(morale.value, info.quality, rules.rout_below)) {
+                    if morale.value < rules.rout_below
+                        && rng.chance(rout_chance(morale.value, info.quality, rules.rout_below))
+                    {
                         MoraleState::Routing
                     } else {
                         MoraleState::Wavering
@@ -198,11 +228,18 @@ pub fn morale_system(
                 MoraleState::Wavering if morale.value > rules.steady_above => MoraleState::Steady,
                 MoraleState::Wavering
                     if morale.value < rules.rout_below
-                        && rng.chance(rout_chance(morale.value, info.quality, rules.rout_below)) =>
+                        && rng.chance(rout_chance(
+                            morale.value,
+                            info.quality,
+                            rules.rout_below,
+                        )) =>
                 {
                     MoraleState::Routing
                 }
-                MoraleState::Routing if f64::from(strength.men) < rules.shatter_share * f64::from(info.start_men) => {
+                MoraleState::Routing
+                    if f64::from(strength.men)
+                        < rules.shatter_share * f64::from(info.start_men) =>
+                {
                     MoraleState::Shattered
                 }
                 other => other,
@@ -229,6 +266,23 @@ pub fn morale_system(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_commander_lifts_morale_only_to_a_ceiling() {
+        let (mut world, mut schedule) = crate::sim::testing::small_world(|mut scene| {
+            scene.units[2].morale = 40.0;
+            scene.units[2].zone = "tent".into();
+            scene
+        });
+        for _ in 0..20 {
+            schedule.run(&mut world);
+        }
+        let morale = crate::sim::testing::morale_of(&mut world, 2);
+        assert!(
+            morale > 40.0 && morale <= 58.0 + 1e-9,
+            "the Khan (9) lifts 40 to at most 58: {morale}"
+        );
+    }
 
     #[test]
     fn rout_chance_rises_as_morale_falls_and_quality_drops() {

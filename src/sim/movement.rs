@@ -46,7 +46,11 @@ pub struct Orders {
 
 /// Room a unit takes in a crossing: a horse counts as several men.
 pub fn room(field: &Field, info: &UnitInfo, men: u32) -> f64 {
-    let per_man = if info.mounted { field.rules.horse_men } else { 1.0 };
+    let per_man = if info.mounted {
+        field.rules.horse_men
+    } else {
+        1.0
+    };
     f64::from(men) * per_man
 }
 
@@ -57,7 +61,13 @@ pub fn movement_system(
     mut chronicle: ResMut<Chronicle>,
     commanders: Query<&CommanderState>,
     mut passages: Query<(&ZoneIdx, &mut Passage)>,
-    mut units: Query<(&UnitInfo, &mut Strength, &mut Location, &mut Orders, &Morale)>,
+    mut units: Query<(
+        &UnitInfo,
+        &mut Strength,
+        &mut Location,
+        &mut Orders,
+        &Morale,
+    )>,
 ) {
     let rules = &field.rules;
     let n = field.zones.len();
@@ -108,7 +118,11 @@ pub fn movement_system(
                     let visible = |zone: usize| vision.side_sees(info.side, zone) || zone == from;
                     let distance = field.distances(from, open);
                     (0..n)
-                        .filter(|&z| enemy_routing_in[info.side][z] && visible(z) && distance[z] != usize::MAX)
+                        .filter(|&z| {
+                            enemy_routing_in[info.side][z]
+                                && visible(z)
+                                && distance[z] != usize::MAX
+                        })
                         .min_by_key(|&z| (distance[z], z))
                 }
             }
@@ -120,17 +134,32 @@ pub fn movement_system(
     let mut crowd_room = vec![0.0_f64; n];
     let mut flowing_room = vec![0.0_f64; n];
     for (info, strength, location, _, morale) in all.iter() {
-        if location.present && morale.state.can_fight_or_flee() && field.zones[location.zone].is_crossing() {
+        if location.present
+            && morale.state.can_fight_or_flee()
+            && field.zones[location.zone].is_crossing()
+        {
             let unit_room = room(&field, info, strength.men);
-            let flow = if morale.state == MoraleState::Routing { rules.routing_flow } else { 1.0 };
+            let flow = if morale.state == MoraleState::Routing {
+                rules.routing_flow
+            } else {
+                1.0
+            };
             crowd_room[location.zone] += unit_room;
             flowing_room[location.zone] += unit_room * flow;
         }
     }
     let capacity: Vec<f64> = (0..n)
         .map(|zone| {
-            let flow = if crowd_room[zone] > 0.0 { flowing_room[zone] / crowd_room[zone] } else { 1.0 };
-            if open(zone) { field.capacity(zone, vision.is_blind(zone)) * flow } else { 0.0 }
+            let flow = if crowd_room[zone] > 0.0 {
+                flowing_room[zone] / crowd_room[zone]
+            } else {
+                1.0
+            };
+            if open(zone) {
+                field.capacity(zone, vision.is_blind(zone)) * flow
+            } else {
+                0.0
+            }
         })
         .collect();
     let mut trampled = vec![0u32; n];
@@ -148,7 +177,9 @@ pub fn movement_system(
                 let excess = crowd - capacity[zone];
                 let multiplier = if routing { rules.trample_routing } else { 1.0 };
                 let per_man = if info.mounted { rules.horse_men } else { 1.0 };
-                let lost = (excess * rules.trample_rate * multiplier * field.turn_scale * own_room / crowd / per_man)
+                let lost = (excess * rules.trample_rate * multiplier * field.turn_scale * own_room
+                    / crowd
+                    / per_man)
                     .round()
                     .clamp(0.0, f64::from(strength.men)) as u32;
                 strength.men -= lost;
@@ -166,7 +197,11 @@ pub fn movement_system(
             orders.progress += capacity[zone].min(crowd.max(1.0)) * share / per_man;
             if orders.progress >= f64::from(strength.men) {
                 crossed[zone][info.side] += strength.men;
-                chronicle.push(Entry::Crossed { unit: info.idx, zone, to: next });
+                chronicle.push(Entry::Crossed {
+                    unit: info.idx,
+                    zone,
+                    to: next,
+                });
                 move_to(&mut chronicle, info.idx, location, orders, next);
             }
         } else if let Some(next) = *want {
@@ -195,12 +230,22 @@ pub fn movement_system(
     }
 }
 
-fn move_to(chronicle: &mut Chronicle, unit: usize, location: &mut Location, orders: &mut Orders, next: usize) {
+fn move_to(
+    chronicle: &mut Chronicle,
+    unit: usize,
+    location: &mut Location,
+    orders: &mut Orders,
+    next: usize,
+) {
     let from = location.zone;
     location.zone = next;
     orders.came_from = Some(from);
     orders.progress = 0.0;
-    chronicle.push(Entry::Moves { unit, from, to: next });
+    chronicle.push(Entry::Moves {
+        unit,
+        from,
+        to: next,
+    });
 }
 
 #[cfg(test)]
@@ -252,7 +297,10 @@ mod tests {
             schedule.run(&mut world);
         }
         let mut query = world.query::<(&UnitInfo, &Location)>();
-        let zone = query.iter(&world).find(|(i, _)| i.idx == 1).map(|(_, l)| l.zone);
+        let zone = query
+            .iter(&world)
+            .find(|(i, _)| i.idx == 1)
+            .map(|(_, l)| l.zone);
         assert_eq!(zone, Some(0), "still on the south bank");
     }
 }

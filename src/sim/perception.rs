@@ -23,7 +23,11 @@ pub struct Vision {
 
 impl Vision {
     pub fn side_sees(&self, side: usize, zone: usize) -> bool {
-        self.sees.get(side).and_then(|z| z.get(zone)).copied().unwrap_or(true)
+        self.sees
+            .get(side)
+            .and_then(|z| z.get(zone))
+            .copied()
+            .unwrap_or(true)
     }
     pub fn is_blind(&self, zone: usize) -> bool {
         self.blind.get(zone).copied().unwrap_or(false)
@@ -71,7 +75,9 @@ pub fn compute(
                 .map(|zone| {
                     !blind[zone]
                         && (here[zone]
-                            || field.neighbours[zone].iter().any(|&from| here[from] && !blind[from]))
+                            || field.neighbours[zone]
+                                .iter()
+                                .any(|&from| here[from] && !blind[from]))
                 })
                 .collect()
         })
@@ -92,6 +98,9 @@ mod tests {
         let vision = world.resource::<Vision>();
         assert!(vision.is_blind(1));
         assert!(!vision.side_sees(0, 1) && !vision.side_sees(1, 1));
-        assert!(vision.side_sees(0, 0), "the clear south bank is seen by its own side");
+        assert!(
+            vision.side_sees(0, 0),
+            "the clear south bank is seen by its own side"
+        );
     }
 }

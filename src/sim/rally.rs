@@ -28,7 +28,11 @@ pub fn rally_system(
     let all_commanders: Vec<(usize, usize)> = commanders.iter().map(|c| (c.side, c.zone)).collect();
     let mut enemy_in = vec![vec![false; field.zones.len()]; field.n_sides];
     for (info, strength, location, _, morale) in units.iter() {
-        if location.present && morale.state.can_fight_or_flee() && !morale.state.is_broken() && strength.men > 0 {
+        if location.present
+            && morale.state.can_fight_or_flee()
+            && !morale.state.is_broken()
+            && strength.men > 0
+        {
             for (side, zones) in enemy_in.iter_mut().enumerate() {
                 if side != info.side {
                     zones[location.zone] = true;
@@ -39,9 +43,14 @@ pub fn rally_system(
     let mut all: Vec<_> = units.iter_mut().collect();
     all.sort_by_key(|(info, ..)| info.idx);
     let range = rules.drums_range.round() as usize;
-    let distances: Vec<Vec<usize>> = drummers.iter().map(|d| field.distances(d.2, |_| true)).collect();
+    let distances: Vec<Vec<usize>> = drummers
+        .iter()
+        .map(|d| field.distances(d.2, |_| true))
+        .collect();
     for (info, _, location, orders, morale) in all.iter_mut() {
-        if !location.present || !matches!(morale.state, MoraleState::Routing | MoraleState::Wavering) {
+        if !location.present
+            || !matches!(morale.state, MoraleState::Routing | MoraleState::Wavering)
+        {
             continue;
         }
         let heard = drummers
@@ -56,14 +65,19 @@ pub fn rally_system(
             morale.value = (morale.value + boost).clamp(0.0, 100.0);
             morale.push(Modifier::Drums, boost);
             if !morale.last.iter().any(|(m, _)| *m == Modifier::Orders) {
-                chronicle.push(Entry::DrumsHeard { unit: info.idx, commander: drummer.0 });
+                chronicle.push(Entry::DrumsHeard {
+                    unit: info.idx,
+                    commander: drummer.0,
+                });
             }
             if morale.state == MoraleState::Routing {
                 orders.order = UnitOrder::RallyTo(drummer.0);
                 rally_here = morale.value > rules.rally_above;
             }
         } else if morale.state == MoraleState::Routing {
-            let own_commander_here = all_commanders.iter().any(|(s, z)| *s == info.side && *z == location.zone);
+            let own_commander_here = all_commanders
+                .iter()
+                .any(|(s, z)| *s == info.side && *z == location.zone);
             rally_here = own_commander_here
                 && !enemy_in[info.side][location.zone]
                 && morale.value > rules.rally_above;
@@ -128,6 +142,9 @@ mod tests {
 
     #[test]
     fn a_shattered_unit_does_not() {
-        assert_eq!(rally_run(MoraleState::Shattered, 3_000), MoraleState::Shattered);
+        assert_eq!(
+            rally_run(MoraleState::Shattered, 3_000),
+            MoraleState::Shattered
+        );
     }
 }

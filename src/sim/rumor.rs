@@ -7,13 +7,13 @@
 //! smoke, or that cannot see that side at all, believes it with probability
 //! equal to the credibility: cheered if the claim favours its side, shaken if not.
 
+use super::UnitInfo;
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::Location;
 use super::perception::Vision;
 use super::rng::BattleRng;
-use super::UnitInfo;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -82,7 +82,8 @@ pub fn rumor_system(
             rumor.believers.push(info.idx);
             let men_seen = seen_men[info.side][rumor.about];
             let truth_seen = men_seen > 0.0 && !vision.is_blind(location.zone);
-            let actually_routed = men_seen > 0.0 && seen_routing[info.side][rumor.about] / men_seen >= 0.5;
+            let actually_routed =
+                men_seen > 0.0 && seen_routing[info.side][rumor.about] / men_seen >= 0.5;
             let believes = if truth_seen {
                 actually_routed == rumor.routed
             } else {
@@ -97,7 +98,11 @@ pub fn rumor_system(
             morale.value = (morale.value + delta).clamp(0.0, 100.0);
             morale.push(Modifier::Rumor, delta);
             morale.believes_lost = !good_news;
-            chronicle.push(Entry::RumorBelieved { unit: info.idx, about: rumor.about, routed: rumor.routed });
+            chronicle.push(Entry::RumorBelieved {
+                unit: info.idx,
+                about: rumor.about,
+                routed: rumor.routed,
+            });
         }
         rumor.reached = newly;
         rumor.credibility = (rumor.credibility * (1.0 - rules.rumor_decay)).max(0.0);
@@ -129,15 +134,24 @@ mod tests {
             world.insert_resource(BattleRng::from_seed(seed));
             spread_rumor(&mut world, 2, 1, true, 0.9);
             schedule.run(&mut world);
-            let rumor_moved = world
-                .query::<(&UnitInfo, &Morale)>()
-                .iter(&world)
-                .any(|(info, morale)| info.idx == 1 && morale.last.iter().any(|(m, _)| *m == Modifier::Rumor));
+            let rumor_moved =
+                world
+                    .query::<(&UnitInfo, &Morale)>()
+                    .iter(&world)
+                    .any(|(info, morale)| {
+                        info.idx == 1 && morale.last.iter().any(|(m, _)| *m == Modifier::Rumor)
+                    });
             if rumor_moved {
                 lost_seeing += 1;
             }
         }
-        assert!(lost_blind >= 30, "blind unit lost morale in {lost_blind}/40");
-        assert_eq!(lost_seeing, 0, "a unit that sees its own side standing never believes");
+        assert!(
+            lost_blind >= 30,
+            "blind unit lost morale in {lost_blind}/40"
+        );
+        assert_eq!(
+            lost_seeing, 0,
+            "a unit that sees its own side standing never believes"
+        );
     }
 }

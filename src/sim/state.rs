@@ -55,11 +55,17 @@ impl WorldState {
             .map(|unit| UnitRecord {
                 men: unit.men,
                 lost_this_turn: 0,
-                location: Location { zone: scene.zone_idx(&unit.zone).unwrap_or(0), present: unit.present },
+                location: Location {
+                    zone: scene.zone_idx(&unit.zone).unwrap_or(0),
+                    present: unit.present,
+                },
                 orders: Orders {
                     order: match &unit.order {
                         Order::Hold => UnitOrder::Hold,
-                        Order::MoveTo(zone) => scene.zone_idx(zone).map(UnitOrder::MoveTo).unwrap_or(UnitOrder::Hold),
+                        Order::MoveTo(zone) => scene
+                            .zone_idx(zone)
+                            .map(UnitOrder::MoveTo)
+                            .unwrap_or(UnitOrder::Hold),
                         Order::Pursue => UnitOrder::Pursue,
                     },
                     progress: 0.0,
@@ -84,8 +90,15 @@ impl WorldState {
             .zones()
             .iter()
             .map(|zone| ZoneRecord {
-                burning: Burning { fire: zone.fire, fuel: zone.fuel, smoke: zone.smoke },
-                passage: Passage { intact: true, crossed: vec![0; n_sides] },
+                burning: Burning {
+                    fire: zone.fire,
+                    fuel: zone.fuel,
+                    smoke: zone.smoke,
+                },
+                passage: Passage {
+                    intact: true,
+                    crossed: vec![0; n_sides],
+                },
             })
             .collect();
         let mut state = WorldState {
@@ -113,7 +126,9 @@ impl WorldState {
             Query<&CommanderState>,
         )> = bevy_ecs::system::SystemState::new(&mut world);
         match system_state.get(&world) {
-            Ok((zones, units, commanders)) => super::perception::compute(field, &zones, &units, &commanders),
+            Ok((zones, units, commanders)) => {
+                super::perception::compute(field, &zones, &units, &commanders)
+            }
             Err(_) => Vision::default(),
         }
     }
@@ -136,12 +151,24 @@ impl WorldState {
             })
             .collect();
         units.sort_by_key(|(idx, _)| *idx);
-        let mut commanders: Vec<CommanderState> = world.query::<&CommanderState>().iter(world).cloned().collect();
+        let mut commanders: Vec<CommanderState> = world
+            .query::<&CommanderState>()
+            .iter(world)
+            .cloned()
+            .collect();
         commanders.sort_by_key(|c| c.idx);
         let mut zones: Vec<(usize, ZoneRecord)> = world
             .query::<(&ZoneIdx, &Burning, &Passage)>()
             .iter(world)
-            .map(|(idx, burning, passage)| (idx.0, ZoneRecord { burning: *burning, passage: passage.clone() }))
+            .map(|(idx, burning, passage)| {
+                (
+                    idx.0,
+                    ZoneRecord {
+                        burning: *burning,
+                        passage: passage.clone(),
+                    },
+                )
+            })
             .collect();
         zones.sort_by_key(|(idx, _)| *idx);
         WorldState {
@@ -172,7 +199,10 @@ impl WorldState {
         for (info, unit) in unit_infos.into_iter().zip(&self.units) {
             world.spawn((
                 info,
-                Strength { men: unit.men, lost_this_turn: unit.lost_this_turn },
+                Strength {
+                    men: unit.men,
+                    lost_this_turn: unit.lost_this_turn,
+                },
                 unit.location,
                 unit.orders,
                 unit.morale.clone(),
@@ -189,7 +219,9 @@ impl WorldState {
         world.insert_resource(self.rng.clone());
         world.insert_resource(self.rumors.clone());
         world.insert_resource(self.vision.clone());
-        world.insert_resource(SideOrders { wet_cloth: self.wet_cloth.clone() });
+        world.insert_resource(SideOrders {
+            wet_cloth: self.wet_cloth.clone(),
+        });
         world.insert_resource(Chronicle::default());
     }
 
@@ -198,7 +230,9 @@ impl WorldState {
         self.units
             .iter()
             .zip(&field.units)
-            .filter(|(unit, info)| info.side == side && unit.location.present && unit.morale.state.can_fight_or_flee())
+            .filter(|(unit, info)| {
+                info.side == side && unit.location.present && unit.morale.state.can_fight_or_flee()
+            })
             .map(|(unit, _)| unit.men)
             .sum()
     }
@@ -215,7 +249,8 @@ impl WorldState {
 
     /// Men `side` has lost: killed, trampled, surrendered, scattered.
     pub fn side_losses(&self, field: &Field, side: usize) -> u32 {
-        self.side_start_men(field, side).saturating_sub(self.side_men(field, side))
+        self.side_start_men(field, side)
+            .saturating_sub(self.side_men(field, side))
     }
 
     /// Share of the side's men on the field that are routing.
@@ -228,7 +263,9 @@ impl WorldState {
             .units
             .iter()
             .zip(&field.units)
-            .filter(|(unit, info)| info.side == side && unit.location.present && unit.morale.state.is_broken())
+            .filter(|(unit, info)| {
+                info.side == side && unit.location.present && unit.morale.state.is_broken()
+            })
             .map(|(unit, _)| unit.men)
             .sum();
         f64::from(routing) / f64::from(on_field)

@@ -63,7 +63,11 @@ pub fn surrender_system(
             strength.men -= officers;
             strength.lost_this_turn += officers;
             morale.state = MoraleState::Surrendered;
-            chronicle.push(Entry::Surrenders { unit: info.idx, men: strength.men, officers });
+            chronicle.push(Entry::Surrenders {
+                unit: info.idx,
+                men: strength.men,
+                officers,
+            });
         }
     }
 }

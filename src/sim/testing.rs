@@ -43,7 +43,10 @@ pub fn small_scene(modify: impl FnOnce(RawScene) -> RawScene) -> scene::Scene {
     let source = ron::to_string(&raw).expect("the small scene serializes");
     let rules = scene::parse_rules("rules.ron", scene::EMBEDDED_RULES.1).expect("rules");
     scene::parse_scene("small.ron", &source, &rules).unwrap_or_else(|problems| {
-        panic!("{}", problems.iter().map(ToString::to_string).collect::<String>())
+        panic!(
+            "{}",
+            problems.iter().map(ToString::to_string).collect::<String>()
+        )
     })
 }
 
@@ -53,17 +56,29 @@ pub fn small_battle(modify: impl FnOnce(RawScene) -> RawScene) -> Battle {
 
 pub fn unit_men(world: &mut World, unit: usize) -> u32 {
     let mut query = world.query::<(&UnitInfo, &Strength)>();
-    query.iter(world).find(|(i, _)| i.idx == unit).map(|(_, s)| s.men).unwrap_or(0)
+    query
+        .iter(world)
+        .find(|(i, _)| i.idx == unit)
+        .map(|(_, s)| s.men)
+        .unwrap_or(0)
 }
 
 pub fn morale_of(world: &mut World, unit: usize) -> f64 {
     let mut query = world.query::<(&UnitInfo, &Morale)>();
-    query.iter(world).find(|(i, _)| i.idx == unit).map(|(_, m)| m.value).unwrap_or(0.0)
+    query
+        .iter(world)
+        .find(|(i, _)| i.idx == unit)
+        .map(|(_, m)| m.value)
+        .unwrap_or(0.0)
 }
 
 pub fn state_of(world: &mut World, unit: usize) -> MoraleState {
     let mut query = world.query::<(&UnitInfo, &Morale)>();
-    query.iter(world).find(|(i, _)| i.idx == unit).map(|(_, m)| m.state).unwrap_or(MoraleState::Steady)
+    query
+        .iter(world)
+        .find(|(i, _)| i.idx == unit)
+        .map(|(_, m)| m.state)
+        .unwrap_or(MoraleState::Steady)
 }
 
 pub fn set_state(world: &mut World, unit: usize, state: MoraleState) {
@@ -88,5 +103,11 @@ pub fn spread_rumor(world: &mut World, zone: usize, about: usize, routed: bool, 
     let n = world.query::<&ZoneIdx>().iter(world).count();
     let mut reached = vec![false; n];
     reached[zone] = true;
-    world.resource_mut::<Rumors>().active.push(Rumor { about, routed, credibility, reached, believers: Vec::new() });
+    world.resource_mut::<Rumors>().active.push(Rumor {
+        about,
+        routed,
+        credibility,
+        reached,
+        believers: Vec::new(),
+    });
 }

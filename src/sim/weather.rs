@@ -4,10 +4,10 @@
 //! fuel left it dies. Smoke is made by fire, carried downwind, thinned by
 //! still air and cleared by wind once the fire is out.
 
+use super::ZoneIdx;
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::rng::BattleRng;
-use super::ZoneIdx;
 use crate::scene::Compass;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -21,7 +21,10 @@ pub struct Weather {
 
 impl Default for Weather {
     fn default() -> Self {
-        Weather { wind: 0.2, toward: Compass::North }
+        Weather {
+            wind: 0.2,
+            toward: Compass::North,
+        }
     }
 }
 
@@ -61,7 +64,11 @@ pub fn downwind(field: &Field, zone: usize, toward: Compass) -> Option<usize> {
             let (nx, ny) = field.zones[n].at;
             let (dx, dy) = (f64::from(nx - x), f64::from(ny - y));
             let length = (dx * dx + dy * dy).sqrt();
-            let along = if length > 0.0 { (dx * wx + dy * wy) / length } else { 0.0 };
+            let along = if length > 0.0 {
+                (dx * wx + dy * wy) / length
+            } else {
+                0.0
+            };
             (n, along)
         })
         .filter(|(_, along)| *along > 0.5)
@@ -85,11 +92,17 @@ pub fn weather_system(
         weather.wind = (weather.wind + shift).clamp(0.0, 1.0);
         if rng.chance(0.25) {
             let turn = if rng.chance(0.5) { 1 } else { 3 };
-            let at = COMPASS.iter().position(|c| *c == weather.toward).unwrap_or(0);
+            let at = COMPASS
+                .iter()
+                .position(|c| *c == weather.toward)
+                .unwrap_or(0);
             weather.toward = COMPASS[(at + turn) % 4];
         }
         if old.toward != weather.toward || (old.wind - weather.wind).abs() >= 0.1 {
-            chronicle.push(Entry::Wind { strength: weather.wind, toward: weather.toward });
+            chronicle.push(Entry::Wind {
+                strength: weather.wind,
+                toward: weather.toward,
+            });
         }
     }
     let n = field.zones.len();
@@ -119,8 +132,13 @@ pub fn weather_system(
         }
         // Smoke: made by fire, carried downwind, cleared by wind when the fire is out.
         let made = here.fire * rules.smoke_per_fire * field.turn_scale;
-        let clearing = rules.smoke_decay + rules.smoke_wind_clear * wind * if here.fire < 0.05 { 1.0 } else { 0.3 };
-        let carried = if target.is_some() { here.smoke * rules.smoke_carry * wind } else { 0.0 };
+        let clearing = rules.smoke_decay
+            + rules.smoke_wind_clear * wind * if here.fire < 0.05 { 1.0 } else { 0.3 };
+        let carried = if target.is_some() {
+            here.smoke * rules.smoke_carry * wind
+        } else {
+            0.0
+        };
         next[zone].smoke += made - carried - here.smoke * clearing;
         if let Some(target) = target {
             next[target].smoke += carried;
@@ -171,19 +189,47 @@ mod tests {
         let (mut world, mut schedule) = small_world(|scene| scene);
         world.resource_mut::<Weather>().wind = 1.0;
         world.resource_mut::<Weather>().toward = Compass::North;
-        set_zone(&mut world, 0, Burning { fire: 1.0, fuel: 1.0, smoke: 0.0 });
-        set_zone(&mut world, 1, Burning { fire: 0.0, fuel: 1.0, smoke: 0.0 });
+        set_zone(
+            &mut world,
+            0,
+            Burning {
+                fire: 1.0,
+                fuel: 1.0,
+                smoke: 0.0,
+            },
+        );
+        set_zone(
+            &mut world,
+            1,
+            Burning {
+                fire: 0.0,
+                fuel: 1.0,
+                smoke: 0.0,
+            },
+        );
         schedule.run(&mut world);
         let zones = zone_states(&mut world);
         assert!(zones[1].fire > 0.3, "fire jumped north: {:?}", zones[1]);
-        assert!(zones[0].smoke > 0.3, "the burning zone smokes: {:?}", zones[0]);
+        assert!(
+            zones[0].smoke > 0.3,
+            "the burning zone smokes: {:?}",
+            zones[0]
+        );
     }
 
     #[test]
     fn smoke_clears_in_a_strong_wind_once_the_fire_is_out() {
         let (mut world, mut schedule) = small_world(|scene| scene);
         world.resource_mut::<Weather>().wind = 1.0;
-        set_zone(&mut world, 1, Burning { fire: 0.0, fuel: 0.0, smoke: 0.9 });
+        set_zone(
+            &mut world,
+            1,
+            Burning {
+                fire: 0.0,
+                fuel: 0.0,
+                smoke: 0.9,
+            },
+        );
         for _ in 0..4 {
             schedule.run(&mut world);
         }

@@ -1,0 +1,744 @@
+//! The REPL: the only layer that prints. It reads commands (from rustyline on
+//! a terminal, line by line from a pipe), runs them on the [`Game`], and
+//! renders what happened in the player's language, wrapped to the terminal.
+
+pub mod commands;
+pub mod render;
+pub mod wrap;
+
+use crate::save;
+use crate::scene::{Locale, Scene};
+use crate::story::{Game, Output, StoryError, fill_summary};
+use commands::{Action, Parsed};
+use render::{Style, View, ui};
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// A line read from the player.
+pub enum Line {
+    Text(String),
+    /// Ctrl-C: drop the line, keep playing.
+    Interrupted,
+    /// End of input: autosave and leave.
+    Eof,
+}
+
+/// Where commands come from.
+pub trait LineSource {
+    fn read(&mut self, prompt: &str) -> Line;
+    /// Whether typed text is echoed by the terminal (else the REPL echoes it).
+    fn echoes(&self) -> bool;
+    /// What Tab may complete right now.
+    fn set_completions(&mut self, _words: Vec<String>) {}
+}
+
+/// Commands from a pipe or file, one per line.
+pub struct Piped<R: BufRead> {
+    reader: R,
+}
+
+impl<R: BufRead> Piped<R> {
+    pub fn new(reader: R) -> Self {
+        Piped { reader }
+    }
+}
+
+impl<R: BufRead> LineSource for Piped<R> {
+    fn read(&mut self, _prompt: &str) -> Line {
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) | Err(_) => Line::Eof,
+            Ok(_) => Line::Text(line.trim_end_matches(['\n', '\r']).to_string()),
+        }
+    }
+    fn echoes(&self) -> bool {
+        false
+    }
+}
+
+/// Tab completion and hints for rustyline, fed by the command table.
+pub struct Helper {
+    words: Rc<RefCell<Vec<String>>>,
+}
+
+impl rustyline::completion::Completer for Helper {
+    type Candidate = String;
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let before = &line[..pos];
+        let start = before.rfind(' ').map(|i| i + 1).unwrap_or(0);
+        let partial = &before[start..];
+        let first_word = start == 0;
+        let words = self.words.borrow();
+        let candidates = if first_word {
+            commands::COMMANDS
+                .iter()
+                .map(|c| c.name.to_string())
+                .chain(
+                    words
+                        .iter()
+                        .filter(|w| w.chars().all(|c| c.is_ascii_digit()))
+                        .cloned(),
+                )
+                .filter(|w| w.starts_with(partial))
+                .collect()
+        } else {
+            let command = before.split_whitespace().next().unwrap_or("");
+            let pool: Vec<String> = match command {
+                "save" | "load" => words
+                    .iter()
+                    .filter(|w| w.starts_with("slot:"))
+                    .map(|w| w[5..].to_string())
+                    .collect(),
+                "lang" => Locale::ALL.iter().map(|l| l.tag().to_string()).collect(),
+                _ => Vec::new(),
+            };
+            pool.into_iter()
+                .filter(|w| w.starts_with(partial))
+                .collect()
+        };
+        Ok((start, candidates))
+    }
+}
+
+impl rustyline::hint::Hinter for Helper {
+    type Hint = String;
+    fn hint(&self, line: &str, pos: usize, _: &rustyline::Context<'_>) -> Option<String> {
+        if pos < line.len() || line.is_empty() {
+            return None;
+        }
+        let word = line.trim();
+        let spec = commands::COMMANDS
+            .iter()
+            .find(|c| c.name.starts_with(word) && !word.contains(' '))?;
+        if spec.name == word {
+            let usage = commands::usage_for(word)?;
+            return usage
+                .strip_prefix(word)
+                .filter(|rest| !rest.trim().is_empty())
+                .map(str::to_string);
+        }
+        Some(spec.name[word.len()..].to_string())
+    }
+}
+
+impl rustyline::highlight::Highlighter for Helper {
+    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        Cow::Owned(format!("\u{1b}[2m{hint}\u{1b}[0m"))
+    }
+}
+impl rustyline::validate::Validator for Helper {}
+impl rustyline::Helper for Helper {}
+
+/// A terminal: rustyline with history kept in a file.
+pub struct Terminal {
+    editor: rustyline::Editor<Helper, rustyline::history::FileHistory>,
+    words: Rc<RefCell<Vec<String>>>,
+    history: Option<PathBuf>,
+}
+
+impl Terminal {
+    pub fn new(history: Option<PathBuf>) -> rustyline::Result<Terminal> {
+        let config = rustyline::Config::builder()
+            .auto_add_history(true)
+            .completion_type(rustyline::CompletionType::List)
+            .max_history_size(1000)?
+            .build();
+        let mut editor = rustyline::Editor::with_config(config)?;
+        let words = Rc::new(RefCell::new(Vec::new()));
+        editor.set_helper(Some(Helper {
+            words: Rc::clone(&words),
+        }));
+        if let Some(path) = &history {
+            let _ = editor.load_history(path);
+        }
+        Ok(Terminal {
+            editor,
+            words,
+            history,
+        })
+    }
+}
+
+impl LineSource for Terminal {
+    fn read(&mut self, prompt: &str) -> Line {
+        let line = match self.editor.readline(prompt) {
+            Ok(line) => Line::Text(line),
+            Err(rustyline::error::ReadlineError::Interrupted) => Line::Interrupted,
+            Err(_) => Line::Eof,
+        };
+        if let (Line::Text(_), Some(path)) = (&line, &self.history) {
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            let _ = self.editor.save_history(path);
+        }
+        line
+    }
+    fn echoes(&self) -> bool {
+        true
+    }
+    fn set_completions(&mut self, words: Vec<String>) {
+        *self.words.borrow_mut() = words;
+    }
+}
+
+/// How the session looks and where it keeps saves.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub locale: Locale,
+    pub style: Style,
+    pub saves_dir: PathBuf,
+}
+
+/// One game at the prompt.
+pub struct Session<'a> {
+    game: Game,
+    options: Options,
+    out: &'a mut dyn Write,
+    /// Everything shown, without colour: kept in saves.
+    transcript: String,
+    /// Decisions and events, for `log`.
+    scenes: Vec<Arc<Scene>>,
+    /// Output failed (closed pipe): stop quietly.
+    closed: bool,
+}
+
+impl<'a> Session<'a> {
+    pub fn new(
+        game: Game,
+        options: Options,
+        scenes: Vec<Arc<Scene>>,
+        out: &'a mut dyn Write,
+    ) -> Self {
+        Session {
+            game,
+            options,
+            out,
+            transcript: String::new(),
+            scenes,
+            closed: false,
+        }
+    }
+
+    /// Continues a transcript (after loading a save).
+    pub fn with_transcript(mut self, transcript: String) -> Self {
+        self.transcript = transcript;
+        self
+    }
+
+    pub fn transcript(&self) -> &str {
+        &self.transcript
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Tells the player something outside the story (e.g. a save's scene changed).
+    pub fn handle_notice(&mut self, text: &str) {
+        self.say_wrapped(text, "");
+    }
+
+    fn say(&mut self, text: &str) {
+        if self.closed {
+            return;
+        }
+        let plain = wrap::strip_ansi(text);
+        self.transcript.push_str(&plain);
+        self.transcript.push('\n');
+        if writeln!(self.out, "{text}").is_err() {
+            self.closed = true;
+        }
+    }
+
+    fn say_wrapped(&mut self, text: &str, indent: &str) {
+        let wrapped = wrap::wrap(text, self.options.style.columns, indent);
+        self.say(&wrapped);
+    }
+
+    fn with_view<T>(&mut self, f: impl FnOnce(&View) -> T) -> T {
+        let world = self.game.world();
+        let scene = self.game.scene_arc();
+        let field = self.game.field().clone();
+        let view = View {
+            scene: &scene,
+            field: &field,
+            world: &world,
+            locale: self.options.locale,
+            side: self.game.role_side(),
+            style: self.options.style,
+        };
+        f(&view)
+    }
+
+    /// The opening screen: title, date, place, role, intro.
+    pub fn opening(&mut self) {
+        let scene = self.game.scene_arc();
+        let l = self.options.locale;
+        let meta = scene.meta();
+        let title = self.options.style.bold(meta.title.get(l));
+        self.say(&title);
+        self.say(&format!("{} · {}", meta.date.get(l), meta.place.get(l)));
+        let role = scene
+            .commander(self.game.role())
+            .map(|c| c.name.get(l).to_string())
+            .unwrap_or_default();
+        let seed = self.game.seed();
+        self.say(&format!(
+            "{} {role} · {} {seed}",
+            ui(l, "you_are"),
+            ui(l, "seed")
+        ));
+        self.say("");
+        self.say_wrapped(meta.intro.get(l), "");
+        self.say("");
+    }
+
+    /// Renders what the story reported.
+    pub fn show(&mut self, outputs: &[Output]) {
+        let scene = self.game.scene_arc();
+        let l = self.options.locale;
+        for output in outputs {
+            match output {
+                Output::Turn { turn, minute } => {
+                    let header = self.with_view(|v| v.turn_header(*turn, *minute));
+                    self.say("");
+                    self.say(&header);
+                }
+                Output::Chronicle(entry) => {
+                    if let Some(line) = self.with_view(|v| v.entry(entry)) {
+                        self.say_wrapped(&line, "  ");
+                    }
+                }
+                Output::Event { id } => {
+                    if let Some(text) = scene
+                        .events()
+                        .iter()
+                        .find(|e| &e.id == id)
+                        .and_then(|e| e.text.as_ref())
+                    {
+                        self.say("");
+                        self.say_wrapped(text.get(l), "");
+                    }
+                }
+                Output::Narrate(text) => {
+                    let text = text.get(l);
+                    if !text.is_empty() {
+                        self.say_wrapped(text, "");
+                    }
+                }
+                Output::Situation { .. } => self.show_choice(),
+                Output::Decided {
+                    tp,
+                    option,
+                    by_player,
+                } => {
+                    let Some(tp) = scene.turning_point(tp) else {
+                        continue;
+                    };
+                    let Some(choice) = tp.options.iter().find(|o| &o.id == option) else {
+                        continue;
+                    };
+                    self.say("");
+                    if *by_player {
+                        self.say(&format!("{}: {}", ui(l, "your_choice"), choice.text.get(l)));
+                    } else {
+                        let who = scene
+                            .commander(&tp.role)
+                            .map(|c| c.name.get(l).to_string())
+                            .unwrap_or_default();
+                        let colon = if l.is_chinese() { "：" } else { ": " };
+                        self.say_wrapped(
+                            &format!("{who} {}{colon}{}", ui(l, "they_chose"), choice.text.get(l)),
+                            "",
+                        );
+                    }
+                }
+                Output::Ending { id } => self.show_ending(id),
+            }
+        }
+    }
+
+    fn show_choice(&mut self) {
+        let Some(tp) = self.game.pending().cloned() else {
+            return;
+        };
+        let l = self.options.locale;
+        self.say("");
+        self.say(&self.options.style.bold("★"));
+        self.say_wrapped(tp.situation.get(l), "");
+        for (i, option) in tp.options.iter().enumerate() {
+            let number = format!("  {}. ", i + 1);
+            let hang = " ".repeat(number.len());
+            let wrapped = wrap::wrap(option.text.get(l), self.options.style.columns, &hang);
+            self.say(&format!("{number}{}", wrapped.trim_start()));
+        }
+    }
+
+    fn show_ending(&mut self, id: &str) {
+        let scene = self.game.scene_arc();
+        let l = self.options.locale;
+        let Some(ending) = scene.ending(id) else {
+            return;
+        };
+        self.say("");
+        let title = format!("{}{}", ui(l, "ending"), ending.title.get(l));
+        let title = self.options.style.bold(&title);
+        self.say(&title);
+        self.say_wrapped(ending.text.get(l), "");
+        self.say("");
+        self.say(&self.options.style.bold(ui(l, "after_action")));
+        let summary = fill_summary(ending.summary.get(l), &scene, &mut self.game);
+        self.say_wrapped(&summary, "");
+        let losses = self.with_view(|v| v.losses());
+        self.say(&losses);
+        if let Some(history) = &ending.history {
+            self.say("");
+            self.say(&self.options.style.bold(ui(l, "history")));
+            self.say_wrapped(history.get(l), "");
+        }
+    }
+
+    fn prompt(&self) -> String {
+        let l = self.options.locale;
+        if let Some(tp) = self.game.pending() {
+            return format!("{} 1-{}> ", ui(l, "choose"), tp.options.len());
+        }
+        if self.game.is_over() {
+            return "> ".to_string();
+        }
+        format!("[{}] > ", crate::story::clock(self.game.minute()))
+    }
+
+    fn completions(&self) -> Vec<String> {
+        let mut words: Vec<String> = match self.game.pending() {
+            Some(tp) => (1..=tp.options.len()).map(|n| n.to_string()).collect(),
+            None => Vec::new(),
+        };
+        words.extend(
+            save::slot_names(&self.options.saves_dir)
+                .into_iter()
+                .map(|s| format!("slot:{s}")),
+        );
+        words
+    }
+
+    /// The prompt loop, until quit or end of input.
+    pub fn run(&mut self, input: &mut dyn LineSource) {
+        loop {
+            if self.closed {
+                return;
+            }
+            input.set_completions(self.completions());
+            let prompt = self.prompt();
+            let line = match input.read(&prompt) {
+                Line::Text(line) => line,
+                Line::Interrupted => continue,
+                Line::Eof => {
+                    self.autosave("quit");
+                    return;
+                }
+            };
+            if input.echoes() {
+                self.transcript.push_str(&format!("{prompt}{line}\n"));
+            } else {
+                self.say(&format!("{prompt}{line}"));
+            }
+            if !self.handle(&line) {
+                self.autosave("quit");
+                return;
+            }
+        }
+    }
+
+    /// Runs one line; false to leave.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let l = self.options.locale;
+        match commands::parse(line) {
+            Parsed::Empty => {
+                if let Some(tp) = self.game.pending() {
+                    let count = tp.options.len();
+                    let text = if l.is_chinese() {
+                        format!("请输入 1 到 {count} 作出抉择（look 重看局势）。")
+                    } else {
+                        format!(
+                            "Choose an option, 1 to {count} (`look` shows the situation again)."
+                        )
+                    };
+                    self.say(&text);
+                } else {
+                    self.advance();
+                }
+            }
+            Parsed::Number(n) => {
+                let result = self.game.choose(n);
+                match result {
+                    Ok(outputs) => {
+                        self.show(&outputs);
+                        self.autosave("turn");
+                    }
+                    Err(err) => self.error(&err),
+                }
+            }
+            Parsed::Unknown { word, suggestion } => {
+                let message = match (suggestion, l.is_chinese()) {
+                    (Some(s), false) => format!(
+                        "Unknown command `{word}`. Did you mean `{s}`? Type `help` for the list."
+                    ),
+                    (Some(s), true) => {
+                        format!("没有`{word}`这个命令。是不是`{s}`？输入 help 查看命令。")
+                    }
+                    (None, false) => format!("Unknown command `{word}`. Type `help` for the list."),
+                    (None, true) => format!("没有`{word}`这个命令。输入 help 查看命令。"),
+                };
+                self.say(&message);
+            }
+            Parsed::Command(action, args) => return self.command(action, &args),
+        }
+        true
+    }
+
+    fn advance(&mut self) {
+        match self.game.next() {
+            Ok(outputs) => {
+                self.show(&outputs);
+                self.autosave("turn");
+            }
+            Err(err) => self.error(&err),
+        }
+    }
+
+    fn error(&mut self, err: &StoryError) {
+        let l = self.options.locale;
+        let text = if l.is_chinese() {
+            match err {
+                StoryError::ChoicePending => "尚有抉择待定：请输入选项编号。".to_string(),
+                StoryError::NothingToChoose => {
+                    "眼下无可抉择。按回车或输入 next 静待一刻。".to_string()
+                }
+                StoryError::NoSuchOption(_, max) => format!("没有这个选项：请输入 1 到 {max}。"),
+                StoryError::Ended => "此战已毕。可输入 undo、load 或 quit。".to_string(),
+                StoryError::UndoForbidden => "此战不许悔棋。".to_string(),
+                StoryError::NothingToUndo => "已是开局，无可悔之步。".to_string(),
+                other => other.to_string(),
+            }
+        } else {
+            match err {
+                StoryError::NothingToChoose => {
+                    "There is nothing to choose now. Press Enter or type `next` to let a turn pass."
+                        .to_string()
+                }
+                StoryError::Ended => {
+                    "The battle is over. You can `undo`, `load` or `quit`.".to_string()
+                }
+                other => {
+                    let text = other.to_string();
+                    let mut chars = text.chars();
+                    match chars.next() {
+                        Some(c) => format!("{}{}.", c.to_uppercase(), chars.as_str()),
+                        None => text,
+                    }
+                }
+            }
+        };
+        self.say(&text);
+    }
+
+    fn command(&mut self, action: Action, args: &[String]) -> bool {
+        let l = self.options.locale;
+        match action {
+            Action::Quit => return false,
+            Action::Help => {
+                let text = commands::help_text(l);
+                self.say(text.trim_end());
+            }
+            Action::Next => {
+                if self.game.pending().is_some() {
+                    self.error(&StoryError::ChoicePending);
+                } else {
+                    self.advance();
+                }
+            }
+            Action::Look => self.look(),
+            Action::Status => {
+                let text = self.with_view(|v| v.status());
+                self.say(&text);
+            }
+            Action::Map => {
+                let text = self.with_view(|v| v.map());
+                self.say(&text);
+            }
+            Action::Why => {
+                let text = self.with_view(|v| v.why());
+                self.say(&text);
+            }
+            Action::Log => self.log(),
+            Action::Undo => match self.game.undo() {
+                Ok(()) => {
+                    let text = if l.is_chinese() {
+                        "悔了一步。"
+                    } else {
+                        "Taken back."
+                    };
+                    self.say(text);
+                    self.look();
+                }
+                Err(err) => self.error(&err),
+            },
+            Action::Lang => match args.first() {
+                None => {
+                    let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();
+                    self.say(&format!("{} ({})", l.tag(), tags.join(", ")));
+                }
+                Some(tag) => match Locale::parse(tag) {
+                    Some(locale) => {
+                        self.options.locale = locale;
+                        self.say(&format!("{}", locale.tag()));
+                    }
+                    None => {
+                        let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();
+                        self.say(&format!(
+                            "Unknown language `{tag}`: use one of {}.",
+                            tags.join(", ")
+                        ));
+                    }
+                },
+            },
+            Action::Save => {
+                let slot = args.first().map(String::as_str).unwrap_or("quick");
+                let result = save::save(
+                    &self.options.saves_dir,
+                    slot,
+                    &mut self.game,
+                    &self.transcript,
+                );
+                match result {
+                    Ok(path) => {
+                        let text = if l.is_chinese() {
+                            format!("已存档：{slot}（{}）", path.display())
+                        } else {
+                            format!("Saved to slot `{slot}` ({}).", path.display())
+                        };
+                        self.say(&text);
+                    }
+                    Err(err) => self.say(&format!("{err}")),
+                }
+            }
+            Action::Load => {
+                let slot = args.first().map(String::as_str).unwrap_or("quick");
+                let result = save::load(&self.options.saves_dir, slot, &self.scenes);
+                match result {
+                    Ok(loaded) => {
+                        self.game = loaded.game;
+                        self.transcript = loaded.transcript;
+                        if let Some(notice) = loaded.notice {
+                            self.say(&notice);
+                        }
+                        let text = if l.is_chinese() {
+                            format!("已读档：{slot}")
+                        } else {
+                            format!("Loaded slot `{slot}`.")
+                        };
+                        self.say(&text);
+                        self.look();
+                    }
+                    Err(err) => self.say(&format!("{err}")),
+                }
+            }
+            Action::Saves => {
+                let text = save::list_table(&self.options.saves_dir, l);
+                self.say(&text);
+            }
+        }
+        true
+    }
+
+    fn look(&mut self) {
+        let l = self.options.locale;
+        let scene = self.game.scene_arc();
+        let turn = self.game.turn();
+        let minute = self.game.minute();
+        let zone = scene
+            .commander(self.game.role())
+            .and_then(|c| scene.commander_idx(&c.id))
+            .map(|idx| self.game.world().commanders[idx].zone)
+            .unwrap_or(0);
+        let (header, weather) =
+            self.with_view(|v| (v.turn_header(turn, minute), v.weather_line(zone)));
+        self.say(&header);
+        self.say_wrapped(&weather, "");
+        if let Some(ending) = self.game.story().ended.clone() {
+            let title = scene
+                .ending(&ending)
+                .map(|e| e.title.get(l).to_string())
+                .unwrap_or_default();
+            self.say(&format!("{}{title}", ui(l, "ending")));
+        } else if self.game.pending().is_some() {
+            self.show_choice();
+        }
+    }
+
+    fn log(&mut self) {
+        let l = self.options.locale;
+        let scene = self.game.scene_arc();
+        let story = self.game.story().clone();
+        if story.chosen.is_empty() && story.happened.is_empty() {
+            self.say(ui(l, "no_log"));
+            return;
+        }
+        for (tp_id, option_id) in &story.chosen {
+            let Some(tp) = scene.turning_point(tp_id) else {
+                continue;
+            };
+            let Some(option) = tp.options.iter().find(|o| &o.id == option_id) else {
+                continue;
+            };
+            let who = scene
+                .commander(&tp.role)
+                .map(|c| c.name.get(l).to_string())
+                .unwrap_or_default();
+            let mark = if option.historical {
+                format!(" ({})", ui(l, "novel"))
+            } else {
+                String::new()
+            };
+            let line = format!("★ {who}: {}{mark}", option.text.get(l));
+            self.say_wrapped(&line, "");
+        }
+        let events: Vec<String> = story
+            .happened
+            .iter()
+            .filter_map(|id| scene.events().iter().find(|e| &e.id == id))
+            .filter_map(|e| e.text.as_ref().map(|t| t.get(l).to_string()))
+            .collect();
+        for text in events {
+            let first: String = text.chars().take(60).collect();
+            let more = if text.chars().count() > 60 { "…" } else { "" };
+            self.say(&format!("· {first}{more}"));
+        }
+    }
+
+    fn autosave(&mut self, why: &str) {
+        // Autosaves are a safety net: a failure is told once, never fatal.
+        if let Err(err) = save::autosave(
+            &self.options.saves_dir,
+            &mut self.game,
+            &self.transcript,
+            why,
+        ) {
+            let text = format!("(autosave failed: {err})");
+            if !self.transcript.ends_with(&format!("{text}\n")) {
+                self.say(&text);
+            }
+        }
+    }
+}

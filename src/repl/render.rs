@@ -1,0 +1,802 @@
+//! Rendering: the story's outputs and the player's views as localized text.
+//!
+//! Generic narration comes from per-locale templates with named placeholders
+//! (`{unit}`, `{zone}`, `{men}`…), never from gluing strings together. The
+//! player is told only what their side can see: an enemy unit in smoke is
+//! "unknown", and what happens to it there goes untold.
+
+use super::wrap::{pad, width, wrap};
+use crate::scene::{Colour, Compass, Locale, MoraleState, Scene, Text, ZoneKind};
+use crate::sim::{Entry, Field, WorldState};
+use crate::story::{clock, group_thousands};
+
+/// How text is styled: colour on or off, and the width to wrap at.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub colour: bool,
+    pub columns: usize,
+}
+
+impl Style {
+    pub fn paint(&self, colour: Colour, text: &str) -> String {
+        if !self.colour {
+            return text.to_string();
+        }
+        let code = match colour {
+            Colour::Red => 31,
+            Colour::Green => 32,
+            Colour::Yellow => 33,
+            Colour::Blue => 34,
+            Colour::Magenta => 35,
+            Colour::Cyan => 36,
+            Colour::White => 37,
+        };
+        format!("\u{1b}[{code}m{text}\u{1b}[0m")
+    }
+
+    pub fn bold(&self, text: &str) -> String {
+        if self.colour {
+            format!("\u{1b}[1m{text}\u{1b}[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    pub fn dim(&self, text: &str) -> String {
+        if self.colour {
+            format!("\u{1b}[2m{text}\u{1b}[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// Fixed interface strings, by key.
+pub fn ui(locale: Locale, key: &str) -> &'static str {
+    let zh = locale.is_chinese();
+    match (key, zh) {
+        ("turn", false) => "Turn",
+        ("turn", true) => "第",
+        ("turn_suffix", false) => "",
+        ("turn_suffix", true) => "刻",
+        ("choose", false) => "Choose",
+        ("choose", true) => "请抉择",
+        ("ending", false) => "Ending: ",
+        ("ending", true) => "结局：",
+        ("after_action", false) => "After action",
+        ("after_action", true) => "战后",
+        ("history", false) => "What the novel tells",
+        ("history", true) => "书中所记",
+        ("losses", false) => "Losses",
+        ("losses", true) => "折损",
+        ("on_field", false) => "still in the field",
+        ("on_field", true) => "尚在阵中",
+        ("unknown", false) => "unknown (hidden by smoke)",
+        ("unknown", true) => "不明（烟中难辨）",
+        ("you_are", false) => "You are",
+        ("you_are", true) => "你是",
+        ("wind", false) => "Wind",
+        ("wind", true) => "风",
+        ("your_choice", false) => "You chose",
+        ("your_choice", true) => "你选择",
+        ("they_chose", false) => "decides",
+        ("they_chose", true) => "决断",
+        ("novel", false) => "the novel's choice",
+        ("novel", true) => "书中之选",
+        ("men", false) => "men",
+        ("men", true) => "人",
+        ("no_why", false) => "Nothing moved your units' morale last turn.",
+        ("no_why", true) => "上一刻各部士气并无起落。",
+        ("no_log", false) => "Nothing has been decided yet.",
+        ("no_log", true) => "尚无抉择。",
+        ("seed", false) => "seed",
+        ("seed", true) => "种子",
+        _ => "",
+    }
+}
+
+pub fn state_name(locale: Locale, state: MoraleState) -> &'static str {
+    match (state, locale.is_chinese()) {
+        (MoraleState::Steady, false) => "steady",
+        (MoraleState::Steady, true) => "严整",
+        (MoraleState::Wavering, false) => "wavering",
+        (MoraleState::Wavering, true) => "动摇",
+        (MoraleState::Routing, false) => "routing",
+        (MoraleState::Routing, true) => "溃逃",
+        (MoraleState::Rallied, false) => "rallied",
+        (MoraleState::Rallied, true) => "重整",
+        (MoraleState::Surrendered, false) => "surrendered",
+        (MoraleState::Surrendered, true) => "已降",
+        (MoraleState::Shattered, false) => "shattered",
+        (MoraleState::Shattered, true) => "崩散",
+    }
+}
+
+fn compass_name(locale: Locale, toward: Compass) -> &'static str {
+    match (toward, locale.is_chinese()) {
+        (Compass::North, false) => "north",
+        (Compass::South, false) => "south",
+        (Compass::East, false) => "east",
+        (Compass::West, false) => "west",
+        (Compass::North, true) => "北",
+        (Compass::South, true) => "南",
+        (Compass::East, true) => "东",
+        (Compass::West, true) => "西",
+    }
+}
+
+fn wind_words(locale: Locale, strength: f64) -> &'static str {
+    let zh = locale.is_chinese();
+    match (strength, zh) {
+        (s, false) if s < 0.15 => "still air",
+        (s, true) if s < 0.15 => "无风",
+        (s, false) if s < 0.4 => "a light wind",
+        (s, true) if s < 0.4 => "微风",
+        (s, false) if s < 0.7 => "a fresh wind",
+        (s, true) if s < 0.7 => "风起",
+        (_, false) => "a strong wind",
+        (_, true) => "大风",
+    }
+}
+
+fn smoke_words(locale: Locale, field: &Field, smoke: f64) -> &'static str {
+    let rules = &field.rules;
+    match (
+        smoke >= rules.smoke_blind,
+        smoke >= rules.smoke_thin,
+        locale.is_chinese(),
+    ) {
+        (true, _, false) => "thick smoke",
+        (true, _, true) => "浓烟",
+        (false, true, false) => "thin smoke",
+        (false, true, true) => "薄烟",
+        (false, false, false) => "clear",
+        (false, false, true) => "晴明",
+    }
+}
+
+/// A chronicle template for `locale`, with `{name}` placeholders.
+fn template(locale: Locale, key: &str) -> &'static str {
+    let zh = locale.is_chinese();
+    match (key, zh) {
+        ("wind", false) => "The wind shifts: {wind}, blowing {toward}.",
+        ("wind", true) => "风向转变：{wind}，向{toward}吹去。",
+        ("fire_starts", false) => "Fire takes hold at {zone}.",
+        ("fire_starts", true) => "{zone}火起。",
+        ("fire_spreads", false) => "The fire spreads to {zone}.",
+        ("fire_spreads", true) => "火势蔓延至{zone}。",
+        ("fire_out", false) => "The fire at {zone} burns out.",
+        ("fire_out", true) => "{zone}的火烧尽了。",
+        ("smoke_thick", false) => "Thick smoke fills {zone}; nothing can be seen there.",
+        ("smoke_thick", true) => "浓烟笼罩{zone}，对面不见人影。",
+        ("smoke_clears", false) => "The smoke over {zone} clears.",
+        ("smoke_clears", true) => "{zone}上空烟消。",
+        ("rumor_lost", false) => "{unit} hears the cry and believes all is lost.",
+        ("rumor_lost", true) => "{unit}听见喊声，信以为大势已去。",
+        ("rumor_won", false) => "{unit} hears the cry and takes heart.",
+        ("rumor_won", true) => "{unit}听见喊声，士气大振。",
+        ("rumor_doubted", false) => "{unit} can see for itself and pays the cry no heed.",
+        ("rumor_doubted", true) => "{unit}亲眼所见，不为喊声所动。",
+        ("moves", false) => "{unit} moves from {from} to {to}.",
+        ("moves", true) => "{unit}自{from}移至{to}。",
+        ("crossed", false) => "{unit} is through {zone}.",
+        ("crossed", true) => "{unit}渡过了{zone}。",
+        ("trampled", false) => "In the crush at {zone}, {men} men are knocked down and trampled.",
+        ("trampled", true) => "{zone}人马拥塞，{men}人被挤倒践踏。",
+        ("clash", false) => "Fighting at {zone}: {losses}.",
+        ("clash", true) => "{zone}交战：{losses}。",
+        ("clash_side", false) => "{side} lose {men}",
+        ("clash_side", true) => "{side}折损{men}人",
+        ("casualties", false) => "{unit} loses {men} men.",
+        ("casualties", true) => "{unit}折损{men}人。",
+        ("wavers", false) => "{unit} wavers.",
+        ("wavers", true) => "{unit}阵脚动摇。",
+        ("steadies", false) => "{unit} steadies.",
+        ("steadies", true) => "{unit}重新稳住阵脚。",
+        ("routs", false) => "{unit} breaks and runs!",
+        ("routs", true) => "{unit}溃散奔逃！",
+        ("cascade", false) => "Seeing those around it flee, {unit} breaks too!",
+        ("cascade", true) => "见左右奔逃，{unit}亦随之溃散！",
+        ("shattered", false) => "{unit} is shattered; its men scatter beyond recall.",
+        ("shattered", true) => "{unit}已然崩散，收拢不住了。",
+        ("drums", false) => "{commander}'s drums beat at {zone}.",
+        ("drums", true) => "{commander}的战鼓在{zone}擂响。",
+        ("drums_heard", false) => "{unit} hears {commander}'s drums through the smoke.",
+        ("drums_heard", true) => "{unit}透过烟雾听见{commander}的鼓声。",
+        ("rallies", false) => "{unit} rallies.",
+        ("rallies", true) => "{unit}重整旗鼓。",
+        ("surrenders", false) => "{unit} throws down its arms: {men} men surrender.",
+        ("surrenders", true) => "{unit}弃械投降，降者{men}人。",
+        ("officers", false) => "{men} officers who refuse are cut down by their own men.",
+        ("officers", true) => "不肯降的军官{men}人被部下砍倒。",
+        ("arrives", false) => "{unit} arrives at {zone}.",
+        ("arrives", true) => "{unit}赶到{zone}。",
+        ("destroyed", false) => "{zone} is destroyed! {men} men go down with it.",
+        ("destroyed", true) => "{zone}被毁！{men}人随之罹难。",
+        _ => "",
+    }
+}
+
+fn fill(template: &str, args: &[(&str, String)]) -> String {
+    let mut out = template.to_string();
+    for (name, value) in args {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+/// Everything the renderer needs to name things and know what the player sees.
+pub struct View<'a> {
+    pub scene: &'a Scene,
+    pub field: &'a Field,
+    pub world: &'a WorldState,
+    pub locale: Locale,
+    pub side: usize,
+    pub style: Style,
+}
+
+impl View<'_> {
+    pub fn text(&self, text: &Text) -> String {
+        text.get(self.locale).to_string()
+    }
+
+    pub fn unit_name(&self, unit: usize) -> String {
+        let Some(def) = self.scene.units().get(unit) else {
+            return String::new();
+        };
+        let name = def.name.get(self.locale);
+        match self
+            .scene
+            .side_idx(&def.side)
+            .and_then(|s| self.scene.sides().get(s))
+        {
+            Some(side) => self.style.paint(side.colour, name),
+            None => name.to_string(),
+        }
+    }
+
+    pub fn zone_name(&self, zone: usize) -> String {
+        self.scene
+            .zones()
+            .get(zone)
+            .map(|z| z.name.get(self.locale).to_string())
+            .unwrap_or_default()
+    }
+
+    pub fn side_name(&self, side: usize) -> String {
+        match self.scene.sides().get(side) {
+            Some(s) => self.style.paint(s.colour, s.name.get(self.locale)),
+            None => String::new(),
+        }
+    }
+
+    pub fn commander_name(&self, commander: usize) -> String {
+        self.scene
+            .commanders()
+            .get(commander)
+            .map(|c| c.name.get(self.locale).to_string())
+            .unwrap_or_default()
+    }
+
+    fn unit_side(&self, unit: usize) -> usize {
+        self.field
+            .units
+            .get(unit)
+            .map(|u| u.side)
+            .unwrap_or(usize::MAX)
+    }
+
+    fn unit_zone(&self, unit: usize) -> usize {
+        self.world
+            .units
+            .get(unit)
+            .map(|u| u.location.zone)
+            .unwrap_or(0)
+    }
+
+    /// The player sees this unit: their own, or in a zone their side sees.
+    pub fn sees_unit(&self, unit: usize) -> bool {
+        self.unit_side(unit) == self.side
+            || self.world.vision.side_sees(self.side, self.unit_zone(unit))
+    }
+
+    fn sees_zone(&self, zone: usize) -> bool {
+        self.world.vision.side_sees(self.side, zone)
+    }
+
+    /// One chronicle entry as a sentence, or None when the player would not know.
+    pub fn entry(&self, entry: &Entry) -> Option<String> {
+        let l = self.locale;
+        let own = |unit: usize| self.unit_side(unit) == self.side;
+        let unit_args = |unit: usize| vec![("unit", self.unit_name(unit))];
+        let line = match entry {
+            Entry::Wind { strength, toward } => fill(
+                template(l, "wind"),
+                &[
+                    ("wind", wind_words(l, *strength).to_string()),
+                    ("toward", compass_name(l, *toward).to_string()),
+                ],
+            ),
+            Entry::FireStarts { zone } => fill(
+                template(l, "fire_starts"),
+                &[("zone", self.zone_name(*zone))],
+            ),
+            Entry::FireSpreads { zone } => fill(
+                template(l, "fire_spreads"),
+                &[("zone", self.zone_name(*zone))],
+            ),
+            Entry::FireOut { zone } => {
+                fill(template(l, "fire_out"), &[("zone", self.zone_name(*zone))])
+            }
+            Entry::SmokeThick { zone } => fill(
+                template(l, "smoke_thick"),
+                &[("zone", self.zone_name(*zone))],
+            ),
+            Entry::SmokeClears { zone } => fill(
+                template(l, "smoke_clears"),
+                &[("zone", self.zone_name(*zone))],
+            ),
+            Entry::RumorBelieved {
+                unit,
+                about,
+                routed,
+            } => {
+                if !self.sees_unit(*unit) {
+                    return None;
+                }
+                let bad_news = (self.unit_side(*unit) == *about) == *routed;
+                fill(
+                    template(l, if bad_news { "rumor_lost" } else { "rumor_won" }),
+                    &unit_args(*unit),
+                )
+            }
+            Entry::RumorDoubted { unit } => {
+                if !own(*unit) {
+                    return None;
+                }
+                fill(template(l, "rumor_doubted"), &unit_args(*unit))
+            }
+            Entry::Moves { unit, from, to } => {
+                if !own(*unit) {
+                    return None;
+                }
+                fill(
+                    template(l, "moves"),
+                    &[
+                        ("unit", self.unit_name(*unit)),
+                        ("from", self.zone_name(*from)),
+                        ("to", self.zone_name(*to)),
+                    ],
+                )
+            }
+            Entry::Crossed { unit, zone, .. } => {
+                if !self.sees_unit(*unit) {
+                    return None;
+                }
+                fill(
+                    template(l, "crossed"),
+                    &[
+                        ("unit", self.unit_name(*unit)),
+                        ("zone", self.zone_name(*zone)),
+                    ],
+                )
+            }
+            Entry::Jammed { .. } => return None,
+            Entry::Trampled { zone, men } => {
+                let own_there = self
+                    .world
+                    .units
+                    .iter()
+                    .enumerate()
+                    .any(|(i, u)| u.location.zone == *zone && own(i) && u.location.present);
+                if !self.sees_zone(*zone) && !own_there {
+                    return None;
+                }
+                fill(
+                    template(l, "trampled"),
+                    &[
+                        ("zone", self.zone_name(*zone)),
+                        ("men", group_thousands(*men)),
+                    ],
+                )
+            }
+            Entry::Clash { zone, losses } => {
+                let parts: Vec<String> = losses
+                    .iter()
+                    .filter(|(side, _)| *side == self.side || self.sees_zone(*zone))
+                    .map(|(side, men)| {
+                        fill(
+                            template(l, "clash_side"),
+                            &[
+                                ("side", self.side_name(*side)),
+                                ("men", group_thousands(*men)),
+                            ],
+                        )
+                    })
+                    .collect();
+                if parts.is_empty() {
+                    return None;
+                }
+                let sep = if l.is_chinese() { "，" } else { ", " };
+                fill(
+                    template(l, "clash"),
+                    &[("zone", self.zone_name(*zone)), ("losses", parts.join(sep))],
+                )
+            }
+            Entry::Casualties { unit, men } => {
+                if !self.sees_unit(*unit) {
+                    return None;
+                }
+                fill(
+                    template(l, "casualties"),
+                    &[
+                        ("unit", self.unit_name(*unit)),
+                        ("men", group_thousands(*men)),
+                    ],
+                )
+            }
+            Entry::Wavers { unit }
+            | Entry::Steadies { unit }
+            | Entry::Routs { unit }
+            | Entry::Cascade { unit }
+            | Entry::Shattered { unit }
+            | Entry::Rallies { unit } => {
+                if !self.sees_unit(*unit) {
+                    return None;
+                }
+                let key = match entry {
+                    Entry::Wavers { .. } => "wavers",
+                    Entry::Steadies { .. } => "steadies",
+                    Entry::Routs { .. } => "routs",
+                    Entry::Cascade { .. } => "cascade",
+                    Entry::Shattered { .. } => "shattered",
+                    _ => "rallies",
+                };
+                fill(template(l, key), &unit_args(*unit))
+            }
+            Entry::Drums { commander, zone } => fill(
+                template(l, "drums"),
+                &[
+                    ("commander", self.commander_name(*commander)),
+                    ("zone", self.zone_name(*zone)),
+                ],
+            ),
+            Entry::DrumsHeard { unit, commander } => {
+                if !own(*unit) {
+                    return None;
+                }
+                fill(
+                    template(l, "drums_heard"),
+                    &[
+                        ("unit", self.unit_name(*unit)),
+                        ("commander", self.commander_name(*commander)),
+                    ],
+                )
+            }
+            Entry::Surrenders {
+                unit,
+                men,
+                officers,
+            } => {
+                let mut line = fill(
+                    template(l, "surrenders"),
+                    &[
+                        ("unit", self.unit_name(*unit)),
+                        ("men", group_thousands(*men)),
+                    ],
+                );
+                if *officers > 0 {
+                    line.push(' ');
+                    line.push_str(&fill(
+                        template(l, "officers"),
+                        &[("men", group_thousands(*officers))],
+                    ));
+                }
+                line
+            }
+            Entry::Arrives { unit, zone } => {
+                if !self.sees_unit(*unit) && !self.sees_zone(*zone) {
+                    return None;
+                }
+                fill(
+                    template(l, "arrives"),
+                    &[
+                        ("unit", self.unit_name(*unit)),
+                        ("zone", self.zone_name(*zone)),
+                    ],
+                )
+            }
+            Entry::Destroyed { zone, men } => fill(
+                template(l, "destroyed"),
+                &[
+                    ("zone", self.zone_name(*zone)),
+                    ("men", group_thousands(*men)),
+                ],
+            ),
+        };
+        Some(line)
+    }
+
+    /// The turn header: "── Turn 3 · 15:45 · a fresh wind, blowing north ──".
+    pub fn turn_header(&self, turn: u32, minute: u32) -> String {
+        let l = self.locale;
+        let weather = &self.world.weather;
+        let head = if l.is_chinese() {
+            format!(
+                "{}{}{} · {} · {}，向{}",
+                ui(l, "turn"),
+                turn,
+                ui(l, "turn_suffix"),
+                clock(minute),
+                wind_words(l, weather.wind),
+                compass_name(l, weather.toward)
+            )
+        } else {
+            format!(
+                "{} {} · {} · {}, blowing {}",
+                ui(l, "turn"),
+                turn,
+                clock(minute),
+                wind_words(l, weather.wind),
+                compass_name(l, weather.toward)
+            )
+        };
+        self.style.bold(&format!("── {head} ──"))
+    }
+
+    /// `status`: every unit the player can see, with strength, state and a morale bar.
+    pub fn status(&self) -> String {
+        let mut lines = Vec::new();
+        let name_width = (0..self.scene.units().len())
+            .map(|u| width(&self.scene.units()[u].name.get(self.locale).to_string()))
+            .max()
+            .unwrap_or(10)
+            .min(28);
+        let zone_width = (0..self.scene.zones().len())
+            .map(|z| width(&self.zone_name(z)))
+            .max()
+            .unwrap_or(8)
+            .min(20);
+        let mut sides: Vec<usize> = (0..self.scene.sides().len()).collect();
+        sides.sort_by_key(|s| *s != self.side);
+        for side in sides {
+            lines.push(self.style.bold(&self.side_name(side)));
+            for (idx, unit) in self.world.units.iter().enumerate() {
+                if self.unit_side(idx) != side || !unit.location.present {
+                    continue;
+                }
+                let name = pad(&self.unit_name(idx), name_width);
+                if !self.sees_unit(idx) {
+                    lines.push(format!(
+                        "  {name}  {}",
+                        self.style.dim(ui(self.locale, "unknown"))
+                    ));
+                    continue;
+                }
+                let zone = pad(&self.zone_name(unit.location.zone), zone_width);
+                let filled = (unit.morale.value / 10.0).round().clamp(0.0, 10.0) as usize;
+                let bar = format!("{}{}", "█".repeat(filled), "░".repeat(10 - filled));
+                lines.push(format!(
+                    "  {name}  {zone}  {:>7}  {bar} {:>3.0}  {}",
+                    group_thousands(unit.men),
+                    unit.morale.value,
+                    state_name(self.locale, unit.morale.state)
+                ));
+            }
+        }
+        lines.join("\n")
+    }
+
+    /// `map`: the zones drawn north to south, with smoke, fire and the men seen.
+    pub fn map(&self) -> String {
+        let mut rows: Vec<i32> = self.scene.zones().iter().map(|z| z.at.1).collect();
+        rows.sort_unstable_by(|a, b| b.cmp(a));
+        rows.dedup();
+        let mut lines = Vec::new();
+        let l = self.locale;
+        lines.push(self.style.dim(if l.is_chinese() {
+            "北 ↑"
+        } else {
+            "north ↑"
+        }));
+        for (i, y) in rows.iter().enumerate() {
+            let mut zones: Vec<usize> = (0..self.scene.zones().len())
+                .filter(|z| self.scene.zones()[*z].at.1 == *y)
+                .collect();
+            zones.sort_by_key(|z| self.scene.zones()[*z].at.0);
+            let cells: Vec<String> = zones.iter().map(|&z| self.zone_cell(z)).collect();
+            lines.push(cells.join("   "));
+            for &z in &zones {
+                for line in self.zone_units(z) {
+                    lines.push(format!("    {line}"));
+                }
+            }
+            if i + 1 < rows.len() {
+                lines.push(self.style.dim("    │"));
+            }
+        }
+        lines.join("\n")
+    }
+
+    fn zone_cell(&self, zone: usize) -> String {
+        let l = self.locale;
+        let record = &self.world.zones[zone];
+        let info = &self.field.zones[zone];
+        let mut marks = Vec::new();
+        let kind = match (info.kind, l.is_chinese()) {
+            (ZoneKind::Ford, _) => "≈",
+            (ZoneKind::Bridge, _) => "=",
+            (ZoneKind::Camp, _) => "▲",
+            (ZoneKind::Road, _) => "·",
+            _ => "",
+        };
+        if !record.passage.intact {
+            marks.push(if l.is_chinese() {
+                "已毁".to_string()
+            } else {
+                "destroyed".to_string()
+            });
+        }
+        if record.burning.fire > 0.05 {
+            marks.push(
+                self.style
+                    .paint(Colour::Red, if l.is_chinese() { "火" } else { "fire" }),
+            );
+        }
+        if record.burning.smoke >= self.field.rules.smoke_thin {
+            marks.push(smoke_words(l, self.field, record.burning.smoke).to_string());
+        }
+        let marks = if marks.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", marks.join(", "))
+        };
+        format!("[{kind}{}{marks}]", self.style.bold(&self.zone_name(zone)))
+    }
+
+    fn zone_units(&self, zone: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let seen = self.sees_zone(zone);
+        let mut hidden = false;
+        for (idx, unit) in self.world.units.iter().enumerate() {
+            if !unit.location.present
+                || unit.location.zone != zone
+                || !unit.morale.state.can_fight_or_flee()
+            {
+                continue;
+            }
+            if self.unit_side(idx) == self.side || seen {
+                out.push(format!(
+                    "{} {} {}",
+                    self.unit_name(idx),
+                    group_thousands(unit.men),
+                    state_name(self.locale, unit.morale.state)
+                ));
+            } else {
+                hidden = true;
+            }
+        }
+        if hidden || (!seen && out.is_empty()) {
+            out.push(self.style.dim(if self.locale.is_chinese() {
+                "？烟中不明"
+            } else {
+                "? unseen"
+            }));
+        }
+        out
+    }
+
+    /// `why`: what moved each of the player's units' morale last turn.
+    pub fn why(&self) -> String {
+        let mut lines = Vec::new();
+        for (idx, unit) in self.world.units.iter().enumerate() {
+            if self.unit_side(idx) != self.side || unit.morale.last.is_empty() {
+                continue;
+            }
+            let parts: Vec<String> = unit
+                .morale
+                .last
+                .iter()
+                .map(|(modifier, delta)| {
+                    format!("{} {:+.0}", modifier_name(self.locale, *modifier), delta)
+                })
+                .collect();
+            let sep = if self.locale.is_chinese() {
+                "，"
+            } else {
+                ", "
+            };
+            lines.push(format!("{}: {}", self.unit_name(idx), parts.join(sep)));
+        }
+        if lines.is_empty() {
+            return ui(self.locale, "no_why").to_string();
+        }
+        lines
+            .into_iter()
+            .map(|l| wrap(&l, self.style.columns, "  ").trim_start().to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The losses table of the ending screen.
+    pub fn losses(&self) -> String {
+        let mut lines = Vec::new();
+        for side in 0..self.scene.sides().len() {
+            let lost = self.world.side_losses(self.field, side);
+            let left = self.world.side_men(self.field, side);
+            lines.push(format!(
+                "  {}: {} {} {}, {} {}",
+                self.side_name(side),
+                ui(self.locale, "losses"),
+                group_thousands(lost),
+                ui(self.locale, "men"),
+                group_thousands(left),
+                ui(self.locale, "on_field"),
+            ));
+        }
+        lines.join("\n")
+    }
+
+    /// A line about the weather where the player's commander is.
+    pub fn weather_line(&self, zone: usize) -> String {
+        let l = self.locale;
+        let smoke = self
+            .world
+            .zones
+            .get(zone)
+            .map(|z| z.burning.smoke)
+            .unwrap_or(0.0);
+        let weather = &self.world.weather;
+        if l.is_chinese() {
+            format!(
+                "{}，向{}吹；{}：{}。",
+                wind_words(l, weather.wind),
+                compass_name(l, weather.toward),
+                self.zone_name(zone),
+                smoke_words(l, self.field, smoke)
+            )
+        } else {
+            format!(
+                "{}, blowing {}; at {}: {}.",
+                capitalize(wind_words(l, weather.wind)),
+                compass_name(l, weather.toward),
+                self.zone_name(zone),
+                smoke_words(l, self.field, smoke)
+            )
+        }
+    }
+}
+
+fn capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+pub fn modifier_name(locale: Locale, modifier: crate::sim::morale::Modifier) -> &'static str {
+    use crate::sim::morale::Modifier::*;
+    match (modifier, locale.is_chinese()) {
+        (Casualties, false) => "casualties",
+        (Casualties, true) => "伤亡",
+        (Outnumbered, false) => "outnumbered",
+        (Outnumbered, true) => "众寡悬殊",
+        (Contagion, false) => "friends routing",
+        (Contagion, true) => "友军溃逃",
+        (Leader, false) => "commander present",
+        (Leader, true) => "主将在侧",
+        (Rumor, false) => "rumor",
+        (Rumor, true) => "流言",
+        (Smoke, false) => "smoke",
+        (Smoke, true) => "烟呛",
+        (Trapped, false) => "no way out",
+        (Trapped, true) => "退路断绝",
+        (Drums, false) => "drums",
+        (Drums, true) => "鼓声",
+        (Recovery, false) => "rest",
+        (Recovery, true) => "喘息",
+        (Orders, false) => "orders",
+        (Orders, true) => "号令",
+    }
+}
