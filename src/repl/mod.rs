@@ -602,7 +602,7 @@ impl<'a> Session<'a> {
                 Some(tag) => match Locale::parse(tag) {
                     Some(locale) => {
                         self.options.locale = locale;
-                        self.say(&format!("{}", locale.tag()));
+                        self.say(locale.tag());
                     }
                     None => {
                         let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();

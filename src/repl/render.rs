@@ -548,7 +548,7 @@ impl View<'_> {
     pub fn status(&self) -> String {
         let mut lines = Vec::new();
         let name_width = (0..self.scene.units().len())
-            .map(|u| width(&self.scene.units()[u].name.get(self.locale).to_string()))
+            .map(|u| width(self.scene.units()[u].name.get(self.locale)))
             .max()
             .unwrap_or(10)
             .min(28);

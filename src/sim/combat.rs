@@ -70,6 +70,7 @@ pub fn combat_system(
             continue;
         }
         let mut losses_by_side = vec![0.0_f64; n_sides];
+        #[allow(clippy::needless_range_loop)]
         for side in 0..n_sides {
             if men[side] <= 0.0 {
                 continue;
@@ -91,6 +92,7 @@ pub fn combat_system(
                 * field.turn_scale;
         }
         let mut report: Vec<(usize, u32)> = Vec::new();
+        #[allow(clippy::needless_range_loop)]
         for side in 0..n_sides {
             if losses_by_side[side] <= 0.0 {
                 continue;
@@ -144,7 +146,6 @@ pub fn combat_system(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::sim::testing::{small_world, unit_men};
 
     #[test]

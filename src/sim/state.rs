@@ -116,6 +116,7 @@ impl WorldState {
         state
     }
 
+    #[allow(clippy::type_complexity)]
     fn compute_vision(&self, field: &Field) -> Vision {
         let mut world = World::new();
         world.insert_resource(field.clone());
