@@ -10,9 +10,8 @@
 //! back as [`Output`] for the REPL to render.
 
 use crate::scene::{Cmp, Condition, Effect, Scene, Text};
+use crate::sim::rng::BattleRng;
 use crate::sim::{Battle, Entry, WorldState};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -93,7 +92,7 @@ pub struct StoryState {
 pub struct Snapshot {
     pub world: WorldState,
     pub story: StoryState,
-    pub policy_rng: ChaCha8Rng,
+    pub policy_rng: BattleRng,
     pub log_len: usize,
 }
 
@@ -106,7 +105,7 @@ pub struct Game {
     policy: Policy,
     /// The player's own decisions, when an auto-player plays the role.
     player_policy: Option<Policy>,
-    policy_rng: ChaCha8Rng,
+    policy_rng: BattleRng,
     log: Vec<Command>,
     undo_stack: Vec<Snapshot>,
 }
@@ -132,7 +131,7 @@ impl Game {
             seed,
             policy: Policy::Historical,
             player_policy: None,
-            policy_rng: ChaCha8Rng::seed_from_u64(seed ^ 0x005e_ed0f_f0e5),
+            policy_rng: BattleRng::from_seed(seed ^ 0x005e_ed0f_f0e5),
             log: Vec::new(),
             undo_stack: Vec::new(),
             scene,
@@ -160,7 +159,7 @@ impl Game {
             .unwrap_or(0);
         Some(match policy {
             Policy::Historical => historical + 1,
-            Policy::Random => self.policy_rng.random_range(0..count.max(1)) + 1,
+            Policy::Random => self.policy_rng.index(count) + 1,
         })
     }
 
@@ -438,7 +437,7 @@ impl Game {
                         Policy::Historical => {
                             tp.options.iter().position(|o| o.historical).unwrap_or(0)
                         }
-                        Policy::Random => self.policy_rng.random_range(0..tp.options.len().max(1)),
+                        Policy::Random => self.policy_rng.index(tp.options.len()),
                     };
                     let id = tp.id.clone();
                     self.decide(&id, idx, false, out);

@@ -210,6 +210,8 @@ pub struct Session<'a> {
     scenes: Vec<Arc<Scene>>,
     /// Output failed (closed pipe): stop quietly.
     closed: bool,
+    /// An autosave failure was told already (told once, not every turn).
+    autosave_failed: bool,
 }
 
 impl<'a> Session<'a> {
@@ -226,6 +228,7 @@ impl<'a> Session<'a> {
             transcript: String::new(),
             scenes,
             closed: false,
+            autosave_failed: false,
         }
     }
 
@@ -307,18 +310,27 @@ impl<'a> Session<'a> {
     pub fn show(&mut self, outputs: &[Output]) {
         let scene = self.game.scene_arc();
         let l = self.options.locale;
-        for output in outputs {
+        let mut batch: Vec<crate::sim::Entry> = Vec::new();
+        for (i, output) in outputs.iter().enumerate() {
+            if let Output::Chronicle(entry) = output {
+                // A run of chronicle entries is told together, grouped.
+                batch.push(entry.clone());
+                if !matches!(outputs.get(i + 1), Some(Output::Chronicle(_))) {
+                    let lines = self.with_view(|v| v.entries(&batch));
+                    batch.clear();
+                    for line in lines {
+                        self.say_wrapped(&line, "  ");
+                    }
+                }
+                continue;
+            }
             match output {
                 Output::Turn { turn, minute } => {
                     let header = self.with_view(|v| v.turn_header(*turn, *minute));
                     self.say("");
                     self.say(&header);
                 }
-                Output::Chronicle(entry) => {
-                    if let Some(line) = self.with_view(|v| v.entry(entry)) {
-                        self.say_wrapped(&line, "  ");
-                    }
-                }
+                Output::Chronicle(_) => {}
                 Output::Event { id } => {
                     if let Some(text) = scene
                         .events()
@@ -350,7 +362,12 @@ impl<'a> Session<'a> {
                     };
                     self.say("");
                     if *by_player {
-                        self.say(&format!("{}: {}", ui(l, "your_choice"), choice.text.get(l)));
+                        let colon = if l.is_chinese() { "：" } else { ": " };
+                        self.say(&format!(
+                            "{}{colon}{}",
+                            ui(l, "your_choice"),
+                            choice.text.get(l)
+                        ));
                     } else {
                         let who = scene
                             .commander(&tp.role)
@@ -729,16 +746,18 @@ impl<'a> Session<'a> {
 
     fn autosave(&mut self, why: &str) {
         // Autosaves are a safety net: a failure is told once, never fatal.
-        if let Err(err) = save::autosave(
+        match save::autosave(
             &self.options.saves_dir,
             &mut self.game,
             &self.transcript,
             why,
         ) {
-            let text = format!("(autosave failed: {err})");
-            if !self.transcript.ends_with(&format!("{text}\n")) {
-                self.say(&text);
+            Ok(_) => self.autosave_failed = false,
+            Err(err) if !self.autosave_failed => {
+                self.autosave_failed = true;
+                self.say(&format!("(autosave failed: {err}; the game goes on)"));
             }
+            Err(_) => {}
         }
     }
 }

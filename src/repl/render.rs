@@ -67,7 +67,7 @@ pub fn ui(locale: Locale, key: &str) -> &'static str {
         ("after_action", true) => "战后",
         ("history", false) => "What the novel tells",
         ("history", true) => "书中所记",
-        ("losses", false) => "Losses",
+        ("losses", false) => "lost",
         ("losses", true) => "折损",
         ("on_field", false) => "still in the field",
         ("on_field", true) => "尚在阵中",
@@ -177,9 +177,9 @@ fn template(locale: Locale, key: &str) -> &'static str {
         ("rumor_won", true) => "{unit}听见喊声，士气大振。",
         ("rumor_doubted", false) => "{unit} can see for itself and pays the cry no heed.",
         ("rumor_doubted", true) => "{unit}亲眼所见，不为喊声所动。",
-        ("moves", false) => "{unit} moves from {from} to {to}.",
+        ("moves", false) => "Moving from {from} to {to}: {unit}.",
         ("moves", true) => "{unit}自{from}移至{to}。",
-        ("crossed", false) => "{unit} is through {zone}.",
+        ("crossed", false) => "Through {zone}: {unit}.",
         ("crossed", true) => "{unit}渡过了{zone}。",
         ("trampled", false) => "In the crush at {zone}, {men} men are knocked down and trampled.",
         ("trampled", true) => "{zone}人马拥塞，{men}人被挤倒践踏。",
@@ -187,7 +187,7 @@ fn template(locale: Locale, key: &str) -> &'static str {
         ("clash", true) => "{zone}交战：{losses}。",
         ("clash_side", false) => "{side} lose {men}",
         ("clash_side", true) => "{side}折损{men}人",
-        ("casualties", false) => "{unit} loses {men} men.",
+        ("casualties", false) => "Lost by {unit}: {men} men.",
         ("casualties", true) => "{unit}折损{men}人。",
         ("wavers", false) => "{unit} wavers.",
         ("wavers", true) => "{unit}阵脚动摇。",
@@ -205,12 +205,36 @@ fn template(locale: Locale, key: &str) -> &'static str {
         ("drums_heard", true) => "{unit}透过烟雾听见{commander}的鼓声。",
         ("rallies", false) => "{unit} rallies.",
         ("rallies", true) => "{unit}重整旗鼓。",
-        ("surrenders", false) => "{unit} throws down its arms: {men} men surrender.",
+        ("surrenders", false) => "Throwing down their arms: {unit}, {men} men.",
         ("surrenders", true) => "{unit}弃械投降，降者{men}人。",
         ("officers", false) => "{men} officers who refuse are cut down by their own men.",
         ("officers", true) => "不肯降的军官{men}人被部下砍倒。",
-        ("arrives", false) => "{unit} arrives at {zone}.",
+        ("arrives", false) => "Arriving at {zone}: {unit}.",
         ("arrives", true) => "{unit}赶到{zone}。",
+        ("g_heartened", false) => "Heartened by the cry: {units}.",
+        ("g_heartened", true) => "闻声振奋：{units}。",
+        ("g_shaken", false) => "Shaken by the cry, believing all is lost: {units}.",
+        ("g_shaken", true) => "闻声以为大势已去：{units}。",
+        ("g_doubted", false) => "Seeing for themselves, unmoved by the cry: {units}.",
+        ("g_doubted", true) => "亲眼所见，不为喊声所动：{units}。",
+        ("g_moves", false) => "Moving to {zone}: {units}.",
+        ("g_moves", true) => "移往{zone}：{units}。",
+        ("g_crossed", false) => "Through {zone}: {units}.",
+        ("g_crossed", true) => "渡过{zone}：{units}。",
+        ("g_wavers", false) => "Wavering: {units}.",
+        ("g_wavers", true) => "阵脚动摇：{units}。",
+        ("g_steadies", false) => "Steady again: {units}.",
+        ("g_steadies", true) => "重新稳住：{units}。",
+        ("g_routs", false) => "Breaking and running: {units}!",
+        ("g_routs", true) => "溃散奔逃：{units}！",
+        ("g_cascade", false) => "Breaking as those around them flee: {units}!",
+        ("g_cascade", true) => "见左右奔逃，随之溃散：{units}！",
+        ("g_shattered", false) => "Shattered beyond recall: {units}.",
+        ("g_shattered", true) => "崩散，收拢不住：{units}。",
+        ("g_drums_heard", false) => "Hearing {commander}'s drums through the smoke: {units}.",
+        ("g_drums_heard", true) => "透过烟雾听见{commander}的鼓声：{units}。",
+        ("g_rallies", false) => "Rallied: {units}.",
+        ("g_rallies", true) => "重整旗鼓：{units}。",
         ("destroyed", false) => "{zone} is destroyed! {men} men go down with it.",
         ("destroyed", true) => "{zone}被毁！{men}人随之罹难。",
         _ => "",
@@ -244,7 +268,8 @@ impl View<'_> {
         let Some(def) = self.scene.units().get(unit) else {
             return String::new();
         };
-        let name = def.name.get(self.locale);
+        let name = self.mid_sentence(def.name.get(self.locale));
+        let name = name.as_str();
         match self
             .scene
             .side_idx(&def.side)
@@ -255,12 +280,24 @@ impl View<'_> {
         }
     }
 
+    /// A zone's name as it reads mid-sentence ("the ford", not "The ford").
     pub fn zone_name(&self, zone: usize) -> String {
-        self.scene
+        let name = self
+            .scene
             .zones()
             .get(zone)
-            .map(|z| z.name.get(self.locale).to_string())
-            .unwrap_or_default()
+            .map(|z| z.name.get(self.locale))
+            .unwrap_or_default();
+        self.mid_sentence(name)
+    }
+
+    /// English names are written as they open a sentence ("The ford…"); in
+    /// running text the article is lower-case. Sentences are capitalized after.
+    fn mid_sentence(&self, name: &str) -> String {
+        match name.strip_prefix("The ") {
+            Some(rest) if self.locale == Locale::En => format!("the {rest}"),
+            _ => name.to_string(),
+        }
     }
 
     pub fn side_name(&self, side: usize) -> String {
@@ -302,6 +339,114 @@ impl View<'_> {
 
     fn sees_zone(&self, zone: usize) -> bool {
         self.world.vision.side_sees(self.side, zone)
+    }
+
+    /// A turn's chronicle as lines: what happened to many units alike is told
+    /// in one line ("Wavering: A, B, C."), in the order it first happened.
+    pub fn entries(&self, entries: &[Entry]) -> Vec<String> {
+        enum Slot {
+            Line(String),
+            Group(&'static str, Vec<(&'static str, String)>, Vec<usize>),
+        }
+        let mut slots: Vec<Slot> = Vec::new();
+        for entry in entries {
+            let group = self.group_of(entry);
+            match group {
+                Some((key, args, unit)) => {
+                    if !self.sees_unit(unit) && !self.owns(unit) {
+                        continue;
+                    }
+                    let found = slots.iter_mut().find_map(|slot| match slot {
+                        Slot::Group(k, a, units) if *k == key && *a == args => Some(units),
+                        _ => None,
+                    });
+                    match found {
+                        Some(units) => {
+                            if !units.contains(&unit) {
+                                units.push(unit);
+                            }
+                        }
+                        None => slots.push(Slot::Group(key, args, vec![unit])),
+                    }
+                }
+                None => {
+                    if let Some(line) = self.entry(entry) {
+                        slots.push(Slot::Line(line));
+                    }
+                }
+            }
+        }
+        let sep = if self.locale.is_chinese() {
+            "、"
+        } else {
+            ", "
+        };
+        slots
+            .into_iter()
+            .map(|slot| match slot {
+                Slot::Line(line) => line,
+                Slot::Group(key, mut args, units) => {
+                    let names: Vec<String> = units.iter().map(|u| self.unit_name(*u)).collect();
+                    args.push(("units", names.join(sep)));
+                    fill(template(self.locale, key), &args)
+                }
+            })
+            .map(|line| {
+                if self.locale == Locale::En {
+                    capitalize(&line)
+                } else {
+                    line
+                }
+            })
+            .collect()
+    }
+
+    fn owns(&self, unit: usize) -> bool {
+        self.unit_side(unit) == self.side
+    }
+
+    /// Entries told in groups: the template, its other arguments, and the unit.
+    fn group_of(
+        &self,
+        entry: &Entry,
+    ) -> Option<(&'static str, Vec<(&'static str, String)>, usize)> {
+        let own = |unit: usize| self.owns(unit);
+        Some(match entry {
+            Entry::RumorBelieved {
+                unit,
+                about,
+                routed,
+            } => {
+                let bad_news = (self.unit_side(*unit) == *about) == *routed;
+                (
+                    if bad_news { "g_shaken" } else { "g_heartened" },
+                    vec![],
+                    *unit,
+                )
+            }
+            Entry::RumorDoubted { unit } if own(*unit) => ("g_doubted", vec![], *unit),
+            Entry::Moves { unit, to, .. } if own(*unit) => {
+                ("g_moves", vec![("zone", self.zone_name(*to))], *unit)
+            }
+            Entry::Crossed { unit, zone, .. } => {
+                ("g_crossed", vec![("zone", self.zone_name(*zone))], *unit)
+            }
+            Entry::Wavers { unit } => ("g_wavers", vec![], *unit),
+            Entry::Steadies { unit } => ("g_steadies", vec![], *unit),
+            Entry::Routs { unit } => ("g_routs", vec![], *unit),
+            Entry::Cascade { unit } => ("g_cascade", vec![], *unit),
+            Entry::Shattered { unit } => ("g_shattered", vec![], *unit),
+            Entry::Rallies { unit } => ("g_rallies", vec![], *unit),
+            Entry::DrumsHeard { unit, commander } if own(*unit) => (
+                "g_drums_heard",
+                vec![("commander", self.commander_name(*commander))],
+                *unit,
+            ),
+            Entry::RumorDoubted { .. } | Entry::Moves { .. } | Entry::DrumsHeard { .. } => {
+                return None;
+            }
+            _ => return None,
+        })
     }
 
     /// One chronicle entry as a sentence, or None when the player would not know.
@@ -767,12 +912,26 @@ impl View<'_> {
     }
 }
 
+/// Upper-cases the first letter, skipping colour codes before it.
 fn capitalize(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
+    let mut out = String::with_capacity(text.len());
+    let mut in_escape = false;
+    let mut done = false;
+    for c in text.chars() {
+        if done {
+            out.push(c);
+        } else if in_escape {
+            out.push(c);
+            in_escape = !c.is_ascii_alphabetic();
+        } else if c == '\u{1b}' {
+            out.push(c);
+            in_escape = true;
+        } else {
+            out.extend(c.to_uppercase());
+            done = true;
+        }
     }
+    out
 }
 
 pub fn modifier_name(locale: Locale, modifier: crate::sim::morale::Modifier) -> &'static str {

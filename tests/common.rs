@@ -1,0 +1,91 @@
+//! Shared helpers for the integration tests (included with `mod common;`).
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+use xiaoling::repl::render::Style;
+use xiaoling::repl::{Line, LineSource, Options, Session};
+use xiaoling::scene::{Locale, Scene};
+use xiaoling::story::Game;
+
+/// Answers choice prompts with the next scripted number and lets turns pass
+/// otherwise; stops at the ending or when the script runs out.
+pub struct Script {
+    pub choices: VecDeque<usize>,
+    pub lines: usize,
+}
+
+impl LineSource for Script {
+    fn read(&mut self, prompt: &str) -> Line {
+        self.lines += 1;
+        if self.lines > 500 {
+            return Line::Eof;
+        }
+        if prompt.contains(" 1-") {
+            match self.choices.pop_front() {
+                Some(n) => Line::Text(n.to_string()),
+                None => Line::Eof,
+            }
+        } else if prompt.starts_with('[') {
+            Line::Text(String::new())
+        } else {
+            Line::Eof
+        }
+    }
+    fn echoes(&self) -> bool {
+        false
+    }
+}
+
+pub fn scenes() -> Vec<Arc<Scene>> {
+    xiaoling::scene::load_embedded()
+        .unwrap_or_else(|p| panic!("{}", p.iter().map(|d| d.to_string()).collect::<String>()))
+        .into_iter()
+        .map(Arc::new)
+        .collect()
+}
+
+pub fn scene(id: &str) -> Arc<Scene> {
+    scenes().into_iter().find(|s| s.id() == id).expect("scene")
+}
+
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiaoling-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Plays a whole game through the REPL session and returns the transcript.
+pub fn play(scene_id: &str, role: &str, seed: u64, locale: Locale, choices: &[usize]) -> String {
+    let scenes = scenes();
+    let scene = scenes
+        .iter()
+        .find(|s| s.id() == scene_id)
+        .cloned()
+        .expect("scene");
+    let (game, outputs) = Game::new(scene, role, seed).expect("game");
+    let saves = temp_dir(&format!("{scene_id}-{role}-{seed}-{}", locale.tag()));
+    let options = Options {
+        locale,
+        style: Style {
+            colour: false,
+            columns: 80,
+        },
+        saves_dir: saves.clone(),
+    };
+    let mut out: Vec<u8> = Vec::new();
+    {
+        let mut session = Session::new(game, options, scenes, &mut out);
+        session.opening();
+        session.show(&outputs);
+        let mut script = Script {
+            choices: choices.iter().copied().collect(),
+            lines: 0,
+        };
+        session.run(&mut script);
+    }
+    let _ = std::fs::remove_dir_all(&saves);
+    String::from_utf8(out).expect("utf-8 transcript")
+}
