@@ -19,14 +19,21 @@ use std::sync::Arc;
 #[command(
     name = "xiaoling",
     version,
-    about = "Battles of the Xiaoling River: a text adventure",
-    args_conflicts_with_subcommands = true
+    about = "Battles of the Xiaoling River: a text adventure"
 )]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Cmd>,
     #[command(flatten)]
     play: PlayArgs,
+    #[command(flatten)]
+    dir: SceneDir,
+    /// Folder for saves and the command history.
+    #[arg(long, value_name = "DIR", default_value = "saves", global = true)]
+    saves: PathBuf,
+    /// Language: en, zh-Hans or zh-Hant.
+    #[arg(long, value_name = "LANG", global = true)]
+    lang: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -34,7 +41,7 @@ enum Cmd {
     /// Play a battle (the default).
     Play(PlayArgs),
     /// List the battles and their playable roles.
-    Scenes(SceneDir),
+    Scenes,
     /// Check scene files (or folders) and print every problem found.
     Check {
         /// Files or folders; default: the scenes folder.
@@ -46,24 +53,18 @@ enum Cmd {
     Graph {
         #[arg(long)]
         scene: String,
-        #[command(flatten)]
-        dir: SceneDir,
     },
     /// Re-run a save's commands from its seed and check they reproduce it.
     Replay {
         /// A save file, or a slot name in the saves folder.
         save: String,
-        #[arg(long, default_value = "saves")]
-        saves: PathBuf,
-        #[command(flatten)]
-        dir: SceneDir,
     },
 }
 
 #[derive(Args, Debug, Clone, Default)]
 struct SceneDir {
     /// Load scenes from this folder instead of the shipped ones.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", global = true)]
     scenes: Option<PathBuf>,
 }
 
@@ -78,17 +79,9 @@ struct PlayArgs {
     /// Random seed: the same seed and commands give the same game.
     #[arg(long)]
     seed: Option<u64>,
-    /// Language: en, zh-Hans or zh-Hant.
-    #[arg(long, value_name = "LANG")]
-    lang: Option<String>,
     /// Load a saved game from this slot.
     #[arg(long, value_name = "SLOT")]
     load: Option<String>,
-    /// Folder for saves and history.
-    #[arg(long, value_name = "DIR", default_value = "saves")]
-    saves: PathBuf,
-    #[command(flatten)]
-    dir: SceneDir,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -106,8 +99,6 @@ struct SimulateArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
-    #[command(flatten)]
-    dir: SceneDir,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy)]
@@ -116,17 +107,29 @@ enum PolicyArg {
     Random,
 }
 
+/// Options every subcommand shares.
+struct Common {
+    dir: SceneDir,
+    saves: PathBuf,
+    lang: Option<String>,
+}
+
 /// Runs the command line; the error chain is printed by `main`.
 pub fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
+    let common = Common {
+        dir: cli.dir,
+        saves: cli.saves,
+        lang: cli.lang,
+    };
     match cli.command {
-        None => play(cli.play),
-        Some(Cmd::Play(args)) => play(args),
-        Some(Cmd::Scenes(dir)) => list_scenes(&dir),
+        None => play(cli.play, &common),
+        Some(Cmd::Play(args)) => play(args, &common),
+        Some(Cmd::Scenes) => list_scenes(&common.dir),
         Some(Cmd::Check { paths }) => check(paths),
-        Some(Cmd::Simulate(args)) => simulate(args),
-        Some(Cmd::Graph { scene, dir }) => graph(&scene, &dir),
-        Some(Cmd::Replay { save, saves, dir }) => replay(&save, &saves, &dir),
+        Some(Cmd::Simulate(args)) => simulate(args, &common.dir),
+        Some(Cmd::Graph { scene }) => graph(&scene, &common.dir),
+        Some(Cmd::Replay { save }) => replay(&save, &common.saves, &common.dir),
     }
 }
 
@@ -213,11 +216,11 @@ fn check(paths: Vec<PathBuf>) -> Result<ExitCode> {
     }
 }
 
-fn play(args: PlayArgs) -> Result<ExitCode> {
-    let scenes = load_scenes(&args.dir)?;
+fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
+    let scenes = load_scenes(&common.dir)?;
     let stdin_tty = std::io::stdin().is_terminal();
     let stdout_tty = std::io::stdout().is_terminal();
-    let locale = match &args.lang {
+    let locale = match &common.lang {
         Some(tag) => Locale::parse(tag)
             .ok_or_else(|| anyhow!("unknown language `{tag}`; use en, zh-Hans or zh-Hant"))?,
         None => Locale::En,
@@ -236,11 +239,12 @@ fn play(args: PlayArgs) -> Result<ExitCode> {
     let options = Options {
         locale,
         style: Style { colour, columns },
-        saves_dir: args.saves.clone(),
+        saves_dir: common.saves.clone(),
     };
     let mut input: Box<dyn repl::LineSource> = if stdin_tty {
         Box::new(
-            Terminal::new(Some(args.saves.join(".history"))).context("cannot open the terminal")?,
+            Terminal::new(Some(common.saves.join(".history")))
+                .context("cannot open the terminal")?,
         )
     } else {
         Box::new(Piped::new(std::io::stdin().lock()))
@@ -248,7 +252,7 @@ fn play(args: PlayArgs) -> Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
 
     if let Some(slot) = &args.load {
-        let loaded = save::load(&args.saves, slot, &scenes)?;
+        let loaded = save::load(&common.saves, slot, &scenes)?;
         let mut session = Session::new(loaded.game, options, scenes.clone(), &mut stdout)
             .with_transcript(loaded.transcript);
         if let Some(notice) = loaded.notice {
@@ -402,8 +406,8 @@ pub fn simulate_games(
     Ok(report)
 }
 
-fn simulate(args: SimulateArgs) -> Result<ExitCode> {
-    let scenes = load_scenes(&args.dir)?;
+fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
+    let scenes = load_scenes(dir)?;
     let scene = find_scene(&scenes, &args.scene)?;
     check_role(&scene, &args.role)?;
     if args.runs == 0 {

@@ -411,7 +411,8 @@ impl<'a> Session<'a> {
         let title = format!("{}{}", ui(l, "ending"), ending.title.get(l));
         let title = self.options.style.bold(&title);
         self.say(&title);
-        self.say_wrapped(ending.text.get(l), "");
+        let text = fill_summary(ending.text.get(l), &scene, &mut self.game);
+        self.say_wrapped(&text, "");
         self.say("");
         self.say(&self.options.style.bold(ui(l, "after_action")));
         let summary = fill_summary(ending.summary.get(l), &scene, &mut self.game);

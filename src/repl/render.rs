@@ -843,7 +843,12 @@ impl View<'_> {
                 .last
                 .iter()
                 .map(|(modifier, delta)| {
-                    format!("{} {:+.0}", modifier_name(self.locale, *modifier), delta)
+                    let size = if delta.abs() < 1.0 {
+                        format!("{delta:+.1}")
+                    } else {
+                        format!("{delta:+.0}")
+                    };
+                    format!("{} {size}", modifier_name(self.locale, *modifier))
                 })
                 .collect();
             let sep = if self.locale.is_chinese() {

@@ -439,6 +439,14 @@ impl<'a> Checker<'a> {
             let mut option_ids = HashSet::new();
             for option in &tp.options {
                 let needle = format!("\"{}\"", option.id);
+                if !is_plain_id(&option.id) {
+                    self.report(
+                        Some(&needle),
+                        format!("option id `{}` is not a plain id", option.id),
+                        "use lower-case letters, digits and dashes".into(),
+                        "Ids",
+                    );
+                }
                 if !option_ids.insert(option.id.as_str()) {
                     self.report(
                         Some(&needle),
@@ -614,6 +622,23 @@ impl<'a> Checker<'a> {
                 self.reference("side", side, "Conditions and effects");
                 self.reference("zone", zone, "Conditions and effects");
                 self.cmp(cmp);
+                let kind = self
+                    .raw
+                    .zones
+                    .iter()
+                    .find(|z| &z.id == zone)
+                    .map(|z| z.kind);
+                if matches!(condition, Condition::SideCrossed { .. })
+                    && let Some(kind) = kind
+                    && !matches!(kind, ZoneKind::Ford | ZoneKind::Bridge)
+                {
+                    self.report(
+                        Some(&format!("\"{zone}\"")),
+                        format!("`SideCrossed` counts men through a ford or bridge, but `{zone}` is a {kind:?}"),
+                        "name a zone of kind Ford or Bridge, or use `SideMenIn`".into(),
+                        "Conditions and effects",
+                    );
+                }
             }
             Condition::Smoke { zone, cmp } | Condition::Fire { zone, cmp } => {
                 self.reference("zone", zone, "Conditions and effects");
@@ -778,6 +803,14 @@ impl<'a> Checker<'a> {
             }
         }
         if tags.is_empty() {
+            if matches!(text, Text::Localized(_)) {
+                self.report(
+                    Some(&format!("{field}:")),
+                    format!("`{field}` is an empty map"),
+                    "write a string, or a map with \"en\" and \"zh-Hans\"".into(),
+                    "Text and translations",
+                );
+            }
             return;
         }
         let missing: Vec<&str> = REQUIRED_LOCALES
