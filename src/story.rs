@@ -328,6 +328,12 @@ impl Game {
         &self.undo_stack
     }
 
+    /// Who decides for the side nobody plays, and for the player (auto-play):
+    /// part of what a save must hold for its log to replay.
+    pub fn policies(&self) -> (Policy, Option<Policy>) {
+        (self.policy, self.player_policy)
+    }
+
     fn push_undo(&mut self) {
         let snapshot = self.snapshot();
         self.undo_stack.push(snapshot);

@@ -210,6 +210,8 @@ pub struct Session<'a> {
     scenes: Vec<Arc<Scene>>,
     /// Output failed (closed pipe): stop quietly.
     closed: bool,
+    /// The last autosave failed and the player was told: say it only once.
+    autosave_failed: bool,
 }
 
 impl<'a> Session<'a> {
@@ -226,6 +228,7 @@ impl<'a> Session<'a> {
             transcript: String::new(),
             scenes,
             closed: false,
+            autosave_failed: false,
         }
     }
 
@@ -728,17 +731,28 @@ impl<'a> Session<'a> {
     }
 
     fn autosave(&mut self, why: &str) {
-        // Autosaves are a safety net: a failure is told once, never fatal.
-        if let Err(err) = save::autosave(
+        // Autosaves are a safety net: a failure is told once (not every
+        // turn), never fatal; after a success a new failure is told again.
+        let result = save::autosave(
             &self.options.saves_dir,
             &mut self.game,
             &self.transcript,
             why,
-        ) {
-            let text = format!("(autosave failed: {err})");
-            if !self.transcript.ends_with(&format!("{text}\n")) {
-                self.say(&text);
+        );
+        match result {
+            Ok(_) => self.autosave_failed = false,
+            Err(err) if !self.autosave_failed => {
+                self.autosave_failed = true;
+                let text = if self.options.locale.is_chinese() {
+                    format!("（自动存档失败，游戏照常进行；此后不再提示：{err}）")
+                } else {
+                    format!(
+                        "(Autosave failed; the game goes on, and this is not repeated every turn: {err})"
+                    )
+                };
+                self.say_wrapped(&text, "");
             }
+            Err(_) => {}
         }
     }
 }
