@@ -115,16 +115,11 @@ pub struct SavedWorld {
     pub wet_cloth: Vec<bool>,
 }
 
-/// The first fields of a save, read leniently to give good errors and the slot table.
+/// The first field of a save, read leniently to tell a newer format or a
+/// foreign file from a damaged save.
 #[derive(Debug, Clone, Deserialize)]
 struct Header {
     format: u32,
-    scene: String,
-    role: String,
-    #[serde(default)]
-    saved_at: u64,
-    #[serde(default)]
-    turn: u32,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -419,8 +414,7 @@ fn ron_problem(err: &ron::error::SpannedError) -> String {
 pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
     let shown = path.display().to_string();
     let text = read_text(path)?;
-    let header = header(&shown, &text)?;
-    let _ = (&header.scene, &header.role);
+    header(&shown, &text)?;
     ron::from_str(&text).map_err(|err| {
         SaveError::Damaged(
             shown,
@@ -901,14 +895,14 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
         .into_iter()
         .map(|slot| {
             let path = dir.join(format!("{slot}.ron"));
-            let shown = path.display().to_string();
-            let summary = read_text(&path)
-                .and_then(|text| header(&shown, &text))
-                .map(|h| SlotSummary {
-                    scene: h.scene,
-                    role: h.role,
-                    turn: h.turn,
-                    saved_at: h.saved_at,
+            // The whole file is read, not just its header, so a slot listed
+            // as good is one that loads.
+            let summary = read(&path)
+                .map(|f| SlotSummary {
+                    scene: f.scene,
+                    role: f.role,
+                    turn: f.turn,
+                    saved_at: f.saved_at,
                 })
                 .map_err(|err| short_reason(&err));
             SlotInfo { slot, summary }
@@ -922,7 +916,7 @@ fn short_reason(err: &SaveError) -> String {
         SaveError::TooNew(_, format, ..) => format!("newer format {format}"),
         SaveError::TooOld(_, format, ..) => format!("old format {format}"),
         SaveError::Damaged(_, why) => why
-            .split(':')
+            .split([':', '('])
             .next()
             .unwrap_or("damaged")
             .trim()

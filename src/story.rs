@@ -150,7 +150,12 @@ impl Game {
     }
 
     /// The option number (1-based) a policy takes at the pending turning point.
-    pub fn policy_choice(&mut self, policy: Policy) -> Option<usize> {
+    ///
+    /// A random pick draws from a stream keyed by the seed and the log's
+    /// length, not from the policy stream: the pick happens outside the
+    /// command it leads to, so moving a stream here would make the logged
+    /// `Choose` unreplayable and its undo inexact.
+    pub fn policy_choice(&self, policy: Policy) -> Option<usize> {
         let count = self.pending()?.options.len();
         let historical = self
             .pending()?
@@ -160,7 +165,10 @@ impl Game {
             .unwrap_or(0);
         Some(match policy {
             Policy::Historical => historical + 1,
-            Policy::Random => self.policy_rng.random_range(0..count.max(1)) + 1,
+            Policy::Random => {
+                let key = self.seed ^ (self.log.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                ChaCha8Rng::seed_from_u64(key).random_range(0..count.max(1)) + 1
+            }
         })
     }
 
