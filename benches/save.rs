@@ -68,9 +68,13 @@ fn main() {
         time(&format!("  save ({label}, to file, fsync)"), runs, || {
             let _ = black_box(save::save(&dir, "bench", &mut game, &transcript));
         });
-        time(&format!("  load ({label}, read, parse, replay)"), runs, || {
-            let _ = black_box(save::load(&dir, "bench", &scenes).map(|l| l.game.turn()));
-        });
+        time(
+            &format!("  load ({label}, read, parse, replay)"),
+            runs,
+            || {
+                let _ = black_box(save::load(&dir, "bench", &scenes).map(|l| l.game.turn()));
+            },
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

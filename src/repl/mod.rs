@@ -756,3 +756,34 @@ impl<'a> Session<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustyline::completion::Completer;
+
+    #[test]
+    fn tab_completes_slot_names_after_save_and_load() {
+        let words = vec![
+            "1".to_string(),
+            "slot:quick".to_string(),
+            "slot:autosave-1".to_string(),
+            "slot:before-drums".to_string(),
+        ];
+        let helper = Helper {
+            words: Rc::new(RefCell::new(words)),
+        };
+        let history = rustyline::history::MemHistory::new();
+        let context = rustyline::Context::new(&history);
+        let complete = |line: &str| {
+            helper
+                .complete(line, line.len(), &context)
+                .unwrap_or_default()
+        };
+        assert_eq!(complete("load q"), (5, vec!["quick".to_string()]));
+        assert_eq!(complete("save b"), (5, vec!["before-drums".to_string()]));
+        assert_eq!(complete("load a"), (5, vec!["autosave-1".to_string()]));
+        assert_eq!(complete("look q"), (5, Vec::<String>::new()));
+        assert!(complete("sa").1.contains(&"saves".to_string()));
+    }
+}
