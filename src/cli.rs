@@ -621,20 +621,22 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
         save::slot_path(saves, target)?
     };
     let file = save::read(&path)?;
-    let scene = find_scene(&scenes, &file.scene)?;
-    let (mut game, _) =
-        Game::new(Arc::clone(&scene), &file.role, file.seed).map_err(|e| anyhow!("{e}"))?;
+    let scene = find_scene(&scenes, &file.scene)
+        .with_context(|| format!("cannot replay {}", path.display()))?;
+    let (mut game, _) = Game::new(Arc::clone(&scene), &file.role, file.seed)
+        .map_err(|e| anyhow!("cannot replay {}: {e}", path.display()))?;
+    game.set_policies(file.policies.others, file.policies.player);
     let report = save::replay(&mut game, &file);
     let mut out = std::io::stdout().lock();
-    if scene.content_hash != file.scene_hash {
+    if scene.content_hash != file.scene_hash || save::rules_hash(&scene) != file.rules_hash {
         writeln!(
             out,
-            "note: the scene `{}` has changed since this save was made",
+            "note: the battle `{}` (or its rules) has changed since this save was made",
             file.scene
         )
         .ok();
     }
-    if report.failed.is_none() && report.diverged_at.is_none() && report.same_end {
+    if report.reproduces() {
         writeln!(
             out,
             "ok: {} commands replayed from seed {}; the saved state is reproduced exactly",
@@ -643,7 +645,13 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
         .ok();
         Ok(ExitCode::SUCCESS)
     } else {
-        writeln!(out, "replay differs: {}", report.describe()).ok();
+        writeln!(
+            out,
+            "{}: replay differs: {}",
+            path.display(),
+            report.describe()
+        )
+        .ok();
         Ok(ExitCode::from(1))
     }
 }

@@ -1,14 +1,37 @@
 //! Save files: a versioned RON format of its own, written atomically.
 //!
-//! A save holds the format version, the engine version, the scene id and a
-//! hash of the scene's text, the role and seed, the whole world and story
-//! (with the random streams' positions), the command log since the start, the
-//! undo history and the transcript. It is written to a temporary file in the
-//! same folder, synced, and renamed over the slot, so a crash mid-save leaves
-//! the old slot whole. Slot names are plain names and cannot leave the folder.
+//! A save holds the format version, the engine version, the scene id and
+//! hashes of the scene's text and rules, the role, seed and policies, the
+//! positions of both random streams, the whole world and story, the command
+//! log since the start, a fingerprint of the state before every command, and
+//! the transcript.
+//!
+//! The undo history is *not* stored: the simulation is deterministic, so
+//! loading replays the command log from the seed, which rebuilds the history
+//! and proves the save at the same time (the fingerprints say where a replay
+//! parts from the saved game). If the replay does not reach the saved state
+//! (a different engine, a hand-edited file), the saved state wins and undo
+//! starts from there. The save format is its own type: the random streams
+//! are stored as seed, stream and word position (RON has no 128-bit
+//! integers), and the world is copied field by field, so a change to the
+//! simulation's state is a compile error here rather than a silent change of
+//! format.
+//!
+//! Writing goes to a temporary file in the same folder, synced, then renamed
+//! over the slot, so a crash mid-save leaves the old slot whole. Slot names
+//! are plain names and cannot leave the folder.
 
 use crate::scene::{Locale, Scene};
-use crate::story::{Command, Game, Snapshot, clock};
+use crate::sim::WorldState;
+use crate::sim::perception::Vision;
+use crate::sim::rng::BattleRng;
+use crate::sim::rumor::Rumors;
+use crate::sim::state::{UnitRecord, ZoneRecord};
+use crate::sim::weather::Weather;
+use crate::sim::{CommanderState, movement::UnitOrder};
+use crate::story::{Command, Game, Policy, Snapshot, StoryState, clock};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -20,6 +43,10 @@ pub const FORMAT: u32 = 1;
 pub const MIN_FORMAT: u32 = 1;
 /// Autosaves rotate over this many slots.
 pub const AUTOSAVE_SLOTS: usize = 3;
+/// Longest slot name, in characters.
+pub const MAX_SLOT_CHARS: usize = 64;
+/// Larger files are refused unread: no real save comes near this.
+pub const MAX_SAVE_BYTES: u64 = 64 * 1024 * 1024;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -27,64 +54,130 @@ pub struct SaveFile {
     pub format: u32,
     pub engine: String,
     pub scene: String,
+    /// FNV-1a of the scene file's text.
     pub scene_hash: u64,
+    /// FNV-1a of the rules the scene plays by (shared rules and overrides).
+    pub rules_hash: u64,
     pub role: String,
     pub seed: u64,
     /// Seconds since the Unix epoch.
     pub saved_at: u64,
     pub turn: u32,
-    pub state: Snapshot,
+    pub policies: SavedPolicies,
+    pub state: SavedState,
     pub log: Vec<Command>,
-    pub undo: Vec<Snapshot>,
+    /// (command index, fingerprint of the state just before that command).
+    pub checkpoints: Vec<(usize, u64)>,
     pub transcript: String,
 }
 
-/// The first fields of a save, read leniently to give good errors and the slot table.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedPolicies {
+    /// The side nobody plays.
+    pub others: Policy,
+    /// The player's own role, when an auto-player plays it.
+    pub player: Option<Policy>,
+}
+
+/// A ChaCha8 stream's position: enough to continue it exactly.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RngPosition {
+    /// The 32-byte key, in hex.
+    pub key: String,
+    pub stream: u64,
+    /// 32-bit words drawn so far.
+    pub word_pos: u64,
+}
+
+/// World, story and the policy stream: what undo rewinds, in the save's own shape.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedState {
+    pub world: SavedWorld,
+    pub story: StoryState,
+    pub policy_rng: RngPosition,
+}
+
+/// The simulation's [`WorldState`], with its random stream as a position.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedWorld {
+    pub turn: u32,
+    pub weather: Weather,
+    pub rng: RngPosition,
+    pub units: Vec<UnitRecord>,
+    pub commanders: Vec<CommanderState>,
+    pub zones: Vec<ZoneRecord>,
+    pub rumors: Rumors,
+    pub vision: Vision,
+    pub wet_cloth: Vec<bool>,
+}
+
+/// The first field of a save, read leniently to tell a newer format or a
+/// foreign file from a damaged save.
 #[derive(Debug, Clone, Deserialize)]
 struct Header {
     format: u32,
-    #[serde(default)]
-    engine: String,
-    scene: String,
-    role: String,
-    #[serde(default)]
-    saved_at: u64,
-    #[serde(default)]
-    turn: u32,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum SaveError {
-    #[error("`{0}` is not a valid slot name: use letters, digits, - and _ (at most 64), no paths")]
-    BadSlot(String),
+    #[error(
+        "`{0}` is not a valid slot name: {1}. Use letters, digits, - and _ (at most {MAX_SLOT_CHARS})"
+    )]
+    BadSlot(String, &'static str),
     #[error("no save in slot `{0}` ({1})")]
     Missing(String, String),
-    #[error("cannot write the save folder {0}: {1}")]
+    #[error("cannot use the save folder {0}: {1}")]
     Folder(String, String),
     #[error("cannot save to {0}: {1} (the old save, if any, is untouched)")]
     Write(String, String),
     #[error("cannot read {0}: {1}")]
     Read(String, String),
-    #[error("{0} is not a xiaoling save: {1}")]
+    #[error("{0} is not a usable xiaoling save: {1}")]
     Damaged(String, String),
-    #[error("{0} is from a newer version of xiaoling (save format {1}; this one reads {2} to {3})")]
+    #[error(
+        "{0} is from a newer version of xiaoling (save format {1}; this one reads {2} to {3}): update xiaoling to load it"
+    )]
     TooNew(String, u32, u32, u32),
-    #[error("{0} is a save of the battle `{1}`, which is not loaded (scenes here: {2})")]
+    #[error("{0} is an old save (format {1}) that this version no longer reads ({2} to {3})")]
+    TooOld(String, u32, u32, u32),
+    #[error("{0} is a save of the battle `{1}`, which is not loaded (battles here: {2})")]
     UnknownScene(String, String, String),
 }
 
-/// Refuses anything but a plain name.
+/// Refuses anything but a plain name, saying why.
 pub fn check_slot(slot: &str) -> Result<(), SaveError> {
-    let ok = !slot.is_empty()
-        && slot.chars().count() <= 64
-        && !slot.starts_with('.')
-        && slot
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
-    if ok {
-        Ok(())
+    let why = if slot.is_empty() {
+        Some("it is empty")
+    } else if slot.chars().count() > MAX_SLOT_CHARS {
+        Some("it is too long")
+    } else if slot.contains(['/', '\\']) {
+        Some("slot names cannot contain path separators")
+    } else if slot.starts_with('.') {
+        Some("slot names cannot start with a dot")
+    } else if slot.chars().any(char::is_control) {
+        Some("it contains control characters")
+    } else if !slot
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+    {
+        Some("it contains characters other than letters, digits, - and _")
     } else {
-        Err(SaveError::BadSlot(slot.escape_debug().to_string()))
+        None
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => {
+            let shown: String = slot.chars().take(MAX_SLOT_CHARS + 8).collect();
+            let more = if shown.len() < slot.len() { "…" } else { "" };
+            Err(SaveError::BadSlot(
+                format!("{}{more}", shown.escape_debug()),
+                why,
+            ))
+        }
     }
 }
 
@@ -93,15 +186,139 @@ pub fn slot_path(dir: &Path, slot: &str) -> Result<PathBuf, SaveError> {
     Ok(dir.join(format!("{slot}.ron")))
 }
 
+/// FNV-1a: stable across builds and platforms, unlike `Hash`.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The hash of the rules a scene plays by.
+pub fn rules_hash(scene: &Scene) -> u64 {
+    fnv(ron::to_string(scene.rules()).unwrap_or_default().as_bytes())
+}
+
+impl RngPosition {
+    pub fn of(rng: &ChaCha8Rng) -> Result<RngPosition, String> {
+        let word_pos = u64::try_from(rng.get_word_pos())
+            .map_err(|_| "a random stream is past 2^64 draws".to_string())?;
+        Ok(RngPosition {
+            key: rng.get_seed().iter().map(|b| format!("{b:02x}")).collect(),
+            stream: rng.get_stream(),
+            word_pos,
+        })
+    }
+
+    pub fn to_rng(&self) -> Result<ChaCha8Rng, String> {
+        let bad = || format!("the random-stream key `{}` is not 64 hex digits", self.key);
+        if self.key.len() != 64 || !self.key.is_ascii() {
+            return Err(bad());
+        }
+        let mut key = [0_u8; 32];
+        for (i, byte) in key.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(&self.key[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+        }
+        let mut rng = ChaCha8Rng::from_seed(key);
+        rng.set_stream(self.stream);
+        rng.set_word_pos(u128::from(self.word_pos));
+        Ok(rng)
+    }
+}
+
+impl SavedState {
+    pub fn of(snapshot: &Snapshot) -> Result<SavedState, String> {
+        let WorldState {
+            turn,
+            weather,
+            rng,
+            units,
+            commanders,
+            zones,
+            rumors,
+            vision,
+            wet_cloth,
+        } = snapshot.world.clone();
+        Ok(SavedState {
+            world: SavedWorld {
+                turn,
+                weather,
+                rng: RngPosition::of(&rng.0)?,
+                units,
+                commanders,
+                zones,
+                rumors,
+                vision,
+                wet_cloth,
+            },
+            story: snapshot.story.clone(),
+            policy_rng: RngPosition::of(&snapshot.policy_rng.0)?,
+        })
+    }
+
+    pub fn to_snapshot(&self, log_len: usize) -> Result<Snapshot, String> {
+        let SavedWorld {
+            turn,
+            weather,
+            rng,
+            units,
+            commanders,
+            zones,
+            rumors,
+            vision,
+            wet_cloth,
+        } = self.world.clone();
+        Ok(Snapshot {
+            world: WorldState {
+                turn,
+                weather,
+                rng: BattleRng(rng.to_rng()?),
+                units,
+                commanders,
+                zones,
+                rumors,
+                vision,
+                wet_cloth,
+            },
+            story: self.story.clone(),
+            policy_rng: crate::sim::rng::BattleRng(self.policy_rng.to_rng()?),
+            log_len,
+        })
+    }
+
+    /// The state as text: what fingerprints hash and comparisons compare
+    /// (text compares NaN equal to itself, which `PartialEq` does not).
+    pub fn text(&self) -> String {
+        ron::to_string(self).unwrap_or_default()
+    }
+
+    pub fn fingerprint(&self) -> u64 {
+        fnv(self.text().as_bytes())
+    }
+}
+
+/// The fingerprint of a game state, as a save's checkpoints hold it.
+pub fn fingerprint(snapshot: &Snapshot) -> u64 {
+    SavedState::of(snapshot)
+        .map(|s| s.fingerprint())
+        .unwrap_or(0)
+}
+
 /// The save of a game as it stands.
-pub fn save_file(game: &mut Game, transcript: &str) -> SaveFile {
-    let state = game.snapshot();
+pub fn save_file(game: &mut Game, transcript: &str) -> Result<SaveFile, String> {
+    let state = SavedState::of(&game.snapshot())?;
     let scene = game.scene();
-    SaveFile {
+    let (others, player) = game.policies();
+    let checkpoints = game
+        .undo_history()
+        .iter()
+        .map(|s| (s.log_len, fingerprint(s)))
+        .collect();
+    Ok(SaveFile {
         format: FORMAT,
         engine: env!("CARGO_PKG_VERSION").to_string(),
         scene: scene.id().to_string(),
         scene_hash: scene.content_hash,
+        rules_hash: rules_hash(scene),
         role: game.role().to_string(),
         seed: game.seed(),
         saved_at: std::time::SystemTime::now()
@@ -109,11 +326,19 @@ pub fn save_file(game: &mut Game, transcript: &str) -> SaveFile {
             .map(|d| d.as_secs())
             .unwrap_or(0),
         turn: game.turn(),
+        policies: SavedPolicies { others, player },
         state,
         log: game.log().to_vec(),
-        undo: game.undo_history().to_vec(),
+        checkpoints,
         transcript: transcript.to_string(),
-    }
+    })
+}
+
+/// The save as RON text.
+pub fn to_text(file: &SaveFile) -> Result<String, String> {
+    // Pretty at the top so a person can read the header; the bulky state on few lines.
+    ron::ser::to_string_pretty(file, ron::ser::PrettyConfig::default().depth_limit(2))
+        .map_err(|err| err.to_string())
 }
 
 /// Writes the game to `slot` atomically.
@@ -124,11 +349,20 @@ pub fn save(
     transcript: &str,
 ) -> Result<PathBuf, SaveError> {
     let path = slot_path(dir, slot)?;
-    let file = save_file(game, transcript);
-    let text = ron::ser::to_string_pretty(&file, ron::ser::PrettyConfig::default().depth_limit(3))
-        .map_err(|err| SaveError::Write(path.display().to_string(), err.to_string()))?;
+    let shown = || path.display().to_string();
+    let file = save_file(game, transcript).map_err(|err| SaveError::Write(shown(), err))?;
+    let text = to_text(&file).map_err(|err| SaveError::Write(shown(), err))?;
     write_atomic(dir, &path, text.as_bytes())?;
     Ok(path)
+}
+
+/// The slot an autosave goes to: the quit slot, or one of a rotation.
+pub fn autosave_slot(game: &Game, why: &str) -> String {
+    if why == "quit" {
+        "autosave-quit".to_string()
+    } else {
+        format!("autosave-{}", game.log().len() % AUTOSAVE_SLOTS + 1)
+    }
 }
 
 /// After every turn (rotating over `AUTOSAVE_SLOTS` slots) and on quit.
@@ -138,11 +372,7 @@ pub fn autosave(
     transcript: &str,
     why: &str,
 ) -> Result<PathBuf, SaveError> {
-    let slot = if why == "quit" {
-        "autosave-quit".to_string()
-    } else {
-        format!("autosave-{}", game.log().len() % AUTOSAVE_SLOTS + 1)
-    };
+    let slot = autosave_slot(game, why);
     save(dir, &slot, game, transcript)
 }
 
@@ -172,10 +402,30 @@ pub fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SaveErr
     })
 }
 
-/// Reads and checks a save file (no scene needed).
+/// "line 3, column 7: expected …" from a RON error.
+fn ron_problem(err: &ron::error::SpannedError) -> String {
+    format!(
+        "{} (line {}, column {})",
+        err.code, err.span.start.line, err.span.start.col
+    )
+}
+
+/// Reads a save file and checks its shape (no scene needed).
 pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|err| match err.kind() {
+    let text = read_text(path)?;
+    header(&shown, &text)?;
+    ron::from_str(&text).map_err(|err| {
+        SaveError::Damaged(
+            shown,
+            format!("its contents are damaged: {}", ron_problem(&err)),
+        )
+    })
+}
+
+fn read_text(path: &Path) -> Result<String, SaveError> {
+    let shown = path.display().to_string();
+    let io_error = |err: std::io::Error| match err.kind() {
         std::io::ErrorKind::NotFound => SaveError::Missing(
             path.file_stem()
                 .map(|s| s.to_string_lossy().to_string())
@@ -183,20 +433,56 @@ pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
             shown.clone(),
         ),
         _ => SaveError::Read(shown.clone(), err.to_string()),
-    })?;
+    };
+    let meta = std::fs::metadata(path).map_err(io_error)?;
+    if meta.is_dir() {
+        return Err(SaveError::Damaged(shown, "it is a folder".into()));
+    }
+    if meta.len() > MAX_SAVE_BYTES {
+        return Err(SaveError::Damaged(
+            shown,
+            format!(
+                "it is {} MB, far too large to be a save",
+                meta.len() / 1_000_000
+            ),
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(io_error)?;
     let text = String::from_utf8(bytes)
-        .map_err(|_| SaveError::Damaged(shown.clone(), "it is not text".into()))?;
+        .map_err(|_| SaveError::Damaged(shown.clone(), "it is not text (not UTF-8)".into()))?;
     if text.trim().is_empty() {
         return Err(SaveError::Damaged(shown, "the file is empty".into()));
     }
-    let header: Header = ron::from_str(&text).map_err(|err| {
-        SaveError::Damaged(shown.clone(), format!("{} at {}", err.code, err.span.start))
-    })?;
-    if header.format > FORMAT || header.format < MIN_FORMAT {
-        return Err(SaveError::TooNew(shown, header.format, MIN_FORMAT, FORMAT));
+    Ok(text)
+}
+
+/// The header, or the clearest account of why there is none.
+fn header(shown: &str, text: &str) -> Result<Header, SaveError> {
+    match ron::from_str::<Header>(text) {
+        Ok(header) if header.format > FORMAT => Err(SaveError::TooNew(
+            shown.to_string(),
+            header.format,
+            MIN_FORMAT,
+            FORMAT,
+        )),
+        Ok(header) if header.format < MIN_FORMAT => Err(SaveError::TooOld(
+            shown.to_string(),
+            header.format,
+            MIN_FORMAT,
+            FORMAT,
+        )),
+        Ok(header) => Ok(header),
+        Err(err) => {
+            let why = match ron::from_str::<ron::Value>(text) {
+                Ok(_) => format!(
+                    "it is RON, but not a save file: {}",
+                    ron_problem(&err).replace("Unexpected missing field", "no field")
+                ),
+                Err(syntax) => format!("it is damaged or cut short: {}", ron_problem(&syntax)),
+            };
+            Err(SaveError::Damaged(shown.to_string(), why))
+        }
     }
-    ron::from_str(&text)
-        .map_err(|err| SaveError::Damaged(shown, format!("{} at {}", err.code, err.span.start)))
 }
 
 /// A loaded game, its transcript, and a notice if the scene had changed.
@@ -212,9 +498,20 @@ pub fn load(dir: &Path, slot: &str, scenes: &[Arc<Scene>]) -> Result<Loaded, Sav
     restore(&path.display().to_string(), file, scenes)
 }
 
-/// Rebuilds the game a save describes. When the scene's text changed since
-/// the save, the command log is replayed on the current scene instead, and
-/// the notice says where the replay parts from the saved game, if it does.
+/// A fresh game for a save: its scene, role, seed and policies.
+fn fresh(shown: &str, scene: &Arc<Scene>, file: &SaveFile) -> Result<Game, SaveError> {
+    let (mut game, _) = Game::new(Arc::clone(scene), &file.role, file.seed)
+        .map_err(|err| SaveError::Damaged(shown.to_string(), err.to_string()))?;
+    game.set_policies(file.policies.others, file.policies.player);
+    Ok(game)
+}
+
+/// Rebuilds the game a save describes by replaying its log from the seed
+/// (which restores the undo history too). When the scene changed since the
+/// save, the replay on the current scene is the game, and the notice says
+/// where it parts from the saved one. When the scene is the same but the
+/// replay does not reach the saved state, the saved state is restored without
+/// undo history, and the notice says so.
 pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loaded, SaveError> {
     let scene = scenes
         .iter()
@@ -224,30 +521,52 @@ pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
             let ids: Vec<&str> = scenes.iter().map(|s| s.id()).collect();
             SaveError::UnknownScene(shown.to_string(), file.scene.clone(), ids.join(", "))
         })?;
-    let (mut game, _) = Game::new(Arc::clone(&scene), &file.role, file.seed)
-        .map_err(|err| SaveError::Damaged(shown.to_string(), err.to_string()))?;
-    if scene.content_hash == file.scene_hash {
-        game.restore_saved(&file.state, file.log, file.undo);
+    let mut game = fresh(shown, &scene, &file)?;
+    let report = replay(&mut game, &file);
+    let changed = match (
+        scene.content_hash == file.scene_hash,
+        rules_hash(&scene) == file.rules_hash,
+    ) {
+        (true, true) => None,
+        (false, true) => Some("battle"),
+        (true, false) => Some("rules of the battle"),
+        (false, false) => Some("battle and its rules"),
+    };
+    if let Some(what) = changed {
+        let n = file.log.len();
+        let outcome = if report.reproduces() {
+            "they reach the same state, so nothing is lost.".to_string()
+        } else {
+            report.describe()
+        };
+        let notice = format!(
+            "The {what} `{}` changed since this save was made. Your {n} command(s) were replayed on the current version: {outcome}",
+            file.scene
+        );
+        return Ok(Loaded {
+            game,
+            transcript: file.transcript,
+            notice: Some(notice),
+        });
+    }
+    if report.reproduces() {
         return Ok(Loaded {
             game,
             transcript: file.transcript,
             notice: None,
         });
     }
-    let report = replay(&mut game, &file);
-    let notice = match report.diverged_at {
-        None if report.failed.is_none() => format!(
-            "The battle `{}` has changed since this save. Your {} commands were replayed on the current version and reach the same state.",
-            file.scene,
-            file.log.len()
-        ),
-        _ => format!(
-            "The battle `{}` has changed since this save. Your {} commands were replayed on the current version; {}",
-            file.scene,
-            file.log.len(),
-            report.describe()
-        ),
-    };
+    check_fits(&scene, &file).map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
+    let snapshot = file
+        .state
+        .to_snapshot(file.log.len())
+        .map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
+    let mut game = fresh(shown, &scene, &file)?;
+    game.restore_saved(&snapshot, file.log, Vec::new());
+    let notice = format!(
+        "This save's commands do not lead to its saved state on this version of xiaoling ({}) The game goes on from the saved state; undo cannot go back before it.",
+        report.describe()
+    );
     Ok(Loaded {
         game,
         transcript: file.transcript,
@@ -255,52 +574,168 @@ pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
     })
 }
 
+/// Whether a saved state fits the scene it names: counts and every index in
+/// range, so a hand-edited or foreign state cannot reach code that indexes.
+pub fn check_fits(scene: &Scene, file: &SaveFile) -> Result<(), String> {
+    let world = &file.state.world;
+    let story = &file.state.story;
+    let (n_units, n_zones, n_sides) = (
+        scene.units().len(),
+        scene.zones().len(),
+        scene.sides().len(),
+    );
+    let n_commanders = scene.commanders().len();
+    let count = |what: &str, saved: usize, scene_has: usize| {
+        if saved == scene_has {
+            Ok(())
+        } else {
+            Err(format!(
+                "it holds {saved} {what} but the battle `{}` has {scene_has}",
+                scene.id()
+            ))
+        }
+    };
+    count("units", world.units.len(), n_units)?;
+    count("commanders", world.commanders.len(), n_commanders)?;
+    count("zones", world.zones.len(), n_zones)?;
+    count("sides' wet-cloth orders", world.wet_cloth.len(), n_sides)?;
+    let zone_ok = |z: usize| z < n_zones;
+    for (idx, unit) in world.units.iter().enumerate() {
+        let bad = !zone_ok(unit.location.zone)
+            || unit.orders.came_from.is_some_and(|z| !zone_ok(z))
+            || match unit.orders.order {
+                UnitOrder::MoveTo(z) => !zone_ok(z),
+                UnitOrder::RallyTo(c) => c >= n_commanders,
+                UnitOrder::Hold | UnitOrder::Pursue => false,
+            };
+        if bad {
+            return Err(format!(
+                "unit `{}` is placed or ordered outside the battle's zones",
+                scene.units()[idx].id
+            ));
+        }
+    }
+    for (idx, commander) in world.commanders.iter().enumerate() {
+        if commander.idx != idx || commander.side >= n_sides || !zone_ok(commander.zone) {
+            return Err(format!(
+                "commander `{}` does not fit the battle",
+                scene.commanders()[idx].id
+            ));
+        }
+    }
+    if world
+        .zones
+        .iter()
+        .any(|z| z.passage.crossed.len() != n_sides)
+    {
+        return Err("a zone's crossing counts do not match the sides".into());
+    }
+    for rumor in &world.rumors.active {
+        if rumor.about >= n_sides
+            || rumor.reached.len() != n_zones
+            || rumor.believers.iter().any(|&u| u >= n_units)
+        {
+            return Err("a rumor names sides, zones or units the battle does not have".into());
+        }
+    }
+    let vision = &world.vision;
+    if vision.blind.len() != n_zones
+        || vision.sees.len() != n_sides
+        || vision.sees.iter().any(|z| z.len() != n_zones)
+    {
+        return Err("its sight lines do not match the battle's zones".into());
+    }
+    for (tp, option) in &story.chosen {
+        let known = scene
+            .turning_point(tp)
+            .is_some_and(|t| t.options.iter().any(|o| &o.id == option));
+        if !known {
+            return Err(format!(
+                "it records the choice `{tp}`/`{option}`, which the battle does not have"
+            ));
+        }
+    }
+    if let Some(tp) = &story.pending
+        && scene.turning_point(tp).is_none()
+    {
+        return Err(format!(
+            "it waits on a turning point `{tp}` that does not exist"
+        ));
+    }
+    if let Some(ending) = &story.ended
+        && scene.ending(ending).is_none()
+    {
+        return Err(format!(
+            "it ended with `{ending}`, which the battle does not have"
+        ));
+    }
+    Ok(())
+}
+
 /// What replaying a save's command log found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplayReport {
     /// Commands that ran.
     pub ran: usize,
-    /// The command that could not run, with why.
+    /// The command (index) that could not run, with why.
     pub failed: Option<(usize, String)>,
-    /// The first turn whose state differs from the saved game's history.
-    pub diverged_at: Option<u32>,
+    /// The first command before which the state differs from the saved
+    /// game's, with the turn it was: (command index, turn).
+    pub diverged_at: Option<(usize, u32)>,
     /// The final state equals the saved one.
     pub same_end: bool,
+    /// The first difference in the final state, when there is one.
+    pub end_difference: Option<String>,
 }
 
 impl ReplayReport {
+    /// The log reproduces the saved game exactly.
+    pub fn reproduces(&self) -> bool {
+        self.failed.is_none() && self.diverged_at.is_none() && self.same_end
+    }
+
     pub fn describe(&self) -> String {
+        let end = self
+            .end_difference
+            .as_deref()
+            .map(|d| format!(" At the end, {d}."))
+            .unwrap_or_default();
         match (&self.failed, self.diverged_at) {
             (Some((n, why)), _) => format!(
                 "command {} could not run there ({why}); the game stops before it.",
                 n + 1
             ),
-            (None, Some(turn)) => format!("the replay parts from the saved game at turn {turn}."),
+            (None, Some((n, turn))) => format!(
+                "the replay parts from the saved game at turn {turn} (before command {}).{end}",
+                n + 1
+            ),
             (None, None) if self.same_end => {
                 "the replay reaches the saved state exactly.".to_string()
             }
-            (None, None) => "the final state differs from the saved one.".to_string(),
+            (None, None) => format!("the final state differs from the saved one.{end}"),
         }
     }
 }
 
-/// Re-runs a save's commands from its seed on `game` (fresh from `Game::new`),
-/// comparing each step with the save's undo history and final state.
+/// Re-runs a save's commands from its seed on `game` (fresh, with the save's
+/// policies), comparing the state before each command with the save's
+/// fingerprints, and the end with its saved state.
 pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
     let mut report = ReplayReport {
         ran: 0,
         failed: None,
         diverged_at: None,
         same_end: false,
+        end_difference: None,
     };
+    let mut checkpoints = file.checkpoints.iter().peekable();
     for (i, command) in file.log.iter().enumerate() {
-        if let Some(saved) = file.undo.iter().find(|s| s.log_len == i) {
-            let now = game.snapshot();
-            if report.diverged_at.is_none()
-                && (now.world != saved.world || now.story != saved.story)
-            {
-                report.diverged_at = Some(now.world.turn);
-            }
+        while checkpoints.next_if(|(at, _)| *at < i).is_some() {}
+        if let Some((_, saved)) = checkpoints.next_if(|(at, _)| *at == i)
+            && report.diverged_at.is_none()
+            && fingerprint(&game.snapshot()) != *saved
+        {
+            report.diverged_at = Some((i, game.turn()));
         }
         if let Err(err) = game.run(command) {
             report.failed = Some((i, err.to_string()));
@@ -308,12 +743,107 @@ pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
         }
         report.ran += 1;
     }
-    let end = game.snapshot();
-    report.same_end = end.world == file.state.world && end.story == file.state.story;
-    if report.diverged_at.is_none() && !report.same_end {
-        report.diverged_at = Some(end.world.turn);
+    match SavedState::of(&game.snapshot()) {
+        Ok(end) => {
+            report.same_end = end.text() == file.state.text();
+            if !report.same_end {
+                report.end_difference = Some(first_difference(game.scene(), &file.state, &end));
+            }
+        }
+        Err(why) => report.end_difference = Some(why),
     }
     report
+}
+
+/// Names the first thing that differs between a saved and a replayed state.
+pub fn first_difference(scene: &Scene, saved: &SavedState, replayed: &SavedState) -> String {
+    let text = |v: &dyn erased::Ron| v.ron();
+    let (a, b) = (&saved.world, &replayed.world);
+    let differ = |what: String, x: String, y: String| {
+        format!("{what} is {x} in the save but {y} in the replay")
+    };
+    if a.turn != b.turn {
+        return differ("the turn".into(), a.turn.to_string(), b.turn.to_string());
+    }
+    for (idx, (x, y)) in a.units.iter().zip(&b.units).enumerate() {
+        let name = scene
+            .units()
+            .get(idx)
+            .map(|u| u.id.clone())
+            .unwrap_or_else(|| format!("#{idx}"));
+        if x.men != y.men {
+            return differ(
+                format!("unit `{name}`'s strength"),
+                x.men.to_string(),
+                y.men.to_string(),
+            );
+        }
+        for (part, xs, ys) in [
+            ("morale", text(&x.morale), text(&y.morale)),
+            ("place", text(&x.location), text(&y.location)),
+            ("orders", text(&x.orders), text(&y.orders)),
+            (
+                "losses this turn",
+                x.lost_this_turn.to_string(),
+                y.lost_this_turn.to_string(),
+            ),
+        ] {
+            if xs != ys {
+                return differ(format!("unit `{name}`'s {part}"), xs, ys);
+            }
+        }
+    }
+    let parts: [(&str, String, String); 11] = [
+        (
+            "the number of units",
+            a.units.len().to_string(),
+            b.units.len().to_string(),
+        ),
+        ("the weather", text(&a.weather), text(&b.weather)),
+        ("the battle's random stream", text(&a.rng), text(&b.rng)),
+        ("the commanders", text(&a.commanders), text(&b.commanders)),
+        ("the zones", text(&a.zones), text(&b.zones)),
+        ("the rumors", text(&a.rumors), text(&b.rumors)),
+        ("what each side sees", text(&a.vision), text(&b.vision)),
+        (
+            "the wet-cloth orders",
+            text(&a.wet_cloth),
+            text(&b.wet_cloth),
+        ),
+        (
+            "the choices made",
+            text(&saved.story.chosen),
+            text(&replayed.story.chosen),
+        ),
+        (
+            "the rest of the story (events, flags, pending choice, ending)",
+            text(&saved.story),
+            text(&replayed.story),
+        ),
+        (
+            "the policy's random stream",
+            text(&saved.policy_rng),
+            text(&replayed.policy_rng),
+        ),
+    ];
+    for (what, x, y) in parts {
+        if x != y {
+            return differ(what.to_string(), x, y);
+        }
+    }
+    "the states differ".to_string()
+}
+
+/// RON text of any serializable value, for messages.
+mod erased {
+    pub trait Ron {
+        fn ron(&self) -> String;
+    }
+    impl<T: serde::Serialize> Ron for T {
+        fn ron(&self) -> String {
+            ron::to_string(self).unwrap_or_default()
+        }
+    }
 }
 
 /// Slot names in the folder (for Tab completion).
@@ -334,37 +864,74 @@ pub fn slot_names(dir: &Path) -> Vec<String> {
     names
 }
 
-/// One row of the `saves` table: the slot and what it holds, or why it cannot be read.
-pub struct SlotInfo {
-    pub slot: String,
-    pub summary: Result<(String, String, u32, u64), String>,
+/// What a slot holds, for the `saves` table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlotSummary {
+    pub scene: String,
+    pub role: String,
+    pub turn: u32,
+    pub saved_at: u64,
 }
 
-pub fn list(dir: &Path) -> Vec<SlotInfo> {
-    slot_names(dir)
+/// One row of the `saves` table: the slot and what it holds, or why it cannot be read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlotInfo {
+    pub slot: String,
+    pub summary: Result<SlotSummary, String>,
+}
+
+/// Every slot in the folder, readable or not. A missing folder has no
+/// slots; an unreadable one is an error.
+pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
+    if let Err(err) = std::fs::read_dir(dir)
+        && err.kind() != std::io::ErrorKind::NotFound
+    {
+        return Err(SaveError::Folder(
+            dir.display().to_string(),
+            err.to_string(),
+        ));
+    }
+    Ok(slot_names(dir)
         .into_iter()
         .map(|slot| {
             let path = dir.join(format!("{slot}.ron"));
-            let summary = std::fs::read_to_string(&path)
-                .map_err(|err| err.to_string())
-                .and_then(|text| ron::from_str::<Header>(&text).map_err(|_| "damaged".to_string()))
-                .and_then(|h| {
-                    if h.format > FORMAT {
-                        Err(format!("newer format {}", h.format))
-                    } else {
-                        let _ = h.engine;
-                        Ok((h.scene, h.role, h.turn, h.saved_at))
-                    }
-                });
+            // The whole file is read, not just its header, so a slot listed
+            // as good is one that loads.
+            let summary = read(&path)
+                .map(|f| SlotSummary {
+                    scene: f.scene,
+                    role: f.role,
+                    turn: f.turn,
+                    saved_at: f.saved_at,
+                })
+                .map_err(|err| short_reason(&err));
             SlotInfo { slot, summary }
         })
-        .collect()
+        .collect())
+}
+
+/// Why a slot is unreadable, in a few words for the table.
+fn short_reason(err: &SaveError) -> String {
+    match err {
+        SaveError::TooNew(_, format, ..) => format!("newer format {format}"),
+        SaveError::TooOld(_, format, ..) => format!("old format {format}"),
+        SaveError::Damaged(_, why) => why
+            .split([':', '('])
+            .next()
+            .unwrap_or("damaged")
+            .trim()
+            .to_string(),
+        other => other.to_string(),
+    }
 }
 
 /// The `saves` table, in the player's language.
 pub fn list_table(dir: &Path, locale: Locale) -> String {
-    let rows = list(dir);
     let zh = locale.is_chinese();
+    let rows = match list(dir) {
+        Ok(rows) => rows,
+        Err(err) => return err.to_string(),
+    };
     if rows.is_empty() {
         return if zh {
             format!("{} 中尚无存档。", dir.display())
@@ -380,12 +947,23 @@ pub fn list_table(dir: &Path, locale: Locale) -> String {
     let mut table = vec![head.iter().map(|s| s.to_string()).collect::<Vec<_>>()];
     for row in rows {
         table.push(match row.summary {
-            Ok((scene, role, turn, at)) => {
-                vec![row.slot, scene, role, turn.to_string(), timestamp(at)]
-            }
+            Ok(s) => vec![
+                row.slot,
+                s.scene,
+                s.role,
+                s.turn.to_string(),
+                timestamp(s.saved_at),
+            ],
             Err(why) => vec![
                 row.slot,
-                format!("{} ({why})", if zh { "无法读取" } else { "unreadable" }),
+                format!(
+                    "{} ({why})",
+                    if zh {
+                        "✗ 无法读取"
+                    } else {
+                        "✗ unreadable"
+                    }
+                ),
                 String::new(),
                 String::new(),
                 String::new(),
@@ -447,6 +1025,7 @@ mod tests {
             "",
             ".hidden",
             "a\u{7}b",
+            "a b",
             &"x".repeat(65),
         ] {
             assert!(check_slot(bad).is_err(), "{bad:?}");
@@ -454,6 +1033,23 @@ mod tests {
         for good in ["quick", "slot-1", "before_drums", "鸣鼓"] {
             assert!(check_slot(good).is_ok(), "{good:?}");
         }
+    }
+
+    #[test]
+    fn rng_positions_round_trip() {
+        use rand::Rng;
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..13 {
+            let _ = rng.next_u32();
+        }
+        let position = RngPosition::of(&rng).expect("position");
+        let mut back = position.to_rng().expect("rng");
+        assert_eq!(back.next_u64(), rng.next_u64());
+        let bad = RngPosition {
+            key: "zz".into(),
+            ..position
+        };
+        assert!(bad.to_rng().is_err());
     }
 
     #[test]

@@ -149,7 +149,12 @@ impl Game {
     }
 
     /// The option number (1-based) a policy takes at the pending turning point.
-    pub fn policy_choice(&mut self, policy: Policy) -> Option<usize> {
+    ///
+    /// A random pick draws from a stream keyed by the seed and the log's
+    /// length, not from the policy stream: the pick happens outside the
+    /// command it leads to, so moving a stream here would make the logged
+    /// `Choose` unreplayable and its undo inexact.
+    pub fn policy_choice(&self, policy: Policy) -> Option<usize> {
         let count = self.pending()?.options.len();
         let historical = self
             .pending()?
@@ -159,7 +164,10 @@ impl Game {
             .unwrap_or(0);
         Some(match policy {
             Policy::Historical => historical + 1,
-            Policy::Random => self.policy_rng.index(count) + 1,
+            Policy::Random => {
+                let key = self.seed ^ (self.log.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                BattleRng::from_seed(key).index(count) + 1
+            }
         })
     }
 
@@ -326,6 +334,12 @@ impl Game {
 
     pub fn undo_history(&self) -> &[Snapshot] {
         &self.undo_stack
+    }
+
+    /// Who decides for the side nobody plays, and for the player (auto-play):
+    /// part of what a save must hold for its log to replay.
+    pub fn policies(&self) -> (Policy, Option<Policy>) {
+        (self.policy, self.player_policy)
     }
 
     fn push_undo(&mut self) {

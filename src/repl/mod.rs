@@ -210,7 +210,7 @@ pub struct Session<'a> {
     scenes: Vec<Arc<Scene>>,
     /// Output failed (closed pipe): stop quietly.
     closed: bool,
-    /// An autosave failure was told already (told once, not every turn).
+    /// The last autosave failed and the player was told: say it only once.
     autosave_failed: bool,
 }
 
@@ -746,19 +746,59 @@ impl<'a> Session<'a> {
     }
 
     fn autosave(&mut self, why: &str) {
-        // Autosaves are a safety net: a failure is told once, never fatal.
-        match save::autosave(
+        // Autosaves are a safety net: a failure is told once (not every
+        // turn), never fatal; after a success a new failure is told again.
+        let result = save::autosave(
             &self.options.saves_dir,
             &mut self.game,
             &self.transcript,
             why,
-        ) {
+        );
+        match result {
             Ok(_) => self.autosave_failed = false,
             Err(err) if !self.autosave_failed => {
                 self.autosave_failed = true;
-                self.say(&format!("(autosave failed: {err}; the game goes on)"));
+                let text = if self.options.locale.is_chinese() {
+                    format!("（自动存档失败，游戏照常进行；此后不再提示：{err}）")
+                } else {
+                    format!(
+                        "(Autosave failed; the game goes on, and this is not repeated every turn: {err})"
+                    )
+                };
+                self.say_wrapped(&text, "");
             }
             Err(_) => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustyline::completion::Completer;
+
+    #[test]
+    fn tab_completes_slot_names_after_save_and_load() {
+        let words = vec![
+            "1".to_string(),
+            "slot:quick".to_string(),
+            "slot:autosave-1".to_string(),
+            "slot:before-drums".to_string(),
+        ];
+        let helper = Helper {
+            words: Rc::new(RefCell::new(words)),
+        };
+        let history = rustyline::history::MemHistory::new();
+        let context = rustyline::Context::new(&history);
+        let complete = |line: &str| {
+            helper
+                .complete(line, line.len(), &context)
+                .unwrap_or_default()
+        };
+        assert_eq!(complete("load q"), (5, vec!["quick".to_string()]));
+        assert_eq!(complete("save b"), (5, vec!["before-drums".to_string()]));
+        assert_eq!(complete("load a"), (5, vec!["autosave-1".to_string()]));
+        assert_eq!(complete("look q"), (5, Vec::<String>::new()));
+        assert!(complete("sa").1.contains(&"saves".to_string()));
     }
 }

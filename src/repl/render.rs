@@ -249,6 +249,9 @@ fn fill(template: &str, args: &[(&str, String)]) -> String {
     out
 }
 
+/// A chronicle entry told in a group: template key, other arguments, unit.
+type Grouped = (&'static str, Vec<(&'static str, String)>, usize);
+
 /// Everything the renderer needs to name things and know what the player sees.
 pub struct View<'a> {
     pub scene: &'a Scene,
@@ -406,10 +409,7 @@ impl View<'_> {
     }
 
     /// Entries told in groups: the template, its other arguments, and the unit.
-    fn group_of(
-        &self,
-        entry: &Entry,
-    ) -> Option<(&'static str, Vec<(&'static str, String)>, usize)> {
+    fn group_of(&self, entry: &Entry) -> Option<Grouped> {
         let own = |unit: usize| self.owns(unit);
         Some(match entry {
             Entry::RumorBelieved {

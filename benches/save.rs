@@ -1,0 +1,80 @@
+//! Times saving and loading a mid-game and a late-game battle 1 (false-cry),
+//! and reports the save's size. No criterion: `Instant` and `black_box`.
+//! Run with `cargo bench --bench save`.
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use xiaoling::save;
+use xiaoling::scene::{self, Scene};
+use xiaoling::story::Game;
+
+fn time(label: &str, runs: u32, mut f: impl FnMut()) -> Duration {
+    f();
+    let start = Instant::now();
+    for _ in 0..runs {
+        f();
+    }
+    let each = start.elapsed() / runs;
+    println!("{label:<44} {:>10.3} ms", each.as_secs_f64() * 1000.0);
+    each
+}
+
+fn main() {
+    let scenes: Vec<Arc<Scene>> = match scene::load_embedded() {
+        Ok(scenes) => scenes.into_iter().map(Arc::new).collect(),
+        Err(problems) => {
+            eprintln!("{} problem(s) in the shipped scenes", problems.len());
+            return;
+        }
+    };
+    let Some(scene) = scenes.iter().find(|s| s.id() == "false-cry").cloned() else {
+        eprintln!("no false-cry scene");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("xiaoling-bench-{}", std::process::id()));
+    for (label, steps) in [("mid-game", 8_usize), ("late-game", 60)] {
+        let Ok((mut game, _)) = Game::new(Arc::clone(&scene), "zhang-chun", 1) else {
+            return;
+        };
+        let mut taken = 0;
+        while taken < steps && !game.is_over() {
+            if game.auto_step().is_err() {
+                break;
+            }
+            taken += 1;
+        }
+        let transcript = "x".repeat(400 * taken);
+        let Ok(file) = save::save_file(&mut game, &transcript) else {
+            return;
+        };
+        let Ok(text) = save::to_text(&file) else {
+            return;
+        };
+        let state_bytes = file.state.text().len();
+        println!(
+            "{label}: turn {}, {} commands, save {} bytes (state {} bytes, transcript {} bytes)",
+            game.turn(),
+            game.log().len(),
+            text.len(),
+            state_bytes,
+            transcript.len()
+        );
+        println!(
+            "  the undo history stored whole would add about {} bytes",
+            state_bytes * game.undo_history().len()
+        );
+        let runs = 20;
+        time(&format!("  save ({label}, to file, fsync)"), runs, || {
+            let _ = black_box(save::save(&dir, "bench", &mut game, &transcript));
+        });
+        time(
+            &format!("  load ({label}, read, parse, replay)"),
+            runs,
+            || {
+                let _ = black_box(save::load(&dir, "bench", &scenes).map(|l| l.game.turn()));
+            },
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

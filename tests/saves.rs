@@ -1,0 +1,761 @@
+//! Saves, loading, undo and replay, end to end: through the library API and
+//! through the real `xiaoling` binary (piped commands, killed mid-save, bad
+//! files, refused slot names, a changed scene, `replay` exit codes).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command as Process, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use xiaoling::save::{self, SaveError, SavedState};
+use xiaoling::scene::{self, Scene};
+use xiaoling::story::{Game, Output, Policy, StoryError};
+
+const BIN: &str = env!("CARGO_BIN_EXE_xiaoling");
+
+fn scenes() -> Vec<Arc<Scene>> {
+    scene::load_embedded()
+        .expect("shipped scenes load")
+        .into_iter()
+        .map(Arc::new)
+        .collect()
+}
+
+fn find(scenes: &[Arc<Scene>], id: &str) -> Arc<Scene> {
+    scenes
+        .iter()
+        .find(|s| s.id() == id)
+        .cloned()
+        .expect("scene")
+}
+
+/// A fresh, empty folder of its own under the system temp folder.
+fn temp_dir(name: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "xiaoling-saves-{}-{}-{name}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// A game where both sides (the player too) decide by the random policy.
+fn random_game(scene: &Arc<Scene>, role: &str, seed: u64) -> Game {
+    let (mut game, _) = Game::new(Arc::clone(scene), role, seed).expect("game");
+    game.set_policies(Policy::Random, Some(Policy::Random));
+    game
+}
+
+fn state_text(game: &mut Game) -> String {
+    SavedState::of(&game.snapshot())
+        .expect("state converts")
+        .text()
+}
+
+/// Runs auto-steps until the end (or a bound), returning each step's outputs.
+fn play_out(game: &mut Game, limit: usize) -> Vec<Vec<Output>> {
+    let mut steps = Vec::new();
+    while !game.is_over() && steps.len() < limit {
+        match game.auto_step() {
+            Ok(out) => steps.push(out),
+            Err(err) => panic!("auto step failed: {err}"),
+        }
+    }
+    steps
+}
+
+fn run_bin(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Process::new(BIN)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn xiaoling");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+fn dir_arg(dir: &Path) -> String {
+    dir.display().to_string()
+}
+
+/// A folder holding the shipped rules and one battle, its text changed by `edit`.
+fn edited_scenes(name: &str, edit: impl Fn(String) -> String) -> PathBuf {
+    let dir = temp_dir(name);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    std::fs::copy(root.join("rules.ron"), dir.join("rules.ron")).expect("copy rules");
+    let text = std::fs::read_to_string(root.join("false-cry.ron")).expect("read scene");
+    std::fs::write(dir.join("false-cry.ron"), edit(text)).expect("write scene");
+    dir
+}
+
+// ---------------------------------------------------------------- round trips
+
+#[test]
+fn load_of_save_is_identity_on_the_game_state() {
+    let scenes = scenes();
+    let dir = temp_dir("identity");
+    for (scene_id, role) in [
+        ("false-cry", "zhang-chun"),
+        ("broken-bridge", "huang-taiji"),
+    ] {
+        let scene = find(&scenes, scene_id);
+        for steps in [0, 1, 5, 11] {
+            let mut game = random_game(&scene, role, 40 + steps as u64);
+            play_out(&mut game, steps);
+            let path = save::save(&dir, "round", &mut game, "the transcript\n").expect("save");
+            assert!(path.starts_with(&dir));
+            let mut loaded = save::load(&dir, "round", &scenes).expect("load");
+            assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+            assert_eq!(loaded.transcript, "the transcript\n");
+            assert_eq!(state_text(&mut loaded.game), state_text(&mut game));
+            assert_eq!(loaded.game.log(), game.log());
+            assert_eq!(loaded.game.policies(), game.policies());
+            assert_eq!(loaded.game.role(), game.role());
+            assert_eq!(loaded.game.seed(), game.seed());
+            // The undo history is rebuilt, state for state.
+            let fingerprints =
+                |g: &Game| -> Vec<u64> { g.undo_history().iter().map(save::fingerprint).collect() };
+            assert_eq!(fingerprints(&loaded.game), fingerprints(&game));
+            // Saving the loaded game gives the same file (but for the time).
+            let again = save::save_file(&mut loaded.game, "the transcript\n").expect("file");
+            let first = save::save_file(&mut game, "the transcript\n").expect("file");
+            assert_eq!(
+                save::SaveFile {
+                    saved_at: 0,
+                    ..again
+                },
+                save::SaveFile {
+                    saved_at: 0,
+                    ..first
+                }
+            );
+        }
+    }
+}
+
+#[test]
+fn continuing_after_a_load_equals_never_stopping() {
+    let scenes = scenes();
+    let dir = temp_dir("continue");
+    let cases = [
+        ("false-cry", "zhang-chun"),
+        ("broken-bridge", "hong-chengchou"),
+    ];
+    for seed in 0..20_u64 {
+        let (scene_id, role) = cases[(seed % 2) as usize];
+        let scene = find(&scenes, scene_id);
+        let mut whole = random_game(&scene, role, seed);
+        let uninterrupted = play_out(&mut whole, 200);
+        let end = state_text(&mut whole);
+        let n = uninterrupted.len();
+        for stop in [0, 1, n / 3, n / 2, n.saturating_sub(1)] {
+            let mut first = random_game(&scene, role, seed);
+            let before = play_out(&mut first, stop);
+            assert_eq!(before, uninterrupted[..stop], "seed {seed}");
+            save::save(&dir, "mid", &mut first, "").expect("save");
+            drop(first);
+            let mut loaded = save::load(&dir, "mid", &scenes).expect("load").game;
+            let after = play_out(&mut loaded, 200);
+            assert_eq!(
+                after,
+                uninterrupted[stop..],
+                "seed {seed}, {scene_id}, stopped after {stop} of {n} steps"
+            );
+            assert_eq!(state_text(&mut loaded), end, "seed {seed}, stop {stop}");
+        }
+    }
+}
+
+// ----------------------------------------------------------------------- undo
+
+#[test]
+fn undo_restores_each_prior_state_back_to_the_start() {
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    for seed in [3_u64, 17] {
+        let mut game = random_game(&scene, "huang-taiji", seed);
+        let mut states = vec![state_text(&mut game)];
+        let mut steps = Vec::new();
+        while !game.is_over() && steps.len() < 40 {
+            steps.push(game.auto_step().expect("step"));
+            states.push(state_text(&mut game));
+        }
+        assert!(steps.len() > 3);
+        // Back to the start, one command at a time.
+        for expected in states.iter().rev().skip(1) {
+            game.undo().expect("undo");
+            assert_eq!(&state_text(&mut game), expected);
+        }
+        assert_eq!(game.log().len(), 0);
+        assert_eq!(game.undo(), Err(StoryError::NothingToUndo));
+        // The random streams were rewound too: the same game plays again.
+        let replayed = play_out(&mut game, 40);
+        assert_eq!(replayed, steps, "seed {seed}");
+    }
+}
+
+#[test]
+fn undo_after_load_goes_back_past_the_load() {
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let dir = temp_dir("undo-load");
+    let mut game = random_game(&scene, "zhang-chun", 9);
+    let start = state_text(&mut game);
+    play_out(&mut game, 6);
+    save::save(&dir, "u", &mut game, "").expect("save");
+    let mut loaded = save::load(&dir, "u", &scenes).expect("load").game;
+    for _ in 0..game.log().len() {
+        loaded.undo().expect("undo");
+    }
+    assert_eq!(state_text(&mut loaded), start);
+}
+
+#[test]
+fn a_scene_without_undo_forbids_it() {
+    let dir = edited_scenes("ironman", |text| {
+        text.replacen(
+            "        max_turns: 22,",
+            "        max_turns: 22,\n        undo: false,",
+            1,
+        )
+    });
+    let scenes: Vec<Arc<Scene>> = scene::load_dir(&dir)
+        .expect("edited scene loads")
+        .into_iter()
+        .map(Arc::new)
+        .collect();
+    let scene = find(&scenes, "false-cry");
+    assert!(!scene.meta().undo);
+    let mut game = random_game(&scene, "zhang-chun", 1);
+    play_out(&mut game, 2);
+    assert_eq!(game.undo(), Err(StoryError::UndoForbidden));
+    let saves = temp_dir("ironman-saves");
+    let (code, out, _) = run_bin(
+        &[
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "zhang-chun",
+            "--seed",
+            "1",
+            "--saves",
+            &dir_arg(&saves),
+            "--scenes",
+            &dir_arg(&dir),
+        ],
+        "1\n\nundo\nquit\n",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("Undo is not allowed in this battle"), "{out}");
+}
+
+// ---------------------------------------------------------------- the binary
+
+#[test]
+fn the_binary_saves_lists_loads_and_autosaves() {
+    let dir = temp_dir("bin");
+    let saves = dir_arg(&dir);
+    let play = [
+        "play",
+        "--scene",
+        "false-cry",
+        "--role",
+        "zhang-chun",
+        "--seed",
+        "1",
+        "--saves",
+        &saves,
+    ];
+    let (code, out, err) = run_bin(&play, "1\n\nsave a\nsaves\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Saved to slot `a`"), "{out}");
+    assert!(out.contains("slot") && out.contains("saved at"), "{out}");
+    for slot in ["a", "autosave-2", "autosave-3", "autosave-quit"] {
+        assert!(dir.join(format!("{slot}.ron")).is_file(), "{slot}: {out}");
+    }
+    // The table lists each slot with its battle, role and turn.
+    let table_line = out
+        .lines()
+        .find(|l| l.starts_with("a "))
+        .expect("row for a");
+    assert!(
+        table_line.contains("false-cry") && table_line.contains("zhang-chun"),
+        "{table_line}"
+    );
+    // `--load` continues where the save left off; `load` in the REPL too.
+    let (code, out, err) = run_bin(
+        &["play", "--load", "a", "--saves", &saves],
+        "\nload autosave-2\nundo\nundo\nquit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Turn 1 · 16:15"), "{out}");
+    assert!(out.contains("Turn 2 · 16:30"), "{out}");
+    assert!(out.contains("Loaded slot `autosave-2`"), "{out}");
+    assert!(out.contains("Nothing to undo"), "{out}");
+    // Replaying a good save exits 0.
+    let (code, out, _) = run_bin(&["replay", "a", "--saves", &saves], "");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("reproduced exactly"), "{out}");
+}
+
+#[test]
+fn autosave_failure_is_told_once_and_the_game_goes_on() {
+    let dir = temp_dir("nofolder");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "not a folder").expect("write");
+    let saves = file.join("saves");
+    let (code, out, _) = run_bin(
+        &[
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "zhang-chun",
+            "--seed",
+            "2",
+            "--saves",
+            &dir_arg(&saves),
+        ],
+        "1\n\n\n\nsave b\nsaves\nload b\nstatus\nquit\n",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out.matches("Autosave failed").count(), 1, "{out}");
+    assert!(out.contains("Turn 3"), "the game went on: {out}");
+    assert!(
+        out.contains("cannot use the save folder") && out.contains("Not a directory"),
+        "{out}"
+    );
+    assert!(out.contains("cannot read"), "{out}");
+}
+
+#[test]
+fn slot_names_that_leave_the_folder_are_refused() {
+    let long = "x".repeat(65);
+    for bad in [
+        "../x",
+        "/tmp/abs",
+        "a/b",
+        "a\\b",
+        ".hidden",
+        "a\u{1}b",
+        "tab\there",
+        long.as_str(),
+        "",
+    ] {
+        let err = save::check_slot(bad).expect_err(bad);
+        assert!(matches!(err, SaveError::BadSlot(..)), "{bad:?}");
+        assert!(err.to_string().contains("not a valid slot name"), "{err}");
+    }
+    let dir = temp_dir("slots");
+    let outside = dir.join("outside");
+    std::fs::create_dir_all(&outside).expect("dir");
+    let saves = outside.join("saves");
+    let (code, out, _) = run_bin(
+        &[
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "zhang-chun",
+            "--seed",
+            "1",
+            "--saves",
+            &dir_arg(&saves),
+        ],
+        &format!(
+            "save ../x\nsave {}\nsave a/b\nload ../x\nsave /tmp/y\nquit\n",
+            long
+        ),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out.matches("is not a valid slot name").count(), 5, "{out}");
+    assert!(out.contains("path separators"), "{out}");
+    assert!(out.contains("too long"), "{out}");
+    assert!(!outside.join("x.ron").exists());
+    let (code, _, err) = run_bin(&["play", "--load", "../x", "--saves", &dir_arg(&saves)], "");
+    assert_ne!(code, 0);
+    assert!(err.contains("not a valid slot name"), "{err}");
+}
+
+// ------------------------------------------------------------------ bad files
+
+/// The save's text with the first unit's strength lowered by one, and the
+/// strength before and after.
+fn tamper_men(text: &str) -> (String, u32, u32) {
+    let at = text.find("units: [(men: ").expect("units") + "units: [(men: ".len();
+    let end = at + text[at..].find(',').expect("comma");
+    let men: u32 = text[at..end].parse().expect("number");
+    let tampered = format!("{}{}{}", &text[..at], men - 1, &text[end..]);
+    (tampered, men, men - 1)
+}
+
+/// A good save's text, for making bad ones from.
+fn good_save_text(dir: &Path) -> String {
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let mut game = random_game(&scene, "zhang-chun", 5);
+    play_out(&mut game, 4);
+    let path = save::save(dir, "good", &mut game, "text\n").expect("save");
+    std::fs::read_to_string(path).expect("read")
+}
+
+#[test]
+fn every_kind_of_bad_file_gives_one_clear_error_and_the_good_slots_still_list() {
+    let dir = temp_dir("bad");
+    let good = good_save_text(&dir);
+    let bad: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("empty", Vec::new(), "empty"),
+        ("blank", b"  \n\n".to_vec(), "empty"),
+        (
+            "truncated",
+            good.as_bytes()[..good.len() / 2].to_vec(),
+            "damaged or cut short",
+        ),
+        (
+            "not-ron",
+            b"hello, world {".to_vec(),
+            "damaged or cut short",
+        ),
+        ("binary", vec![0xff, 0xfe, 0x00, 0x42], "not text"),
+        ("foreign", b"(a: 1, b: [2, 3])".to_vec(), "not a save file"),
+        (
+            "scene-file",
+            std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/rules.ron"))
+                .expect("rules"),
+            "not a save file",
+        ),
+        (
+            "newer",
+            good.replacen("format: 1,", "format: 99,", 1).into_bytes(),
+            "newer version",
+        ),
+        (
+            "older",
+            good.replacen("format: 1,", "format: 0,", 1).into_bytes(),
+            "old save",
+        ),
+        (
+            "extra-field",
+            good.replacen("format: 1,", "format: 1, cheat: true,", 1)
+                .into_bytes(),
+            "damaged",
+        ),
+        (
+            "bad-key",
+            good.replacen("key: \"", "key: \"zz", 1).into_bytes(),
+            "",
+        ),
+        (
+            "unknown-battle",
+            good.replace("\"false-cry\"", "\"no-such-battle\"")
+                .into_bytes(),
+            "not loaded",
+        ),
+        (
+            "wrong-role",
+            good.replace("role: \"zhang-chun\"", "role: \"nobody\"")
+                .into_bytes(),
+            "no such role",
+        ),
+    ];
+    for (slot, bytes, _) in &bad {
+        std::fs::write(dir.join(format!("{slot}.ron")), bytes).expect("write");
+    }
+    std::fs::create_dir_all(dir.join("folder.ron")).expect("dir");
+    let scenes = scenes();
+    for (slot, _, why) in &bad {
+        let result = save::load(&dir, slot, &scenes);
+        match result {
+            Err(err) => {
+                let text = err.to_string();
+                assert!(text.contains(&format!("{slot}.ron")), "{slot}: {text}");
+                assert!(text.contains(why), "{slot}: expected `{why}` in: {text}");
+                assert!(!text.contains('\n'), "one line: {text}");
+            }
+            // A state that does not match its log still loads (from the
+            // saved state), with a notice; only a broken key must not.
+            Ok(loaded) => panic!("{slot} loaded: {:?}", loaded.notice),
+        }
+    }
+    assert!(
+        save::load(&dir, "folder", &scenes)
+            .err()
+            .is_some_and(|e| e.to_string().contains("folder"))
+    );
+    // The listing keeps the good slot and marks each bad one.
+    let rows = save::list(&dir).expect("list");
+    let good_row = rows.iter().find(|r| r.slot == "good").expect("good row");
+    assert!(good_row.summary.is_ok());
+    for (slot, _, _) in bad.iter().take(10) {
+        let row = rows.iter().find(|r| &r.slot == slot).expect("row");
+        assert!(row.summary.is_err(), "{slot} should be marked");
+    }
+    let table = save::list_table(&dir, scene::Locale::En);
+    assert!(table.contains("unreadable"), "{table}");
+    // Through the binary: `saves` lists, `--load` of a bad slot is one error.
+    let (code, _, err) = run_bin(
+        &["play", "--load", "truncated", "--saves", &dir_arg(&dir)],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("truncated.ron"), "{err}");
+    let (_, out, _) = run_bin(
+        &["play", "--load", "good", "--saves", &dir_arg(&dir)],
+        "saves\nload newer\nload empty\n\nquit\n",
+    );
+    assert!(out.contains("✗ unreadable (newer format 99)"), "{out}");
+    assert!(out.contains("newer version of xiaoling"), "{out}");
+    assert!(
+        out.contains("empty.ron") && out.contains("the file is empty"),
+        "{out}"
+    );
+    assert!(out.contains("Turn 4 ·"), "the game goes on: {out}");
+}
+
+#[test]
+fn a_tampered_state_loads_from_the_save_with_a_notice_and_never_panics() {
+    let dir = temp_dir("tampered");
+    let good = good_save_text(&dir);
+    let scenes = scenes();
+    // A unit's strength edited: the log no longer leads there.
+    let (edited, _, _) = tamper_men(&good);
+    std::fs::write(dir.join("edited.ron"), &edited).expect("write");
+    let loaded = save::load(&dir, "edited", &scenes).expect("loads");
+    let notice = loaded.notice.expect("notice");
+    assert!(
+        notice.contains("do not lead to its saved state"),
+        "{notice}"
+    );
+    // Units cut from the world: refused, not indexed out of range.
+    let list_end = good.find("], commanders:").expect("end of units");
+    let last = good[..list_end].rfind(", (men: ").expect("last unit");
+    let cut = format!("{}{}", &good[..last], &good[list_end..]);
+    let (cut, _, _) = tamper_men(&cut);
+    std::fs::write(dir.join("cut.ron"), cut).expect("write");
+    let err = save::load(&dir, "cut", &scenes).err().expect("refused");
+    assert!(err.to_string().contains("units"), "{err}");
+}
+
+// --------------------------------------------------------- the scene changed
+
+#[test]
+fn a_changed_scene_is_said_plainly_and_the_log_replayed() {
+    let saves = temp_dir("changed-saves");
+    let scenes_now = scenes();
+    let scene = find(&scenes_now, "false-cry");
+    let (mut game, _) = Game::new(Arc::clone(&scene), "zhang-chun", 4).expect("game");
+    game.choose(1).expect("choose");
+    for _ in 0..4 {
+        if game.pending().is_some() {
+            game.choose(1).expect("choose");
+        } else {
+            game.next().expect("next");
+        }
+    }
+    save::save(&saves, "before", &mut game, "").expect("save");
+
+    // A number changed: the replay parts from the save, and says where.
+    let changed = edited_scenes("changed", |t| t.replacen("men: 2300,", "men: 1300,", 1));
+    let changed_scenes: Vec<Arc<Scene>> = scene::load_dir(&changed)
+        .expect("loads")
+        .into_iter()
+        .map(Arc::new)
+        .collect();
+    let loaded = save::load(&saves, "before", &changed_scenes).expect("load");
+    let notice = loaded.notice.expect("notice");
+    assert!(notice.contains("changed since this save"), "{notice}");
+    assert!(notice.contains("turn 0"), "{notice}");
+    assert_eq!(loaded.game.log().len(), game.log().len());
+
+    // Only a comment changed: same state, and the notice says nothing is lost.
+    let comment = edited_scenes("comment", |t| format!("// an edit\n{t}"));
+    let comment_scenes: Vec<Arc<Scene>> = scene::load_dir(&comment)
+        .expect("loads")
+        .into_iter()
+        .map(Arc::new)
+        .collect();
+    let mut loaded = save::load(&saves, "before", &comment_scenes).expect("load");
+    let notice = loaded.notice.expect("notice");
+    assert!(notice.contains("nothing is lost"), "{notice}");
+    assert_eq!(state_text(&mut loaded.game), state_text(&mut game));
+
+    // Through the binary, with --scenes.
+    let (code, out, err) = run_bin(
+        &[
+            "play",
+            "--load",
+            "before",
+            "--saves",
+            &dir_arg(&saves),
+            "--scenes",
+            &dir_arg(&changed),
+        ],
+        "quit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("changed since this save was made"), "{out}");
+    let (code, out, _) = run_bin(
+        &[
+            "replay",
+            "before",
+            "--saves",
+            &dir_arg(&saves),
+            "--scenes",
+            &dir_arg(&changed),
+        ],
+        "",
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("has changed") && out.contains("turn 0"),
+        "{out}"
+    );
+}
+
+// -------------------------------------------------------------------- replay
+
+#[test]
+fn replay_exits_zero_when_reproduced_and_names_the_first_difference_when_not() {
+    let dir = temp_dir("replay");
+    let good = good_save_text(&dir);
+    let saves = dir_arg(&dir);
+    let (code, out, _) = run_bin(&["replay", "good", "--saves", &saves], "");
+    assert_eq!(code, 0, "{out}");
+    // By path too.
+    let path = dir_arg(&dir.join("good.ron"));
+    let (code, _, _) = run_bin(&["replay", &path], "");
+    assert_eq!(code, 0);
+
+    // The saved state tampered: the end differs, and the unit is named.
+    let (tampered, men, lowered) = tamper_men(&good);
+    std::fs::write(dir.join("men.ron"), tampered).expect("write");
+    let (code, out, _) = run_bin(&["replay", "men", "--saves", &saves], "");
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "strength is {lowered} in the save but {men} in the replay"
+        )),
+        "{out}"
+    );
+
+    // A command dropped from the log: the replay parts at a named turn.
+    let log_start = good.find("log: [").expect("log");
+    let dropped = format!(
+        "{}{}",
+        &good[..log_start + 6],
+        good[log_start + 6..].replacen("Next,", "", 1)
+    );
+    assert_ne!(dropped, good);
+    std::fs::write(dir.join("dropped.ron"), dropped).expect("write");
+    let (code, out, _) = run_bin(&["replay", "dropped", "--saves", &saves], "");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the turn is 3 in the save but 2"), "{out}");
+
+    // A checkpoint that does not match: the replay parts there, at a named turn.
+    let checkpoints = good.find("checkpoints: [").expect("checkpoints");
+    let second = checkpoints + good[checkpoints..].find("(1, ").expect("second") + 4;
+    let end = second + good[second..].find(')').expect("end");
+    let wrong = format!("{}1{}", &good[..second], &good[end..]);
+    std::fs::write(dir.join("checkpoint.ron"), wrong).expect("write");
+    let (code, out, _) = run_bin(&["replay", "checkpoint", "--saves", &saves], "");
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("parts from the saved game at turn 0 (before command 2)"),
+        "{out}"
+    );
+
+    // Not a save at all, or no such slot: an error, not a verdict.
+    std::fs::write(dir.join("junk.ron"), "junk").expect("write");
+    let (code, _, err) = run_bin(&["replay", "junk", "--saves", &saves], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("junk.ron"), "{err}");
+    let (code, _, err) = run_bin(&["replay", "nothing", "--saves", &saves], "");
+    assert_eq!(code, 2, "{err}");
+}
+
+// ---------------------------------------------------------- killed mid-save
+
+#[test]
+fn killing_the_game_while_it_saves_never_loses_a_slot() {
+    let dir = temp_dir("kill");
+    let saves = dir_arg(&dir);
+    let scenes = scenes();
+    // A tiny deterministic generator for kill moments: no extra dependency.
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut script = String::from("1\n");
+    for i in 0..400 {
+        script.push_str("save s\nsave t\n");
+        if i % 5 == 0 {
+            script.push('\n');
+        }
+    }
+    let mut killed_while_running = 0;
+    for round in 0..30 {
+        let mut child = Process::new(BIN)
+            .args([
+                "play",
+                "--scene",
+                "false-cry",
+                "--role",
+                "zhang-chun",
+                "--seed",
+                &round.to_string(),
+                "--saves",
+                &saves,
+            ])
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let script = script.clone();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(script.as_bytes());
+        });
+        std::thread::sleep(std::time::Duration::from_millis(20 + next() % 300));
+        if child.try_wait().ok().flatten().is_none() {
+            killed_while_running += 1;
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        let _ = writer.join();
+        for slot in save::slot_names(&dir) {
+            let loaded = save::load(&dir, &slot, &scenes);
+            assert!(
+                loaded.is_ok(),
+                "round {round}: slot {slot} lost: {:?}",
+                loaded.err().map(|e| e.to_string())
+            );
+        }
+    }
+    assert!(killed_while_running >= 20, "{killed_while_running}");
+    let slots = save::slot_names(&dir);
+    assert!(slots.contains(&"s".to_string()), "{slots:?}");
+    // Temporary files a kill leaves behind are never taken for slots.
+    assert!(slots.iter().all(|s| !s.starts_with('.')));
+    let rows = save::list(&dir).expect("list");
+    assert!(rows.iter().all(|r| r.summary.is_ok()));
+}
