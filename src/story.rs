@@ -132,7 +132,7 @@ impl Game {
             seed,
             policy: Policy::Historical,
             player_policy: None,
-            policy_rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0f_f0e5),
+            policy_rng: ChaCha8Rng::seed_from_u64(seed ^ 0x005e_ed0f_f0e5),
             log: Vec::new(),
             undo_stack: Vec::new(),
             scene,
@@ -248,6 +248,8 @@ impl Game {
     }
 
     /// Lets one turn pass.
+    // `next` is the player's word for it (the REPL command); a Game is not an iterator.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Vec<Output>, StoryError> {
         if self.is_over() {
             return Err(StoryError::Ended);
@@ -609,7 +611,7 @@ pub fn group_thousands(n: u32) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

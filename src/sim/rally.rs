@@ -139,7 +139,10 @@ mod tests {
     fn a_routing_unit_two_zones_from_the_drums_recovers() {
         let state = rally_run(MoraleState::Routing, 3_000);
         assert!(
-            matches!(state, MoraleState::Rallied | MoraleState::Steady | MoraleState::Wavering),
+            matches!(
+                state,
+                MoraleState::Rallied | MoraleState::Steady | MoraleState::Wavering
+            ),
             "recovered within five turns: {state:?}"
         );
     }
