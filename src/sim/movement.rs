@@ -403,4 +403,116 @@ mod tests {
             .map(|(_, l)| l.zone);
         assert_eq!(zone, Some(0), "still on the south bank");
     }
+
+    /// 40,000 men packed into a 6 m bridge, clear air: (men lost, men crossed).
+    fn a_column_on_a_narrow_bridge(routing: bool) -> u32 {
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.zones[1].kind = crate::scene::ZoneKind::Bridge;
+            scene.zones[1].width_m = 6.0;
+            scene.zones[1].depth_m = 0.0;
+            scene.units[1].men = 40_000;
+            scene.units[1].kind = crate::scene::UnitKind::HanBannerFoot;
+            scene.units[1].zone = "ford".into();
+            scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
+            scene
+        });
+        if routing {
+            set_state(&mut world, 1, MoraleState::Routing);
+        }
+        schedule.run(&mut world);
+        40_000 - unit_men(&mut world, 1)
+    }
+
+    #[test]
+    fn an_orderly_queue_at_a_narrow_bridge_tramples_no_one() {
+        // Regression (broken-bridge.ron): a whole army waiting its turn at a
+        // 6 m bridge trampled ~1,400 men a turn because it counted as on it.
+        assert_eq!(a_column_on_a_narrow_bridge(false), 0);
+    }
+
+    #[test]
+    fn the_same_queue_in_panic_tramples() {
+        let lost = a_column_on_a_narrow_bridge(true);
+        assert!(lost > 100, "a routing crush tramples: {lost}");
+    }
+
+    fn zone_of(world: &mut World, unit: usize) -> usize {
+        let mut query = world.query::<(&UnitInfo, &Location)>();
+        query
+            .iter(world)
+            .find(|(info, _)| info.idx == unit)
+            .map(|(_, location)| location.zone)
+            .unwrap_or(usize::MAX)
+    }
+
+    #[test]
+    fn enemies_ordered_toward_each_other_meet_and_fight_instead_of_swapping() {
+        // Ming foot (4,000) on the north bank ordered to the tent; the Han foot
+        // (1,000) at the tent ordered to the north bank, the same turn.
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.units[0].zone = "north-bank".into();
+            scene.units[0].order = crate::scene::Order::MoveTo("tent".into());
+            scene.units[1].zone = "south-bank".into();
+            scene.units[1].side = "ming".into();
+            scene.units[2].order = crate::scene::Order::MoveTo("north-bank".into());
+            scene
+        });
+        schedule.run(&mut world);
+        let (ming, han) = (zone_of(&mut world, 0), zone_of(&mut world, 2));
+        assert_eq!(ming, han, "they meet in one zone");
+        assert_eq!(han, 3, "the stronger column goes on into the tent");
+        assert!(unit_men(&mut world, 2) < 1_000, "and they fight there");
+    }
+
+    #[test]
+    fn a_steady_unit_does_not_walk_past_an_enemy_holding_its_zone() {
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.units[0].zone = "north-bank".into();
+            scene.units[0].order = crate::scene::Order::MoveTo("tent".into());
+            scene.units[2].zone = "south-bank".into();
+            scene.units[2].side = "ming".into();
+            scene.units[2].may_surrender = false;
+            scene
+        });
+        schedule.run(&mut world);
+        assert_eq!(zone_of(&mut world, 0), 2, "held on the north bank");
+        // Once the holder breaks, the way is open.
+        set_state(&mut world, 1, MoraleState::Routing);
+        schedule.run(&mut world);
+        assert_eq!(zone_of(&mut world, 0), 3);
+    }
+
+    fn commander_zone(world: &mut World, idx: usize) -> usize {
+        let mut query = world.query::<&CommanderState>();
+        query
+            .iter(world)
+            .find(|c| c.idx == idx)
+            .map(|c| c.zone)
+            .unwrap_or(usize::MAX)
+    }
+
+    #[test]
+    fn a_commander_rides_with_his_unit_unless_the_scene_placed_him() {
+        let build = || {
+            small_world(|mut scene| {
+                scene.units[0].leader = Some("zhang".into());
+                scene.units[0].order = crate::scene::Order::MoveTo("ford".into());
+                scene
+            })
+        };
+        let (mut world, mut schedule) = build();
+        schedule.run(&mut world);
+        assert_eq!(zone_of(&mut world, 0), 1);
+        assert_eq!(commander_zone(&mut world, 0), 1, "Zhang went with his men");
+
+        let (mut world, mut schedule) = build();
+        let mut query = world.query::<&mut CommanderState>();
+        for mut commander in query.iter_mut(&mut world) {
+            if commander.idx == 0 {
+                commander.placed = true;
+            }
+        }
+        schedule.run(&mut world);
+        assert_eq!(commander_zone(&mut world, 0), 0, "placed: he stays");
+    }
 }
