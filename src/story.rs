@@ -255,6 +255,7 @@ impl Game {
     }
 
     /// Lets one turn pass.
+    // `next` is the player's word for it (the REPL command); a Game is not an iterator.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Vec<Output>, StoryError> {
         if self.is_over() {

@@ -90,10 +90,12 @@ rules! {
     routing_flow: 0.0 ..= 1.0,
     /// Flow multiplier in thick smoke.
     smoke_flow: 0.0 ..= 1.0,
-    /// Share of the men over capacity trampled per turn.
+    /// Share of the men over capacity trampled per turn, times the crowd's panic.
     trample_rate: 0.0 ..= 1.0,
-    /// Trampling multiplier when the crowd is routing.
-    trample_routing: 1.0 ..= 10.0,
+    /// Panic of a crowd that is all routing (scaled by the routing share of its room).
+    trample_routing: 0.0 ..= 10.0,
+    /// Panic added when the crossing is in thick smoke (men cannot see where they tread).
+    trample_blind: 0.0 ..= 10.0,
     /// Melee losses per turn of 15 minutes per unit of fighting power.
     melee_rate: 0.0 ..= 1.0,
     /// Missile losses per turn of 15 minutes per unit of shooting power.

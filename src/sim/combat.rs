@@ -92,9 +92,8 @@ pub fn combat_system(
                 * field.turn_scale;
         }
         let mut report: Vec<(usize, u32)> = Vec::new();
-        #[allow(clippy::needless_range_loop)]
-        for side in 0..n_sides {
-            if losses_by_side[side] <= 0.0 {
+        for (side, &side_losses) in losses_by_side.iter().enumerate() {
+            if side_losses <= 0.0 {
                 continue;
             }
             // Share the side's losses by exposure: routing men die faster, cover shelters holders.
@@ -123,7 +122,7 @@ pub fn combat_system(
                 continue;
             }
             // Exposure scales the total too: a routing side loses more than it would standing.
-            let total = losses_by_side[side] * weighted / plain;
+            let total = side_losses * weighted / plain;
             let mut side_lost = 0;
             for &i in &side_units {
                 let lost = (total * exposure(i) / weighted).round();

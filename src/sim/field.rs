@@ -68,6 +68,10 @@ impl Field {
                 start_morale: unit.morale,
                 may_surrender: unit.may_surrender,
                 mounted: rules.kind(unit.kind).mounted,
+                leader: unit
+                    .leader
+                    .as_deref()
+                    .and_then(|leader| scene.commander_idx(leader)),
             })
             .collect();
         let retreat = scene

@@ -56,6 +56,8 @@ pub struct UnitInfo {
     pub start_morale: f64,
     pub may_surrender: bool,
     pub mounted: bool,
+    /// The commander who leads it (index), if the scene names one.
+    pub leader: Option<usize>,
 }
 
 /// Men in the unit now.
@@ -74,6 +76,10 @@ pub struct CommanderState {
     pub leadership: f64,
     pub zone: usize,
     pub drums_left: u32,
+    /// Put where he stands by a scene effect (`CommanderTo`): from then on he
+    /// stays where the scene put him instead of following the unit he leads.
+    #[serde(default)]
+    pub placed: bool,
 }
 
 /// Marks a zone entity.
@@ -267,6 +273,7 @@ impl Battle {
                     for mut state in query.iter_mut(&mut self.world) {
                         if state.idx == idx {
                             state.zone = zone;
+                            state.placed = true;
                         }
                     }
                 }

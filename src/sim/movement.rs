@@ -5,9 +5,25 @@
 //! metre per second × seconds × a depth slowing × a smoke slowing, where a
 //! horse takes the room of `horse_men` men and a routing crowd flows at
 //! `routing_flow` (faster is slower). Units in a crossing share its capacity
-//! by the room they take; more room wanted than there is, and the excess
-//! tramples: `trample_rate` of it per turn, more when routing. A destroyed
-//! crossing passes no one.
+//! by the room they take. More room wanted than there is, and the excess
+//! tramples — but only where there is panic or blindness: each unit loses its
+//! share of `trample_rate` × the excess × its panic (`trample_routing` if it
+//! routs, plus `trample_blind` in thick smoke). An orderly column in clear
+//! air just waits its turn. A destroyed crossing passes no one.
+//!
+//! Enemies meet instead of passing through each other:
+//! - a unit that has not broken does not leave a zone where a non-broken
+//!   enemy holds its ground (enemies leaving together keep fighting where they
+//!   arrive; only holders pin, so pins do not chain along a column);
+//! - enemy columns ordered into each other's zones in the same turn do not
+//!   swap: the stronger column goes on into the other's zone, the weaker
+//!   stands and receives it, and they fight there.
+//!
+//! A commander who leads a unit rides with it when it moves (the first of his
+//! units to move, by index) until a scene effect (`CommanderTo`) puts him
+//! somewhere; from then on he stays where the scene put him. So a banner lord
+//! who flees with his guard is where his guard is, and his presence (morale,
+//! rallying, sight) goes with it.
 
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
@@ -59,7 +75,7 @@ pub fn movement_system(
     field: Res<Field>,
     vision: Res<Vision>,
     mut chronicle: ResMut<Chronicle>,
-    commanders: Query<&CommanderState>,
+    mut commanders: Query<&mut CommanderState>,
     mut passages: Query<(&ZoneIdx, &mut Passage)>,
     mut units: Query<(
         &UnitInfo,
@@ -81,17 +97,16 @@ pub fn movement_system(
     let mut all: Vec<_> = units.iter_mut().collect();
     all.sort_by_key(|(info, ..)| info.idx);
 
-    // Where enemies stand (for pursuit and flight), by side.
+    // Where routing enemies are (for pursuit), by side.
     let mut enemy_routing_in = vec![vec![false; n]; field.n_sides];
-    let mut side_in = vec![vec![0u32; n]; field.n_sides];
     for (info, strength, location, _, morale) in all.iter() {
-        if location.present && morale.state.can_fight_or_flee() {
-            side_in[info.side][location.zone] += strength.men;
-            if morale.state == MoraleState::Routing {
-                for (other, zones) in enemy_routing_in.iter_mut().enumerate() {
-                    if other != info.side {
-                        zones[location.zone] = true;
-                    }
+        if !location.present || !morale.state.can_fight_or_flee() || strength.men == 0 {
+            continue;
+        }
+        if morale.state == MoraleState::Routing {
+            for (other, zones) in enemy_routing_in.iter_mut().enumerate() {
+                if other != info.side {
+                    zones[location.zone] = true;
                 }
             }
         }
@@ -130,6 +145,67 @@ pub fn movement_system(
         wants.push(goal.and_then(|goal| field.next_hop(from, goal, open)));
     }
 
+    // Head-on: enemy columns ordered into each other's zones meet instead of
+    // passing. The stronger column (men that have not broken) goes on into
+    // the other's zone; the weaker stands and receives it, so they fight there.
+    let columns: Vec<(usize, usize, usize, u32)> = all
+        .iter()
+        .zip(&wants)
+        .filter(|((_, _, location, _, morale), _)| location.present && morale.state.obeys())
+        .filter_map(|((info, strength, location, ..), want)| {
+            want.map(|to| (info.side, location.zone, to, strength.men))
+        })
+        .collect();
+    let column_men = |pick: &dyn Fn(usize) -> bool, from: usize, to: usize| -> u32 {
+        columns
+            .iter()
+            .filter(|(side, f, t, _)| pick(*side) && *f == from && *t == to)
+            .map(|(.., men)| *men)
+            .sum()
+    };
+    for ((info, _, location, _, morale), want) in all.iter().zip(wants.iter_mut()) {
+        let Some(to) = *want else { continue };
+        if !morale.state.obeys() {
+            continue;
+        }
+        let from = location.zone;
+        let side = info.side;
+        let theirs = column_men(&|s| s != side, to, from);
+        if theirs == 0 {
+            continue;
+        }
+        let ours = column_men(&|s| s == side, from, to);
+        let strongest_enemy_side = (0..field.n_sides)
+            .filter(|&s| s != side)
+            .max_by_key(|&s| (column_men(&|x| x == s, to, from), std::cmp::Reverse(s)))
+            .unwrap_or(side);
+        let wins = ours > theirs || (ours == theirs && side < strongest_enemy_side);
+        if !wins {
+            *want = None;
+        }
+    }
+
+    // Engaged: a unit that has not broken does not walk past or away from an
+    // enemy that holds its ground in the same zone; it stays and fights it
+    // out. Enemies leaving together (a rearguard falling back with pursuers on
+    // its heels) go on fighting wherever they arrive. Only holders pin: a unit
+    // pinned this turn does not pin others in turn, so one blocking unit in a
+    // ford stops the enemy it faces, not its own side's columns behind them.
+    let mut holding = vec![vec![false; n]; field.n_sides];
+    for ((info, strength, location, _, morale), want) in all.iter().zip(&wants) {
+        if location.present && morale.state.obeys() && strength.men > 0 && want.is_none() {
+            holding[info.side][location.zone] = true;
+        }
+    }
+    for ((info, _, location, _, morale), want) in all.iter().zip(wants.iter_mut()) {
+        if want.is_some()
+            && morale.state.obeys()
+            && (0..field.n_sides).any(|other| other != info.side && holding[other][location.zone])
+        {
+            *want = None;
+        }
+    }
+
     // Crossings: capacity shared by room; a routing crowd jams, and the excess tramples.
     let mut crowd_room = vec![0.0_f64; n];
     let mut flowing_room = vec![0.0_f64; n];
@@ -139,11 +215,8 @@ pub fn movement_system(
             && field.zones[location.zone].is_crossing()
         {
             let unit_room = room(&field, info, strength.men);
-            let flow = if morale.state == MoraleState::Routing {
-                rules.routing_flow
-            } else {
-                1.0
-            };
+            let routing = morale.state == MoraleState::Routing;
+            let flow = if routing { rules.routing_flow } else { 1.0 };
             crowd_room[location.zone] += unit_room;
             flowing_room[location.zone] += unit_room * flow;
         }
@@ -162,22 +235,34 @@ pub fn movement_system(
             }
         })
         .collect();
+    // What makes a crowd trample is panic and blindness, not its size: an
+    // orderly column in clear air waits its turn at the water's edge.
+    let panic = |routing: bool, zone: usize| {
+        let pushing = if routing { rules.trample_routing } else { 0.0 };
+        let blind = if vision.is_blind(zone) {
+            rules.trample_blind
+        } else {
+            0.0
+        };
+        pushing + blind
+    };
     let mut trampled = vec![0u32; n];
     let mut crossed: Vec<Vec<u32>> = vec![vec![0; field.n_sides]; n];
+    let mut moved: Vec<(usize, usize)> = Vec::new();
     for ((info, strength, location, orders, morale), want) in all.iter_mut().zip(&wants) {
         if !location.present || !morale.state.can_fight_or_flee() {
             continue;
         }
         let zone = location.zone;
-        let routing = morale.state == MoraleState::Routing;
         if field.zones[zone].is_crossing() {
             let crowd = crowd_room[zone];
             let own_room = room(&field, info, strength.men);
-            if crowd > capacity[zone] && crowd > 0.0 {
+            let per_man = if info.mounted { rules.horse_men } else { 1.0 };
+            let own_panic = panic(morale.state == MoraleState::Routing, zone);
+            if crowd > capacity[zone] && crowd > 0.0 && own_panic > 0.0 {
+                // Each unit's part of the excess, by the room it takes and its own panic.
                 let excess = crowd - capacity[zone];
-                let multiplier = if routing { rules.trample_routing } else { 1.0 };
-                let per_man = if info.mounted { rules.horse_men } else { 1.0 };
-                let lost = (excess * rules.trample_rate * multiplier * field.turn_scale * own_room
+                let lost = (excess * rules.trample_rate * own_panic * field.turn_scale * own_room
                     / crowd
                     / per_man)
                     .round()
@@ -190,10 +275,10 @@ pub fn movement_system(
             if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
                 // Turning back before setting out is a step, not a crossing.
                 move_to(&mut chronicle, info.idx, location, orders, next);
+                moved.push((info.idx, next));
                 continue;
             }
             let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
-            let per_man = if info.mounted { rules.horse_men } else { 1.0 };
             orders.progress += capacity[zone].min(crowd.max(1.0)) * share / per_man;
             if orders.progress >= f64::from(strength.men) {
                 crossed[zone][info.side] += strength.men;
@@ -203,9 +288,11 @@ pub fn movement_system(
                     to: next,
                 });
                 move_to(&mut chronicle, info.idx, location, orders, next);
+                moved.push((info.idx, next));
             }
         } else if let Some(next) = *want {
             move_to(&mut chronicle, info.idx, location, orders, next);
+            moved.push((info.idx, next));
         }
     }
     for (zone, men) in trampled.iter().enumerate() {
@@ -220,6 +307,19 @@ pub fn movement_system(
                     *total = total.saturating_add(*men);
                 }
             }
+        }
+    }
+    // A commander rides with the unit he leads (the first of his that moved,
+    // by unit index) unless the scene has put him somewhere himself.
+    for mut commander in commanders.iter_mut() {
+        if commander.placed {
+            continue;
+        }
+        let follows = moved
+            .iter()
+            .find(|(unit, _)| field.units.get(*unit).and_then(|u| u.leader) == Some(commander.idx));
+        if let Some((_, zone)) = follows {
+            commander.zone = *zone;
         }
     }
     // A unit that reached its destination holds there.
@@ -302,5 +402,117 @@ mod tests {
             .find(|(i, _)| i.idx == 1)
             .map(|(_, l)| l.zone);
         assert_eq!(zone, Some(0), "still on the south bank");
+    }
+
+    /// 40,000 men packed into a 6 m bridge, clear air: (men lost, men crossed).
+    fn a_column_on_a_narrow_bridge(routing: bool) -> u32 {
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.zones[1].kind = crate::scene::ZoneKind::Bridge;
+            scene.zones[1].width_m = 6.0;
+            scene.zones[1].depth_m = 0.0;
+            scene.units[1].men = 40_000;
+            scene.units[1].kind = crate::scene::UnitKind::HanBannerFoot;
+            scene.units[1].zone = "ford".into();
+            scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
+            scene
+        });
+        if routing {
+            set_state(&mut world, 1, MoraleState::Routing);
+        }
+        schedule.run(&mut world);
+        40_000 - unit_men(&mut world, 1)
+    }
+
+    #[test]
+    fn an_orderly_queue_at_a_narrow_bridge_tramples_no_one() {
+        // Regression (broken-bridge.ron): a whole army waiting its turn at a
+        // 6 m bridge trampled ~1,400 men a turn because it counted as on it.
+        assert_eq!(a_column_on_a_narrow_bridge(false), 0);
+    }
+
+    #[test]
+    fn the_same_queue_in_panic_tramples() {
+        let lost = a_column_on_a_narrow_bridge(true);
+        assert!(lost > 100, "a routing crush tramples: {lost}");
+    }
+
+    fn zone_of(world: &mut World, unit: usize) -> usize {
+        let mut query = world.query::<(&UnitInfo, &Location)>();
+        query
+            .iter(world)
+            .find(|(info, _)| info.idx == unit)
+            .map(|(_, location)| location.zone)
+            .unwrap_or(usize::MAX)
+    }
+
+    #[test]
+    fn enemies_ordered_toward_each_other_meet_and_fight_instead_of_swapping() {
+        // Ming foot (4,000) on the north bank ordered to the tent; the Han foot
+        // (1,000) at the tent ordered to the north bank, the same turn.
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.units[0].zone = "north-bank".into();
+            scene.units[0].order = crate::scene::Order::MoveTo("tent".into());
+            scene.units[1].zone = "south-bank".into();
+            scene.units[1].side = "ming".into();
+            scene.units[2].order = crate::scene::Order::MoveTo("north-bank".into());
+            scene
+        });
+        schedule.run(&mut world);
+        let (ming, han) = (zone_of(&mut world, 0), zone_of(&mut world, 2));
+        assert_eq!(ming, han, "they meet in one zone");
+        assert_eq!(han, 3, "the stronger column goes on into the tent");
+        assert!(unit_men(&mut world, 2) < 1_000, "and they fight there");
+    }
+
+    #[test]
+    fn a_steady_unit_does_not_walk_past_an_enemy_holding_its_zone() {
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.units[0].zone = "north-bank".into();
+            scene.units[0].order = crate::scene::Order::MoveTo("tent".into());
+            scene.units[2].zone = "south-bank".into();
+            scene.units[2].side = "ming".into();
+            scene.units[2].may_surrender = false;
+            scene
+        });
+        schedule.run(&mut world);
+        assert_eq!(zone_of(&mut world, 0), 2, "held on the north bank");
+        // Once the holder breaks, the way is open.
+        set_state(&mut world, 1, MoraleState::Routing);
+        schedule.run(&mut world);
+        assert_eq!(zone_of(&mut world, 0), 3);
+    }
+
+    fn commander_zone(world: &mut World, idx: usize) -> usize {
+        let mut query = world.query::<&CommanderState>();
+        query
+            .iter(world)
+            .find(|c| c.idx == idx)
+            .map(|c| c.zone)
+            .unwrap_or(usize::MAX)
+    }
+
+    #[test]
+    fn a_commander_rides_with_his_unit_unless_the_scene_placed_him() {
+        let build = || {
+            small_world(|mut scene| {
+                scene.units[0].leader = Some("zhang".into());
+                scene.units[0].order = crate::scene::Order::MoveTo("ford".into());
+                scene
+            })
+        };
+        let (mut world, mut schedule) = build();
+        schedule.run(&mut world);
+        assert_eq!(zone_of(&mut world, 0), 1);
+        assert_eq!(commander_zone(&mut world, 0), 1, "Zhang went with his men");
+
+        let (mut world, mut schedule) = build();
+        let mut query = world.query::<&mut CommanderState>();
+        for mut commander in query.iter_mut(&mut world) {
+            if commander.idx == 0 {
+                commander.placed = true;
+            }
+        }
+        schedule.run(&mut world);
+        assert_eq!(commander_zone(&mut world, 0), 0, "placed: he stays");
     }
 }

@@ -17,6 +17,13 @@ use crate::scene::{Order, Scene};
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
+/// What perception reads, for computing vision outside the schedule.
+type VisionQueries = (
+    Query<'static, 'static, (&'static ZoneIdx, &'static Burning)>,
+    Query<'static, 'static, (&'static UnitInfo, &'static Location, &'static Morale)>,
+    Query<'static, 'static, &'static CommanderState>,
+);
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UnitRecord {
     pub men: u32,
@@ -84,6 +91,7 @@ impl WorldState {
                 leadership: commander.leadership,
                 zone: scene.zone_idx(&commander.zone).unwrap_or(0),
                 drums_left: 0,
+                placed: false,
             })
             .collect();
         let zones = scene
@@ -121,11 +129,8 @@ impl WorldState {
         let mut world = World::new();
         world.insert_resource(field.clone());
         self.apply(&mut world);
-        let mut system_state: bevy_ecs::system::SystemState<(
-            Query<(&ZoneIdx, &Burning)>,
-            Query<(&UnitInfo, &Location, &Morale)>,
-            Query<&CommanderState>,
-        )> = bevy_ecs::system::SystemState::new(&mut world);
+        let mut system_state: bevy_ecs::system::SystemState<VisionQueries> =
+            bevy_ecs::system::SystemState::new(&mut world);
         match system_state.get(&world) {
             Ok((zones, units, commanders)) => {
                 super::perception::compute(field, &zones, &units, &commanders)

@@ -236,6 +236,34 @@ mod tests {
         assert!(zone_states(&mut world).iter().all(|z| z.smoke < 0.2));
     }
 
+    #[test]
+    fn a_full_fire_blinds_the_zone_downwind_in_a_moderate_wind_but_not_the_next() {
+        // Seed 000:7: the fire's smoke fills the river beside it, and the
+        // banks cannot see each other.
+        let (mut world, mut schedule) = small_world(|scene| scene);
+        world.resource_mut::<Weather>().wind = 0.6;
+        let blind = world.resource::<Field>().rules.smoke_blind;
+        for _ in 0..6 {
+            set_zone(
+                &mut world,
+                0,
+                Burning {
+                    fire: 1.0,
+                    fuel: 1.0,
+                    smoke: 1.0,
+                },
+            );
+            schedule.run(&mut world);
+        }
+        let zones = zone_states(&mut world);
+        assert!(zones[1].smoke >= blind, "the ford is blind: {:?}", zones[1]);
+        assert!(
+            zones[2].smoke < blind,
+            "the far bank is not: {:?}",
+            zones[2]
+        );
+    }
+
     fn set_zone(world: &mut World, zone: usize, value: Burning) {
         let mut query = world.query::<(&ZoneIdx, &mut Burning)>();
         for (idx, mut burning) in query.iter_mut(world) {

@@ -50,8 +50,11 @@ pub fn scene(id: &str) -> Arc<Scene> {
     scenes().into_iter().find(|s| s.id() == id).expect("scene")
 }
 
+/// A fresh folder of its own for each call, even from tests running at once.
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xiaoling-test-{name}-{}", std::process::id()));
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("xiaoling-test-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir

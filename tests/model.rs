@@ -1,0 +1,231 @@
+//! The battle model against the text, over many seeds.
+//!
+//! Battle 1 (`false-cry`) played as in the novel must go the way the novel
+//! goes in most games, and the player's choices must matter. Every assertion
+//! is about shares and means over 200 seeds, never about one transcript, so
+//! retuning a constant moves these numbers without breaking them unless the
+//! battle stops telling the story.
+
+use std::sync::Arc;
+use xiaoling::scene::{self, Scene};
+use xiaoling::sim::Entry;
+use xiaoling::story::{Command, Game, Output};
+
+const RUNS: u64 = 200;
+
+fn scene(id: &str) -> Arc<Scene> {
+    let scenes = scene::load_embedded().expect("the shipped scenes load");
+    Arc::new(
+        scenes
+            .into_iter()
+            .find(|s| s.id() == id)
+            .expect("the scene is shipped"),
+    )
+}
+
+/// What one game did, as the tests measure it.
+#[derive(Debug, Default)]
+struct Played {
+    ending: String,
+    jin_losses: f64,
+    ming_losses: f64,
+    /// Jin men on the field and not routing when the game ended.
+    jin_in_hand: f64,
+    trampled_in_ford: f64,
+    /// Highest Jin routing share before the `drums` turning point was decided.
+    peak_routing_before_drums: f64,
+    /// Jin routing share when the game ended.
+    routing_at_end: f64,
+    /// Highest Jin routing share over the whole game.
+    peak_routing: f64,
+    rumors_believed: usize,
+}
+
+/// Plays `role` with the novel's choices except those in `forced`
+/// (turning point, option); the other side plays the novel's choices.
+fn play(scene: &Arc<Scene>, role: &str, seed: u64, forced: &[(&str, &str)]) -> Played {
+    let (mut game, first) = Game::new(Arc::clone(scene), role, seed).expect("the role is playable");
+    let jin = scene.side_idx("jin").expect("a jin side");
+    let ming = scene.side_idx("ming").expect("a ming side");
+    let ford = scene.zone_idx("ford").expect("a ford");
+    let mut played = Played::default();
+    let mut drums_decided = false;
+    let mut outputs = first;
+    let limit = scene.meta().max_turns + 5;
+    loop {
+        for output in &outputs {
+            match output {
+                Output::Chronicle(Entry::Trampled { zone, men }) if *zone == ford => {
+                    played.trampled_in_ford += f64::from(*men);
+                }
+                Output::Chronicle(Entry::RumorBelieved { .. }) => played.rumors_believed += 1,
+                Output::Decided { tp, .. } if tp == "drums" => drums_decided = true,
+                _ => {}
+            }
+        }
+        let world = game.world();
+        let routing = world.side_routing(game.field(), jin);
+        played.peak_routing = played.peak_routing.max(routing);
+        if !drums_decided {
+            played.peak_routing_before_drums = played.peak_routing_before_drums.max(routing);
+        }
+        if game.is_over() || game.turn() > limit {
+            break;
+        }
+        let command = match game.pending() {
+            Some(tp) => {
+                let option = forced
+                    .iter()
+                    .find(|(id, _)| *id == tp.id)
+                    .map(|(_, option)| (*option).to_string())
+                    .or_else(|| {
+                        tp.options
+                            .iter()
+                            .find(|o| o.historical)
+                            .map(|o| o.id.clone())
+                    })
+                    .expect("every turning point has a historical option");
+                Command::Choose {
+                    tp: tp.id.clone(),
+                    option,
+                }
+            }
+            None => Command::Next,
+        };
+        outputs = game.run(&command).expect("the command is valid now");
+    }
+    let world = game.world();
+    let field = game.field().clone();
+    played.ending = game.story().ended.clone().unwrap_or_default();
+    played.jin_losses = f64::from(world.side_losses(&field, jin));
+    played.ming_losses = f64::from(world.side_losses(&field, ming));
+    let routing = world.side_routing(&field, jin);
+    played.routing_at_end = routing;
+    played.jin_in_hand = f64::from(world.side_men(&field, jin)) * (1.0 - routing);
+    played
+}
+
+fn play_many(role: &str, forced: &[(&str, &str)]) -> Vec<Played> {
+    let scene = scene("false-cry");
+    (1..=RUNS)
+        .map(|seed| play(&scene, role, seed, forced))
+        .collect()
+}
+
+fn mean(games: &[Played], value: impl Fn(&Played) -> f64) -> f64 {
+    games.iter().map(value).sum::<f64>() / games.len().max(1) as f64
+}
+
+fn share(games: &[Played], ending: &str) -> f64 {
+    games.iter().filter(|g| g.ending == ending).count() as f64 / games.len().max(1) as f64
+}
+
+#[test]
+fn false_cry_played_as_in_the_novel_goes_as_the_novel_goes() {
+    let games = play_many("zhang-chun", &[]);
+    // The Jin lose heavily at the ford but re-form at the Khan's tent.
+    let rallies = share(&games, "khan-rallies");
+    assert!(rallies >= 0.6, "khan-rallies in {rallies:.2} of games");
+    // "Nearly ten thousand lost" (003:21-22).
+    let jin = mean(&games, |g| g.jin_losses);
+    let ming = mean(&games, |g| g.ming_losses);
+    assert!(
+        (6_000.0..=14_000.0).contains(&jin),
+        "mean Jin losses {jin:.0}"
+    );
+    assert!(
+        ming < 0.5 * jin,
+        "Ming losses {ming:.0} against Jin {jin:.0}"
+    );
+    // The ford jams: hundreds and more trampled in it, in nearly every game.
+    let trampled = mean(&games, |g| g.trampled_in_ford);
+    assert!(
+        trampled >= 1_000.0,
+        "mean trampled in the ford {trampled:.0}"
+    );
+    let jammed = games.iter().filter(|g| g.trampled_in_ford >= 300.0).count();
+    assert!(
+        jammed as f64 >= 0.9 * RUNS as f64,
+        "the ford jammed in {jammed} games"
+    );
+    // The panic peaks before the drums and is over by the end.
+    let peak = mean(&games, |g| g.peak_routing_before_drums);
+    let end = mean(&games, |g| g.routing_at_end);
+    assert!(
+        peak > 0.5,
+        "mean peak Jin routing before the drums {peak:.2}"
+    );
+    assert!(
+        end < peak - 0.3,
+        "Jin routing at the end {end:.2}, peak {peak:.2}"
+    );
+}
+
+#[test]
+fn throwing_the_bayara_into_the_smoke_does_worse_than_the_drums() {
+    let drums = play_many("huang-taiji", &[]);
+    let bayara = play_many("huang-taiji", &[("drums", "commit-bayara")]);
+    let (rallied_drums, rallied_bayara) = (
+        share(&drums, "khan-rallies"),
+        share(&bayara, "khan-rallies"),
+    );
+    assert!(
+        rallied_bayara + 0.3 < rallied_drums,
+        "khan-rallies: drums {rallied_drums:.2}, bayara {rallied_bayara:.2}"
+    );
+    let lost_bayara = share(&bayara, "ming-victory");
+    assert!(
+        lost_bayara >= 0.5,
+        "ming-victory after the bayara charge: {lost_bayara:.2}"
+    );
+    // The game ends sooner when the Jin break, so compare the army the Khan
+    // still has in hand at the end, not the men counted lost so far.
+    let (hand_drums, hand_bayara) = (
+        mean(&drums, |g| g.jin_in_hand),
+        mean(&bayara, |g| g.jin_in_hand),
+    );
+    assert!(
+        hand_bayara < 0.5 * hand_drums,
+        "Jin men in hand: drums {hand_drums:.0}, bayara {hand_bayara:.0}"
+    );
+}
+
+#[test]
+fn holding_the_wagon_lines_means_no_false_cry_and_no_jin_panic() {
+    let games = play_many("zhang-chun", &[("cry", "hold-lines")]);
+    let believed: usize = games.iter().map(|g| g.rumors_believed).sum();
+    assert_eq!(believed, 0, "nobody cried, so nobody believed a cry");
+    let peak = mean(&games, |g| g.peak_routing);
+    assert!(peak < 0.15, "mean peak Jin routing {peak:.2}");
+    let worst = games.iter().map(|g| g.peak_routing).fold(0.0, f64::max);
+    assert!(worst < 0.35, "worst Jin routing {worst:.2}");
+    // And the Jin, unbroken, come back for the Ming once the smoke lifts.
+    let destroyed = share(&games, "ming-destroyed");
+    assert!(
+        destroyed >= 0.6,
+        "ming-destroyed in {destroyed:.2} of games"
+    );
+}
+
+#[test]
+fn broken_bridge_played_as_in_the_novel_is_cut_in_two() {
+    let scene = scene("broken-bridge");
+    let games: Vec<Played> = (1..=50).map(|seed| play_bridge(&scene, seed)).collect();
+    let cut = share(&games, "cut-in-two");
+    assert!(cut >= 0.6, "cut-in-two in {cut:.2} of games");
+}
+
+/// The bridge scene has other sides; only the ending matters here.
+fn play_bridge(scene: &Arc<Scene>, seed: u64) -> Played {
+    let (mut game, _) = Game::new(Arc::clone(scene), "huang-taiji", seed).expect("playable");
+    game.set_policies(Default::default(), Some(Default::default()));
+    let limit = scene.meta().max_turns + 5;
+    while !game.is_over() && game.turn() <= limit {
+        game.auto_step()
+            .expect("the auto-player only makes valid moves");
+    }
+    Played {
+        ending: game.story().ended.clone().unwrap_or_default(),
+        ..Played::default()
+    }
+}
