@@ -290,7 +290,7 @@ impl<'a> Session<'a> {
         let meta = scene.meta();
         let title = self.options.style.bold(meta.title.get(l));
         self.say(&title);
-        self.say(&format!("{} · {}", meta.date.get(l), meta.place.get(l)));
+        self.say_wrapped(&format!("{} · {}", meta.date.get(l), meta.place.get(l)), "");
         let role = scene
             .commander(self.game.role())
             .map(|c| c.name.get(l).to_string())
@@ -363,11 +363,7 @@ impl<'a> Session<'a> {
                     self.say("");
                     if *by_player {
                         let colon = if l.is_chinese() { "：" } else { ": " };
-                        self.say(&format!(
-                            "{}{colon}{}",
-                            ui(l, "your_choice"),
-                            choice.text.get(l)
-                        ));
+                        self.say_wrapped(&format!("{}{colon}{}", ui(l, "your_choice"), choice.text.get(l)), "");
                     } else {
                         let who = scene
                             .commander(&tp.role)
