@@ -363,7 +363,10 @@ impl<'a> Session<'a> {
                     self.say("");
                     if *by_player {
                         let colon = if l.is_chinese() { "：" } else { ": " };
-                        self.say_wrapped(&format!("{}{colon}{}", ui(l, "your_choice"), choice.text.get(l)), "");
+                        self.say_wrapped(
+                            &format!("{}{colon}{}", ui(l, "your_choice"), choice.text.get(l)),
+                            "",
+                        );
                     } else {
                         let who = scene
                             .commander(&tp.role)

@@ -1,0 +1,301 @@
+//! The real binary, driven as a player or a script would: through a pipe, and
+//! through a pseudo-terminal (rustyline's path, with colours, Tab and history).
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn xiaoling(args: &[&str], input: &str) -> Output {
+    let saves = common::temp_dir("cli");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiaoling"))
+        .args(args)
+        .arg("--saves")
+        .arg(&saves)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // A closed pipe just means the game ended before reading everything.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let output = child.wait_with_output().expect("the binary finishes");
+    let _ = std::fs::remove_dir_all(&saves);
+    output
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).to_string()
+}
+
+/// "1" answers a choice when one waits; Enter lets a turn pass.
+fn choose_first_and_wait() -> String {
+    "1\n\n".repeat(60)
+}
+
+#[test]
+fn piped_choices_play_false_cry_to_an_ending_as_either_role() {
+    for role in ["zhang-chun", "huang-taiji"] {
+        let out = xiaoling(
+            &[
+                "play",
+                "--scene",
+                "false-cry",
+                "--role",
+                role,
+                "--seed",
+                "1",
+            ],
+            &choose_first_and_wait(),
+        );
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{role}: {}", text(&out.stderr));
+        assert!(
+            stdout.contains("\nEnding: "),
+            "{role} reaches an ending:\n{stdout}"
+        );
+        assert!(
+            !stdout.contains('\u{1b}'),
+            "no colour codes when stdout is a pipe"
+        );
+    }
+}
+
+#[test]
+fn the_same_seed_and_commands_give_the_same_transcript_byte_for_byte() {
+    let args = [
+        "play",
+        "--scene",
+        "false-cry",
+        "--role",
+        "zhang-chun",
+        "--seed",
+        "5",
+    ];
+    let first = xiaoling(&args, &choose_first_and_wait());
+    let second = xiaoling(&args, &choose_first_and_wait());
+    assert_eq!(first.stdout, second.stdout);
+    let other_seed = xiaoling(
+        &[
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "zhang-chun",
+            "--seed",
+            "6",
+        ],
+        &choose_first_and_wait(),
+    );
+    assert_ne!(
+        first.stdout, other_seed.stdout,
+        "another seed plays differently"
+    );
+}
+
+#[test]
+fn chinese_ending_screen_is_headed_jieju() {
+    let out = xiaoling(
+        &[
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "huang-taiji",
+            "--seed",
+            "2",
+            "--lang",
+            "zh-Hans",
+        ],
+        &choose_first_and_wait(),
+    );
+    assert!(
+        text(&out.stdout).contains("\n结局："),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn typos_and_bad_numbers_get_one_short_line_and_the_same_prompt() {
+    let out = xiaoling(
+        &[
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "zhang-chun",
+            "--seed",
+            "1",
+        ],
+        "stauts\n9\nxyzzy\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Unknown command `stauts`. Did you mean `status`?"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("There is no option 9; choose 1 to 4."),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Unknown command `xyzzy`. Type `help` for the list."),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.matches("Choose 1-4> ").count(),
+        3,
+        "the prompt again after each: {stdout}"
+    );
+    assert!(out.status.success(), "end of input ends cleanly");
+}
+
+#[test]
+fn without_arguments_it_offers_both_battles_and_their_roles() {
+    let out = xiaoling(&[], "2\n1\n");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("The False Cry on the Xiaoling River (false-cry)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("The Broken Bridge on the Xiaoling River (broken-bridge)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Huang Taiji (huang-taiji)") && stdout.contains("(hong-chengchou)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("You are Huang Taiji"), "{stdout}");
+}
+
+#[test]
+fn scenes_lists_every_battle_with_its_roles() {
+    let out = xiaoling(&["scenes"], "");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("false-cry\t") && l.ends_with("zhang-chun, huang-taiji")),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("broken-bridge\t") && l.contains("huang-taiji")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn unknown_scene_and_role_list_the_valid_ones() {
+    let out = xiaoling(&["play", "--scene", "nope"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no battle `nope`; battles: false-cry, broken-bridge"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = xiaoling(&["play", "--scene", "false-cry", "--role", "nobody"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("roles: zhang-chun, huang-taiji"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn check_passes_the_shipped_scenes_and_fails_a_broken_one_with_positions() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = xiaoling(
+        &[
+            "check",
+            &format!("{root}/scenes"),
+            &format!("{root}/scenes/examples"),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let dir = common::temp_dir("check");
+    let broken = dir.join("broken.ron");
+    let source =
+        std::fs::read_to_string(format!("{root}/scenes/examples/tutorial-skirmish.ron")).unwrap();
+    let zone_line = source
+        .lines()
+        .position(|l| l.trim() == "zone: \"north-bank\",")
+        .expect("a unit on the north bank")
+        + 1;
+    let source = source.replacen("zone: \"north-bank\",", "zone: \"nort-bank\",", 1);
+    std::fs::write(&broken, source).unwrap();
+    let out = xiaoling(&["check", broken.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("error: unknown zone `nort-bank`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("broken.ron:{zone_line}:")),
+        "line {zone_line}: {stderr}"
+    );
+    assert!(stderr.contains("did you mean \"north-bank\"?"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_pseudo_terminal_gets_rustyline_with_colour_tab_completion_and_history() {
+    let script = ["/usr/bin/script", "/bin/script"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists());
+    let script = script.expect("`script` (util-linux) provides the pseudo-terminal for this test");
+    let saves = common::temp_dir("pty");
+    let command = format!(
+        "{} play --scene false-cry --role zhang-chun --seed 1 --saves {}",
+        env!("CARGO_BIN_EXE_xiaoling"),
+        saves.display()
+    );
+    let mut child = Command::new(script)
+        .args(["-qec", &command, "/dev/null"])
+        .env("TERM", "xterm")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Keystrokes, with pauses so the line editor reads them as typing.
+    for keys in ["1\r", "\r", "sta\t\r", "quit\r"] {
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        stdin.write_all(keys.as_bytes()).expect("typing");
+        stdin.flush().expect("typing");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    drop(stdin);
+    let out = child.wait_with_output().expect("script ends");
+    let screen = text(&out.stdout);
+    assert!(out.status.success(), "{screen}");
+    assert!(
+        screen.contains("Choose 1-4> "),
+        "the choice prompt: {screen}"
+    );
+    assert!(
+        screen.contains("\u{1b}["),
+        "colours on a terminal: {screen}"
+    );
+    assert!(
+        screen.contains("unknown (hidden by smoke)"),
+        "Tab completed `sta` to `status`, which ran: {screen}"
+    );
+    let history = std::fs::read_to_string(saves.join(".history")).unwrap_or_default();
+    assert!(
+        history.contains("status"),
+        "history kept between sessions: {history:?}"
+    );
+    let _ = std::fs::remove_dir_all(&saves);
+}
