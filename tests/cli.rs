@@ -289,7 +289,7 @@ fn a_pseudo_terminal_gets_rustyline_with_colour_tab_completion_and_history() {
         "colours on a terminal: {screen}"
     );
     assert!(
-        screen.contains("unknown (hidden by smoke)"),
+        screen.contains("unknown: not in sight"),
         "Tab completed `sta` to `status`, which ran: {screen}"
     );
     let history = std::fs::read_to_string(saves.join(".history")).unwrap_or_default();

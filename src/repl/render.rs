@@ -71,8 +71,8 @@ pub fn ui(locale: Locale, key: &str) -> &'static str {
         ("losses", true) => "折损",
         ("on_field", false) => "still in the field",
         ("on_field", true) => "尚在阵中",
-        ("unknown", false) => "unknown (hidden by smoke)",
-        ("unknown", true) => "不明（烟中难辨）",
+        ("unknown", false) => "unknown: not in sight",
+        ("unknown", true) => "不明：不在视野之中",
         ("you_are", false) => "You are",
         ("you_are", true) => "你是",
         ("wind", false) => "Wind",
@@ -695,13 +695,11 @@ impl View<'_> {
         let name_width = (0..self.scene.units().len())
             .map(|u| width(self.scene.units()[u].name.get(self.locale)))
             .max()
-            .unwrap_or(10)
-            .min(28);
+            .unwrap_or(10);
         let zone_width = (0..self.scene.zones().len())
             .map(|z| width(&self.zone_name(z)))
             .max()
-            .unwrap_or(8)
-            .min(20);
+            .unwrap_or(8);
         let mut sides: Vec<usize> = (0..self.scene.sides().len()).collect();
         sides.sort_by_key(|s| *s != self.side);
         for side in sides {
@@ -710,7 +708,7 @@ impl View<'_> {
                 if self.unit_side(idx) != side || !unit.location.present {
                     continue;
                 }
-                let name = pad(&self.unit_name(idx), name_width);
+                let name = pad(&capitalize(&self.unit_name(idx)), name_width);
                 if !self.sees_unit(idx) {
                     lines.push(format!(
                         "  {name}  {}",
@@ -718,7 +716,7 @@ impl View<'_> {
                     ));
                     continue;
                 }
-                let zone = pad(&self.zone_name(unit.location.zone), zone_width);
+                let zone = pad(&capitalize(&self.zone_name(unit.location.zone)), zone_width);
                 let filled = (unit.morale.value / 10.0).round().clamp(0.0, 10.0) as usize;
                 let bar = format!("{}{}", "█".repeat(filled), "░".repeat(10 - filled));
                 lines.push(format!(
@@ -750,11 +748,24 @@ impl View<'_> {
                 .collect();
             zones.sort_by_key(|z| self.scene.zones()[*z].at.0);
             let cells: Vec<String> = zones.iter().map(|&z| self.zone_cell(z)).collect();
-            lines.push(cells.join("   "));
+            lines.push(cells.join(" ─ "));
+            let sep = if l.is_chinese() { "；" } else { "; " };
             for &z in &zones {
-                for line in self.zone_units(z) {
-                    lines.push(format!("    {line}"));
+                let units = self.zone_units(z);
+                if units.is_empty() {
+                    continue;
                 }
+                let line = if zones.len() > 1 {
+                    let colon = if l.is_chinese() { "：" } else { ": " };
+                    format!(
+                        "{}{colon}{}",
+                        capitalize(&self.zone_name(z)),
+                        units.join(sep)
+                    )
+                } else {
+                    units.join(sep)
+                };
+                lines.push(wrap(&line, self.style.columns, "    "));
             }
             if i + 1 < rows.len() {
                 lines.push(self.style.dim("    │"));
@@ -796,7 +807,10 @@ impl View<'_> {
         } else {
             format!(" ({})", marks.join(", "))
         };
-        format!("[{kind}{}{marks}]", self.style.bold(&self.zone_name(zone)))
+        format!(
+            "[{kind}{}{marks}]",
+            self.style.bold(&capitalize(&self.zone_name(zone)))
+        )
     }
 
     fn zone_units(&self, zone: usize) -> Vec<String> {
@@ -856,7 +870,11 @@ impl View<'_> {
             } else {
                 ", "
             };
-            lines.push(format!("{}: {}", self.unit_name(idx), parts.join(sep)));
+            lines.push(format!(
+                "{}: {}",
+                capitalize(&self.unit_name(idx)),
+                parts.join(sep)
+            ));
         }
         if lines.is_empty() {
             return ui(self.locale, "no_why").to_string();
