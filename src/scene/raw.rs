@@ -66,6 +66,18 @@ pub struct Meta {
     /// Whether `undo` is allowed (false = ironman).
     #[serde(default = "yes")]
     pub undo: bool,
+    /// The wind at the opening (default: light, blowing north).
+    #[serde(default)]
+    pub wind: Option<StartWind>,
+}
+
+/// The wind when the battle opens.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartWind {
+    /// 0 (still) to 1 (a gale).
+    pub strength: f64,
+    pub toward: Compass,
 }
 
 fn yes() -> bool {

@@ -116,6 +116,8 @@ rules! {
     contagion_morale: 0.0 ..= 100.0,
     /// Morale gained per point of leadership of a commander in the zone.
     leader_morale: 0.0 ..= 10.0,
+    /// A commander lifts morale no higher than a unit's usual morale plus this per leadership point.
+    leader_ceiling: 0.0 ..= 20.0,
     /// Morale lost per turn in full smoke (choking, blind).
     smoke_morale: 0.0 ..= 100.0,
     /// Multiplier on smoke penalties for a side with wet cloth.

@@ -220,6 +220,9 @@ impl<'a> Checker<'a> {
             "Meta",
         );
         self.range("max_turns", f64::from(meta.max_turns), 1.0, 1000.0, "Meta");
+        if let Some(wind) = &meta.wind {
+            self.range("strength", wind.strength, 0.0, 1.0, "Meta");
+        }
         if !self.raw.endings.iter().any(|e| e.id == meta.timeout_ending) {
             let ids: Vec<&str> = self.raw.endings.iter().map(|e| e.id.as_str()).collect();
             self.unknown("ending", &meta.timeout_ending, &ids, "Meta");

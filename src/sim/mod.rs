@@ -137,10 +137,6 @@ impl Battle {
     /// Runs one turn and returns what happened in it.
     pub fn step(&mut self) -> Vec<Entry> {
         self.world.resource_mut::<Clock>().turn += 1;
-        let mut units = self.world.query::<&mut Strength>();
-        for mut strength in units.iter_mut(&mut self.world) {
-            strength.lost_this_turn = 0;
-        }
         let mut morale = self.world.query::<&mut Morale>();
         for mut morale in morale.iter_mut(&mut self.world) {
             morale.last.clear();

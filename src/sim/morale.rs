@@ -60,6 +60,15 @@ impl Morale {
         }
     }
 
+    /// A unit's morale at the opening: already wavering if it starts low.
+    pub fn opening(value: f64, rules: &crate::scene::Rules) -> Morale {
+        let mut morale = Morale::new(value);
+        if value < rules.waver_below {
+            morale.state = MoraleState::Wavering;
+        }
+        morale
+    }
+
     pub fn push(&mut self, modifier: Modifier, delta: f64) {
         if delta != 0.0 {
             self.last.push((modifier, delta));
@@ -84,7 +93,13 @@ pub fn morale_system(
     mut chronicle: ResMut<Chronicle>,
     zones: Query<(&ZoneIdx, &Burning, &Passage)>,
     commanders: Query<&CommanderState>,
-    mut units: Query<(&UnitInfo, &Strength, &Location, &mut Orders, &mut Morale)>,
+    mut units: Query<(
+        &UnitInfo,
+        &mut Strength,
+        &Location,
+        &mut Orders,
+        &mut Morale,
+    )>,
 ) {
     let rules = &field.rules;
     let n = field.zones.len();
@@ -174,7 +189,7 @@ pub fn morale_system(
         // the unit's usual morale; his presence is not a bonus that piles up each turn.
         let leadership = best_leader(side, zone);
         if leadership > 0.0 {
-            let ceiling = (info.start_morale + leadership * 2.0).min(100.0);
+            let ceiling = (info.start_morale + leadership * rules.leader_ceiling).min(100.0);
             let lift = (rules.leader_morale * leadership).min((ceiling - morale.value).max(0.0));
             if lift > 0.0 {
                 deltas.push((Modifier::Leader, lift));
@@ -260,6 +275,11 @@ pub fn morale_system(
                 orders.order = UnitOrder::Hold;
             }
         }
+    }
+    // Losses are counted until morale has felt them: those of this turn, and
+    // those effects caused between turns (a mine, a volley from a scene event).
+    for (_, strength, ..) in all.iter_mut() {
+        strength.lost_this_turn = 0;
     }
 }
 

@@ -78,7 +78,7 @@ impl WorldState {
                     progress: 0.0,
                     came_from: None,
                 },
-                morale: Morale::new(unit.morale),
+                morale: Morale::opening(unit.morale, scene.rules()),
             })
             .collect();
         let commanders = scene
@@ -111,7 +111,14 @@ impl WorldState {
             .collect();
         let mut state = WorldState {
             turn: 0,
-            weather: Weather::default(),
+            weather: scene
+                .meta()
+                .wind
+                .map(|w| Weather {
+                    wind: w.strength,
+                    toward: w.toward,
+                })
+                .unwrap_or_default(),
             rng: BattleRng::from_seed(seed),
             units,
             commanders,
@@ -270,7 +277,9 @@ impl WorldState {
             .iter()
             .zip(&field.units)
             .filter(|(unit, info)| {
-                info.side == side && unit.location.present && unit.morale.state.is_broken()
+                info.side == side
+                    && unit.location.present
+                    && unit.morale.state == crate::scene::MoraleState::Routing
             })
             .map(|(unit, _)| unit.men)
             .sum();
