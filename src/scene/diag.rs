@@ -47,14 +47,108 @@ impl fmt::Display for Diagnostic {
 
 /// Finds where things are in a scene's source text, so that problems found
 /// after parsing (serde keeps no positions) can still point at their line.
+///
+/// On construction it scans the text once (strings, comments and brackets, no
+/// more) and records every `id: "..."` with the fields it is nested in, so an
+/// item is found in its own section even when an option elsewhere has the
+/// same id.
 pub struct Locator<'a> {
     pub file: &'a str,
     pub source: &'a str,
+    declarations: Vec<Declaration>,
+    /// Byte offsets of the top-level fields (`units:`, `rules:` …).
+    sections: Vec<(String, usize)>,
+}
+
+/// Where an item is declared: the `(…)` around it and its `id: "..."`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declaration {
+    /// The fields it is nested in: `["units"]` for a unit,
+    /// `["turning_points", "options"]` for an option, `["meta"]` for the meta.
+    pub path: Vec<String>,
+    pub id: String,
+    /// Byte offset of the opening quote of the id.
+    pub id_at: usize,
+    /// Byte offsets of the item's opening bracket and just past its closing one.
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Declaration {
+    /// The byte range the item spans.
+    pub fn span(&self) -> (usize, usize) {
+        (self.start, self.end)
+    }
 }
 
 impl<'a> Locator<'a> {
     pub fn new(file: &'a str, source: &'a str) -> Self {
-        Locator { file, source }
+        let (declarations, sections) = scan(source);
+        Locator {
+            file,
+            source,
+            declarations,
+            sections,
+        }
+    }
+
+    /// Byte offset of the top-level field `name:` (e.g. `rules`).
+    pub fn section(&self, name: &str) -> Option<usize> {
+        self.sections
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, at)| *at)
+    }
+
+    /// The declaration of the item `id` in the list `section` (or the `meta`),
+    /// falling back to the first `id: "ID"` anywhere.
+    pub fn item(&self, section: &str, id: &str) -> Option<Declaration> {
+        self.items(section, id).next().cloned().or_else(|| {
+            self.declaration(id).map(|at| Declaration {
+                path: Vec::new(),
+                id: id.to_string(),
+                id_at: at,
+                start: at,
+                end: self.source.len(),
+            })
+        })
+    }
+
+    /// Every declaration of `id` directly in the list `section`, in file order.
+    pub fn items<'s>(
+        &'s self,
+        section: &'s str,
+        id: &'s str,
+    ) -> impl Iterator<Item = &'s Declaration> + 's {
+        self.declarations
+            .iter()
+            .filter(move |d| d.id == id && d.path.len() == 1 && d.path[0] == section)
+    }
+
+    /// The options declared inside the turning point `parent`, in file order.
+    pub fn options(&self, parent: &Declaration) -> Vec<Declaration> {
+        self.declarations
+            .iter()
+            .filter(|d| {
+                d.path.last().is_some_and(|key| key == "options")
+                    && d.start > parent.start
+                    && d.end <= parent.end
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Byte offset of the last of `needles`, each searched after the one
+    /// before, within `within` (or the whole file).
+    pub fn path(&self, within: Option<&Declaration>, needles: &[&str]) -> Option<usize> {
+        let (start, end) = within.map_or((0, self.source.len()), Declaration::span);
+        let text = self.source.get(start..end)?;
+        let mut at = 0;
+        for (i, needle) in needles.iter().enumerate() {
+            let from = if i == 0 { 0 } else { at + 1 };
+            at = from + text.get(from..)?.find(needle)?;
+        }
+        Some(start + at)
     }
 
     /// Byte offset of the `id: "ID"` that declares an item, if any.
@@ -78,18 +172,6 @@ impl<'a> Locator<'a> {
             .get(from..)
             .and_then(|rest| rest.find(needle))
             .map(|found| from + found)
-    }
-
-    /// The position of `needle` inside the item declared with `owner_id`
-    /// (or the declaration itself, or the start of the file).
-    pub fn find(&self, owner_id: Option<&str>, needle: Option<&str>) -> usize {
-        let owner = owner_id.and_then(|id| self.declaration(id));
-        match (owner, needle) {
-            (Some(at), Some(needle)) => self.after(at, needle).unwrap_or(at),
-            (Some(at), None) => at,
-            (None, Some(needle)) => self.after(0, needle).unwrap_or(0),
-            (None, None) => 0,
-        }
     }
 
     /// A diagnostic at a byte offset.
@@ -129,6 +211,160 @@ impl<'a> Locator<'a> {
             guide,
         }
     }
+}
+
+/// One pass over RON text: records each `id: "..."` with the fields it is
+/// nested in and the item around it, and the offsets of the top-level fields.
+/// Strings (plain and raw), chars and comments are skipped, so brackets and
+/// quotes inside text do not confuse it.
+fn scan(source: &str) -> (Vec<Declaration>, Vec<(String, usize)>) {
+    struct Frame {
+        start: usize,
+        /// The field this bracket is the value of, if any.
+        key: Option<String>,
+        /// Index in `declarations` of the item this bracket opens, once its id is seen.
+        declared: Option<usize>,
+    }
+    let bytes = source.as_bytes();
+    let mut declarations: Vec<Declaration> = Vec::new();
+    let mut sections = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut pending_key: Option<String> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let byte = bytes[i];
+        match byte {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = source[i..].find('\n').map_or(bytes.len(), |n| i + n + 1);
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = source[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |n| i + 2 + n + 2);
+                continue;
+            }
+            b'"' | b'r' if is_string_start(bytes, i) => {
+                let (value, after) = read_string(source, i);
+                let quote = if byte == b'r' {
+                    i + source[i..].find('"').unwrap_or(0)
+                } else {
+                    i
+                };
+                if pending_key.as_deref() == Some("id")
+                    && let Some(frame) = stack.last_mut()
+                    && frame.declared.is_none()
+                {
+                    frame.declared = Some(declarations.len());
+                    let path = stack.iter().filter_map(|f| f.key.clone()).collect();
+                    declarations.push(Declaration {
+                        path,
+                        id: value,
+                        id_at: quote,
+                        start: stack.last().map_or(0, |f| f.start),
+                        end: source.len(),
+                    });
+                }
+                pending_key = None;
+                i = after;
+                continue;
+            }
+            b'\'' => {
+                // A char literal: skip it (an escape, then the closing quote).
+                let skip = if bytes.get(i + 1) == Some(&b'\\') {
+                    3
+                } else {
+                    2
+                };
+                i = (i + skip..bytes.len())
+                    .find(|&j| bytes[j] == b'\'')
+                    .map_or(bytes.len(), |j| j + 1);
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                stack.push(Frame {
+                    start: i,
+                    key: pending_key.take(),
+                    declared: None,
+                });
+            }
+            b')' | b']' | b'}' => {
+                if let Some(frame) = stack.pop()
+                    && let Some(idx) = frame.declared
+                {
+                    declarations[idx].end = i + 1;
+                }
+                pending_key = None;
+            }
+            b if b.is_ascii_alphabetic() || b == b'_' => {
+                let end = source[i..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .map_or(bytes.len(), |n| i + n);
+                let word = &source[i..end];
+                let rest = source[end..].trim_start();
+                if rest.starts_with(':') && !rest.starts_with("::") {
+                    if stack.len() == 1 {
+                        sections.push((word.to_string(), i));
+                    }
+                    pending_key = Some(word.to_string());
+                    // Skip the colon so it does not clear the key.
+                    i = source.len() - rest.len() + 1;
+                } else {
+                    pending_key = None;
+                    i = end;
+                }
+                continue;
+            }
+            b if b.is_ascii_whitespace() => {}
+            _ => pending_key = None,
+        }
+        i += 1;
+    }
+    (declarations, sections)
+}
+
+/// Whether a string literal (`"…"` or `r#"…"#`) starts at `i`.
+fn is_string_start(bytes: &[u8], i: usize) -> bool {
+    match bytes[i] {
+        b'"' => true,
+        b'r' => {
+            let previous_is_word =
+                i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+            let mut j = i + 1;
+            while bytes.get(j) == Some(&b'#') {
+                j += 1;
+            }
+            !previous_is_word && bytes.get(j) == Some(&b'"')
+        }
+        _ => false,
+    }
+}
+
+/// The text of the string literal at `i` (escapes kept as written, which is
+/// enough to compare plain ids) and the offset just past it.
+fn read_string(source: &str, i: usize) -> (String, usize) {
+    let bytes = source.as_bytes();
+    if bytes[i] == b'r' {
+        let hashes = source[i + 1..].bytes().take_while(|b| *b == b'#').count();
+        let open = i + 1 + hashes + 1;
+        let close = format!("\"{}", "#".repeat(hashes));
+        return match source[open..].find(&close) {
+            Some(n) => (source[open..open + n].to_string(), open + n + close.len()),
+            None => (source[open..].to_string(), source.len()),
+        };
+    }
+    let mut j = i + 1;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'\\' => j += 2,
+            b'"' => return (source[i + 1..j].to_string(), j + 1),
+            _ => j += 1,
+        }
+    }
+    (
+        source[(i + 1).min(source.len())..].to_string(),
+        source.len(),
+    )
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -177,7 +413,7 @@ mod tests {
 
     #[test]
     fn line_and_column_count_characters_not_bytes() {
-        let source = "a\n张春: \"x\"";
+        let source = "a\n汉字: \"x\"";
         assert_eq!(line_column(source, source.find('x').unwrap()), (2, 6));
     }
 
@@ -188,6 +424,37 @@ mod tests {
             Some("north-bank")
         );
         assert_eq!(closest("zzzzzz", ["north-bank", "ford"]), None);
+    }
+
+    #[test]
+    fn items_are_found_in_their_own_list() {
+        let source = concat!(
+            "// zones: [(id: \"ford\")] in a comment\n",
+            "(\n",
+            "    zones: [(id: \"ford\", name: \"id: \\\"ford\\\" (\")],\n",
+            "    turning_points: [(id: \"cry\", options: [(id: \"ford\"), (id: \"cry\")])],\n",
+            "    units: [(name: r#\"a \"(\" b\"#, /* ( */ id: 'x', id: \"ford\")],\n",
+            "    rules: {\"ford\": 1.0},\n",
+            ")\n",
+        );
+        let locator = Locator::new("f", source);
+        let line_of = |at: usize| line_column(source, at).0;
+        let zone = locator.item("zones", "ford").expect("the zone");
+        assert_eq!(
+            (line_of(zone.id_at), zone.path.clone()),
+            (3, vec!["zones".to_string()])
+        );
+        let unit = locator.item("units", "ford").expect("the unit");
+        assert_eq!(line_of(unit.id_at), 5);
+        assert_eq!(&source[unit.start..unit.end].chars().next(), &Some('('));
+        assert!(source[unit.start..unit.end].ends_with("\"ford\")"));
+        let tp = locator.item("turning_points", "cry").expect("the point");
+        let options = locator.options(&tp);
+        let ids: Vec<&str> = options.iter().map(|d| d.id.as_str()).collect();
+        assert_eq!(ids, ["ford", "cry"]);
+        assert!(options[1].id_at > tp.id_at);
+        assert_eq!(locator.section("rules").map(line_of), Some(6));
+        assert_eq!(locator.section("zones").map(line_of), Some(3));
     }
 
     #[test]

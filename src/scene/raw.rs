@@ -192,7 +192,7 @@ pub enum UnitKind {
     BannerCavalry,
     /// Mongol allied cavalry.
     MongolCavalry,
-    /// Han-banner foot (汉军旗).
+    /// Foot of the Han banners (汉军旗).
     HanBannerFoot,
     /// Ming wagon-camp infantry with guns (车营).
     WagonCamp,

@@ -4,7 +4,7 @@
 //! a [`Locator`] that finds the declaration of the item (`id: "..."`) and the
 //! offending value after it.
 
-use super::diag::{Diagnostic, Locator, closest};
+use super::diag::{Declaration, Diagnostic, Locator, closest};
 use super::raw::*;
 use super::rules::Rules;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -27,12 +27,31 @@ fn syntax(locator: &Locator, err: &ron::error::SpannedError) -> Diagnostic {
             format!("expected one of: {}", expected.join(", ")),
             "Conditions and effects",
         ),
+        _ if after_whole_number(locator.source, start.line, start.col) => (
+            "this field takes a whole number: write it without a decimal point (`1400`, not `1400.0`)"
+                .to_string(),
+            "Writing RON",
+        ),
         _ => (
             "check brackets, commas and quotes near here".to_string(),
             "Writing RON",
         ),
     };
     locator.at_line(start.line, start.col, format!("{}", err.code), hint, guide)
+}
+
+/// Whether the 1-based (line, column) is at the decimal point of a number
+/// such as `1400.0`: RON stops there when the field takes a whole number.
+fn after_whole_number(source: &str, line: usize, column: usize) -> bool {
+    let Some(text) = source.lines().nth(line.saturating_sub(1)) else {
+        return false;
+    };
+    let chars: Vec<char> = text.chars().collect();
+    let at = column.saturating_sub(1);
+    chars.get(at) == Some(&'.')
+        && at > 0
+        && chars[at - 1].is_ascii_digit()
+        && chars.get(at + 1).is_some_and(char::is_ascii_digit)
 }
 
 pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
@@ -42,7 +61,7 @@ pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
         .out_of_range()
         .into_iter()
         .map(|(name, value, min, max)| {
-            let at = locator.after(0, &format!("{name}:")).unwrap_or(0);
+            let at = locator.section(name).unwrap_or(0);
             locator.at(
                 at,
                 format!("rule `{name}` is {value}, outside {min}..={max}"),
@@ -67,13 +86,16 @@ pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules)
     let mut checker = Checker::new(&locator, &raw);
     checker.check_all();
     let mut rules = base.clone();
+    // An override is found after the top-level `rules:` (a comment or a text
+    // earlier in the file may mention a rule's name).
+    let overrides = locator.section("rules").unwrap_or(0);
+    let override_at = |name: &str| {
+        locator
+            .after(overrides, &format!("\"{name}\""))
+            .unwrap_or(overrides)
+    };
     for (name, value) in &raw.rules {
-        let at = locator
-            .after(
-                locator.after(0, "rules:").unwrap_or(0),
-                &format!("\"{name}\""),
-            )
-            .unwrap_or(0);
+        let at = override_at(name);
         if !rules.set(name, *value) {
             let names = Rules::RANGES.iter().map(|(n, _, _)| *n);
             let hint = match closest(name, names) {
@@ -86,7 +108,7 @@ pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules)
         }
     }
     for (name, value, min, max) in rules.out_of_range() {
-        let at = locator.after(0, &format!("\"{name}\"")).unwrap_or(0);
+        let at = override_at(name);
         checker.problems.push(locator.at(
             at,
             format!("rule `{name}` is {value}, outside {min}..={max}"),
@@ -114,8 +136,8 @@ struct Checker<'a> {
     commanders: HashSet<&'a str>,
     events: HashSet<&'a str>,
     options: HashMap<&'a str, Vec<&'a str>>,
-    /// The item being checked, whose declaration anchors positions.
-    owner: Option<&'a str>,
+    /// The item being checked: positions are searched for inside it.
+    anchor: Option<Declaration>,
 }
 
 impl<'a> Checker<'a> {
@@ -139,14 +161,27 @@ impl<'a> Checker<'a> {
                     )
                 })
                 .collect(),
-            owner: None,
+            anchor: None,
         }
     }
 
-    fn report(&mut self, needle: Option<&str>, message: String, hint: String, guide: &'static str) {
-        let at = self.locator.find(self.owner, needle);
+    /// A problem at the last of `needles` (each searched after the one
+    /// before) inside the item being checked, or at the item's id.
+    fn report(&mut self, needles: &[&str], message: String, hint: String, guide: &'static str) {
+        let anchor = self.anchor.as_ref();
+        let found = if needles.is_empty() {
+            None
+        } else {
+            self.locator.path(anchor, needles)
+        };
+        let at = found.or(anchor.map(|d| d.id_at)).unwrap_or(0);
         self.problems
             .push(self.locator.at(at, message, hint, guide));
+    }
+
+    /// Makes the item `id` of the list `section` the one being checked.
+    fn anchor_at(&mut self, section: &str, id: &str) {
+        self.anchor = self.locator.item(section, id);
     }
 
     fn check_all(&mut self) {
@@ -154,7 +189,7 @@ impl<'a> Checker<'a> {
         self.meta();
         self.unique_ids();
         for side in &raw.sides {
-            self.owner = Some(&side.id);
+            self.anchor_at("sides", &side.id);
             self.text(&side.name, "name");
             if let Some(zone) = &side.retreat {
                 self.reference("zone", zone, "Sides");
@@ -162,7 +197,7 @@ impl<'a> Checker<'a> {
         }
         self.zones_and_graph();
         for commander in &raw.commanders {
-            self.owner = Some(&commander.id);
+            self.anchor_at("commanders", &commander.id);
             self.text(&commander.name, "name");
             self.reference("side", &commander.side, "Commanders");
             self.reference("zone", &commander.zone, "Commanders");
@@ -173,14 +208,14 @@ impl<'a> Checker<'a> {
         }
         self.turning_points();
         for event in &raw.events {
-            self.owner = Some(&event.id);
+            self.anchor_at("events", &event.id);
             self.condition(&event.when);
             if let Some(text) = &event.text {
                 self.text(text, "text");
             }
             if event.effects.is_empty() && event.text.is_none() {
                 self.report(
-                    Some("effects:"),
+                    &["effects:"],
                     format!("event `{}` has no effects and no text", event.id),
                     "an event must change the world or tell something".into(),
                     "Events",
@@ -191,16 +226,17 @@ impl<'a> Checker<'a> {
             }
         }
         self.endings();
+        self.reachability();
     }
 
     fn meta(&mut self) {
         let meta = &self.raw.meta;
-        self.owner = Some(&meta.id);
+        self.anchor = self.locator.item("meta", &meta.id);
         if meta.id.is_empty() || !is_plain_id(&meta.id) {
             self.report(
-                None,
+                &[],
                 format!("scene id `{}` is not a plain id", meta.id),
-                "use lower-case letters, digits and dashes, e.g. \"false-cry\"".into(),
+                "use lower-case letters, digits and dashes, e.g. \"my-battle\"".into(),
                 "Meta",
             );
         }
@@ -229,7 +265,7 @@ impl<'a> Checker<'a> {
         }
         if meta.playable.is_empty() {
             self.report(
-                Some("playable:"),
+                &["playable:"],
                 "no playable commander".into(),
                 "list at least one commander id in `playable`".into(),
                 "Meta",
@@ -258,14 +294,18 @@ impl<'a> Checker<'a> {
             .chain(raw.events.iter().map(|e| (e.id.as_str(), "event")))
             .chain(raw.endings.iter().map(|e| (e.id.as_str(), "ending")));
         for (id, kind) in all {
+            let section = section_of(kind);
             if let Some(first) = seen.insert(id, kind) {
-                // Point at the second declaration.
-                let quoted = format!("\"{id}\"");
-                let first_at = self.locator.declaration(id).unwrap_or(0);
+                // Point at the second declaration: the next one in this kind's
+                // own list (the first there, unless both are of this kind).
+                let skip = usize::from(first == kind);
                 let second = self
                     .locator
-                    .after(first_at + quoted.len(), &format!("id: {quoted}"))
-                    .unwrap_or(first_at);
+                    .items(section, id)
+                    .nth(skip)
+                    .map(|d| d.id_at)
+                    .or_else(|| self.locator.declaration(id))
+                    .unwrap_or(0);
                 let diagnostic = self.locator.at(
                     second,
                     format!("duplicate id `{id}`: a {kind} and a {first}"),
@@ -275,9 +315,9 @@ impl<'a> Checker<'a> {
                 self.problems.push(diagnostic);
             }
             if !is_plain_id(id) {
-                self.owner = Some(id);
+                self.anchor_at(section, id);
                 self.report(
-                    None,
+                    &[],
                     format!("id `{id}` is not a plain id"),
                     "use lower-case letters, digits and dashes".into(),
                     "Ids",
@@ -285,8 +325,9 @@ impl<'a> Checker<'a> {
             }
         }
         if raw.sides.len() < 2 {
+            self.anchor = None;
             self.report(
-                None,
+                &["sides:"],
                 "a battle needs at least two sides".into(),
                 "add a side".into(),
                 "Sides",
@@ -297,12 +338,13 @@ impl<'a> Checker<'a> {
     fn zones_and_graph(&mut self) {
         let raw = self.raw;
         for zone in &raw.zones {
-            self.owner = Some(&zone.id);
+            self.anchor_at("zones", &zone.id);
             self.text(&zone.name, "name");
             for adjacent in &zone.adjacent {
                 if adjacent == &zone.id {
+                    // At the entry in `adjacent`, not at the zone's own id.
                     self.report(
-                        Some(&format!("\"{adjacent}\"")),
+                        &["adjacent:", &format!("\"{adjacent}\"")],
                         format!("zone `{}` lists itself as adjacent", zone.id),
                         "remove it from `adjacent`".into(),
                         "Zones",
@@ -324,7 +366,7 @@ impl<'a> Checker<'a> {
             }
             if matches!(zone.kind, ZoneKind::Ford | ZoneKind::Bridge) && zone.width_m <= 0.0 {
                 self.report(
-                    Some("kind:"),
+                    &["kind:"],
                     format!(
                         "{:?} `{}` has no width, so no one can cross it",
                         zone.kind, zone.id
@@ -336,9 +378,9 @@ impl<'a> Checker<'a> {
         }
         // Connectivity: every zone reachable from the first.
         if raw.zones.is_empty() {
-            self.owner = None;
+            self.anchor = None;
             self.report(
-                None,
+                &[],
                 "the scene has no zones".into(),
                 "add zones".into(),
                 "Zones",
@@ -361,9 +403,9 @@ impl<'a> Checker<'a> {
         }
         for zone in &raw.zones {
             if !reached.contains(zone.id.as_str()) {
-                self.owner = Some(&zone.id);
+                self.anchor_at("zones", &zone.id);
                 self.report(
-                    None,
+                    &[],
                     format!(
                         "zone `{}` is not connected to `{}`",
                         zone.id, raw.zones[0].id
@@ -376,7 +418,7 @@ impl<'a> Checker<'a> {
     }
 
     fn unit(&mut self, unit: &'a Unit) {
-        self.owner = Some(&unit.id);
+        self.anchor_at("units", &unit.id);
         self.text(&unit.name, "name");
         self.reference("side", &unit.side, "Units");
         self.reference("zone", &unit.zone, "Units");
@@ -389,7 +431,7 @@ impl<'a> Checker<'a> {
                 && commander.side != unit.side
             {
                 self.report(
-                    Some(&format!("\"{leader}\"")),
+                    &[&format!("\"{leader}\"")],
                     format!("unit `{}` is led by `{leader}` of the other side", unit.id),
                     "a leader must be on the unit's side".into(),
                     "Units",
@@ -404,14 +446,19 @@ impl<'a> Checker<'a> {
     fn turning_points(&mut self) {
         let raw = self.raw;
         for tp in &raw.turning_points {
-            self.owner = Some(&tp.id);
+            self.anchor_at("turning_points", &tp.id);
+            let tp_anchor = self.anchor.clone();
+            let option_anchors = tp_anchor
+                .as_ref()
+                .map(|d| self.locator.options(d))
+                .unwrap_or_default();
             if !raw.meta.playable.contains(&tp.role) {
                 let hint = format!(
                     "the role must be a playable commander: {}",
                     raw.meta.playable.join(", ")
                 );
                 self.report(
-                    Some(&format!("\"{}\"", tp.role)),
+                    &[&format!("\"{}\"", tp.role)],
                     format!(
                         "turning point `{}` is decided by `{}`, who is not playable",
                         tp.id, tp.role
@@ -424,7 +471,7 @@ impl<'a> Checker<'a> {
             self.text(&tp.situation, "situation");
             if !(2..=4).contains(&tp.options.len()) {
                 self.report(
-                    Some("options:"),
+                    &["options:"],
                     format!("turning point `{}` has {} options", tp.id, tp.options.len()),
                     "give it between 2 and 4 options".into(),
                     "Turning points",
@@ -433,18 +480,25 @@ impl<'a> Checker<'a> {
             let n_historical = tp.options.iter().filter(|o| o.historical).count();
             if n_historical != 1 {
                 self.report(
-                    Some("options:"),
+                    &["options:"],
                     format!("turning point `{}` has {n_historical} historical options", tp.id),
                     "mark exactly one option `historical: true`: the novel's choice, which the side nobody plays takes".into(),
                     "Turning points",
                 );
             }
             let mut option_ids = HashSet::new();
-            for option in &tp.options {
+            for (idx, option) in tp.options.iter().enumerate() {
+                // Problems of an option point into the option itself, found by
+                // its place among the options (ids may repeat elsewhere).
+                self.anchor = option_anchors
+                    .get(idx)
+                    .filter(|d| d.id == option.id)
+                    .cloned()
+                    .or_else(|| tp_anchor.clone());
                 let needle = format!("\"{}\"", option.id);
                 if !is_plain_id(&option.id) {
                     self.report(
-                        Some(&needle),
+                        &[&needle],
                         format!("option id `{}` is not a plain id", option.id),
                         "use lower-case letters, digits and dashes".into(),
                         "Ids",
@@ -452,7 +506,7 @@ impl<'a> Checker<'a> {
                 }
                 if !option_ids.insert(option.id.as_str()) {
                     self.report(
-                        Some(&needle),
+                        &[&needle],
                         format!("option `{}` appears twice in `{}`", option.id, tp.id),
                         "option ids must differ within a turning point".into(),
                         "Turning points",
@@ -462,7 +516,7 @@ impl<'a> Checker<'a> {
                 self.text(&option.narration, "narration");
                 if option.effects.is_empty() {
                     self.report(
-                        Some(&needle),
+                        &[&needle],
                         format!("option `{}` of `{}` has no effects", option.id, tp.id),
                         "a choice must change the world: add an effect (a `Narrate` alone is not enough)".into(),
                         "Turning points",
@@ -473,7 +527,7 @@ impl<'a> Checker<'a> {
                     .all(|e| matches!(e, Effect::Narrate(_)))
                 {
                     self.report(
-                        Some(&needle),
+                        &[&needle],
                         format!("option `{}` of `{}` only narrates", option.id, tp.id),
                         "a choice must change the world: give it an effect besides `Narrate`"
                             .into(),
@@ -485,37 +539,73 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        self.reachability();
     }
 
-    /// A turning point is unreachable when its condition can never hold: it
-    /// needs a turn past the end, or a choice at a point that is itself unreachable.
+    /// What can happen at all: the turning points that can be reached and the
+    /// events that can fire, grown together until neither changes (a point may
+    /// wait on an event and an event on a choice). Points, events and endings
+    /// whose `when` can never hold are reported; the timeout ending is exempt,
+    /// since the clock brings it.
     fn reachability(&mut self) {
         let raw = self.raw;
-        let max_turns = f64::from(raw.meta.max_turns);
-        let mut reachable: HashSet<&str> = HashSet::new();
+        let meta = &raw.meta;
+        let limits = Limits {
+            max_turns: f64::from(meta.max_turns),
+            first_minute: f64::from(meta.start_minute),
+            last_minute: f64::from(meta.start_minute)
+                + f64::from(meta.max_turns) * f64::from(meta.turn_minutes),
+        };
+        let mut can = Reachable::default();
         loop {
-            let before = reachable.len();
+            let before = (can.points.len(), can.events.len());
             for tp in &raw.turning_points {
-                if possible(&tp.when, max_turns, &reachable) {
-                    reachable.insert(&tp.id);
+                if limits.possible(&tp.when, &can) {
+                    can.points.insert(&tp.id);
                 }
             }
-            if reachable.len() == before {
+            for event in &raw.events {
+                if limits.possible(&event.when, &can) {
+                    can.events.insert(&event.id);
+                }
+            }
+            if (can.points.len(), can.events.len()) == before {
                 break;
             }
         }
+        let why = format!(
+            "its `when` needs a turn or time after the end (max_turns {}), `Never`, a choice at a point that is never reached, or an event that never happens",
+            meta.max_turns
+        );
         for tp in &raw.turning_points {
-            if !reachable.contains(tp.id.as_str()) {
-                self.owner = Some(&tp.id);
+            if !can.points.contains(tp.id.as_str()) {
+                self.anchor_at("turning_points", &tp.id);
                 self.report(
-                    Some("when:"),
+                    &["when:"],
                     format!("turning point `{}` can never be reached", tp.id),
-                    format!(
-                        "its `when` needs a turn after max_turns ({}), `Never`, or a choice at a point that is never reached",
-                        raw.meta.max_turns
-                    ),
+                    why.clone(),
                     "Turning points",
+                );
+            }
+        }
+        for event in &raw.events {
+            if !can.events.contains(event.id.as_str()) {
+                self.anchor_at("events", &event.id);
+                self.report(
+                    &["when:"],
+                    format!("event `{}` can never happen", event.id),
+                    why.clone(),
+                    "Events",
+                );
+            }
+        }
+        for ending in &raw.endings {
+            if ending.id != meta.timeout_ending && !limits.possible(&ending.when, &can) {
+                self.anchor_at("endings", &ending.id);
+                self.report(
+                    &["when:"],
+                    format!("ending `{}` can never happen", ending.id),
+                    format!("{why}; only `meta.timeout_ending` may be `Never`"),
+                    "Endings",
                 );
             }
         }
@@ -524,16 +614,16 @@ impl<'a> Checker<'a> {
     fn endings(&mut self) {
         let raw = self.raw;
         if raw.endings.is_empty() {
-            self.owner = None;
+            self.anchor = None;
             self.report(
-                None,
+                &[],
                 "the scene has no endings".into(),
                 "add at least one ending".into(),
                 "Endings",
             );
         }
         for ending in &raw.endings {
-            self.owner = Some(&ending.id);
+            self.anchor_at("endings", &ending.id);
             self.text(&ending.title, "title");
             self.text(&ending.text, "text");
             self.text(&ending.summary, "summary");
@@ -551,7 +641,7 @@ impl<'a> Checker<'a> {
                     if !valid {
                         let sides: Vec<&str> = self.sides.iter().copied().collect();
                         self.report(
-                            Some(&format!("{{{placeholder}}}")),
+                            &[&format!("{{{placeholder}}}")],
                             format!("unknown placeholder `{{{placeholder}}}`"),
                             format!(
                                 "placeholders are {{turn}}, {{time}}, {{losses:SIDE}} and {{men:SIDE}} with SIDE one of {}",
@@ -636,7 +726,7 @@ impl<'a> Checker<'a> {
                     && !matches!(kind, ZoneKind::Ford | ZoneKind::Bridge)
                 {
                     self.report(
-                        Some(&format!("\"{zone}\"")),
+                        &[&format!("\"{zone}\"")],
                         format!("`SideCrossed` counts men through a ford or bridge, but `{zone}` is a {kind:?}"),
                         "name a zone of kind Ford or Bridge, or use `SideMenIn`".into(),
                         "Conditions and effects",
@@ -656,7 +746,7 @@ impl<'a> Checker<'a> {
             cmp;
         if !value.is_finite() {
             self.report(
-                None,
+                &[],
                 "a comparison with a number that is not finite".into(),
                 "use a plain number".into(),
                 "Conditions and effects",
@@ -722,7 +812,7 @@ impl<'a> Checker<'a> {
                     && !c.drums
                 {
                     self.report(
-                        Some(&format!("\"{commander}\"")),
+                        &[&format!("\"{commander}\"")],
                         format!("commander `{commander}` has no drums"),
                         "set `drums: true` on the commander".into(),
                         G,
@@ -775,7 +865,7 @@ impl<'a> Checker<'a> {
             }
         };
         self.report(
-            Some(&format!("\"{id}\"")),
+            &[&format!("\"{id}\"")],
             format!("unknown {kind} `{id}`"),
             hint,
             guide,
@@ -785,7 +875,7 @@ impl<'a> Checker<'a> {
     fn range(&mut self, field: &str, value: f64, min: f64, max: f64, guide: &'static str) {
         if !value.is_finite() || value < min || value > max {
             self.report(
-                Some(&format!("{field}:")),
+                &[&format!("{field}:")],
                 format!("`{field}` is {value}, outside {min}..={max}"),
                 format!("use a value between {min} and {max}"),
                 guide,
@@ -798,7 +888,7 @@ impl<'a> Checker<'a> {
         for tag in &tags {
             if !KNOWN_LOCALES.contains(tag) {
                 self.report(
-                    Some(&format!("\"{tag}\"")),
+                    &[&format!("\"{tag}\"")],
                     format!("unknown locale `{tag}` in `{field}`"),
                     format!("locales are {}", KNOWN_LOCALES.join(", ")),
                     "Text and translations",
@@ -808,7 +898,7 @@ impl<'a> Checker<'a> {
         if tags.is_empty() {
             if matches!(text, Text::Localized(_)) {
                 self.report(
-                    Some(&format!("{field}:")),
+                    &[&field_needle(field)],
                     format!("`{field}` is an empty map"),
                     "write a string, or a map with \"en\" and \"zh-Hans\"".into(),
                     "Text and translations",
@@ -822,9 +912,9 @@ impl<'a> Checker<'a> {
             .filter(|tag| !text.has(tag))
             .collect();
         if !missing.is_empty() {
-            let anchor = format!("{field}:");
+            let anchor = field_needle(field);
             self.report(
-                Some(&anchor),
+                &[&anchor],
                 format!("`{field}` has no {} translation", missing.join(" or ")),
                 format!("add \"{}\": \"...\" to the map", missing[0]),
                 "Text and translations",
@@ -833,18 +923,66 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// Could the condition ever hold, given which turning points are reachable?
-fn possible(condition: &Condition, max_turns: f64, reachable: &HashSet<&str>) -> bool {
-    match condition {
-        Condition::Never => false,
-        Condition::All(items) => items.iter().all(|c| possible(c, max_turns, reachable)),
-        Condition::Any(items) => items.iter().any(|c| possible(c, max_turns, reachable)),
-        Condition::Turn(Cmp::AtLeast(n)) => *n <= max_turns,
-        Condition::Turn(Cmp::Above(n)) => *n < max_turns,
-        Condition::Turn(Cmp::AtMost(n)) => *n >= 0.0,
-        Condition::Turn(Cmp::Below(n)) => *n > 0.0,
-        Condition::Chosen { tp, .. } | Condition::Reached(tp) => reachable.contains(tp.as_str()),
-        _ => true,
+/// Where a text is written: `name:` for a field, `Narrate(` for an effect.
+fn field_needle(field: &str) -> String {
+    if field.starts_with(char::is_uppercase) {
+        format!("{field}(")
+    } else {
+        format!("{field}:")
+    }
+}
+
+/// The top-level list an item of this kind is declared in.
+fn section_of(kind: &str) -> &'static str {
+    match kind {
+        "side" => "sides",
+        "zone" => "zones",
+        "commander" => "commanders",
+        "unit" => "units",
+        "turning point" => "turning_points",
+        "event" => "events",
+        _ => "endings",
+    }
+}
+
+/// The turning points and events that can happen, as far as the checker can tell.
+#[derive(Default)]
+struct Reachable<'a> {
+    points: HashSet<&'a str>,
+    events: HashSet<&'a str>,
+}
+
+/// The span of a battle, in turns and clock minutes.
+struct Limits {
+    max_turns: f64,
+    first_minute: f64,
+    last_minute: f64,
+}
+
+impl Limits {
+    /// Could the condition ever hold, given what can happen? Only the clock,
+    /// `Never` and the story's own conditions are judged; anything about the
+    /// world is taken as possible.
+    fn possible(&self, condition: &Condition, can: &Reachable) -> bool {
+        let within = |cmp: &Cmp, first: f64, last: f64| match *cmp {
+            Cmp::AtLeast(n) => n <= last,
+            Cmp::Above(n) => n < last,
+            Cmp::AtMost(n) => n >= first,
+            Cmp::Below(n) => n > first,
+        };
+        match condition {
+            Condition::Never => false,
+            Condition::Not(inner) => !matches!(**inner, Condition::Always),
+            Condition::All(items) => items.iter().all(|c| self.possible(c, can)),
+            Condition::Any(items) => items.iter().any(|c| self.possible(c, can)),
+            Condition::Turn(cmp) => within(cmp, 0.0, self.max_turns),
+            Condition::Minute(cmp) => within(cmp, self.first_minute, self.last_minute),
+            Condition::Chosen { tp, .. } | Condition::Reached(tp) => {
+                can.points.contains(tp.as_str())
+            }
+            Condition::Happened(event) => can.events.contains(event.as_str()),
+            _ => true,
+        }
     }
 }
 

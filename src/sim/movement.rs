@@ -425,8 +425,8 @@ mod tests {
 
     #[test]
     fn an_orderly_queue_at_a_narrow_bridge_tramples_no_one() {
-        // Regression (broken-bridge.ron): a whole army waiting its turn at a
-        // 6 m bridge trampled ~1,400 men a turn because it counted as on it.
+        // Regression (a shipped scene's night march): a whole army waiting its
+        // turn at a 6 m bridge trampled ~1,400 men a turn because it counted as on it.
         assert_eq!(a_column_on_a_narrow_bridge(false), 0);
     }
 

@@ -1,0 +1,963 @@
+//! The shipped scenes and the checker.
+//!
+//! - Every shipped scene (and the tutorial example) validates, and the copies
+//!   embedded in the binary are the files on disk.
+//! - The tutorial plays to an ending through the library, and the guide's
+//!   final listing is the shipped tutorial file, byte for byte.
+//! - The checker's diagnostics, as a table in the manner of `just`: a broken
+//!   variant of a small valid scene in, the line, column, message, hint and
+//!   guide section of every problem out.
+//! - `src/` holds no scene content: the engine knows no battle by heart.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use xiaoling::scene::{self, Diagnostic, Rules, Scene, Text};
+use xiaoling::story::{Game, Policy};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+}
+
+fn shown(problems: &[Diagnostic]) -> String {
+    problems.iter().map(ToString::to_string).collect()
+}
+
+/// The `.ron` files directly in `dir`, sorted.
+fn ron_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|err| panic!("{}: {err}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "ron"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn tutorial() -> Scene {
+    let scenes = scene::load_dir(&root().join("scenes/examples"))
+        .unwrap_or_else(|problems| panic!("{}", shown(&problems)));
+    scenes
+        .into_iter()
+        .find(|scene| scene.id() == "tutorial-skirmish")
+        .expect("scenes/examples holds the tutorial")
+}
+
+// ---------------------------------------------------------------------------
+// Every shipped scene validates.
+
+#[test]
+fn the_embedded_scenes_load() {
+    let scenes = scene::load_embedded().unwrap_or_else(|problems| panic!("{}", shown(&problems)));
+    assert_eq!(scenes.len(), scene::EMBEDDED_SCENES.len());
+}
+
+#[test]
+fn every_scene_file_passes_the_checker() {
+    for dir in ["scenes", "scenes/examples"] {
+        let files = ron_files(&root().join(dir));
+        assert!(!files.is_empty(), "no .ron files in {dir}");
+        for file in files {
+            let (checked, problems) = scene::check_paths(std::slice::from_ref(&file));
+            assert!(problems.is_empty(), "{}", shown(&problems));
+            assert_eq!(checked, 1, "{}", file.display());
+        }
+    }
+}
+
+#[test]
+fn the_embedded_copies_are_the_files_on_disk() {
+    let (rules_file, rules_text) = scene::EMBEDDED_RULES;
+    assert_eq!(rules_text, read(&root().join("scenes").join(rules_file)));
+    for (file, text) in scene::EMBEDDED_SCENES {
+        assert_eq!(
+            *text,
+            read(&root().join("scenes").join(file)),
+            "the binary's copy of {file} is stale"
+        );
+    }
+    // And every scene in scenes/ is shipped in the binary.
+    let embedded: Vec<&str> = scene::EMBEDDED_SCENES.iter().map(|(f, _)| *f).collect();
+    for path in ron_files(&root().join("scenes")) {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        assert!(
+            name == rules_file || embedded.contains(&name),
+            "{name} is not embedded"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The tutorial.
+
+#[test]
+fn the_tutorial_plays_to_an_ending() {
+    let scene = Arc::new(tutorial());
+    for seed in 1..=5 {
+        let (mut game, _) =
+            Game::new(Arc::clone(&scene), "sun-gang", seed).expect("sun-gang is playable");
+        game.set_policies(Policy::Historical, Some(Policy::Historical));
+        let mut steps = 0;
+        while !game.is_over() {
+            game.auto_step()
+                .expect("the auto-player only makes legal moves");
+            steps += 1;
+            assert!(steps < 100, "seed {seed}: no ending after {steps} steps");
+        }
+        let ending = game.story().ended.clone().expect("an ending");
+        assert!(scene.ending(&ending).is_some(), "unknown ending {ending}");
+        assert!(game.turn() <= scene.meta().max_turns);
+    }
+}
+
+/// The last ```ron block of the guide's tutorial section.
+fn tutorial_listing(guide: &str) -> &str {
+    let start = guide
+        .find("\n## Tutorial")
+        .expect("the guide has a tutorial section");
+    let section = &guide[start + 1..];
+    let section = match section[1..].find("\n## ") {
+        Some(end) => &section[..end + 1],
+        None => section,
+    };
+    let open = section
+        .rfind("```ron\n")
+        .expect("the tutorial has a ron listing")
+        + "```ron\n".len();
+    let close = section[open..]
+        .find("\n```")
+        .expect("the listing is closed");
+    &section[open..open + close + 1]
+}
+
+#[test]
+fn the_guides_final_listing_is_the_shipped_tutorial() {
+    let guide = read(&root().join("scenes/README.md"));
+    let shipped = read(&root().join("scenes/examples/tutorial-skirmish.ron"));
+    let listing = tutorial_listing(&guide);
+    if listing != shipped {
+        let line = listing
+            .lines()
+            .zip(shipped.lines())
+            .position(|(a, b)| a != b)
+            .map_or(listing.lines().count().min(shipped.lines().count()), |l| l);
+        panic!(
+            "scenes/README.md's final listing differs from scenes/examples/tutorial-skirmish.ron at line {}:\n  guide: {:?}\n  file:  {:?}",
+            line + 1,
+            listing.lines().nth(line),
+            shipped.lines().nth(line)
+        );
+    }
+}
+
+/// The guide's table of rules is the model's: every rule, its default in
+/// `scenes/rules.ron` and its range in `src/scene/rules.rs`.
+#[test]
+fn the_guides_rules_table_matches_the_rules() {
+    let guide = read(&root().join("scenes/README.md"));
+    let start = guide
+        .find("\n## Rules\n")
+        .expect("the guide has a Rules section");
+    let section = &guide[start..];
+    let section = &section[..section[1..]
+        .find("\n## ")
+        .map_or(section.len(), |end| end + 1)];
+    let rules = shipped_rules();
+    let number = |text: &str| -> f64 {
+        let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        text.parse()
+            .unwrap_or_else(|_| panic!("not a number in the rules table: {text:?}"))
+    };
+    let mut rows = std::collections::BTreeMap::new();
+    for line in section.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let Some(name) = cells
+            .get(1)
+            .and_then(|cell| cell.strip_prefix('`'))
+            .and_then(|cell| cell.split('`').next())
+        else {
+            continue;
+        };
+        let (low, high) = cells[3].split_once('–').expect("a range like 0–1");
+        rows.insert(
+            name.to_string(),
+            (number(cells[2]), number(low), number(high)),
+        );
+    }
+    for &(name, min, max) in Rules::RANGES {
+        let Some(&(default, low, high)) = rows.get(name) else {
+            panic!("the guide's rules table has no row for `{name}`");
+        };
+        let value = rules.get(name).expect("a rule");
+        assert!(
+            (default - value).abs() < 1e-9,
+            "`{name}`: the guide says {default}, rules.ron {value}"
+        );
+        assert_eq!((low, high), (min, max), "`{name}`: the guide's range");
+    }
+    for name in rows.keys() {
+        assert!(
+            rules.get(name).is_some(),
+            "the guide lists `{name}`, which is no rule"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Diagnostics, as a table.
+
+/// A copy of `src/sim/testing.rs`'s small world: valid, with one item per line.
+const SMALL_SCENE: &str = r#"(
+    meta: (id: "small", title: "Small", date: "", place: "", intro: "", turn_minutes: 15,
+           max_turns: 20, timeout_ending: "end", playable: ["zhang"]),
+    sides: [(id: "ming", name: "Ming", colour: Red), (id: "jin", name: "Jin", colour: Yellow)],
+    zones: [
+        (id: "south-bank", name: "South bank", kind: Bank, at: (0, 0), adjacent: ["ford"]),
+        (id: "ford", name: "Ford", kind: Ford, at: (0, 1), adjacent: ["north-bank"],
+         width_m: 300, length_m: 500, depth_m: 1.0),
+        (id: "north-bank", name: "North bank", kind: Bank, at: (0, 2), adjacent: ["tent"]),
+        (id: "tent", name: "Tent", kind: Camp, at: (0, 3), adjacent: []),
+    ],
+    commanders: [
+        (id: "zhang", name: "Zhang", side: "ming", leadership: 5, zone: "south-bank", playable: true, drums: true),
+        (id: "khan", name: "Khan", side: "jin", leadership: 9, zone: "tent", drums: true),
+    ],
+    units: [
+        (id: "ming-foot", name: "Ming foot", side: "ming", kind: MingFoot, men: 4000, quality: 0.5, morale: 60, zone: "south-bank"),
+        (id: "banner", name: "Banner", side: "jin", kind: BannerCavalry, men: 4000, quality: 0.7, morale: 70, zone: "north-bank"),
+        (id: "han-foot", name: "Han foot", side: "jin", kind: HanBannerFoot, men: 1000, quality: 0.4, morale: 50, zone: "tent", may_surrender: true),
+    ],
+    endings: [(id: "end", title: "End", when: Never, text: "", summary: "")],
+)"#;
+
+/// A turning point to insert before the endings (line 21 onward), with a
+/// `when` and the effects of its second option to fill in.
+fn turning_point(id: &str, when: &str, option: &str, effects: &str) -> String {
+    format!(
+        r#"    turning_points: [(id: "{id}", role: "zhang", when: {when}, situation: "S",
+        options: [
+            (id: "hold", text: "Hold", effects: [Order(target: Side("ming"), order: Hold)], narration: "N", historical: true),
+            (id: "{option}", text: "Go", effects: [{effects}], narration: "N"),
+        ])],
+    endings: ["#
+    )
+}
+
+/// One expected problem: line, column, and fragments of the message and hint.
+type Expected = (usize, usize, &'static str, &'static str, &'static str);
+
+struct Case {
+    name: &'static str,
+    /// (text, replacement) pairs applied in order, each to its first occurrence.
+    edits: Vec<(&'static str, String)>,
+    /// Every problem, in file order: (line, column, message, hint, guide section).
+    expected: Vec<Expected>,
+}
+
+fn case(name: &'static str, edits: &[(&'static str, &str)], expected: &[Expected]) -> Case {
+    Case {
+        name,
+        edits: edits.iter().map(|(a, b)| (*a, b.to_string())).collect(),
+        expected: expected.to_vec(),
+    }
+}
+
+fn shipped_rules() -> Rules {
+    scene::parse_rules("rules.ron", scene::EMBEDDED_RULES.1).expect("the shipped rules are valid")
+}
+
+fn apply(name: &str, source: &str, edits: &[(&'static str, String)]) -> String {
+    let mut source = source.to_string();
+    for (from, to) in edits {
+        assert!(source.contains(from), "{name}: `{from}` is not in the text");
+        source = source.replacen(from, to, 1);
+    }
+    source
+}
+
+/// What differs between the problems found and those expected (empty: all match).
+fn mismatches(
+    name: &str,
+    problems: &[Diagnostic],
+    expected: &[Expected],
+    guide: &str,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if problems.len() != expected.len() {
+        out.push(format!(
+            "{name}: expected {} problem(s), found {}:\n{}",
+            expected.len(),
+            problems.len(),
+            shown(problems)
+        ));
+        return out;
+    }
+    for (problem, &(line, column, message, hint, section)) in problems.iter().zip(expected) {
+        let mut wrong = Vec::new();
+        if (problem.line, problem.column) != (line, column) {
+            wrong.push(format!(
+                "at {}:{}, expected {line}:{column}",
+                problem.line, problem.column
+            ));
+        }
+        if !problem.message.contains(message) {
+            wrong.push(format!("the message lacks {message:?}"));
+        }
+        if !problem.hint.contains(hint) {
+            wrong.push(format!("the hint lacks {hint:?}"));
+        }
+        if problem.guide != section {
+            wrong.push(format!("the guide section is not {section:?}"));
+        }
+        if !(guide.contains(&format!("## {section}\n"))
+            || guide.contains(&format!("### {section}\n")))
+        {
+            wrong.push(format!("the guide has no section {section:?}"));
+        }
+        if problem.column > problem.snippet.chars().count() + 1 {
+            wrong.push("the column is past the end of the snippet".to_string());
+        }
+        if !wrong.is_empty() {
+            out.push(format!("{name}: {}\n{problem}", wrong.join("; ")));
+        }
+    }
+    out
+}
+
+fn assert_cases(results: Vec<String>) {
+    assert!(results.is_empty(), "{}", results.join("\n"));
+}
+
+#[test]
+fn the_small_scene_is_valid() {
+    scene::parse_scene("small.ron", SMALL_SCENE, &shipped_rules())
+        .unwrap_or_else(|problems| panic!("{}", shown(&problems)));
+}
+
+#[test]
+fn diagnostics_point_at_the_problem() {
+    const W: &str = "Writing RON";
+    const F: &str = "Fields";
+    const C: &str = "Conditions and effects";
+    let unreachable = turning_point("late", "Turn(AtLeast(999))", "go", "SetFlag(\"x\")");
+    let no_effects = turning_point("cry", "Always", "shout", "");
+    let option_named_like_a_zone = turning_point("cry", "Always", "ford", "");
+    let option_named_like_its_point = turning_point("cry", "Always", "cry", "");
+    let cases = vec![
+        // Reading the file: one problem, where RON stops.
+        case(
+            "missing comma",
+            &[("kind: Bank, at: (0, 0)", "kind: Bank at: (0, 0)")],
+            &[(6, 59, "Expected comma", "commas", W)],
+        ),
+        case(
+            "missing closing bracket",
+            &[("adjacent: []),", "adjacent: [],")],
+            &[(11, 5, "Expected", "brackets", W)],
+        ),
+        case(
+            "unknown field",
+            &[("width_m: 300", "widht_m: 300")],
+            &[(8, 10, "Unexpected field named `widht_m`", "width_m", F)],
+        ),
+        case(
+            "missing field",
+            &[("quality: 0.5, ", "")],
+            &[(
+                17,
+                117,
+                "missing field named `quality`",
+                "add `quality: ...`",
+                F,
+            )],
+        ),
+        case(
+            "unknown enum variant",
+            &[("kind: Ford", "kind: Frod")],
+            &[(7, 42, "Unexpected variant named `Frod`", "Ford", C)],
+        ),
+        case(
+            "a float where a whole number goes",
+            &[("men: 4000,", "men: 4000.0,")],
+            &[(17, 85, "Expected comma", "whole number", W)],
+        ),
+        // Validation: every problem, in file order.
+        case(
+            "unknown zone in a unit",
+            &[("zone: \"tent\", may", "zone: \"tnet\", may")],
+            &[(
+                19,
+                121,
+                "unknown zone `tnet`",
+                "did you mean \"tent\"?",
+                "Units",
+            )],
+        ),
+        case(
+            "duplicate id",
+            &[("(id: \"banner\"", "(id: \"ford\"")],
+            &[(
+                18,
+                14,
+                "duplicate id `ford`: a unit and a zone",
+                "its own id",
+                "Ids",
+            )],
+        ),
+        case(
+            "unreachable turning point",
+            &[("    endings: [", &unreachable)],
+            &[(
+                21,
+                50,
+                "turning point `late` can never be reached",
+                "max_turns 20",
+                "Turning points",
+            )],
+        ),
+        case(
+            "zones not connected",
+            &[("adjacent: [\"tent\"]", "adjacent: []")],
+            &[(
+                10,
+                14,
+                "zone `tent` is not connected to `south-bank`",
+                "adjacent",
+                "Zones",
+            )],
+        ),
+        case(
+            "option with no effects",
+            &[("    endings: [", &no_effects)],
+            &[(
+                24,
+                18,
+                "option `shout` of `cry` has no effects",
+                "add an effect",
+                "Turning points",
+            )],
+        ),
+        case(
+            "missing zh-Hans translation",
+            &[("name: \"Ming\"", "name: {\"en\": \"Ming\"}")],
+            &[(
+                4,
+                26,
+                "`name` has no zh-Hans translation",
+                "\"zh-Hans\"",
+                "Text and translations",
+            )],
+        ),
+        case(
+            "number out of range",
+            &[("quality: 0.5", "quality: 1.5")],
+            &[(
+                17,
+                87,
+                "`quality` is 1.5, outside 0..=1",
+                "between 0 and 1",
+                "Units",
+            )],
+        ),
+        case(
+            "unknown rule override",
+            &[("\n)", "\n    rules: {\"trample_rat\": 0.1},\n)")],
+            &[(
+                22,
+                13,
+                "unknown rule `trample_rat`",
+                "did you mean `trample_rate`?",
+                "Rules",
+            )],
+        ),
+        case(
+            "rule override out of range",
+            &[("\n)", "\n    rules: {\"trample_rate\": 2.0},\n)")],
+            &[(
+                22,
+                13,
+                "rule `trample_rate` is 2, outside 0..=1",
+                "between 0 and 1",
+                "Rules",
+            )],
+        ),
+        case(
+            "every problem at once",
+            &[
+                (
+                    "name: \"Jin\"",
+                    "name: {\"en\": \"Jin\", \"zh-CN\": \"金\"}",
+                ),
+                ("quality: 0.7", "quality: 7"),
+                ("zone: \"tent\", may", "zone: \"tnet\", may"),
+            ],
+            &[
+                (
+                    4,
+                    66,
+                    "`name` has no zh-Hans translation",
+                    "\"zh-Hans\"",
+                    "Text and translations",
+                ),
+                (
+                    4,
+                    86,
+                    "unknown locale `zh-CN` in `name`",
+                    "en, zh-Hans, zh-Hant",
+                    "Text and translations",
+                ),
+                (
+                    18,
+                    85,
+                    "`quality` is 7, outside 0..=1",
+                    "between 0 and 1",
+                    "Units",
+                ),
+                (
+                    19,
+                    121,
+                    "unknown zone `tnet`",
+                    "did you mean \"tent\"?",
+                    "Units",
+                ),
+            ],
+        ),
+        // Gaps the guide's author reported.
+        case(
+            "a zone adjacent to itself is shown at the entry",
+            &[(
+                "adjacent: [\"north-bank\"]",
+                "adjacent: [\"north-bank\", \"ford\"]",
+            )],
+            &[(
+                7,
+                85,
+                "zone `ford` lists itself as adjacent",
+                "remove it",
+                "Zones",
+            )],
+        ),
+        case(
+            "an event that can never happen",
+            &[(
+                "    endings: [",
+                "    events: [(id: \"late\", when: Turn(AtLeast(21)), text: \"T\", effects: [])],\n    endings: [",
+            )],
+            &[(
+                21,
+                27,
+                "event `late` can never happen",
+                "max_turns 20",
+                "Events",
+            )],
+        ),
+        case(
+            "an event waiting on a point that is never reached",
+            &[(
+                "    endings: [",
+                &format!(
+                    "    events: [(id: \"after\", when: Reached(\"late\"), text: \"T\", effects: [])],\n{unreachable}"
+                ),
+            )],
+            &[
+                (
+                    21,
+                    28,
+                    "event `after` can never happen",
+                    "never reached",
+                    "Events",
+                ),
+                (
+                    22,
+                    50,
+                    "turning point `late` can never be reached",
+                    "never reached",
+                    "Turning points",
+                ),
+            ],
+        ),
+        case(
+            "an ending that can never happen",
+            &[(
+                "endings: [",
+                "endings: [(id: \"won\", title: \"Won\", when: Minute(Below(0)), text: \"\", summary: \"\"), ",
+            )],
+            &[(
+                21,
+                41,
+                "ending `won` can never happen",
+                "timeout_ending",
+                "Endings",
+            )],
+        ),
+        case(
+            "an option with the id of a zone is shown at the option",
+            &[("    endings: [", &option_named_like_a_zone)],
+            &[(
+                24,
+                18,
+                "option `ford` of `cry` has no effects",
+                "add an effect",
+                "Turning points",
+            )],
+        ),
+        case(
+            "an option with the id of its own point is shown at the option",
+            &[("    endings: [", &option_named_like_its_point)],
+            &[(
+                24,
+                18,
+                "option `cry` of `cry` has no effects",
+                "add an effect",
+                "Turning points",
+            )],
+        ),
+        case(
+            "a unit after an option of the same id is found in its own section",
+            &[
+                (
+                    "    units: [",
+                    "    turning_points: [(id: \"cry\", role: \"zhang\", when: Always, situation: \"S\", options: [\n        (id: \"banner\", text: \"A\", effects: [SetFlag(\"a\")], narration: \"N\", historical: true),\n        (id: \"b\", text: \"B\", effects: [SetFlag(\"b\")], narration: \"N\")])],\n    units: [",
+                ),
+                ("quality: 0.7", "quality: 1.7"),
+            ],
+            &[(
+                21,
+                85,
+                "`quality` is 1.7, outside 0..=1",
+                "between 0 and 1",
+                "Units",
+            )],
+        ),
+        case(
+            "a second Narrate is looked for as an effect",
+            &[(
+                "    endings: [",
+                &turning_point(
+                    "cry",
+                    "Always",
+                    "shout",
+                    "SetFlag(\"x\"), Narrate({\"en\": \"Hush.\"})",
+                ),
+            )],
+            &[(
+                24,
+                63,
+                "`Narrate` has no zh-Hans translation",
+                "\"zh-Hans\"",
+                "Text and translations",
+            )],
+        ),
+    ];
+    let guide = read(&root().join("scenes/README.md"));
+    let rules = shipped_rules();
+    let mut results = Vec::new();
+    for case in &cases {
+        let source = apply(case.name, SMALL_SCENE, &case.edits);
+        match scene::parse_scene("small.ron", &source, &rules) {
+            Ok(_) => results.push(format!("{}: no problem found in\n{source}", case.name)),
+            Err(problems) => {
+                results.extend(mismatches(case.name, &problems, &case.expected, &guide))
+            }
+        }
+    }
+    if std::env::var_os("SHOW_DIAGNOSTICS").is_some() {
+        for case in &cases {
+            let source = apply(case.name, SMALL_SCENE, &case.edits);
+            if let Err(problems) = scene::parse_scene("small.ron", &source, &rules) {
+                eprintln!("== {}\n{}", case.name, shown(&problems));
+            }
+        }
+    }
+    assert_cases(results);
+}
+
+#[test]
+fn rules_file_diagnostics() {
+    let shipped = scene::EMBEDDED_RULES.1;
+    let line_of = |needle: &str| {
+        shipped
+            .lines()
+            .position(|line| line.contains(needle))
+            .expect("the rule is in rules.ron")
+            + 1
+    };
+    let guide = read(&root().join("scenes/README.md"));
+    let cases = vec![
+        case(
+            "a rule left out",
+            &[("    trample_blind: 0.25,", "   ")],
+            // Serde notices at the end of the struct: the closing bracket.
+            &[(
+                shipped.lines().count(),
+                1,
+                "missing field named `trample_blind`",
+                "add `trample_blind: ...`",
+                "Fields",
+            )],
+        ),
+        case(
+            "a rule out of range",
+            &[("smoke_carry: 0.80", "smoke_carry: 1.80")],
+            &[(
+                line_of("smoke_carry: 0.80"),
+                5,
+                "rule `smoke_carry` is 1.8, outside 0..=1",
+                "between 0 and 1",
+                "Rules",
+            )],
+        ),
+        case(
+            "an unknown rule",
+            &[("smoke_carry: 0.80", "smoke_cary: 0.80")],
+            &[(
+                line_of("smoke_carry: 0.80"),
+                5,
+                "Unexpected field named `smoke_cary`",
+                "smoke_carry",
+                "Fields",
+            )],
+        ),
+    ];
+    let mut results = Vec::new();
+    for case in &cases {
+        let source = apply(case.name, shipped, &case.edits);
+        match scene::parse_rules("rules.ron", &source) {
+            Ok(_) => results.push(format!("{}: no problem found", case.name)),
+            Err(problems) => {
+                results.extend(mismatches(case.name, &problems, &case.expected, &guide))
+            }
+        }
+    }
+    assert_cases(results);
+}
+
+// ---------------------------------------------------------------------------
+// src/ holds no scene content.
+
+/// Ids of shipped scenes that are also plain words of the engine's own
+/// vocabulary, and so may appear in `src/` without naming any battle. Each is
+/// here for a reason; anything else a scene names must stay out of `src/`.
+const GENERIC_IDS: &[&str] = &[
+    // The zone words every river battle has; the sim's own test world
+    // (`src/sim/testing.rs`) names its zones with them.
+    "ford",
+    "bridge",
+    "south-bank",
+    "north-bank",
+    // A side: the engine is about the Ming and their enemies (its unit kinds
+    // are `MingFoot`, `MingCavalry`), and the sim's test world fights with a
+    // side of that id.
+    "ming",
+    // Named after the engine's effects, components and systems (`Drums`,
+    // `Orders`, `Surrender`, `WetCloth`): false-cry uses them as ids of
+    // turning points and options.
+    "drums",
+    "orders",
+    "surrender",
+    "wet-cloth",
+];
+
+/// Names that are plain words of the engine's vocabulary as well as names in a
+/// scene: the unit kinds are named after the Ming, and the sim's test world
+/// names its banks as any river battle does.
+const GENERIC_NAMES: &[&str] = &["Ming", "South bank", "North bank"];
+
+/// Scene content that is in `src/` and known, in files this branch may not
+/// change: (file, word). Each must still be found (so a fixed one is removed
+/// from this list) and is reported by the test's name until then.
+const KNOWN_IN_SRC: &[(&str, &str)] = &[
+    // The REPL's wrapping tests use the names and a line of false-cry.
+    ("src/repl/wrap.rs", "张春"),
+    ("src/repl/wrap.rs", "范文程"),
+    ("src/repl/wrap.rs", "本汗在此"),
+];
+
+fn texts(text: &Text) -> Vec<&str> {
+    match text {
+        Text::Plain(s) => vec![s.as_str()],
+        Text::Localized(map) => map.values().map(String::as_str).collect(),
+    }
+}
+
+/// Every id, name and text of a scene: (what it is, the words).
+fn scene_words(scene: &Scene) -> Vec<(&'static str, String)> {
+    let mut ids: Vec<&str> = vec![scene.id()];
+    let mut names: Vec<&Text> = vec![&scene.meta().title];
+    let mut prose: Vec<&Text> = vec![&scene.meta().date, &scene.meta().place, &scene.meta().intro];
+    for side in scene.sides() {
+        ids.push(&side.id);
+        names.push(&side.name);
+    }
+    for zone in scene.zones() {
+        ids.push(&zone.id);
+        names.push(&zone.name);
+    }
+    for commander in scene.commanders() {
+        ids.push(&commander.id);
+        names.push(&commander.name);
+    }
+    for unit in scene.units() {
+        ids.push(&unit.id);
+        names.push(&unit.name);
+    }
+    let mut effects = Vec::new();
+    for tp in scene.turning_points() {
+        ids.push(&tp.id);
+        prose.push(&tp.situation);
+        for option in &tp.options {
+            ids.push(&option.id);
+            prose.push(&option.text);
+            prose.push(&option.narration);
+            effects.extend(&option.effects);
+        }
+    }
+    for event in scene.events() {
+        ids.push(&event.id);
+        prose.extend(&event.text);
+        effects.extend(&event.effects);
+    }
+    for ending in scene.endings() {
+        ids.push(&ending.id);
+        names.push(&ending.title);
+        prose.extend([&ending.text, &ending.summary]);
+        prose.extend(&ending.history);
+    }
+    for effect in effects {
+        match effect {
+            scene::Effect::Narrate(text) | scene::Effect::Rumor { cry: text, .. } => {
+                prose.push(text)
+            }
+            _ => {}
+        }
+    }
+    let mut words: Vec<(&'static str, String)> = Vec::new();
+    words.extend(
+        ids.into_iter()
+            .filter(|id| id.chars().count() > 3 && !GENERIC_IDS.contains(id))
+            .map(|id| ("id", id.to_string())),
+    );
+    words.extend(
+        names
+            .into_iter()
+            .flat_map(texts)
+            .filter(|name| long_enough(name) && !GENERIC_NAMES.contains(name))
+            .map(|name| ("name", name.to_string())),
+    );
+    words.extend(
+        prose
+            .into_iter()
+            .flat_map(texts)
+            .filter(|text| long_enough(text))
+            .map(|text| ("text", text.to_string())),
+    );
+    words.sort();
+    words.dedup();
+    words
+}
+
+/// Four letters, or two Chinese characters: shorter words say nothing.
+fn long_enough(word: &str) -> bool {
+    let wide = word.chars().filter(|c| !c.is_ascii()).count();
+    word.chars().count() > 3 || wide >= 2
+}
+
+/// Whether `word` occurs in `text` as a whole word: an ASCII word must not
+/// continue into letters, digits, `-` or `_` on either side (so "dodo" is not
+/// found in "dodos", nor "bridge" in "broken-bridge"'s neighbours).
+fn contains_word(text: &str, word: &str) -> bool {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    let mut from = 0;
+    while let Some(found) = text[from..].find(word) {
+        let at = from + found;
+        let end = at + word.len();
+        let before = text[..at].chars().next_back();
+        let after = text[end..].chars().next();
+        let first = word.chars().next().is_some_and(is_word);
+        let last = word.chars().next_back().is_some_and(is_word);
+        let bounded_before = !first || !before.is_some_and(is_word);
+        let bounded_after = !last || !after.is_some_and(is_word);
+        if bounded_before && bounded_after {
+            return true;
+        }
+        from = at + word.chars().next().map_or(1, char::len_utf8);
+    }
+    false
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("src/ is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn src_has_no_scene_content() {
+    let mut scenes =
+        scene::load_embedded().unwrap_or_else(|problems| panic!("{}", shown(&problems)));
+    scenes.push(tutorial());
+    let mut words: Vec<(&'static str, String, String)> = Vec::new();
+    for scene in &scenes {
+        for (what, word) in scene_words(scene) {
+            words.push((what, word, scene.id().to_string()));
+        }
+    }
+    assert!(words.len() > 300, "found only {} words", words.len());
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for file in &files {
+        let mut text = read(file);
+        // The binary embeds the shipped files by name: a file name is not content.
+        for (name, _) in scene::EMBEDDED_SCENES {
+            text = text.replace(&format!("scenes/{name}"), "scenes/FILE.ron");
+            text = text.replace(&format!("\"{name}\""), "\"FILE.ron\"");
+        }
+        let relative = file
+            .strip_prefix(root())
+            .unwrap_or(file)
+            .display()
+            .to_string();
+        for (what, word, scene) in &words {
+            if KNOWN_IN_SRC.contains(&(relative.as_str(), word.as_str())) {
+                continue;
+            }
+            if contains_word(&text, word) {
+                let line = text
+                    .lines()
+                    .position(|line| contains_word(line, word))
+                    .map_or(0, |l| l + 1);
+                found.push(format!("{relative}:{line}: {what} {word:?} of {scene}"));
+            }
+        }
+    }
+    for (file, word) in KNOWN_IN_SRC {
+        assert!(
+            contains_word(&read(&root().join(file)), word),
+            "{file} no longer holds {word:?}: remove it from KNOWN_IN_SRC"
+        );
+    }
+    assert!(
+        found.is_empty(),
+        "src/ names things of the shipped scenes; the engine must not know a battle by heart:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn whole_words_are_whole() {
+    assert!(contains_word("the dodo-white banner", "dodo-white"));
+    assert!(!contains_word("the dodo-white banner", "dodo"));
+    assert!(!contains_word("MingFoot", "Ming"));
+    assert!(contains_word("\"Ming foot\"", "Ming"));
+    assert!(contains_word("北岸烟雾弥漫", "烟雾"));
+}
