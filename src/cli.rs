@@ -271,7 +271,7 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
                 .map(|s| format!("{} ({})", s.meta().title.get(locale), s.id()))
                 .collect();
             let prompt = if locale.is_chinese() {
-                "选择战役"
+                locale.zh("选择战役")
             } else {
                 "Choose a battle"
             };
@@ -293,7 +293,7 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
                 .map(|c| format!("{} ({})", c.name.get(locale), c.id))
                 .collect();
             let prompt = if locale.is_chinese() {
-                "选择统帅"
+                locale.zh("选择统帅")
             } else {
                 "Choose your commander"
             };

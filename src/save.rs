@@ -934,13 +934,13 @@ pub fn list_table(dir: &Path, locale: Locale) -> String {
     };
     if rows.is_empty() {
         return if zh {
-            format!("{} 中尚无存档。", dir.display())
+            format!("{}{}", dir.display(), locale.zh(" 中尚无存档。"))
         } else {
             format!("No saves in {}.", dir.display())
         };
     }
     let head = if zh {
-        ["槽位", "战役", "角色", "刻", "存于 (UTC)"]
+        ["槽位", "战役", "角色", "刻", "存于 (UTC)"].map(|s| locale.zh(s))
     } else {
         ["slot", "battle", "role", "turn", "saved at (UTC)"]
     };
@@ -959,7 +959,7 @@ pub fn list_table(dir: &Path, locale: Locale) -> String {
                 format!(
                     "{} ({why})",
                     if zh {
-                        "✗ 无法读取"
+                        locale.zh("✗ 无法读取")
                     } else {
                         "✗ unreadable"
                     }

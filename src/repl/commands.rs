@@ -183,13 +183,13 @@ pub fn help_text(locale: Locale) -> String {
     let mut out = String::new();
     out.push_str(match locale {
         Locale::En => "Type a number to choose an option. Commands:\n",
-        _ => "输入数字作出抉择。命令：\n",
+        _ => locale.zh("输入数字作出抉择。命令：\n"),
     });
     for spec in COMMANDS {
         let help = if locale == Locale::En {
             spec.help_en
         } else {
-            spec.help_zh
+            locale.zh(spec.help_zh)
         };
         out.push_str(&format!("  {:width$}  {help}\n", spec.usage));
     }

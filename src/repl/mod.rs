@@ -485,7 +485,7 @@ impl<'a> Session<'a> {
                 if let Some(tp) = self.game.pending() {
                     let count = tp.options.len();
                     let text = if l.is_chinese() {
-                        format!("请输入 1 到 {count} 作出抉择（look 重看局势）。")
+                        l.zh_string(format!("请输入 1 到 {count} 作出抉择（look 重看局势）。"))
                     } else {
                         format!(
                             "Choose an option, 1 to {count} (`look` shows the situation again)."
@@ -511,11 +511,18 @@ impl<'a> Session<'a> {
                     (Some(s), false) => format!(
                         "Unknown command `{word}`. Did you mean `{s}`? Type `help` for the list."
                     ),
-                    (Some(s), true) => {
-                        format!("没有`{word}`这个命令。是不是`{s}`？输入 help 查看命令。")
-                    }
+                    (Some(s), true) => format!(
+                        "{}`{word}`{}`{s}`{}",
+                        l.zh("没有"),
+                        l.zh("这个命令。是不是"),
+                        l.zh("？输入 help 查看命令。")
+                    ),
                     (None, false) => format!("Unknown command `{word}`. Type `help` for the list."),
-                    (None, true) => format!("没有`{word}`这个命令。输入 help 查看命令。"),
+                    (None, true) => format!(
+                        "{}`{word}`{}",
+                        l.zh("没有"),
+                        l.zh("这个命令。输入 help 查看命令。")
+                    ),
                 };
                 self.say(&message);
             }
@@ -538,14 +545,16 @@ impl<'a> Session<'a> {
         let l = self.options.locale;
         let text = if l.is_chinese() {
             match err {
-                StoryError::ChoicePending => "尚有抉择待定：请输入选项编号。".to_string(),
-                StoryError::NothingToChoose => {
-                    "眼下无可抉择。按回车或输入 next 静待一刻。".to_string()
+                StoryError::ChoicePending => l.zh("尚有抉择待定：请输入选项编号。").to_string(),
+                StoryError::NothingToChoose => l
+                    .zh("眼下无可抉择。按回车或输入 next 静待一刻。")
+                    .to_string(),
+                StoryError::NoSuchOption(_, max) => {
+                    l.zh_string(format!("没有这个选项：请输入 1 到 {max}。"))
                 }
-                StoryError::NoSuchOption(_, max) => format!("没有这个选项：请输入 1 到 {max}。"),
-                StoryError::Ended => "此战已毕。可输入 undo、load 或 quit。".to_string(),
-                StoryError::UndoForbidden => "此战不许悔棋。".to_string(),
-                StoryError::NothingToUndo => "已是开局，无可悔之步。".to_string(),
+                StoryError::Ended => l.zh("此战已毕。可输入 undo、load 或 quit。").to_string(),
+                StoryError::UndoForbidden => l.zh("此战不许悔棋。").to_string(),
+                StoryError::NothingToUndo => l.zh("已是开局，无可悔之步。").to_string(),
                 other => other.to_string(),
             }
         } else {
@@ -602,7 +611,7 @@ impl<'a> Session<'a> {
             Action::Undo => match self.game.undo() {
                 Ok(()) => {
                     let text = if l.is_chinese() {
-                        "悔了一步。"
+                        l.zh("悔了一步。")
                     } else {
                         "Taken back."
                     };
@@ -641,7 +650,7 @@ impl<'a> Session<'a> {
                 match result {
                     Ok(path) => {
                         let text = if l.is_chinese() {
-                            format!("已存档：{slot}（{}）", path.display())
+                            format!("{}{slot}（{}）", l.zh("已存档："), path.display())
                         } else {
                             format!("Saved to slot `{slot}` ({}).", path.display())
                         };
@@ -661,7 +670,7 @@ impl<'a> Session<'a> {
                             self.say(&notice);
                         }
                         let text = if l.is_chinese() {
-                            format!("已读档：{slot}")
+                            format!("{}{slot}", l.zh("已读档："))
                         } else {
                             format!("Loaded slot `{slot}`.")
                         };
@@ -757,8 +766,12 @@ impl<'a> Session<'a> {
             Ok(_) => self.autosave_failed = false,
             Err(err) if !self.autosave_failed => {
                 self.autosave_failed = true;
-                let text = if self.options.locale.is_chinese() {
-                    format!("（自动存档失败，游戏照常进行；此后不再提示：{err}）")
+                let l = self.options.locale;
+                let text = if l.is_chinese() {
+                    format!(
+                        "{}{err}）",
+                        l.zh("（自动存档失败，游戏照常进行；此后不再提示：")
+                    )
                 } else {
                     format!(
                         "(Autosave failed; the game goes on, and this is not repeated every turn: {err})"

@@ -54,7 +54,7 @@ impl Style {
 /// Fixed interface strings, by key.
 pub fn ui(locale: Locale, key: &str) -> &'static str {
     let zh = locale.is_chinese();
-    match (key, zh) {
+    locale.zh(match (key, zh) {
         ("turn", false) => "Turn",
         ("turn", true) => "第",
         ("turn_suffix", false) => "",
@@ -92,11 +92,11 @@ pub fn ui(locale: Locale, key: &str) -> &'static str {
         ("seed", false) => "seed",
         ("seed", true) => "种子",
         _ => "",
-    }
+    })
 }
 
 pub fn state_name(locale: Locale, state: MoraleState) -> &'static str {
-    match (state, locale.is_chinese()) {
+    locale.zh(match (state, locale.is_chinese()) {
         (MoraleState::Steady, false) => "steady",
         (MoraleState::Steady, true) => "严整",
         (MoraleState::Wavering, false) => "wavering",
@@ -109,11 +109,11 @@ pub fn state_name(locale: Locale, state: MoraleState) -> &'static str {
         (MoraleState::Surrendered, true) => "已降",
         (MoraleState::Shattered, false) => "shattered",
         (MoraleState::Shattered, true) => "崩散",
-    }
+    })
 }
 
 fn compass_name(locale: Locale, toward: Compass) -> &'static str {
-    match (toward, locale.is_chinese()) {
+    locale.zh(match (toward, locale.is_chinese()) {
         (Compass::North, false) => "north",
         (Compass::South, false) => "south",
         (Compass::East, false) => "east",
@@ -122,12 +122,12 @@ fn compass_name(locale: Locale, toward: Compass) -> &'static str {
         (Compass::South, true) => "南",
         (Compass::East, true) => "东",
         (Compass::West, true) => "西",
-    }
+    })
 }
 
 fn wind_words(locale: Locale, strength: f64) -> &'static str {
     let zh = locale.is_chinese();
-    match (strength, zh) {
+    locale.zh(match (strength, zh) {
         (s, false) if s < 0.15 => "still air",
         (s, true) if s < 0.15 => "无风",
         (s, false) if s < 0.4 => "a light wind",
@@ -136,29 +136,31 @@ fn wind_words(locale: Locale, strength: f64) -> &'static str {
         (s, true) if s < 0.7 => "风起",
         (_, false) => "a strong wind",
         (_, true) => "大风",
-    }
+    })
 }
 
 fn smoke_words(locale: Locale, field: &Field, smoke: f64) -> &'static str {
     let rules = &field.rules;
-    match (
-        smoke >= rules.smoke_blind,
-        smoke >= rules.smoke_thin,
-        locale.is_chinese(),
-    ) {
-        (true, _, false) => "thick smoke",
-        (true, _, true) => "浓烟",
-        (false, true, false) => "thin smoke",
-        (false, true, true) => "薄烟",
-        (false, false, false) => "clear",
-        (false, false, true) => "晴明",
-    }
+    locale.zh(
+        match (
+            smoke >= rules.smoke_blind,
+            smoke >= rules.smoke_thin,
+            locale.is_chinese(),
+        ) {
+            (true, _, false) => "thick smoke",
+            (true, _, true) => "浓烟",
+            (false, true, false) => "thin smoke",
+            (false, true, true) => "薄烟",
+            (false, false, false) => "clear",
+            (false, false, true) => "晴明",
+        },
+    )
 }
 
 /// A chronicle template for `locale`, with `{name}` placeholders.
 fn template(locale: Locale, key: &str) -> &'static str {
     let zh = locale.is_chinese();
-    match (key, zh) {
+    locale.zh(match (key, zh) {
         ("wind", false) => "The wind shifts: {wind}, blowing {toward}.",
         ("wind", true) => "风向转变：{wind}，向{toward}吹去。",
         ("fire_starts", false) => "Fire takes hold at {zone}.",
@@ -238,7 +240,7 @@ fn template(locale: Locale, key: &str) -> &'static str {
         ("destroyed", false) => "{zone} is destroyed! {men} men go down with it.",
         ("destroyed", true) => "{zone}被毁！{men}人随之罹难。",
         _ => "",
-    }
+    })
 }
 
 fn fill(template: &str, args: &[(&str, String)]) -> String {
@@ -667,6 +669,7 @@ impl View<'_> {
         let l = self.locale;
         let weather = &self.world.weather;
         let head = if l.is_chinese() {
+            // "，向" reads the same in Traditional.
             format!(
                 "{}{}{} · {} · {}，向{}",
                 ui(l, "turn"),
@@ -738,7 +741,7 @@ impl View<'_> {
         let mut lines = Vec::new();
         let l = self.locale;
         lines.push(self.style.dim(if l.is_chinese() {
-            "北 ↑"
+            l.zh("北 ↑")
         } else {
             "north ↑"
         }));
@@ -788,16 +791,16 @@ impl View<'_> {
         };
         if !record.passage.intact {
             marks.push(if l.is_chinese() {
-                "已毁".to_string()
+                l.zh("已毁").to_string()
             } else {
                 "destroyed".to_string()
             });
         }
         if record.burning.fire > 0.05 {
-            marks.push(
-                self.style
-                    .paint(Colour::Red, if l.is_chinese() { "火" } else { "fire" }),
-            );
+            marks.push(self.style.paint(
+                Colour::Red,
+                if l.is_chinese() { l.zh("火") } else { "fire" },
+            ));
         }
         if record.burning.smoke >= self.field.rules.smoke_thin {
             marks.push(smoke_words(l, self.field, record.burning.smoke).to_string());
@@ -837,7 +840,7 @@ impl View<'_> {
         }
         if hidden || (!seen && out.is_empty()) {
             out.push(self.style.dim(if self.locale.is_chinese() {
-                "？烟中不明"
+                self.locale.zh("？烟中不明")
             } else {
                 "? unseen"
             }));
@@ -916,6 +919,7 @@ impl View<'_> {
             .unwrap_or(0.0);
         let weather = &self.world.weather;
         if l.is_chinese() {
+            // "，向…吹；" reads the same in Traditional.
             format!(
                 "{}，向{}吹；{}：{}。",
                 wind_words(l, weather.wind),
@@ -959,7 +963,7 @@ fn capitalize(text: &str) -> String {
 
 pub fn modifier_name(locale: Locale, modifier: crate::sim::morale::Modifier) -> &'static str {
     use crate::sim::morale::Modifier::*;
-    match (modifier, locale.is_chinese()) {
+    locale.zh(match (modifier, locale.is_chinese()) {
         (Casualties, false) => "casualties",
         (Casualties, true) => "伤亡",
         (Outnumbered, false) => "outnumbered",
@@ -980,5 +984,5 @@ pub fn modifier_name(locale: Locale, modifier: crate::sim::morale::Modifier) -> 
         (Recovery, true) => "喘息",
         (Orders, false) => "orders",
         (Orders, true) => "号令",
-    }
+    })
 }

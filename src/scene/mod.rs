@@ -6,6 +6,7 @@
 //! file, line, column, the offending line and a hint.
 
 pub mod diag;
+pub mod hant;
 pub mod raw;
 pub mod rules;
 pub mod text;

