@@ -210,8 +210,8 @@ mod tests {
     #[test]
     fn converts_phrases_before_characters() {
         for (simplified, traditional) in [
-            ("张春", "張春"),
-            ("范文程", "范文程"),
+            ("张三", "張三"),
+            ("范仲淹", "范仲淹"),
             ("鼓", "鼓"),
             ("八旗在浓烟中溃乱", "八旗在濃煙中潰亂"),
             ("后来", "後來"),
