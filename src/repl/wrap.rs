@@ -31,6 +31,11 @@ fn is_wide(c: char) -> bool {
     c.width().unwrap_or(0) >= 2
 }
 
+/// Opening brackets and quotes that must not end a line (禁则).
+fn no_line_end(c: char) -> bool {
+    "（「『《〈“‘".contains(c)
+}
+
 /// Closing punctuation that must not start a line (禁则).
 fn no_line_start(c: char) -> bool {
     "，。、；：！？）」』》〉”’…—,.;:!?)".contains(c)
@@ -73,7 +78,13 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
                 tokens.push((std::mem::take(&mut word), space));
                 space = false;
             }
-            tokens.push((c.to_string(), space));
+            // An opening bracket never ends a line: it travels with what follows.
+            match tokens.last_mut() {
+                Some((last, _)) if !space && last.chars().last().is_some_and(no_line_end) => {
+                    last.push(c)
+                }
+                _ => tokens.push((c.to_string(), space)),
+            }
             space = false;
         } else {
             if word.is_empty()
@@ -169,6 +180,17 @@ mod tests {
             for line in wrap(text, columns, "").lines() {
                 let first = line.chars().next().unwrap();
                 assert!(!no_line_start(first), "{line:?} at {columns}");
+            }
+        }
+    }
+
+    #[test]
+    fn opening_brackets_never_end_a_line() {
+        let text = "正蓝旗（左翼）、镶白旗（右翼）、正红旗（后队）、镶黄旗（前锋）。";
+        for columns in 10..40 {
+            for line in wrap(text, columns, "").lines() {
+                let last = line.chars().last().unwrap();
+                assert!(!no_line_end(last), "{line:?} at {columns}");
             }
         }
     }
