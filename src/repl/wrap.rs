@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn opening_brackets_never_end_a_line() {
-        let text = "正蓝旗（左翼）、镶白旗（右翼）、正红旗（后队）、镶黄旗（前锋）。";
+        let text = "甲营（左翼）、乙营（右翼）、丙营（后队）、丁营（前锋）。";
         for columns in 10..40 {
             for line in wrap(text, columns, "").lines() {
                 let last = line.chars().last().unwrap();

@@ -151,6 +151,39 @@ pub fn to_traditional(text: &str) -> String {
         .collect()
 }
 
+/// [`to_traditional`], except that each of `terms` (Simplified → Traditional)
+/// is written as given: names and places the general dictionaries get wrong.
+pub fn to_traditional_with(
+    text: &str,
+    terms: &std::collections::BTreeMap<String, String>,
+) -> String {
+    if terms.is_empty() || text.is_ascii() {
+        return to_traditional(text);
+    }
+    let mut keys: Vec<&String> = terms.keys().filter(|k| !k.is_empty()).collect();
+    keys.sort_by_key(|k| std::cmp::Reverse(k.chars().count()));
+    let mut out = String::new();
+    let mut plain = String::new();
+    let mut rest = text;
+    'outer: while !rest.is_empty() {
+        for key in &keys {
+            if let Some(after) = rest.strip_prefix(key.as_str()) {
+                out.push_str(&to_traditional(&std::mem::take(&mut plain)));
+                out.push_str(&terms[*key]);
+                rest = after;
+                continue 'outer;
+            }
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            plain.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out.push_str(&to_traditional(&plain));
+    out
+}
+
 /// [`to_traditional`] of a fixed string, converted once per process and kept
 /// for its whole life (the interface has a few hundred such strings).
 pub fn to_traditional_static(text: &'static str) -> &'static str {
@@ -206,6 +239,15 @@ pub fn is_simplified_only(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scenes_terms_are_kept_as_written() {
+        let terms = [("凌河".to_string(), "凌河".to_string())]
+            .into_iter()
+            .collect();
+        assert_eq!(to_traditional("小凌河边战后"), "小淩河邊戰後");
+        assert_eq!(to_traditional_with("小凌河边战后", &terms), "小凌河邊戰後");
+    }
 
     #[test]
     fn converts_phrases_before_characters() {

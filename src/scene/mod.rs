@@ -131,7 +131,19 @@ pub fn parse_rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
 
 /// Parses and checks one scene file against the rules.
 pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec<Diagnostic>> {
-    let (raw, rules) = validate::scene(file, source, rules)?;
+    let (mut raw, rules) = validate::scene(file, source, rules)?;
+    if !raw.meta.zh_hant_terms.is_empty() {
+        let terms = raw.meta.zh_hant_terms.clone();
+        for_each_text(&mut raw, &mut |text| {
+            if let Text::Localized(map) = text
+                && !map.contains_key("zh-Hant")
+                && let Some(simplified) = map.get("zh-Hans")
+            {
+                let traditional = hant::to_traditional_with(simplified, &terms);
+                map.insert("zh-Hant".to_string(), traditional);
+            }
+        });
+    }
     let index = |ids: Vec<&String>| -> HashMap<String, usize> {
         ids.into_iter()
             .enumerate()
@@ -148,6 +160,53 @@ pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec
         rules,
         raw,
     })
+}
+
+/// Calls `f` on every player-facing text of a scene.
+fn for_each_text(raw: &mut RawScene, f: &mut dyn FnMut(&mut Text)) {
+    let meta = &mut raw.meta;
+    for text in [
+        &mut meta.title,
+        &mut meta.date,
+        &mut meta.place,
+        &mut meta.intro,
+    ] {
+        f(text);
+    }
+    raw.sides.iter_mut().for_each(|s| f(&mut s.name));
+    raw.zones.iter_mut().for_each(|z| f(&mut z.name));
+    raw.commanders.iter_mut().for_each(|c| f(&mut c.name));
+    raw.units.iter_mut().for_each(|u| f(&mut u.name));
+    let effects = |effects: &mut Vec<Effect>, f: &mut dyn FnMut(&mut Text)| {
+        for effect in effects {
+            match effect {
+                Effect::Narrate(text) | Effect::Rumor { cry: text, .. } => f(text),
+                _ => {}
+            }
+        }
+    };
+    for tp in &mut raw.turning_points {
+        f(&mut tp.situation);
+        for option in &mut tp.options {
+            f(&mut option.text);
+            f(&mut option.narration);
+            effects(&mut option.effects, f);
+        }
+    }
+    for event in &mut raw.events {
+        if let Some(text) = &mut event.text {
+            f(text);
+        }
+        effects(&mut event.effects, f);
+    }
+    for ending in &mut raw.endings {
+        f(&mut ending.title);
+        f(&mut ending.text);
+        f(&mut ending.summary);
+        if let Some(history) = &mut ending.history {
+            f(history);
+        }
+    }
 }
 
 /// FNV-1a over the text: stable across builds and platforms, unlike `Hash`.

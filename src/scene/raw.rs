@@ -69,6 +69,11 @@ pub struct Meta {
     /// The wind at the opening (default: light, blowing north).
     #[serde(default)]
     pub wind: Option<StartWind>,
+    /// Words the automatic Simplified → Traditional conversion gets wrong for
+    /// this battle, with how to write them (`{"凌河": "凌河"}`): applied to every
+    /// text that has no authored "zh-Hant".
+    #[serde(default)]
+    pub zh_hant_terms: BTreeMap<String, String>,
 }
 
 /// The wind when the battle opens.
