@@ -199,11 +199,19 @@ fn holding_the_wagon_lines_means_no_false_cry_and_no_jin_panic() {
     assert!(peak < 0.15, "mean peak Jin routing {peak:.2}");
     let worst = games.iter().map(|g| g.peak_routing).fold(0.0, f64::max);
     assert!(worst < 0.35, "worst Jin routing {worst:.2}");
-    // And the Jin, unbroken, come back for the Ming once the smoke lifts.
+    // And the Jin, unbroken, come back for the Ming once the smoke lifts:
+    // often the camp breaks before night, often it holds (the safe, dull
+    // choice), and nothing else happens.
     let destroyed = share(&games, "ming-destroyed");
+    let night = share(&games, "stalemate");
     assert!(
-        destroyed >= 0.6,
+        destroyed >= 0.3,
         "ming-destroyed in {destroyed:.2} of games"
+    );
+    assert!(night >= 0.2, "stalemate in {night:.2} of games");
+    assert!(
+        destroyed + night > 0.99,
+        "ming-destroyed {destroyed:.2} and stalemate {night:.2}"
     );
 }
 
