@@ -409,7 +409,9 @@ impl Game {
             let mut world = self.battle.state();
             let mut fired = false;
             for event in scene.events() {
-                if self.story.happened.contains(&event.id) || !self.holds(&event.when, &world) {
+                if self.story.happened.contains(&event.id)
+                    || !self.holds(&event.when, &world, &event.id)
+                {
                     continue;
                 }
                 self.story.happened.push(event.id.clone());
@@ -422,7 +424,11 @@ impl Game {
                 world = self.battle.state();
                 fired = true;
             }
-            if let Some(ending) = scene.endings().iter().find(|e| self.holds(&e.when, &world)) {
+            if let Some(ending) = scene
+                .endings()
+                .iter()
+                .find(|e| self.holds(&e.when, &world, &e.id))
+            {
                 self.end(&ending.id, out);
                 return;
             }
@@ -432,10 +438,9 @@ impl Game {
                 .iter()
                 .map(|(tp, _)| tp.as_str())
                 .collect();
-            let next_tp = scene
-                .turning_points()
-                .iter()
-                .find(|tp| !reached.contains(&tp.id.as_str()) && self.holds(&tp.when, &world));
+            let next_tp = scene.turning_points().iter().find(|tp| {
+                !reached.contains(&tp.id.as_str()) && self.holds(&tp.when, &world, &tp.id)
+            });
             match next_tp {
                 Some(tp) if tp.role == self.role && self.player_policy.is_none() => {
                     self.story.pending = Some(tp.id.clone());
@@ -474,16 +479,17 @@ impl Game {
     }
 
     /// Whether a condition holds now.
-    pub fn holds(&self, condition: &Condition, world: &WorldState) -> bool {
+    pub fn holds(&self, condition: &Condition, world: &WorldState, owner: &str) -> bool {
         let scene = &self.scene;
         let field = self.battle.field();
         let turn = f64::from(world.turn);
         match condition {
             Condition::Always => true,
             Condition::Never => false,
-            Condition::All(items) => items.iter().all(|c| self.holds(c, world)),
-            Condition::Any(items) => items.iter().any(|c| self.holds(c, world)),
-            Condition::Not(item) => !self.holds(item, world),
+            Condition::All(items) => items.iter().all(|c| self.holds(c, world, owner)),
+            Condition::Any(items) => items.iter().any(|c| self.holds(c, world, owner)),
+            Condition::Not(item) => !self.holds(item, world, owner),
+            Condition::Chance(p) => luck(self.seed, world.turn, owner, *p) < *p,
             Condition::Turn(cmp) => compare(cmp, turn),
             Condition::Minute(cmp) => {
                 let meta = scene.meta();
@@ -584,6 +590,16 @@ impl Game {
     }
 }
 
+/// A uniform number in [0, 1) fixed by the seed, the turn, the item and the
+/// probability asked: chance in conditions without drawing from any stream,
+/// so reading a condition twice gives the same answer and replays are exact.
+fn luck(seed: u64, turn: u32, owner: &str, p: f64) -> f64 {
+    let key = format!("{seed}:{turn}:{owner}:{}", p.to_bits());
+    let hash = crate::scene::content_hash(&key);
+    let mixed = crate::sim::rng::BattleRng::from_seed(hash).unit();
+    mixed.clamp(0.0, 1.0)
+}
+
 fn compare(cmp: &Cmp, value: f64) -> bool {
     match *cmp {
         Cmp::AtLeast(x) => value >= x,
@@ -635,6 +651,40 @@ pub fn group_thousands(n: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn luck_is_fixed_by_seed_turn_and_item_and_fair() {
+        assert_eq!(luck(1, 3, "a", 0.5), luck(1, 3, "a", 0.5));
+        assert_ne!(luck(1, 3, "a", 0.5), luck(1, 4, "a", 0.5));
+        let hits = (0..2000)
+            .filter(|seed| luck(*seed, 1, "event", 0.3) < 0.3)
+            .count();
+        assert!((500..700).contains(&hits), "about 30 % of 2000: {hits}");
+    }
+
+    #[test]
+    fn a_chance_event_fires_on_some_seeds_and_the_same_seed_agrees() {
+        let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.events.push(crate::scene::Event {
+                id: "luck".into(),
+                when: Condition::All(vec![
+                    Condition::Turn(Cmp::AtLeast(1.0)),
+                    Condition::Chance(0.5),
+                ]),
+                text: None,
+                effects: vec![Effect::SetFlag("lucky".into())],
+            });
+            raw
+        }));
+        let lucky_after_one_turn = |seed: u64| {
+            let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", seed).expect("game");
+            game.next().expect("a turn");
+            game.story().flags.contains("lucky")
+        };
+        let hits = (0..60).filter(|seed| lucky_after_one_turn(*seed)).count();
+        assert!((15..=45).contains(&hits), "about half of 60 seeds: {hits}");
+        assert!((0..20).all(|seed| lucky_after_one_turn(seed) == lucky_after_one_turn(seed)));
+    }
 
     #[test]
     fn clock_and_thousands() {

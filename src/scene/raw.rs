@@ -351,6 +351,10 @@ pub enum Condition {
     Wind(Cmp),
     /// The bridge or ford still passes men.
     Passable(String),
+    /// True with this probability (0..1), drawn once per turn for the item
+    /// whose condition it is, from the game's seed: the same seed gives the
+    /// same luck, and it is the same however often the condition is read.
+    Chance(f64),
 }
 
 /// Who an effect applies to.

@@ -658,6 +658,17 @@ impl<'a> Checker<'a> {
     fn condition(&mut self, condition: &'a Condition) {
         match condition {
             Condition::Always | Condition::Never => {}
+            Condition::Chance(p) => {
+                if !p.is_finite() || !(0.0..=1.0).contains(p) {
+                    self.report(
+                        &["Chance("],
+                        format!("`Chance({p})` is not a probability"),
+                        "use a number between 0 and 1, e.g. Chance(0.3) for three times in ten"
+                            .into(),
+                        "Conditions and effects",
+                    );
+                }
+            }
             Condition::All(items) | Condition::Any(items) => {
                 for item in items {
                     self.condition(item);
@@ -972,6 +983,7 @@ impl Limits {
         };
         match condition {
             Condition::Never => false,
+            Condition::Chance(p) => *p > 0.0,
             Condition::Not(inner) => !matches!(**inner, Condition::Always),
             Condition::All(items) => items.iter().all(|c| self.possible(c, can)),
             Condition::Any(items) => items.iter().any(|c| self.possible(c, can)),
