@@ -377,17 +377,11 @@ impl Game {
                 self.story.flags.remove(flag);
             }
             Effect::Narrate(text) => out.push(Output::Narrate(text.clone())),
-            Effect::Rumor { cry, .. } => {
-                out.push(Output::Narrate(cry.clone()));
-                let scene = Arc::clone(&self.scene);
-                out.extend(
-                    self.battle
-                        .apply(&scene, effect)
-                        .into_iter()
-                        .map(Output::Chronicle),
-                );
-            }
             _ => {
+                // A rumor is heard as a cry before the world feels it.
+                if let Effect::Rumor { cry, .. } = effect {
+                    out.push(Output::Narrate(cry.clone()));
+                }
                 let scene = Arc::clone(&self.scene);
                 out.extend(
                     self.battle
