@@ -9,34 +9,67 @@
 //! (the novel's choice by default). No IO: everything that happened comes
 //! back as [`Output`] for the REPL to render.
 
-use crate::scene::{Cmp, Condition, Effect, Scene, Text};
+use crate::scene::placeholder::Placeholder;
+use crate::scene::{Cmp, Condition, Effect, Prose, Scene, Text};
 use crate::sim::rng::BattleRng;
 use crate::sim::{Battle, Entry, WorldState};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+/// Story text as it was told: the scene's text and the values its
+/// placeholders had at that moment, kept apart so the REPL can write them in
+/// the reader's language (numbers grouped, names and the clock localized).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Told {
+    pub text: Text,
+    pub args: Vec<(String, Arg)>,
+}
+
+/// The value of a placeholder when its text was told.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Arg {
+    /// A number of men.
+    Count(u32),
+    /// A name from the scene.
+    Name(Text),
+    /// Clock minutes after midnight of the first day.
+    Clock(u32),
+    /// A turn number.
+    Turn(u32),
+    /// Nobody holds the place.
+    Nobody,
+}
+
 /// What the story tells; the REPL renders each in the player's language.
+/// Everything here is already seen from the player's side: text of the side
+/// nobody plays reaches him only as what that side let him perceive.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Output {
     /// A new turn begins.
     Turn { turn: u32, minute: u32 },
     /// Something the simulation reports.
     Chronicle(Entry),
-    /// An event fired (its text, if it has one).
-    Event { id: String },
-    /// Told by a choice's effects.
-    Narrate(Text),
+    /// An event fired; its text, if the player is told anything of it.
+    Event { id: String, text: Option<Told> },
+    /// Story text: a narration, a cry heard, what was perceived of a choice.
+    Narrate(Told),
     /// The player must choose at this turning point.
     Situation { tp: String },
-    /// A turning point was decided (by the player or the policy).
+    /// A turning point was decided (by the player or the policy). The REPL
+    /// names the choice only when the player made it.
     Decided {
         tp: String,
         option: String,
         by_player: bool,
     },
     /// The battle is over.
-    Ending { id: String },
+    Ending {
+        id: String,
+        text: Option<Told>,
+        summary: Option<Told>,
+        history: Option<Told>,
+    },
 }
 
 /// How the side nobody plays (and the auto-player) decides.
@@ -85,6 +118,9 @@ pub struct StoryState {
     pub flags: BTreeSet<String>,
     pub pending: Option<String>,
     pub ended: Option<String>,
+    /// The events the player was told of, as told (turn, text): the `log`.
+    #[serde(default)]
+    pub journal: Vec<(u32, Told)>,
 }
 
 /// World and story together: what undo rewinds and a save stores.
@@ -348,9 +384,11 @@ impl Game {
         self.undo_stack.push(snapshot);
     }
 
-    /// Applies the option's effects and records the decision.
+    /// Applies the option's effects and records the decision. The chooser's
+    /// side reads his narration; the other side reads only what it perceived.
     fn decide(&mut self, tp_id: &str, option_idx: usize, by_player: bool, out: &mut Vec<Output>) {
-        let Some(tp) = self.scene.turning_point(tp_id).cloned() else {
+        let scene = Arc::clone(&self.scene);
+        let Some(tp) = scene.turning_point(tp_id) else {
             return;
         };
         let Some(option) = tp.options.get(option_idx) else {
@@ -362,13 +400,31 @@ impl Game {
             option: option.id.clone(),
             by_player,
         });
-        out.push(Output::Narrate(option.narration.clone()));
+        let voice = if self.side_of_role(&tp.role) == Some(self.role_side()) {
+            Voice::Own
+        } else {
+            Voice::Other
+        };
+        let told = match voice {
+            Voice::Own => self.tell(&option.narration, &option.id),
+            _ => option
+                .perceived
+                .as_ref()
+                .and_then(|p| self.tell(p, &option.id)),
+        };
+        out.extend(told.map(Output::Narrate));
         for effect in &option.effects {
-            self.apply(effect, out);
+            self.apply(effect, voice, out);
         }
     }
 
-    fn apply(&mut self, effect: &Effect, out: &mut Vec<Output>) {
+    fn side_of_role(&self, role: &str) -> Option<usize> {
+        self.scene
+            .commander(role)
+            .and_then(|c| self.scene.side_idx(&c.side))
+    }
+
+    fn apply(&mut self, effect: &Effect, voice: Voice, out: &mut Vec<Output>) {
         match effect {
             Effect::SetFlag(flag) => {
                 self.story.flags.insert(flag.clone());
@@ -376,11 +432,21 @@ impl Game {
             Effect::ClearFlag(flag) => {
                 self.story.flags.remove(flag);
             }
-            Effect::Narrate(text) => out.push(Output::Narrate(text.clone())),
+            Effect::Narrate(text) => {
+                if voice != Voice::Other {
+                    out.extend(self.tell(text, "narrate").map(Output::Narrate));
+                }
+            }
             _ => {
-                // A rumor is heard as a cry before the world feels it.
-                if let Effect::Rumor { cry, .. } = effect {
-                    out.push(Output::Narrate(cry.clone()));
+                // A rumor is heard as a cry before the world feels it: by the
+                // side that raised it, and by whoever stands within earshot.
+                if let Effect::Rumor { cry, zone, .. } = effect
+                    && (voice == Voice::Own || self.within_earshot(zone))
+                {
+                    out.push(Output::Narrate(Told {
+                        text: cry.clone(),
+                        args: Vec::new(),
+                    }));
                 }
                 let scene = Arc::clone(&self.scene);
                 out.extend(
@@ -391,6 +457,149 @@ impl Game {
                 );
             }
         }
+    }
+
+    /// Whether the player's side has men or its commander in the zone or next to it.
+    fn within_earshot(&mut self, zone: &str) -> bool {
+        let Some(zone) = self.scene.zone_idx(zone) else {
+            return false;
+        };
+        let side = self.role_side();
+        let mut near = self.scene.neighbours(zone);
+        near.push(zone);
+        let world = self.battle.state();
+        let field = self.battle.field();
+        let units = world.units.iter().zip(&field.units).any(|(u, info)| {
+            info.side == side && u.location.present && near.contains(&u.location.zone)
+        });
+        units
+            || world
+                .commanders
+                .iter()
+                .any(|c| c.side == side && near.contains(&c.zone))
+    }
+
+    /// Tells story text now: the first variant whose condition holds, with its
+    /// placeholders' values taken from the world as it is. None when no
+    /// variant holds (the player is told nothing) or the text is empty.
+    pub fn tell(&mut self, prose: &Prose, owner: &str) -> Option<Told> {
+        let world = self.battle.state();
+        let text = prose
+            .variants()
+            .into_iter()
+            .find(|(when, _)| self.holds(when, &world, owner))
+            .map(|(_, text)| text.clone())?;
+        if text.get(crate::scene::Locale::En).is_empty() && text.tags().is_empty() {
+            return None;
+        }
+        let mut args = Vec::new();
+        for tag in ["en", "zh-Hans", "zh-Hant"] {
+            let template = match &text {
+                Text::Plain(s) => Some(s.as_str()),
+                Text::Localized(map) => map.get(tag).map(String::as_str),
+            };
+            for (_, inside) in crate::scene::placeholder::spans(template.unwrap_or("")) {
+                if args.iter().any(|(name, _)| name == inside) {
+                    continue;
+                }
+                if let Some(value) = self.placeholder_value(inside, &world) {
+                    args.push((inside.to_string(), value));
+                }
+            }
+        }
+        Some(Told { text, args })
+    }
+
+    /// The situation of the pending turning point, told now.
+    pub fn situation(&mut self) -> Option<Told> {
+        let tp = self.pending()?.clone();
+        self.tell(&tp.situation, &tp.id)
+    }
+
+    fn placeholder_value(&self, inside: &str, world: &WorldState) -> Option<Arg> {
+        let scene = &self.scene;
+        let field = self.battle.field();
+        let unit = |id: &str| {
+            scene
+                .unit_idx(id)
+                .and_then(|i| world.units.get(i).map(|u| (i, u)))
+        };
+        Some(match Placeholder::parse(inside)? {
+            Placeholder::Turn => Arg::Turn(world.turn),
+            Placeholder::Time => Arg::Clock(self.minute()),
+            Placeholder::Men(id) => Arg::Count(match scene.side_idx(id) {
+                Some(side) => world.side_men(field, side),
+                None => unit(id)
+                    .filter(|(_, u)| u.location.present && u.morale.state.can_fight_or_flee())
+                    .map(|(_, u)| u.men)
+                    .unwrap_or(0),
+            }),
+            Placeholder::Losses(id) => Arg::Count(match scene.side_idx(id) {
+                Some(side) => world.side_losses(field, side),
+                None => unit(id)
+                    .map(|(i, u)| {
+                        let start = field.units.get(i).map(|f| f.start_men).unwrap_or(0);
+                        let left = if u.morale.state.can_fight_or_flee() {
+                            u.men
+                        } else {
+                            0
+                        };
+                        start.saturating_sub(left)
+                    })
+                    .unwrap_or(0),
+            }),
+            Placeholder::MenIn(side, zone) => {
+                Arg::Count(match (scene.side_idx(side), scene.zone_idx(zone)) {
+                    (Some(side), Some(zone)) => world.side_men_in(field, side, zone),
+                    _ => 0,
+                })
+            }
+            Placeholder::Crossed(side, zone) => {
+                Arg::Count(match (scene.side_idx(side), scene.zone_idx(zone)) {
+                    (Some(side), Some(zone)) => world
+                        .zones
+                        .get(zone)
+                        .and_then(|z| z.passage.crossed.get(side))
+                        .copied()
+                        .unwrap_or(0),
+                    _ => 0,
+                })
+            }
+            Placeholder::Holder(zone) => {
+                let zone = scene.zone_idx(zone)?;
+                match holder(world, field, zone) {
+                    Some(side) => Arg::Name(scene.sides().get(side)?.name.clone()),
+                    None => Arg::Nobody,
+                }
+            }
+            Placeholder::Name(id) => Arg::Name(
+                scene
+                    .sides()
+                    .iter()
+                    .find(|s| s.id == id)
+                    .map(|s| s.name.clone())
+                    .or_else(|| {
+                        scene
+                            .zones()
+                            .iter()
+                            .find(|z| z.id == id)
+                            .map(|z| z.name.clone())
+                    })
+                    .or_else(|| {
+                        scene
+                            .units()
+                            .iter()
+                            .find(|u| u.id == id)
+                            .map(|u| u.name.clone())
+                    })
+                    .or_else(|| scene.commander(id).map(|c| c.name.clone()))?,
+            ),
+            Placeholder::At(commander) => {
+                let idx = scene.commander_idx(commander)?;
+                let zone = world.commanders.get(idx)?.zone;
+                Arg::Name(scene.zones().get(zone)?.name.clone())
+            }
+        })
     }
 
     /// Fires events, checks endings, and puts or decides turning points until
@@ -409,11 +618,19 @@ impl Game {
                     continue;
                 }
                 self.story.happened.push(event.id.clone());
+                let text = event
+                    .text
+                    .as_ref()
+                    .and_then(|text| self.tell(text, &event.id));
+                if let Some(told) = &text {
+                    self.story.journal.push((self.turn(), told.clone()));
+                }
                 out.push(Output::Event {
                     id: event.id.clone(),
+                    text,
                 });
                 for effect in &event.effects {
-                    self.apply(effect, out);
+                    self.apply(effect, Voice::Event, out);
                 }
                 world = self.battle.state();
                 fired = true;
@@ -469,7 +686,19 @@ impl Game {
     fn end(&mut self, id: &str, out: &mut Vec<Output>) {
         self.story.ended = Some(id.to_string());
         self.story.pending = None;
-        out.push(Output::Ending { id: id.to_string() });
+        let scene = Arc::clone(&self.scene);
+        let ending = scene.ending(id);
+        let text = ending.and_then(|e| self.tell(&e.text, id));
+        let summary = ending.and_then(|e| self.tell(&e.summary, id));
+        let history = ending
+            .and_then(|e| e.history.as_ref())
+            .and_then(|h| self.tell(h, id));
+        out.push(Output::Ending {
+            id: id.to_string(),
+            text,
+            summary,
+            history,
+        });
     }
 
     /// Whether a condition holds now.
@@ -580,6 +809,12 @@ impl Game {
                 .zone_idx(zone)
                 .and_then(|z| world.zones.get(z))
                 .is_some_and(|z| z.passage.intact),
+            Condition::Playing(role) => &self.role == role,
+            Condition::PlayerSide(side) => scene.side_idx(side) == Some(self.role_side()),
+            Condition::Sees { side, zone } => match (scene.side_idx(side), scene.zone_idx(zone)) {
+                (Some(side), Some(zone)) => world.vision.side_sees(side, zone),
+                _ => false,
+            },
         }
     }
 }
@@ -594,6 +829,24 @@ fn luck(seed: u64, turn: u32, owner: &str, p: f64) -> f64 {
     mixed.clamp(0.0, 1.0)
 }
 
+/// Whose text is being told: the player's side's, the other side's (only
+/// what it perceived reaches the player), or an event's (everyone's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Voice {
+    Own,
+    Other,
+    Event,
+}
+
+/// The side with the most fighting men in the zone, if any stand there.
+pub fn holder(world: &WorldState, field: &crate::sim::Field, zone: usize) -> Option<usize> {
+    (0..field.n_sides)
+        .map(|side| (side, world.side_men_in(field, side, zone)))
+        .filter(|(_, men)| *men > 0)
+        .max_by_key(|(side, men)| (*men, std::cmp::Reverse(*side)))
+        .map(|(side, _)| side)
+}
+
 fn compare(cmp: &Cmp, value: f64) -> bool {
     match *cmp {
         Cmp::AtLeast(x) => value >= x,
@@ -601,26 +854,6 @@ fn compare(cmp: &Cmp, value: f64) -> bool {
         Cmp::Above(x) => value > x,
         Cmp::Below(x) => value < x,
     }
-}
-
-/// Fills an ending's `{placeholders}` from the world.
-pub fn fill_summary(template: &str, scene: &Scene, game: &mut Game) -> String {
-    let world = game.world();
-    let field = game.field().clone();
-    let mut text = template.to_string();
-    for (idx, side) in scene.sides().iter().enumerate() {
-        text = text.replace(
-            &format!("{{losses:{}}}", side.id),
-            &group_thousands(world.side_losses(&field, idx)),
-        );
-        text = text.replace(
-            &format!("{{men:{}}}", side.id),
-            &group_thousands(world.side_men(&field, idx)),
-        );
-    }
-    let minute = game.minute();
-    text.replace("{turn}", &world.turn.to_string())
-        .replace("{time}", &clock(minute))
 }
 
 /// "HH:MM" for minutes after midnight (wrapping into the next day).

@@ -13,7 +13,7 @@ use xiaoling::story::Game;
 
 /// Simplified-only characters of the Simplified play-through below.
 const SIMPLIFIED: &[char] = &[
-    '张', '败', '军', '结', '这', '战', '鸣', '乱', '烟', '过', '马', '们',
+    '张', '败', '军', '结', '这', '战', '听', '乱', '烟', '过', '马', '们',
 ];
 
 fn assert_traditional(text: &str) {

@@ -778,11 +778,16 @@ fn texts(text: &Text) -> Vec<&str> {
     }
 }
 
+fn told(prose: &scene::Prose) -> Vec<&Text> {
+    prose.variants().into_iter().map(|(_, text)| text).collect()
+}
+
 /// Every id, name and text of a scene: (what it is, the words).
 fn scene_words(scene: &Scene) -> Vec<(&'static str, String)> {
     let mut ids: Vec<&str> = vec![scene.id()];
     let mut names: Vec<&Text> = vec![&scene.meta().title];
-    let mut prose: Vec<&Text> = vec![&scene.meta().date, &scene.meta().place, &scene.meta().intro];
+    let mut prose: Vec<&Text> = vec![&scene.meta().date, &scene.meta().place];
+    prose.extend(told(&scene.meta().intro));
     for side in scene.sides() {
         ids.push(&side.id);
         names.push(&side.name);
@@ -802,30 +807,37 @@ fn scene_words(scene: &Scene) -> Vec<(&'static str, String)> {
     let mut effects = Vec::new();
     for tp in scene.turning_points() {
         ids.push(&tp.id);
-        prose.push(&tp.situation);
+        prose.extend(told(&tp.situation));
         for option in &tp.options {
             ids.push(&option.id);
             prose.push(&option.text);
-            prose.push(&option.narration);
+            prose.extend(told(&option.narration));
+            if let Some(perceived) = &option.perceived {
+                prose.extend(told(perceived));
+            }
             effects.extend(&option.effects);
         }
     }
     for event in scene.events() {
         ids.push(&event.id);
-        prose.extend(&event.text);
+        if let Some(text) = &event.text {
+            prose.extend(told(text));
+        }
         effects.extend(&event.effects);
     }
     for ending in scene.endings() {
         ids.push(&ending.id);
         names.push(&ending.title);
-        prose.extend([&ending.text, &ending.summary]);
-        prose.extend(&ending.history);
+        prose.extend(told(&ending.text));
+        prose.extend(told(&ending.summary));
+        if let Some(history) = &ending.history {
+            prose.extend(told(history));
+        }
     }
     for effect in effects {
         match effect {
-            scene::Effect::Narrate(text) | scene::Effect::Rumor { cry: text, .. } => {
-                prose.push(text)
-            }
+            scene::Effect::Narrate(text) => prose.extend(told(text)),
+            scene::Effect::Rumor { cry, .. } => prose.push(cry),
             _ => {}
         }
     }

@@ -8,7 +8,7 @@ pub mod wrap;
 
 use crate::save;
 use crate::scene::{Locale, Scene};
-use crate::story::{Game, Output, StoryError, fill_summary};
+use crate::story::{Game, Output, StoryError, Told};
 use commands::{Action, Parsed};
 use render::{Style, View, ui};
 use std::borrow::Cow;
@@ -302,8 +302,18 @@ impl<'a> Session<'a> {
             ui(l, "seed")
         ));
         self.say("");
-        self.say_wrapped(meta.intro.get(l), "");
+        if let Some(intro) = self.game.tell(&meta.intro, "intro") {
+            let intro = self.with_view(|v| v.told(&intro));
+            self.say_wrapped(&intro, "");
+        }
         self.say("");
+    }
+
+    fn say_told(&mut self, told: &Told) {
+        let text = self.with_view(|v| v.told(told));
+        if !text.is_empty() {
+            self.say_wrapped(&text, "");
+        }
     }
 
     /// Renders what the story reported.
@@ -331,23 +341,13 @@ impl<'a> Session<'a> {
                     self.say(&header);
                 }
                 Output::Chronicle(_) => {}
-                Output::Event { id } => {
-                    if let Some(text) = scene
-                        .events()
-                        .iter()
-                        .find(|e| &e.id == id)
-                        .and_then(|e| e.text.as_ref())
-                    {
+                Output::Event { text, .. } => {
+                    if let Some(text) = text {
                         self.say("");
-                        self.say_wrapped(text.get(l), "");
+                        self.say_told(text);
                     }
                 }
-                Output::Narrate(text) => {
-                    let text = text.get(l);
-                    if !text.is_empty() {
-                        self.say_wrapped(text, "");
-                    }
-                }
+                Output::Narrate(told) => self.say_told(told),
                 Output::Situation { .. } => self.show_choice(),
                 Output::Decided {
                     tp,
@@ -360,26 +360,23 @@ impl<'a> Session<'a> {
                     let Some(choice) = tp.options.iter().find(|o| &o.id == option) else {
                         continue;
                     };
-                    self.say("");
+                    // Only the player's own choice is named: what the side
+                    // nobody plays decided reaches him as what he perceived.
                     if *by_player {
+                        self.say("");
                         let colon = if l.is_chinese() { "：" } else { ": " };
                         self.say_wrapped(
                             &format!("{}{colon}{}", ui(l, "your_choice"), choice.text.get(l)),
                             "",
                         );
-                    } else {
-                        let who = scene
-                            .commander(&tp.role)
-                            .map(|c| c.name.get(l).to_string())
-                            .unwrap_or_default();
-                        let colon = if l.is_chinese() { "：" } else { ": " };
-                        self.say_wrapped(
-                            &format!("{who} {}{colon}{}", ui(l, "they_chose"), choice.text.get(l)),
-                            "",
-                        );
                     }
                 }
-                Output::Ending { id } => self.show_ending(id),
+                Output::Ending {
+                    id,
+                    text,
+                    summary,
+                    history,
+                } => self.show_ending(id, text.as_ref(), summary.as_ref(), history.as_ref()),
             }
         }
     }
@@ -391,7 +388,9 @@ impl<'a> Session<'a> {
         let l = self.options.locale;
         self.say("");
         self.say(&self.options.style.bold("★"));
-        self.say_wrapped(tp.situation.get(l), "");
+        if let Some(situation) = self.game.situation() {
+            self.say_told(&situation);
+        }
         for (i, option) in tp.options.iter().enumerate() {
             let number = format!("  {}. ", i + 1);
             let hang = " ".repeat(number.len());
@@ -400,7 +399,13 @@ impl<'a> Session<'a> {
         }
     }
 
-    fn show_ending(&mut self, id: &str) {
+    fn show_ending(
+        &mut self,
+        id: &str,
+        text: Option<&Told>,
+        summary: Option<&Told>,
+        history: Option<&Told>,
+    ) {
         let scene = self.game.scene_arc();
         let l = self.options.locale;
         let Some(ending) = scene.ending(id) else {
@@ -410,18 +415,20 @@ impl<'a> Session<'a> {
         let title = format!("{}{}", ui(l, "ending"), ending.title.get(l));
         let title = self.options.style.bold(&title);
         self.say(&title);
-        let text = fill_summary(ending.text.get(l), &scene, &mut self.game);
-        self.say_wrapped(&text, "");
+        if let Some(text) = text {
+            self.say_told(text);
+        }
         self.say("");
         self.say(&self.options.style.bold(ui(l, "after_action")));
-        let summary = fill_summary(ending.summary.get(l), &scene, &mut self.game);
-        self.say_wrapped(&summary, "");
+        if let Some(summary) = summary {
+            self.say_told(summary);
+        }
         let losses = self.with_view(|v| v.losses());
         self.say(&losses);
-        if let Some(history) = &ending.history {
+        if let Some(history) = history {
             self.say("");
             self.say(&self.options.style.bold(ui(l, "history")));
-            self.say_wrapped(history.get(l), "");
+            self.say_told(history);
         }
     }
 
@@ -717,39 +724,49 @@ impl<'a> Session<'a> {
         let l = self.options.locale;
         let scene = self.game.scene_arc();
         let story = self.game.story().clone();
-        if story.chosen.is_empty() && story.happened.is_empty() {
+        let own_side = self.game.role_side();
+        // The player's own side's choices, and the events as he was told them:
+        // what the side nobody plays decided is not his to know.
+        let choices: Vec<String> = story
+            .chosen
+            .iter()
+            .filter_map(|(tp_id, option_id)| {
+                let tp = scene.turning_point(tp_id)?;
+                let commander = scene.commander(&tp.role)?;
+                if scene.side_idx(&commander.side) != Some(own_side) {
+                    return None;
+                }
+                let option = tp.options.iter().find(|o| &o.id == option_id)?;
+                let mark = match (option.historical, l.is_chinese()) {
+                    (false, _) => String::new(),
+                    (true, false) => format!(" ({})", ui(l, "novel")),
+                    (true, true) => format!("（{}）", ui(l, "novel")),
+                };
+                let colon = if l.is_chinese() { "：" } else { ": " };
+                Some(format!(
+                    "★ {}{colon}{}{mark}",
+                    commander.name.get(l),
+                    option.text.get(l)
+                ))
+            })
+            .collect();
+        if choices.is_empty() && story.journal.is_empty() {
             self.say(ui(l, "no_log"));
             return;
         }
-        for (tp_id, option_id) in &story.chosen {
-            let Some(tp) = scene.turning_point(tp_id) else {
-                continue;
-            };
-            let Some(option) = tp.options.iter().find(|o| &o.id == option_id) else {
-                continue;
-            };
-            let who = scene
-                .commander(&tp.role)
-                .map(|c| c.name.get(l).to_string())
-                .unwrap_or_default();
-            let mark = if option.historical {
-                format!(" ({})", ui(l, "novel"))
-            } else {
-                String::new()
-            };
-            let line = format!("★ {who}: {}{mark}", option.text.get(l));
-            self.say_wrapped(&line, "");
+        for line in choices {
+            self.say_wrapped(&line, "  ");
         }
-        let events: Vec<String> = story
-            .happened
-            .iter()
-            .filter_map(|id| scene.events().iter().find(|e| &e.id == id))
-            .filter_map(|e| e.text.as_ref().map(|t| t.get(l).to_string()))
-            .collect();
-        for text in events {
+        for (turn, told) in &story.journal {
+            let text = self.with_view(|v| v.told(told));
             let first: String = text.chars().take(60).collect();
             let more = if text.chars().count() > 60 { "…" } else { "" };
-            self.say(&format!("· {first}{more}"));
+            let at = if l.is_chinese() {
+                format!("{}{turn}{}", ui(l, "turn"), ui(l, "turn_suffix"))
+            } else {
+                format!("{} {turn}", ui(l, "turn"))
+            };
+            self.say_wrapped(&format!("· {at} · {first}{more}"), "  ");
         }
     }
 

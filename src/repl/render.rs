@@ -8,7 +8,7 @@
 use super::wrap::{pad, width, wrap};
 use crate::scene::{Colour, Compass, Locale, MoraleState, Scene, Text, ZoneKind};
 use crate::sim::{Entry, Field, WorldState};
-use crate::story::{clock, group_thousands};
+use crate::story::{Arg, Told, clock, group_thousands};
 
 /// How text is styled: colour on or off, and the width to wrap at.
 #[derive(Debug, Clone, Copy)]
@@ -110,6 +110,39 @@ pub fn state_name(locale: Locale, state: MoraleState) -> &'static str {
         (MoraleState::Shattered, false) => "shattered",
         (MoraleState::Shattered, true) => "崩散",
     })
+}
+
+/// The clock as the reader reckons it: "16:45" in English; in Chinese the
+/// double hours by day (申正三刻（16:45）) and the night watches by night
+/// (三更（23:30）), with the clock after.
+pub fn time_words(locale: Locale, minute: u32) -> String {
+    let hm = clock(minute);
+    if !locale.is_chinese() {
+        return hm;
+    }
+    let minute = minute % (24 * 60);
+    // Night watches: the first from 19:00, each two hours, the fifth ending at 05:00.
+    let watch = match minute {
+        m if m >= 19 * 60 => Some((m - 19 * 60) / 120),
+        m if m < 5 * 60 => Some((m + 5 * 60) / 120),
+        _ => None,
+    };
+    let words = match watch {
+        Some(w) => format!("{}更", ["一", "二", "三", "四", "五"][w.min(4) as usize]),
+        None => {
+            // 子 is 23:00-01:00; each double hour has 初 (first hour) and 正.
+            const BRANCHES: [&str; 12] = [
+                "子", "丑", "寅", "卯", "辰", "巳", "午", "未", "申", "酉", "戌", "亥",
+            ];
+            let shifted = (minute + 60) % (24 * 60);
+            let branch = BRANCHES[(shifted / 120) as usize];
+            let half = if (shifted % 120) < 60 { "初" } else { "正" };
+            let ke = (minute % 60) / 15;
+            let ke = ["", "一刻", "二刻", "三刻"][ke as usize];
+            format!("{branch}{half}{ke}")
+        }
+    };
+    locale.zh_string(format!("{words}（{hm}）"))
 }
 
 fn compass_name(locale: Locale, toward: Compass) -> &'static str {
@@ -267,6 +300,29 @@ pub struct View<'a> {
 impl View<'_> {
     pub fn text(&self, text: &Text) -> String {
         text.get(self.locale).to_string()
+    }
+
+    /// Story text in the reader's language, its placeholders written with
+    /// the values they had when it was told.
+    pub fn told(&self, told: &Told) -> String {
+        let l = self.locale;
+        let filled = crate::scene::placeholder::fill(told.text.get(l), |inside| {
+            let (_, arg) = told.args.iter().find(|(name, _)| name == inside)?;
+            Some(match arg {
+                Arg::Count(n) => group_thousands(*n),
+                Arg::Turn(n) => n.to_string(),
+                Arg::Clock(minute) => time_words(l, *minute),
+                Arg::Name(name) => self.mid_sentence(name.get(l)),
+                Arg::Nobody => l
+                    .zh(if l.is_chinese() { "无人" } else { "nobody" })
+                    .to_string(),
+            })
+        });
+        if l == Locale::En {
+            capitalize(&filled)
+        } else {
+            filled
+        }
     }
 
     pub fn unit_name(&self, unit: usize) -> String {
@@ -985,4 +1041,29 @@ pub fn modifier_name(locale: Locale, modifier: crate::sim::morale::Modifier) -> 
         (Orders, false) => "orders",
         (Orders, true) => "号令",
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chinese_time_by_double_hours_and_watches() {
+        assert_eq!(
+            time_words(Locale::ZhHans, 16 * 60 + 45),
+            "申正三刻（16:45）"
+        );
+        assert_eq!(time_words(Locale::ZhHans, 15 * 60), "申初（15:00）");
+        assert_eq!(
+            time_words(Locale::ZhHans, 11 * 60 + 30),
+            "午初二刻（11:30）"
+        );
+        assert_eq!(time_words(Locale::ZhHans, 23 * 60 + 30), "三更（23:30）");
+        assert_eq!(
+            time_words(Locale::ZhHans, 24 * 60 + 4 * 60),
+            "五更（04:00）"
+        );
+        assert_eq!(time_words(Locale::ZhHans, 19 * 60), "一更（19:00）");
+        assert_eq!(time_words(Locale::En, 16 * 60 + 45), "16:45");
+    }
 }

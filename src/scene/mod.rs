@@ -7,6 +7,7 @@
 
 pub mod diag;
 pub mod hant;
+pub mod placeholder;
 pub mod raw;
 pub mod rules;
 pub mod text;
@@ -165,46 +166,52 @@ pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec
 /// Calls `f` on every player-facing text of a scene.
 fn for_each_text(raw: &mut RawScene, f: &mut dyn FnMut(&mut Text)) {
     let meta = &mut raw.meta;
-    for text in [
-        &mut meta.title,
-        &mut meta.date,
-        &mut meta.place,
-        &mut meta.intro,
-    ] {
+    for text in [&mut meta.title, &mut meta.date, &mut meta.place] {
         f(text);
     }
+    let prose = |prose: &mut Prose, f: &mut dyn FnMut(&mut Text)| {
+        for text in prose.texts_mut() {
+            f(text);
+        }
+    };
+    prose(&mut meta.intro, f);
     raw.sides.iter_mut().for_each(|s| f(&mut s.name));
     raw.zones.iter_mut().for_each(|z| f(&mut z.name));
     raw.commanders.iter_mut().for_each(|c| f(&mut c.name));
     raw.units.iter_mut().for_each(|u| f(&mut u.name));
+    raw.atmosphere.iter_mut().for_each(|v| f(&mut v.text));
     let effects = |effects: &mut Vec<Effect>, f: &mut dyn FnMut(&mut Text)| {
         for effect in effects {
             match effect {
-                Effect::Narrate(text) | Effect::Rumor { cry: text, .. } => f(text),
+                Effect::Narrate(text) => text.texts_mut().into_iter().for_each(&mut *f),
+                Effect::Rumor { cry, .. } => f(cry),
                 _ => {}
             }
         }
     };
     for tp in &mut raw.turning_points {
-        f(&mut tp.situation);
+        prose(&mut tp.situation, f);
         for option in &mut tp.options {
             f(&mut option.text);
-            f(&mut option.narration);
+            prose(&mut option.narration, f);
+            if let Some(perceived) = &mut option.perceived {
+                prose(perceived, f);
+            }
             effects(&mut option.effects, f);
         }
     }
     for event in &mut raw.events {
         if let Some(text) = &mut event.text {
-            f(text);
+            prose(text, f);
         }
         effects(&mut event.effects, f);
     }
     for ending in &mut raw.endings {
         f(&mut ending.title);
-        f(&mut ending.text);
-        f(&mut ending.summary);
+        prose(&mut ending.text, f);
+        prose(&mut ending.summary, f);
         if let Some(history) = &mut ending.history {
-            f(history);
+            prose(history, f);
         }
     }
 }

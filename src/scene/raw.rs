@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 /// Text shown to the player: one string for every locale, or a map by locale
 /// (`"en"`, `"zh-Hans"`, optionally `"zh-Hant"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Text {
     Plain(String),
@@ -20,6 +20,107 @@ pub enum Text {
 impl Default for Text {
     fn default() -> Self {
         Text::Plain(String::new())
+    }
+}
+
+/// Story text: what situations, narrations, events and endings tell. Either
+/// one [`Text`] (a string or a map by locale), told whenever the item is, or
+/// a list of variants tried in order: the first whose `when` holds is told,
+/// and if none holds nothing is told. Any of them may hold `{placeholders}`
+/// filled from the world when the text is told (see the guide, "Story text").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Prose {
+    One(Text),
+    Variants(Vec<Variant>),
+}
+
+impl Default for Prose {
+    fn default() -> Self {
+        Prose::One(Text::default())
+    }
+}
+
+impl From<Text> for Prose {
+    fn from(text: Text) -> Self {
+        Prose::One(text)
+    }
+}
+
+impl Prose {
+    /// Every text this prose may tell, with the condition it is told under
+    /// (`Always` for a single text).
+    pub fn variants(&self) -> Vec<(&Condition, &Text)> {
+        static ALWAYS: Condition = Condition::Always;
+        match self {
+            Prose::One(text) => vec![(&ALWAYS, text)],
+            Prose::Variants(items) => items.iter().map(|v| (&v.when, &v.text)).collect(),
+        }
+    }
+
+    pub fn texts_mut(&mut self) -> Vec<&mut Text> {
+        match self {
+            Prose::One(text) => vec![text],
+            Prose::Variants(items) => items.iter_mut().map(|v| &mut v.text).collect(),
+        }
+    }
+}
+
+/// One variant of a [`Prose`]: told when `when` holds (always, if left out).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    #[serde(default = "always")]
+    pub when: Condition,
+    pub text: Text,
+}
+
+fn always() -> Condition {
+    Condition::Always
+}
+
+// Written by hand rather than `#[serde(untagged)]`: an untagged enum buffers
+// its input, and RON then loses the variant names of the conditions inside
+// (`Turn(AtLeast(3))`). Dispatching on the first token keeps them, and the
+// error names what an author may write.
+impl<'de> Deserialize<'de> for Prose {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ProseVisitor;
+        impl<'de> serde::de::Visitor<'de> for ProseVisitor {
+            type Value = Prose;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a text (\"...\" or {\"en\": \"...\", \"zh-Hans\": \"...\"}) or a list of variants [(when: ..., text: ...)]",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Prose, E> {
+                Ok(Prose::One(Text::Plain(value.to_string())))
+            }
+            fn visit_string<E: serde::de::Error>(self, value: String) -> Result<Prose, E> {
+                Ok(Prose::One(Text::Plain(value)))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Prose, A::Error> {
+                let mut out = BTreeMap::new();
+                while let Some((tag, text)) = map.next_entry::<String, String>()? {
+                    out.insert(tag, text);
+                }
+                Ok(Prose::One(Text::Localized(out)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Prose, A::Error> {
+                let mut out = Vec::new();
+                while let Some(variant) = seq.next_element::<Variant>()? {
+                    out.push(variant);
+                }
+                Ok(Prose::Variants(out))
+            }
+        }
+        deserializer.deserialize_any(ProseVisitor)
     }
 }
 
@@ -37,6 +138,10 @@ pub struct RawScene {
     #[serde(default)]
     pub events: Vec<Event>,
     pub endings: Vec<Ending>,
+    /// Lines for a quiet turn, when nothing in the chronicle is worth a
+    /// sentence: the variants whose `when` holds take turns.
+    #[serde(default)]
+    pub atmosphere: Vec<Variant>,
     /// Overrides of `scenes/rules.ron`, by rule name.
     #[serde(default)]
     pub rules: BTreeMap<String, f64>,
@@ -52,7 +157,7 @@ pub struct Meta {
     #[serde(default)]
     pub sources: Vec<Source>,
     /// Shown once when the battle opens.
-    pub intro: Text,
+    pub intro: Prose,
     /// Minutes of battle time in one turn (a 刻 is 15).
     pub turn_minutes: u32,
     /// Clock time of turn 0, in minutes after midnight (e.g. 900 = 15:00).
@@ -351,6 +456,17 @@ pub enum Condition {
     Wind(Cmp),
     /// The bridge or ford still passes men.
     Passable(String),
+    /// The player plays this role. For story text only (variants): the battle
+    /// itself runs the same whoever plays it.
+    Playing(String),
+    /// The player's commander is on this side. For story text only.
+    PlayerSide(String),
+    /// The side sees the zone now: a unit of its own there or next to it, and
+    /// the smoke thin enough (the simulation's perception).
+    Sees {
+        side: String,
+        zone: String,
+    },
     /// True with this probability (0..1), drawn once per turn for the item
     /// whose condition it is, from the game's seed: the same seed gives the
     /// same luck, and it is the same however often the condition is read.
@@ -439,7 +555,7 @@ pub enum Effect {
     WetCloth(String),
     SetFlag(String),
     ClearFlag(String),
-    Narrate(Text),
+    Narrate(Prose),
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -448,8 +564,13 @@ pub struct Choice {
     pub id: String,
     pub text: Text,
     pub effects: Vec<Effect>,
-    /// Told after the choice is made.
-    pub narration: Text,
+    /// Told to the chooser after the choice is made (his point of view).
+    pub narration: Prose,
+    /// Told to a player of the other side when the side nobody plays takes
+    /// this option: only what he could see, hear or be told of it. Left out,
+    /// he learns of it only through the simulation (the chronicle).
+    #[serde(default)]
+    pub perceived: Option<Prose>,
     /// The novel's choice.
     #[serde(default)]
     pub historical: bool,
@@ -462,7 +583,7 @@ pub struct TurningPoint {
     /// The playable commander who decides.
     pub role: String,
     pub when: Condition,
-    pub situation: Text,
+    pub situation: Prose,
     pub options: Vec<Choice>,
 }
 
@@ -471,8 +592,11 @@ pub struct TurningPoint {
 pub struct Event {
     pub id: String,
     pub when: Condition,
+    /// Told to the player when the event fires: every role reads it, so
+    /// what one side cannot know goes in a variant guarded by `Playing`,
+    /// `PlayerSide` or `Sees`.
     #[serde(default)]
-    pub text: Option<Text>,
+    pub text: Option<Prose>,
     pub effects: Vec<Effect>,
 }
 
@@ -482,10 +606,10 @@ pub struct Ending {
     pub id: String,
     pub title: Text,
     pub when: Condition,
-    pub text: Text,
-    /// After-action summary; may use `{losses:SIDE}`, `{men:SIDE}`, `{turn}`, `{time}`.
-    pub summary: Text,
+    pub text: Prose,
+    /// After-action summary, with placeholders (`{losses:SIDE}`, `{time}`…).
+    pub summary: Prose,
     /// What the novel (or history) did, for the after-action report.
     #[serde(default)]
-    pub history: Option<Text>,
+    pub history: Option<Prose>,
 }

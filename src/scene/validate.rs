@@ -5,9 +5,10 @@
 //! offending value after it.
 
 use super::diag::{Declaration, Diagnostic, Locator, closest};
+use super::placeholder;
 use super::raw::*;
 use super::rules::Rules;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 const REQUIRED_LOCALES: [&str; 2] = ["en", "zh-Hans"];
 const KNOWN_LOCALES: [&str; 3] = ["en", "zh-Hans", "zh-Hant"];
@@ -138,6 +139,25 @@ struct Checker<'a> {
     options: HashMap<&'a str, Vec<&'a str>>,
     /// The item being checked: positions are searched for inside it.
     anchor: Option<Declaration>,
+    /// Who reads the texts being checked now.
+    audience: Audience,
+    /// Checking the condition of a text variant (where `Playing` is allowed).
+    in_variant: bool,
+    /// Playable roles stand on more than one side: text told to everyone
+    /// must not speak to "you".
+    two_sided: bool,
+}
+
+/// Who reads a text: the checker holds text told to every role to the
+/// point-of-view rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Audience {
+    /// Only the commander who chose (situations, narrations).
+    Chooser,
+    /// Only the other side (`perceived`).
+    Others,
+    /// Every role (events, endings, the intro, atmosphere).
+    Everyone,
 }
 
 impl<'a> Checker<'a> {
@@ -162,6 +182,17 @@ impl<'a> Checker<'a> {
                 })
                 .collect(),
             anchor: None,
+            audience: Audience::Everyone,
+            in_variant: false,
+            two_sided: {
+                let sides: HashSet<&str> = raw
+                    .commanders
+                    .iter()
+                    .filter(|c| raw.meta.playable.contains(&c.id))
+                    .map(|c| c.side.as_str())
+                    .collect();
+                sides.len() > 1
+            },
         }
     }
 
@@ -210,8 +241,9 @@ impl<'a> Checker<'a> {
         for event in &raw.events {
             self.anchor_at("events", &event.id);
             self.condition(&event.when);
+            self.audience = Audience::Everyone;
             if let Some(text) = &event.text {
-                self.text(text, "text");
+                self.prose(text, "text");
             }
             if event.effects.is_empty() && event.text.is_none() {
                 self.report(
@@ -227,6 +259,12 @@ impl<'a> Checker<'a> {
         }
         self.endings();
         self.reachability();
+        self.audience = Audience::Everyone;
+        self.anchor = None;
+        self.prose(&raw.meta.intro, "intro");
+        for variant in &raw.atmosphere {
+            self.variant(&variant.when, &variant.text, "atmosphere");
+        }
     }
 
     fn meta(&mut self) {
@@ -244,7 +282,6 @@ impl<'a> Checker<'a> {
             (&meta.title, "title"),
             (&meta.date, "date"),
             (&meta.place, "place"),
-            (&meta.intro, "intro"),
         ] {
             self.text(text, field);
         }
@@ -468,7 +505,8 @@ impl<'a> Checker<'a> {
                 );
             }
             self.condition(&tp.when);
-            self.text(&tp.situation, "situation");
+            self.audience = Audience::Chooser;
+            self.prose(&tp.situation, "situation");
             if !(2..=4).contains(&tp.options.len()) {
                 self.report(
                     &["options:"],
@@ -512,8 +550,14 @@ impl<'a> Checker<'a> {
                         "Turning points",
                     );
                 }
+                self.audience = Audience::Chooser;
                 self.text(&option.text, "text");
-                self.text(&option.narration, "narration");
+                self.prose(&option.narration, "narration");
+                if let Some(perceived) = &option.perceived {
+                    self.audience = Audience::Others;
+                    self.prose(perceived, "perceived");
+                    self.audience = Audience::Chooser;
+                }
                 if option.effects.is_empty() {
                     self.report(
                         &[&needle],
@@ -625,34 +669,90 @@ impl<'a> Checker<'a> {
         for ending in &raw.endings {
             self.anchor_at("endings", &ending.id);
             self.text(&ending.title, "title");
-            self.text(&ending.text, "text");
-            self.text(&ending.summary, "summary");
+            self.audience = Audience::Everyone;
+            self.prose(&ending.text, "text");
+            self.prose(&ending.summary, "summary");
             if let Some(history) = &ending.history {
-                self.text(history, "history");
+                self.prose(history, "history");
             }
             self.condition(&ending.when);
-            for template in all_strings(&ending.summary).chain(all_strings(&ending.text)) {
-                for placeholder in placeholders(template) {
-                    let valid = match placeholder.split_once(':') {
-                        Some(("losses" | "men", side)) => self.sides.contains(side),
-                        None => matches!(placeholder, "turn" | "time"),
-                        _ => false,
-                    };
-                    if !valid {
-                        let sides: Vec<&str> = self.sides.iter().copied().collect();
-                        self.report(
-                            &[&format!("{{{placeholder}}}")],
-                            format!("unknown placeholder `{{{placeholder}}}`"),
-                            format!(
-                                "placeholders are {{turn}}, {{time}}, {{losses:SIDE}} and {{men:SIDE}} with SIDE one of {}",
-                                sides.join(", ")
-                            ),
-                            "Endings",
-                        );
-                    }
+        }
+    }
+
+    /// Story text: each variant's condition and text, its placeholders, and
+    /// the point-of-view rule for text every role reads.
+    fn prose(&mut self, prose: &'a Prose, field: &str) {
+        for (when, text) in prose.variants() {
+            self.variant(when, text, field);
+        }
+    }
+
+    fn variant(&mut self, when: &'a Condition, text: &'a Text, field: &str) {
+        self.in_variant = true;
+        self.condition(when);
+        self.in_variant = false;
+        self.text(text, field);
+        for template in all_strings(text) {
+            for (_, inside) in placeholder::spans(template) {
+                if let Some(problem) = self.placeholder_problem(inside) {
+                    self.report(
+                        &[&format!("{{{inside}}}")],
+                        problem,
+                        format!("placeholders are {}", placeholder::FORMS),
+                        "Story text",
+                    );
                 }
             }
         }
+        if self.audience == Audience::Everyone && self.two_sided && !names_the_reader(when) {
+            for template in all_strings(text) {
+                if let Some(word) = second_person(template) {
+                    self.report(
+                        &[&field_needle(field)],
+                        format!("this `{field}` is told to every role but speaks to the reader as \"{word}\""),
+                        "every playable commander reads it: tell it in the third person, or give each side its own variant with `when: PlayerSide(\"...\")` or `Playing(\"...\")`".into(),
+                        "Point of view",
+                    );
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Why a `{placeholder}` cannot be filled, or None when it can.
+    fn placeholder_problem(&self, inside: &str) -> Option<String> {
+        use placeholder::Placeholder as P;
+        let Some(parsed) = P::parse(inside) else {
+            return Some(format!("unknown placeholder `{{{inside}}}`"));
+        };
+        let is = |set: &HashSet<&str>, id: &str| set.contains(id);
+        let ok = match parsed {
+            P::Turn | P::Time => true,
+            P::Men(id) | P::Losses(id) => is(&self.sides, id) || is(&self.units, id),
+            P::MenIn(side, zone) | P::Crossed(side, zone) => {
+                is(&self.sides, side) && is(&self.zones, zone)
+            }
+            P::Holder(zone) => is(&self.zones, zone),
+            P::Name(id) => {
+                is(&self.sides, id)
+                    || is(&self.zones, id)
+                    || is(&self.units, id)
+                    || is(&self.commanders, id)
+            }
+            P::At(commander) => is(&self.commanders, commander),
+        };
+        (!ok).then(|| {
+            format!(
+                "placeholder `{{{inside}}}` names no {}",
+                match parsed {
+                    P::Men(_) | P::Losses(_) => "side or unit",
+                    P::MenIn(..) | P::Crossed(..) => "side and zone",
+                    P::Holder(_) => "zone",
+                    P::At(_) => "commander",
+                    _ => "side, zone, unit or commander",
+                }
+            )
+        })
     }
 
     fn condition(&mut self, condition: &'a Condition) {
@@ -749,6 +849,31 @@ impl<'a> Checker<'a> {
                 self.cmp(cmp);
             }
             Condition::Passable(zone) => self.reference("zone", zone, "Conditions and effects"),
+            Condition::Sees { side, zone } => {
+                self.reference("side", side, "Conditions and effects");
+                self.reference("zone", zone, "Conditions and effects");
+            }
+            Condition::Playing(role) | Condition::PlayerSide(role) => {
+                let is_role = matches!(condition, Condition::Playing(_));
+                let word = if is_role { "Playing" } else { "PlayerSide" };
+                if !self.in_variant {
+                    self.report(
+                        &[&format!("{word}(")],
+                        format!("`{word}` is for story text only"),
+                        "the battle runs the same whoever plays it: use it in a text variant's `when`, not in an event, turning point or ending".into(),
+                        "Point of view",
+                    );
+                }
+                if is_role {
+                    let playable: Vec<&str> =
+                        self.raw.meta.playable.iter().map(String::as_str).collect();
+                    if !playable.contains(&role.as_str()) {
+                        self.unknown("playable role", role, &playable, "Point of view");
+                    }
+                } else {
+                    self.reference("side", role, "Conditions and effects");
+                }
+            }
         }
     }
 
@@ -845,7 +970,7 @@ impl<'a> Checker<'a> {
             }
             Effect::WetCloth(side) => self.reference("side", side, G),
             Effect::SetFlag(_) | Effect::ClearFlag(_) => {}
-            Effect::Narrate(text) => self.text(text, "Narrate"),
+            Effect::Narrate(text) => self.prose(text, "Narrate"),
         }
     }
 
@@ -1012,19 +1137,41 @@ fn all_strings(text: &Text) -> Box<dyn Iterator<Item = &str> + '_> {
     }
 }
 
-/// The `{name}` placeholders in a template.
-pub fn placeholders(template: &str) -> BTreeSet<&str> {
-    let mut out = BTreeSet::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) => {
-                out.insert(&after[..close]);
-                rest = &after[close + 1..];
-            }
-            None => break,
+/// Whether a variant's condition says whose eyes it is for (`Playing`,
+/// `PlayerSide`, alone or among the items of an `All`).
+fn names_the_reader(when: &Condition) -> bool {
+    match when {
+        Condition::Playing(_) | Condition::PlayerSide(_) => true,
+        Condition::All(items) => items.iter().any(names_the_reader),
+        _ => false,
+    }
+}
+
+/// The first word that speaks to the reader ("you", 「你」), outside quoted
+/// speech: a character may say "you" to another.
+pub fn second_person(text: &str) -> Option<&'static str> {
+    let mut plain = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    let mut in_straight = false;
+    for c in text.chars() {
+        match c {
+            '“' | '「' | '『' => depth += 1,
+            '”' | '」' | '』' => depth = depth.saturating_sub(1),
+            '"' => in_straight = !in_straight,
+            _ if depth == 0 && !in_straight => plain.push(c),
+            _ => {}
         }
     }
-    out
+    if plain.contains('你') {
+        return Some("你");
+    }
+    plain
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .find_map(|word| match word.to_ascii_lowercase().as_str() {
+            "you" => Some("you"),
+            "your" => Some("your"),
+            "yours" => Some("yours"),
+            "yourself" => Some("yourself"),
+            _ => None,
+        })
 }
