@@ -52,8 +52,11 @@ pub enum Output {
     Chronicle(Entry),
     /// An event fired; its text, if the player is told anything of it.
     Event { id: String, text: Option<Told> },
-    /// Story text: a narration, a cry heard, what was perceived of a choice.
+    /// Story text: a narration, what was perceived of a choice.
     Narrate(Told),
+    /// A rumor's cry heard nearby (the side that raised it by a choice
+    /// reads it in the choice's narration).
+    Cry(Told),
     /// The player must choose at this turning point.
     Situation { tp: String },
     /// A turning point was decided (by the player or the policy). The REPL
@@ -438,12 +441,14 @@ impl Game {
                 }
             }
             _ => {
-                // A rumor is heard as a cry before the world feels it: by the
-                // side that raised it, and by whoever stands within earshot.
+                // A rumor is heard as a cry before the world feels it, by
+                // whoever stands within earshot. The side whose choice raised
+                // it reads it in the choice's narration.
                 if let Effect::Rumor { cry, zone, .. } = effect
-                    && (voice == Voice::Own || self.within_earshot(zone))
+                    && voice != Voice::Own
+                    && self.within_earshot(zone)
                 {
-                    out.push(Output::Narrate(Told {
+                    out.push(Output::Cry(Told {
                         text: cry.clone(),
                         args: Vec::new(),
                     }));
@@ -508,6 +513,23 @@ impl Game {
             }
         }
         Some(Told { text, args })
+    }
+
+    /// A line for a quiet turn: the scene's atmosphere variants that hold now
+    /// take turns, so consecutive quiet turns do not repeat one line.
+    pub fn atmosphere(&mut self) -> Option<Told> {
+        let scene = Arc::clone(&self.scene);
+        let world = self.battle.state();
+        let holding: Vec<&crate::scene::Variant> = scene
+            .atmosphere()
+            .iter()
+            .filter(|v| self.holds(&v.when, &world, "atmosphere"))
+            .collect();
+        if holding.is_empty() {
+            return None;
+        }
+        let pick = holding[world.turn as usize % holding.len()];
+        self.tell(&Prose::One(pick.text.clone()), "atmosphere")
     }
 
     /// The situation of the pending turning point, told now.

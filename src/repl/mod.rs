@@ -2,6 +2,7 @@
 //! a terminal, line by line from a pipe), runs them on the [`Game`], and
 //! renders what happened in the player's language, wrapped to the terminal.
 
+pub mod chronicle;
 pub mod commands;
 pub mod render;
 pub mod wrap;
@@ -9,6 +10,7 @@ pub mod wrap;
 use crate::save;
 use crate::scene::{Locale, Scene};
 use crate::story::{Game, Output, StoryError, Told};
+use chronicle::Alert;
 use commands::{Action, Parsed};
 use render::{Style, View, ui};
 use std::borrow::Cow;
@@ -17,6 +19,16 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
+
+/// Something to print, composed before printing so a quiet turn can be
+/// held back and folded with its neighbours.
+enum Piece {
+    Blank,
+    Line(String),
+    Wrapped(String, &'static str),
+    Choice,
+    Ending(String, Option<Told>, Option<Told>, Option<Told>),
+}
 
 /// A line read from the player.
 pub enum Line {
@@ -212,6 +224,14 @@ pub struct Session<'a> {
     closed: bool,
     /// The last autosave failed and the player was told: say it only once.
     autosave_failed: bool,
+    /// What the chronicle told lately, so it does not repeat itself.
+    memory: chronicle::Memory,
+    /// The last turn's chronicle entries, for `report`.
+    last_entries: Vec<crate::sim::Entry>,
+    /// Quiet turns held back during a run: (first turn, its minute, count).
+    fold: Option<(u32, u32, u32)>,
+    /// Several turns are passing at once (`next N`, `wait`).
+    running: bool,
 }
 
 impl<'a> Session<'a> {
@@ -229,7 +249,24 @@ impl<'a> Session<'a> {
             scenes,
             closed: false,
             autosave_failed: false,
+            memory: chronicle::Memory::default(),
+            last_entries: Vec::new(),
+            fold: None,
+            running: false,
         }
+        .remembering()
+    }
+
+    /// Starts the chronicle's memory from the world as it is now.
+    fn remembering(mut self) -> Self {
+        self.reset_memory();
+        self
+    }
+
+    fn reset_memory(&mut self) {
+        let weather = self.game.world().weather;
+        self.memory.reset(weather.wind, weather.toward);
+        self.last_entries.clear();
     }
 
     /// Continues a transcript (after loading a save).
@@ -296,11 +333,12 @@ impl<'a> Session<'a> {
             .map(|c| c.name.get(l).to_string())
             .unwrap_or_default();
         let seed = self.game.seed();
-        self.say(&format!(
-            "{} {role} · {} {seed}",
-            ui(l, "you_are"),
-            ui(l, "seed")
-        ));
+        let line = if l.is_chinese() {
+            format!("{}{role}（{}{seed}）", ui(l, "you_are"), ui(l, "seed"))
+        } else {
+            format!("{} {role} · {} {seed}", ui(l, "you_are"), ui(l, "seed"))
+        };
+        self.say(&line);
         self.say("");
         if let Some(intro) = self.game.tell(&meta.intro, "intro") {
             let intro = self.with_view(|v| v.told(&intro));
@@ -316,20 +354,92 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// Renders what the story reported.
-    pub fn show(&mut self, outputs: &[Output]) {
+    /// Renders what the story reported; returns why a run of turns should
+    /// stop here, if anything needs the player.
+    pub fn show(&mut self, outputs: &[Output]) -> Option<Alert> {
+        let (pieces, quiet, alert) = self.compose_outputs(outputs);
+        let turn = outputs.iter().find_map(|o| match o {
+            Output::Turn { turn, minute } => Some((*turn, *minute)),
+            _ => None,
+        });
+        if let (true, Some((turn, minute))) = (quiet, turn) {
+            // A quiet turn: held back while a run goes on, told folded after.
+            let fold = self.fold.get_or_insert((turn, minute, 0));
+            fold.2 += 1;
+            if !self.running {
+                self.flush_fold();
+            }
+            return alert;
+        }
+        self.flush_fold();
+        for piece in pieces {
+            match piece {
+                Piece::Blank => self.say(""),
+                Piece::Line(text) => self.say(&text),
+                Piece::Wrapped(text, indent) => self.say_wrapped(&text, indent),
+                Piece::Choice => self.show_choice(),
+                Piece::Ending(id, text, summary, history) => {
+                    self.show_ending(&id, text.as_ref(), summary.as_ref(), history.as_ref())
+                }
+            }
+        }
+        alert
+    }
+
+    /// Tells the quiet turns held back: one header for the run and a line
+    /// of atmosphere.
+    fn flush_fold(&mut self) {
+        let Some((first_turn, first_minute, count)) = self.fold.take() else {
+            return;
+        };
+        let last_turn = first_turn + count - 1;
+        let last_minute = self.game.minute();
+        let header = self.with_view(|v| {
+            if count == 1 {
+                v.turn_header(first_turn, first_minute)
+            } else {
+                v.turns_header(first_turn, last_turn, first_minute, last_minute)
+            }
+        });
+        self.say("");
+        self.say(&header);
+        if let Some(line) = self.game.atmosphere() {
+            let text = self.with_view(|v| v.told(&line));
+            self.say_wrapped(&text, "  ");
+        }
+    }
+
+    /// What the outputs tell, in order, before anything is printed: the
+    /// pieces, whether the turn was quiet (nothing but its header), and why
+    /// it needs the player.
+    fn compose_outputs(&mut self, outputs: &[Output]) -> (Vec<Piece>, bool, Option<Alert>) {
         let scene = self.game.scene_arc();
         let l = self.options.locale;
+        let mut pieces = Vec::new();
+        let mut alert: Option<Alert> = None;
         let mut batch: Vec<crate::sim::Entry> = Vec::new();
+        let mut memory = std::mem::take(&mut self.memory);
+        memory.header_tells_wind = outputs.iter().any(|o| matches!(o, Output::Turn { .. }));
+        let mut turn_entries = Vec::new();
+        let mut told = 0usize;
         for (i, output) in outputs.iter().enumerate() {
             if let Output::Chronicle(entry) = output {
-                // A run of chronicle entries is told together, grouped.
                 batch.push(entry.clone());
+                turn_entries.push(entry.clone());
                 if !matches!(outputs.get(i + 1), Some(Output::Chronicle(_))) {
-                    let lines = self.with_view(|v| v.entries(&batch));
+                    let new_turn = matches!(outputs.first(), Some(Output::Turn { .. }))
+                        && outputs[..i]
+                            .iter()
+                            .all(|o| matches!(o, Output::Turn { .. } | Output::Chronicle(_)));
+                    let composed = self.with_view(|v| v.compose(&batch, &mut memory, new_turn));
                     batch.clear();
-                    for line in lines {
-                        self.say_wrapped(&line, "  ");
+                    if let Some(a) = composed.alert {
+                        alert = Some(alert.map_or(a, |old| old.min(a)));
+                    }
+                    if !composed.sentences.is_empty() {
+                        let sep = if l.is_chinese() { "" } else { " " };
+                        pieces.push(Piece::Wrapped(composed.sentences.join(sep), "  "));
+                        told += 1;
                     }
                 }
                 continue;
@@ -337,18 +447,41 @@ impl<'a> Session<'a> {
             match output {
                 Output::Turn { turn, minute } => {
                     let header = self.with_view(|v| v.turn_header(*turn, *minute));
-                    self.say("");
-                    self.say(&header);
+                    pieces.push(Piece::Blank);
+                    pieces.push(Piece::Line(header));
                 }
                 Output::Chronicle(_) => {}
                 Output::Event { text, .. } => {
                     if let Some(text) = text {
-                        self.say("");
-                        self.say_told(text);
+                        let text = self.with_view(|v| v.told(text));
+                        if !text.is_empty() {
+                            pieces.push(Piece::Blank);
+                            pieces.push(Piece::Wrapped(text, ""));
+                            told += 1;
+                        }
                     }
                 }
-                Output::Narrate(told) => self.say_told(told),
-                Output::Situation { .. } => self.show_choice(),
+                Output::Narrate(narration) => {
+                    let text = self.with_view(|v| v.told(narration));
+                    if !text.is_empty() {
+                        pieces.push(Piece::Wrapped(text, ""));
+                        told += 1;
+                    }
+                }
+                Output::Cry(text) => {
+                    let cry = self.with_view(|v| v.told(text));
+                    let line = if l.is_chinese() {
+                        format!("{}“{cry}”", l.zh("近处有人高喊："))
+                    } else {
+                        format!("A cry goes up nearby: “{cry}”")
+                    };
+                    pieces.push(Piece::Wrapped(line, ""));
+                    told += 1;
+                }
+                Output::Situation { .. } => {
+                    pieces.push(Piece::Choice);
+                    told += 1;
+                }
                 Output::Decided {
                     tp,
                     option,
@@ -363,12 +496,13 @@ impl<'a> Session<'a> {
                     // Only the player's own choice is named: what the side
                     // nobody plays decided reaches him as what he perceived.
                     if *by_player {
-                        self.say("");
                         let colon = if l.is_chinese() { "：" } else { ": " };
-                        self.say_wrapped(
-                            &format!("{}{colon}{}", ui(l, "your_choice"), choice.text.get(l)),
+                        pieces.push(Piece::Blank);
+                        pieces.push(Piece::Wrapped(
+                            format!("{}{colon}{}", ui(l, "your_choice"), choice.text.get(l)),
                             "",
-                        );
+                        ));
+                        told += 1;
                     }
                 }
                 Output::Ending {
@@ -376,9 +510,29 @@ impl<'a> Session<'a> {
                     text,
                     summary,
                     history,
-                } => self.show_ending(id, text.as_ref(), summary.as_ref(), history.as_ref()),
+                } => {
+                    pieces.push(Piece::Ending(
+                        id.clone(),
+                        text.clone(),
+                        summary.clone(),
+                        history.clone(),
+                    ));
+                    told += 1;
+                }
             }
         }
+        self.memory = memory;
+        if outputs.iter().any(|o| matches!(o, Output::Turn { .. })) {
+            self.last_entries = turn_entries;
+        }
+        let stops = outputs.iter().any(|o| {
+            matches!(o, Output::Situation { .. } | Output::Ending { .. })
+                || matches!(o, Output::Event { text: Some(_), .. })
+        });
+        if stops && alert.is_none() {
+            alert = Some(Alert::Story);
+        }
+        (pieces, told == 0, alert)
     }
 
     fn show_choice(&mut self) {
@@ -548,13 +702,59 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// Lets up to `limit` turns pass (until the battle ends when None),
+    /// stopping at the first thing that needs the player and saying why.
+    fn run_turns(&mut self, limit: Option<u32>) {
+        let l = self.options.locale;
+        let mut passed = 0u32;
+        self.running = true;
+        let mut stopped = None;
+        while limit.is_none_or(|n| passed < n) {
+            if self.game.is_over() || self.game.pending().is_some() {
+                break;
+            }
+            let outputs = match self.game.next() {
+                Ok(outputs) => outputs,
+                Err(err) => {
+                    self.error(&err);
+                    break;
+                }
+            };
+            passed += 1;
+            let last = limit == Some(passed);
+            if last {
+                self.running = false;
+            }
+            if let Some(alert) = self.show(&outputs) {
+                stopped = Some(alert);
+                break;
+            }
+        }
+        self.running = false;
+        self.flush_fold();
+        self.autosave("turn");
+        let reason = match stopped {
+            Some(alert) if limit != Some(passed) => alert,
+            _ => return,
+        };
+        if self.game.pending().is_some() || self.game.is_over() {
+            return; // the choice or the ending speaks for itself
+        }
+        let text = if l.is_chinese() {
+            format!("{}{}{}", l.zh("（暂停："), reason.words(l), l.zh("。）"))
+        } else {
+            format!("(Stopped: {}.)", reason.words(l))
+        };
+        self.say(&text);
+    }
+
     fn error(&mut self, err: &StoryError) {
         let l = self.options.locale;
         let text = if l.is_chinese() {
             match err {
                 StoryError::ChoicePending => l.zh("尚有抉择待定：请输入选项编号。").to_string(),
                 StoryError::NothingToChoose => l
-                    .zh("眼下无可抉择。按回车或输入 next 静待一刻。")
+                    .zh("眼下无可抉择。按回车或输入 next 静待一回合。")
                     .to_string(),
                 StoryError::NoSuchOption(_, max) => {
                     l.zh_string(format!("没有这个选项：请输入 1 到 {max}。"))
@@ -595,10 +795,45 @@ impl<'a> Session<'a> {
                 self.say(text.trim_end());
             }
             Action::Next => {
+                let count = match args.first() {
+                    None => Some(1),
+                    Some(word) => word.parse::<u32>().ok().filter(|n| (1..=1000).contains(n)),
+                };
+                match count {
+                    _ if self.game.pending().is_some() => self.error(&StoryError::ChoicePending),
+                    Some(1) => self.advance(),
+                    Some(n) => self.run_turns(Some(n)),
+                    None => {
+                        let text = if l.is_chinese() {
+                            l.zh("next 后面跟回合数，如 next 5（1 到 1000）。")
+                                .to_string()
+                        } else {
+                            "`next` takes a number of turns, e.g. `next 5` (1 to 1000).".to_string()
+                        };
+                        self.say(&text);
+                    }
+                }
+            }
+            Action::Wait => {
                 if self.game.pending().is_some() {
                     self.error(&StoryError::ChoicePending);
                 } else {
-                    self.advance();
+                    self.run_turns(None);
+                }
+            }
+            Action::Report => {
+                let entries = self.last_entries.clone();
+                let lines = self.with_view(|v| v.entries(&entries));
+                if lines.is_empty() {
+                    let text = if l.is_chinese() {
+                        l.zh("上一回合无事可报。")
+                    } else {
+                        "Nothing to report from the last turn."
+                    };
+                    self.say(text);
+                }
+                for line in lines {
+                    self.say_wrapped(&line, "  ");
                 }
             }
             Action::Look => self.look(),
@@ -623,6 +858,7 @@ impl<'a> Session<'a> {
                         "Taken back."
                     };
                     self.say(text);
+                    self.reset_memory();
                     self.look();
                 }
                 Err(err) => self.error(&err),
@@ -673,6 +909,7 @@ impl<'a> Session<'a> {
                     Ok(loaded) => {
                         self.game = loaded.game;
                         self.transcript = loaded.transcript;
+                        self.reset_memory();
                         if let Some(notice) = loaded.notice {
                             self.say(&notice);
                         }

@@ -6,7 +6,7 @@
 //! "unknown", and what happens to it there goes untold.
 
 use super::wrap::{pad, width, wrap};
-use crate::scene::{Colour, Compass, Locale, MoraleState, Scene, Text, ZoneKind};
+use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
 use crate::sim::{Entry, Field, WorldState};
 use crate::story::{Arg, Told, clock, group_thousands};
 
@@ -58,7 +58,7 @@ pub fn ui(locale: Locale, key: &str) -> &'static str {
         ("turn", false) => "Turn",
         ("turn", true) => "第",
         ("turn_suffix", false) => "",
-        ("turn_suffix", true) => "刻",
+        ("turn_suffix", true) => "回合",
         ("choose", false) => "Choose",
         ("choose", true) => "请抉择",
         ("ending", false) => "Ending: ",
@@ -74,7 +74,7 @@ pub fn ui(locale: Locale, key: &str) -> &'static str {
         ("unknown", false) => "unknown: not in sight",
         ("unknown", true) => "不明：不在视野之中",
         ("you_are", false) => "You are",
-        ("you_are", true) => "你是",
+        ("you_are", true) => "你扮演",
         ("wind", false) => "Wind",
         ("wind", true) => "风",
         ("your_choice", false) => "You chose",
@@ -90,7 +90,7 @@ pub fn ui(locale: Locale, key: &str) -> &'static str {
         ("no_log", false) => "Nothing has been decided yet.",
         ("no_log", true) => "尚无抉择。",
         ("seed", false) => "seed",
-        ("seed", true) => "种子",
+        ("seed", true) => "局号",
         _ => "",
     })
 }
@@ -145,33 +145,6 @@ pub fn time_words(locale: Locale, minute: u32) -> String {
     locale.zh_string(format!("{words}（{hm}）"))
 }
 
-fn compass_name(locale: Locale, toward: Compass) -> &'static str {
-    locale.zh(match (toward, locale.is_chinese()) {
-        (Compass::North, false) => "north",
-        (Compass::South, false) => "south",
-        (Compass::East, false) => "east",
-        (Compass::West, false) => "west",
-        (Compass::North, true) => "北",
-        (Compass::South, true) => "南",
-        (Compass::East, true) => "东",
-        (Compass::West, true) => "西",
-    })
-}
-
-fn wind_words(locale: Locale, strength: f64) -> &'static str {
-    let zh = locale.is_chinese();
-    locale.zh(match (strength, zh) {
-        (s, false) if s < 0.15 => "still air",
-        (s, true) if s < 0.15 => "无风",
-        (s, false) if s < 0.4 => "a light wind",
-        (s, true) if s < 0.4 => "微风",
-        (s, false) if s < 0.7 => "a fresh wind",
-        (s, true) if s < 0.7 => "风起",
-        (_, false) => "a strong wind",
-        (_, true) => "大风",
-    })
-}
-
 fn smoke_words(locale: Locale, field: &Field, smoke: f64) -> &'static str {
     let rules = &field.rules;
     locale.zh(
@@ -190,89 +163,135 @@ fn smoke_words(locale: Locale, field: &Field, smoke: f64) -> &'static str {
     )
 }
 
+/// The detailed chronicle's templates (`report`), one per kind of entry:
+/// a closed set, so a missing translation is a compile error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Detail {
+    Wind,
+    FireStarts,
+    FireSpreads,
+    FireOut,
+    SmokeThick,
+    SmokeClears,
+    RumorLost,
+    RumorWon,
+    RumorDoubted,
+    Moves,
+    Crossed,
+    Trampled,
+    Clash,
+    ClashSide,
+    Casualties,
+    Wavers,
+    Steadies,
+    Routs,
+    Cascade,
+    Shattered,
+    Drums,
+    DrumsHeard,
+    Rallies,
+    Surrenders,
+    Officers,
+    Arrives,
+    GHeartened,
+    GShaken,
+    GDoubted,
+    GMoves,
+    GCrossed,
+    GWavers,
+    GSteadies,
+    GRouts,
+    GCascade,
+    GShattered,
+    GDrumsHeard,
+    GRallies,
+    Destroyed,
+}
+
 /// A chronicle template for `locale`, with `{name}` placeholders.
-fn template(locale: Locale, key: &str) -> &'static str {
+fn template(locale: Locale, key: Detail) -> &'static str {
     let zh = locale.is_chinese();
     locale.zh(match (key, zh) {
-        ("wind", false) => "The wind shifts: {wind}, blowing {toward}.",
-        ("wind", true) => "风向转变：{wind}，向{toward}吹去。",
-        ("fire_starts", false) => "Fire takes hold at {zone}.",
-        ("fire_starts", true) => "{zone}火起。",
-        ("fire_spreads", false) => "The fire spreads to {zone}.",
-        ("fire_spreads", true) => "火势蔓延至{zone}。",
-        ("fire_out", false) => "The fire at {zone} burns out.",
-        ("fire_out", true) => "{zone}的火烧尽了。",
-        ("smoke_thick", false) => "Thick smoke fills {zone}; nothing can be seen there.",
-        ("smoke_thick", true) => "浓烟笼罩{zone}，对面不见人影。",
-        ("smoke_clears", false) => "The smoke over {zone} clears.",
-        ("smoke_clears", true) => "{zone}上空烟消。",
-        ("rumor_lost", false) => "{unit} hears the cry and believes all is lost.",
-        ("rumor_lost", true) => "{unit}听见喊声，信以为大势已去。",
-        ("rumor_won", false) => "{unit} hears the cry and takes heart.",
-        ("rumor_won", true) => "{unit}听见喊声，士气大振。",
-        ("rumor_doubted", false) => "{unit} can see for itself and pays the cry no heed.",
-        ("rumor_doubted", true) => "{unit}亲眼所见，不为喊声所动。",
-        ("moves", false) => "Moving from {from} to {to}: {unit}.",
-        ("moves", true) => "{unit}自{from}移至{to}。",
-        ("crossed", false) => "Through {zone}: {unit}.",
-        ("crossed", true) => "{unit}渡过了{zone}。",
-        ("trampled", false) => "In the crush at {zone}, {men} men are knocked down and trampled.",
-        ("trampled", true) => "{zone}人马拥塞，{men}人被挤倒践踏。",
-        ("clash", false) => "Fighting at {zone}: {losses}.",
-        ("clash", true) => "{zone}交战：{losses}。",
-        ("clash_side", false) => "{side} lose {men}",
-        ("clash_side", true) => "{side}折损{men}人",
-        ("casualties", false) => "Lost by {unit}: {men} men.",
-        ("casualties", true) => "{unit}折损{men}人。",
-        ("wavers", false) => "{unit} wavers.",
-        ("wavers", true) => "{unit}阵脚动摇。",
-        ("steadies", false) => "{unit} steadies.",
-        ("steadies", true) => "{unit}重新稳住阵脚。",
-        ("routs", false) => "{unit} breaks and runs!",
-        ("routs", true) => "{unit}溃散奔逃！",
-        ("cascade", false) => "Seeing those around it flee, {unit} breaks too!",
-        ("cascade", true) => "见左右奔逃，{unit}亦随之溃散！",
-        ("shattered", false) => "{unit} is shattered; its men scatter beyond recall.",
-        ("shattered", true) => "{unit}已然崩散，收拢不住了。",
-        ("drums", false) => "{commander}'s drums beat at {zone}.",
-        ("drums", true) => "{commander}的战鼓在{zone}擂响。",
-        ("drums_heard", false) => "{unit} hears {commander}'s drums through the smoke.",
-        ("drums_heard", true) => "{unit}透过烟雾听见{commander}的鼓声。",
-        ("rallies", false) => "{unit} rallies.",
-        ("rallies", true) => "{unit}重整旗鼓。",
-        ("surrenders", false) => "Throwing down their arms: {unit}, {men} men.",
-        ("surrenders", true) => "{unit}弃械投降，降者{men}人。",
-        ("officers", false) => "{men} officers who refuse are cut down by their own men.",
-        ("officers", true) => "不肯降的军官{men}人被部下砍倒。",
-        ("arrives", false) => "Arriving at {zone}: {unit}.",
-        ("arrives", true) => "{unit}赶到{zone}。",
-        ("g_heartened", false) => "Heartened by the cry: {units}.",
-        ("g_heartened", true) => "闻声振奋：{units}。",
-        ("g_shaken", false) => "Shaken by the cry, believing all is lost: {units}.",
-        ("g_shaken", true) => "闻声以为大势已去：{units}。",
-        ("g_doubted", false) => "Seeing for themselves, unmoved by the cry: {units}.",
-        ("g_doubted", true) => "亲眼所见，不为喊声所动：{units}。",
-        ("g_moves", false) => "Moving to {zone}: {units}.",
-        ("g_moves", true) => "移往{zone}：{units}。",
-        ("g_crossed", false) => "Through {zone}: {units}.",
-        ("g_crossed", true) => "渡过{zone}：{units}。",
-        ("g_wavers", false) => "Wavering: {units}.",
-        ("g_wavers", true) => "阵脚动摇：{units}。",
-        ("g_steadies", false) => "Steady again: {units}.",
-        ("g_steadies", true) => "重新稳住：{units}。",
-        ("g_routs", false) => "Breaking and running: {units}!",
-        ("g_routs", true) => "溃散奔逃：{units}！",
-        ("g_cascade", false) => "Breaking as those around them flee: {units}!",
-        ("g_cascade", true) => "见左右奔逃，随之溃散：{units}！",
-        ("g_shattered", false) => "Shattered beyond recall: {units}.",
-        ("g_shattered", true) => "崩散，收拢不住：{units}。",
-        ("g_drums_heard", false) => "Hearing {commander}'s drums through the smoke: {units}.",
-        ("g_drums_heard", true) => "透过烟雾听见{commander}的鼓声：{units}。",
-        ("g_rallies", false) => "Rallied: {units}.",
-        ("g_rallies", true) => "重整旗鼓：{units}。",
-        ("destroyed", false) => "{zone} is destroyed! {men} men go down with it.",
-        ("destroyed", true) => "{zone}被毁！{men}人随之罹难。",
-        _ => "",
+        (Detail::Wind, false) => "The wind: {wind}.",
+        (Detail::Wind, true) => "风势：{wind}。",
+        (Detail::FireStarts, false) => "Fire takes hold at {zone}.",
+        (Detail::FireStarts, true) => "{zone}火起。",
+        (Detail::FireSpreads, false) => "The fire spreads to {zone}.",
+        (Detail::FireSpreads, true) => "火势蔓延至{zone}。",
+        (Detail::FireOut, false) => "The fire at {zone} burns out.",
+        (Detail::FireOut, true) => "{zone}的火烧尽了。",
+        (Detail::SmokeThick, false) => "Thick smoke fills {zone}; nothing can be seen there.",
+        (Detail::SmokeThick, true) => "浓烟笼罩{zone}，对面不见人影。",
+        (Detail::SmokeClears, false) => "The smoke over {zone} clears.",
+        (Detail::SmokeClears, true) => "{zone}上空烟消。",
+        (Detail::RumorLost, false) => "{unit} hears the cry and believes all is lost.",
+        (Detail::RumorLost, true) => "{unit}听见喊声，信以为大势已去。",
+        (Detail::RumorWon, false) => "{unit} hears the cry and takes heart.",
+        (Detail::RumorWon, true) => "{unit}听见喊声，士气大振。",
+        (Detail::RumorDoubted, false) => "{unit} can see for itself and pays the cry no heed.",
+        (Detail::RumorDoubted, true) => "{unit}亲眼所见，不为喊声所动。",
+        (Detail::Moves, false) => "Moving from {from} to {to}: {unit}.",
+        (Detail::Moves, true) => "{unit}自{from}移至{to}。",
+        (Detail::Crossed, false) => "Through {zone}: {unit}.",
+        (Detail::Crossed, true) => "{unit}渡过了{zone}。",
+        (Detail::Trampled, false) => {
+            "In the crush at {zone}, {men} men are knocked down and trampled."
+        }
+        (Detail::Trampled, true) => "{zone}人马拥塞，{men}人被挤倒践踏。",
+        (Detail::Clash, false) => "Fighting at {zone}: {losses}.",
+        (Detail::Clash, true) => "{zone}交战：{losses}。",
+        (Detail::ClashSide, false) => "{side} lose {men}",
+        (Detail::ClashSide, true) => "{side}折损{men}人",
+        (Detail::Casualties, false) => "Lost by {unit}: {men} men.",
+        (Detail::Casualties, true) => "{unit}折损{men}人。",
+        (Detail::Wavers, false) => "{unit} wavers.",
+        (Detail::Wavers, true) => "{unit}阵脚动摇。",
+        (Detail::Steadies, false) => "{unit} steadies.",
+        (Detail::Steadies, true) => "{unit}重新稳住阵脚。",
+        (Detail::Routs, false) => "{unit} breaks and runs!",
+        (Detail::Routs, true) => "{unit}溃散奔逃！",
+        (Detail::Cascade, false) => "Seeing those around it flee, {unit} breaks too!",
+        (Detail::Cascade, true) => "见左右奔逃，{unit}亦随之溃散！",
+        (Detail::Shattered, false) => "{unit} is shattered; its men scatter beyond recall.",
+        (Detail::Shattered, true) => "{unit}已然崩散，收拢不住了。",
+        (Detail::Drums, false) => "{commander}'s drums beat at {zone}.",
+        (Detail::Drums, true) => "{commander}的战鼓在{zone}擂响。",
+        (Detail::DrumsHeard, false) => "{unit} hears {commander}'s drums through the smoke.",
+        (Detail::DrumsHeard, true) => "{unit}透过烟雾听见{commander}的鼓声。",
+        (Detail::Rallies, false) => "{unit} rallies.",
+        (Detail::Rallies, true) => "{unit}重整旗鼓。",
+        (Detail::Surrenders, false) => "Throwing down their arms: {unit}, {men} men.",
+        (Detail::Surrenders, true) => "{unit}弃械投降，降者{men}人。",
+        (Detail::Officers, false) => "{men} officers who refuse are cut down by their own men.",
+        (Detail::Officers, true) => "不肯降的军官{men}人被部下砍倒。",
+        (Detail::Arrives, false) => "Arriving at {zone}: {unit}.",
+        (Detail::Arrives, true) => "{unit}赶到{zone}。",
+        (Detail::GHeartened, false) => "Heartened by the cry: {units}.",
+        (Detail::GHeartened, true) => "闻声振奋：{units}。",
+        (Detail::GShaken, false) => "Shaken by the cry, believing all is lost: {units}.",
+        (Detail::GShaken, true) => "闻声以为大势已去：{units}。",
+        (Detail::GDoubted, false) => "Seeing for themselves, unmoved by the cry: {units}.",
+        (Detail::GDoubted, true) => "亲眼所见，不为喊声所动：{units}。",
+        (Detail::GMoves, false) => "Moving to {zone}: {units}.",
+        (Detail::GMoves, true) => "移往{zone}：{units}。",
+        (Detail::GCrossed, false) => "Through {zone}: {units}.",
+        (Detail::GCrossed, true) => "渡过{zone}：{units}。",
+        (Detail::GWavers, false) => "Wavering: {units}.",
+        (Detail::GWavers, true) => "阵脚动摇：{units}。",
+        (Detail::GSteadies, false) => "Steady again: {units}.",
+        (Detail::GSteadies, true) => "重新稳住：{units}。",
+        (Detail::GRouts, false) => "Breaking and running: {units}!",
+        (Detail::GRouts, true) => "溃散奔逃：{units}！",
+        (Detail::GCascade, false) => "Breaking as those around them flee: {units}!",
+        (Detail::GCascade, true) => "见左右奔逃，随之溃散：{units}！",
+        (Detail::GShattered, false) => "Shattered beyond recall: {units}.",
+        (Detail::GShattered, true) => "崩散，收拢不住：{units}。",
+        (Detail::GDrumsHeard, false) => "Hearing {commander}'s drums through the smoke: {units}.",
+        (Detail::GDrumsHeard, true) => "透过烟雾听见{commander}的鼓声：{units}。",
+        (Detail::GRallies, false) => "Rallied: {units}.",
+        (Detail::GRallies, true) => "重整旗鼓：{units}。",
+        (Detail::Destroyed, false) => "{zone} is destroyed! {men} men go down with it.",
+        (Detail::Destroyed, true) => "{zone}被毁！{men}人随之罹难。",
     })
 }
 
@@ -285,7 +304,7 @@ fn fill(template: &str, args: &[(&str, String)]) -> String {
 }
 
 /// A chronicle entry told in a group: template key, other arguments, unit.
-type Grouped = (&'static str, Vec<(&'static str, String)>, usize);
+type Grouped = (Detail, Vec<(&'static str, String)>, usize);
 
 /// Everything the renderer needs to name things and know what the player sees.
 pub struct View<'a> {
@@ -398,7 +417,7 @@ impl View<'_> {
             || self.world.vision.side_sees(self.side, self.unit_zone(unit))
     }
 
-    fn sees_zone(&self, zone: usize) -> bool {
+    pub(crate) fn sees_zone(&self, zone: usize) -> bool {
         self.world.vision.side_sees(self.side, zone)
     }
 
@@ -407,7 +426,7 @@ impl View<'_> {
     pub fn entries(&self, entries: &[Entry]) -> Vec<String> {
         enum Slot {
             Line(String),
-            Group(&'static str, Vec<(&'static str, String)>, Vec<usize>),
+            Group(Detail, Vec<(&'static str, String)>, Vec<usize>),
         }
         let mut slots: Vec<Slot> = Vec::new();
         for entry in entries {
@@ -462,7 +481,7 @@ impl View<'_> {
             .collect()
     }
 
-    fn owns(&self, unit: usize) -> bool {
+    pub(crate) fn owns(&self, unit: usize) -> bool {
         self.unit_side(unit) == self.side
     }
 
@@ -477,26 +496,32 @@ impl View<'_> {
             } => {
                 let bad_news = (self.unit_side(*unit) == *about) == *routed;
                 (
-                    if bad_news { "g_shaken" } else { "g_heartened" },
+                    if bad_news {
+                        Detail::GShaken
+                    } else {
+                        Detail::GHeartened
+                    },
                     vec![],
                     *unit,
                 )
             }
-            Entry::RumorDoubted { unit } if own(*unit) => ("g_doubted", vec![], *unit),
+            Entry::RumorDoubted { unit } if own(*unit) => (Detail::GDoubted, vec![], *unit),
             Entry::Moves { unit, to, .. } if own(*unit) => {
-                ("g_moves", vec![("zone", self.zone_name(*to))], *unit)
+                (Detail::GMoves, vec![("zone", self.zone_name(*to))], *unit)
             }
-            Entry::Crossed { unit, zone, .. } => {
-                ("g_crossed", vec![("zone", self.zone_name(*zone))], *unit)
-            }
-            Entry::Wavers { unit } => ("g_wavers", vec![], *unit),
-            Entry::Steadies { unit } => ("g_steadies", vec![], *unit),
-            Entry::Routs { unit } => ("g_routs", vec![], *unit),
-            Entry::Cascade { unit } => ("g_cascade", vec![], *unit),
-            Entry::Shattered { unit } => ("g_shattered", vec![], *unit),
-            Entry::Rallies { unit } => ("g_rallies", vec![], *unit),
+            Entry::Crossed { unit, zone, .. } => (
+                Detail::GCrossed,
+                vec![("zone", self.zone_name(*zone))],
+                *unit,
+            ),
+            Entry::Wavers { unit } => (Detail::GWavers, vec![], *unit),
+            Entry::Steadies { unit } => (Detail::GSteadies, vec![], *unit),
+            Entry::Routs { unit } => (Detail::GRouts, vec![], *unit),
+            Entry::Cascade { unit } => (Detail::GCascade, vec![], *unit),
+            Entry::Shattered { unit } => (Detail::GShattered, vec![], *unit),
+            Entry::Rallies { unit } => (Detail::GRallies, vec![], *unit),
             Entry::DrumsHeard { unit, commander } if own(*unit) => (
-                "g_drums_heard",
+                Detail::GDrumsHeard,
                 vec![("commander", self.commander_name(*commander))],
                 *unit,
             ),
@@ -514,29 +539,27 @@ impl View<'_> {
         let unit_args = |unit: usize| vec![("unit", self.unit_name(unit))];
         let line = match entry {
             Entry::Wind { strength, toward } => fill(
-                template(l, "wind"),
-                &[
-                    ("wind", wind_words(l, *strength).to_string()),
-                    ("toward", compass_name(l, *toward).to_string()),
-                ],
+                template(l, Detail::Wind),
+                &[("wind", super::chronicle::wind_phrase(l, *strength, *toward))],
             ),
             Entry::FireStarts { zone } => fill(
-                template(l, "fire_starts"),
+                template(l, Detail::FireStarts),
                 &[("zone", self.zone_name(*zone))],
             ),
             Entry::FireSpreads { zone } => fill(
-                template(l, "fire_spreads"),
+                template(l, Detail::FireSpreads),
                 &[("zone", self.zone_name(*zone))],
             ),
-            Entry::FireOut { zone } => {
-                fill(template(l, "fire_out"), &[("zone", self.zone_name(*zone))])
-            }
+            Entry::FireOut { zone } => fill(
+                template(l, Detail::FireOut),
+                &[("zone", self.zone_name(*zone))],
+            ),
             Entry::SmokeThick { zone } => fill(
-                template(l, "smoke_thick"),
+                template(l, Detail::SmokeThick),
                 &[("zone", self.zone_name(*zone))],
             ),
             Entry::SmokeClears { zone } => fill(
-                template(l, "smoke_clears"),
+                template(l, Detail::SmokeClears),
                 &[("zone", self.zone_name(*zone))],
             ),
             Entry::RumorBelieved {
@@ -549,7 +572,14 @@ impl View<'_> {
                 }
                 let bad_news = (self.unit_side(*unit) == *about) == *routed;
                 fill(
-                    template(l, if bad_news { "rumor_lost" } else { "rumor_won" }),
+                    template(
+                        l,
+                        if bad_news {
+                            Detail::RumorLost
+                        } else {
+                            Detail::RumorWon
+                        },
+                    ),
                     &unit_args(*unit),
                 )
             }
@@ -557,14 +587,14 @@ impl View<'_> {
                 if !own(*unit) {
                     return None;
                 }
-                fill(template(l, "rumor_doubted"), &unit_args(*unit))
+                fill(template(l, Detail::RumorDoubted), &unit_args(*unit))
             }
             Entry::Moves { unit, from, to } => {
                 if !own(*unit) {
                     return None;
                 }
                 fill(
-                    template(l, "moves"),
+                    template(l, Detail::Moves),
                     &[
                         ("unit", self.unit_name(*unit)),
                         ("from", self.zone_name(*from)),
@@ -577,7 +607,7 @@ impl View<'_> {
                     return None;
                 }
                 fill(
-                    template(l, "crossed"),
+                    template(l, Detail::Crossed),
                     &[
                         ("unit", self.unit_name(*unit)),
                         ("zone", self.zone_name(*zone)),
@@ -596,7 +626,7 @@ impl View<'_> {
                     return None;
                 }
                 fill(
-                    template(l, "trampled"),
+                    template(l, Detail::Trampled),
                     &[
                         ("zone", self.zone_name(*zone)),
                         ("men", group_thousands(*men)),
@@ -609,7 +639,7 @@ impl View<'_> {
                     .filter(|(side, _)| *side == self.side || self.sees_zone(*zone))
                     .map(|(side, men)| {
                         fill(
-                            template(l, "clash_side"),
+                            template(l, Detail::ClashSide),
                             &[
                                 ("side", self.side_name(*side)),
                                 ("men", group_thousands(*men)),
@@ -622,7 +652,7 @@ impl View<'_> {
                 }
                 let sep = if l.is_chinese() { "，" } else { ", " };
                 fill(
-                    template(l, "clash"),
+                    template(l, Detail::Clash),
                     &[("zone", self.zone_name(*zone)), ("losses", parts.join(sep))],
                 )
             }
@@ -631,7 +661,7 @@ impl View<'_> {
                     return None;
                 }
                 fill(
-                    template(l, "casualties"),
+                    template(l, Detail::Casualties),
                     &[
                         ("unit", self.unit_name(*unit)),
                         ("men", group_thousands(*men)),
@@ -648,17 +678,17 @@ impl View<'_> {
                     return None;
                 }
                 let key = match entry {
-                    Entry::Wavers { .. } => "wavers",
-                    Entry::Steadies { .. } => "steadies",
-                    Entry::Routs { .. } => "routs",
-                    Entry::Cascade { .. } => "cascade",
-                    Entry::Shattered { .. } => "shattered",
-                    _ => "rallies",
+                    Entry::Wavers { .. } => Detail::Wavers,
+                    Entry::Steadies { .. } => Detail::Steadies,
+                    Entry::Routs { .. } => Detail::Routs,
+                    Entry::Cascade { .. } => Detail::Cascade,
+                    Entry::Shattered { .. } => Detail::Shattered,
+                    _ => Detail::Rallies,
                 };
                 fill(template(l, key), &unit_args(*unit))
             }
             Entry::Drums { commander, zone } => fill(
-                template(l, "drums"),
+                template(l, Detail::Drums),
                 &[
                     ("commander", self.commander_name(*commander)),
                     ("zone", self.zone_name(*zone)),
@@ -669,7 +699,7 @@ impl View<'_> {
                     return None;
                 }
                 fill(
-                    template(l, "drums_heard"),
+                    template(l, Detail::DrumsHeard),
                     &[
                         ("unit", self.unit_name(*unit)),
                         ("commander", self.commander_name(*commander)),
@@ -682,7 +712,7 @@ impl View<'_> {
                 officers,
             } => {
                 let mut line = fill(
-                    template(l, "surrenders"),
+                    template(l, Detail::Surrenders),
                     &[
                         ("unit", self.unit_name(*unit)),
                         ("men", group_thousands(*men)),
@@ -691,7 +721,7 @@ impl View<'_> {
                 if *officers > 0 {
                     line.push(' ');
                     line.push_str(&fill(
-                        template(l, "officers"),
+                        template(l, Detail::Officers),
                         &[("men", group_thousands(*officers))],
                     ));
                 }
@@ -702,7 +732,7 @@ impl View<'_> {
                     return None;
                 }
                 fill(
-                    template(l, "arrives"),
+                    template(l, Detail::Arrives),
                     &[
                         ("unit", self.unit_name(*unit)),
                         ("zone", self.zone_name(*zone)),
@@ -710,7 +740,7 @@ impl View<'_> {
                 )
             }
             Entry::Destroyed { zone, men } => fill(
-                template(l, "destroyed"),
+                template(l, Detail::Destroyed),
                 &[
                     ("zone", self.zone_name(*zone)),
                     ("men", group_thousands(*men)),
@@ -720,29 +750,38 @@ impl View<'_> {
         Some(line)
     }
 
-    /// The turn header: "── Turn 3 · 15:45 · a fresh wind, blowing north ──".
+    /// The turn header: "── Turn 3 · 15:45 · a light wind from the south ──",
+    /// 「── 申初三刻（15:45）· 微微南风 ──」 (the clock in the period's terms
+    /// names the moment; a turn number would mean nothing to the reader).
     pub fn turn_header(&self, turn: u32, minute: u32) -> String {
         let l = self.locale;
         let weather = &self.world.weather;
+        let wind = super::chronicle::wind_phrase(l, weather.wind, weather.toward);
         let head = if l.is_chinese() {
-            // "，向" reads the same in Traditional.
+            format!("{}，{wind}", time_words(l, minute))
+        } else {
+            format!("{} {turn} · {} · {wind}", ui(l, "turn"), clock(minute))
+        };
+        self.style.bold(&format!("── {head} ──"))
+    }
+
+    /// The header of quiet turns told together: "── Turns 3–6 · 15:15 to 16:00 ──".
+    pub fn turns_header(&self, first: u32, last: u32, from: u32, to: u32) -> String {
+        let l = self.locale;
+        let weather = &self.world.weather;
+        let wind = super::chronicle::wind_phrase(l, weather.wind, weather.toward);
+        let head = if l.is_chinese() {
             format!(
-                "{}{}{} · {} · {}，向{}",
-                ui(l, "turn"),
-                turn,
-                ui(l, "turn_suffix"),
-                clock(minute),
-                wind_words(l, weather.wind),
-                compass_name(l, weather.toward)
+                "{}{}{}，{wind}",
+                time_words(l, from),
+                l.zh("至"),
+                time_words(l, to)
             )
         } else {
             format!(
-                "{} {} · {} · {}, blowing {}",
-                ui(l, "turn"),
-                turn,
-                clock(minute),
-                wind_words(l, weather.wind),
-                compass_name(l, weather.toward)
+                "Turns {first}–{last} · {} to {} · {wind}",
+                clock(from),
+                clock(to)
             )
         };
         self.style.bold(&format!("── {head} ──"))
@@ -947,19 +986,17 @@ impl View<'_> {
 
     /// The losses table of the ending screen.
     pub fn losses(&self) -> String {
+        let l = self.locale;
         let mut lines = Vec::new();
         for side in 0..self.scene.sides().len() {
-            let lost = self.world.side_losses(self.field, side);
-            let left = self.world.side_men(self.field, side);
-            lines.push(format!(
-                "  {}: {} {} {}, {} {}",
-                self.side_name(side),
-                ui(self.locale, "losses"),
-                group_thousands(lost),
-                ui(self.locale, "men"),
-                group_thousands(left),
-                ui(self.locale, "on_field"),
-            ));
+            let lost = group_thousands(self.world.side_losses(self.field, side));
+            let left = group_thousands(self.world.side_men(self.field, side));
+            let name = self.side_name(side);
+            lines.push(if l.is_chinese() {
+                l.zh_string(format!("  {name}：折损{lost}人，尚有{left}人在阵中"))
+            } else {
+                format!("  {name}: {lost} men lost, {left} still in the field")
+            });
         }
         lines.join("\n")
     }
@@ -974,20 +1011,17 @@ impl View<'_> {
             .map(|z| z.burning.smoke)
             .unwrap_or(0.0);
         let weather = &self.world.weather;
+        let wind = super::chronicle::wind_phrase(l, weather.wind, weather.toward);
         if l.is_chinese() {
-            // "，向…吹；" reads the same in Traditional.
-            format!(
-                "{}，向{}吹；{}：{}。",
-                wind_words(l, weather.wind),
-                compass_name(l, weather.toward),
+            l.zh_string(format!(
+                "{wind}；{}：{}。",
                 self.zone_name(zone),
                 smoke_words(l, self.field, smoke)
-            )
+            ))
         } else {
             format!(
-                "{}, blowing {}; at {}: {}.",
-                capitalize(wind_words(l, weather.wind)),
-                compass_name(l, weather.toward),
+                "{}; at {}: {}.",
+                capitalize(&wind),
                 self.zone_name(zone),
                 smoke_words(l, self.field, smoke)
             )
@@ -996,7 +1030,7 @@ impl View<'_> {
 }
 
 /// Upper-cases the first letter, skipping colour codes before it.
-fn capitalize(text: &str) -> String {
+pub(crate) fn capitalize(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut in_escape = false;
     let mut done = false;

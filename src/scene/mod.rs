@@ -73,6 +73,9 @@ impl Scene {
     pub fn events(&self) -> &[Event] {
         &self.raw.events
     }
+    pub fn atmosphere(&self) -> &[Variant] {
+        &self.raw.atmosphere
+    }
     pub fn endings(&self) -> &[Ending] {
         &self.raw.endings
     }

@@ -1,0 +1,1176 @@
+//! The turn told as prose: the simulation's typed entries composed into a
+//! few sentences from the player's side.
+//!
+//! The simulation reports everything (every unit that wavered, every man
+//! trampled); a reader wants what mattered. Composition:
+//! - each unit ends the turn in one state: a unit that wavered and steadied
+//!   again is not mentioned, one that broke and rallied is told as rallied;
+//! - the enemy is told only as the player's side perceives him: units in
+//!   zones it sees, losses estimated, fighting out of sight only as a sound;
+//! - losses are totals (per place, per side), trivial ones dropped;
+//! - facts are ranked (a bridge blown, routs, arrivals, the biggest fight,
+//!   rallies, the cry, wavering, marches, weather) and at most
+//!   [`SENTENCES`] are told; the rest is one command away (`report`);
+//! - what was told last turn is remembered ([`Memory`]) so the same fight
+//!   "goes on", the same smoke does not "clear" twice, and the wind is told
+//!   only when it changes.
+//!
+//! Templates are per locale and keyed by a closed enum ([`Say`]): a missing
+//! translation is a compile error, not an empty line.
+
+use super::render::{View, capitalize};
+use crate::scene::{Compass, Locale};
+use crate::sim::Entry;
+use crate::story::group_thousands;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// At most this many sentences for an ordinary turn.
+pub const SENTENCES: usize = 3;
+
+/// Losses below this are not worth a sentence.
+const TRIVIAL: u32 = 10;
+
+/// What the chronicle told before, so it does not repeat itself.
+#[derive(Debug, Clone, Default)]
+pub struct Memory {
+    /// The wind as last told (band, direction).
+    wind: Option<(u8, Compass)>,
+    /// Per zone: the smoke as last told (true = thick).
+    smoke: BTreeMap<usize, bool>,
+    /// Zones where fighting was told last turn.
+    fights: BTreeSet<usize>,
+    /// Commanders whose drums were told last turn.
+    drums: BTreeSet<usize>,
+    /// Per unit of the player's: how it last took a cry (-1 lost heart,
+    /// 0 unmoved, 1 took heart), so each belief is told once.
+    beliefs: BTreeMap<usize, i8>,
+    /// Zones where the enemy was told coming on last turn.
+    enemy_at: BTreeSet<usize>,
+    /// The turn header shows the wind: a change need not be told again.
+    pub header_tells_wind: bool,
+}
+
+impl Memory {
+    /// Starts remembering from the world as it is (after a load or an undo).
+    pub fn reset(&mut self, strength: f64, toward: Compass) {
+        *self = Memory::default();
+        self.wind = Some((wind_band(strength), toward));
+    }
+}
+
+/// A sentence template, in every locale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Say {
+    Destroyed,
+    DestroyedEmpty,
+    OwnRout,
+    OwnRoutMany,
+    SeenRout,
+    SeenRoutMany,
+    Shattered,
+    ShatteredMany,
+    Surrender,
+    SurrenderMany,
+    Officers,
+    Arrive,
+    ArriveMany,
+    Fight,
+    FightOwnOnly,
+    FightSeenOnly,
+    FightGoesOn,
+    FightHeard,
+    Trampled,
+    TrampledOwn,
+    LossOwn,
+    LossSeen,
+    Rally,
+    RallyMany,
+    Drums,
+    DrumsHeardFar,
+    Shaken,
+    ShakenMany,
+    Heartened,
+    HeartenedMany,
+    Doubted,
+    Waver,
+    WaverMany,
+    Steady,
+    SteadyMany,
+    March,
+    MarchMany,
+    Cross,
+    CrossMany,
+    EnemyComes,
+    FireStarts,
+    FireSpreads,
+    FireOut,
+    SmokeThick,
+    SmokeClears,
+    WindNow,
+    Others,
+}
+
+impl Say {
+    /// The English template; `{list}` takes names, the rest as named.
+    fn en(self) -> &'static str {
+        match self {
+            Say::Destroyed => "{zone} is destroyed, and {men} men go down with it!",
+            Say::DestroyedEmpty => "{zone} is destroyed!",
+            Say::OwnRout => "{list} breaks and runs!",
+            Say::OwnRoutMany => "{list} break and run!",
+            Say::SeenRout => "Across the field, {list} breaks and runs.",
+            Say::SeenRoutMany => "Across the field, {list} break and run.",
+            Say::Shattered => "{list} is shattered beyond recall.",
+            Say::ShatteredMany => "{list} are shattered beyond recall.",
+            Say::Surrender => "{list} throws down its arms: {men} men.",
+            Say::SurrenderMany => "{list} throw down their arms: {men} men.",
+            Say::Officers => "{men} officers who refuse are cut down by their own men.",
+            Say::Arrive => "{list} comes up at {zone}.",
+            Say::ArriveMany => "{list} come up at {zone}.",
+            Say::Fight => "Fighting at {zone}: you lose {own} men, the {enemy} about {seen}.",
+            Say::FightOwnOnly => "Fighting at {zone}: you lose {own} men.",
+            Say::FightSeenOnly => "Fighting at {zone}: the {enemy} lose about {seen} men.",
+            Say::FightGoesOn => "The fighting at {zone} goes on ({losses}).",
+            Say::FightHeard => "The sound of fighting comes from {zone}.",
+            Say::Trampled => "In the crush at {zone}, about {men} men are trampled.",
+            Say::TrampledOwn => "In the crush at {zone}, {men} of your men are trampled.",
+            Say::LossOwn => "You lose {men} men.",
+            Say::LossSeen => "The {enemy} lose about {men} men.",
+            Say::Rally => "{list} rallies.",
+            Say::RallyMany => "{list} rally.",
+            Say::Drums => "{commander}'s drums beat at {zone}.",
+            Say::DrumsHeardFar => "Drums beat from {zone}.",
+            Say::Shaken => "{list} hears the cry and believes all is lost.",
+            Say::ShakenMany => "{list} hear the cry and believe all is lost.",
+            Say::Heartened => "{list} takes heart at the cry.",
+            Say::HeartenedMany => "{list} take heart at the cry.",
+            Say::Doubted => "Your men can see for themselves and pay the cry no heed.",
+            Say::Waver => "{list} wavers.",
+            Say::WaverMany => "{list} waver.",
+            Say::Steady => "{list} steadies.",
+            Say::SteadyMany => "{list} steady again.",
+            Say::March => "{list} moves to {zone}.",
+            Say::MarchMany => "{list} move to {zone}.",
+            Say::Cross => "{list} comes through {ford} to {zone}.",
+            Say::CrossMany => "{list} come through {ford} to {zone}.",
+            Say::EnemyComes => "The {enemy} come on at {zone}.",
+            Say::FireStarts => "Fire takes hold at {zone}.",
+            Say::FireSpreads => "The fire spreads to {zone}.",
+            Say::FireOut => "The fire at {zone} burns out.",
+            Say::SmokeThick => "Thick smoke fills {zone}.",
+            Say::SmokeClears => "The smoke over {zone} clears.",
+            Say::WindNow => "The wind changes: {wind}.",
+            Say::Others => "{n} more",
+        }
+    }
+
+    /// The Simplified Chinese template (Traditional is converted from it).
+    fn zh(self) -> &'static str {
+        match self {
+            Say::Destroyed => "{zone}被毁，{men}人随之罹难！",
+            Say::DestroyedEmpty => "{zone}被毁！",
+            Say::OwnRout | Say::OwnRoutMany => "{list}溃散奔逃！",
+            Say::SeenRout | Say::SeenRoutMany => "望见{list}溃散奔逃。",
+            Say::Shattered | Say::ShatteredMany => "{list}已然崩散，收拢不住了。",
+            Say::Surrender | Say::SurrenderMany => "{list}弃械投降，降者{men}人。",
+            Say::Officers => "不肯降的军官{men}人被部下砍倒。",
+            Say::Arrive | Say::ArriveMany => "{list}赶到{zone}。",
+            Say::Fight => "{zone}激战：我军折损{own}人，{enemy}约折{seen}人。",
+            Say::FightOwnOnly => "{zone}激战：我军折损{own}人。",
+            Say::FightSeenOnly => "{zone}激战：{enemy}约折{seen}人。",
+            Say::FightGoesOn => "{zone}仍在厮杀（{losses}）。",
+            Say::FightHeard => "{zone}方向传来厮杀声。",
+            Say::Trampled => "{zone}人马拥塞，约{men}人被挤倒践踏。",
+            Say::TrampledOwn => "{zone}人马拥塞，我军{men}人被挤倒践踏。",
+            Say::LossOwn => "我军折损{men}人。",
+            Say::LossSeen => "{enemy}约折{men}人。",
+            Say::Rally | Say::RallyMany => "{list}重整旗鼓。",
+            Say::Drums => "{commander}的战鼓在{zone}擂响。",
+            Say::DrumsHeardFar => "{zone}方向鼓声大作。",
+            Say::Shaken | Say::ShakenMany => "{list}听见喊声，以为大势已去。",
+            Say::Heartened | Say::HeartenedMany => "{list}闻声士气大振。",
+            Say::Doubted => "我军亲眼所见，不为喊声所动。",
+            Say::Waver | Say::WaverMany => "{list}阵脚动摇。",
+            Say::Steady | Say::SteadyMany => "{list}重新稳住阵脚。",
+            Say::March | Say::MarchMany => "{list}开赴{zone}。",
+            Say::Cross | Say::CrossMany => "{list}经{ford}抵达{zone}。",
+            Say::EnemyComes => "{enemy}向{zone}压来。",
+            Say::FireStarts => "{zone}火起。",
+            Say::FireSpreads => "火势蔓延至{zone}。",
+            Say::FireOut => "{zone}的火烧尽了。",
+            Say::SmokeThick => "浓烟笼罩{zone}。",
+            Say::SmokeClears => "{zone}上空烟消。",
+            Say::WindNow => "风势转变：{wind}。",
+            Say::Others => "等{n}部",
+        }
+    }
+
+    pub fn get(self, locale: Locale) -> &'static str {
+        if locale.is_chinese() {
+            locale.zh(self.zh())
+        } else {
+            self.en()
+        }
+    }
+
+    /// Every template, for the test that none is empty or lacks a placeholder.
+    #[cfg(test)]
+    const ALL: [Say; 47] = [
+        Say::Destroyed,
+        Say::DestroyedEmpty,
+        Say::OwnRout,
+        Say::OwnRoutMany,
+        Say::SeenRout,
+        Say::SeenRoutMany,
+        Say::Shattered,
+        Say::ShatteredMany,
+        Say::Surrender,
+        Say::SurrenderMany,
+        Say::Officers,
+        Say::Arrive,
+        Say::ArriveMany,
+        Say::Fight,
+        Say::FightOwnOnly,
+        Say::FightSeenOnly,
+        Say::FightGoesOn,
+        Say::FightHeard,
+        Say::Trampled,
+        Say::TrampledOwn,
+        Say::LossOwn,
+        Say::LossSeen,
+        Say::Rally,
+        Say::RallyMany,
+        Say::Drums,
+        Say::DrumsHeardFar,
+        Say::Shaken,
+        Say::ShakenMany,
+        Say::Heartened,
+        Say::HeartenedMany,
+        Say::Doubted,
+        Say::Waver,
+        Say::WaverMany,
+        Say::Steady,
+        Say::SteadyMany,
+        Say::March,
+        Say::MarchMany,
+        Say::Cross,
+        Say::CrossMany,
+        Say::EnemyComes,
+        Say::FireStarts,
+        Say::FireSpreads,
+        Say::FireOut,
+        Say::SmokeThick,
+        Say::SmokeClears,
+        Say::WindNow,
+        Say::Others,
+    ];
+}
+
+fn fill(template: &str, args: &[(&str, String)]) -> String {
+    crate::scene::placeholder::fill(template, |inside| {
+        args.iter()
+            .find(|(name, _)| *name == inside)
+            .map(|(_, v)| v.clone())
+    })
+}
+
+/// A unit's morale at the end of the turn, as far as the turn changed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    Wavered,
+    Steadied,
+    Routed,
+    Shattered,
+    Rallied,
+    Surrendered,
+}
+
+/// Why a run of turns (`next N`, `wait`) stops: something needs the player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Alert {
+    /// A bridge or ford destroyed.
+    Destroyed,
+    /// One of his units broke, shattered or surrendered.
+    OwnBroke,
+    /// His units are being attacked.
+    Attacked,
+    /// An enemy came into sight near his men.
+    EnemySighted,
+    /// One of his units arrived.
+    Arrived,
+    /// The story: a choice to make, an event told, the end.
+    Story,
+}
+
+impl Alert {
+    pub fn words(self, locale: Locale) -> &'static str {
+        let zh = locale.is_chinese();
+        locale.zh(match (self, zh) {
+            (Alert::Destroyed, false) => "a crossing is destroyed",
+            (Alert::Destroyed, true) => "渡口被毁",
+            (Alert::OwnBroke, false) => "your men are breaking",
+            (Alert::OwnBroke, true) => "我军有部溃散",
+            (Alert::Attacked, false) => "your men are under attack",
+            (Alert::Attacked, true) => "我军遭到攻击",
+            (Alert::EnemySighted, false) => "the enemy is in sight",
+            (Alert::EnemySighted, true) => "发现敌军",
+            (Alert::Arrived, false) => "your men have arrived",
+            (Alert::Arrived, true) => "我军援兵赶到",
+            (Alert::Story, false) => "something has happened",
+            (Alert::Story, true) => "战局有变",
+        })
+    }
+}
+
+/// A turn told: its sentences, and whether it needs the player.
+#[derive(Debug, Clone, Default)]
+pub struct Composed {
+    pub sentences: Vec<String>,
+    pub alert: Option<Alert>,
+}
+
+/// One thing worth a sentence, with its rank (lower is told first).
+struct Fact {
+    rank: u8,
+    /// A measure to order facts of one rank (men involved).
+    weight: u32,
+    text: String,
+}
+
+/// Wind strength in the bands the words use.
+pub fn wind_band(strength: f64) -> u8 {
+    match strength {
+        s if s < 0.15 => 0,
+        s if s < 0.4 => 1,
+        s if s < 0.7 => 2,
+        _ => 3,
+    }
+}
+
+/// The wind in words: "a light wind from the south", 「微微南风」. Still air
+/// has no direction.
+pub fn wind_phrase(locale: Locale, strength: f64, toward: Compass) -> String {
+    let band = wind_band(strength);
+    if locale.is_chinese() {
+        let from = match toward {
+            Compass::North => "南",
+            Compass::South => "北",
+            Compass::East => "西",
+            Compass::West => "东",
+        };
+        let words = match band {
+            0 => "无风".to_string(),
+            1 => format!("微微{from}风"),
+            2 => format!("{from}风渐紧"),
+            _ => format!("{from}风大作"),
+        };
+        return locale.zh_string(words);
+    }
+    let from = match toward {
+        Compass::North => "south",
+        Compass::South => "north",
+        Compass::East => "west",
+        Compass::West => "east",
+    };
+    match band {
+        0 => "still air".to_string(),
+        1 => format!("a light wind from the {from}"),
+        2 => format!("a fresh wind from the {from}"),
+        _ => format!("a strong wind from the {from}"),
+    }
+}
+
+/// A round figure for what was only seen: "about 1,200".
+fn estimate(men: u32) -> String {
+    let rounded = match men {
+        0..=99 => men.div_ceil(10) * 10,
+        100..=999 => (men + 50) / 100 * 100,
+        _ => (men + 500) / 1000 * 1000,
+    };
+    group_thousands(rounded)
+}
+
+impl View<'_> {
+    /// A list of names: "A", "A and B", "A, B and C", "A, B and 3 others";
+    /// 「甲、乙、丙」, 「甲、乙、丙等另3部」.
+    fn name_list(&self, units: &[usize]) -> String {
+        let l = self.locale;
+        let shown: Vec<String> = units.iter().take(3).map(|u| self.unit_name(*u)).collect();
+        let rest = units.len().saturating_sub(3);
+        if l.is_chinese() {
+            let mut out = shown.join("、");
+            if rest > 0 {
+                out.push_str(&fill(Say::Others.get(l), &[("n", units.len().to_string())]));
+            }
+            return out;
+        }
+        let mut items = shown;
+        if rest > 0 {
+            items.push(fill(Say::Others.get(l), &[("n", rest.to_string())]));
+        }
+        match items.len() {
+            0 => String::new(),
+            1 => items.remove(0),
+            n => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
+        }
+    }
+
+    fn other_side(&self) -> usize {
+        (0..self.field.n_sides)
+            .find(|s| *s != self.side)
+            .unwrap_or(0)
+    }
+
+    /// The other side's name, for "the Jin lose about 300".
+    fn enemy_name(&self) -> String {
+        self.side_name(self.other_side())
+    }
+
+    /// The turn's entries as at most [`SENTENCES`] sentences, most important
+    /// first; `memory` is read and updated.
+    /// `new_turn`: the entries are a turn's own (not an event's effects
+    /// told later in the same turn), so what they did not repeat is
+    /// forgotten.
+    pub fn compose(&self, entries: &[Entry], memory: &mut Memory, new_turn: bool) -> Composed {
+        let mut alert = None;
+        let mut facts = self.facts(entries, memory, &mut alert, new_turn);
+        facts.sort_by_key(|f| (f.rank, std::cmp::Reverse(f.weight)));
+        facts.truncate(SENTENCES);
+        let sentences = facts
+            .into_iter()
+            .map(|f| {
+                if self.locale == Locale::En {
+                    capitalize(&f.text)
+                } else {
+                    f.text
+                }
+            })
+            .collect();
+        Composed { sentences, alert }
+    }
+
+    fn facts(
+        &self,
+        entries: &[Entry],
+        memory: &mut Memory,
+        alert: &mut Option<Alert>,
+        new_turn: bool,
+    ) -> Vec<Fact> {
+        let l = self.locale;
+        let mut raise = |a: Alert| {
+            if alert.is_none_or(|old| a < old) {
+                *alert = Some(a);
+            }
+        };
+        let own = |unit: usize| self.owns(unit);
+        let mut facts = Vec::new();
+        let t = |key: Say, args: &[(&str, String)]| fill(key.get(l), args);
+        let mut say = |rank: u8, weight: u32, text: String| {
+            facts.push(Fact { rank, weight, text });
+        };
+        let pick = |units: &[usize], one: Say, many: Say| if units.len() == 1 { one } else { many };
+
+        // Each unit's final state this turn.
+        let mut fates: BTreeMap<usize, (Fate, Fate)> = BTreeMap::new();
+        let mut surrendered: BTreeMap<usize, (u32, u32)> = BTreeMap::new();
+        let mut beliefs: BTreeMap<usize, i8> = BTreeMap::new();
+        let mut marches: BTreeMap<usize, (usize, Option<usize>)> = BTreeMap::new();
+        let mut arrivals: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        let mut enemy_comes: BTreeSet<usize> = BTreeSet::new();
+        // Per zone: (own lost, enemy lost, trampled).
+        let mut zone_losses: BTreeMap<usize, (u32, u32, u32)> = BTreeMap::new();
+        let mut effect_losses = (0u32, 0u32);
+        let mut drums: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut drummed: BTreeSet<usize> = BTreeSet::new();
+        for entry in entries {
+            let mut fate = |unit: usize, f: Fate| {
+                fates
+                    .entry(unit)
+                    .and_modify(|(_, last)| *last = f)
+                    .or_insert((f, f));
+            };
+            match entry {
+                Entry::Wavers { unit } => fate(*unit, Fate::Wavered),
+                Entry::Steadies { unit } => fate(*unit, Fate::Steadied),
+                Entry::Routs { unit } | Entry::Cascade { unit } => fate(*unit, Fate::Routed),
+                Entry::Shattered { unit } => fate(*unit, Fate::Shattered),
+                Entry::Rallies { unit } => fate(*unit, Fate::Rallied),
+                Entry::Surrenders {
+                    unit,
+                    men,
+                    officers,
+                } => {
+                    fate(*unit, Fate::Surrendered);
+                    surrendered.insert(*unit, (*men, *officers));
+                }
+                Entry::RumorBelieved {
+                    unit,
+                    about,
+                    routed,
+                } if own(*unit) => {
+                    let bad_news = (self.field.units[*unit].side == *about) == *routed;
+                    beliefs.insert(*unit, if bad_news { -1 } else { 1 });
+                }
+                Entry::RumorDoubted { unit } if own(*unit) => {
+                    beliefs.insert(*unit, 0);
+                }
+                Entry::Moves { unit, to, .. } => {
+                    if own(*unit) {
+                        marches.entry(*unit).or_insert((*to, None)).0 = *to;
+                    } else if self.sees_zone(*to) && self.own_in(*to) {
+                        raise(Alert::EnemySighted);
+                        enemy_comes.insert(*to);
+                    }
+                }
+                Entry::Crossed { unit, zone, to } if own(*unit) => {
+                    let march = marches.entry(*unit).or_insert((*to, None));
+                    march.0 = *to;
+                    march.1 = Some(*zone);
+                }
+                Entry::Arrives { unit, zone } => {
+                    if own(*unit) {
+                        raise(Alert::Arrived);
+                    } else if self.sees_zone(*zone) {
+                        raise(Alert::EnemySighted);
+                    }
+                    if own(*unit) || self.sees_zone(*zone) {
+                        arrivals.entry(*zone).or_default().push(*unit);
+                    }
+                }
+                Entry::Clash { zone, losses } => {
+                    let at = zone_losses.entry(*zone).or_default();
+                    for (side, men) in losses {
+                        if *side == self.side {
+                            at.0 += men;
+                        } else {
+                            at.1 += men;
+                        }
+                    }
+                }
+                Entry::Trampled { zone, men } => {
+                    zone_losses.entry(*zone).or_default().2 += men;
+                }
+                Entry::Casualties { unit, men } => {
+                    if own(*unit) {
+                        effect_losses.0 += men;
+                    } else if self.sees_unit(*unit) {
+                        effect_losses.1 += men;
+                    }
+                }
+                Entry::Destroyed { zone, men } => {
+                    raise(Alert::Destroyed);
+                    let args = vec![
+                        ("zone", self.zone_name(*zone)),
+                        ("men", group_thousands(*men)),
+                    ];
+                    if *men > 0 {
+                        say(0, *men, t(Say::Destroyed, &args));
+                    } else {
+                        say(0, 0, t(Say::DestroyedEmpty, &args));
+                    }
+                }
+                Entry::Drums { commander, zone } => {
+                    drums.insert(*commander, *zone);
+                }
+                Entry::DrumsHeard { unit, .. } => {
+                    drummed.insert(*unit);
+                }
+                Entry::FireStarts { zone } => {
+                    say(7, 0, t(Say::FireStarts, &[("zone", self.zone_name(*zone))]))
+                }
+                Entry::FireSpreads { zone } => say(
+                    7,
+                    0,
+                    t(Say::FireSpreads, &[("zone", self.zone_name(*zone))]),
+                ),
+                Entry::FireOut { zone } if self.near_own(*zone) => {
+                    say(8, 0, t(Say::FireOut, &[("zone", self.zone_name(*zone))]))
+                }
+                Entry::SmokeThick { zone } | Entry::SmokeClears { zone } => {
+                    let thick = matches!(entry, Entry::SmokeThick { .. });
+                    if memory.smoke.get(zone) != Some(&thick) {
+                        memory.smoke.insert(*zone, thick);
+                        if self.near_own(*zone) {
+                            let key = if thick {
+                                Say::SmokeThick
+                            } else {
+                                Say::SmokeClears
+                            };
+                            say(8, 0, t(key, &[("zone", self.zone_name(*zone))]));
+                        }
+                    }
+                }
+                Entry::Wind { strength, toward } => {
+                    let now = (wind_band(*strength), *toward);
+                    let same = match memory.wind {
+                        Some((band, dir)) => band == now.0 && (dir == now.1 || band == 0),
+                        None => false,
+                    };
+                    memory.wind = Some(now);
+                    if !same && !memory.header_tells_wind {
+                        say(
+                            8,
+                            0,
+                            t(
+                                Say::WindNow,
+                                &[("wind", wind_phrase(l, *strength, *toward))],
+                            ),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        // Fates: one final state per unit; the enemy only where seen.
+        let mut by_fate: BTreeMap<(bool, u8), Vec<usize>> = BTreeMap::new();
+        for (unit, (first, last)) in &fates {
+            let visible = own(*unit) || self.sees_unit(*unit);
+            if !visible {
+                continue;
+            }
+            let kind = match (first, last) {
+                (Fate::Wavered, Fate::Steadied) => continue,
+                (_, Fate::Routed) => 0,
+                (_, Fate::Shattered) => 1,
+                (_, Fate::Surrendered) => 2,
+                (_, Fate::Rallied) => 3,
+                (_, Fate::Wavered) => 4,
+                (_, Fate::Steadied) => 5,
+            };
+            by_fate.entry((own(*unit), kind)).or_default().push(*unit);
+        }
+        let men_of = |units: &[usize]| -> u32 {
+            units
+                .iter()
+                .filter_map(|u| self.world.units.get(*u))
+                .map(|u| u.men)
+                .sum()
+        };
+        for ((mine, kind), units) in &by_fate {
+            let list = self.name_list(units);
+            let weight = men_of(units);
+            let args = vec![("list", list)];
+            if *mine && *kind <= 2 {
+                raise(Alert::OwnBroke);
+            }
+            match (mine, kind) {
+                (true, 0) => say(
+                    1,
+                    weight,
+                    t(pick(units, Say::OwnRout, Say::OwnRoutMany), &args),
+                ),
+                (false, 0) => say(
+                    2,
+                    weight,
+                    t(pick(units, Say::SeenRout, Say::SeenRoutMany), &args),
+                ),
+                (_, 1) => say(
+                    1,
+                    weight,
+                    t(pick(units, Say::Shattered, Say::ShatteredMany), &args),
+                ),
+                (_, 2) => {
+                    let men: u32 = units
+                        .iter()
+                        .filter_map(|u| surrendered.get(u))
+                        .map(|s| s.0)
+                        .sum();
+                    let officers: u32 = units
+                        .iter()
+                        .filter_map(|u| surrendered.get(u))
+                        .map(|s| s.1)
+                        .sum();
+                    let mut text = fill(
+                        pick(units, Say::Surrender, Say::SurrenderMany).get(l),
+                        &[
+                            ("list", self.name_list(units)),
+                            ("men", group_thousands(men)),
+                        ],
+                    );
+                    if officers > 0 {
+                        let sep = if l.is_chinese() { "" } else { " " };
+                        text.push_str(sep);
+                        text.push_str(&fill(
+                            Say::Officers.get(l),
+                            &[("men", group_thousands(officers))],
+                        ));
+                    }
+                    say(1, men, text);
+                }
+                (true, 3) => say(4, weight, t(pick(units, Say::Rally, Say::RallyMany), &args)),
+                (false, 3) => {}
+                (true, 4) => say(5, weight, t(pick(units, Say::Waver, Say::WaverMany), &args)),
+                (true, 5) => say(
+                    6,
+                    weight,
+                    t(pick(units, Say::Steady, Say::SteadyMany), &args),
+                ),
+                _ => {}
+            }
+        }
+
+        for (zone, units) in &arrivals {
+            say(
+                2,
+                men_of(units),
+                t(
+                    pick(units, Say::Arrive, Say::ArriveMany),
+                    &[
+                        ("list", self.name_list(units)),
+                        ("zone", self.zone_name(*zone)),
+                    ],
+                ),
+            );
+        }
+
+        // Fighting: one sentence per place, the biggest first.
+        let mut fought = BTreeSet::new();
+        for (zone, (own_lost, enemy_lost, trampled)) in &zone_losses {
+            let seen = self.sees_zone(*zone);
+            let here = self.own_in(*zone) || *own_lost > 0;
+            let heard = *own_lost + *enemy_lost;
+            let enemy_lost = if seen { *enemy_lost } else { 0 };
+            let own_lost = *own_lost;
+            let zone_name = self.zone_name(*zone);
+            if own_lost < TRIVIAL && enemy_lost < TRIVIAL {
+                if !seen && !here && self.near_own(*zone) && heard > 0 {
+                    say(6, 0, t(Say::FightHeard, &[("zone", zone_name.clone())]));
+                }
+            } else {
+                if own_lost >= TRIVIAL {
+                    raise(Alert::Attacked);
+                }
+                fought.insert(*zone);
+                let weight = own_lost + enemy_lost;
+                if memory.fights.contains(zone) {
+                    let sep = if l.is_chinese() { "，" } else { "; " };
+                    let mut parts = Vec::new();
+                    if own_lost >= TRIVIAL {
+                        parts.push(fill(
+                            Say::LossOwn.get(l),
+                            &[("men", group_thousands(own_lost))],
+                        ));
+                    }
+                    if enemy_lost >= TRIVIAL {
+                        parts.push(fill(
+                            Say::LossSeen.get(l),
+                            &[("enemy", self.enemy_name()), ("men", estimate(enemy_lost))],
+                        ));
+                    }
+                    let losses: Vec<String> = parts
+                        .into_iter()
+                        .map(|p| p.trim_end_matches(['.', '。']).to_string())
+                        .map(|p| if l == Locale::En { lower_first(&p) } else { p })
+                        .collect();
+                    say(
+                        3,
+                        weight,
+                        t(
+                            Say::FightGoesOn,
+                            &[("zone", zone_name.clone()), ("losses", losses.join(sep))],
+                        ),
+                    );
+                } else {
+                    let key = match (own_lost >= TRIVIAL, enemy_lost >= TRIVIAL) {
+                        (true, true) => Say::Fight,
+                        (true, false) => Say::FightOwnOnly,
+                        _ => Say::FightSeenOnly,
+                    };
+                    say(
+                        3,
+                        weight,
+                        t(
+                            key,
+                            &[
+                                ("zone", zone_name.clone()),
+                                ("own", group_thousands(own_lost)),
+                                ("seen", estimate(enemy_lost)),
+                                ("enemy", self.enemy_name()),
+                            ],
+                        ),
+                    );
+                }
+            }
+            if *trampled >= TRIVIAL && (seen || here) {
+                let own_trampled = self.own_in(*zone) && !self.other_in(*zone);
+                if own_trampled {
+                    say(
+                        3,
+                        *trampled,
+                        t(
+                            Say::TrampledOwn,
+                            &[("zone", zone_name), ("men", group_thousands(*trampled))],
+                        ),
+                    );
+                } else {
+                    say(
+                        3,
+                        *trampled,
+                        t(
+                            Say::Trampled,
+                            &[("zone", zone_name), ("men", estimate(*trampled))],
+                        ),
+                    );
+                }
+            }
+        }
+        if new_turn {
+            memory.fights = fought;
+        } else {
+            memory.fights.extend(fought);
+        }
+        if effect_losses.0 >= TRIVIAL {
+            say(
+                3,
+                effect_losses.0,
+                t(Say::LossOwn, &[("men", group_thousands(effect_losses.0))]),
+            );
+        }
+        if effect_losses.1 >= TRIVIAL {
+            say(
+                3,
+                effect_losses.1,
+                t(
+                    Say::LossSeen,
+                    &[
+                        ("enemy", self.enemy_name()),
+                        ("men", estimate(effect_losses.1)),
+                    ],
+                ),
+            );
+        }
+
+        // Drums: told when they start, not every turn they go on.
+        let mut beating = BTreeSet::new();
+        for (commander, zone) in &drums {
+            beating.insert(*commander);
+            if memory.drums.contains(commander) {
+                continue;
+            }
+            let mine = self
+                .world
+                .commanders
+                .get(*commander)
+                .is_some_and(|c| c.side == self.side);
+            if mine || self.sees_zone(*zone) {
+                say(
+                    4,
+                    0,
+                    t(
+                        Say::Drums,
+                        &[
+                            ("commander", self.commander_name(*commander)),
+                            ("zone", self.zone_name(*zone)),
+                        ],
+                    ),
+                );
+            } else {
+                say(
+                    4,
+                    0,
+                    t(Say::DrumsHeardFar, &[("zone", self.zone_name(*zone))]),
+                );
+            }
+        }
+        if new_turn {
+            memory.drums = beating;
+        } else {
+            memory.drums.extend(beating);
+        }
+
+        // The cry: each unit's belief told once, when it changes.
+        beliefs.retain(|unit, belief| memory.beliefs.insert(*unit, *belief) != Some(*belief));
+        if !beliefs.is_empty() {
+            let shaken: Vec<usize> = beliefs
+                .iter()
+                .filter(|(_, b)| **b < 0)
+                .map(|(u, _)| *u)
+                .collect();
+            let heartened: Vec<usize> = beliefs
+                .iter()
+                .filter(|(_, b)| **b > 0)
+                .map(|(u, _)| *u)
+                .collect();
+            if !shaken.is_empty() {
+                say(
+                    4,
+                    men_of(&shaken),
+                    t(
+                        pick(&shaken, Say::Shaken, Say::ShakenMany),
+                        &[("list", self.name_list(&shaken))],
+                    ),
+                );
+            }
+            if !heartened.is_empty() {
+                say(
+                    5,
+                    men_of(&heartened),
+                    t(
+                        pick(&heartened, Say::Heartened, Say::HeartenedMany),
+                        &[("list", self.name_list(&heartened))],
+                    ),
+                );
+            }
+            if shaken.is_empty() && heartened.is_empty() {
+                say(6, 0, t(Say::Doubted, &[]));
+            }
+        }
+
+        // Marches of the player's units, by where they went.
+        let mut by_dest: BTreeMap<(usize, Option<usize>), Vec<usize>> = BTreeMap::new();
+        for (unit, (to, through)) in &marches {
+            let still_moving = fates.get(unit).is_some_and(|(_, last)| {
+                matches!(last, Fate::Routed | Fate::Shattered | Fate::Surrendered)
+            });
+            if still_moving {
+                continue; // told as a rout
+            }
+            by_dest.entry((*to, *through)).or_default().push(*unit);
+        }
+        for ((to, through), units) in &by_dest {
+            match through {
+                Some(ford) => say(
+                    6,
+                    men_of(units),
+                    t(
+                        pick(units, Say::Cross, Say::CrossMany),
+                        &[
+                            ("list", self.name_list(units)),
+                            ("ford", self.zone_name(*ford)),
+                            ("zone", self.zone_name(*to)),
+                        ],
+                    ),
+                ),
+                None => say(
+                    6,
+                    men_of(units),
+                    t(
+                        pick(units, Say::March, Say::MarchMany),
+                        &[
+                            ("list", self.name_list(units)),
+                            ("zone", self.zone_name(*to)),
+                        ],
+                    ),
+                ),
+            }
+        }
+        let told_before = std::mem::replace(&mut memory.enemy_at, enemy_comes.clone());
+        for zone in enemy_comes.difference(&told_before).copied() {
+            say(
+                2,
+                self.world
+                    .side_men_in(self.field, 1 - self.side.min(1), zone),
+                t(
+                    Say::EnemyComes,
+                    &[("enemy", self.enemy_name()), ("zone", self.zone_name(zone))],
+                ),
+            );
+        }
+        let _ = drummed;
+        facts
+    }
+
+    /// The player's side has men in the zone.
+    fn own_in(&self, zone: usize) -> bool {
+        self.world.side_men_in(self.field, self.side, zone) > 0
+    }
+
+    /// Another side has men in the zone.
+    fn other_in(&self, zone: usize) -> bool {
+        (0..self.field.n_sides)
+            .filter(|s| *s != self.side)
+            .any(|s| self.world.side_men_in(self.field, s, zone) > 0)
+    }
+
+    /// The zone is the player's concern: his men are there or next to it.
+    fn near_own(&self, zone: usize) -> bool {
+        self.own_in(zone)
+            || self
+                .field
+                .neighbours
+                .get(zone)
+                .is_some_and(|n| n.iter().any(|z| self.own_in(*z)))
+    }
+}
+
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repl::render::Style;
+    use crate::sim::WorldState;
+
+    /// The small world (Ming foot on the south bank; the Banner on the north
+    /// bank and the Han foot at the tent, both Jin), seen by the Ming, who
+    /// see the south bank and the ford but not the north bank or the tent.
+    fn tell(entries: &[Entry], memory: &mut Memory) -> Composed {
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 7);
+        let mut world: WorldState = battle.state();
+        world.vision.sees = vec![
+            vec![true, true, false, false],
+            vec![false, true, true, true],
+        ];
+        let field = battle.field().clone();
+        let view = View {
+            scene: &scene,
+            field: &field,
+            world: &world,
+            locale: Locale::En,
+            side: 0,
+            style: Style {
+                colour: false,
+                columns: 80,
+            },
+        };
+        view.compose(entries, memory, true)
+    }
+
+    #[test]
+    fn a_unit_is_told_in_its_final_state_only() {
+        let mut memory = Memory::default();
+        // Wavered and steadied again within the turn: nothing to tell.
+        let told = tell(
+            &[Entry::Wavers { unit: 0 }, Entry::Steadies { unit: 0 }],
+            &mut memory,
+        );
+        assert!(told.sentences.is_empty(), "{:?}", told.sentences);
+        // Broke and rallied: told once, as rallied.
+        let told = tell(
+            &[Entry::Routs { unit: 0 }, Entry::Rallies { unit: 0 }],
+            &mut memory,
+        );
+        assert_eq!(told.sentences, ["Ming foot rallies."]);
+        // Believed the cry, then saw for itself: told as it ended, not both.
+        let told = tell(
+            &[
+                Entry::RumorBelieved {
+                    unit: 0,
+                    about: 0,
+                    routed: true,
+                },
+                Entry::RumorDoubted { unit: 0 },
+            ],
+            &mut memory,
+        );
+        assert_eq!(
+            told.sentences,
+            ["Your men can see for themselves and pay the cry no heed."]
+        );
+    }
+
+    #[test]
+    fn the_enemy_is_told_only_as_perceived() {
+        let mut memory = Memory::default();
+        // The Banner breaks on the north bank, out of the Ming's sight: untold.
+        let told = tell(&[Entry::Routs { unit: 1 }], &mut memory);
+        assert!(told.sentences.is_empty(), "{:?}", told.sentences);
+        // Fighting out of sight, next to nobody of his: untold; in the ford,
+        // which he sees, the enemy's losses are an estimate.
+        let told = tell(
+            &[Entry::Clash {
+                zone: 1,
+                losses: vec![(0, 123), (1, 1234)],
+            }],
+            &mut memory,
+        );
+        assert_eq!(
+            told.sentences,
+            ["Fighting at Ford: you lose 123 men, the Jin about 1,000."]
+        );
+        assert_eq!(told.alert, Some(Alert::Attacked));
+        // The same fight next turn "goes on".
+        let told = tell(
+            &[Entry::Clash {
+                zone: 1,
+                losses: vec![(0, 50), (1, 60)],
+            }],
+            &mut memory,
+        );
+        assert_eq!(
+            told.sentences,
+            ["The fighting at Ford goes on (you lose 50 men; the Jin lose about 60 men)."]
+        );
+    }
+
+    #[test]
+    fn trivial_losses_are_dropped_and_at_most_three_sentences_are_told() {
+        let mut memory = Memory::default();
+        let told = tell(
+            &[
+                Entry::Casualties { unit: 0, men: 3 },
+                Entry::Clash {
+                    zone: 1,
+                    losses: vec![(0, 0), (1, 2)],
+                },
+            ],
+            &mut memory,
+        );
+        assert!(told.sentences.is_empty(), "{:?}", told.sentences);
+        let told = tell(
+            &[
+                Entry::Destroyed { zone: 1, men: 40 },
+                Entry::Routs { unit: 0 },
+                Entry::Casualties { unit: 0, men: 300 },
+                Entry::FireStarts { zone: 0 },
+                Entry::Moves {
+                    unit: 0,
+                    from: 0,
+                    to: 1,
+                },
+            ],
+            &mut memory,
+        );
+        assert_eq!(
+            told.sentences,
+            [
+                "Ford is destroyed, and 40 men go down with it!",
+                "Ming foot breaks and runs!",
+                "You lose 300 men.",
+            ]
+        );
+        assert_eq!(told.alert, Some(Alert::Destroyed));
+    }
+
+    #[test]
+    fn every_template_is_written_in_both_languages() {
+        for say in Say::ALL {
+            for locale in [Locale::En, Locale::ZhHans] {
+                assert!(!say.get(locale).is_empty(), "{say:?} in {locale:?}");
+            }
+            let en = crate::scene::placeholder::spans(say.en());
+            let zh = crate::scene::placeholder::spans(say.zh());
+            let names = |spans: Vec<(usize, &str)>| -> BTreeSet<String> {
+                spans.into_iter().map(|(_, s)| s.to_string()).collect()
+            };
+            assert_eq!(names(en), names(zh), "{say:?}: the same placeholders");
+        }
+    }
+
+    #[test]
+    fn wind_words_name_where_it_comes_from_and_still_air_has_no_direction() {
+        assert_eq!(wind_phrase(Locale::En, 0.05, Compass::North), "still air");
+        assert_eq!(
+            wind_phrase(Locale::En, 0.3, Compass::North),
+            "a light wind from the south"
+        );
+        assert_eq!(wind_phrase(Locale::ZhHans, 0.05, Compass::North), "无风");
+        assert_eq!(wind_phrase(Locale::ZhHans, 0.5, Compass::North), "南风渐紧");
+    }
+
+    #[test]
+    fn estimates_are_round() {
+        assert_eq!(estimate(7), "10");
+        assert_eq!(estimate(1234), "1,000");
+        assert_eq!(estimate(1580), "2,000");
+        assert_eq!(estimate(345), "300");
+    }
+}

@@ -1,0 +1,333 @@
+//! The story as the player reads it: point of view, hidden actions, text
+//! variants and placeholders, the composed chronicle, and `next N` / `wait`.
+//! Played on a small two-sided scene written here, so the tests do not move
+//! when the shipped battles are rewritten.
+
+mod common;
+
+use std::sync::Arc;
+use xiaoling::repl::render::Style;
+use xiaoling::repl::{Options, Piped, Session};
+use xiaoling::scene::{self, Locale, Scene};
+use xiaoling::story::Game;
+
+/// Two playable sides at a ford. The Ming mine the ford in secret at once
+/// (`mine`); the Jin see it only if a Jin unit stands where the ford can be
+/// seen and the smoke is thin. `smoke` fills the ford so they cannot.
+const SCENE: &str = r#"(
+    meta: (id: "ford", title: "Ford", date: "", place: "", intro: "Two armies at a ford.",
+           turn_minutes: 15, start_minute: 960, max_turns: 8, timeout_ending: "night",
+           playable: ["zhang", "khan"]),
+    sides: [(id: "ming", name: "Ming", colour: Red), (id: "jin", name: "Jin", colour: Yellow)],
+    zones: [
+        (id: "south-bank", name: "the south bank", kind: Bank, at: (0, 0), adjacent: ["ford"]),
+        (id: "ford", name: "the ford", kind: Ford, at: (0, 1), adjacent: ["north-bank"],
+         width_m: 300, length_m: 500, depth_m: 1.0),
+        (id: "north-bank", name: "the north bank", kind: Bank, at: (0, 2), adjacent: ["tent"]),
+        (id: "tent", name: "the tent", kind: Camp, at: (0, 3), adjacent: []),
+    ],
+    commanders: [
+        (id: "zhang", name: "Zhang", side: "ming", leadership: 5, zone: "south-bank", playable: true, drums: true),
+        (id: "khan", name: "Khan", side: "jin", leadership: 9, zone: "tent", playable: true, drums: true),
+    ],
+    units: [
+        (id: "ming-foot", name: "Ming foot", side: "ming", kind: MingFoot, men: 4000, quality: 0.5, morale: 60, zone: "south-bank"),
+        (id: "banner", name: "the Plain Blue", side: "jin", kind: BannerCavalry, men: 3000, quality: 0.7, morale: 70, zone: "tent"),
+    ],
+    turning_points: [
+        (
+            id: "plan",
+            role: "zhang",
+            when: Always,
+            situation: "You could mine the ford tonight.",
+            options: [
+                (
+                    id: "mine",
+                    text: "Lay powder under the ford.",
+                    effects: [SetFlag("mined")],
+                    narration: "Your sappers wade out with the kegs.",
+                    perceived: [
+                        (when: Sees(side: "jin", zone: "ford"), text: "Men are moving in the water below the ford."),
+                    ],
+                    historical: true,
+                ),
+                (
+                    id: "wait",
+                    text: "Wait.",
+                    effects: [SetFlag("waited")],
+                    narration: "You wait.",
+                    perceived: "The Ming camp is quiet.",
+                ),
+            ],
+        ),
+        (
+            id: "march",
+            role: "khan",
+            when: Turn(AtLeast(1)),
+            situation: "The ford lies open before you.",
+            options: [
+                (
+                    id: "cross",
+                    text: "Cross.",
+                    effects: [Order(target: Unit("banner"), order: MoveTo("north-bank"))],
+                    narration: "You lead the Plain Blue down to the river; {men:jin} men follow you.",
+                    perceived: "Dust rises beyond the north bank: the Jin are coming.",
+                    historical: true,
+                ),
+                (
+                    id: "stay",
+                    text: "Stay.",
+                    effects: [SetFlag("stayed")],
+                    narration: "You stay by your tent.",
+                ),
+            ],
+        ),
+    ],
+    events: [
+        (
+            id: "dusk",
+            when: Turn(AtLeast(2)),
+            text: [
+                (when: All([PlayerSide("ming"), Flag("mined")]), text: "At {time} your sappers report the powder is laid."),
+                (when: Sees(side: "jin", zone: "ford"), text: "At {time} the Jin scouts look at the ford: {holder:ford} holds it."),
+                (text: "Dusk at {time}; {men:ming} Ming and {men:jin} Jin are on the field."),
+            ],
+            effects: [],
+        ),
+    ],
+    endings: [(id: "night", title: "Night", when: Never,
+               text: [(when: All([PlayerSide("ming"), Flag("mined")]), text: "Night falls over a mined ford."), (text: "Night falls.")],
+               summary: "The Jin lost {losses:jin} men.")],
+)"#;
+
+fn scene() -> Arc<Scene> {
+    let rules = scene::parse_rules("rules.ron", scene::EMBEDDED_RULES.1).expect("rules");
+    Arc::new(
+        scene::parse_scene("ford.ron", SCENE, &rules).unwrap_or_else(|problems| {
+            panic!(
+                "{}",
+                problems.iter().map(ToString::to_string).collect::<String>()
+            )
+        }),
+    )
+}
+
+/// Plays the commands (one per line) as `role` and returns the transcript.
+fn play_lines(scene: Arc<Scene>, role: &str, locale: Locale, lines: &str) -> String {
+    let (game, outputs) = Game::new(Arc::clone(&scene), role, 1).expect("game");
+    let saves = common::temp_dir(&format!("story-{role}"));
+    let options = Options {
+        locale,
+        style: Style {
+            colour: false,
+            columns: 80,
+        },
+        saves_dir: saves.clone(),
+    };
+    let mut out: Vec<u8> = Vec::new();
+    {
+        let mut session = Session::new(game, options, vec![scene], &mut out);
+        session.opening();
+        session.show(&outputs);
+        session.run(&mut Piped::new(lines.as_bytes()));
+    }
+    let _ = std::fs::remove_dir_all(&saves);
+    String::from_utf8(out).expect("utf-8")
+}
+
+#[test]
+fn the_hidden_mine_never_reaches_the_other_side() {
+    let scene = scene();
+    // As the Khan: Zhang mines the ford (the policy takes the novel's option),
+    // but no Jin unit can see the ford, so nothing of it is told.
+    let khan = play_lines(
+        Arc::clone(&scene),
+        "khan",
+        Locale::En,
+        "\n\n1\n\n\n\n\n\n\n\n",
+    );
+    for secret in [
+        "sappers",
+        "powder",
+        "kegs",
+        "mine",
+        "Lay powder",
+        "You could mine",
+    ] {
+        assert!(
+            !khan.contains(secret),
+            "the Khan was told `{secret}`:\n{khan}"
+        );
+    }
+    // The other side's choice is not told in the second person.
+    assert!(!khan.contains("You wait"), "{khan}");
+    // As Zhang he reads his own narration and the report.
+    let zhang = play_lines(
+        Arc::clone(&scene),
+        "zhang",
+        Locale::En,
+        "1\n\n\n\n\n\n\n\n\n",
+    );
+    assert!(
+        zhang.contains("Your sappers wade out with the kegs."),
+        "{zhang}"
+    );
+    assert!(
+        zhang.contains("your sappers report the powder is laid"),
+        "{zhang}"
+    );
+    assert!(zhang.contains("Night falls over a mined ford."), "{zhang}");
+    // ...and of the Khan's choice only what he perceives, never "You lead".
+    assert!(
+        zhang.contains("Dust rises beyond the north bank"),
+        "{zhang}"
+    );
+    assert!(!zhang.contains("You lead the Plain Blue"), "{zhang}");
+}
+
+#[test]
+fn text_variants_follow_the_world_and_placeholders_are_the_worlds_numbers() {
+    let scene = scene();
+    // Zhang waits instead: the mined variants do not hold.
+    let zhang = play_lines(
+        Arc::clone(&scene),
+        "zhang",
+        Locale::En,
+        "2\n\n\n\n\n\n\n\n\n",
+    );
+    assert!(
+        zhang.contains("The Jin camp") || !zhang.contains("mined ford"),
+        "{zhang}"
+    );
+    assert!(zhang.contains("Night falls."), "{zhang}");
+    assert!(!zhang.contains("powder is laid"), "{zhang}");
+    // The default variant's placeholders, filled from the world when told:
+    // all 4,000 Ming still stand at dusk (turn 2, 16:30).
+    assert!(
+        zhang.contains("Dusk at 16:30; 4,000 Ming and 3,000 Jin are on the field."),
+        "{zhang}"
+    );
+    assert!(zhang.contains("The Jin lost 0 men."), "{zhang}");
+    // In Chinese the clock is the period's.
+    let zh = play_lines(
+        Arc::clone(&scene),
+        "zhang",
+        Locale::ZhHans,
+        "2\n\n\n\n\n\n\n\n\n",
+    );
+    assert!(zh.contains("Dusk at 申正二刻（16:30）"), "{zh}");
+    // The Khan's narration fills {men:jin} from the world.
+    let khan = play_lines(scene, "khan", Locale::En, "\n1\n\n\n");
+    assert!(
+        khan.contains("You lead the Plain Blue down to the river; 3,000 men follow you."),
+        "{khan}"
+    );
+}
+
+fn check(source: &str) -> Vec<String> {
+    let rules = scene::parse_rules("rules.ron", scene::EMBEDDED_RULES.1).expect("rules");
+    match scene::parse_scene("ford.ron", source, &rules) {
+        Ok(_) => Vec::new(),
+        Err(problems) => problems
+            .iter()
+            .map(|d| format!("{}:{} {}", d.line, d.column, d.message))
+            .collect(),
+    }
+}
+
+#[test]
+fn the_checker_catches_bad_placeholders_second_person_and_reader_conditions() {
+    assert!(check(SCENE).is_empty());
+    let bad_placeholder = SCENE.replace("{holder:ford}", "{holder:fjord}");
+    let problems = check(&bad_placeholder);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("placeholder `{holder:fjord}` names no zone"),
+        "{problems:?}"
+    );
+    let line = SCENE
+        .lines()
+        .position(|l| l.contains("{holder:ford}"))
+        .expect("line")
+        + 1;
+    assert!(problems[0].starts_with(&format!("{line}:")), "{problems:?}");
+
+    let unknown = SCENE.replace("{losses:jin}", "{dead:jin}");
+    assert!(
+        check(&unknown)
+            .iter()
+            .any(|p| p.contains("unknown placeholder `{dead:jin}`")),
+        "{:?}",
+        check(&unknown)
+    );
+
+    // An event every role reads may not speak to "you"…
+    let you = SCENE.replace(
+        "(text: \"Dusk at {time};",
+        "(text: \"You see dusk at {time};",
+    );
+    let problems = check(&you);
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("is told to every role but speaks to the reader as \"you\"")),
+        "{problems:?}"
+    );
+    // …unless it is quoted speech.
+    let quoted = SCENE.replace(
+        "(text: \"Dusk at {time};",
+        "(text: \"'Dusk,' says a scout: \\\"you can rest.\\\" At {time};",
+    );
+    assert!(check(&quoted).is_empty(), "{:?}", check(&quoted));
+
+    // The reader's conditions are for text only.
+    let in_event = SCENE.replace("when: Turn(AtLeast(2)),", "when: PlayerSide(\"ming\"),");
+    assert!(
+        check(&in_event)
+            .iter()
+            .any(|p| p.contains("`PlayerSide` is for story text only")),
+        "{:?}",
+        check(&in_event)
+    );
+    let no_role = SCENE.replace("PlayerSide(\"ming\")", "Playing(\"zuo\")");
+    assert!(
+        check(&no_role)
+            .iter()
+            .any(|p| p.contains("unknown playable role `zuo`")),
+        "{:?}",
+        check(&no_role)
+    );
+}
+
+#[test]
+fn next_n_passes_turns_and_wait_stops_for_what_needs_the_player() {
+    let scene = scene();
+    // `next 5` stops at the dusk event of turn 2 and says why; then
+    // `next 3` passes three quiet turns, told as one run.
+    let zhang = play_lines(
+        Arc::clone(&scene),
+        "zhang",
+        Locale::En,
+        "2\nnext 5\nnext 3\n",
+    );
+    assert!(
+        zhang.contains("[16:30] > next 3"),
+        "next 5 stopped at dusk:\n{zhang}"
+    );
+    assert!(
+        zhang.contains("── Turns 3–5 · 16:45 to 17:15"),
+        "quiet turns folded:\n{zhang}"
+    );
+    // The dusk event at turn 2 stops `wait` and says so in its text.
+    let waited = play_lines(Arc::clone(&scene), "zhang", Locale::En, "2\nwait\n");
+    assert!(waited.contains("Dusk at 16:30"), "{waited}");
+    assert!(waited.contains("(Stopped: "), "{waited}");
+    assert!(
+        !waited.contains("Turn 3"),
+        "wait stopped at the event:\n{waited}"
+    );
+    // A bad count is a clear line, not a turn.
+    let bad = play_lines(scene, "zhang", Locale::En, "2\nnext lots\n");
+    assert!(bad.contains("`next` takes a number of turns"), "{bad}");
+    assert!(!bad.contains("Turn 1"), "{bad}");
+}
