@@ -515,21 +515,23 @@ impl Game {
         Some(Told { text, args })
     }
 
-    /// A line for a quiet turn: the scene's atmosphere variants that hold now
-    /// take turns, so consecutive quiet turns do not repeat one line.
-    pub fn atmosphere(&mut self) -> Option<Told> {
+    /// Lines for a quiet turn: the scene's atmosphere variants that hold
+    /// now, as (index in the scene's list, text told), starting at a place
+    /// that moves with the turn so consecutive quiet turns vary.
+    pub fn atmosphere(&mut self) -> Vec<(usize, Told)> {
         let scene = Arc::clone(&self.scene);
         let world = self.battle.state();
-        let holding: Vec<&crate::scene::Variant> = scene
-            .atmosphere()
-            .iter()
-            .filter(|v| self.holds(&v.when, &world, "atmosphere"))
+        let holding: Vec<usize> = (0..scene.atmosphere().len())
+            .filter(|i| self.holds(&scene.atmosphere()[*i].when, &world, "atmosphere"))
             .collect();
-        if holding.is_empty() {
-            return None;
-        }
-        let pick = holding[world.turn as usize % holding.len()];
-        self.tell(&Prose::One(pick.text.clone()), "atmosphere")
+        let n = holding.len();
+        (0..n)
+            .map(|k| holding[(world.turn as usize + k) % n])
+            .filter_map(|i| {
+                let text = scene.atmosphere()[i].text.clone();
+                self.tell(&Prose::One(text), "atmosphere").map(|t| (i, t))
+            })
+            .collect()
     }
 
     /// The situation of the pending turning point, told now.

@@ -232,7 +232,12 @@ pub struct Session<'a> {
     fold: Option<(u32, u32, u32)>,
     /// Several turns are passing at once (`next N`, `wait`).
     running: bool,
+    /// Atmosphere lines told, by index, with the turn they were told.
+    atmosphere_told: std::collections::BTreeMap<usize, u32>,
 }
+
+/// Turns before an atmosphere line may be told again.
+const ATMOSPHERE_REST: u32 = 6;
 
 impl<'a> Session<'a> {
     pub fn new(
@@ -253,6 +258,7 @@ impl<'a> Session<'a> {
             last_entries: Vec::new(),
             fold: None,
             running: false,
+            atmosphere_told: std::collections::BTreeMap::new(),
         }
         .remembering()
     }
@@ -403,7 +409,16 @@ impl<'a> Session<'a> {
         });
         self.say("");
         self.say(&header);
-        if let Some(line) = self.game.atmosphere() {
+        // A line not told in the last few turns, or none: the same line
+        // every quarter hour reads like a log.
+        let turn = self.game.turn();
+        let fresh = self.game.atmosphere().into_iter().find(|(i, _)| {
+            self.atmosphere_told
+                .get(i)
+                .is_none_or(|told| turn >= told + ATMOSPHERE_REST)
+        });
+        if let Some((i, line)) = fresh {
+            self.atmosphere_told.insert(i, turn);
             let text = self.with_view(|v| v.told(&line));
             self.say_wrapped(&text, "  ");
         }

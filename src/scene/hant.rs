@@ -20,6 +20,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
+const CORRECTIONS: &str = include_str!("hant/Corrections.txt");
 const ST_CHARACTERS: &str = include_str!("hant/STCharacters.txt");
 const ST_PHRASES: &str = include_str!("hant/STPhrases.txt");
 const ST_PHRASES_REGIONAL: &str = include_str!("hant/STPhrases_GeneratedFromRegionalPhrases.txt");
@@ -111,7 +112,7 @@ fn tables() -> &'static Tables {
     TABLES.get_or_init(|| Tables {
         // Phrase keys have two or more characters, character keys one, so a
         // phrase always wins over the character it starts with.
-        s2t: Dictionary::new(&[ST_PHRASES, ST_PHRASES_REGIONAL, ST_CHARACTERS]),
+        s2t: Dictionary::new(&[CORRECTIONS, ST_PHRASES, ST_PHRASES_REGIONAL, ST_CHARACTERS]),
         taiwan: Dictionary::new(&[TW_VARIANTS_PHRASES, TW_VARIANTS]),
         traditional: [ST_PHRASES, ST_PHRASES_REGIONAL, ST_CHARACTERS]
             .into_iter()
@@ -303,6 +304,11 @@ mod tests {
         assert_eq!(
             to_traditional("\u{1b}[1mTurn 3\u{1b}[0m · 15:45"),
             "\u{1b}[1mTurn 3\u{1b}[0m · 15:45"
+        );
+        assert_eq!(
+            to_traditional("烟灰"),
+            "煙灰",
+            "ash of smoke, not of tobacco"
         );
         assert_eq!(
             to_traditional("第3刻 · 15:45 （1,234人）"),
