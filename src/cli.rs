@@ -373,9 +373,16 @@ pub fn simulate_games(
         ..Default::default()
     };
     for run in 0..runs {
-        let (mut game, _) = Game::new(Arc::clone(scene), role, seed + u64::from(run))
-            .map_err(|e| anyhow!("{e}"))?;
-        game.set_policies(policy, Some(policy));
+        // The policies hold from the opening, so a point put before the
+        // first turn is decided by them too.
+        let (mut game, _) = Game::with_policies(
+            Arc::clone(scene),
+            role,
+            seed.wrapping_add(u64::from(run)),
+            policy,
+            Some(policy),
+        )
+        .map_err(|e| anyhow!("{e}"))?;
         let limit = scene.meta().max_turns + 5;
         while !game.is_over() && game.turn() <= limit {
             if game.auto_step().is_err() {
@@ -623,8 +630,14 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
     let file = save::read(&path)?;
     let scene = find_scene(&scenes, &file.scene)
         .with_context(|| format!("cannot replay {}", path.display()))?;
-    let (mut game, _) = Game::new(Arc::clone(&scene), &file.role, file.seed)
-        .map_err(|e| anyhow!("cannot replay {}: {e}", path.display()))?;
+    let (mut game, _) = Game::with_policies(
+        Arc::clone(&scene),
+        &file.role,
+        file.seed,
+        file.policies.others,
+        file.policies.player,
+    )
+    .map_err(|e| anyhow!("cannot replay {}: {e}", path.display()))?;
     game.set_policies(file.policies.others, file.policies.player);
     let report = save::replay(&mut game, &file);
     let mut out = std::io::stdout().lock();

@@ -156,6 +156,19 @@ impl Game {
         role: &str,
         seed: u64,
     ) -> Result<(Game, Vec<Output>), StoryError> {
+        Game::with_policies(scene, role, seed, Policy::Historical, None)
+    }
+
+    /// [`Game::new`] with the policies of [`Game::set_policies`] in force from
+    /// the opening: a turning point that comes up before the first turn is
+    /// decided by them too.
+    pub fn with_policies(
+        scene: Arc<Scene>,
+        role: &str,
+        seed: u64,
+        others: Policy,
+        player: Option<Policy>,
+    ) -> Result<(Game, Vec<Output>), StoryError> {
         if !scene.meta().playable.iter().any(|r| r == role) {
             return Err(StoryError::NoSuchRole(
                 role.to_string(),
@@ -168,8 +181,8 @@ impl Game {
             story: StoryState::default(),
             role: role.to_string(),
             seed,
-            policy: Policy::Historical,
-            player_policy: None,
+            policy: others,
+            player_policy: player,
             policy_rng: BattleRng::from_seed(seed ^ 0x005e_ed0f_f0e5),
             log: Vec::new(),
             undo_stack: Vec::new(),

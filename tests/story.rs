@@ -331,3 +331,25 @@ fn next_n_passes_turns_and_wait_stops_for_what_needs_the_player() {
     assert!(bad.contains("`next` takes a number of turns"), "{bad}");
     assert!(!bad.contains("Turn 1"), "{bad}");
 }
+
+#[test]
+fn a_random_policy_decides_an_opening_turning_point_of_the_side_not_played() {
+    // Regression: the policies were set after the opening had settled, so a
+    // point with `when: Always` of the side nobody plays was always decided
+    // by the novel's choice.
+    use xiaoling::story::Policy;
+    let scene = scene();
+    let options: std::collections::BTreeSet<String> = (0..40)
+        .map(|seed| {
+            let (game, _) =
+                Game::with_policies(Arc::clone(&scene), "khan", seed, Policy::Random, None)
+                    .expect("game");
+            game.story().chosen[0].1.clone()
+        })
+        .collect();
+    assert_eq!(
+        options.into_iter().collect::<Vec<_>>(),
+        ["mine", "wait"],
+        "both options of the opening point are taken"
+    );
+}
