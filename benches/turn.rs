@@ -24,8 +24,14 @@ fn false_cry() -> Arc<Scene> {
 
 /// A game of the novel's line, played up to `turn`.
 fn game_at(scene: &Arc<Scene>, turn: u32) -> Game {
-    let (mut game, _) = Game::new(Arc::clone(scene), "zhang-chun", 1).expect("playable");
-    game.set_policies(Policy::Historical, Some(Policy::Historical));
+    let (mut game, _) = Game::with_policies(
+        Arc::clone(scene),
+        "zhang-chun",
+        1,
+        Policy::Historical,
+        Some(Policy::Historical),
+    )
+    .expect("playable");
     while game.turn() < turn && !game.is_over() {
         game.auto_step().expect("valid");
     }
@@ -92,8 +98,14 @@ fn main() {
     let mut total = Duration::ZERO;
     for seed in 0..u64::from(GAMES) {
         let start = Instant::now();
-        let (mut game, _) = Game::new(Arc::clone(&scene), "zhang-chun", seed).expect("playable");
-        game.set_policies(Policy::Historical, Some(Policy::Historical));
+        let (mut game, _) = Game::with_policies(
+            Arc::clone(&scene),
+            "zhang-chun",
+            seed,
+            Policy::Historical,
+            Some(Policy::Historical),
+        )
+        .expect("playable");
         while !game.is_over() && game.turn() <= scene.meta().max_turns {
             black_box(game.auto_step().ok());
         }

@@ -638,7 +638,6 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
         file.policies.player,
     )
     .map_err(|e| anyhow!("cannot replay {}: {e}", path.display()))?;
-    game.set_policies(file.policies.others, file.policies.player);
     let report = save::replay(&mut game, &file);
     let mut out = std::io::stdout().lock();
     if scene.content_hash != file.scene_hash || save::rules_hash(&scene) != file.rules_hash {

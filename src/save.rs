@@ -500,7 +500,7 @@ pub fn load(dir: &Path, slot: &str, scenes: &[Arc<Scene>]) -> Result<Loaded, Sav
 
 /// A fresh game for a save: its scene, role, seed and policies.
 fn fresh(shown: &str, scene: &Arc<Scene>, file: &SaveFile) -> Result<Game, SaveError> {
-    let (mut game, _) = Game::with_policies(
+    let (game, _) = Game::with_policies(
         Arc::clone(scene),
         &file.role,
         file.seed,
@@ -508,7 +508,6 @@ fn fresh(shown: &str, scene: &Arc<Scene>, file: &SaveFile) -> Result<Game, SaveE
         file.policies.player,
     )
     .map_err(|err| SaveError::Damaged(shown.to_string(), err.to_string()))?;
-    game.set_policies(file.policies.others, file.policies.player);
     Ok(game)
 }
 

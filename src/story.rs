@@ -159,7 +159,9 @@ impl Game {
         Game::with_policies(scene, role, seed, Policy::Historical, None)
     }
 
-    /// [`Game::new`] with the policies of [`Game::set_policies`] in force from
+    /// [`Game::new`] with policies: the side nobody plays decides by `others`;
+    /// with `player`, the player's role is played by a policy too (the
+    /// auto-player). They are in force from
     /// the opening: a turning point that comes up before the first turn is
     /// decided by them too.
     pub fn with_policies(
@@ -191,13 +193,6 @@ impl Game {
         let mut out = Vec::new();
         game.settle(&mut out);
         Ok((game, out))
-    }
-
-    /// The side nobody plays decides by `policy`; with `player`, the player's
-    /// role is played by a policy too (the auto-player).
-    pub fn set_policies(&mut self, others: Policy, player: Option<Policy>) {
-        self.policy = others;
-        self.player_policy = player;
     }
 
     /// The option number (1-based) a policy takes at the pending turning point.

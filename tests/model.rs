@@ -225,8 +225,14 @@ fn broken_bridge_played_as_in_the_novel_is_cut_in_two() {
 
 /// The bridge scene has other sides; only the ending matters here.
 fn play_bridge(scene: &Arc<Scene>, seed: u64) -> Played {
-    let (mut game, _) = Game::new(Arc::clone(scene), "huang-taiji", seed).expect("playable");
-    game.set_policies(Default::default(), Some(Default::default()));
+    let (mut game, _) = Game::with_policies(
+        Arc::clone(scene),
+        "huang-taiji",
+        seed,
+        Default::default(),
+        Some(Default::default()),
+    )
+    .expect("playable");
     let limit = scene.meta().max_turns + 5;
     while !game.is_over() && game.turn() <= limit {
         game.auto_step()

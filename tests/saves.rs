@@ -44,8 +44,14 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// A game where both sides (the player too) decide by the random policy.
 fn random_game(scene: &Arc<Scene>, role: &str, seed: u64) -> Game {
-    let (mut game, _) = Game::new(Arc::clone(scene), role, seed).expect("game");
-    game.set_policies(Policy::Random, Some(Policy::Random));
+    let (game, _) = Game::with_policies(
+        Arc::clone(scene),
+        role,
+        seed,
+        Policy::Random,
+        Some(Policy::Random),
+    )
+    .expect("game");
     game
 }
 
@@ -664,7 +670,7 @@ fn replay_exits_zero_when_reproduced_and_names_the_first_difference_when_not() {
     std::fs::write(dir.join("dropped.ron"), dropped).expect("write");
     let (code, out, _) = run_bin(&["replay", "dropped", "--saves", &saves], "");
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("the turn is 3 in the save but 2"), "{out}");
+    assert!(out.contains("the turn is 4 in the save but 3"), "{out}");
 
     // A checkpoint that does not match: the replay parts there, at a named turn.
     let checkpoints = good.find("checkpoints: [").expect("checkpoints");

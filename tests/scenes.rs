@@ -97,9 +97,14 @@ fn the_embedded_copies_are_the_files_on_disk() {
 fn the_tutorial_plays_to_an_ending() {
     let scene = Arc::new(tutorial());
     for seed in 1..=5 {
-        let (mut game, _) =
-            Game::new(Arc::clone(&scene), "sun-gang", seed).expect("sun-gang is playable");
-        game.set_policies(Policy::Historical, Some(Policy::Historical));
+        let (mut game, _) = Game::with_policies(
+            Arc::clone(&scene),
+            "sun-gang",
+            seed,
+            Policy::Historical,
+            Some(Policy::Historical),
+        )
+        .expect("sun-gang is playable");
         let mut steps = 0;
         while !game.is_over() {
             game.auto_step()
