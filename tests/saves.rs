@@ -681,7 +681,7 @@ fn replay_exits_zero_when_reproduced_and_names_the_first_difference_when_not() {
     let (code, out, _) = run_bin(&["replay", "checkpoint", "--saves", &saves], "");
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("parts from the saved game at turn 0 (before command 2)"),
+        out.contains("parts from the saved game at turn 1 (before command 2)"),
         "{out}"
     );
 
