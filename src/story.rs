@@ -54,6 +54,17 @@ pub enum Output {
     Event { id: String, text: Option<Told> },
     /// Story text: a narration, what was perceived of a choice.
     Narrate(Told),
+    /// The player sent an order: obeyed at once (`arrives` None) or carried
+    /// by a courier who should reach the unit by the turn `arrives`.
+    Ordered {
+        unit: usize,
+        order: UnitCommand,
+        arrives: Option<u32>,
+    },
+    /// A courier reached his unit: the order is in force.
+    OrderArrived { unit: usize },
+    /// A courier found his unit broken or gone: the order is lost.
+    OrderLost { unit: usize },
     /// A rumor's cry heard nearby (the side that raised it by a choice
     /// reads it in the choice's narration).
     Cry(Told),
@@ -92,6 +103,32 @@ pub enum Command {
     Next,
     /// Take option `option` at turning point `tp`.
     Choose { tp: String, option: String },
+    /// Send an order to one of the player's units.
+    Order { unit: String, order: UnitCommand },
+}
+
+/// An order the player gives a unit of his own (`order UNIT …`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnitCommand {
+    /// Stand and fight where it is.
+    Hold,
+    /// Go to the zone by the shortest way, fighting what it meets.
+    Advance(String),
+    /// Go to the zone to fight there, with the drums beating the charge.
+    Attack(String),
+    /// Fall back to the side's line of retreat.
+    Withdraw,
+    /// Fall back on the commander who sent the order.
+    Rally,
+}
+
+/// An order on its way to a unit by courier.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Courier {
+    pub unit: String,
+    pub order: UnitCommand,
+    /// Delivered at the end of this turn, in force for the turns after it.
+    pub arrives: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -110,6 +147,16 @@ pub enum StoryError {
     UndoForbidden,
     #[error("nothing to undo: this is the start of the battle")]
     NothingToUndo,
+    #[error("{0} gives no orders in this battle: he decides only at the turning points")]
+    NoOrders(String),
+    #[error("no unit of yours is called `{0}`")]
+    NoSuchUnit(String),
+    #[error("there is no place called `{0}` on this field")]
+    NoSuchZone(String),
+    #[error("that unit is not on the field")]
+    NotOnField,
+    #[error("that unit is running and will not listen until it is rallied")]
+    WillNotListen,
 }
 
 /// The story's own state: everything besides the world that a save must hold.
@@ -124,6 +171,9 @@ pub struct StoryState {
     /// The events the player was told of, as told (turn, text): the `log`.
     #[serde(default)]
     pub journal: Vec<(u32, Told)>,
+    /// Orders on their way to the player's units.
+    #[serde(default)]
+    pub couriers: Vec<Courier>,
 }
 
 /// World and story together: what undo rewinds and a save stores.
@@ -298,6 +348,198 @@ impl Game {
                     .ok_or(StoryError::NoSuchOption(0, count))?;
                 self.choose(idx + 1)
             }
+            Command::Order { unit, order } => self.order(unit, order.clone()),
+        }
+    }
+
+    /// The player orders one of his units. A unit his commander stands with
+    /// obeys at once; any other gets it by courier, later the farther it is,
+    /// the thicker the smoke on the way and the shakier the unit
+    /// (`courier_*` rules). Logged, saved, replayed and undone like a turn.
+    pub fn order(&mut self, unit_id: &str, order: UnitCommand) -> Result<Vec<Output>, StoryError> {
+        if self.is_over() {
+            return Err(StoryError::Ended);
+        }
+        if self.story.pending.is_some() {
+            return Err(StoryError::ChoicePending);
+        }
+        let scene = Arc::clone(&self.scene);
+        let commander = scene
+            .commander(&self.role)
+            .ok_or_else(|| StoryError::NoSuchUnit(unit_id.to_string()))?;
+        if !commander.gives_orders {
+            return Err(StoryError::NoOrders(
+                commander.name.get(crate::scene::Locale::En).to_string(),
+            ));
+        }
+        let side = self.role_side();
+        let idx = scene
+            .unit_idx(unit_id)
+            .filter(|i| {
+                self.battle
+                    .field()
+                    .units
+                    .get(*i)
+                    .is_some_and(|u| u.side == side)
+            })
+            .ok_or_else(|| StoryError::NoSuchUnit(unit_id.to_string()))?;
+        if let UnitCommand::Advance(zone) | UnitCommand::Attack(zone) = &order
+            && scene.zone_idx(zone).is_none()
+        {
+            return Err(StoryError::NoSuchZone(zone.clone()));
+        }
+        let world = self.battle.state();
+        let record = &world.units[idx];
+        if !record.location.present || !record.morale.state.can_fight_or_flee() {
+            return Err(StoryError::NotOnField);
+        }
+        if !record.morale.state.obeys() {
+            return Err(StoryError::WillNotListen);
+        }
+        let delay = self.courier_turns(idx, &world);
+        self.push_undo();
+        self.log.push(Command::Order {
+            unit: unit_id.to_string(),
+            order: order.clone(),
+        });
+        let mut out = Vec::new();
+        // A later order to the same unit overtakes one still on its way.
+        self.story.couriers.retain(|c| c.unit != unit_id);
+        if delay == 0 {
+            self.deliver(idx, &order);
+            out.push(Output::Ordered {
+                unit: idx,
+                order,
+                arrives: None,
+            });
+        } else {
+            let arrives = self.turn().saturating_add(delay);
+            self.story.couriers.push(Courier {
+                unit: unit_id.to_string(),
+                order: order.clone(),
+                arrives,
+            });
+            out.push(Output::Ordered {
+                unit: idx,
+                order,
+                arrives: Some(arrives),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Turns a courier needs from the player's commander to the unit: none
+    /// if the commander stands with it; else the ride by the zone graph,
+    /// slowed by thick smoke anywhere on the way, and a turn more for a
+    /// wavering unit.
+    fn courier_turns(&self, unit: usize, world: &WorldState) -> u32 {
+        let scene = &self.scene;
+        let rules = scene.rules();
+        let Some(commander) = scene.commander_idx(&self.role) else {
+            return 0;
+        };
+        let Some(from) = world.commanders.get(commander).map(|c| c.zone) else {
+            return 0;
+        };
+        let to = world.units[unit].location.zone;
+        if from == to {
+            return 0;
+        }
+        // Breadth-first over the zone graph: the way the rider takes.
+        let n = scene.zones().len();
+        let mut previous = vec![usize::MAX; n];
+        let mut queue = std::collections::VecDeque::from([from]);
+        previous[from] = from;
+        while let Some(zone) = queue.pop_front() {
+            if zone == to {
+                break;
+            }
+            for next in scene.neighbours(zone) {
+                if previous[next] == usize::MAX {
+                    previous[next] = zone;
+                    queue.push_back(next);
+                }
+            }
+        }
+        if previous[to] == usize::MAX {
+            return u32::MAX / 2; // no way there: the order never arrives in this battle
+        }
+        let mut hops = 0u32;
+        let mut smoky = false;
+        let mut zone = to;
+        while zone != from {
+            hops += 1;
+            smoky |= world
+                .zones
+                .get(zone)
+                .is_some_and(|z| z.burning.smoke >= rules.smoke_blind);
+            zone = previous[zone];
+        }
+        let mut minutes = f64::from(hops) * rules.courier_minutes_per_zone;
+        if smoky {
+            minutes *= rules.courier_smoke_factor;
+        }
+        let turn_minutes = f64::from(scene.meta().turn_minutes.max(1));
+        let mut turns = (minutes / turn_minutes).ceil() as u32;
+        if world.units[unit].morale.state == crate::scene::MoraleState::Wavering {
+            turns += rules.courier_panic_turns as u32;
+        }
+        turns
+    }
+
+    /// Puts an order in force.
+    fn deliver(&mut self, unit: usize, order: &UnitCommand) {
+        let scene = Arc::clone(&self.scene);
+        let side = self.role_side();
+        let commander = scene.commander_idx(&self.role);
+        let zone_of = |id: &str| scene.zone_idx(id);
+        let field = self.battle.field();
+        let order_now = match order {
+            UnitCommand::Hold => Some(crate::sim::movement::UnitOrder::Hold),
+            UnitCommand::Advance(zone) | UnitCommand::Attack(zone) => {
+                zone_of(zone).map(crate::sim::movement::UnitOrder::MoveTo)
+            }
+            UnitCommand::Withdraw => field
+                .retreat
+                .get(side)
+                .copied()
+                .map(crate::sim::movement::UnitOrder::MoveTo),
+            UnitCommand::Rally => commander.map(crate::sim::movement::UnitOrder::RallyTo),
+        };
+        let boost = match order {
+            UnitCommand::Attack(_) => scene.rules().attack_morale,
+            _ => 0.0,
+        };
+        if let Some(order_now) = order_now {
+            self.battle.order_unit(unit, order_now, boost);
+        }
+    }
+
+    /// Couriers whose time has come reach their units.
+    fn deliver_couriers(&mut self, out: &mut Vec<Output>) {
+        let now = self.turn();
+        let (due, waiting): (Vec<Courier>, Vec<Courier>) = std::mem::take(&mut self.story.couriers)
+            .into_iter()
+            .partition(|c| c.arrives <= now);
+        self.story.couriers = waiting;
+        if due.is_empty() {
+            return;
+        }
+        let world = self.battle.state();
+        for courier in due {
+            let Some(idx) = self.scene.unit_idx(&courier.unit) else {
+                continue;
+            };
+            let listens = world
+                .units
+                .get(idx)
+                .is_some_and(|u| u.location.present && u.morale.state.obeys());
+            if listens {
+                self.deliver(idx, &courier.order);
+                out.push(Output::OrderArrived { unit: idx });
+            } else {
+                out.push(Output::OrderLost { unit: idx });
+            }
         }
     }
 
@@ -315,11 +557,16 @@ impl Game {
         self.log.push(Command::Next);
         let mut out = Vec::new();
         let entries = self.battle.step();
+        // Couriers due by this turn's clock reach their units: the orders
+        // hold from the next turn's movement on.
+        let mut delivered = Vec::new();
+        self.deliver_couriers(&mut delivered);
         out.push(Output::Turn {
             turn: self.turn(),
             minute: self.minute(),
         });
         out.extend(entries.into_iter().map(Output::Chronicle));
+        out.extend(delivered);
         self.settle(&mut out);
         Ok(out)
     }
@@ -561,8 +808,9 @@ impl Game {
             Placeholder::Time => Arg::Clock(self.minute()),
             Placeholder::Men(id) => Arg::Count(match scene.side_idx(id) {
                 Some(side) => world.side_men(field, side),
+                // A unit not yet arrived has the men it will bring.
                 None => unit(id)
-                    .filter(|(_, u)| u.location.present && u.morale.state.can_fight_or_flee())
+                    .filter(|(_, u)| u.morale.state.can_fight_or_flee())
                     .map(|(_, u)| u.men)
                     .unwrap_or(0),
             }),
@@ -910,6 +1158,161 @@ pub fn group_thousands(n: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The small world (Zhang and his Ming foot on the south bank; the ford,
+    /// the north bank, the tent in a line) with a second Ming unit on the
+    /// north bank, two zones from Zhang, and `smoke` in the ford.
+    fn ordered_game(smoke: f64) -> Game {
+        let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            let mut far = raw.units[0].clone();
+            far.id = "far-foot".into();
+            far.zone = "tent".into();
+            raw.units.push(far);
+            raw.zones[1].smoke = smoke;
+            raw.zones[1].fuel = 0.0;
+            raw
+        }));
+        Game::new(scene, "zhang", 3).expect("game").0
+    }
+
+    fn far(game: &Game) -> usize {
+        game.scene.unit_idx("far-foot").expect("far unit")
+    }
+
+    #[test]
+    fn a_unit_with_its_commander_obeys_at_once_and_others_wait_for_the_courier() {
+        let mut game = ordered_game(0.0);
+        let out = game.order("ming-foot", UnitCommand::Hold).expect("order");
+        assert!(
+            matches!(out[..], [Output::Ordered { arrives: None, .. }]),
+            "{out:?}"
+        );
+        // The tent is three zones from the south bank: 30 minutes, two turns.
+        let out = game
+            .order("far-foot", UnitCommand::Advance("north-bank".into()))
+            .expect("order");
+        assert!(
+            matches!(
+                out[..],
+                [Output::Ordered {
+                    arrives: Some(2),
+                    ..
+                }]
+            ),
+            "{out:?}"
+        );
+        let idx = far(&game);
+        let order_of = |game: &mut Game| game.world().units[idx].orders.order;
+        let before = order_of(&mut game);
+        let turn_one = game.next().expect("turn");
+        assert!(
+            !turn_one
+                .iter()
+                .any(|o| matches!(o, Output::OrderArrived { .. }))
+        );
+        assert_eq!(order_of(&mut game), before, "not yet arrived");
+        let turn_two = game.next().expect("turn");
+        assert!(
+            turn_two
+                .iter()
+                .any(|o| matches!(o, Output::OrderArrived { unit } if *unit == idx))
+        );
+        let north = game.scene.zone_idx("north-bank").expect("zone");
+        assert_eq!(
+            order_of(&mut game),
+            crate::sim::movement::UnitOrder::MoveTo(north)
+        );
+    }
+
+    #[test]
+    fn smoke_on_the_way_slows_the_courier() {
+        let mut clear = ordered_game(0.0);
+        let mut smoky = ordered_game(0.95);
+        let arrives = |game: &mut Game| match game.order("far-foot", UnitCommand::Hold) {
+            Ok(out) => match out.first() {
+                Some(Output::Ordered { arrives, .. }) => *arrives,
+                _ => None,
+            },
+            Err(err) => panic!("{err}"),
+        };
+        assert_eq!(arrives(&mut clear), Some(2));
+        assert_eq!(
+            arrives(&mut smoky),
+            Some(4),
+            "30 minutes doubled: four turns"
+        );
+    }
+
+    #[test]
+    fn a_routing_unit_will_not_listen_and_a_courier_finding_it_broken_is_lost() {
+        let mut game = ordered_game(0.0);
+        let idx = far(&game);
+        game.order("far-foot", UnitCommand::Withdraw).expect("sent");
+        crate::sim::testing::set_state(
+            &mut game.battle.world,
+            idx,
+            crate::scene::MoraleState::Routing,
+        );
+        assert_eq!(
+            game.order("far-foot", UnitCommand::Hold),
+            Err(StoryError::WillNotListen)
+        );
+        let mut lost = false;
+        for _ in 0..3 {
+            let out = game.next().expect("turn");
+            lost |= out
+                .iter()
+                .any(|o| matches!(o, Output::OrderLost { unit } if *unit == idx));
+        }
+        assert!(lost, "the courier finds the unit in flight");
+        assert!(game.story().couriers.is_empty());
+    }
+
+    #[test]
+    fn orders_undo_and_replay_exactly() {
+        let mut game = ordered_game(0.0);
+        game.next().expect("turn");
+        let before = game.snapshot();
+        game.order("far-foot", UnitCommand::Advance("north-bank".into()))
+            .expect("order");
+        game.undo().expect("undo");
+        assert_eq!(game.snapshot(), before, "undo takes the order back");
+        game.order("far-foot", UnitCommand::Advance("north-bank".into()))
+            .expect("order");
+        game.order("ming-foot", UnitCommand::Attack("ford".into()))
+            .expect("order");
+        for _ in 0..4 {
+            game.next().expect("turn");
+        }
+        let mut replayed = ordered_game(0.0);
+        for command in game.log().to_vec() {
+            replayed.run(&command).expect("replays");
+        }
+        assert_eq!(replayed.snapshot(), game.snapshot());
+    }
+
+    #[test]
+    fn orders_are_refused_clearly() {
+        let mut game = ordered_game(0.0);
+        assert_eq!(
+            game.order("banner", UnitCommand::Hold),
+            Err(StoryError::NoSuchUnit("banner".into())),
+            "an enemy unit is not yours"
+        );
+        assert_eq!(
+            game.order("ming-foot", UnitCommand::Advance("moon".into())),
+            Err(StoryError::NoSuchZone("moon".into()))
+        );
+        let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.commanders[0].gives_orders = false;
+            raw
+        }));
+        let mut game = Game::new(scene, "zhang", 1).expect("game").0;
+        assert!(matches!(
+            game.order("ming-foot", UnitCommand::Hold),
+            Err(StoryError::NoOrders(_))
+        ));
+    }
 
     #[test]
     fn luck_is_fixed_by_seed_turn_and_item_and_fair() {

@@ -8,12 +8,16 @@ use xiaoling::scene::Locale;
 
 fn golden(name: &str, scene: &str, role: &str, seed: u64, locale: Locale, choices: &[usize]) {
     let transcript = common::play(scene, role, seed, locale, choices);
+    compare(name, &transcript, locale);
+}
+
+fn compare(name: &str, transcript: &str, locale: Locale) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
         .join(format!("{name}.txt"));
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &transcript).unwrap();
+        std::fs::write(&path, transcript).unwrap();
         return;
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
@@ -182,4 +186,36 @@ fn different_choices_and_seeds_reach_different_endings() {
             "{scene}: at least three endings reached, got {all:?}"
         );
     }
+}
+
+/// A game won by orders the novel never gave: Zhang Chun holds the wagon
+/// lines (without orders this seed ends with the relief army destroyed),
+/// then sends the units on the bank back to the camp by courier, and the
+/// battle ends in a night with neither army broken.
+#[test]
+fn false_cry_as_zhang_chun_saved_by_orders() {
+    let mut script = String::from(
+        "2\norder man-ku withdraw\norder wang-zhiku withdraw\norder zuo withdraw\n\
+         order left-foot withdraw\norder relief-cavalry withdraw\norders\n",
+    );
+    for _ in 0..30 {
+        script.push_str("wait\n");
+    }
+    let transcript = common::play_script("false-cry", "zhang-chun", 1, Locale::En, &script);
+    assert!(
+        transcript.contains("Ending: Night on the Xiaoling"),
+        "{transcript}"
+    );
+    compare("false-cry-zhang-chun-orders-en", &transcript, Locale::En);
+    let without = common::play_script(
+        "false-cry",
+        "zhang-chun",
+        1,
+        Locale::En,
+        "2\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n",
+    );
+    assert!(
+        without.contains("Ending: The relief army destroyed"),
+        "without the orders the same seed ends otherwise:\n{without}"
+    );
 }

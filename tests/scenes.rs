@@ -747,6 +747,12 @@ fn rules_file_diagnostics() {
 /// vocabulary, and so may appear in `src/` without naming any battle. Each is
 /// here for a reason; anything else a scene names must stay out of `src/`.
 const GENERIC_IDS: &[&str] = &[
+    // The verbs of the `order` command, which scenes may also use as option ids.
+    "hold",
+    "advance",
+    "attack",
+    "withdraw",
+    "rally",
     // The zone words every river battle has; the sim's own test world
     // (`src/sim/testing.rs`) names its zones with them.
     "ford",

@@ -738,7 +738,9 @@ impl View<'_> {
                     say(6, 0, t(Say::FightHeard, &[("zone", zone_name.clone())]));
                 }
             } else {
-                if own_lost >= TRIVIAL {
+                // A fight that starts needs the player; one that goes on
+                // does not stop `wait` every turn.
+                if own_lost >= TRIVIAL && !memory.fights.contains(zone) {
                     raise(Alert::Attacked);
                 }
                 fought.insert(*zone);

@@ -9,7 +9,7 @@ pub mod wrap;
 
 use crate::save;
 use crate::scene::{Locale, Scene};
-use crate::story::{Game, Output, StoryError, Told};
+use crate::story::{Game, Output, StoryError, Told, UnitCommand};
 use chronicle::Alert;
 use commands::{Action, Parsed};
 use render::{Style, View, ui};
@@ -28,6 +28,97 @@ enum Piece {
     Wrapped(String, &'static str),
     Choice,
     Ending(String, Option<Told>, Option<Told>, Option<Told>),
+}
+
+/// The verbs of `order`, in English and Chinese.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verb {
+    Hold,
+    Advance,
+    Attack,
+    Withdraw,
+    Rally,
+}
+
+fn verb(word: &str) -> Option<Verb> {
+    Some(match word.to_lowercase().as_str() {
+        "hold" | "坚守" | "堅守" => Verb::Hold,
+        "advance" | "前进" | "前進" | "进至" | "進至" => Verb::Advance,
+        "attack" | "进攻" | "進攻" => Verb::Attack,
+        "withdraw" | "撤退" => Verb::Withdraw,
+        "rally" | "收拢" | "收攏" => Verb::Rally,
+        _ => return None,
+    })
+}
+
+/// A name in every language it is written in.
+fn names(text: &crate::scene::Text) -> Vec<&str> {
+    match text {
+        crate::scene::Text::Plain(name) => vec![name.as_str()],
+        crate::scene::Text::Localized(map) => map.values().map(String::as_str).collect(),
+    }
+}
+
+/// The id whose id or name the words give: exactly, else the one that begins
+/// so (case and a leading "the" aside). Err with the nearest id when none or
+/// several do.
+fn find<'a>(words: &str, items: &[(&'a str, Vec<&str>)]) -> Result<&'a str, Option<&'a str>> {
+    let norm = |s: &str| {
+        let lower = s.trim().to_lowercase();
+        lower
+            .strip_prefix("the ")
+            .map(str::to_string)
+            .unwrap_or(lower)
+    };
+    let wanted = norm(words);
+    if wanted.is_empty() {
+        return Err(None);
+    }
+    let exact: Vec<&str> = items
+        .iter()
+        .filter(|(id, names)| norm(id) == wanted || names.iter().any(|n| norm(n) == wanted))
+        .map(|(id, _)| *id)
+        .collect();
+    if let [one] = exact.as_slice() {
+        return Ok(one);
+    }
+    let begins: Vec<&str> = items
+        .iter()
+        .filter(|(id, names)| {
+            norm(id).starts_with(&wanted) || names.iter().any(|n| norm(n).starts_with(&wanted))
+        })
+        .map(|(id, _)| *id)
+        .collect();
+    match begins.as_slice() {
+        [one] => Ok(one),
+        _ => Err(crate::scene::diag::closest(
+            &wanted,
+            items.iter().map(|(id, _)| *id),
+        )),
+    }
+}
+
+fn not_found(locale: Locale, words: &str, near: Option<&str>, zone: bool) -> String {
+    let zh = locale.is_chinese();
+    let what = match (zone, zh) {
+        (false, false) => "unit of yours",
+        (true, false) => "place",
+        (false, true) => "本部营伍",
+        (true, true) => "地点",
+    };
+    let text = match (near, zh) {
+        (Some(near), false) => format!(
+            "No {what} is called `{words}`. Did you mean `{near}`? (`orders` lists your units.)"
+        ),
+        (None, false) => {
+            format!("No {what} is called `{words}`. (`orders` lists your units; `map` the places.)")
+        }
+        (Some(near), true) => {
+            format!("没有叫“{words}”的{what}。是不是“{near}”？（orders 列出各营，map 列出各地。）")
+        }
+        (None, true) => format!("没有叫“{words}”的{what}。（orders 列出各营，map 列出各地。）"),
+    };
+    locale.zh_string(text)
 }
 
 /// A line read from the player.
@@ -111,6 +202,30 @@ impl rustyline::completion::Completer for Helper {
                     .map(|w| w[5..].to_string())
                     .collect(),
                 "lang" => Locale::ALL.iter().map(|l| l.tag().to_string()).collect(),
+                "order" | "o" => {
+                    // order UNIT VERB [ZONE]: a unit first, then a verb, then a place.
+                    let typed: Vec<&str> = before.split_whitespace().skip(1).collect();
+                    let done = if before.ends_with(' ') {
+                        typed.len()
+                    } else {
+                        typed.len().saturating_sub(1)
+                    };
+                    let has_verb = typed[..done].iter().any(|w| verb(w).is_some());
+                    let prefixed = |prefix: &str| -> Vec<String> {
+                        words
+                            .iter()
+                            .filter_map(|w| w.strip_prefix(prefix).map(str::to_string))
+                            .collect()
+                    };
+                    match (done, has_verb) {
+                        (0, _) => prefixed("unit:"),
+                        (_, false) => ["hold", "advance", "attack", "withdraw", "rally"]
+                            .iter()
+                            .map(|v| v.to_string())
+                            .collect(),
+                        (_, true) => prefixed("zone:"),
+                    }
+                }
                 _ => Vec::new(),
             };
             pool.into_iter()
@@ -228,8 +343,9 @@ pub struct Session<'a> {
     memory: chronicle::Memory,
     /// The last turn's chronicle entries, for `report`.
     last_entries: Vec<crate::sim::Entry>,
-    /// Quiet turns held back during a run: (first turn, its minute, count).
-    fold: Option<(u32, u32, u32)>,
+    /// Quiet turns held back during a run: (first turn, its minute, count,
+    /// the last one's minute).
+    fold: Option<(u32, u32, u32, u32)>,
     /// Several turns are passing at once (`next N`, `wait`).
     running: bool,
     /// Atmosphere lines told, by index, with the turn they were told.
@@ -370,8 +486,9 @@ impl<'a> Session<'a> {
         });
         if let (true, Some((turn, minute))) = (quiet, turn) {
             // A quiet turn: held back while a run goes on, told folded after.
-            let fold = self.fold.get_or_insert((turn, minute, 0));
+            let fold = self.fold.get_or_insert((turn, minute, 0, minute));
             fold.2 += 1;
+            fold.3 = minute;
             if !self.running {
                 self.flush_fold();
             }
@@ -395,11 +512,10 @@ impl<'a> Session<'a> {
     /// Tells the quiet turns held back: one header for the run and a line
     /// of atmosphere.
     fn flush_fold(&mut self) {
-        let Some((first_turn, first_minute, count)) = self.fold.take() else {
+        let Some((first_turn, first_minute, count, last_minute)) = self.fold.take() else {
             return;
         };
         let last_turn = first_turn + count - 1;
-        let last_minute = self.game.minute();
         let header = self.with_view(|v| {
             if count == 1 {
                 v.turn_header(first_turn, first_minute)
@@ -491,6 +607,21 @@ impl<'a> Session<'a> {
                         format!("A cry goes up nearby: “{cry}”")
                     };
                     pieces.push(Piece::Wrapped(line, ""));
+                    told += 1;
+                }
+                Output::Ordered {
+                    unit,
+                    order,
+                    arrives,
+                } => {
+                    let text = self.with_view(|v| v.ordered(*unit, order, *arrives));
+                    pieces.push(Piece::Wrapped(text, ""));
+                    told += 1;
+                }
+                Output::OrderArrived { unit } | Output::OrderLost { unit } => {
+                    let lost = matches!(output, Output::OrderLost { .. });
+                    let text = self.with_view(|v| v.order_delivered(*unit, lost));
+                    pieces.push(Piece::Wrapped(text, "  "));
                     told += 1;
                 }
                 Output::Situation { .. } => {
@@ -622,6 +753,18 @@ impl<'a> Session<'a> {
                 .into_iter()
                 .map(|s| format!("slot:{s}")),
         );
+        let scene = self.game.scene_arc();
+        let side = self.game.role_side();
+        let field = self.game.field();
+        words.extend(
+            scene
+                .units()
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| field.units.get(*i).is_some_and(|u| u.side == side))
+                .map(|(_, u)| format!("unit:{}", u.id)),
+        );
+        words.extend(scene.zones().iter().map(|z| format!("zone:{}", z.id)));
         words
     }
 
@@ -717,6 +860,77 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// `order UNIT VERB [ZONE]`: finds the unit and the zone by id or name
+    /// (English or Chinese, a unique beginning is enough), then sends it.
+    fn order(&mut self, args: &[String]) {
+        let l = self.options.locale;
+        let zh = l.is_chinese();
+        let usage = if zh {
+            l.zh("用法：order 营 坚守|前进 地点|进攻 地点|撤退|收拢（英文 hold|advance|attack|withdraw|rally 亦可）")
+        } else {
+            "Usage: order UNIT hold | advance ZONE | attack ZONE | withdraw | rally"
+        };
+        let verb_at = args.iter().position(|w| verb(w).is_some());
+        let Some(verb_at) = verb_at.filter(|at| *at > 0) else {
+            self.say_wrapped(usage, "");
+            return;
+        };
+        let unit_words = args[..verb_at].join(" ");
+        let zone_words = args[verb_at + 1..].join(" ");
+        let scene = self.game.scene_arc();
+        let side = self.game.role_side();
+        let field = self.game.field().clone();
+        let units: Vec<(&str, Vec<&str>)> = scene
+            .units()
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| field.units.get(*i).is_some_and(|u| u.side == side))
+            .map(|(_, u)| (u.id.as_str(), names(&u.name)))
+            .collect();
+        let unit = match find(&unit_words, &units) {
+            Ok(id) => id.to_string(),
+            Err(near) => {
+                self.say(&not_found(l, &unit_words, near, false));
+                return;
+            }
+        };
+        let needs_zone = matches!(verb(&args[verb_at]), Some(Verb::Advance | Verb::Attack));
+        let zone = if needs_zone {
+            let zones: Vec<(&str, Vec<&str>)> = scene
+                .zones()
+                .iter()
+                .map(|z| (z.id.as_str(), names(&z.name)))
+                .collect();
+            match find(&zone_words, &zones) {
+                Ok(id) => id.to_string(),
+                Err(near) => {
+                    self.say(&not_found(l, &zone_words, near, true));
+                    return;
+                }
+            }
+        } else {
+            if !zone_words.is_empty() {
+                self.say_wrapped(usage, "");
+                return;
+            }
+            String::new()
+        };
+        let order = match verb(&args[verb_at]) {
+            Some(Verb::Hold) => UnitCommand::Hold,
+            Some(Verb::Advance) => UnitCommand::Advance(zone),
+            Some(Verb::Attack) => UnitCommand::Attack(zone),
+            Some(Verb::Withdraw) => UnitCommand::Withdraw,
+            _ => UnitCommand::Rally,
+        };
+        match self.game.order(&unit, order) {
+            Ok(outputs) => {
+                self.show(&outputs);
+                self.autosave("turn");
+            }
+            Err(err) => self.error(&err),
+        }
+    }
+
     /// Lets up to `limit` turns pass (until the battle ends when None),
     /// stopping at the first thing that needs the player and saying why.
     fn run_turns(&mut self, limit: Option<u32>) {
@@ -777,6 +991,13 @@ impl<'a> Session<'a> {
                 StoryError::Ended => l.zh("此战已毕。可输入 undo、load 或 quit。").to_string(),
                 StoryError::UndoForbidden => l.zh("此战不许悔棋。").to_string(),
                 StoryError::NothingToUndo => l.zh("已是开局，无可悔之步。").to_string(),
+                StoryError::NoOrders(_) => l.zh("此战你只在关头决断，不能向各营下令。").to_string(),
+                StoryError::NoSuchUnit(unit) => l.zh_string(format!("你麾下没有“{unit}”。")),
+                StoryError::NoSuchZone(zone) => {
+                    l.zh_string(format!("战场上没有“{zone}”这个地方。"))
+                }
+                StoryError::NotOnField => l.zh("该营不在战场上。").to_string(),
+                StoryError::WillNotListen => l.zh("该营正在溃逃，重整之前不听号令。").to_string(),
                 other => other.to_string(),
             }
         } else {
@@ -834,6 +1055,21 @@ impl<'a> Session<'a> {
                     self.error(&StoryError::ChoicePending);
                 } else {
                     self.run_turns(None);
+                }
+            }
+            Action::Order => self.order(args),
+            Action::Orders => {
+                let couriers = self.game.story().couriers.clone();
+                let text = self.with_view(|v| v.orders(&couriers));
+                for line in text.lines() {
+                    match line.strip_prefix("  ") {
+                        // An entry, with a hanging indent under its name.
+                        Some(entry) => {
+                            let wrapped = wrap::wrap(entry, self.options.style.columns, "      ");
+                            self.say(&format!("  {}", wrapped.trim_start()));
+                        }
+                        None => self.say(line),
+                    }
                 }
             }
             Action::Report => {

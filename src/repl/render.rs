@@ -8,7 +8,7 @@
 use super::wrap::{pad, width, wrap};
 use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
 use crate::sim::{Entry, Field, WorldState};
-use crate::story::{Arg, Told, clock, group_thousands};
+use crate::story::{Arg, Told, UnitCommand, clock, group_thousands};
 
 /// How text is styled: colour on or off, and the width to wrap at.
 #[derive(Debug, Clone, Copy)]
@@ -748,6 +748,144 @@ impl View<'_> {
             ),
         };
         Some(line)
+    }
+
+    /// An order as the player reads it: "hold", "advance to the ford".
+    pub fn order_words(&self, order: &UnitCommand) -> String {
+        let l = self.locale;
+        let zone = |id: &str| {
+            self.scene
+                .zone_idx(id)
+                .map(|z| self.zone_name(z))
+                .unwrap_or_default()
+        };
+        let words = match (order, l.is_chinese()) {
+            (UnitCommand::Hold, false) => "hold where it stands".to_string(),
+            (UnitCommand::Hold, true) => "原地坚守".to_string(),
+            (UnitCommand::Advance(z), false) => format!("advance to {}", zone(z)),
+            (UnitCommand::Advance(z), true) => format!("进至{}", zone(z)),
+            (UnitCommand::Attack(z), false) => format!("attack at {}", zone(z)),
+            (UnitCommand::Attack(z), true) => format!("进攻{}", zone(z)),
+            (UnitCommand::Withdraw, false) => "withdraw".to_string(),
+            (UnitCommand::Withdraw, true) => "撤退".to_string(),
+            (UnitCommand::Rally, false) => "fall back on you".to_string(),
+            (UnitCommand::Rally, true) => "向主帅靠拢".to_string(),
+        };
+        l.zh_string(words)
+    }
+
+    /// What the player is told when he sends an order.
+    pub fn ordered(&self, unit: usize, order: &UnitCommand, arrives: Option<u32>) -> String {
+        let l = self.locale;
+        let name = self.unit_name(unit);
+        let what = self.order_words(order);
+        let minute = |turn: u32| {
+            let meta = self.scene.meta();
+            meta.start_minute
+                .saturating_add(turn.saturating_mul(meta.turn_minutes))
+        };
+        match (arrives, l.is_chinese()) {
+            (None, false) => capitalize(&format!("{name} has the order at once: {what}.")),
+            (None, true) => l.zh_string(format!("{name}当即奉令：{what}。")),
+            (Some(turn), false) => format!(
+                "A rider gallops off to {name} with the order to {what}; he should reach it by {}.",
+                clock(minute(turn))
+            ),
+            (Some(turn), true) => l.zh_string(format!(
+                "传令兵飞马奔向{name}，令其{what}；约{}可到。",
+                time_words(l, minute(turn))
+            )),
+        }
+    }
+
+    /// A courier reached his unit, or found it broken.
+    pub fn order_delivered(&self, unit: usize, lost: bool) -> String {
+        let l = self.locale;
+        let name = self.unit_name(unit);
+        let text = match (lost, l.is_chinese()) {
+            (false, false) => format!("Your order reaches {name}."),
+            (false, true) => format!("军令送到{name}。"),
+            (true, false) => format!("The rider finds {name} in flight: the order is lost."),
+            (true, true) => format!("传令兵赶到时，{name}已溃，军令落空。"),
+        };
+        l.zh_string(text)
+    }
+
+    /// `orders`: what each of the player's units is doing, and the orders on
+    /// their way.
+    pub fn orders(&self, couriers: &[crate::story::Courier]) -> String {
+        use crate::sim::movement::UnitOrder;
+        let l = self.locale;
+        let zh = l.is_chinese();
+        let mut lines = Vec::new();
+        lines.push(self.style.bold(l.zh(if zh {
+            "各部军令"
+        } else {
+            "Orders in force"
+        })));
+        for (idx, unit) in self.world.units.iter().enumerate() {
+            if !self.owns(idx) || !unit.location.present || !unit.morale.state.can_fight_or_flee() {
+                continue;
+            }
+            let doing = match (unit.orders.order, zh) {
+                _ if unit.morale.state == MoraleState::Routing => (if zh {
+                    "溃逃中，不听号令"
+                } else {
+                    "running, deaf to orders"
+                })
+                .to_string(),
+                (UnitOrder::Hold, false) => "holding".to_string(),
+                (UnitOrder::Hold, true) => "坚守".to_string(),
+                (UnitOrder::MoveTo(z), false) => format!("making for {}", self.zone_name(z)),
+                (UnitOrder::MoveTo(z), true) => format!("开赴{}", self.zone_name(z)),
+                (UnitOrder::Pursue, false) => "pursuing".to_string(),
+                (UnitOrder::Pursue, true) => "追击".to_string(),
+                (UnitOrder::RallyTo(c), false) => format!("making for {}", self.commander_name(c)),
+                (UnitOrder::RallyTo(c), true) => format!("向{}靠拢", self.commander_name(c)),
+            };
+            let id = self
+                .scene
+                .units()
+                .get(idx)
+                .map(|u| u.id.as_str())
+                .unwrap_or("");
+            let at = self.zone_name(unit.location.zone);
+            lines.push(l.zh_string(if zh {
+                format!("  {}（{id}）：{at}，{doing}", self.unit_name(idx))
+            } else {
+                format!("  {} ({id}): at {at}, {doing}", self.unit_name(idx))
+            }));
+        }
+        if !couriers.is_empty() {
+            lines.push(
+                self.style
+                    .bold(l.zh(if zh { "在途军令" } else { "On their way" })),
+            );
+            for courier in couriers {
+                let Some(idx) = self.scene.unit_idx(&courier.unit) else {
+                    continue;
+                };
+                let meta = self.scene.meta();
+                let minute = meta
+                    .start_minute
+                    .saturating_add(courier.arrives.saturating_mul(meta.turn_minutes));
+                let what = self.order_words(&courier.order);
+                lines.push(l.zh_string(if zh {
+                    format!(
+                        "  {}：{what}，约{}送到",
+                        self.unit_name(idx),
+                        time_words(l, minute)
+                    )
+                } else {
+                    format!(
+                        "  {}: {what}, due by {}",
+                        self.unit_name(idx),
+                        clock(minute)
+                    )
+                }));
+            }
+        }
+        lines.join("\n")
     }
 
     /// The turn header: "── Turn 3 · 15:45 · a light wind from the south ──",

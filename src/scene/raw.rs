@@ -292,6 +292,10 @@ pub struct Commander {
     /// Has drums and a banner to beat a rally with.
     #[serde(default)]
     pub drums: bool,
+    /// Played, he may order his units between turning points (`order`);
+    /// false for a commander who can only decide at the turning points.
+    #[serde(default = "yes")]
+    pub gives_orders: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

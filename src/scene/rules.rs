@@ -148,6 +148,14 @@ rules! {
     surrender_chance: 0.0 ..= 1.0,
     /// Share of a surrendering unit's men (officers who refuse) cut down by their own.
     officer_refusal: 0.0 ..= 1.0,
+    /// Minutes a courier needs to ride one zone of the field to a unit.
+    courier_minutes_per_zone: 0.0 ..= 240.0,
+    /// The ride takes this many times longer through thick smoke.
+    courier_smoke_factor: 1.0 ..= 10.0,
+    /// Turns more a wavering unit takes before it acts on an order.
+    courier_panic_turns: 0.0 ..= 10.0,
+    /// Morale an attack order gives the unit (the drums beat the charge).
+    attack_morale: 0.0 ..= 50.0,
 }
 
 impl Rules {

@@ -153,6 +153,24 @@ impl Battle {
         self.world.resource::<Field>()
     }
 
+    /// Gives a unit an order, as its commander's courier delivers it; a
+    /// unit that is running or gone does not take it. `morale` is added to
+    /// its morale (the drums of an attack). False when it was not taken.
+    pub fn order_unit(&mut self, unit: usize, order: UnitOrder, morale: f64) -> bool {
+        let mut query = self.world.query::<(&UnitInfo, &mut Orders, &mut Morale)>();
+        for (info, mut orders, mut state) in query.iter_mut(&mut self.world) {
+            if info.idx == unit && state.state.obeys() {
+                orders.order = order;
+                if morale != 0.0 {
+                    state.value = (state.value + morale).clamp(0.0, 100.0);
+                    state.push(morale::Modifier::Orders, morale);
+                }
+                return true;
+            }
+        }
+        false
+    }
+
     /// A copy of the whole world, for conditions, views and saves.
     pub fn state(&mut self) -> WorldState {
         WorldState::capture(&mut self.world)

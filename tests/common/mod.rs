@@ -92,3 +92,33 @@ pub fn play(scene_id: &str, role: &str, seed: u64, locale: Locale, choices: &[us
     let _ = std::fs::remove_dir_all(&saves);
     String::from_utf8(out).expect("utf-8 transcript")
 }
+
+/// Plays a game through the REPL session with typed commands, one per line
+/// (as from a pipe), and returns the transcript.
+pub fn play_script(scene_id: &str, role: &str, seed: u64, locale: Locale, script: &str) -> String {
+    let scenes = scenes();
+    let scene = scenes
+        .iter()
+        .find(|s| s.id() == scene_id)
+        .cloned()
+        .expect("scene");
+    let (game, outputs) = Game::new(scene, role, seed).expect("game");
+    let saves = temp_dir(&format!("{scene_id}-{role}-{seed}-script"));
+    let options = Options {
+        locale,
+        style: Style {
+            colour: false,
+            columns: 80,
+        },
+        saves_dir: saves.clone(),
+    };
+    let mut out: Vec<u8> = Vec::new();
+    {
+        let mut session = Session::new(game, options, scenes, &mut out);
+        session.opening();
+        session.show(&outputs);
+        session.run(&mut xiaoling::repl::Piped::new(script.as_bytes()));
+    }
+    let _ = std::fs::remove_dir_all(&saves);
+    String::from_utf8(out).expect("utf-8 transcript")
+}
