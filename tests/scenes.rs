@@ -317,8 +317,13 @@ fn mismatches(
         {
             wrong.push(format!("the guide has no section {section:?}"));
         }
-        if problem.column > problem.snippet.chars().count() + 1 {
-            wrong.push("the column is past the end of the snippet".to_string());
+        for internal in ["untagged", "RawScene", "ron::", "recursion_limit"] {
+            if problem.message.contains(internal) || problem.hint.contains(internal) {
+                wrong.push(format!("it speaks of `{internal}`"));
+            }
+        }
+        if problem.caret == 0 || problem.caret > problem.snippet.chars().count() + 1 {
+            wrong.push("the caret is outside the snippet".to_string());
         }
         if !wrong.is_empty() {
             out.push(format!("{name}: {}\n{problem}", wrong.join("; ")));
@@ -524,6 +529,80 @@ fn diagnostics_point_at_the_problem() {
                     "Units",
                 ),
             ],
+        ),
+        // Reading the file, at the place to fix (issue 10).
+        case(
+            "trailing garbage is shown at the stray bracket",
+            &[("\n)", "\n)\n  )")],
+            &[(
+                23,
+                3,
+                "`)` after the end of the scene",
+                "closed too early",
+                W,
+            )],
+        ),
+        case(
+            "an unknown escape is shown at the backslash",
+            &[("name: \"Ming foot\"", "name: \"Ming \\q foot\"")],
+            &[(17, 39, "unknown escape `\\q`", "backslash", W)],
+        ),
+        case(
+            "an unclosed comment is shown at its opening",
+            &[("    units: [", "    units: [ /* open")],
+            &[(16, 14, "`/*` comment is never closed", "`*/`", W)],
+        ),
+        case(
+            "a string for a whole number is shown at the value",
+            &[("men: 4000, quality: 0.5", "men: \"many\", quality: 0.5")],
+            &[(
+                17,
+                81,
+                "`men` takes a whole number, not `\"many\"`",
+                "like `1400`",
+                W,
+            )],
+        ),
+        case(
+            "a string for true or false is shown at the value",
+            &[("drums: true),", "drums: \"yes\"),")],
+            &[(
+                13,
+                110,
+                "`drums` is `true` or `false`, not `\"yes\"`",
+                "without quotes",
+                W,
+            )],
+        ),
+        case(
+            "a text of the wrong form is told in the author's words",
+            &[("name: \"Ming\", colour", "name: [\"Ming\"], colour")],
+            &[(
+                4,
+                32,
+                "`name` is a text: a string in quotes or a map of translations, not `[\"Ming\"]`",
+                "\"zh-Hans\"",
+                "Text and translations",
+            )],
+        ),
+        case(
+            "a negative number is shown at its sign",
+            &[("men: 4000, quality: 0.5", "men: -4000, quality: 0.5")],
+            &[(17, 81, "`men` cannot be negative: `-4000`", "0 or more", W)],
+        ),
+        case(
+            "a comparison with -inf is shown at the value",
+            &[(
+                "    endings: [",
+                "    events: [(id: \"late\", when: Turn(AtLeast(-inf)), text: \"T\", effects: [])],\n    endings: [",
+            )],
+            &[(
+                21,
+                46,
+                "`-inf`, which is not a finite number",
+                "plain number",
+                C,
+            )],
         ),
         // Gaps the guide's author reported.
         case(
@@ -733,6 +812,241 @@ fn rules_file_diagnostics() {
         }
     }
     assert_cases(results);
+}
+
+// ---------------------------------------------------------------------------
+// Reading a file: its bytes, emptiness, nesting, and how a problem is shown.
+
+fn problems_of(source: &str) -> Vec<Diagnostic> {
+    match scene::parse_scene("small.ron", source, &shipped_rules()) {
+        Ok(_) => Vec::new(),
+        Err(problems) => problems,
+    }
+}
+
+fn line_of(source: &str, needle: &str) -> usize {
+    source
+        .lines()
+        .position(|line| line.contains(needle))
+        .expect("the needle is in the source")
+        + 1
+}
+
+/// Display columns of a text: a CJK character takes two.
+fn display_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| if c >= '\u{2E80}' { 2 } else { 1 })
+        .sum()
+}
+
+/// The source line and the caret line of a rendered diagnostic, each
+/// without the gutter (`17 | ` and `   | `).
+fn rendered_snippet(rendered: &str) -> (String, String) {
+    let lines: Vec<&str> = rendered.lines().collect();
+    let caret = lines
+        .iter()
+        .position(|line| line.trim_end().ends_with('^'))
+        .unwrap_or_else(|| panic!("no caret in\n{rendered}"));
+    let after_bar = |line: &str| {
+        line.split_once("| ")
+            .map_or(String::new(), |(_, rest)| rest.to_string())
+    };
+    (after_bar(lines[caret - 1]), after_bar(lines[caret]))
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let source = format!("\u{feff}{SMALL_SCENE}");
+    scene::parse_scene("small.ron", &source, &shipped_rules())
+        .unwrap_or_else(|problems| panic!("{}", shown(&problems)));
+    let rules = format!("\u{feff}{}", scene::EMBEDDED_RULES.1);
+    scene::parse_rules("rules.ron", &rules)
+        .unwrap_or_else(|problems| panic!("{}", shown(&problems)));
+    // From a file on disk too, as `check` reads it.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bom");
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let file = dir.join("small.ron");
+    std::fs::write(&file, &source).expect("write");
+    let (checked, problems) = scene::check_paths(std::slice::from_ref(&file));
+    assert!(problems.is_empty(), "{}", shown(&problems));
+    assert_eq!(checked, 1);
+}
+
+#[test]
+fn an_empty_file_says_it_is_empty() {
+    for (source, message) in [
+        ("", "the file is empty"),
+        ("  \n\n", "the file is empty"),
+        ("\u{feff}", "the file is empty"),
+        ("// nothing\n/* yet */\n", "the file holds only comments"),
+    ] {
+        let problems = problems_of(source);
+        assert_eq!(problems.len(), 1, "{source:?}: {}", shown(&problems));
+        let problem = &problems[0];
+        assert_eq!((problem.line, problem.column), (1, 1), "{problem}");
+        assert!(problem.message.contains(message), "{problem}");
+        assert!(!problem.message.contains("RawScene"), "{problem}");
+    }
+    let problems = scene::parse_rules("rules.ron", "").expect_err("an empty rules file");
+    assert!(
+        problems[0].message.contains("the file is empty"),
+        "{}",
+        shown(&problems)
+    );
+}
+
+#[test]
+fn nesting_too_deep_is_told_in_an_authors_words() {
+    let deep = format!("{}Never{}", "Not(".repeat(300), ")".repeat(300));
+    let source = SMALL_SCENE.replacen("when: Never", &format!("when: {deep}"), 1);
+    let problems = problems_of(&source);
+    assert_eq!(problems.len(), 1, "{}", shown(&problems));
+    let problem = &problems[0];
+    assert_eq!(problem.line, line_of(&source, "endings:"), "{problem}");
+    assert!(problem.message.contains("nested too deeply"), "{problem}");
+    let text = problem.to_string();
+    assert!(
+        !text.contains("recursion_limit") && !text.contains("ron::"),
+        "{text}"
+    );
+    // The line is long: the snippet is cut around the problem.
+    assert!(
+        display_width(&problem.snippet) <= scene::diag::SNIPPET_COLUMNS,
+        "{text}"
+    );
+}
+
+#[test]
+fn bytes_that_are_not_text_are_shown_at_the_first_bad_one() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("not-text");
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    // A Latin-1 é (one byte, 0xE9) in a name, and a NUL in a binary file.
+    for (name, from, to, byte, message) in [
+        (
+            "latin1.ron",
+            "name: \"Ming\"",
+            "name: \"Ming#\"",
+            0xE9,
+            "not UTF-8",
+        ),
+        ("binary.ron", "meta:", "me#ta:", 0, "binary"),
+    ] {
+        let text = SMALL_SCENE.replacen(from, to, 1);
+        let (line, column) = text
+            .lines()
+            .enumerate()
+            .find_map(|(l, s)| s.find('#').map(|c| (l + 1, c + 1)))
+            .expect("a #");
+        let bytes: Vec<u8> = text
+            .bytes()
+            .map(|b| if b == b'#' { byte } else { b })
+            .collect();
+        let file = dir.join(name);
+        std::fs::write(&file, bytes).expect("write");
+        let (_, problems) = scene::check_paths(std::slice::from_ref(&file));
+        assert_eq!(problems.len(), 1, "{}", shown(&problems));
+        let problem = &problems[0];
+        assert_eq!((problem.line, problem.column), (line, column), "{problem}");
+        assert!(problem.message.contains(message), "{problem}");
+        assert!(!problem.to_string().contains('\0'), "{problem}");
+    }
+}
+
+#[test]
+fn the_caret_is_placed_by_display_width() {
+    let source = SMALL_SCENE
+        .replacen(
+            "name: \"Ming\"",
+            "name: {\"en\": \"Ming\", \"zh-Hans\": \"明军\"}",
+            1,
+        )
+        .replacen("colour: Yellow", "colour: Yelow", 1);
+    let problems = problems_of(&source);
+    assert_eq!(problems.len(), 1, "{}", shown(&problems));
+    let problem = &problems[0];
+    let line = source.lines().nth(problem.line - 1).expect("the line");
+    let column = line
+        .chars()
+        .position(|c| c == 'Y')
+        .map(|c| c + 1)
+        .expect("the value");
+    // Columns count characters ...
+    assert_eq!((problem.line, problem.column), (4, column), "{problem}");
+    // ... and the caret stands under the value on screen.
+    let (shown_line, caret_line) = rendered_snippet(&problem.to_string());
+    let value = shown_line.find("Yelow").expect("the value is shown");
+    assert_eq!(
+        caret_line.find('^'),
+        Some(display_width(&shown_line[..value])),
+        "{problem}"
+    );
+}
+
+#[test]
+fn a_long_line_is_cut_around_the_problem() {
+    let source = SMALL_SCENE
+        .replacen(
+            "name: \"Ming foot\"",
+            &format!("name: \"{}\"", "長".repeat(500_000)),
+            1,
+        )
+        .replacen("zone: \"south-bank\")", "zone: \"soth-bank\")", 1);
+    let problems = problems_of(&source);
+    assert_eq!(problems.len(), 1, "{}", problems.len());
+    let problem = &problems[0];
+    let line = source.lines().nth(problem.line - 1).expect("the line");
+    let typo = line.find("\"soth").expect("the typo");
+    assert_eq!(problem.column, line[..typo].chars().count() + 1);
+    let text = problem.to_string();
+    assert!(text.len() < 2_000, "{} bytes shown", text.len());
+    for shown_line in text.lines() {
+        assert!(display_width(shown_line) <= 140, "{shown_line}");
+    }
+    assert!(text.contains("did you mean \"south-bank\"?"), "{text}");
+    let (shown_line, caret_line) = rendered_snippet(&text);
+    let value = shown_line.find("\"soth").expect("the value is shown");
+    assert_eq!(
+        caret_line.find('^'),
+        Some(display_width(&shown_line[..value]))
+    );
+}
+
+#[test]
+fn suggestions_are_the_same_on_every_run() {
+    // "nouth-bank" is one edit from both banks: the hint names the first in
+    // alphabetical order, whatever order the ids are held in.
+    let source = SMALL_SCENE.replacen("zone: \"south-bank\")", "zone: \"nouth-bank\")", 1);
+    let first = shown(&problems_of(&source));
+    assert!(first.contains("did you mean \"north-bank\"?"), "{first}");
+    for _ in 0..20 {
+        assert_eq!(shown(&problems_of(&source)), first);
+    }
+}
+
+#[test]
+fn each_syntax_error_has_its_own_hint() {
+    let broken = [
+        ("kind: Bank, at: (0, 0)", "kind: Bank at: (0, 0)"),
+        ("kind: Bank, at: (0, 0)", "kind Bank, at: (0, 0)"),
+        ("men: 4000,", "men: 4000.0,"),
+        ("men: 4000,", "men: \"many\","),
+        ("men: 4000,", "men: -4000,"),
+        ("drums: true),", "drums: \"yes\"),"),
+        ("name: \"Ming foot\"", "name: \"Ming \\q foot\""),
+        ("    units: [", "    units: [ /* open"),
+        ("\n)", "\n)\n)"),
+        ("adjacent: []),", "adjacent: [],"),
+    ];
+    let mut hints: Vec<(String, &str)> = Vec::new();
+    for (from, to) in broken {
+        let problems = problems_of(&SMALL_SCENE.replacen(from, to, 1));
+        assert_eq!(problems.len(), 1, "{to}: {}", shown(&problems));
+        let hint = problems[0].hint.clone();
+        if let Some((_, other)) = hints.iter().find(|(h, _)| *h == hint) {
+            panic!("`{to}` and `{other}` share the hint {hint:?}");
+        }
+        hints.push((hint, to));
+    }
 }
 
 // ---------------------------------------------------------------------------

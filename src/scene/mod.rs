@@ -9,6 +9,7 @@ pub mod diag;
 pub mod hant;
 pub mod raw;
 pub mod rules;
+pub mod syntax;
 pub mod text;
 mod validate;
 
@@ -299,25 +300,19 @@ fn load_file(path: &Path, rules: &Rules) -> Result<Scene, Vec<Diagnostic>> {
 }
 
 fn read(path: &Path) -> Result<String, Vec<Diagnostic>> {
-    std::fs::read_to_string(path).map_err(|err| {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|err| {
         vec![file_problem(
-            &path.display().to_string(),
+            &shown,
             format!("cannot read the file: {err}"),
             "scene files must be readable UTF-8 text",
         )]
-    })
+    })?;
+    syntax::decode(&shown, bytes).map_err(|problem| vec![*problem])
 }
 
 fn file_problem(file: &str, message: String, hint: &str) -> Diagnostic {
-    Diagnostic {
-        file: file.to_string(),
-        line: 0,
-        column: 0,
-        message,
-        snippet: String::new(),
-        hint: hint.to_string(),
-        guide: "",
-    }
+    Diagnostic::whole_file(file, message, hint)
 }
 
 fn collect(

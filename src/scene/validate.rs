@@ -7,56 +7,27 @@
 use super::diag::{Declaration, Diagnostic, Locator, closest};
 use super::raw::*;
 use super::rules::Rules;
+use super::syntax;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 const REQUIRED_LOCALES: [&str; 2] = ["en", "zh-Hans"];
 const KNOWN_LOCALES: [&str; 3] = ["en", "zh-Hans", "zh-Hant"];
 
-/// Turns a RON error into a positioned diagnostic.
-fn syntax(locator: &Locator, err: &ron::error::SpannedError) -> Diagnostic {
-    let start = &err.span.start;
-    let (hint, guide) = match &err.code {
-        ron::Error::NoSuchStructField { expected, .. } => (
-            format!("the fields allowed here are: {}", expected.join(", ")),
-            "Fields",
-        ),
-        ron::Error::MissingStructField { field, .. } => {
-            (format!("add `{field}: ...` to this item"), "Fields")
-        }
-        ron::Error::NoSuchEnumVariant { expected, .. } => (
-            format!("expected one of: {}", expected.join(", ")),
-            "Conditions and effects",
-        ),
-        _ if after_whole_number(locator.source, start.line, start.col) => (
-            "this field takes a whole number: write it without a decimal point (`1400`, not `1400.0`)"
-                .to_string(),
-            "Writing RON",
-        ),
-        _ => (
-            "check brackets, commas and quotes near here".to_string(),
-            "Writing RON",
-        ),
-    };
-    locator.at_line(start.line, start.col, format!("{}", err.code), hint, guide)
-}
-
-/// Whether the 1-based (line, column) is at the decimal point of a number
-/// such as `1400.0`: RON stops there when the field takes a whole number.
-fn after_whole_number(source: &str, line: usize, column: usize) -> bool {
-    let Some(text) = source.lines().nth(line.saturating_sub(1)) else {
-        return false;
-    };
-    let chars: Vec<char> = text.chars().collect();
-    let at = column.saturating_sub(1);
-    chars.get(at) == Some(&'.')
-        && at > 0
-        && chars[at - 1].is_ascii_digit()
-        && chars.get(at + 1).is_some_and(char::is_ascii_digit)
+/// The file's text as RON will read it, or the problem that stops reading:
+/// a byte-order mark is dropped; an empty file is said to be empty.
+fn readable<'s>(file: &'s str, source: &'s str) -> Result<Locator<'s>, Vec<Diagnostic>> {
+    let locator = Locator::new(file, syntax::without_bom(source));
+    match syntax::empty(&locator) {
+        Some(problem) => Err(vec![problem]),
+        None => Ok(locator),
+    }
 }
 
 pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
-    let locator = Locator::new(file, source);
-    let rules: Rules = ron::from_str(source).map_err(|err| vec![syntax(&locator, &err)])?;
+    let locator = readable(file, source)?;
+    let source = locator.source;
+    let rules: Rules =
+        ron::from_str(source).map_err(|err| vec![syntax::ron_error(&locator, &err)])?;
     let problems: Vec<Diagnostic> = rules
         .out_of_range()
         .into_iter()
@@ -78,11 +49,12 @@ pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
 }
 
 pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules), Vec<Diagnostic>> {
-    let locator = Locator::new(file, source);
+    let locator = readable(file, source)?;
+    let source = locator.source;
     let raw: RawScene = ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
         .from_str(source)
-        .map_err(|err| vec![syntax(&locator, &err)])?;
+        .map_err(|err| vec![syntax::ron_error(&locator, &err)])?;
     let mut checker = Checker::new(&locator, &raw);
     checker.check_all();
     let mut rules = base.clone();
@@ -756,12 +728,18 @@ impl<'a> Checker<'a> {
         let (Cmp::AtLeast(value) | Cmp::AtMost(value) | Cmp::Above(value) | Cmp::Below(value)) =
             cmp;
         if !value.is_finite() {
-            self.report(
-                &[],
-                "a comparison with a number that is not finite".into(),
-                "use a plain number".into(),
+            let anchor = self.anchor.as_ref();
+            let at = self
+                .locator
+                .non_finite(anchor)
+                .or(anchor.map(|d| d.id_at))
+                .unwrap_or(0);
+            self.problems.push(self.locator.at(
+                at,
+                format!("a comparison with `{value}`, which is not a finite number"),
+                "use a plain number, like `AtLeast(3)`".into(),
                 "Conditions and effects",
-            );
+            ));
         }
     }
 
