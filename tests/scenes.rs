@@ -530,6 +530,20 @@ fn diagnostics_point_at_the_problem() {
                 ),
             ],
         ),
+        case(
+            "a duplicate id between an event and an ending reads well",
+            &[(
+                "    endings: [",
+                "    events: [(id: \"end\", when: Always, text: \"T\", effects: [])],\n    endings: [",
+            )],
+            &[(
+                22,
+                20,
+                "duplicate id `end`: an ending and an event",
+                "its own id",
+                "Ids",
+            )],
+        ),
         // Reading the file, at the place to fix (issue 10).
         case(
             "trailing garbage is shown at the stray bracket",

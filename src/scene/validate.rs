@@ -280,7 +280,7 @@ impl<'a> Checker<'a> {
                     .unwrap_or(0);
                 let diagnostic = self.locator.at(
                     second,
-                    format!("duplicate id `{id}`: a {kind} and a {first}"),
+                    format!("duplicate id `{id}`: {} and {}", with_article(kind), with_article(first)),
                     "every side, zone, commander, unit, turning point, event and ending needs its own id".into(),
                     "Ids",
                 );
@@ -919,6 +919,17 @@ fn field_needle(field: &str) -> String {
     } else {
         format!("{field}:")
     }
+}
+
+/// "a zone", "a unit", "an event", "an ending": by sound ("unit" starts
+/// with a "you").
+fn with_article(noun: &str) -> String {
+    let article = if noun.starts_with(['a', 'e', 'i', 'o']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {noun}")
 }
 
 /// The top-level list an item of this kind is declared in.
