@@ -13,7 +13,7 @@ use crate::scene::{Cmp, Condition, Effect, Scene, Text};
 use crate::sim::rng::BattleRng;
 use crate::sim::{Battle, Entry, WorldState};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// What the story tells; the REPL renders each in the player's language.
@@ -85,6 +85,11 @@ pub struct StoryState {
     pub flags: BTreeSet<String>,
     pub pending: Option<String>,
     pub ended: Option<String>,
+    /// The turn each flag was set, event happened or turning point was
+    /// decided, for `TurnsSince`: kept only for the ids a scene's
+    /// `TurnsSince` conditions name (so saves of other scenes are as before).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub since: BTreeMap<String, u32>,
 }
 
 /// World and story together: what undo rewinds and a save stores.
@@ -266,6 +271,7 @@ impl Game {
         }
         self.push_undo();
         self.log.push(Command::Next);
+        self.stamp_turns();
         let mut out = Vec::new();
         let entries = self.battle.step();
         out.push(Output::Turn {
@@ -341,6 +347,29 @@ impl Game {
     /// part of what a save must hold for its log to replay.
     pub fn policies(&self) -> (Policy, Option<Policy>) {
         (self.policy, self.player_policy)
+    }
+
+    /// Notes the turn of what happened since the last turn began, for the
+    /// ids `TurnsSince` watches: everything that happened in the settlings of
+    /// this turn happened at this turn. A flag no longer set loses its turn.
+    fn stamp_turns(&mut self) {
+        let scene = Arc::clone(&self.scene);
+        let mut watched = BTreeSet::new();
+        for_each_condition(&scene, &mut |condition| watch(condition, &mut watched));
+        if watched.is_empty() {
+            return;
+        }
+        let turn = self.turn();
+        for id in watched {
+            let now = self.story.happened.contains(&id)
+                || self.story.chosen.iter().any(|(tp, _)| *tp == id)
+                || self.story.flags.contains(&id);
+            if now {
+                self.story.since.entry(id).or_insert(turn);
+            } else {
+                self.story.since.remove(&id);
+            }
+        }
     }
 
     fn push_undo(&mut self) {
@@ -580,7 +609,43 @@ impl Game {
                 .zone_idx(zone)
                 .and_then(|z| world.zones.get(z))
                 .is_some_and(|z| z.passage.intact),
+            Condition::Fallen(commander) => scene
+                .commander_idx(commander)
+                .and_then(|idx| world.commanders.get(idx))
+                .is_some_and(|c| c.fallen.is_some()),
+            Condition::TurnsSince(id, cmp) => {
+                let since = self.story.since.get(id).copied().or_else(|| {
+                    // Not stamped yet: it happened in this turn's settling.
+                    let now = self.story.happened.contains(id)
+                        || self.story.chosen.iter().any(|(tp, _)| tp == id)
+                        || self.story.flags.contains(id);
+                    now.then_some(world.turn)
+                });
+                since.is_some_and(|at| compare(cmp, f64::from(world.turn.saturating_sub(at))))
+            }
         }
+    }
+}
+
+/// Calls `f` on every condition of a scene (the `when` of every turning
+/// point, event and ending), not looking inside them.
+fn for_each_condition(scene: &Scene, f: &mut dyn FnMut(&Condition)) {
+    scene.turning_points().iter().for_each(|tp| f(&tp.when));
+    scene.events().iter().for_each(|event| f(&event.when));
+    scene.endings().iter().for_each(|ending| f(&ending.when));
+}
+
+/// The ids named by `TurnsSince` anywhere in a condition.
+fn watch(condition: &Condition, out: &mut BTreeSet<String>) {
+    match condition {
+        Condition::TurnsSince(id, _) => {
+            out.insert(id.clone());
+        }
+        Condition::All(items) | Condition::Any(items) => {
+            items.iter().for_each(|item| watch(item, out));
+        }
+        Condition::Not(item) => watch(item, out),
+        _ => {}
     }
 }
 
@@ -678,6 +743,72 @@ mod tests {
         let hits = (0..60).filter(|seed| lucky_after_one_turn(*seed)).count();
         assert!((15..=45).contains(&hits), "about half of 60 seeds: {hits}");
         assert!((0..20).all(|seed| lucky_after_one_turn(seed) == lucky_after_one_turn(seed)));
+    }
+
+    #[test]
+    fn turns_since_and_fallen_follow_what_happened() {
+        use crate::scene::{Event, Fate};
+        let event = |id: &str, when: Condition, effects: Vec<Effect>| Event {
+            id: id.into(),
+            when,
+            text: None,
+            effects,
+        };
+        let since = |id: &str, cmp: Cmp| Condition::TurnsSince(id.into(), cmp);
+        let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.events = vec![
+                event(
+                    "signal",
+                    Condition::Turn(Cmp::AtLeast(2.0)),
+                    vec![Effect::SetFlag("lit".into())],
+                ),
+                event(
+                    "same-turn",
+                    since("signal", Cmp::AtMost(0.0)),
+                    vec![Effect::SetFlag("same-turn".into())],
+                ),
+                event(
+                    "flag-after",
+                    since("lit", Cmp::AtLeast(1.0)),
+                    vec![Effect::SetFlag("flag-after".into())],
+                ),
+                event(
+                    "two-after",
+                    since("signal", Cmp::AtLeast(2.0)),
+                    vec![Effect::Fall {
+                        commander: "khan".into(),
+                        fate: Fate::Captured,
+                    }],
+                ),
+                event(
+                    "khan-fallen",
+                    Condition::Fallen("khan".into()),
+                    vec![Effect::SetFlag("khan-fallen".into())],
+                ),
+            ];
+            raw
+        }));
+        let (mut game, _) = Game::new(scene, "zhang", 1).expect("game");
+        let mut first_turn = std::collections::BTreeMap::new();
+        for _ in 0..6 {
+            game.next().expect("a turn");
+            for id in game.story().happened.clone() {
+                first_turn.entry(id).or_insert(game.turn());
+            }
+        }
+        let at = |id: &str| first_turn.get(id).copied();
+        assert_eq!(at("signal"), Some(2));
+        assert_eq!(at("same-turn"), Some(2));
+        assert_eq!(at("flag-after"), Some(3));
+        assert_eq!(at("two-after"), Some(4));
+        assert_eq!(at("khan-fallen"), Some(4));
+        assert_eq!(game.story().since.get("signal"), Some(&2));
+        // Undo rewinds the turns noted with the rest.
+        game.undo().expect("undo");
+        game.undo().expect("undo");
+        game.next().expect("a turn");
+        game.next().expect("a turn");
+        assert_eq!(game.story().since.get("signal"), Some(&2));
     }
 
     #[test]

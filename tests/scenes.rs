@@ -544,6 +544,29 @@ fn diagnostics_point_at_the_problem() {
                 "Ids",
             )],
         ),
+        case(
+            "TurnsSince and Fall name what exists",
+            &[(
+                "    endings: [",
+                "    events: [(id: \"late\", when: TurnsSince(\"lat\", AtLeast(1)), text: \"T\", effects: [Fall(commander: \"zang\", fate: Killed)])],\n    endings: [",
+            )],
+            &[
+                (
+                    21,
+                    44,
+                    "unknown flag, event or turning point `lat`",
+                    "did you mean \"late\"?",
+                    C,
+                ),
+                (
+                    21,
+                    101,
+                    "unknown commander `zang`",
+                    "did you mean \"zhang\"?",
+                    C,
+                ),
+            ],
+        ),
         // Reading the file, at the place to fix (issue 10).
         case(
             "trailing garbage is shown at the stray bracket",

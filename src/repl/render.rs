@@ -660,8 +660,39 @@ impl View<'_> {
                     ("men", group_thousands(*men)),
                 ],
             ),
+            Entry::CommanderFalls { commander, fate } => {
+                return self.commander_fall(*commander, *fate);
+            }
         };
         Some(line)
+    }
+
+    /// A commander's fall, told to his own side and to an enemy who sees
+    /// where he stood.
+    fn commander_fall(&self, commander: usize, fate: crate::scene::Fate) -> Option<String> {
+        use crate::scene::Fate;
+        let state = self.world.commanders.get(commander)?;
+        if state.side != self.side && !self.sees_zone(state.zone) {
+            return None;
+        }
+        let l = self.locale;
+        let text = match (fate, l.is_chinese()) {
+            (Fate::Killed, false) => "{commander} is killed at {zone}!",
+            (Fate::Killed, true) => "{commander}在{zone}阵亡！",
+            (Fate::Wounded, false) => {
+                "{commander} is wounded at {zone} and carried from the fight."
+            }
+            (Fate::Wounded, true) => "{commander}在{zone}负伤，被抬下阵来。",
+            (Fate::Captured, false) => "{commander} is taken prisoner at {zone}!",
+            (Fate::Captured, true) => "{commander}在{zone}被俘！",
+        };
+        Some(fill(
+            l.zh(text),
+            &[
+                ("commander", self.commander_name(commander)),
+                ("zone", self.zone_name(state.zone)),
+            ],
+        ))
     }
 
     /// The turn header: "── Turn 3 · 15:45 · a fresh wind, blowing north ──".
@@ -984,5 +1015,7 @@ pub fn modifier_name(locale: Locale, modifier: crate::sim::morale::Modifier) -> 
         (Recovery, true) => "喘息",
         (Orders, false) => "orders",
         (Orders, true) => "号令",
+        (CommanderFell, false) => "commander fallen",
+        (CommanderFell, true) => "主将倒下",
     })
 }

@@ -351,6 +351,11 @@ pub enum Condition {
     Wind(Cmp),
     /// The bridge or ford still passes men.
     Passable(String),
+    /// The commander has fallen (killed, wounded or captured).
+    Fallen(String),
+    /// Turns since the flag was set, the event happened or the turning point
+    /// was decided (0 in the turn it happens); false before it.
+    TurnsSince(String, Cmp),
     /// True with this probability (0..1), drawn once per turn for the item
     /// whose condition it is, from the game's seed: the same seed gives the
     /// same luck, and it is the same however often the condition is read.
@@ -440,6 +445,21 @@ pub enum Effect {
     SetFlag(String),
     ClearFlag(String),
     Narrate(Text),
+    /// The commander falls: from now on he gives no sight, rallies nobody and
+    /// leads nobody (a wounded one leads at `wounded_leadership`); the units
+    /// he leads take a morale shock.
+    Fall {
+        commander: String,
+        fate: Fate,
+    },
+}
+
+/// What becomes of a commander who falls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fate {
+    Killed,
+    Wounded,
+    Captured,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -148,6 +148,39 @@ rules! {
     surrender_chance: 0.0 ..= 1.0,
     /// Share of a surrendering unit's men (officers who refuse) cut down by their own.
     officer_refusal: 0.0 ..= 1.0,
+    /// Chance per turn that a commander standing where his side is losing the
+    /// fight falls (0: never; the shipped battles keep it off).
+    #[serde(default)]
+    commander_fall_chance: 0.0 ..= 1.0,
+    /// Of the commanders who fall in a fight, the share killed.
+    #[serde(default = "fall_killed")]
+    fall_killed: 0.0 ..= 1.0,
+    /// Of the commanders who fall in a fight, the share captured (the rest are wounded).
+    #[serde(default = "fall_captured")]
+    fall_captured: 0.0 ..= 1.0,
+    /// Morale lost by the units a commander leads when he is killed or captured
+    /// (half of it when he is wounded).
+    #[serde(default = "fall_shock")]
+    fall_shock: 0.0 ..= 100.0,
+    /// A wounded commander's leadership, as a share of his own.
+    #[serde(default = "wounded_leadership")]
+    wounded_leadership: 0.0 ..= 1.0,
+}
+
+// Defaults of the rules added after the first rules files were written, so
+// that a rules.ron written before them still reads (the shipped one gives
+// them all).
+fn fall_killed() -> f64 {
+    0.4
+}
+fn fall_captured() -> f64 {
+    0.2
+}
+fn fall_shock() -> f64 {
+    15.0
+}
+fn wounded_leadership() -> f64 {
+    0.5
 }
 
 impl Rules {

@@ -108,6 +108,8 @@ struct Checker<'a> {
     commanders: HashSet<&'a str>,
     events: HashSet<&'a str>,
     options: HashMap<&'a str, Vec<&'a str>>,
+    /// Every flag some `SetFlag` sets.
+    flags: HashSet<&'a str>,
     /// The item being checked: positions are searched for inside it.
     anchor: Option<Declaration>,
 }
@@ -133,6 +135,7 @@ impl<'a> Checker<'a> {
                     )
                 })
                 .collect(),
+            flags: set_flags(raw),
             anchor: None,
         }
     }
@@ -522,6 +525,12 @@ impl<'a> Checker<'a> {
         let raw = self.raw;
         let meta = &raw.meta;
         let limits = Limits {
+            story_ids: raw
+                .turning_points
+                .iter()
+                .map(|tp| tp.id.as_str())
+                .chain(raw.events.iter().map(|e| e.id.as_str()))
+                .collect(),
             max_turns: f64::from(meta.max_turns),
             first_minute: f64::from(meta.start_minute),
             last_minute: f64::from(meta.start_minute)
@@ -721,6 +730,32 @@ impl<'a> Checker<'a> {
                 self.cmp(cmp);
             }
             Condition::Passable(zone) => self.reference("zone", zone, "Conditions and effects"),
+            Condition::Fallen(commander) => {
+                self.reference("commander", commander, "Conditions and effects")
+            }
+            Condition::TurnsSince(id, cmp) => {
+                self.cmp(cmp);
+                let known = self.events.contains(id.as_str())
+                    || self.options.contains_key(id.as_str())
+                    || self.flags.contains(id.as_str());
+                if !known {
+                    let mut ids: Vec<&str> = self
+                        .events
+                        .iter()
+                        .chain(self.options.keys())
+                        .chain(self.flags.iter())
+                        .copied()
+                        .collect();
+                    ids.sort_unstable();
+                    ids.dedup();
+                    self.unknown(
+                        "flag, event or turning point",
+                        id,
+                        &ids,
+                        "Conditions and effects",
+                    );
+                }
+            }
         }
     }
 
@@ -822,6 +857,7 @@ impl<'a> Checker<'a> {
                 self.range("share", *share, 0.0, 1.0, G);
             }
             Effect::WetCloth(side) => self.reference("side", side, G),
+            Effect::Fall { commander, .. } => self.reference("commander", commander, G),
             Effect::SetFlag(_) | Effect::ClearFlag(_) => {}
             Effect::Narrate(text) => self.text(text, "Narrate"),
         }
@@ -912,6 +948,19 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// Every flag a `SetFlag` effect of the scene sets.
+fn set_flags(raw: &RawScene) -> HashSet<&str> {
+    let options = raw.turning_points.iter().flat_map(|tp| &tp.options);
+    options
+        .flat_map(|option| &option.effects)
+        .chain(raw.events.iter().flat_map(|event| &event.effects))
+        .filter_map(|effect| match effect {
+            Effect::SetFlag(flag) => Some(flag.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Where a text is written: `name:` for a field, `Narrate(` for an effect.
 fn field_needle(field: &str) -> String {
     if field.starts_with(char::is_uppercase) {
@@ -953,13 +1002,16 @@ struct Reachable<'a> {
 }
 
 /// The span of a battle, in turns and clock minutes.
-struct Limits {
+struct Limits<'a> {
+    /// Ids of the turning points and events (anything else `TurnsSince`
+    /// names is a flag, taken as possible).
+    story_ids: HashSet<&'a str>,
     max_turns: f64,
     first_minute: f64,
     last_minute: f64,
 }
 
-impl Limits {
+impl Limits<'_> {
     /// Could the condition ever hold, given what can happen? Only the clock,
     /// `Never` and the story's own conditions are judged; anything about the
     /// world is taken as possible.
@@ -982,6 +1034,13 @@ impl Limits {
                 can.points.contains(tp.as_str())
             }
             Condition::Happened(event) => can.events.contains(event.as_str()),
+            Condition::TurnsSince(id, cmp) => {
+                let id = id.as_str();
+                let can_happen = can.points.contains(id)
+                    || can.events.contains(id)
+                    || !self.story_ids.contains(id);
+                can_happen && within(cmp, 0.0, self.max_turns)
+            }
             _ => true,
         }
     }

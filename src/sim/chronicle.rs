@@ -1,7 +1,7 @@
 //! The chronicle: typed events every system emits; the REPL turns them into
 //! localized prose. Indices refer to the scene's units, zones, sides and commanders.
 
-use crate::scene::Compass;
+use crate::scene::{Compass, Fate};
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -98,6 +98,10 @@ pub enum Entry {
     Destroyed {
         zone: usize,
         men: u32,
+    },
+    CommanderFalls {
+        commander: usize,
+        fate: Fate,
     },
 }
 

@@ -19,6 +19,7 @@
 
 pub mod chronicle;
 pub mod combat;
+pub mod fall;
 pub mod field;
 pub mod morale;
 pub mod movement;
@@ -36,7 +37,7 @@ pub use chronicle::Entry;
 pub use field::Field;
 pub use state::WorldState;
 
-use crate::scene::{Claim, Effect, MoraleState, Order, Scene, Target};
+use crate::scene::{Claim, Effect, Fate, MoraleState, Order, Scene, Target};
 use bevy_ecs::prelude::*;
 use chronicle::Chronicle;
 use morale::Morale;
@@ -80,6 +81,32 @@ pub struct CommanderState {
     /// stays where the scene put him instead of following the unit he leads.
     #[serde(default)]
     pub placed: bool,
+    /// How he fell, if he has (a `Fall` effect, or a losing fight).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallen: Option<Fate>,
+}
+
+impl CommanderState {
+    /// Still with his men: not killed or captured (a wounded one is carried
+    /// along). Only such a commander gives his side sight.
+    pub fn standing(&self) -> bool {
+        !matches!(self.fallen, Some(Fate::Killed | Fate::Captured))
+    }
+
+    /// Can beat a rally or steady routing men: not fallen at all.
+    pub fn rallies(&self) -> bool {
+        self.fallen.is_none()
+    }
+
+    /// The leadership he brings now: his own, a share of it when wounded,
+    /// none when killed or captured.
+    pub fn leading(&self, rules: &crate::scene::Rules) -> f64 {
+        match self.fallen {
+            None => self.leadership,
+            Some(Fate::Wounded) => self.leadership * rules.wounded_leadership,
+            Some(Fate::Killed | Fate::Captured) => 0.0,
+        }
+    }
 }
 
 /// Marks a zone entity.
@@ -358,6 +385,11 @@ impl Battle {
                     if let Some(flag) = orders.wet_cloth.get_mut(side) {
                         *flag = true;
                     }
+                }
+            }
+            Effect::Fall { commander, fate } => {
+                if let Some(idx) = scene.commander_idx(commander) {
+                    fall::fall(&mut self.world, idx, *fate, &mut entries);
                 }
             }
             Effect::SetFlag(_) | Effect::ClearFlag(_) | Effect::Narrate(_) => {}

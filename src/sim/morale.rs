@@ -37,6 +37,8 @@ pub enum Modifier {
     Drums,
     Recovery,
     Orders,
+    /// The commander who leads it has fallen.
+    CommanderFell,
 }
 
 #[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -129,7 +131,7 @@ pub fn morale_system(
         commanders
             .iter()
             .filter(|c| c.side == side && c.zone == zone)
-            .map(|c| c.leadership)
+            .map(|c| c.leading(rules))
             .fold(0.0_f64, f64::max)
     };
 

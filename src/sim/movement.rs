@@ -312,7 +312,7 @@ pub fn movement_system(
     // A commander rides with the unit he leads (the first of his that moved,
     // by unit index) unless the scene has put him somewhere himself.
     for mut commander in commanders.iter_mut() {
-        if commander.placed {
+        if commander.placed || !commander.standing() {
             continue;
         }
         let follows = moved

@@ -64,7 +64,7 @@ pub fn compute(
         }
     }
     for commander in commanders.iter() {
-        if commander.zone < n && commander.side < field.n_sides {
+        if commander.standing() && commander.zone < n && commander.side < field.n_sides {
             present[commander.side][commander.zone] = true;
         }
     }

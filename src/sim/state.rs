@@ -92,6 +92,7 @@ impl WorldState {
                 zone: scene.zone_idx(&commander.zone).unwrap_or(0),
                 drums_left: 0,
                 placed: false,
+                fallen: None,
             })
             .collect();
         let zones = scene
