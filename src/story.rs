@@ -142,6 +142,7 @@ impl Game {
             scene,
         };
         let mut out = Vec::new();
+        game.prelude(&mut out);
         game.settle(&mut out);
         Ok((game, out))
     }
@@ -347,6 +348,21 @@ impl Game {
     /// part of what a save must hold for its log to replay.
     pub fn policies(&self) -> (Policy, Option<Policy>) {
         (self.policy, self.player_policy)
+    }
+
+    /// The scene's prelude, before turn 0 is settled: its text, then its
+    /// effects.
+    fn prelude(&mut self, out: &mut Vec<Output>) {
+        let scene = Arc::clone(&self.scene);
+        let Some(prelude) = scene.prelude() else {
+            return;
+        };
+        if let Some(text) = &prelude.text {
+            out.push(Output::Narrate(text.clone()));
+        }
+        for effect in &prelude.effects {
+            self.apply(effect, out);
+        }
     }
 
     /// Notes the turn of what happened since the last turn began, for the
@@ -809,6 +825,39 @@ mod tests {
         game.next().expect("a turn");
         game.next().expect("a turn");
         assert_eq!(game.story().since.get("signal"), Some(&2));
+    }
+
+    #[test]
+    fn the_prelude_is_told_and_done_before_turn_zero_settles() {
+        let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.prelude = Some(crate::scene::Prelude {
+                text: Some(Text::Plain("Before dawn.".into())),
+                effects: vec![
+                    Effect::SetFlag("dawn".into()),
+                    Effect::Fall {
+                        commander: "khan".into(),
+                        fate: crate::scene::Fate::Wounded,
+                    },
+                ],
+            });
+            raw.events.push(crate::scene::Event {
+                id: "seen-at-the-opening".into(),
+                when: Condition::All(vec![
+                    Condition::Flag("dawn".into()),
+                    Condition::Fallen("khan".into()),
+                ]),
+                text: None,
+                effects: vec![Effect::SetFlag("opening".into())],
+            });
+            raw
+        }));
+        let (game, out) = Game::new(scene, "zhang", 1).expect("game");
+        assert_eq!(
+            out.first(),
+            Some(&Output::Narrate(Text::Plain("Before dawn.".into())))
+        );
+        assert_eq!(game.turn(), 0);
+        assert!(game.story().flags.contains("opening"));
     }
 
     #[test]

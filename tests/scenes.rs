@@ -567,6 +567,25 @@ fn diagnostics_point_at_the_problem() {
                 ),
             ],
         ),
+        case(
+            "a prelude's effects are checked like any",
+            &[(
+                "    endings: [",
+                "    prelude: (text: \"Dawn.\", effects: [Morale(target: Unit(\"nobody\"), delta: 5)]),\n    endings: [",
+            )],
+            &[(21, 60, "unknown unit `nobody`", "known unit ids", C)],
+        ),
+        case(
+            "an empty prelude",
+            &[("    endings: [", "    prelude: (),\n    endings: [")],
+            &[(
+                21,
+                5,
+                "the prelude has no text and no effects",
+                "leave it out",
+                "Prelude",
+            )],
+        ),
         // Reading the file, at the place to fix (issue 10).
         case(
             "trailing garbage is shown at the stray bracket",
@@ -1160,6 +1179,10 @@ fn scene_words(scene: &Scene) -> Vec<(&'static str, String)> {
             prose.push(&option.narration);
             effects.extend(&option.effects);
         }
+    }
+    if let Some(prelude) = scene.prelude() {
+        prose.extend(&prelude.text);
+        effects.extend(&prelude.effects);
     }
     for event in scene.events() {
         ids.push(&event.id);

@@ -76,6 +76,9 @@ impl Scene {
     pub fn endings(&self) -> &[Ending] {
         &self.raw.endings
     }
+    pub fn prelude(&self) -> Option<&Prelude> {
+        self.raw.prelude.as_ref()
+    }
     pub fn zone_idx(&self, id: &str) -> Option<usize> {
         self.zone_index.get(id).copied()
     }
@@ -193,6 +196,12 @@ fn for_each_text(raw: &mut RawScene, f: &mut dyn FnMut(&mut Text)) {
             f(&mut option.narration);
             effects(&mut option.effects, f);
         }
+    }
+    if let Some(prelude) = &mut raw.prelude {
+        if let Some(text) = &mut prelude.text {
+            f(text);
+        }
+        effects(&mut prelude.effects, f);
     }
     for event in &mut raw.events {
         if let Some(text) = &mut event.text {

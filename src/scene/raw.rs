@@ -40,6 +40,19 @@ pub struct RawScene {
     /// Overrides of `scenes/rules.ron`, by rule name.
     #[serde(default)]
     pub rules: BTreeMap<String, f64>,
+    /// Told and done before turn 0, after the intro.
+    #[serde(default)]
+    pub prelude: Option<Prelude>,
+}
+
+/// What happens before the battle's first turn: a text, then effects.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prelude {
+    #[serde(default)]
+    pub text: Option<Text>,
+    #[serde(default)]
+    pub effects: Vec<Effect>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

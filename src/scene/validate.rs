@@ -200,6 +200,31 @@ impl<'a> Checker<'a> {
                 self.effect(effect);
             }
         }
+        if let Some(prelude) = &raw.prelude {
+            self.anchor = None;
+            let start = self.locator.section("prelude");
+            self.anchor = start.map(|at| Declaration {
+                path: vec!["prelude".to_string()],
+                id: "prelude".to_string(),
+                id_at: at,
+                start: at,
+                end: self.locator.source.len(),
+            });
+            if let Some(text) = &prelude.text {
+                self.text(text, "text");
+            }
+            if prelude.text.is_none() && prelude.effects.is_empty() {
+                self.report(
+                    &[],
+                    "the prelude has no text and no effects".into(),
+                    "give it a `text`, some `effects`, or leave it out".into(),
+                    "Prelude",
+                );
+            }
+            for effect in &prelude.effects {
+                self.effect(effect);
+            }
+        }
         self.endings();
         self.reachability();
     }
