@@ -148,6 +148,18 @@ rules! {
     surrender_chance: 0.0 ..= 1.0,
     /// Share of a surrendering unit's men (officers who refuse) cut down by their own.
     officer_refusal: 0.0 ..= 1.0,
+    /// 1: a rumor about a unit's own side is judged by what the unit itself
+    /// sees of the front (zones where its side meets an enemy), from its zone
+    /// and the neighbours it can see; 0: by all its side sees (shipped).
+    #[serde(default)]
+    rumor_own_front: 0.0 ..= 1.0,
+    /// Share of routing friends a unit feels, times its fear, after believing
+    /// that its side is lost, whatever the smoke (0: fear only in thick smoke, shipped).
+    #[serde(default)]
+    rumor_fear: 0.0 ..= 1.0,
+    /// Share of its fear a unit loses each turn.
+    #[serde(default = "fear_decay")]
+    fear_decay: 0.0 ..= 1.0,
     /// Chance per turn that a commander standing where his side is losing the
     /// fight falls (0: never; the shipped battles keep it off).
     #[serde(default)]
@@ -170,6 +182,9 @@ rules! {
 // Defaults of the rules added after the first rules files were written, so
 // that a rules.ron written before them still reads (the shipped one gives
 // them all).
+fn fear_decay() -> f64 {
+    0.25
+}
 fn fall_killed() -> f64 {
     0.4
 }

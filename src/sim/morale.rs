@@ -50,6 +50,14 @@ pub struct Morale {
     pub last: Vec<(Modifier, f64)>,
     /// Believes the last rumor it heard says its side is lost.
     pub believes_lost: bool,
+    /// 0..1: fear left from believing its side is lost (only with the rule
+    /// `rumor_fear` on); fades by `fear_decay` a turn.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fear: f64,
+}
+
+fn is_zero(value: &f64) -> bool {
+    *value == 0.0
 }
 
 impl Morale {
@@ -59,6 +67,7 @@ impl Morale {
             state: MoraleState::Steady,
             last: Vec::new(),
             believes_lost: false,
+            fear: 0.0,
         }
     }
 
@@ -182,7 +191,15 @@ pub fn morale_system(
         } else {
             0.0
         };
-        let felt_share = routing_share.max(believed);
+        // Fear that outlasts the truth (off unless the scene's rules say).
+        let feared = rules.rumor_fear * morale.fear;
+        if morale.fear > 0.0 {
+            morale.fear = (morale.fear * (1.0 - rules.fear_decay)).max(0.0);
+            if morale.fear < 0.01 {
+                morale.fear = 0.0;
+            }
+        }
+        let felt_share = routing_share.max(believed).max(feared);
         if felt_share > 0.0 {
             deltas.push((Modifier::Contagion, -rules.contagion_morale * felt_share));
         }
