@@ -1017,5 +1017,7 @@ pub fn modifier_name(locale: Locale, modifier: crate::sim::morale::Modifier) -> 
         (Orders, true) => "号令",
         (CommanderFell, false) => "commander fallen",
         (CommanderFell, true) => "主将倒下",
+        (Withdrawal, false) => "withdrawing under attack",
+        (Withdrawal, true) => "临阵后撤",
     })
 }

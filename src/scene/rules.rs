@@ -160,6 +160,14 @@ rules! {
     /// Share of its fear a unit loses each turn.
     #[serde(default = "fear_decay")]
     fear_decay: 0.0 ..= 1.0,
+    /// Morale a unit loses when, under orders, it leaves a zone where an
+    /// unbroken enemy stands; above 0 such a unit is no longer pinned: it
+    /// may disengage at this cost (0: it is pinned, shipped).
+    #[serde(default)]
+    withdraw_morale: 0.0 ..= 100.0,
+    /// Chance, times (1 - quality), that such a withdrawal turns into a rout.
+    #[serde(default)]
+    withdraw_rout: 0.0 ..= 1.0,
     /// Chance per turn that a commander standing where his side is losing the
     /// fight falls (0: never; the shipped battles keep it off).
     #[serde(default)]

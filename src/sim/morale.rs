@@ -15,7 +15,7 @@
 
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
-use super::movement::{Location, Orders, UnitOrder};
+use super::movement::{Location, Orders, UnitOrder, Withdrawals};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::{Burning, Passage};
@@ -39,6 +39,8 @@ pub enum Modifier {
     Orders,
     /// The commander who leads it has fallen.
     CommanderFell,
+    /// It left an enemy standing (the rule `withdraw_morale`).
+    Withdrawal,
 }
 
 #[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -102,6 +104,7 @@ pub fn morale_system(
     side_orders: Res<SideOrders>,
     mut rng: ResMut<BattleRng>,
     mut chronicle: ResMut<Chronicle>,
+    withdrawals: Res<Withdrawals>,
     zones: Query<(&ZoneIdx, &Burning, &Passage)>,
     commanders: Query<&CommanderState>,
     mut units: Query<(
@@ -230,6 +233,11 @@ pub fn morale_system(
                 deltas.push((Modifier::Trapped, -rules.trapped_morale));
             }
         }
+        // Turning its back on an enemy within reach (the withdrawal rules).
+        let withdrew = withdrawals.units.contains(&info.idx);
+        if withdrew && rules.withdraw_morale > 0.0 {
+            deltas.push((Modifier::Withdrawal, -rules.withdraw_morale));
+        }
         let pressed = deltas.iter().any(|(_, d)| *d < 0.0) || !morale.last.is_empty();
         if !pressed && !morale.state.is_broken() && morale.value < info.start_morale {
             let recovery = rules.morale_recovery.min(info.start_morale - morale.value);
@@ -246,7 +254,12 @@ pub fn morale_system(
         let cascade = !morale.state.is_broken()
             && felt_share > threshold
             && morale.value < rules.steady_above;
-        let new = if cascade {
+        // An ordered withdrawal that turns into flight (drawn only when on).
+        let flight = withdrew
+            && !morale.state.is_broken()
+            && rules.withdraw_rout > 0.0
+            && rng.chance(rules.withdraw_rout * (1.0 - info.quality));
+        let new = if cascade || flight {
             MoraleState::Routing
         } else {
             match old {

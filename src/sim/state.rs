@@ -237,6 +237,7 @@ impl WorldState {
             wet_cloth: self.wet_cloth.clone(),
         });
         world.insert_resource(Chronicle::default());
+        world.insert_resource(super::movement::Withdrawals::default());
     }
 
     /// Men of `side` on the field: present, not surrendered or shattered.
