@@ -861,6 +861,63 @@ mod tests {
     }
 
     #[test]
+    fn a_hidden_ally_changes_side_with_the_units_he_leads() {
+        // The Khan secretly serves the Ming: his Han foot follow him over at turn 2.
+        let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.units[2].leader = Some("khan".into());
+            raw.events.push(crate::scene::Event {
+                id: "revealed".into(),
+                when: Condition::Turn(Cmp::AtLeast(2.0)),
+                text: None,
+                effects: vec![Effect::ChangeSide {
+                    who: "khan".into(),
+                    side: "ming".into(),
+                }],
+            });
+            raw.endings.insert(
+                0,
+                crate::scene::Ending {
+                    id: "over".into(),
+                    title: Text::Plain("Over".into()),
+                    when: Condition::SideMenIn {
+                        side: "ming".into(),
+                        zone: "tent".into(),
+                        cmp: Cmp::AtLeast(1000.0),
+                    },
+                    text: Text::Plain(String::new()),
+                    summary: Text::Plain(String::new()),
+                    history: None,
+                },
+            );
+            raw
+        }));
+        let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", 1).expect("game");
+        let tent = scene.zone_idx("tent").expect("tent");
+        game.next().expect("turn 1");
+        let world = game.world();
+        assert!(
+            !world.vision.side_sees(0, tent),
+            "until revealed, no sight for the Ming"
+        );
+        let jin_men = world.side_men(game.field(), 1);
+        game.next().expect("turn 2");
+        assert_eq!(game.story().ended.as_deref(), Some("over"));
+        let world = game.world();
+        assert_eq!(world.units[2].side, Some(0));
+        assert_eq!(world.commanders[1].side, 0);
+        assert!(world.side_men(game.field(), 1) < jin_men);
+        // The change survives a snapshot and its restoring (undo, saves).
+        let snapshot = game.snapshot();
+        game.restore_snapshot(&snapshot);
+        assert_eq!(game.world().units[2].side, Some(0));
+        game.battle.step();
+        assert!(
+            game.world().vision.side_sees(0, tent),
+            "now the Ming see the tent"
+        );
+    }
+
+    #[test]
     fn clock_and_thousands() {
         assert_eq!(clock(900), "15:00");
         assert_eq!(clock(1500), "01:00");

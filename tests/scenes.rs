@@ -586,6 +586,29 @@ fn diagnostics_point_at_the_problem() {
                 "Prelude",
             )],
         ),
+        case(
+            "ChangeSide names a unit or a commander that is not a role",
+            &[(
+                "    endings: [",
+                "    events: [(id: \"late\", when: Always, text: \"T\", effects: [ChangeSide(who: \"zhang\", side: \"jin\"), ChangeSide(who: \"banar\", side: \"jin\")])],\n    endings: [",
+            )],
+            &[
+                (
+                    21,
+                    78,
+                    "`zhang` is a playable role and cannot change side",
+                    "units he leads",
+                    C,
+                ),
+                (
+                    21,
+                    117,
+                    "unknown unit or commander `banar`",
+                    "did you mean \"banner\"?",
+                    C,
+                ),
+            ],
+        ),
         // Reading the file, at the place to fix (issue 10).
         case(
             "trailing garbage is shown at the stray bracket",

@@ -321,10 +321,16 @@ impl View<'_> {
     }
 
     fn unit_side(&self, unit: usize) -> usize {
+        // The side it fights for now: a `ChangeSide` may have moved it.
         self.field
             .units
             .get(unit)
-            .map(|u| u.side)
+            .map(|info| {
+                self.world
+                    .units
+                    .get(unit)
+                    .map_or(info.side, |u| u.side(info))
+            })
             .unwrap_or(usize::MAX)
     }
 

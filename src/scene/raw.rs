@@ -465,6 +465,12 @@ pub enum Effect {
         commander: String,
         fate: Fate,
     },
+    /// A unit, or a commander with the units he leads, goes over to `side`
+    /// (a hidden allegiance revealed, a defection); they stop and hold.
+    ChangeSide {
+        who: String,
+        side: String,
+    },
 }
 
 /// What becomes of a commander who falls.

@@ -883,6 +883,25 @@ impl<'a> Checker<'a> {
             }
             Effect::WetCloth(side) => self.reference("side", side, G),
             Effect::Fall { commander, .. } => self.reference("commander", commander, G),
+            Effect::ChangeSide { who, side } => {
+                self.reference("side", side, G);
+                if self.raw.meta.playable.contains(who) {
+                    self.report(
+                        &[&format!("\"{who}\"")],
+                        format!("`{who}` is a playable role and cannot change side"),
+                        "change the side of the units he leads instead, or of another commander"
+                            .into(),
+                        G,
+                    );
+                } else if !self.units.contains(who.as_str())
+                    && !self.commanders.contains(who.as_str())
+                {
+                    let mut ids: Vec<&str> =
+                        self.units.iter().chain(&self.commanders).copied().collect();
+                    ids.sort_unstable();
+                    self.unknown("unit or commander", who, &ids, G);
+                }
+            }
             Effect::SetFlag(_) | Effect::ClearFlag(_) => {}
             Effect::Narrate(text) => self.text(text, "Narrate"),
         }

@@ -392,6 +392,27 @@ impl Battle {
                     fall::fall(&mut self.world, idx, *fate, &mut entries);
                 }
             }
+            Effect::ChangeSide { who, side } => {
+                if let Some(side) = scene.side_idx(side) {
+                    let commander = scene.commander_idx(who);
+                    let unit = scene.unit_idx(who);
+                    let mut query = self.world.query::<&mut CommanderState>();
+                    for mut state in query.iter_mut(&mut self.world) {
+                        if Some(state.idx) == commander {
+                            state.side = side;
+                            state.drums_left = 0;
+                        }
+                    }
+                    let mut query = self.world.query::<(&mut UnitInfo, &mut Orders)>();
+                    for (mut info, mut orders) in query.iter_mut(&mut self.world) {
+                        let led = commander.is_some() && info.leader == commander;
+                        if Some(info.idx) == unit || led {
+                            info.side = side;
+                            orders.order = UnitOrder::Hold;
+                        }
+                    }
+                }
+            }
             Effect::SetFlag(_) | Effect::ClearFlag(_) | Effect::Narrate(_) => {}
         }
         entries
@@ -418,14 +439,16 @@ impl Battle {
             Target::Unit(id) => ids(std::slice::from_ref(id)),
             Target::Units(list) => ids(list),
             Target::Side(side) => {
+                // By the side each unit fights for now (a `ChangeSide` moves it).
                 let side = scene.side_idx(side);
-                scene
-                    .units()
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, unit)| scene.side_idx(&unit.side) == side)
-                    .map(|(idx, _)| idx)
-                    .collect()
+                let mut query = self.world.query::<&UnitInfo>();
+                let mut units: Vec<usize> = query
+                    .iter(&self.world)
+                    .filter(|info| Some(info.side) == side)
+                    .map(|info| info.idx)
+                    .collect();
+                units.sort_unstable();
+                units
             }
             Target::SideIn { side, zone } => {
                 let (side, zone) = (scene.side_idx(side), scene.zone_idx(zone));

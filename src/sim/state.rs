@@ -31,6 +31,17 @@ pub struct UnitRecord {
     pub location: Location,
     pub orders: Orders,
     pub morale: Morale,
+    /// The side it fights for, when a `ChangeSide` has moved it from the
+    /// side the scene gives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<usize>,
+}
+
+impl UnitRecord {
+    /// The side it fights for now.
+    pub fn side(&self, info: &UnitInfo) -> usize {
+        self.side.unwrap_or(info.side)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -79,6 +90,7 @@ impl WorldState {
                     came_from: None,
                 },
                 morale: Morale::opening(unit.morale, scene.rules()),
+                side: None,
             })
             .collect();
         let commanders = scene
@@ -148,6 +160,12 @@ impl WorldState {
     }
 
     pub fn capture(world: &mut World) -> WorldState {
+        let scene_sides: Vec<usize> = world
+            .resource::<Field>()
+            .units
+            .iter()
+            .map(|u| u.side)
+            .collect();
         let mut units: Vec<(usize, UnitRecord)> = world
             .query::<(&UnitInfo, &Strength, &Location, &Orders, &Morale)>()
             .iter(world)
@@ -160,6 +178,7 @@ impl WorldState {
                         location: *location,
                         orders: *orders,
                         morale: morale.clone(),
+                        side: (scene_sides.get(info.idx) != Some(&info.side)).then_some(info.side),
                     },
                 )
             })
@@ -210,7 +229,13 @@ impl WorldState {
             world.despawn(entity);
         }
         let unit_infos = world.resource::<Field>().units.clone();
-        for (info, unit) in unit_infos.into_iter().zip(&self.units) {
+        let n_sides = world.resource::<Field>().n_sides;
+        for (mut info, unit) in unit_infos.into_iter().zip(&self.units) {
+            // A side changed by the story (a side out of range, from a
+            // hand-edited save, is ignored rather than indexed).
+            if let Some(side) = unit.side.filter(|side| *side < n_sides) {
+                info.side = side;
+            }
             world.spawn((
                 info,
                 Strength {
@@ -246,7 +271,9 @@ impl WorldState {
             .iter()
             .zip(&field.units)
             .filter(|(unit, info)| {
-                info.side == side && unit.location.present && unit.morale.state.can_fight_or_flee()
+                unit.side(info) == side
+                    && unit.location.present
+                    && unit.morale.state.can_fight_or_flee()
             })
             .map(|(unit, _)| unit.men)
             .sum()
@@ -257,7 +284,7 @@ impl WorldState {
         self.units
             .iter()
             .zip(&field.units)
-            .filter(|(unit, info)| info.side == side && unit.location.present)
+            .filter(|(unit, info)| unit.side(info) == side && unit.location.present)
             .map(|(_, info)| info.start_men)
             .sum()
     }
@@ -279,7 +306,7 @@ impl WorldState {
             .iter()
             .zip(&field.units)
             .filter(|(unit, info)| {
-                info.side == side
+                unit.side(info) == side
                     && unit.location.present
                     && unit.morale.state == crate::scene::MoraleState::Routing
             })
@@ -293,7 +320,7 @@ impl WorldState {
             .iter()
             .zip(&field.units)
             .filter(|(unit, info)| {
-                info.side == side
+                unit.side(info) == side
                     && unit.location.present
                     && unit.location.zone == zone
                     && unit.morale.state.can_fight_or_flee()
