@@ -337,6 +337,36 @@ fn assert_cases(results: Vec<String>) {
 }
 
 #[test]
+fn a_battle_of_another_age_declares_its_own_kinds_of_unit() {
+    let source = SMALL_SCENE
+        .replacen(
+            "    endings: [",
+            "    kinds: {Samurai: (mounted: false, melee: 1.2, missile: 0.2), Ashigaru: (mounted: false, melee: 0.5, missile: 0.6)},\n    endings: [",
+            1,
+        )
+        .replacen("kind: MingFoot", "kind: Ashigaru", 1)
+        .replacen("kind: HanBannerFoot", "kind: Samurai", 1);
+    let scene = scene::parse_scene("small.ron", &source, &shipped_rules())
+        .unwrap_or_else(|problems| panic!("{}", shown(&problems)));
+    let samurai = scene.rules().kind(&scene::UnitKind::new("Samurai"));
+    assert_eq!((samurai.mounted, samurai.melee), (false, 1.2));
+    // The shipped kinds are still there for the scene's other units.
+    assert!(
+        scene
+            .rules()
+            .kind(&scene::UnitKind::new("BannerCavalry"))
+            .mounted
+    );
+    // It plays.
+    let scene = Arc::new(scene);
+    let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", 1).expect("a game");
+    game.set_policies(Policy::Historical, Some(Policy::Historical));
+    while !game.is_over() {
+        game.auto_step().expect("a step");
+    }
+}
+
+#[test]
 fn the_small_scene_is_valid() {
     scene::parse_scene("small.ron", SMALL_SCENE, &shipped_rules())
         .unwrap_or_else(|problems| panic!("{}", shown(&problems)));
@@ -608,6 +638,34 @@ fn diagnostics_point_at_the_problem() {
                     C,
                 ),
             ],
+        ),
+        case(
+            "an unknown unit kind is told at the unit, with the Units section",
+            &[("kind: MingFoot", "kind: MingFot")],
+            &[(
+                17,
+                60,
+                "unknown unit kind `MingFot`",
+                "did you mean `MingFoot`?",
+                "Units",
+            )],
+        ),
+        case(
+            "a scene's own kind is checked",
+            &[
+                (
+                    "    endings: [",
+                    "    kinds: {Samurai: (mounted: false, melee: 12, missile: 0.2)},\n    endings: [",
+                ),
+                ("kind: MingFoot", "kind: Samurai"),
+            ],
+            &[(
+                21,
+                13,
+                "kind `Samurai`: `melee` is 12, outside 0..=10",
+                "between 0 and 10",
+                "Units",
+            )],
         ),
         // Reading the file, at the place to fix (issue 10).
         case(

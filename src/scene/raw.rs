@@ -5,6 +5,7 @@
 //! its shape; `validate` turns a `RawScene` into a `Scene` that is valid by
 //! construction. The authoring guide (`scenes/README.md`) documents each field.
 
+use super::rules::KindRules;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -43,6 +44,9 @@ pub struct RawScene {
     /// Told and done before turn 0, after the intro.
     #[serde(default)]
     pub prelude: Option<Prelude>,
+    /// Kinds of unit of this battle, added to (or replacing) the rules' kinds.
+    #[serde(default)]
+    pub kinds: BTreeMap<UnitKind, KindRules>,
 }
 
 /// What happens before the battle's first turn: a text, then effects.
@@ -202,26 +206,61 @@ pub struct Commander {
     pub drums: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum UnitKind {
-    /// Elite guard cavalry (摆牙喇).
-    Bayara,
-    /// Eight Banners cavalry.
-    BannerCavalry,
-    /// Mongol allied cavalry.
-    MongolCavalry,
-    /// Foot of the Han banners (汉军旗).
-    HanBannerFoot,
-    /// Ming wagon-camp infantry with guns (车营).
-    WagonCamp,
-    /// Ming foot.
-    MingFoot,
-    /// Ming cavalry.
-    MingCavalry,
-    /// Cannon and their crews.
-    Artillery,
-    /// Carts, grain, camp followers.
-    Baggage,
+/// A kind of unit, written as a bare word (`kind: MingFoot`): one of the
+/// kinds the rules declare (`kinds` in `rules.ron`) or the scene's own
+/// `kinds`. The shipped rules declare the kinds of the Ming–Jin wars; a
+/// battle of another age declares its own.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UnitKind(pub String);
+
+impl UnitKind {
+    pub fn new(name: &str) -> UnitKind {
+        UnitKind(name.to_string())
+    }
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Serialize for UnitKind {
+    /// As the bare word it is written as (RON writes a unit variant so).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit_variant("UnitKind", 0, intern(&self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for UnitKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Word;
+        impl serde::de::Visitor<'_> for Word {
+            type Value = UnitKind;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a unit kind, written as a bare word like `MingFoot`")
+            }
+            fn visit_str<E: serde::de::Error>(self, word: &str) -> Result<UnitKind, E> {
+                Ok(UnitKind::new(word))
+            }
+        }
+        deserializer.deserialize_identifier(Word)
+    }
+}
+
+/// A `'static` copy of a kind's name, for serde's unit variants: each
+/// distinct name is kept once for the life of the program (kinds are few).
+fn intern(name: &str) -> &'static str {
+    use std::collections::BTreeSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(found) = names.get(name) {
+        return found;
+    }
+    let kept: &'static str = Box::leak(name.to_string().into_boxed_str());
+    names.insert(kept);
+    kept
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

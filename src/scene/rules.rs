@@ -208,8 +208,8 @@ fn wounded_leadership() -> f64 {
 
 impl Rules {
     /// The fighting and moving of a kind; an absent kind fights like foot.
-    pub fn kind(&self, kind: UnitKind) -> KindRules {
-        self.kinds.get(&kind).copied().unwrap_or(KindRules {
+    pub fn kind(&self, kind: &UnitKind) -> KindRules {
+        self.kinds.get(kind).copied().unwrap_or(KindRules {
             mounted: false,
             melee: 0.5,
             missile: 0.0,

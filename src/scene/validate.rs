@@ -28,7 +28,7 @@ pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
     let source = locator.source;
     let rules: Rules =
         ron::from_str(source).map_err(|err| vec![syntax::ron_error(&locator, &err)])?;
-    let problems: Vec<Diagnostic> = rules
+    let mut problems: Vec<Diagnostic> = rules
         .out_of_range()
         .into_iter()
         .map(|(name, value, min, max)| {
@@ -41,6 +41,16 @@ pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
             )
         })
         .collect();
+    let kinds_at = locator.section("kinds").unwrap_or(0);
+    for (kind, field, value) in kind_problems(&rules.kinds) {
+        let at = locator.after(kinds_at, kind).unwrap_or(kinds_at);
+        problems.push(locator.at(
+            at,
+            format!("kind `{kind}`: `{field}` is {value}, outside 0..=10"),
+            "use a value between 0 and 10".to_string(),
+            "Rules",
+        ));
+    }
     if problems.is_empty() {
         Ok(rules)
     } else {
@@ -58,6 +68,40 @@ pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules)
     let mut checker = Checker::new(&locator, &raw);
     checker.check_all();
     let mut rules = base.clone();
+    // The scene's own kinds of unit, over the rules' ones.
+    for (kind, of_kind) in &raw.kinds {
+        rules.kinds.insert(kind.clone(), *of_kind);
+    }
+    let kinds_at = locator.section("kinds").unwrap_or(0);
+    for (kind, field, value) in kind_problems(&raw.kinds) {
+        let at = locator.after(kinds_at, kind).unwrap_or(kinds_at);
+        checker.problems.push(locator.at(
+            at,
+            format!("kind `{kind}`: `{field}` is {value}, outside 0..=10"),
+            "use a value between 0 and 10 (foot fight at about 0.6, guards at 1.8)".to_string(),
+            "Units",
+        ));
+    }
+    for unit in &raw.units {
+        if !rules.kinds.contains_key(&unit.kind) {
+            let mut names: Vec<&str> = rules.kinds.keys().map(UnitKind::name).collect();
+            names.sort_unstable();
+            let hint = match closest(unit.kind.name(), names.iter().copied()) {
+                Some(near) => format!("did you mean `{near}`?"),
+                None => format!(
+                    "the kinds are {}; a battle of another age declares its own in `kinds`",
+                    names.join(", ")
+                ),
+            };
+            checker.anchor_at("units", &unit.id);
+            checker.report(
+                &["kind:"],
+                format!("unknown unit kind `{}`", unit.kind.name()),
+                hint,
+                "Units",
+            );
+        }
+    }
     // An override is found after the top-level `rules:` (a comment or a text
     // earlier in the file may mention a rule's name).
     let overrides = locator.section("rules").unwrap_or(0);
@@ -990,6 +1034,21 @@ impl<'a> Checker<'a> {
             );
         }
     }
+}
+
+/// The fighting values of kinds that are not finite or outside 0..=10.
+fn kind_problems(
+    kinds: &std::collections::BTreeMap<UnitKind, super::rules::KindRules>,
+) -> Vec<(&str, &'static str, f64)> {
+    let mut out = Vec::new();
+    for (kind, of_kind) in kinds {
+        for (field, value) in [("melee", of_kind.melee), ("missile", of_kind.missile)] {
+            if !value.is_finite() || !(0.0..=10.0).contains(&value) {
+                out.push((kind.name(), field, value));
+            }
+        }
+    }
+    out
 }
 
 /// Every flag a `SetFlag` effect of the scene sets.

@@ -56,7 +56,7 @@ pub fn combat_system(
         let mut missile = vec![0.0_f64; n_sides];
         for &i in &here {
             let (info, strength, _, _, morale) = &all[i];
-            let kind = rules.kind(info.kind);
+            let kind = rules.kind(&info.kind);
             let mut power = state_factor(morale.state);
             if vision.is_blind(zone) {
                 power *= rules.smoke_combat;
@@ -210,7 +210,7 @@ mod tests {
             scene.units[0].men = 6_000;
             scene.units[1].men = 2_000;
             scene.units[1].zone = "south-bank".into();
-            scene.units[1].kind = crate::scene::UnitKind::MingFoot;
+            scene.units[1].kind = crate::scene::UnitKind::new("MingFoot");
             scene
         });
         schedule.run(&mut world);

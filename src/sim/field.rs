@@ -62,12 +62,12 @@ impl Field {
             .map(|(idx, unit)| UnitInfo {
                 idx,
                 side: scene.side_idx(&unit.side).unwrap_or(0),
-                kind: unit.kind,
+                kind: unit.kind.clone(),
                 quality: unit.quality,
                 start_men: unit.men,
                 start_morale: unit.morale,
                 may_surrender: unit.may_surrender,
-                mounted: rules.kind(unit.kind).mounted,
+                mounted: rules.kind(&unit.kind).mounted,
                 leader: unit
                     .leader
                     .as_deref()

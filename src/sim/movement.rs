@@ -400,7 +400,7 @@ mod tests {
             scene.units[1].men = 10_000;
             scene.units[1].zone = "ford".into();
             scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
-            scene.units[1].kind = crate::scene::UnitKind::BannerCavalry;
+            scene.units[1].kind = crate::scene::UnitKind::new("BannerCavalry");
             scene.units[1].morale = morale;
             scene
         });
@@ -452,7 +452,7 @@ mod tests {
             scene.zones[1].width_m = 6.0;
             scene.zones[1].depth_m = 0.0;
             scene.units[1].men = 40_000;
-            scene.units[1].kind = crate::scene::UnitKind::HanBannerFoot;
+            scene.units[1].kind = crate::scene::UnitKind::new("HanBannerFoot");
             scene.units[1].zone = "ford".into();
             scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
             scene
