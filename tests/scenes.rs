@@ -91,6 +91,106 @@ fn the_embedded_copies_are_the_files_on_disk() {
 }
 
 // ---------------------------------------------------------------------------
+// Sarhu, 1619: the third battle, written with the guide's features only.
+
+fn sarhu() -> Arc<Scene> {
+    let scenes = scene::load_embedded().unwrap_or_else(|problems| panic!("{}", shown(&problems)));
+    Arc::new(
+        scenes
+            .into_iter()
+            .find(|scene| scene.id() == "sarhu")
+            .expect("sarhu is shipped"),
+    )
+}
+
+fn broken(game: &mut Game, scene: &Scene, unit: &str) -> bool {
+    let idx = scene.unit_idx(unit).expect("the unit");
+    let state = game.world().units[idx].morale.state;
+    matches!(
+        state,
+        scene::MoraleState::Routing
+            | scene::MoraleState::Shattered
+            | scene::MoraleState::Surrendered
+    )
+}
+
+/// Its historical line is the history: Du Song's column destroyed first
+/// (and Du Song killed), then Ma Lin's routed, then Liu Ting's ambushed, and
+/// Li Rubai recalled; as either role.
+#[test]
+fn sarhu_historical_line_reproduces_the_history() {
+    let scene = sarhu();
+    for role in ["nurhaci", "du-song"] {
+        let mut as_history = 0;
+        for seed in 1..=30 {
+            let (mut game, _) = Game::new(Arc::clone(&scene), role, seed).expect("a role");
+            game.set_policies(Policy::Historical, Some(Policy::Historical));
+            let mut first_broken: std::collections::BTreeMap<&str, u32> = Default::default();
+            while !game.is_over() {
+                game.auto_step().expect("a legal step");
+                for unit in ["west-camp", "north-foot", "east-column"] {
+                    if broken(&mut game, &scene, unit) {
+                        first_broken.entry(unit).or_insert(game.turn());
+                    }
+                }
+            }
+            if game.story().ended.as_deref() != Some("three-roads-lost") {
+                continue;
+            }
+            as_history += 1;
+            let at = |unit: &str| first_broken[unit];
+            assert!(
+                at("west-camp") < at("north-foot") && at("north-foot") < at("east-column"),
+                "{role}, seed {seed}: the columns fell out of order: {first_broken:?}"
+            );
+            let du_song = scene.commander_idx("du-song").expect("Du Song");
+            assert!(
+                game.world().commanders[du_song].fallen.is_some(),
+                "{role}, seed {seed}: Du Song survived"
+            );
+            let story = game.story();
+            for event in ["the-ambush", "li-rubai-recalled"] {
+                assert!(
+                    story.happened.iter().any(|e| e == event),
+                    "{role}, seed {seed}: no {event}"
+                );
+            }
+        }
+        assert!(
+            as_history >= 27,
+            "{role}: history in {as_history} of 30 games"
+        );
+    }
+}
+
+/// Played with other choices it ends in at least four ways, as each role.
+#[test]
+fn sarhu_reaches_four_endings_as_each_role() {
+    let scene = sarhu();
+    for role in ["nurhaci", "du-song"] {
+        let mut endings = std::collections::BTreeSet::new();
+        for seed in 1..=120 {
+            let (mut game, _) = Game::new(Arc::clone(&scene), role, seed).expect("a role");
+            game.set_policies(Policy::Random, Some(Policy::Random));
+            while !game.is_over() {
+                game.auto_step().expect("a legal step");
+            }
+            endings.insert(game.story().ended.clone().expect("an ending"));
+        }
+        assert!(endings.len() >= 4, "{role}: only {endings:?}");
+    }
+    // Four or more turning points for each role, each with a real choice.
+    for role in ["nurhaci", "du-song"] {
+        let points = scene
+            .turning_points()
+            .iter()
+            .filter(|tp| tp.role == role)
+            .count();
+        assert!(points >= 4, "{role} has {points} turning points");
+    }
+}
+
+// ---------------------------------------------------------------------------
 // The tutorial.
 
 #[test]

@@ -29,6 +29,7 @@ pub const EMBEDDED_SCENES: &[(&str, &str)] = &[
         "broken-bridge.ron",
         include_str!("../../scenes/broken-bridge.ron"),
     ),
+    ("sarhu.ron", include_str!("../../scenes/sarhu.ron")),
 ];
 
 /// A checked battle: every id it mentions exists and every number is in range.
