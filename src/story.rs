@@ -625,6 +625,15 @@ impl Game {
                 .zone_idx(zone)
                 .and_then(|z| world.zones.get(z))
                 .is_some_and(|z| z.passage.intact),
+            Condition::Obscured { zone, by, cmp } => {
+                match (scene.zone_idx(zone), scene.obscurant_idx(by)) {
+                    (Some(zone), Some(by)) => world
+                        .zones
+                        .get(zone)
+                        .is_some_and(|z| compare(cmp, z.haze.level(by))),
+                    _ => false,
+                }
+            }
             Condition::Fallen(commander) => scene
                 .commander_idx(commander)
                 .and_then(|idx| world.commanders.get(idx))

@@ -767,6 +767,29 @@ fn diagnostics_point_at_the_problem() {
                 "Units",
             )],
         ),
+        case(
+            "obscurants are the scene's own",
+            &[(
+                "    endings: [",
+                "    obscurants: {\"dust\": (name: {\"en\": \"dust\", \"zh-Hans\": \"尘土\"}, decay: 0.2)},\n    events: [(id: \"late\", when: Obscured(zone: \"ford\", by: \"fog\", cmp: AtLeast(0.5)), text: \"T\", effects: [Obscure(zones: [\"ford\"], by: \"dsut\", level: 0.5)])],\n    endings: [",
+            )],
+            &[
+                (
+                    22,
+                    60,
+                    "unknown obscurant `fog`",
+                    "known obscurant ids: dust",
+                    "Obscurants",
+                ),
+                (
+                    22,
+                    137,
+                    "unknown obscurant `dsut`",
+                    "did you mean \"dust\"?",
+                    "Obscurants",
+                ),
+            ],
+        ),
         // Reading the file, at the place to fix (issue 10).
         case(
             "trailing garbage is shown at the stray bracket",

@@ -669,8 +669,33 @@ impl View<'_> {
             Entry::CommanderFalls { commander, fate } => {
                 return self.commander_fall(*commander, *fate);
             }
+            Entry::Obscured { zone, by } => return Some(self.obscurant_line(*zone, *by, true)),
+            Entry::Unobscured { zone, by } => {
+                return Some(self.obscurant_line(*zone, *by, false));
+            }
         };
         Some(line)
+    }
+
+    /// One of the scene's obscurants hiding a zone, or lifting, in its own name.
+    fn obscurant_line(&self, zone: usize, by: usize, thick: bool) -> String {
+        let l = self.locale;
+        let name = self
+            .scene
+            .obscurants()
+            .nth(by)
+            .map(|(_, o)| o.name.get(l).to_string())
+            .unwrap_or_default();
+        let text = match (thick, l.is_chinese()) {
+            (true, false) => "Thick {name} covers {zone}; nothing can be seen there.",
+            (true, true) => "{name}笼罩{zone}，对面不见人影。",
+            (false, false) => "The {name} over {zone} thins; it can be seen again.",
+            (false, true) => "{zone}的{name}渐渐散去，又能看见了。",
+        };
+        fill(
+            l.zh(text),
+            &[("name", name), ("zone", self.zone_name(zone))],
+        )
     }
 
     /// A commander's fall, told to his own side and to an enemy who sees

@@ -80,6 +80,14 @@ impl Scene {
     pub fn prelude(&self) -> Option<&Prelude> {
         self.raw.prelude.as_ref()
     }
+    /// The scene's obscurants besides smoke, in id order (their index is
+    /// their place here).
+    pub fn obscurants(&self) -> impl Iterator<Item = (&String, &Obscurant)> {
+        self.raw.obscurants.iter()
+    }
+    pub fn obscurant_idx(&self, id: &str) -> Option<usize> {
+        self.raw.obscurants.keys().position(|key| key == id)
+    }
     pub fn zone_idx(&self, id: &str) -> Option<usize> {
         self.zone_index.get(id).copied()
     }
@@ -182,6 +190,7 @@ fn for_each_text(raw: &mut RawScene, f: &mut dyn FnMut(&mut Text)) {
     raw.zones.iter_mut().for_each(|z| f(&mut z.name));
     raw.commanders.iter_mut().for_each(|c| f(&mut c.name));
     raw.units.iter_mut().for_each(|u| f(&mut u.name));
+    raw.obscurants.values_mut().for_each(|o| f(&mut o.name));
     let effects = |effects: &mut Vec<Effect>, f: &mut dyn FnMut(&mut Text)| {
         for effect in effects {
             match effect {

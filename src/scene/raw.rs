@@ -47,6 +47,34 @@ pub struct RawScene {
     /// Kinds of unit of this battle, added to (or replacing) the rules' kinds.
     #[serde(default)]
     pub kinds: BTreeMap<UnitKind, KindRules>,
+    /// What else than smoke can hide a zone in this battle (dust, fog, night…), by id.
+    #[serde(default)]
+    pub obscurants: BTreeMap<String, Obscurant>,
+}
+
+/// Something that hides a zone, declared by the scene: its level in a zone
+/// (0..1) is set by `Obscure`, carried by the wind and thins by itself.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Obscurant {
+    /// What the player reads ("dust", "fog").
+    pub name: Text,
+    /// At or above this level the zone is blind (like thick smoke).
+    #[serde(default = "half")]
+    pub blind_at: f64,
+    /// Weighs on morale as smoke does.
+    #[serde(default)]
+    pub chokes: bool,
+    /// Share of it that thins away each turn (of 15 minutes).
+    #[serde(default)]
+    pub decay: f64,
+    /// Share of it the wind carries downwind each turn, at full wind.
+    #[serde(default)]
+    pub carry: f64,
+}
+
+fn half() -> f64 {
+    0.5
 }
 
 /// What happens before the battle's first turn: a text, then effects.
@@ -408,6 +436,12 @@ pub enum Condition {
     /// Turns since the flag was set, the event happened or the turning point
     /// was decided (0 in the turn it happens); false before it.
     TurnsSince(String, Cmp),
+    /// Level (0..1) of one of the scene's obscurants in a zone.
+    Obscured {
+        zone: String,
+        by: String,
+        cmp: Cmp,
+    },
     /// True with this probability (0..1), drawn once per turn for the item
     /// whose condition it is, from the game's seed: the same seed gives the
     /// same luck, and it is the same however often the condition is read.
@@ -503,6 +537,13 @@ pub enum Effect {
     Fall {
         commander: String,
         fate: Fate,
+    },
+    /// Sets one of the scene's obscurants to `level` in these zones (every
+    /// zone when the list is empty: the night, a fog over the field).
+    Obscure {
+        zones: Vec<String>,
+        by: String,
+        level: f64,
     },
     /// A unit, or a commander with the units he leads, goes over to `side`
     /// (a hidden allegiance revealed, a defection); they stop and hold.

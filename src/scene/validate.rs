@@ -244,6 +244,31 @@ impl<'a> Checker<'a> {
                 self.effect(effect);
             }
         }
+        for (id, obscurant) in &raw.obscurants {
+            self.anchor = self.locator.section("obscurants").map(|at| Declaration {
+                path: vec!["obscurants".to_string()],
+                id: id.clone(),
+                id_at: self.locator.after(at, &format!("\"{id}\"")).unwrap_or(at),
+                start: self.locator.after(at, &format!("\"{id}\"")).unwrap_or(at),
+                end: self.locator.source.len(),
+            });
+            if !is_plain_id(id) {
+                self.report(
+                    &[],
+                    format!("obscurant id `{id}` is not a plain id"),
+                    "use lower-case letters, digits and dashes".into(),
+                    "Obscurants",
+                );
+            }
+            self.text(&obscurant.name, "name");
+            for (field, value) in [
+                ("blind_at", obscurant.blind_at),
+                ("decay", obscurant.decay),
+                ("carry", obscurant.carry),
+            ] {
+                self.range(field, value, 0.0, 1.0, "Obscurants");
+            }
+        }
         if let Some(prelude) = &raw.prelude {
             self.anchor = None;
             let start = self.locator.section("prelude");
@@ -802,6 +827,11 @@ impl<'a> Checker<'a> {
             Condition::Fallen(commander) => {
                 self.reference("commander", commander, "Conditions and effects")
             }
+            Condition::Obscured { zone, by, cmp } => {
+                self.reference("zone", zone, "Conditions and effects");
+                self.obscurant(by);
+                self.cmp(cmp);
+            }
             Condition::TurnsSince(id, cmp) => {
                 self.cmp(cmp);
                 let known = self.events.contains(id.as_str())
@@ -927,6 +957,13 @@ impl<'a> Checker<'a> {
             }
             Effect::WetCloth(side) => self.reference("side", side, G),
             Effect::Fall { commander, .. } => self.reference("commander", commander, G),
+            Effect::Obscure { zones, by, level } => {
+                for zone in zones {
+                    self.reference("zone", zone, G);
+                }
+                self.obscurant(by);
+                self.range("level", *level, 0.0, 1.0, G);
+            }
             Effect::ChangeSide { who, side } => {
                 self.reference("side", side, G);
                 if self.raw.meta.playable.contains(who) {
@@ -948,6 +985,24 @@ impl<'a> Checker<'a> {
             }
             Effect::SetFlag(_) | Effect::ClearFlag(_) => {}
             Effect::Narrate(text) => self.text(text, "Narrate"),
+        }
+    }
+
+    /// An obscurant must be one the scene declares.
+    fn obscurant(&mut self, id: &str) {
+        if !self.raw.obscurants.contains_key(id) {
+            let ids: Vec<&str> = self.raw.obscurants.keys().map(String::as_str).collect();
+            if ids.is_empty() {
+                self.report(
+                    &[&format!("\"{id}\"")],
+                    format!("unknown obscurant `{id}`: the scene declares none"),
+                    "declare it in the top-level `obscurants` map (smoke needs none: use `Smoke`)"
+                        .into(),
+                    "Obscurants",
+                );
+            } else {
+                self.unknown("obscurant", id, &ids, "Obscurants");
+            }
         }
     }
 

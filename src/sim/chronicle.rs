@@ -103,6 +103,16 @@ pub enum Entry {
         commander: usize,
         fate: Fate,
     },
+    /// One of the scene's obscurants (by its index) now hides the zone.
+    Obscured {
+        zone: usize,
+        by: usize,
+    },
+    /// It no longer does.
+    Unobscured {
+        zone: usize,
+        by: usize,
+    },
 }
 
 /// The entries of the turn being run.

@@ -21,6 +21,7 @@ pub mod chronicle;
 pub mod combat;
 pub mod fall;
 pub mod field;
+pub mod haze;
 pub mod morale;
 pub mod movement;
 pub mod perception;
@@ -148,6 +149,7 @@ impl Battle {
         schedule.add_systems(
             (
                 weather::weather_system,
+                haze::haze_system,
                 perception::perception_system,
                 rumor::rumor_system,
                 movement::movement_system,
@@ -390,6 +392,20 @@ impl Battle {
             Effect::Fall { commander, fate } => {
                 if let Some(idx) = scene.commander_idx(commander) {
                     fall::fall(&mut self.world, idx, *fate, &mut entries);
+                }
+            }
+            Effect::Obscure { zones, by, level } => {
+                if let Some(by) = scene.obscurant_idx(by) {
+                    let wanted: Vec<usize> =
+                        zones.iter().filter_map(|z| scene.zone_idx(z)).collect();
+                    let kinds = field.obscurants.len();
+                    let mut query = self.world.query::<(&ZoneIdx, &mut haze::Haze)>();
+                    for (idx, mut haze) in query.iter_mut(&mut self.world) {
+                        if zones.is_empty() || wanted.contains(&idx.0) {
+                            haze.levels.resize(kinds, 0.0);
+                            haze.levels[by] = level.clamp(0.0, 1.0);
+                        }
+                    }
                 }
             }
             Effect::ChangeSide { who, side } => {

@@ -15,6 +15,7 @@
 
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
+use super::haze::Haze;
 use super::movement::{Location, Orders, UnitOrder, Withdrawals};
 use super::perception::Vision;
 use super::rng::BattleRng;
@@ -105,7 +106,7 @@ pub fn morale_system(
     mut rng: ResMut<BattleRng>,
     mut chronicle: ResMut<Chronicle>,
     withdrawals: Res<Withdrawals>,
-    zones: Query<(&ZoneIdx, &Burning, &Passage)>,
+    zones: Query<(&ZoneIdx, &Burning, &Passage, Option<&Haze>)>,
     commanders: Query<&CommanderState>,
     mut units: Query<(
         &UnitInfo,
@@ -119,9 +120,11 @@ pub fn morale_system(
     let n = field.zones.len();
     let mut smoke = vec![0.0; n];
     let mut open = vec![true; n];
-    for (idx, burning, passage) in zones.iter() {
+    for (idx, burning, passage, haze) in zones.iter() {
         if idx.0 < n {
-            smoke[idx.0] = burning.smoke;
+            // A choking obscurant of the scene's weighs as smoke does.
+            let choking = haze.map_or(0.0, |haze| haze.choking(&field));
+            smoke[idx.0] = burning.smoke.max(choking);
             open[idx.0] = passage.intact;
         }
     }

@@ -6,6 +6,7 @@
 
 use super::chronicle::Chronicle;
 use super::field::Field;
+use super::haze::Haze;
 use super::morale::Morale;
 use super::movement::{Location, Orders, UnitOrder};
 use super::perception::Vision;
@@ -19,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 /// What perception reads, for computing vision outside the schedule.
 type VisionQueries = (
-    Query<'static, 'static, (&'static ZoneIdx, &'static Burning)>,
+    Query<'static, 'static, (&'static ZoneIdx, &'static Burning, Option<&'static Haze>)>,
     Query<'static, 'static, (&'static UnitInfo, &'static Location, &'static Morale)>,
     Query<'static, 'static, &'static CommanderState>,
 );
@@ -48,6 +49,13 @@ impl UnitRecord {
 pub struct ZoneRecord {
     pub burning: Burning,
     pub passage: Passage,
+    /// The scene's obscurants besides smoke (none in most scenes).
+    #[serde(default, skip_serializing_if = "is_clear")]
+    pub haze: Haze,
+}
+
+fn is_clear(haze: &Haze) -> bool {
+    haze.levels.is_empty()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -120,6 +128,9 @@ impl WorldState {
                     intact: true,
                     crossed: vec![0; n_sides],
                 },
+                haze: Haze {
+                    levels: vec![0.0; scene.obscurants().count()],
+                },
             })
             .collect();
         let mut state = WorldState {
@@ -191,14 +202,15 @@ impl WorldState {
             .collect();
         commanders.sort_by_key(|c| c.idx);
         let mut zones: Vec<(usize, ZoneRecord)> = world
-            .query::<(&ZoneIdx, &Burning, &Passage)>()
+            .query::<(&ZoneIdx, &Burning, &Passage, Option<&Haze>)>()
             .iter(world)
-            .map(|(idx, burning, passage)| {
+            .map(|(idx, burning, passage, haze)| {
                 (
                     idx.0,
                     ZoneRecord {
                         burning: *burning,
                         passage: passage.clone(),
+                        haze: haze.cloned().unwrap_or_default(),
                     },
                 )
             })
@@ -251,7 +263,12 @@ impl WorldState {
             world.spawn(commander.clone());
         }
         for (idx, zone) in self.zones.iter().enumerate() {
-            world.spawn((ZoneIdx(idx), zone.burning, zone.passage.clone()));
+            world.spawn((
+                ZoneIdx(idx),
+                zone.burning,
+                zone.passage.clone(),
+                zone.haze.clone(),
+            ));
         }
         world.insert_resource(Clock { turn: self.turn });
         world.insert_resource(self.weather);
