@@ -1271,6 +1271,40 @@ fn a_long_line_is_cut_around_the_problem() {
     );
 }
 
+/// No cut of a scene, and no character of it replaced by a stray one, makes
+/// the checker panic, and every problem it finds renders with a position
+/// inside the file.
+#[test]
+fn a_scene_cut_or_garbled_anywhere_gives_problems_not_panics() {
+    let rules = shipped_rules();
+    let mut cuts: Vec<String> = SMALL_SCENE
+        .char_indices()
+        .map(|(at, _)| SMALL_SCENE[..at].to_string())
+        .collect();
+    for (at, c) in SMALL_SCENE.char_indices().step_by(7) {
+        for stray in ["\"", ")", "\\", "-", "汉"] {
+            let mut garbled = SMALL_SCENE.to_string();
+            garbled.replace_range(at..at + c.len_utf8(), stray);
+            cuts.push(garbled);
+        }
+    }
+    for source in &cuts {
+        if let Err(problems) = scene::parse_scene("small.ron", source, &rules) {
+            assert!(!problems.is_empty());
+            for problem in &problems {
+                let shown = problem.to_string();
+                assert!(shown.starts_with("error: "), "{shown}");
+                assert!(
+                    problem.line <= source.lines().count().max(1) + 1,
+                    "line {} of {} in\n{shown}",
+                    problem.line,
+                    source.lines().count()
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn suggestions_are_the_same_on_every_run() {
     // "nouth-bank" is one edit from both banks: the hint names the first in
