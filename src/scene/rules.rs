@@ -168,6 +168,11 @@ rules! {
     /// Chance, times (1 - quality), that such a withdrawal turns into a rout.
     #[serde(default)]
     withdraw_rout: 0.0 ..= 1.0,
+    /// Share of a withdrawing unit's men that friends in the zones around
+    /// count as routing (contagion): seen from behind, a withdrawal looks
+    /// like flight (0: not at all, shipped).
+    #[serde(default)]
+    withdrawal_seen_as_flight: 0.0 ..= 1.0,
     /// Chance per turn that a commander standing where his side is losing the
     /// fight falls (0: never; the shipped battles keep it off).
     #[serde(default)]

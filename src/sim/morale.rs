@@ -131,6 +131,22 @@ pub fn morale_system(
     let mut all: Vec<_> = units.iter_mut().collect();
     all.sort_by_key(|(info, ..)| info.idx);
 
+    // Men of each side that withdrew from a fight this turn, by the zone
+    // they are in now: seen from another zone, a withdrawal looks like flight
+    // (the rule `withdrawal_seen_as_flight`; none when it is off).
+    let mut withdrawing = vec![vec![0.0_f64; n]; field.n_sides];
+    if rules.withdrawal_seen_as_flight > 0.0 {
+        for (info, strength, location, _, morale) in all.iter() {
+            if withdrawals.units.contains(&info.idx)
+                && location.present
+                && !morale.state.is_broken()
+                && location.zone < n
+            {
+                withdrawing[info.side][location.zone] +=
+                    f64::from(strength.men) * rules.withdrawal_seen_as_flight;
+            }
+        }
+    }
     // Men and routing men per side and zone, as the turn stands.
     let mut men = vec![vec![0.0_f64; n]; field.n_sides];
     let mut routing = vec![vec![0.0_f64; n]; field.n_sides];
@@ -177,7 +193,7 @@ pub fn morale_system(
         for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
             if z == zone || vision.side_sees(side, z) {
                 near_men += men[side][z];
-                near_routing += routing[side][z];
+                near_routing += routing[side][z] + withdrawing[side][z];
             }
         }
         let own_men = f64::from(strength.men);
@@ -186,6 +202,13 @@ pub fn morale_system(
         } else {
             0.0
         };
+        // A withdrawing unit knows its own order.
+        let own_routing = own_routing
+            + if withdrawals.units.contains(&info.idx) && !morale.state.is_broken() {
+                own_men * rules.withdrawal_seen_as_flight
+            } else {
+                0.0
+            };
         let others = near_men - own_men;
         let routing_share = if others > 0.0 {
             ((near_routing - own_routing) / others).clamp(0.0, 1.0)

@@ -562,6 +562,13 @@ mod tests {
     fn ordered_back(quality: f64, rules: &[(&str, f64)]) -> crate::sim::Battle {
         let rules: Vec<(String, f64)> = rules.iter().map(|(n, v)| (n.to_string(), *v)).collect();
         crate::sim::testing::small_battle(move |mut scene| {
+            // A Ming reserve of 4 000 waiting in the ford (the Han foot of
+            // the small world, on our side for this).
+            scene.units[2].side = "ming".into();
+            scene.units[2].zone = "ford".into();
+            scene.units[2].men = 4_000;
+            scene.units[2].morale = 60.0;
+            scene.units[2].may_surrender = false;
             scene.units[1].zone = "south-bank".into();
             scene.units[0].quality = quality;
             scene.units[0].order = crate::scene::Order::MoveTo("ford".into());
@@ -613,5 +620,28 @@ mod tests {
         let mut battle = ordered_back(1.0, &[("withdraw_rout", 1.0)]);
         let entries = battle.step();
         assert!(!entries.contains(&Entry::Routs { unit: 0 }), "{entries:?}");
+    }
+
+    #[test]
+    fn seen_from_behind_a_withdrawal_looks_like_flight() {
+        // The foot fall back from the banner onto a reserve at the ford.
+        let contagion = |seen: f64| {
+            let mut battle = ordered_back(
+                0.5,
+                &[
+                    ("withdraw_morale", 1.0),
+                    ("withdrawal_seen_as_flight", seen),
+                ],
+            );
+            battle.step();
+            // The reserve: the Han foot, moved to our side and into the ford.
+            let (_, _, last) = zone_and_state(&mut battle, 2);
+            last.iter()
+                .filter(|(m, _)| *m == Modifier::Contagion)
+                .map(|(_, d)| -d)
+                .sum::<f64>()
+        };
+        assert_eq!(contagion(0.0), 0.0);
+        assert!((contagion(0.5) - 15.0).abs() < 1e-9, "{}", contagion(0.5));
     }
 }
