@@ -545,7 +545,7 @@ pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
             report.describe()
         };
         let notice = format!(
-            "The {what} `{}` changed since this save was made. Your {n} command(s) were replayed on the current version: {outcome}",
+            "{shown}: the {what} `{}` changed since this save was made. Your {n} command(s) were replayed on the current version: {outcome}",
             file.scene
         );
         return Ok(Loaded {
@@ -569,7 +569,7 @@ pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
     let mut game = fresh(shown, &scene, &file)?;
     game.restore_saved(&snapshot, file.log, Vec::new());
     let notice = format!(
-        "This save's commands do not lead to its saved state on this version of xiaoling ({}) The game goes on from the saved state; undo cannot go back before it.",
+        "{shown}: this save's commands do not lead to its saved state on this version of xiaoling ({}) The game goes on from the saved state; undo cannot go back before it.",
         report.describe()
     );
     Ok(Loaded {

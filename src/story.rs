@@ -14,7 +14,7 @@ use crate::scene::{Cmp, Condition, Effect, Prose, Scene, Text};
 use crate::sim::rng::BattleRng;
 use crate::sim::{Battle, Entry, WorldState};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Story text as it was told: the scene's text and the values its
@@ -174,6 +174,11 @@ pub struct StoryState {
     /// Orders on their way to the player's units.
     #[serde(default)]
     pub couriers: Vec<Courier>,
+    /// The turn each flag was set, event happened or turning point was
+    /// decided, for `TurnsSince`: kept only for the ids a scene's
+    /// `TurnsSince` conditions name (so saves of other scenes are as before).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub since: BTreeMap<String, u32>,
 }
 
 /// World and story together: what undo rewinds and a save stores.
@@ -241,6 +246,7 @@ impl Game {
             scene,
         };
         let mut out = Vec::new();
+        game.prelude(&mut out);
         game.settle(&mut out);
         Ok((game, out))
     }
@@ -555,6 +561,7 @@ impl Game {
         }
         self.push_undo();
         self.log.push(Command::Next);
+        self.stamp_turns();
         let mut out = Vec::new();
         let entries = self.battle.step();
         // Couriers due by this turn's clock reach their units: the orders
@@ -635,6 +642,44 @@ impl Game {
     /// part of what a save must hold for its log to replay.
     pub fn policies(&self) -> (Policy, Option<Policy>) {
         (self.policy, self.player_policy)
+    }
+
+    /// The scene's prelude, before turn 0 is settled: its text, then its
+    /// effects.
+    fn prelude(&mut self, out: &mut Vec<Output>) {
+        let scene = Arc::clone(&self.scene);
+        let Some(prelude) = scene.prelude() else {
+            return;
+        };
+        if let Some(text) = &prelude.text {
+            out.extend(self.tell(text, "prelude").map(Output::Narrate));
+        }
+        for effect in &prelude.effects {
+            self.apply(effect, Voice::Event, out);
+        }
+    }
+
+    /// Notes the turn of what happened since the last turn began, for the
+    /// ids `TurnsSince` watches: everything that happened in the settlings of
+    /// this turn happened at this turn. A flag no longer set loses its turn.
+    fn stamp_turns(&mut self) {
+        let scene = Arc::clone(&self.scene);
+        let mut watched = BTreeSet::new();
+        for_each_condition(&scene, &mut |condition| watch(condition, &mut watched));
+        if watched.is_empty() {
+            return;
+        }
+        let turn = self.turn();
+        for id in watched {
+            let now = self.story.happened.contains(&id)
+                || self.story.chosen.iter().any(|(tp, _)| *tp == id)
+                || self.story.flags.contains(&id);
+            if now {
+                self.story.since.entry(id).or_insert(turn);
+            } else {
+                self.story.since.remove(&id);
+            }
+        }
     }
 
     fn push_undo(&mut self) {
@@ -1095,7 +1140,52 @@ impl Game {
                 (Some(side), Some(zone)) => world.vision.side_sees(side, zone),
                 _ => false,
             },
+            Condition::Obscured { zone, by, cmp } => {
+                match (scene.zone_idx(zone), scene.obscurant_idx(by)) {
+                    (Some(zone), Some(by)) => world
+                        .zones
+                        .get(zone)
+                        .is_some_and(|z| compare(cmp, z.haze.level(by))),
+                    _ => false,
+                }
+            }
+            Condition::Fallen(commander) => scene
+                .commander_idx(commander)
+                .and_then(|idx| world.commanders.get(idx))
+                .is_some_and(|c| c.fallen.is_some()),
+            Condition::TurnsSince(id, cmp) => {
+                let since = self.story.since.get(id).copied().or_else(|| {
+                    // Not stamped yet: it happened in this turn's settling.
+                    let now = self.story.happened.contains(id)
+                        || self.story.chosen.iter().any(|(tp, _)| tp == id)
+                        || self.story.flags.contains(id);
+                    now.then_some(world.turn)
+                });
+                since.is_some_and(|at| compare(cmp, f64::from(world.turn.saturating_sub(at))))
+            }
         }
+    }
+}
+
+/// Calls `f` on every condition of a scene (the `when` of every turning
+/// point, event and ending), not looking inside them.
+fn for_each_condition(scene: &Scene, f: &mut dyn FnMut(&Condition)) {
+    scene.turning_points().iter().for_each(|tp| f(&tp.when));
+    scene.events().iter().for_each(|event| f(&event.when));
+    scene.endings().iter().for_each(|ending| f(&ending.when));
+}
+
+/// The ids named by `TurnsSince` anywhere in a condition.
+fn watch(condition: &Condition, out: &mut BTreeSet<String>) {
+    match condition {
+        Condition::TurnsSince(id, _) => {
+            out.insert(id.clone());
+        }
+        Condition::All(items) | Condition::Any(items) => {
+            items.iter().for_each(|item| watch(item, out));
+        }
+        Condition::Not(item) => watch(item, out),
+        _ => {}
     }
 }
 
@@ -1346,6 +1436,165 @@ mod tests {
         let hits = (0..60).filter(|seed| lucky_after_one_turn(*seed)).count();
         assert!((15..=45).contains(&hits), "about half of 60 seeds: {hits}");
         assert!((0..20).all(|seed| lucky_after_one_turn(seed) == lucky_after_one_turn(seed)));
+    }
+
+    #[test]
+    fn turns_since_and_fallen_follow_what_happened() {
+        use crate::scene::{Event, Fate};
+        let event = |id: &str, when: Condition, effects: Vec<Effect>| Event {
+            id: id.into(),
+            when,
+            text: None,
+            effects,
+        };
+        let since = |id: &str, cmp: Cmp| Condition::TurnsSince(id.into(), cmp);
+        let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.events = vec![
+                event(
+                    "signal",
+                    Condition::Turn(Cmp::AtLeast(2.0)),
+                    vec![Effect::SetFlag("lit".into())],
+                ),
+                event(
+                    "same-turn",
+                    since("signal", Cmp::AtMost(0.0)),
+                    vec![Effect::SetFlag("same-turn".into())],
+                ),
+                event(
+                    "flag-after",
+                    since("lit", Cmp::AtLeast(1.0)),
+                    vec![Effect::SetFlag("flag-after".into())],
+                ),
+                event(
+                    "two-after",
+                    since("signal", Cmp::AtLeast(2.0)),
+                    vec![Effect::Fall {
+                        commander: "khan".into(),
+                        fate: Fate::Captured,
+                    }],
+                ),
+                event(
+                    "khan-fallen",
+                    Condition::Fallen("khan".into()),
+                    vec![Effect::SetFlag("khan-fallen".into())],
+                ),
+            ];
+            raw
+        }));
+        let (mut game, _) = Game::new(scene, "zhang", 1).expect("game");
+        let mut first_turn = std::collections::BTreeMap::new();
+        for _ in 0..6 {
+            game.next().expect("a turn");
+            for id in game.story().happened.clone() {
+                first_turn.entry(id).or_insert(game.turn());
+            }
+        }
+        let at = |id: &str| first_turn.get(id).copied();
+        assert_eq!(at("signal"), Some(2));
+        assert_eq!(at("same-turn"), Some(2));
+        assert_eq!(at("flag-after"), Some(3));
+        assert_eq!(at("two-after"), Some(4));
+        assert_eq!(at("khan-fallen"), Some(4));
+        assert_eq!(game.story().since.get("signal"), Some(&2));
+        // Undo rewinds the turns noted with the rest.
+        game.undo().expect("undo");
+        game.undo().expect("undo");
+        game.next().expect("a turn");
+        game.next().expect("a turn");
+        assert_eq!(game.story().since.get("signal"), Some(&2));
+    }
+
+    #[test]
+    fn the_prelude_is_told_and_done_before_turn_zero_settles() {
+        let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.prelude = Some(crate::scene::Prelude {
+                text: Some(Text::Plain("Before dawn.".into()).into()),
+                effects: vec![
+                    Effect::SetFlag("dawn".into()),
+                    Effect::Fall {
+                        commander: "khan".into(),
+                        fate: crate::scene::Fate::Wounded,
+                    },
+                ],
+            });
+            raw.events.push(crate::scene::Event {
+                id: "seen-at-the-opening".into(),
+                when: Condition::All(vec![
+                    Condition::Flag("dawn".into()),
+                    Condition::Fallen("khan".into()),
+                ]),
+                text: None,
+                effects: vec![Effect::SetFlag("opening".into())],
+            });
+            raw
+        }));
+        let (game, out) = Game::new(scene, "zhang", 1).expect("game");
+        assert_eq!(
+            out.first(),
+            Some(&Output::Narrate(Told {
+                text: Text::Plain("Before dawn.".into()),
+                args: Vec::new(),
+            }))
+        );
+        assert_eq!(game.turn(), 0);
+        assert!(game.story().flags.contains("opening"));
+    }
+
+    #[test]
+    fn a_hidden_ally_changes_side_with_the_units_he_leads() {
+        // The Khan secretly serves the Ming: his Han foot follow him over at turn 2.
+        let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.units[2].leader = Some("khan".into());
+            raw.events.push(crate::scene::Event {
+                id: "revealed".into(),
+                when: Condition::Turn(Cmp::AtLeast(2.0)),
+                text: None,
+                effects: vec![Effect::ChangeSide {
+                    who: "khan".into(),
+                    side: "ming".into(),
+                }],
+            });
+            raw.endings.insert(
+                0,
+                crate::scene::Ending {
+                    id: "over".into(),
+                    title: Text::Plain("Over".into()),
+                    when: Condition::SideMenIn {
+                        side: "ming".into(),
+                        zone: "tent".into(),
+                        cmp: Cmp::AtLeast(1000.0),
+                    },
+                    text: Text::Plain(String::new()).into(),
+                    summary: Text::Plain(String::new()).into(),
+                    history: None,
+                },
+            );
+            raw
+        }));
+        let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", 1).expect("game");
+        let tent = scene.zone_idx("tent").expect("tent");
+        game.next().expect("turn 1");
+        let world = game.world();
+        assert!(
+            !world.vision.side_sees(0, tent),
+            "until revealed, no sight for the Ming"
+        );
+        let jin_men = world.side_men(game.field(), 1);
+        game.next().expect("turn 2");
+        assert_eq!(game.story().ended.as_deref(), Some("over"));
+        let world = game.world();
+        assert_eq!(world.units[2].side, Some(0));
+        assert_eq!(world.commanders[1].side, 0);
+        assert!(world.side_men(game.field(), 1) < jin_men);
+        // The change survives a snapshot and its restoring (undo, saves).
+        let snapshot = game.snapshot();
+        game.restore_snapshot(&snapshot);
+        assert_eq!(game.world().units[2].side, Some(0));
+        game.battle.step();
+        assert!(
+            game.world().vision.side_sees(0, tent),
+            "now the Ming see the tent"
+        );
     }
 
     #[test]

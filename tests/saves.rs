@@ -547,6 +547,10 @@ fn a_tampered_state_loads_from_the_save_with_a_notice_and_never_panics() {
         notice.contains("do not lead to its saved state"),
         "{notice}"
     );
+    assert!(
+        notice.contains("edited"),
+        "the notice names the file: {notice}"
+    );
     // Units cut from the world: refused, not indexed out of range.
     let list_end = good.find("], commanders:").expect("end of units");
     let last = good[..list_end].rfind(", (men: ").expect("last unit");

@@ -91,6 +91,118 @@ fn the_embedded_copies_are_the_files_on_disk() {
 }
 
 // ---------------------------------------------------------------------------
+// Sarhu, 1619: the third battle, written with the guide's features only.
+
+fn sarhu() -> Arc<Scene> {
+    let scenes = scene::load_embedded().unwrap_or_else(|problems| panic!("{}", shown(&problems)));
+    Arc::new(
+        scenes
+            .into_iter()
+            .find(|scene| scene.id() == "sarhu")
+            .expect("sarhu is shipped"),
+    )
+}
+
+fn broken(game: &mut Game, scene: &Scene, unit: &str) -> bool {
+    let idx = scene.unit_idx(unit).expect("the unit");
+    let state = game.world().units[idx].morale.state;
+    matches!(
+        state,
+        scene::MoraleState::Routing
+            | scene::MoraleState::Shattered
+            | scene::MoraleState::Surrendered
+    )
+}
+
+/// Its historical line is the history: Du Song's column destroyed first
+/// (and Du Song killed), then Ma Lin's routed, then Liu Ting's ambushed, and
+/// Li Rubai recalled; as either role.
+#[test]
+fn sarhu_historical_line_reproduces_the_history() {
+    let scene = sarhu();
+    for role in ["nurhaci", "du-song"] {
+        let mut as_history = 0;
+        for seed in 1..=30 {
+            let (mut game, _) = Game::with_policies(
+                Arc::clone(&scene),
+                role,
+                seed,
+                Policy::Historical,
+                Some(Policy::Historical),
+            )
+            .expect("a role");
+            let mut first_broken: std::collections::BTreeMap<&str, u32> = Default::default();
+            while !game.is_over() {
+                game.auto_step().expect("a legal step");
+                for unit in ["west-camp", "north-foot", "east-column"] {
+                    if broken(&mut game, &scene, unit) {
+                        first_broken.entry(unit).or_insert(game.turn());
+                    }
+                }
+            }
+            if game.story().ended.as_deref() != Some("three-roads-lost") {
+                continue;
+            }
+            as_history += 1;
+            let at = |unit: &str| first_broken[unit];
+            assert!(
+                at("west-camp") < at("north-foot") && at("north-foot") < at("east-column"),
+                "{role}, seed {seed}: the columns fell out of order: {first_broken:?}"
+            );
+            let du_song = scene.commander_idx("du-song").expect("Du Song");
+            assert!(
+                game.world().commanders[du_song].fallen.is_some(),
+                "{role}, seed {seed}: Du Song survived"
+            );
+            let story = game.story();
+            for event in ["the-ambush", "li-rubai-recalled"] {
+                assert!(
+                    story.happened.iter().any(|e| e == event),
+                    "{role}, seed {seed}: no {event}"
+                );
+            }
+        }
+        assert!(
+            as_history >= 27,
+            "{role}: history in {as_history} of 30 games"
+        );
+    }
+}
+
+/// Played with other choices it ends in at least four ways, as each role.
+#[test]
+fn sarhu_reaches_four_endings_as_each_role() {
+    let scene = sarhu();
+    for role in ["nurhaci", "du-song"] {
+        let mut endings = std::collections::BTreeSet::new();
+        for seed in 1..=120 {
+            let (mut game, _) = Game::with_policies(
+                Arc::clone(&scene),
+                role,
+                seed,
+                Policy::Random,
+                Some(Policy::Random),
+            )
+            .expect("a role");
+            while !game.is_over() {
+                game.auto_step().expect("a legal step");
+            }
+            endings.insert(game.story().ended.clone().expect("an ending"));
+        }
+        assert!(endings.len() >= 4, "{role}: only {endings:?}");
+    }
+    // Four or more turning points for each role, each with a real choice.
+    for role in ["nurhaci", "du-song"] {
+        let points = scene
+            .turning_points()
+            .iter()
+            .filter(|tp| tp.role == role)
+            .count();
+        assert!(points >= 4, "{role} has {points} turning points");
+    }
+}
+
+// ---------------------------------------------------------------------------
 // The tutorial.
 
 #[test]
@@ -322,8 +434,13 @@ fn mismatches(
         {
             wrong.push(format!("the guide has no section {section:?}"));
         }
-        if problem.column > problem.snippet.chars().count() + 1 {
-            wrong.push("the column is past the end of the snippet".to_string());
+        for internal in ["untagged", "RawScene", "ron::", "recursion_limit"] {
+            if problem.message.contains(internal) || problem.hint.contains(internal) {
+                wrong.push(format!("it speaks of `{internal}`"));
+            }
+        }
+        if problem.caret == 0 || problem.caret > problem.snippet.chars().count() + 1 {
+            wrong.push("the caret is outside the snippet".to_string());
         }
         if !wrong.is_empty() {
             out.push(format!("{name}: {}\n{problem}", wrong.join("; ")));
@@ -334,6 +451,42 @@ fn mismatches(
 
 fn assert_cases(results: Vec<String>) {
     assert!(results.is_empty(), "{}", results.join("\n"));
+}
+
+#[test]
+fn a_battle_of_another_age_declares_its_own_kinds_of_unit() {
+    let source = SMALL_SCENE
+        .replacen(
+            "    endings: [",
+            "    kinds: {Samurai: (mounted: false, melee: 1.2, missile: 0.2), Ashigaru: (mounted: false, melee: 0.5, missile: 0.6)},\n    endings: [",
+            1,
+        )
+        .replacen("kind: MingFoot", "kind: Ashigaru", 1)
+        .replacen("kind: HanBannerFoot", "kind: Samurai", 1);
+    let scene = scene::parse_scene("small.ron", &source, &shipped_rules())
+        .unwrap_or_else(|problems| panic!("{}", shown(&problems)));
+    let samurai = scene.rules().kind(&scene::UnitKind::new("Samurai"));
+    assert_eq!((samurai.mounted, samurai.melee), (false, 1.2));
+    // The shipped kinds are still there for the scene's other units.
+    assert!(
+        scene
+            .rules()
+            .kind(&scene::UnitKind::new("BannerCavalry"))
+            .mounted
+    );
+    // It plays.
+    let scene = Arc::new(scene);
+    let (mut game, _) = Game::with_policies(
+        Arc::clone(&scene),
+        "zhang",
+        1,
+        Policy::Historical,
+        Some(Policy::Historical),
+    )
+    .expect("a game");
+    while !game.is_over() {
+        game.auto_step().expect("a step");
+    }
 }
 
 #[test]
@@ -529,6 +682,210 @@ fn diagnostics_point_at_the_problem() {
                     "Units",
                 ),
             ],
+        ),
+        case(
+            "a duplicate id between an event and an ending reads well",
+            &[(
+                "    endings: [",
+                "    events: [(id: \"end\", when: Always, text: \"T\", effects: [])],\n    endings: [",
+            )],
+            &[(
+                22,
+                20,
+                "duplicate id `end`: an ending and an event",
+                "its own id",
+                "Ids",
+            )],
+        ),
+        case(
+            "TurnsSince and Fall name what exists",
+            &[(
+                "    endings: [",
+                "    events: [(id: \"late\", when: TurnsSince(\"lat\", AtLeast(1)), text: \"T\", effects: [Fall(commander: \"zang\", fate: Killed)])],\n    endings: [",
+            )],
+            &[
+                (
+                    21,
+                    44,
+                    "unknown flag, event or turning point `lat`",
+                    "did you mean \"late\"?",
+                    C,
+                ),
+                (
+                    21,
+                    101,
+                    "unknown commander `zang`",
+                    "did you mean \"zhang\"?",
+                    C,
+                ),
+            ],
+        ),
+        case(
+            "a prelude's effects are checked like any",
+            &[(
+                "    endings: [",
+                "    prelude: (text: \"Dawn.\", effects: [Morale(target: Unit(\"nobody\"), delta: 5)]),\n    endings: [",
+            )],
+            &[(21, 60, "unknown unit `nobody`", "known unit ids", C)],
+        ),
+        case(
+            "an empty prelude",
+            &[("    endings: [", "    prelude: (),\n    endings: [")],
+            &[(
+                21,
+                5,
+                "the prelude has no text and no effects",
+                "leave it out",
+                "Prelude",
+            )],
+        ),
+        case(
+            "ChangeSide names a unit or a commander that is not a role",
+            &[(
+                "    endings: [",
+                "    events: [(id: \"late\", when: Always, text: \"T\", effects: [ChangeSide(who: \"zhang\", side: \"jin\"), ChangeSide(who: \"banar\", side: \"jin\")])],\n    endings: [",
+            )],
+            &[
+                (
+                    21,
+                    78,
+                    "`zhang` is a playable role and cannot change side",
+                    "units he leads",
+                    C,
+                ),
+                (
+                    21,
+                    117,
+                    "unknown unit or commander `banar`",
+                    "did you mean \"banner\"?",
+                    C,
+                ),
+            ],
+        ),
+        case(
+            "an unknown unit kind is told at the unit, with the Units section",
+            &[("kind: MingFoot", "kind: MingFot")],
+            &[(
+                17,
+                60,
+                "unknown unit kind `MingFot`",
+                "did you mean `MingFoot`?",
+                "Units",
+            )],
+        ),
+        case(
+            "a scene's own kind is checked",
+            &[
+                (
+                    "    endings: [",
+                    "    kinds: {Samurai: (mounted: false, melee: 12, missile: 0.2)},\n    endings: [",
+                ),
+                ("kind: MingFoot", "kind: Samurai"),
+            ],
+            &[(
+                21,
+                13,
+                "kind `Samurai`: `melee` is 12, outside 0..=10",
+                "between 0 and 10",
+                "Units",
+            )],
+        ),
+        case(
+            "obscurants are the scene's own",
+            &[(
+                "    endings: [",
+                "    obscurants: {\"dust\": (name: {\"en\": \"dust\", \"zh-Hans\": \"尘土\"}, decay: 0.2)},\n    events: [(id: \"late\", when: Obscured(zone: \"ford\", by: \"fog\", cmp: AtLeast(0.5)), text: \"T\", effects: [Obscure(zones: [\"ford\"], by: \"dsut\", level: 0.5)])],\n    endings: [",
+            )],
+            &[
+                (
+                    22,
+                    60,
+                    "unknown obscurant `fog`",
+                    "known obscurant ids: dust",
+                    "Obscurants",
+                ),
+                (
+                    22,
+                    137,
+                    "unknown obscurant `dsut`",
+                    "did you mean \"dust\"?",
+                    "Obscurants",
+                ),
+            ],
+        ),
+        // Reading the file, at the place to fix (issue 10).
+        case(
+            "trailing garbage is shown at the stray bracket",
+            &[("\n)", "\n)\n  )")],
+            &[(
+                23,
+                3,
+                "`)` after the end of the scene",
+                "closed too early",
+                W,
+            )],
+        ),
+        case(
+            "an unknown escape is shown at the backslash",
+            &[("name: \"Ming foot\"", "name: \"Ming \\q foot\"")],
+            &[(17, 39, "unknown escape `\\q`", "backslash", W)],
+        ),
+        case(
+            "an unclosed comment is shown at its opening",
+            &[("    units: [", "    units: [ /* open")],
+            &[(16, 14, "`/*` comment is never closed", "`*/`", W)],
+        ),
+        case(
+            "a string for a whole number is shown at the value",
+            &[("men: 4000, quality: 0.5", "men: \"many\", quality: 0.5")],
+            &[(
+                17,
+                81,
+                "`men` takes a whole number, not `\"many\"`",
+                "like `1400`",
+                W,
+            )],
+        ),
+        case(
+            "a string for true or false is shown at the value",
+            &[("drums: true),", "drums: \"yes\"),")],
+            &[(
+                13,
+                110,
+                "`drums` is `true` or `false`, not `\"yes\"`",
+                "without quotes",
+                W,
+            )],
+        ),
+        case(
+            "a text of the wrong form is told in the author's words",
+            &[("name: \"Ming\", colour", "name: [\"Ming\"], colour")],
+            &[(
+                4,
+                32,
+                "`name` is a text: a string in quotes or a map of translations, not `[\"Ming\"]`",
+                "\"zh-Hans\"",
+                "Text and translations",
+            )],
+        ),
+        case(
+            "a negative number is shown at its sign",
+            &[("men: 4000, quality: 0.5", "men: -4000, quality: 0.5")],
+            &[(17, 81, "`men` cannot be negative: `-4000`", "0 or more", W)],
+        ),
+        case(
+            "a comparison with -inf is shown at the value",
+            &[(
+                "    endings: [",
+                "    events: [(id: \"late\", when: Turn(AtLeast(-inf)), text: \"T\", effects: [])],\n    endings: [",
+            )],
+            &[(
+                21,
+                46,
+                "`-inf`, which is not a finite number",
+                "plain number",
+                C,
+            )],
         ),
         // Gaps the guide's author reported.
         case(
@@ -741,6 +1098,275 @@ fn rules_file_diagnostics() {
 }
 
 // ---------------------------------------------------------------------------
+// Reading a file: its bytes, emptiness, nesting, and how a problem is shown.
+
+fn problems_of(source: &str) -> Vec<Diagnostic> {
+    match scene::parse_scene("small.ron", source, &shipped_rules()) {
+        Ok(_) => Vec::new(),
+        Err(problems) => problems,
+    }
+}
+
+fn line_of(source: &str, needle: &str) -> usize {
+    source
+        .lines()
+        .position(|line| line.contains(needle))
+        .expect("the needle is in the source")
+        + 1
+}
+
+/// Display columns of a text: a CJK character takes two.
+fn display_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| if c >= '\u{2E80}' { 2 } else { 1 })
+        .sum()
+}
+
+/// The source line and the caret line of a rendered diagnostic, each
+/// without the gutter (`17 | ` and `   | `).
+fn rendered_snippet(rendered: &str) -> (String, String) {
+    let lines: Vec<&str> = rendered.lines().collect();
+    let caret = lines
+        .iter()
+        .position(|line| line.trim_end().ends_with('^'))
+        .unwrap_or_else(|| panic!("no caret in\n{rendered}"));
+    let after_bar = |line: &str| {
+        line.split_once("| ")
+            .map_or(String::new(), |(_, rest)| rest.to_string())
+    };
+    (after_bar(lines[caret - 1]), after_bar(lines[caret]))
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let source = format!("\u{feff}{SMALL_SCENE}");
+    scene::parse_scene("small.ron", &source, &shipped_rules())
+        .unwrap_or_else(|problems| panic!("{}", shown(&problems)));
+    let rules = format!("\u{feff}{}", scene::EMBEDDED_RULES.1);
+    scene::parse_rules("rules.ron", &rules)
+        .unwrap_or_else(|problems| panic!("{}", shown(&problems)));
+    // From a file on disk too, as `check` reads it.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bom");
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let file = dir.join("small.ron");
+    std::fs::write(&file, &source).expect("write");
+    let (checked, problems) = scene::check_paths(std::slice::from_ref(&file));
+    assert!(problems.is_empty(), "{}", shown(&problems));
+    assert_eq!(checked, 1);
+}
+
+#[test]
+fn an_empty_file_says_it_is_empty() {
+    for (source, message) in [
+        ("", "the file is empty"),
+        ("  \n\n", "the file is empty"),
+        ("\u{feff}", "the file is empty"),
+        ("// nothing\n/* yet */\n", "the file holds only comments"),
+    ] {
+        let problems = problems_of(source);
+        assert_eq!(problems.len(), 1, "{source:?}: {}", shown(&problems));
+        let problem = &problems[0];
+        assert_eq!((problem.line, problem.column), (1, 1), "{problem}");
+        assert!(problem.message.contains(message), "{problem}");
+        assert!(!problem.message.contains("RawScene"), "{problem}");
+    }
+    let problems = scene::parse_rules("rules.ron", "").expect_err("an empty rules file");
+    assert!(
+        problems[0].message.contains("the file is empty"),
+        "{}",
+        shown(&problems)
+    );
+}
+
+#[test]
+fn nesting_too_deep_is_told_in_an_authors_words() {
+    let deep = format!("{}Never{}", "Not(".repeat(300), ")".repeat(300));
+    let source = SMALL_SCENE.replacen("when: Never", &format!("when: {deep}"), 1);
+    let problems = problems_of(&source);
+    assert_eq!(problems.len(), 1, "{}", shown(&problems));
+    let problem = &problems[0];
+    assert_eq!(problem.line, line_of(&source, "endings:"), "{problem}");
+    assert!(problem.message.contains("nested too deeply"), "{problem}");
+    let text = problem.to_string();
+    assert!(
+        !text.contains("recursion_limit") && !text.contains("ron::"),
+        "{text}"
+    );
+    // The line is long: the snippet is cut around the problem.
+    assert!(
+        display_width(&problem.snippet) <= scene::diag::SNIPPET_COLUMNS,
+        "{text}"
+    );
+}
+
+#[test]
+fn bytes_that_are_not_text_are_shown_at_the_first_bad_one() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("not-text");
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    // A Latin-1 é (one byte, 0xE9) in a name, and a NUL in a binary file.
+    for (name, from, to, byte, message) in [
+        (
+            "latin1.ron",
+            "name: \"Ming\"",
+            "name: \"Ming#\"",
+            0xE9,
+            "not UTF-8",
+        ),
+        ("binary.ron", "meta:", "me#ta:", 0, "binary"),
+    ] {
+        let text = SMALL_SCENE.replacen(from, to, 1);
+        let (line, column) = text
+            .lines()
+            .enumerate()
+            .find_map(|(l, s)| s.find('#').map(|c| (l + 1, c + 1)))
+            .expect("a #");
+        let bytes: Vec<u8> = text
+            .bytes()
+            .map(|b| if b == b'#' { byte } else { b })
+            .collect();
+        let file = dir.join(name);
+        std::fs::write(&file, bytes).expect("write");
+        let (_, problems) = scene::check_paths(std::slice::from_ref(&file));
+        assert_eq!(problems.len(), 1, "{}", shown(&problems));
+        let problem = &problems[0];
+        assert_eq!((problem.line, problem.column), (line, column), "{problem}");
+        assert!(problem.message.contains(message), "{problem}");
+        assert!(!problem.to_string().contains('\0'), "{problem}");
+    }
+}
+
+#[test]
+fn the_caret_is_placed_by_display_width() {
+    let source = SMALL_SCENE
+        .replacen(
+            "name: \"Ming\"",
+            "name: {\"en\": \"Ming\", \"zh-Hans\": \"明军\"}",
+            1,
+        )
+        .replacen("colour: Yellow", "colour: Yelow", 1);
+    let problems = problems_of(&source);
+    assert_eq!(problems.len(), 1, "{}", shown(&problems));
+    let problem = &problems[0];
+    let line = source.lines().nth(problem.line - 1).expect("the line");
+    let column = line
+        .chars()
+        .position(|c| c == 'Y')
+        .map(|c| c + 1)
+        .expect("the value");
+    // Columns count characters ...
+    assert_eq!((problem.line, problem.column), (4, column), "{problem}");
+    // ... and the caret stands under the value on screen.
+    let (shown_line, caret_line) = rendered_snippet(&problem.to_string());
+    let value = shown_line.find("Yelow").expect("the value is shown");
+    assert_eq!(
+        caret_line.find('^'),
+        Some(display_width(&shown_line[..value])),
+        "{problem}"
+    );
+}
+
+#[test]
+fn a_long_line_is_cut_around_the_problem() {
+    let source = SMALL_SCENE
+        .replacen(
+            "name: \"Ming foot\"",
+            &format!("name: \"{}\"", "長".repeat(500_000)),
+            1,
+        )
+        .replacen("zone: \"south-bank\")", "zone: \"soth-bank\")", 1);
+    let problems = problems_of(&source);
+    assert_eq!(problems.len(), 1, "{}", problems.len());
+    let problem = &problems[0];
+    let line = source.lines().nth(problem.line - 1).expect("the line");
+    let typo = line.find("\"soth").expect("the typo");
+    assert_eq!(problem.column, line[..typo].chars().count() + 1);
+    let text = problem.to_string();
+    assert!(text.len() < 2_000, "{} bytes shown", text.len());
+    for shown_line in text.lines() {
+        assert!(display_width(shown_line) <= 140, "{shown_line}");
+    }
+    assert!(text.contains("did you mean \"south-bank\"?"), "{text}");
+    let (shown_line, caret_line) = rendered_snippet(&text);
+    let value = shown_line.find("\"soth").expect("the value is shown");
+    assert_eq!(
+        caret_line.find('^'),
+        Some(display_width(&shown_line[..value]))
+    );
+}
+
+/// No cut of a scene, and no character of it replaced by a stray one, makes
+/// the checker panic, and every problem it finds renders with a position
+/// inside the file.
+#[test]
+fn a_scene_cut_or_garbled_anywhere_gives_problems_not_panics() {
+    let rules = shipped_rules();
+    let mut cuts: Vec<String> = SMALL_SCENE
+        .char_indices()
+        .map(|(at, _)| SMALL_SCENE[..at].to_string())
+        .collect();
+    for (at, c) in SMALL_SCENE.char_indices().step_by(7) {
+        for stray in ["\"", ")", "\\", "-", "汉"] {
+            let mut garbled = SMALL_SCENE.to_string();
+            garbled.replace_range(at..at + c.len_utf8(), stray);
+            cuts.push(garbled);
+        }
+    }
+    for source in &cuts {
+        if let Err(problems) = scene::parse_scene("small.ron", source, &rules) {
+            assert!(!problems.is_empty());
+            for problem in &problems {
+                let shown = problem.to_string();
+                assert!(shown.starts_with("error: "), "{shown}");
+                assert!(
+                    problem.line <= source.lines().count().max(1) + 1,
+                    "line {} of {} in\n{shown}",
+                    problem.line,
+                    source.lines().count()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn suggestions_are_the_same_on_every_run() {
+    // "nouth-bank" is one edit from both banks: the hint names the first in
+    // alphabetical order, whatever order the ids are held in.
+    let source = SMALL_SCENE.replacen("zone: \"south-bank\")", "zone: \"nouth-bank\")", 1);
+    let first = shown(&problems_of(&source));
+    assert!(first.contains("did you mean \"north-bank\"?"), "{first}");
+    for _ in 0..20 {
+        assert_eq!(shown(&problems_of(&source)), first);
+    }
+}
+
+#[test]
+fn each_syntax_error_has_its_own_hint() {
+    let broken = [
+        ("kind: Bank, at: (0, 0)", "kind: Bank at: (0, 0)"),
+        ("kind: Bank, at: (0, 0)", "kind Bank, at: (0, 0)"),
+        ("men: 4000,", "men: 4000.0,"),
+        ("men: 4000,", "men: \"many\","),
+        ("men: 4000,", "men: -4000,"),
+        ("drums: true),", "drums: \"yes\"),"),
+        ("name: \"Ming foot\"", "name: \"Ming \\q foot\""),
+        ("    units: [", "    units: [ /* open"),
+        ("\n)", "\n)\n)"),
+        ("adjacent: []),", "adjacent: [],"),
+    ];
+    let mut hints: Vec<(String, &str)> = Vec::new();
+    for (from, to) in broken {
+        let problems = problems_of(&SMALL_SCENE.replacen(from, to, 1));
+        assert_eq!(problems.len(), 1, "{to}: {}", shown(&problems));
+        let hint = problems[0].hint.clone();
+        if let Some((_, other)) = hints.iter().find(|(h, _)| *h == hint) {
+            panic!("`{to}` and `{other}` share the hint {hint:?}");
+        }
+        hints.push((hint, to));
+    }
+}
+
+// ---------------------------------------------------------------------------
 // src/ holds no scene content.
 
 /// Ids of shipped scenes that are also plain words of the engine's own
@@ -828,6 +1454,12 @@ fn scene_words(scene: &Scene) -> Vec<(&'static str, String)> {
             }
             effects.extend(&option.effects);
         }
+    }
+    if let Some(prelude) = scene.prelude() {
+        if let Some(text) = &prelude.text {
+            prose.extend(told(text));
+        }
+        effects.extend(&prelude.effects);
     }
     for event in scene.events() {
         ids.push(&event.id);

@@ -396,10 +396,16 @@ impl View<'_> {
     }
 
     fn unit_side(&self, unit: usize) -> usize {
+        // The side it fights for now: a `ChangeSide` may have moved it.
         self.field
             .units
             .get(unit)
-            .map(|u| u.side)
+            .map(|info| {
+                self.world
+                    .units
+                    .get(unit)
+                    .map_or(info.side, |u| u.side(info))
+            })
             .unwrap_or(usize::MAX)
     }
 
@@ -746,6 +752,13 @@ impl View<'_> {
                     ("men", group_thousands(*men)),
                 ],
             ),
+            Entry::CommanderFalls { commander, fate } => {
+                return self.commander_fall(*commander, *fate);
+            }
+            Entry::Obscured { zone, by } => return Some(self.obscurant_line(*zone, *by, true)),
+            Entry::Unobscured { zone, by } => {
+                return Some(self.obscurant_line(*zone, *by, false));
+            }
         };
         Some(line)
     }
@@ -891,6 +904,56 @@ impl View<'_> {
     /// The turn header: "── Turn 3 · 15:45 · a light wind from the south ──",
     /// 「── 申初三刻（15:45）· 微微南风 ──」 (the clock in the period's terms
     /// names the moment; a turn number would mean nothing to the reader).
+    /// One of the scene's obscurants hiding a zone, or lifting, in its own name.
+    fn obscurant_line(&self, zone: usize, by: usize, thick: bool) -> String {
+        let l = self.locale;
+        let name = self
+            .scene
+            .obscurants()
+            .nth(by)
+            .map(|(_, o)| o.name.get(l).to_string())
+            .unwrap_or_default();
+        let text = match (thick, l.is_chinese()) {
+            (true, false) => "Thick {name} covers {zone}; nothing can be seen there.",
+            (true, true) => "{name}笼罩{zone}，对面不见人影。",
+            (false, false) => "The {name} over {zone} thins; it can be seen again.",
+            (false, true) => "{zone}的{name}渐渐散去，又能看见了。",
+        };
+        fill(
+            l.zh(text),
+            &[("name", name), ("zone", self.zone_name(zone))],
+        )
+    }
+
+    /// A commander's fall, told to his own side and to an enemy who sees
+    /// where he stood.
+    fn commander_fall(&self, commander: usize, fate: crate::scene::Fate) -> Option<String> {
+        use crate::scene::Fate;
+        let state = self.world.commanders.get(commander)?;
+        if state.side != self.side && !self.sees_zone(state.zone) {
+            return None;
+        }
+        let l = self.locale;
+        let text = match (fate, l.is_chinese()) {
+            (Fate::Killed, false) => "{commander} is killed at {zone}!",
+            (Fate::Killed, true) => "{commander}在{zone}阵亡！",
+            (Fate::Wounded, false) => {
+                "{commander} is wounded at {zone} and carried from the fight."
+            }
+            (Fate::Wounded, true) => "{commander}在{zone}负伤，被抬下阵来。",
+            (Fate::Captured, false) => "{commander} is taken prisoner at {zone}!",
+            (Fate::Captured, true) => "{commander}在{zone}被俘！",
+        };
+        Some(fill(
+            l.zh(text),
+            &[
+                ("commander", self.commander_name(commander)),
+                ("zone", self.zone_name(state.zone)),
+            ],
+        ))
+    }
+
+    /// The turn header: "── Turn 3 · 15:45 · a fresh wind, blowing north ──".
     pub fn turn_header(&self, turn: u32, minute: u32) -> String {
         let l = self.locale;
         let weather = &self.world.weather;
@@ -1212,6 +1275,10 @@ pub fn modifier_name(locale: Locale, modifier: crate::sim::morale::Modifier) -> 
         (Recovery, true) => "喘息",
         (Orders, false) => "orders",
         (Orders, true) => "号令",
+        (CommanderFell, false) => "commander fallen",
+        (CommanderFell, true) => "主将倒下",
+        (Withdrawal, false) => "withdrawing under attack",
+        (Withdrawal, true) => "临阵后撤",
     })
 }
 

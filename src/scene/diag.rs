@@ -1,7 +1,13 @@
 //! Diagnostics: a problem in a scene file, with its position, the offending
 //! line and a hint, printed the way a compiler prints an error.
 
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use std::fmt;
+use unicode_width::UnicodeWidthChar;
+
+/// The widest snippet shown, in display columns: longer lines are cut around
+/// the problem, so a huge line is never echoed in full.
+pub const SNIPPET_COLUMNS: usize = 120;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -11,38 +17,146 @@ pub struct Diagnostic {
     /// 1-based, in characters.
     pub column: usize,
     pub message: String,
-    /// The source line the problem is on.
+    /// The source line the problem is on, cut to [`SNIPPET_COLUMNS`] around
+    /// the problem (a cut is shown as `...`); control characters are shown
+    /// as `\u{FFFD}`.
     pub snippet: String,
+    /// 1-based, in characters of `snippet`: where the caret goes.
+    pub caret: usize,
     pub hint: String,
     /// The section of `scenes/README.md` that explains the field.
     pub guide: &'static str,
 }
 
+impl Diagnostic {
+    /// A problem with no place in a file (an unreadable file, two scenes
+    /// with one id): shown at line 0.
+    pub fn whole_file(file: &str, message: String, hint: &str) -> Diagnostic {
+        Diagnostic {
+            file: file.to_string(),
+            line: 0,
+            column: 0,
+            message,
+            snippet: String::new(),
+            caret: 0,
+            hint: hint.to_string(),
+            guide: "",
+        }
+    }
+}
+
 impl fmt::Display for Diagnostic {
+    /// Rendered by `annotate-snippets`, which places the caret by display
+    /// width (a Chinese character takes two columns, a tab four).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "error: {}", self.message)?;
-        writeln!(f, "  --> {}:{}:{}", self.file, self.line, self.column)?;
-        if !self.snippet.is_empty() {
-            let number = self.line.to_string();
-            let pad = " ".repeat(number.len());
-            writeln!(f, "{pad} |")?;
-            writeln!(f, "{number} | {}", self.snippet)?;
-            let before: String = self
+        let see = format!("scenes/README.md, section \"{}\"", self.guide);
+        let mut group = Group::with_title(Level::ERROR.primary_title(self.message.as_str()));
+        if self.line > 0 {
+            let caret = self.caret.max(1) - 1;
+            let at = self
                 .snippet
-                .chars()
-                .take(self.column.saturating_sub(1))
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
-            writeln!(f, "{pad} | {before}^")?;
+                .char_indices()
+                .nth(caret)
+                .map_or(self.snippet.len(), |(at, _)| at);
+            group = group.element(
+                Snippet::source(self.snippet.as_str())
+                    .line_start(self.line)
+                    .annotation(AnnotationKind::Primary.span(at..at)),
+            );
         }
         if !self.hint.is_empty() {
-            writeln!(f, "  = hint: {}", self.hint)?;
+            group = group.element(Level::HELP.with_name("hint").message(self.hint.as_str()));
         }
         if !self.guide.is_empty() {
-            writeln!(f, "  = see: scenes/README.md, section \"{}\"", self.guide)?;
+            group = group.element(Level::NOTE.with_name("see").message(see.as_str()));
+        }
+        let rendered = Renderer::plain()
+            .term_width(SNIPPET_COLUMNS + 20)
+            .render(&[group]);
+        // The location line is written here, with the column counted in the
+        // whole line: the renderer only sees the snippet, which may be cut.
+        let gutter = " ".repeat(if self.line > 0 {
+            self.line.to_string().len()
+        } else {
+            1
+        });
+        let (title, rest) = rendered.split_once('\n').unwrap_or((&rendered, ""));
+        writeln!(f, "{title}")?;
+        if self.line > 0 {
+            writeln!(f, "{gutter}--> {}:{}:{}", self.file, self.line, self.column)?;
+        } else {
+            writeln!(f, "{gutter}--> {}", self.file)?;
+        }
+        if !rest.trim().is_empty() {
+            writeln!(f, "{}", rest.trim_end_matches('\n'))?;
         }
         Ok(())
     }
+}
+
+/// The part of `line` shown for a problem at `column` (1-based, characters):
+/// the whole line when it fits in [`SNIPPET_COLUMNS`], else a window around
+/// the column with `...` where it is cut; and the caret's place in it.
+pub fn snippet_window(line: &str, column: usize) -> (String, usize) {
+    const CUT: &str = "...";
+    let clean = |c: char| {
+        if c.is_control() && c != '\t' {
+            '\u{FFFD}'
+        } else {
+            c
+        }
+    };
+    let width = |c: char| if c == '\t' { 4 } else { c.width().unwrap_or(1) };
+    let column = column.max(1);
+    // A line of at most SNIPPET_COLUMNS / 4 bytes fits whatever it holds.
+    if line.len() <= SNIPPET_COLUMNS / 4
+        || line.chars().map(width).sum::<usize>() <= SNIPPET_COLUMNS
+    {
+        return (line.chars().map(clean).collect(), column);
+    }
+    let room = SNIPPET_COLUMNS - 2 * CUT.len();
+    // Byte offset of the caret's character (or the end of the line).
+    let at = line
+        .char_indices()
+        .nth(column - 1)
+        .map_or(line.len(), |(at, _)| at);
+    // A third of the room goes before the caret, more if the line ends
+    // sooner after it.
+    let mut after = 0;
+    for c in line[at..].chars() {
+        after += width(c);
+        if after > room {
+            break;
+        }
+    }
+    let before = (room / 3).max(room.saturating_sub(after));
+    let mut start = at;
+    let mut used = 0;
+    for (i, c) in line[..at].char_indices().rev() {
+        if used + width(c) > before {
+            break;
+        }
+        used += width(c);
+        start = i;
+    }
+    let mut end = at;
+    for (i, c) in line[at..].char_indices() {
+        if used + width(c) > room {
+            break;
+        }
+        used += width(c);
+        end = at + i + c.len_utf8();
+    }
+    let mut shown = String::new();
+    if start > 0 {
+        shown.push_str(CUT);
+    }
+    shown.extend(line[start..end].chars().map(clean));
+    if end < line.len() {
+        shown.push_str(CUT);
+    }
+    let cut = if start > 0 { CUT.len() } else { 0 };
+    (shown, cut + line[start..at].chars().count() + 1)
 }
 
 /// Finds where things are in a scene's source text, so that problems found
@@ -166,6 +280,40 @@ impl<'a> Locator<'a> {
         None
     }
 
+    /// Byte offset of the first number that is not finite (`inf`, `-inf`,
+    /// `NaN`, at its sign) written as a value within `within`, outside strings.
+    pub fn non_finite(&self, within: Option<&Declaration>) -> Option<usize> {
+        let (start, end) = within.map_or((0, self.source.len()), Declaration::span);
+        let text = self.source.get(start..end)?;
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'i' | b'N' => {
+                    let word_before =
+                        i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+                    let rest = &text[i..];
+                    let word = rest
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                        .map_or(rest, |n| &rest[..n]);
+                    if !word_before && matches!(word, "inf" | "NaN" | "inf.0" | "infinity") {
+                        let signed = i > 0 && matches!(bytes[i - 1], b'-' | b'+');
+                        return Some(start + i - usize::from(signed));
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
     /// Byte offset of `needle` at or after `from`.
     pub fn after(&self, from: usize, needle: &str) -> Option<usize> {
         self.source
@@ -195,18 +343,19 @@ impl<'a> Locator<'a> {
         hint: String,
         guide: &'static str,
     ) -> Diagnostic {
-        let snippet = self
+        let text = self
             .source
             .lines()
             .nth(line.saturating_sub(1))
-            .unwrap_or("")
-            .to_string();
+            .unwrap_or("");
+        let (snippet, caret) = snippet_window(text, column);
         Diagnostic {
             file: self.file.to_string(),
             line,
             column,
             message,
             snippet,
+            caret,
             hint,
             guide,
         }
@@ -380,31 +529,39 @@ pub fn line_column(source: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-/// The closest of `candidates` to `word`, if close enough to be a likely typo.
+/// 1-based line and column (in characters) to a byte offset, clamped to the text.
+pub fn offset_of(source: &str, line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line.max(1) {
+        match source[start..].find('\n') {
+            Some(n) => start += n + 1,
+            None => return source.len(),
+        }
+    }
+    let end = source[start..]
+        .find('\n')
+        .map_or(source.len(), |n| start + n);
+    source[start..end]
+        .char_indices()
+        .nth(column.saturating_sub(1))
+        .map_or(end, |(at, _)| start + at)
+}
+
+/// The closest of `candidates` to `word`, if close enough to be a likely
+/// typo. Ties go to the first in alphabetical order, so the hint is the same
+/// on every run whatever order the candidates come in.
 pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     candidates
         .into_iter()
         .map(|candidate| (edit_distance(word, candidate), candidate))
         .filter(|(distance, candidate)| *distance <= (candidate.chars().count() / 3).max(2))
-        .min_by_key(|(distance, _)| *distance)
+        .min()
         .map(|(_, candidate)| candidate)
 }
 
 /// Levenshtein distance in characters.
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            current[j + 1] = (previous[j] + cost)
-                .min(previous[j + 1] + 1)
-                .min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
+    strsim::levenshtein(a, b)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod hant;
 pub mod placeholder;
 pub mod raw;
 pub mod rules;
+pub mod syntax;
 pub mod text;
 mod validate;
 
@@ -29,6 +30,7 @@ pub const EMBEDDED_SCENES: &[(&str, &str)] = &[
         "broken-bridge.ron",
         include_str!("../../scenes/broken-bridge.ron"),
     ),
+    ("sarhu.ron", include_str!("../../scenes/sarhu.ron")),
 ];
 
 /// A checked battle: every id it mentions exists and every number is in range.
@@ -78,6 +80,17 @@ impl Scene {
     }
     pub fn endings(&self) -> &[Ending] {
         &self.raw.endings
+    }
+    pub fn prelude(&self) -> Option<&Prelude> {
+        self.raw.prelude.as_ref()
+    }
+    /// The scene's obscurants besides smoke, in id order (their index is
+    /// their place here).
+    pub fn obscurants(&self) -> impl Iterator<Item = (&String, &Obscurant)> {
+        self.raw.obscurants.iter()
+    }
+    pub fn obscurant_idx(&self, id: &str) -> Option<usize> {
+        self.raw.obscurants.keys().position(|key| key == id)
     }
     pub fn zone_idx(&self, id: &str) -> Option<usize> {
         self.zone_index.get(id).copied()
@@ -183,6 +196,7 @@ fn for_each_text(raw: &mut RawScene, f: &mut dyn FnMut(&mut Text)) {
     raw.commanders.iter_mut().for_each(|c| f(&mut c.name));
     raw.units.iter_mut().for_each(|u| f(&mut u.name));
     raw.atmosphere.iter_mut().for_each(|v| f(&mut v.text));
+    raw.obscurants.values_mut().for_each(|o| f(&mut o.name));
     let effects = |effects: &mut Vec<Effect>, f: &mut dyn FnMut(&mut Text)| {
         for effect in effects {
             match effect {
@@ -202,6 +216,12 @@ fn for_each_text(raw: &mut RawScene, f: &mut dyn FnMut(&mut Text)) {
             }
             effects(&mut option.effects, f);
         }
+    }
+    if let Some(prelude) = &mut raw.prelude {
+        if let Some(text) = &mut prelude.text {
+            prose(text, f);
+        }
+        effects(&mut prelude.effects, f);
     }
     for event in &mut raw.events {
         if let Some(text) = &mut event.text {
@@ -309,25 +329,19 @@ fn load_file(path: &Path, rules: &Rules) -> Result<Scene, Vec<Diagnostic>> {
 }
 
 fn read(path: &Path) -> Result<String, Vec<Diagnostic>> {
-    std::fs::read_to_string(path).map_err(|err| {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|err| {
         vec![file_problem(
-            &path.display().to_string(),
+            &shown,
             format!("cannot read the file: {err}"),
             "scene files must be readable UTF-8 text",
         )]
-    })
+    })?;
+    syntax::decode(&shown, bytes).map_err(|problem| vec![*problem])
 }
 
 fn file_problem(file: &str, message: String, hint: &str) -> Diagnostic {
-    Diagnostic {
-        file: file.to_string(),
-        line: 0,
-        column: 0,
-        message,
-        snippet: String::new(),
-        hint: hint.to_string(),
-        guide: "",
-    }
+    Diagnostic::whole_file(file, message, hint)
 }
 
 fn collect(

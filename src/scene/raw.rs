@@ -5,6 +5,7 @@
 //! its shape; `validate` turns a `RawScene` into a `Scene` that is valid by
 //! construction. The authoring guide (`scenes/README.md`) documents each field.
 
+use super::rules::KindRules;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -145,6 +146,51 @@ pub struct RawScene {
     /// Overrides of `scenes/rules.ron`, by rule name.
     #[serde(default)]
     pub rules: BTreeMap<String, f64>,
+    /// Told and done before turn 0, after the intro.
+    #[serde(default)]
+    pub prelude: Option<Prelude>,
+    /// Kinds of unit of this battle, added to (or replacing) the rules' kinds.
+    #[serde(default)]
+    pub kinds: BTreeMap<UnitKind, KindRules>,
+    /// What else than smoke can hide a zone in this battle (dust, fog, night…), by id.
+    #[serde(default)]
+    pub obscurants: BTreeMap<String, Obscurant>,
+}
+
+/// Something that hides a zone, declared by the scene: its level in a zone
+/// (0..1) is set by `Obscure`, carried by the wind and thins by itself.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Obscurant {
+    /// What the player reads ("dust", "fog").
+    pub name: Text,
+    /// At or above this level the zone is blind (like thick smoke).
+    #[serde(default = "half")]
+    pub blind_at: f64,
+    /// Weighs on morale as smoke does.
+    #[serde(default)]
+    pub chokes: bool,
+    /// Share of it that thins away each turn (of 15 minutes).
+    #[serde(default)]
+    pub decay: f64,
+    /// Share of it the wind carries downwind each turn, at full wind.
+    #[serde(default)]
+    pub carry: f64,
+}
+
+fn half() -> f64 {
+    0.5
+}
+
+/// What happens before the battle's first turn: a text, then effects.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prelude {
+    /// Story text, read by every role.
+    #[serde(default)]
+    pub text: Option<Prose>,
+    #[serde(default)]
+    pub effects: Vec<Effect>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -298,26 +344,61 @@ pub struct Commander {
     pub gives_orders: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum UnitKind {
-    /// Elite guard cavalry (摆牙喇).
-    Bayara,
-    /// Eight Banners cavalry.
-    BannerCavalry,
-    /// Mongol allied cavalry.
-    MongolCavalry,
-    /// Foot of the Han banners (汉军旗).
-    HanBannerFoot,
-    /// Ming wagon-camp infantry with guns (车营).
-    WagonCamp,
-    /// Ming foot.
-    MingFoot,
-    /// Ming cavalry.
-    MingCavalry,
-    /// Cannon and their crews.
-    Artillery,
-    /// Carts, grain, camp followers.
-    Baggage,
+/// A kind of unit, written as a bare word (`kind: MingFoot`): one of the
+/// kinds the rules declare (`kinds` in `rules.ron`) or the scene's own
+/// `kinds`. The shipped rules declare the kinds of the Ming–Jin wars; a
+/// battle of another age declares its own.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UnitKind(pub String);
+
+impl UnitKind {
+    pub fn new(name: &str) -> UnitKind {
+        UnitKind(name.to_string())
+    }
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Serialize for UnitKind {
+    /// As the bare word it is written as (RON writes a unit variant so).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit_variant("UnitKind", 0, intern(&self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for UnitKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Word;
+        impl serde::de::Visitor<'_> for Word {
+            type Value = UnitKind;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a unit kind, written as a bare word like `MingFoot`")
+            }
+            fn visit_str<E: serde::de::Error>(self, word: &str) -> Result<UnitKind, E> {
+                Ok(UnitKind::new(word))
+            }
+        }
+        deserializer.deserialize_identifier(Word)
+    }
+}
+
+/// A `'static` copy of a kind's name, for serde's unit variants: each
+/// distinct name is kept once for the life of the program (kinds are few).
+fn intern(name: &str) -> &'static str {
+    use std::collections::BTreeSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(found) = names.get(name) {
+        return found;
+    }
+    let kept: &'static str = Box::leak(name.to_string().into_boxed_str());
+    names.insert(kept);
+    kept
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -471,6 +552,17 @@ pub enum Condition {
         side: String,
         zone: String,
     },
+    /// The commander has fallen (killed, wounded or captured).
+    Fallen(String),
+    /// Turns since the flag was set, the event happened or the turning point
+    /// was decided (0 in the turn it happens); false before it.
+    TurnsSince(String, Cmp),
+    /// Level (0..1) of one of the scene's obscurants in a zone.
+    Obscured {
+        zone: String,
+        by: String,
+        cmp: Cmp,
+    },
     /// True with this probability (0..1), drawn once per turn for the item
     /// whose condition it is, from the game's seed: the same seed gives the
     /// same luck, and it is the same however often the condition is read.
@@ -560,6 +652,34 @@ pub enum Effect {
     SetFlag(String),
     ClearFlag(String),
     Narrate(Prose),
+    /// The commander falls: from now on he gives no sight, rallies nobody and
+    /// leads nobody (a wounded one leads at `wounded_leadership`); the units
+    /// he leads take a morale shock.
+    Fall {
+        commander: String,
+        fate: Fate,
+    },
+    /// Sets one of the scene's obscurants to `level` in these zones (every
+    /// zone when the list is empty: the night, a fog over the field).
+    Obscure {
+        zones: Vec<String>,
+        by: String,
+        level: f64,
+    },
+    /// A unit, or a commander with the units he leads, goes over to `side`
+    /// (a hidden allegiance revealed, a defection); they stop and hold.
+    ChangeSide {
+        who: String,
+        side: String,
+    },
+}
+
+/// What becomes of a commander who falls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fate {
+    Killed,
+    Wounded,
+    Captured,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -156,12 +156,73 @@ rules! {
     courier_panic_turns: 0.0 ..= 10.0,
     /// Morale an attack order gives the unit (the drums beat the charge).
     attack_morale: 0.0 ..= 50.0,
+    /// 1: a rumor about a unit's own side is judged by what the unit itself
+    /// sees of the front (zones where its side meets an enemy), from its zone
+    /// and the neighbours it can see; 0: by all its side sees (shipped).
+    #[serde(default)]
+    rumor_own_front: 0.0 ..= 1.0,
+    /// Share of routing friends a unit feels, times its fear, after believing
+    /// that its side is lost, whatever the smoke (0: fear only in thick smoke, shipped).
+    #[serde(default)]
+    rumor_fear: 0.0 ..= 1.0,
+    /// Share of its fear a unit loses each turn.
+    #[serde(default = "fear_decay")]
+    fear_decay: 0.0 ..= 1.0,
+    /// Morale a unit loses when, under orders, it leaves a zone where an
+    /// unbroken enemy stands; above 0 such a unit is no longer pinned: it
+    /// may disengage at this cost (0: it is pinned, shipped).
+    #[serde(default)]
+    withdraw_morale: 0.0 ..= 100.0,
+    /// Chance, times (1 - quality), that such a withdrawal turns into a rout.
+    #[serde(default)]
+    withdraw_rout: 0.0 ..= 1.0,
+    /// Share of a withdrawing unit's men that friends in the zones around
+    /// count as routing (contagion): seen from behind, a withdrawal looks
+    /// like flight (0: not at all, shipped).
+    #[serde(default)]
+    withdrawal_seen_as_flight: 0.0 ..= 1.0,
+    /// Chance per turn that a commander standing where his side is losing the
+    /// fight falls (0: never; the shipped battles keep it off).
+    #[serde(default)]
+    commander_fall_chance: 0.0 ..= 1.0,
+    /// Of the commanders who fall in a fight, the share killed.
+    #[serde(default = "fall_killed")]
+    fall_killed: 0.0 ..= 1.0,
+    /// Of the commanders who fall in a fight, the share captured (the rest are wounded).
+    #[serde(default = "fall_captured")]
+    fall_captured: 0.0 ..= 1.0,
+    /// Morale lost by the units a commander leads when he is killed or captured
+    /// (half of it when he is wounded).
+    #[serde(default = "fall_shock")]
+    fall_shock: 0.0 ..= 100.0,
+    /// A wounded commander's leadership, as a share of his own.
+    #[serde(default = "wounded_leadership")]
+    wounded_leadership: 0.0 ..= 1.0,
+}
+
+// Defaults of the rules added after the first rules files were written, so
+// that a rules.ron written before them still reads (the shipped one gives
+// them all).
+fn fear_decay() -> f64 {
+    0.25
+}
+fn fall_killed() -> f64 {
+    0.4
+}
+fn fall_captured() -> f64 {
+    0.2
+}
+fn fall_shock() -> f64 {
+    15.0
+}
+fn wounded_leadership() -> f64 {
+    0.5
 }
 
 impl Rules {
     /// The fighting and moving of a kind; an absent kind fights like foot.
-    pub fn kind(&self, kind: UnitKind) -> KindRules {
-        self.kinds.get(&kind).copied().unwrap_or(KindRules {
+    pub fn kind(&self, kind: &UnitKind) -> KindRules {
+        self.kinds.get(kind).copied().unwrap_or(KindRules {
             mounted: false,
             melee: 0.5,
             missile: 0.0,

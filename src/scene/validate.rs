@@ -8,57 +8,28 @@ use super::diag::{Declaration, Diagnostic, Locator, closest};
 use super::placeholder;
 use super::raw::*;
 use super::rules::Rules;
+use super::syntax;
 use std::collections::{HashMap, HashSet};
 
 const REQUIRED_LOCALES: [&str; 2] = ["en", "zh-Hans"];
 const KNOWN_LOCALES: [&str; 3] = ["en", "zh-Hans", "zh-Hant"];
 
-/// Turns a RON error into a positioned diagnostic.
-fn syntax(locator: &Locator, err: &ron::error::SpannedError) -> Diagnostic {
-    let start = &err.span.start;
-    let (hint, guide) = match &err.code {
-        ron::Error::NoSuchStructField { expected, .. } => (
-            format!("the fields allowed here are: {}", expected.join(", ")),
-            "Fields",
-        ),
-        ron::Error::MissingStructField { field, .. } => {
-            (format!("add `{field}: ...` to this item"), "Fields")
-        }
-        ron::Error::NoSuchEnumVariant { expected, .. } => (
-            format!("expected one of: {}", expected.join(", ")),
-            "Conditions and effects",
-        ),
-        _ if after_whole_number(locator.source, start.line, start.col) => (
-            "this field takes a whole number: write it without a decimal point (`1400`, not `1400.0`)"
-                .to_string(),
-            "Writing RON",
-        ),
-        _ => (
-            "check brackets, commas and quotes near here".to_string(),
-            "Writing RON",
-        ),
-    };
-    locator.at_line(start.line, start.col, format!("{}", err.code), hint, guide)
-}
-
-/// Whether the 1-based (line, column) is at the decimal point of a number
-/// such as `1400.0`: RON stops there when the field takes a whole number.
-fn after_whole_number(source: &str, line: usize, column: usize) -> bool {
-    let Some(text) = source.lines().nth(line.saturating_sub(1)) else {
-        return false;
-    };
-    let chars: Vec<char> = text.chars().collect();
-    let at = column.saturating_sub(1);
-    chars.get(at) == Some(&'.')
-        && at > 0
-        && chars[at - 1].is_ascii_digit()
-        && chars.get(at + 1).is_some_and(char::is_ascii_digit)
+/// The file's text as RON will read it, or the problem that stops reading:
+/// a byte-order mark is dropped; an empty file is said to be empty.
+fn readable<'s>(file: &'s str, source: &'s str) -> Result<Locator<'s>, Vec<Diagnostic>> {
+    let locator = Locator::new(file, syntax::without_bom(source));
+    match syntax::empty(&locator) {
+        Some(problem) => Err(vec![problem]),
+        None => Ok(locator),
+    }
 }
 
 pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
-    let locator = Locator::new(file, source);
-    let rules: Rules = ron::from_str(source).map_err(|err| vec![syntax(&locator, &err)])?;
-    let problems: Vec<Diagnostic> = rules
+    let locator = readable(file, source)?;
+    let source = locator.source;
+    let rules: Rules =
+        ron::from_str(source).map_err(|err| vec![syntax::ron_error(&locator, &err)])?;
+    let mut problems: Vec<Diagnostic> = rules
         .out_of_range()
         .into_iter()
         .map(|(name, value, min, max)| {
@@ -71,6 +42,16 @@ pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
             )
         })
         .collect();
+    let kinds_at = locator.section("kinds").unwrap_or(0);
+    for (kind, field, value) in kind_problems(&rules.kinds) {
+        let at = locator.after(kinds_at, kind).unwrap_or(kinds_at);
+        problems.push(locator.at(
+            at,
+            format!("kind `{kind}`: `{field}` is {value}, outside 0..=10"),
+            "use a value between 0 and 10".to_string(),
+            "Rules",
+        ));
+    }
     if problems.is_empty() {
         Ok(rules)
     } else {
@@ -79,14 +60,49 @@ pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
 }
 
 pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules), Vec<Diagnostic>> {
-    let locator = Locator::new(file, source);
+    let locator = readable(file, source)?;
+    let source = locator.source;
     let raw: RawScene = ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
         .from_str(source)
-        .map_err(|err| vec![syntax(&locator, &err)])?;
+        .map_err(|err| vec![syntax::ron_error(&locator, &err)])?;
     let mut checker = Checker::new(&locator, &raw);
     checker.check_all();
     let mut rules = base.clone();
+    // The scene's own kinds of unit, over the rules' ones.
+    for (kind, of_kind) in &raw.kinds {
+        rules.kinds.insert(kind.clone(), *of_kind);
+    }
+    let kinds_at = locator.section("kinds").unwrap_or(0);
+    for (kind, field, value) in kind_problems(&raw.kinds) {
+        let at = locator.after(kinds_at, kind).unwrap_or(kinds_at);
+        checker.problems.push(locator.at(
+            at,
+            format!("kind `{kind}`: `{field}` is {value}, outside 0..=10"),
+            "use a value between 0 and 10 (foot fight at about 0.6, guards at 1.8)".to_string(),
+            "Units",
+        ));
+    }
+    for unit in &raw.units {
+        if !rules.kinds.contains_key(&unit.kind) {
+            let mut names: Vec<&str> = rules.kinds.keys().map(UnitKind::name).collect();
+            names.sort_unstable();
+            let hint = match closest(unit.kind.name(), names.iter().copied()) {
+                Some(near) => format!("did you mean `{near}`?"),
+                None => format!(
+                    "the kinds are {}; a battle of another age declares its own in `kinds`",
+                    names.join(", ")
+                ),
+            };
+            checker.anchor_at("units", &unit.id);
+            checker.report(
+                &["kind:"],
+                format!("unknown unit kind `{}`", unit.kind.name()),
+                hint,
+                "Units",
+            );
+        }
+    }
     // An override is found after the top-level `rules:` (a comment or a text
     // earlier in the file may mention a rule's name).
     let overrides = locator.section("rules").unwrap_or(0);
@@ -137,6 +153,8 @@ struct Checker<'a> {
     commanders: HashSet<&'a str>,
     events: HashSet<&'a str>,
     options: HashMap<&'a str, Vec<&'a str>>,
+    /// Every flag some `SetFlag` sets.
+    flags: HashSet<&'a str>,
     /// The item being checked: positions are searched for inside it.
     anchor: Option<Declaration>,
     /// Who reads the texts being checked now.
@@ -181,6 +199,7 @@ impl<'a> Checker<'a> {
                     )
                 })
                 .collect(),
+            flags: set_flags(raw),
             anchor: None,
             audience: Audience::Everyone,
             in_variant: false,
@@ -254,6 +273,57 @@ impl<'a> Checker<'a> {
                 );
             }
             for effect in &event.effects {
+                self.effect(effect);
+            }
+        }
+        for (id, obscurant) in &raw.obscurants {
+            self.anchor = self.locator.section("obscurants").map(|at| Declaration {
+                path: vec!["obscurants".to_string()],
+                id: id.clone(),
+                id_at: self.locator.after(at, &format!("\"{id}\"")).unwrap_or(at),
+                start: self.locator.after(at, &format!("\"{id}\"")).unwrap_or(at),
+                end: self.locator.source.len(),
+            });
+            if !is_plain_id(id) {
+                self.report(
+                    &[],
+                    format!("obscurant id `{id}` is not a plain id"),
+                    "use lower-case letters, digits and dashes".into(),
+                    "Obscurants",
+                );
+            }
+            self.text(&obscurant.name, "name");
+            for (field, value) in [
+                ("blind_at", obscurant.blind_at),
+                ("decay", obscurant.decay),
+                ("carry", obscurant.carry),
+            ] {
+                self.range(field, value, 0.0, 1.0, "Obscurants");
+            }
+        }
+        if let Some(prelude) = &raw.prelude {
+            self.anchor = None;
+            let start = self.locator.section("prelude");
+            self.anchor = start.map(|at| Declaration {
+                path: vec!["prelude".to_string()],
+                id: "prelude".to_string(),
+                id_at: at,
+                start: at,
+                end: self.locator.source.len(),
+            });
+            self.audience = Audience::Everyone;
+            if let Some(text) = &prelude.text {
+                self.prose(text, "text");
+            }
+            if prelude.text.is_none() && prelude.effects.is_empty() {
+                self.report(
+                    &[],
+                    "the prelude has no text and no effects".into(),
+                    "give it a `text`, some `effects`, or leave it out".into(),
+                    "Prelude",
+                );
+            }
+            for effect in &prelude.effects {
                 self.effect(effect);
             }
         }
@@ -345,7 +415,7 @@ impl<'a> Checker<'a> {
                     .unwrap_or(0);
                 let diagnostic = self.locator.at(
                     second,
-                    format!("duplicate id `{id}`: a {kind} and a {first}"),
+                    format!("duplicate id `{id}`: {} and {}", with_article(kind), with_article(first)),
                     "every side, zone, commander, unit, turning point, event and ending needs its own id".into(),
                     "Ids",
                 );
@@ -594,6 +664,12 @@ impl<'a> Checker<'a> {
         let raw = self.raw;
         let meta = &raw.meta;
         let limits = Limits {
+            story_ids: raw
+                .turning_points
+                .iter()
+                .map(|tp| tp.id.as_str())
+                .chain(raw.events.iter().map(|e| e.id.as_str()))
+                .collect(),
             max_turns: f64::from(meta.max_turns),
             first_minute: f64::from(meta.start_minute),
             last_minute: f64::from(meta.start_minute)
@@ -874,6 +950,37 @@ impl<'a> Checker<'a> {
                     self.reference("side", role, "Conditions and effects");
                 }
             }
+            Condition::Fallen(commander) => {
+                self.reference("commander", commander, "Conditions and effects")
+            }
+            Condition::Obscured { zone, by, cmp } => {
+                self.reference("zone", zone, "Conditions and effects");
+                self.obscurant(by);
+                self.cmp(cmp);
+            }
+            Condition::TurnsSince(id, cmp) => {
+                self.cmp(cmp);
+                let known = self.events.contains(id.as_str())
+                    || self.options.contains_key(id.as_str())
+                    || self.flags.contains(id.as_str());
+                if !known {
+                    let mut ids: Vec<&str> = self
+                        .events
+                        .iter()
+                        .chain(self.options.keys())
+                        .chain(self.flags.iter())
+                        .copied()
+                        .collect();
+                    ids.sort_unstable();
+                    ids.dedup();
+                    self.unknown(
+                        "flag, event or turning point",
+                        id,
+                        &ids,
+                        "Conditions and effects",
+                    );
+                }
+            }
         }
     }
 
@@ -881,12 +988,18 @@ impl<'a> Checker<'a> {
         let (Cmp::AtLeast(value) | Cmp::AtMost(value) | Cmp::Above(value) | Cmp::Below(value)) =
             cmp;
         if !value.is_finite() {
-            self.report(
-                &[],
-                "a comparison with a number that is not finite".into(),
-                "use a plain number".into(),
+            let anchor = self.anchor.as_ref();
+            let at = self
+                .locator
+                .non_finite(anchor)
+                .or(anchor.map(|d| d.id_at))
+                .unwrap_or(0);
+            self.problems.push(self.locator.at(
+                at,
+                format!("a comparison with `{value}`, which is not a finite number"),
+                "use a plain number, like `AtLeast(3)`".into(),
                 "Conditions and effects",
-            );
+            ));
         }
     }
 
@@ -969,8 +1082,53 @@ impl<'a> Checker<'a> {
                 self.range("share", *share, 0.0, 1.0, G);
             }
             Effect::WetCloth(side) => self.reference("side", side, G),
+            Effect::Fall { commander, .. } => self.reference("commander", commander, G),
+            Effect::Obscure { zones, by, level } => {
+                for zone in zones {
+                    self.reference("zone", zone, G);
+                }
+                self.obscurant(by);
+                self.range("level", *level, 0.0, 1.0, G);
+            }
+            Effect::ChangeSide { who, side } => {
+                self.reference("side", side, G);
+                if self.raw.meta.playable.contains(who) {
+                    self.report(
+                        &[&format!("\"{who}\"")],
+                        format!("`{who}` is a playable role and cannot change side"),
+                        "change the side of the units he leads instead, or of another commander"
+                            .into(),
+                        G,
+                    );
+                } else if !self.units.contains(who.as_str())
+                    && !self.commanders.contains(who.as_str())
+                {
+                    let mut ids: Vec<&str> =
+                        self.units.iter().chain(&self.commanders).copied().collect();
+                    ids.sort_unstable();
+                    self.unknown("unit or commander", who, &ids, G);
+                }
+            }
             Effect::SetFlag(_) | Effect::ClearFlag(_) => {}
             Effect::Narrate(text) => self.prose(text, "Narrate"),
+        }
+    }
+
+    /// An obscurant must be one the scene declares.
+    fn obscurant(&mut self, id: &str) {
+        if !self.raw.obscurants.contains_key(id) {
+            let ids: Vec<&str> = self.raw.obscurants.keys().map(String::as_str).collect();
+            if ids.is_empty() {
+                self.report(
+                    &[&format!("\"{id}\"")],
+                    format!("unknown obscurant `{id}`: the scene declares none"),
+                    "declare it in the top-level `obscurants` map (smoke needs none: use `Smoke`)"
+                        .into(),
+                    "Obscurants",
+                );
+            } else {
+                self.unknown("obscurant", id, &ids, "Obscurants");
+            }
         }
     }
 
@@ -1059,6 +1217,34 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// The fighting values of kinds that are not finite or outside 0..=10.
+fn kind_problems(
+    kinds: &std::collections::BTreeMap<UnitKind, super::rules::KindRules>,
+) -> Vec<(&str, &'static str, f64)> {
+    let mut out = Vec::new();
+    for (kind, of_kind) in kinds {
+        for (field, value) in [("melee", of_kind.melee), ("missile", of_kind.missile)] {
+            if !value.is_finite() || !(0.0..=10.0).contains(&value) {
+                out.push((kind.name(), field, value));
+            }
+        }
+    }
+    out
+}
+
+/// Every flag a `SetFlag` effect of the scene sets.
+fn set_flags(raw: &RawScene) -> HashSet<&str> {
+    let options = raw.turning_points.iter().flat_map(|tp| &tp.options);
+    options
+        .flat_map(|option| &option.effects)
+        .chain(raw.events.iter().flat_map(|event| &event.effects))
+        .filter_map(|effect| match effect {
+            Effect::SetFlag(flag) => Some(flag.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Where a text is written: `name:` for a field, `Narrate(` for an effect.
 fn field_needle(field: &str) -> String {
     if field.starts_with(char::is_uppercase) {
@@ -1066,6 +1252,17 @@ fn field_needle(field: &str) -> String {
     } else {
         format!("{field}:")
     }
+}
+
+/// "a zone", "a unit", "an event", "an ending": by sound ("unit" starts
+/// with a "you").
+fn with_article(noun: &str) -> String {
+    let article = if noun.starts_with(['a', 'e', 'i', 'o']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {noun}")
 }
 
 /// The top-level list an item of this kind is declared in.
@@ -1089,13 +1286,16 @@ struct Reachable<'a> {
 }
 
 /// The span of a battle, in turns and clock minutes.
-struct Limits {
+struct Limits<'a> {
+    /// Ids of the turning points and events (anything else `TurnsSince`
+    /// names is a flag, taken as possible).
+    story_ids: HashSet<&'a str>,
     max_turns: f64,
     first_minute: f64,
     last_minute: f64,
 }
 
-impl Limits {
+impl Limits<'_> {
     /// Could the condition ever hold, given what can happen? Only the clock,
     /// `Never` and the story's own conditions are judged; anything about the
     /// world is taken as possible.
@@ -1118,6 +1318,13 @@ impl Limits {
                 can.points.contains(tp.as_str())
             }
             Condition::Happened(event) => can.events.contains(event.as_str()),
+            Condition::TurnsSince(id, cmp) => {
+                let id = id.as_str();
+                let can_happen = can.points.contains(id)
+                    || can.events.contains(id)
+                    || !self.story_ids.contains(id);
+                can_happen && within(cmp, 0.0, self.max_turns)
+            }
             _ => true,
         }
     }

@@ -1,7 +1,7 @@
 //! The chronicle: typed events every system emits; the REPL turns them into
 //! localized prose. Indices refer to the scene's units, zones, sides and commanders.
 
-use crate::scene::Compass;
+use crate::scene::{Compass, Fate};
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -98,6 +98,20 @@ pub enum Entry {
     Destroyed {
         zone: usize,
         men: u32,
+    },
+    CommanderFalls {
+        commander: usize,
+        fate: Fate,
+    },
+    /// One of the scene's obscurants (by its index) now hides the zone.
+    Obscured {
+        zone: usize,
+        by: usize,
+    },
+    /// It no longer does.
+    Unobscured {
+        zone: usize,
+        by: usize,
     },
 }
 

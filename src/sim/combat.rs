@@ -9,11 +9,12 @@
 
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
-use super::morale::Morale;
+use super::morale::{Modifier, Morale};
 use super::movement::{Location, Orders, UnitOrder};
 use super::perception::Vision;
-use super::{Strength, UnitInfo};
-use crate::scene::MoraleState;
+use super::rng::BattleRng;
+use super::{CommanderState, Strength, UnitInfo};
+use crate::scene::{Fate, MoraleState};
 use bevy_ecs::prelude::*;
 
 /// How hard a unit in this state strikes.
@@ -29,9 +30,12 @@ pub fn state_factor(state: MoraleState) -> f64 {
 pub fn combat_system(
     field: Res<Field>,
     vision: Res<Vision>,
+    mut rng: ResMut<BattleRng>,
     mut chronicle: ResMut<Chronicle>,
-    mut units: Query<(&UnitInfo, &mut Strength, &Location, &Orders, &Morale)>,
+    mut commanders: Query<&mut CommanderState>,
+    mut units: Query<(&UnitInfo, &mut Strength, &Location, &Orders, &mut Morale)>,
 ) {
+    let mut falls: Vec<(usize, Fate)> = Vec::new();
     let rules = &field.rules;
     let n_sides = field.n_sides;
     let mut all: Vec<_> = units.iter_mut().collect();
@@ -52,7 +56,7 @@ pub fn combat_system(
         let mut missile = vec![0.0_f64; n_sides];
         for &i in &here {
             let (info, strength, _, _, morale) = &all[i];
-            let kind = rules.kind(info.kind);
+            let kind = rules.kind(&info.kind);
             let mut power = state_factor(morale.state);
             if vision.is_blind(zone) {
                 power *= rules.smoke_combat;
@@ -140,6 +144,59 @@ pub fn combat_system(
                 losses: report,
             });
         }
+        // A commander where his side is losing may fall (never drawn when
+        // the rule is off, so the random stream is as it always was).
+        if rules.commander_fall_chance > 0.0 {
+            let share = |side: usize| losses_by_side[side] / men[side].max(1.0);
+            let losing = |side: usize| {
+                men[side] > 0.0
+                    && (0..n_sides)
+                        .filter(|s| *s != side && men[*s] > 0.0)
+                        .any(|s| share(side) > share(s))
+            };
+            let mut standing: Vec<(usize, usize)> = commanders
+                .iter()
+                .filter(|c| c.zone == zone && c.fallen.is_none() && c.side < n_sides)
+                .map(|c| (c.idx, c.side))
+                .collect();
+            standing.sort_unstable();
+            for (commander, side) in standing {
+                if losing(side) && rng.chance(rules.commander_fall_chance) {
+                    let roll = rng.unit();
+                    let fate = if roll < rules.fall_killed {
+                        Fate::Killed
+                    } else if roll < rules.fall_killed + rules.fall_captured {
+                        Fate::Captured
+                    } else {
+                        Fate::Wounded
+                    };
+                    falls.push((commander, fate));
+                }
+            }
+        }
+    }
+    for (commander, fate) in falls {
+        for mut state in commanders.iter_mut() {
+            if state.idx == commander {
+                state.fallen = Some(fate);
+                state.drums_left = 0;
+            }
+        }
+        chronicle.push(Entry::CommanderFalls { commander, fate });
+        let shock = if fate == Fate::Wounded {
+            -rules.fall_shock / 2.0
+        } else {
+            -rules.fall_shock
+        };
+        for (info, _, location, _, morale) in all.iter_mut() {
+            if info.leader == Some(commander)
+                && location.present
+                && morale.state.can_fight_or_flee()
+            {
+                morale.value = (morale.value + shock).clamp(0.0, 100.0);
+                morale.push(Modifier::CommanderFell, shock);
+            }
+        }
     }
 }
 
@@ -153,7 +210,7 @@ mod tests {
             scene.units[0].men = 6_000;
             scene.units[1].men = 2_000;
             scene.units[1].zone = "south-bank".into();
-            scene.units[1].kind = crate::scene::UnitKind::MingFoot;
+            scene.units[1].kind = crate::scene::UnitKind::new("MingFoot");
             scene
         });
         schedule.run(&mut world);

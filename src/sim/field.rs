@@ -35,6 +35,8 @@ pub struct Field {
     pub n_sides: usize,
     /// Per side: the zone its routing units run to.
     pub retreat: Vec<usize>,
+    /// The scene's obscurants besides smoke, in the scene's order.
+    pub obscurants: Vec<super::haze::ObscurantInfo>,
 }
 
 impl Field {
@@ -62,12 +64,12 @@ impl Field {
             .map(|(idx, unit)| UnitInfo {
                 idx,
                 side: scene.side_idx(&unit.side).unwrap_or(0),
-                kind: unit.kind,
+                kind: unit.kind.clone(),
                 quality: unit.quality,
                 start_men: unit.men,
                 start_morale: unit.morale,
                 may_surrender: unit.may_surrender,
-                mounted: rules.kind(unit.kind).mounted,
+                mounted: rules.kind(&unit.kind).mounted,
                 leader: unit
                     .leader
                     .as_deref()
@@ -101,6 +103,16 @@ impl Field {
             units,
             n_sides: scene.sides().len(),
             retreat,
+            obscurants: scene
+                .obscurants()
+                .map(|(id, o)| super::haze::ObscurantInfo {
+                    id: id.clone(),
+                    blind_at: o.blind_at,
+                    chokes: o.chokes,
+                    decay: o.decay,
+                    carry: o.carry,
+                })
+                .collect(),
         }
     }
 

@@ -19,7 +19,9 @@
 
 pub mod chronicle;
 pub mod combat;
+pub mod fall;
 pub mod field;
+pub mod haze;
 pub mod morale;
 pub mod movement;
 pub mod perception;
@@ -36,7 +38,7 @@ pub use chronicle::Entry;
 pub use field::Field;
 pub use state::WorldState;
 
-use crate::scene::{Claim, Effect, MoraleState, Order, Scene, Target};
+use crate::scene::{Claim, Effect, Fate, MoraleState, Order, Scene, Target};
 use bevy_ecs::prelude::*;
 use chronicle::Chronicle;
 use morale::Morale;
@@ -80,6 +82,32 @@ pub struct CommanderState {
     /// stays where the scene put him instead of following the unit he leads.
     #[serde(default)]
     pub placed: bool,
+    /// How he fell, if he has (a `Fall` effect, or a losing fight).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallen: Option<Fate>,
+}
+
+impl CommanderState {
+    /// Still with his men: not killed or captured (a wounded one is carried
+    /// along). Only such a commander gives his side sight.
+    pub fn standing(&self) -> bool {
+        !matches!(self.fallen, Some(Fate::Killed | Fate::Captured))
+    }
+
+    /// Can beat a rally or steady routing men: not fallen at all.
+    pub fn rallies(&self) -> bool {
+        self.fallen.is_none()
+    }
+
+    /// The leadership he brings now: his own, a share of it when wounded,
+    /// none when killed or captured.
+    pub fn leading(&self, rules: &crate::scene::Rules) -> f64 {
+        match self.fallen {
+            None => self.leadership,
+            Some(Fate::Wounded) => self.leadership * rules.wounded_leadership,
+            Some(Fate::Killed | Fate::Captured) => 0.0,
+        }
+    }
 }
 
 /// Marks a zone entity.
@@ -121,6 +149,7 @@ impl Battle {
         schedule.add_systems(
             (
                 weather::weather_system,
+                haze::haze_system,
                 perception::perception_system,
                 rumor::rumor_system,
                 movement::movement_system,
@@ -378,6 +407,46 @@ impl Battle {
                     }
                 }
             }
+            Effect::Fall { commander, fate } => {
+                if let Some(idx) = scene.commander_idx(commander) {
+                    fall::fall(&mut self.world, idx, *fate, &mut entries);
+                }
+            }
+            Effect::Obscure { zones, by, level } => {
+                if let Some(by) = scene.obscurant_idx(by) {
+                    let wanted: Vec<usize> =
+                        zones.iter().filter_map(|z| scene.zone_idx(z)).collect();
+                    let kinds = field.obscurants.len();
+                    let mut query = self.world.query::<(&ZoneIdx, &mut haze::Haze)>();
+                    for (idx, mut haze) in query.iter_mut(&mut self.world) {
+                        if zones.is_empty() || wanted.contains(&idx.0) {
+                            haze.levels.resize(kinds, 0.0);
+                            haze.levels[by] = level.clamp(0.0, 1.0);
+                        }
+                    }
+                }
+            }
+            Effect::ChangeSide { who, side } => {
+                if let Some(side) = scene.side_idx(side) {
+                    let commander = scene.commander_idx(who);
+                    let unit = scene.unit_idx(who);
+                    let mut query = self.world.query::<&mut CommanderState>();
+                    for mut state in query.iter_mut(&mut self.world) {
+                        if Some(state.idx) == commander {
+                            state.side = side;
+                            state.drums_left = 0;
+                        }
+                    }
+                    let mut query = self.world.query::<(&mut UnitInfo, &mut Orders)>();
+                    for (mut info, mut orders) in query.iter_mut(&mut self.world) {
+                        let led = commander.is_some() && info.leader == commander;
+                        if Some(info.idx) == unit || led {
+                            info.side = side;
+                            orders.order = UnitOrder::Hold;
+                        }
+                    }
+                }
+            }
             Effect::SetFlag(_) | Effect::ClearFlag(_) | Effect::Narrate(_) => {}
         }
         entries
@@ -404,14 +473,16 @@ impl Battle {
             Target::Unit(id) => ids(std::slice::from_ref(id)),
             Target::Units(list) => ids(list),
             Target::Side(side) => {
+                // By the side each unit fights for now (a `ChangeSide` moves it).
                 let side = scene.side_idx(side);
-                scene
-                    .units()
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, unit)| scene.side_idx(&unit.side) == side)
-                    .map(|(idx, _)| idx)
-                    .collect()
+                let mut query = self.world.query::<&UnitInfo>();
+                let mut units: Vec<usize> = query
+                    .iter(&self.world)
+                    .filter(|info| Some(info.side) == side)
+                    .map(|info| info.idx)
+                    .collect();
+                units.sort_unstable();
+                units
             }
             Target::SideIn { side, zone } => {
                 let (side, zone) = (scene.side_idx(side), scene.zone_idx(zone));

@@ -15,7 +15,8 @@
 
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
-use super::movement::{Location, Orders, UnitOrder};
+use super::haze::Haze;
+use super::movement::{Location, Orders, UnitOrder, Withdrawals};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::{Burning, Passage};
@@ -37,6 +38,10 @@ pub enum Modifier {
     Drums,
     Recovery,
     Orders,
+    /// The commander who leads it has fallen.
+    CommanderFell,
+    /// It left an enemy standing (the rule `withdraw_morale`).
+    Withdrawal,
 }
 
 #[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,6 +53,14 @@ pub struct Morale {
     pub last: Vec<(Modifier, f64)>,
     /// Believes the last rumor it heard says its side is lost.
     pub believes_lost: bool,
+    /// 0..1: fear left from believing its side is lost (only with the rule
+    /// `rumor_fear` on); fades by `fear_decay` a turn.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fear: f64,
+}
+
+fn is_zero(value: &f64) -> bool {
+    *value == 0.0
 }
 
 impl Morale {
@@ -57,6 +70,7 @@ impl Morale {
             state: MoraleState::Steady,
             last: Vec::new(),
             believes_lost: false,
+            fear: 0.0,
         }
     }
 
@@ -91,7 +105,8 @@ pub fn morale_system(
     side_orders: Res<SideOrders>,
     mut rng: ResMut<BattleRng>,
     mut chronicle: ResMut<Chronicle>,
-    zones: Query<(&ZoneIdx, &Burning, &Passage)>,
+    withdrawals: Res<Withdrawals>,
+    zones: Query<(&ZoneIdx, &Burning, &Passage, Option<&Haze>)>,
     commanders: Query<&CommanderState>,
     mut units: Query<(
         &UnitInfo,
@@ -105,15 +120,33 @@ pub fn morale_system(
     let n = field.zones.len();
     let mut smoke = vec![0.0; n];
     let mut open = vec![true; n];
-    for (idx, burning, passage) in zones.iter() {
+    for (idx, burning, passage, haze) in zones.iter() {
         if idx.0 < n {
-            smoke[idx.0] = burning.smoke;
+            // A choking obscurant of the scene's weighs as smoke does.
+            let choking = haze.map_or(0.0, |haze| haze.choking(&field));
+            smoke[idx.0] = burning.smoke.max(choking);
             open[idx.0] = passage.intact;
         }
     }
     let mut all: Vec<_> = units.iter_mut().collect();
     all.sort_by_key(|(info, ..)| info.idx);
 
+    // Men of each side that withdrew from a fight this turn, by the zone
+    // they are in now: seen from another zone, a withdrawal looks like flight
+    // (the rule `withdrawal_seen_as_flight`; none when it is off).
+    let mut withdrawing = vec![vec![0.0_f64; n]; field.n_sides];
+    if rules.withdrawal_seen_as_flight > 0.0 {
+        for (info, strength, location, _, morale) in all.iter() {
+            if withdrawals.units.contains(&info.idx)
+                && location.present
+                && !morale.state.is_broken()
+                && location.zone < n
+            {
+                withdrawing[info.side][location.zone] +=
+                    f64::from(strength.men) * rules.withdrawal_seen_as_flight;
+            }
+        }
+    }
     // Men and routing men per side and zone, as the turn stands.
     let mut men = vec![vec![0.0_f64; n]; field.n_sides];
     let mut routing = vec![vec![0.0_f64; n]; field.n_sides];
@@ -129,7 +162,7 @@ pub fn morale_system(
         commanders
             .iter()
             .filter(|c| c.side == side && c.zone == zone)
-            .map(|c| c.leadership)
+            .map(|c| c.leading(rules))
             .fold(0.0_f64, f64::max)
     };
 
@@ -160,7 +193,7 @@ pub fn morale_system(
         for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
             if z == zone || vision.side_sees(side, z) {
                 near_men += men[side][z];
-                near_routing += routing[side][z];
+                near_routing += routing[side][z] + withdrawing[side][z];
             }
         }
         let own_men = f64::from(strength.men);
@@ -169,6 +202,13 @@ pub fn morale_system(
         } else {
             0.0
         };
+        // A withdrawing unit knows its own order.
+        let own_routing = own_routing
+            + if withdrawals.units.contains(&info.idx) && !morale.state.is_broken() {
+                own_men * rules.withdrawal_seen_as_flight
+            } else {
+                0.0
+            };
         let others = near_men - own_men;
         let routing_share = if others > 0.0 {
             ((near_routing - own_routing) / others).clamp(0.0, 1.0)
@@ -180,7 +220,15 @@ pub fn morale_system(
         } else {
             0.0
         };
-        let felt_share = routing_share.max(believed);
+        // Fear that outlasts the truth (off unless the scene's rules say).
+        let feared = rules.rumor_fear * morale.fear;
+        if morale.fear > 0.0 {
+            morale.fear = (morale.fear * (1.0 - rules.fear_decay)).max(0.0);
+            if morale.fear < 0.01 {
+                morale.fear = 0.0;
+            }
+        }
+        let felt_share = routing_share.max(believed).max(feared);
         if felt_share > 0.0 {
             deltas.push((Modifier::Contagion, -rules.contagion_morale * felt_share));
         }
@@ -211,6 +259,11 @@ pub fn morale_system(
                 deltas.push((Modifier::Trapped, -rules.trapped_morale));
             }
         }
+        // Turning its back on an enemy within reach (the withdrawal rules).
+        let withdrew = withdrawals.units.contains(&info.idx);
+        if withdrew && rules.withdraw_morale > 0.0 {
+            deltas.push((Modifier::Withdrawal, -rules.withdraw_morale));
+        }
         let pressed = deltas.iter().any(|(_, d)| *d < 0.0) || !morale.last.is_empty();
         if !pressed && !morale.state.is_broken() && morale.value < info.start_morale {
             let recovery = rules.morale_recovery.min(info.start_morale - morale.value);
@@ -227,7 +280,12 @@ pub fn morale_system(
         let cascade = !morale.state.is_broken()
             && felt_share > threshold
             && morale.value < rules.steady_above;
-        let new = if cascade {
+        // An ordered withdrawal that turns into flight (drawn only when on).
+        let flight = withdrew
+            && !morale.state.is_broken()
+            && rules.withdraw_rout > 0.0
+            && rng.chance(rules.withdraw_rout * (1.0 - info.quality));
+        let new = if cascade || flight {
             MoraleState::Routing
         } else {
             match old {

@@ -60,6 +60,14 @@ pub struct Orders {
     pub came_from: Option<usize>,
 }
 
+/// The units that left a zone with an unbroken enemy in it this turn, under
+/// orders: the morale system makes them pay for it. Filled only when the
+/// rule `withdraw_morale` or `withdraw_rout` is on; emptied each turn.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Withdrawals {
+    pub units: Vec<usize>,
+}
+
 /// Room a unit takes in a crossing: a horse counts as several men.
 pub fn room(field: &Field, info: &UnitInfo, men: u32) -> f64 {
     let per_man = if info.mounted {
@@ -75,6 +83,7 @@ pub fn movement_system(
     field: Res<Field>,
     vision: Res<Vision>,
     mut chronicle: ResMut<Chronicle>,
+    mut withdrawals: ResMut<Withdrawals>,
     mut commanders: Query<&mut CommanderState>,
     mut passages: Query<(&ZoneIdx, &mut Passage)>,
     mut units: Query<(
@@ -197,12 +206,37 @@ pub fn movement_system(
             holding[info.side][location.zone] = true;
         }
     }
+    // With the withdrawal rules on, a unit may break contact instead, at a cost.
+    let disengage = rules.withdraw_morale > 0.0 || rules.withdraw_rout > 0.0;
     for ((info, _, location, _, morale), want) in all.iter().zip(wants.iter_mut()) {
         if want.is_some()
+            && !disengage
             && morale.state.obeys()
             && (0..field.n_sides).any(|other| other != info.side && holding[other][location.zone])
         {
             *want = None;
+        }
+    }
+    // Contact: an unbroken enemy in the zone, as the turn's moves begin.
+    let mut unbroken = vec![vec![false; n]; field.n_sides];
+    for (info, strength, location, _, morale) in all.iter() {
+        if location.present && morale.state.obeys() && strength.men > 0 {
+            unbroken[info.side][location.zone] = true;
+        }
+    }
+    let in_contact = |side: usize, zone: usize| {
+        (0..field.n_sides).any(|other| other != side && unbroken[other][zone])
+    };
+    let mut engaged: Vec<usize> = Vec::new();
+    if disengage {
+        for ((info, _, location, _, morale), want) in all.iter().zip(&wants) {
+            if want.is_some()
+                && location.present
+                && morale.state.obeys()
+                && in_contact(info.side, location.zone)
+            {
+                engaged.push(info.idx);
+            }
         }
     }
 
@@ -309,10 +343,16 @@ pub fn movement_system(
             }
         }
     }
+    // Those that left an enemy standing pay for it in the morale step.
+    withdrawals.units = moved
+        .iter()
+        .map(|(unit, _)| *unit)
+        .filter(|unit| engaged.contains(unit))
+        .collect();
     // A commander rides with the unit he leads (the first of his that moved,
     // by unit index) unless the scene has put him somewhere himself.
     for mut commander in commanders.iter_mut() {
-        if commander.placed {
+        if commander.placed || !commander.standing() {
             continue;
         }
         let follows = moved
@@ -351,6 +391,7 @@ fn move_to(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::morale::Modifier;
     use crate::sim::testing::{set_state, small_world, unit_men, unit_zone_smoke};
 
     fn riders_in_the_ford(smoke: f64, morale: f64) -> u32 {
@@ -359,7 +400,7 @@ mod tests {
             scene.units[1].men = 10_000;
             scene.units[1].zone = "ford".into();
             scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
-            scene.units[1].kind = crate::scene::UnitKind::BannerCavalry;
+            scene.units[1].kind = crate::scene::UnitKind::new("BannerCavalry");
             scene.units[1].morale = morale;
             scene
         });
@@ -411,7 +452,7 @@ mod tests {
             scene.zones[1].width_m = 6.0;
             scene.zones[1].depth_m = 0.0;
             scene.units[1].men = 40_000;
-            scene.units[1].kind = crate::scene::UnitKind::HanBannerFoot;
+            scene.units[1].kind = crate::scene::UnitKind::new("HanBannerFoot");
             scene.units[1].zone = "ford".into();
             scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
             scene
@@ -514,5 +555,93 @@ mod tests {
         }
         schedule.run(&mut world);
         assert_eq!(commander_zone(&mut world, 0), 0, "placed: he stays");
+    }
+
+    /// The small world's foot, ordered back to the ford from the south bank, where the
+    /// Jin banner stands and holds; `quality` of the foot, and the rules.
+    fn ordered_back(quality: f64, rules: &[(&str, f64)]) -> crate::sim::Battle {
+        let rules: Vec<(String, f64)> = rules.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        crate::sim::testing::small_battle(move |mut scene| {
+            // A Ming reserve of 4 000 waiting in the ford (the Han foot of
+            // the small world, on our side for this).
+            scene.units[2].side = "ming".into();
+            scene.units[2].zone = "ford".into();
+            scene.units[2].men = 4_000;
+            scene.units[2].morale = 60.0;
+            scene.units[2].may_surrender = false;
+            scene.units[1].zone = "south-bank".into();
+            scene.units[0].quality = quality;
+            scene.units[0].order = crate::scene::Order::MoveTo("ford".into());
+            scene.rules.extend(rules);
+            scene
+        })
+    }
+
+    fn zone_and_state(
+        battle: &mut crate::sim::Battle,
+        unit: usize,
+    ) -> (usize, MoraleState, Vec<(Modifier, f64)>) {
+        let mut query = battle.world.query::<(&UnitInfo, &Location, &Morale)>();
+        query
+            .iter(&battle.world)
+            .find(|(info, ..)| info.idx == unit)
+            .map(|(_, location, morale)| (location.zone, morale.state, morale.last.clone()))
+            .expect("the unit")
+    }
+
+    #[test]
+    fn an_ordered_withdrawal_in_contact_costs_morale_and_may_become_a_rout() {
+        // Shipped rules: pinned by the enemy that holds; it stays and fights.
+        let mut battle = ordered_back(0.5, &[]);
+        battle.step();
+        assert_eq!(zone_and_state(&mut battle, 0).0, 0);
+        // With the rule on it breaks contact, at a price.
+        let mut battle = ordered_back(0.5, &[("withdraw_morale", 12.0)]);
+        battle.step();
+        let (zone, _, last) = zone_and_state(&mut battle, 0);
+        assert_eq!(zone, 1, "it left for the ford");
+        assert!(last.contains(&(Modifier::Withdrawal, -12.0)), "{last:?}");
+        // Green men (quality 0) with a certain chance: the withdrawal is a rout,
+        // and a counter-order does not stop it.
+        let mut battle = ordered_back(0.0, &[("withdraw_morale", 12.0), ("withdraw_rout", 1.0)]);
+        let entries = battle.step();
+        assert!(entries.contains(&Entry::Routs { unit: 0 }), "{entries:?}");
+        let scene = crate::sim::testing::small_scene(|scene| scene);
+        battle.apply(
+            &scene,
+            &crate::scene::Effect::Order {
+                target: crate::scene::Target::Unit("ming-foot".into()),
+                order: crate::scene::Order::Hold,
+            },
+        );
+        battle.step();
+        assert_eq!(zone_and_state(&mut battle, 0).1, MoraleState::Routing);
+        // Elite men (quality 1) never break this way.
+        let mut battle = ordered_back(1.0, &[("withdraw_rout", 1.0)]);
+        let entries = battle.step();
+        assert!(!entries.contains(&Entry::Routs { unit: 0 }), "{entries:?}");
+    }
+
+    #[test]
+    fn seen_from_behind_a_withdrawal_looks_like_flight() {
+        // The foot fall back from the banner onto a reserve at the ford.
+        let contagion = |seen: f64| {
+            let mut battle = ordered_back(
+                0.5,
+                &[
+                    ("withdraw_morale", 1.0),
+                    ("withdrawal_seen_as_flight", seen),
+                ],
+            );
+            battle.step();
+            // The reserve: the Han foot, moved to our side and into the ford.
+            let (_, _, last) = zone_and_state(&mut battle, 2);
+            last.iter()
+                .filter(|(m, _)| *m == Modifier::Contagion)
+                .map(|(_, d)| -d)
+                .sum::<f64>()
+        };
+        assert_eq!(contagion(0.0), 0.0);
+        assert!((contagion(0.5) - 15.0).abs() < 1e-9, "{}", contagion(0.5));
     }
 }

@@ -6,6 +6,7 @@
 //! sound and rumor.
 
 use super::field::Field;
+use super::haze::Haze;
 use super::morale::Morale;
 use super::movement::Location;
 use super::weather::Burning;
@@ -37,7 +38,7 @@ impl Vision {
 pub fn perception_system(
     field: Res<Field>,
     mut vision: ResMut<Vision>,
-    zones: Query<(&ZoneIdx, &Burning)>,
+    zones: Query<(&ZoneIdx, &Burning, Option<&Haze>)>,
     units: Query<(&UnitInfo, &Location, &Morale)>,
     commanders: Query<&CommanderState>,
 ) {
@@ -46,15 +47,16 @@ pub fn perception_system(
 
 pub fn compute(
     field: &Field,
-    zones: &Query<(&ZoneIdx, &Burning)>,
+    zones: &Query<(&ZoneIdx, &Burning, Option<&Haze>)>,
     units: &Query<(&UnitInfo, &Location, &Morale)>,
     commanders: &Query<&CommanderState>,
 ) -> Vision {
     let n = field.zones.len();
     let mut blind = vec![false; n];
-    for (idx, burning) in zones.iter() {
+    for (idx, burning, haze) in zones.iter() {
         if let Some(slot) = blind.get_mut(idx.0) {
-            *slot = burning.smoke >= field.rules.smoke_blind;
+            *slot = burning.smoke >= field.rules.smoke_blind
+                || haze.is_some_and(|haze| haze.blinds(field));
         }
     }
     let mut present = vec![vec![false; n]; field.n_sides];
@@ -64,7 +66,7 @@ pub fn compute(
         }
     }
     for commander in commanders.iter() {
-        if commander.zone < n && commander.side < field.n_sides {
+        if commander.standing() && commander.zone < n && commander.side < field.n_sides {
             present[commander.side][commander.zone] = true;
         }
     }

@@ -21,11 +21,15 @@ pub fn rally_system(
     let rules = &field.rules;
     let mut drummers: Vec<(usize, usize, usize, f64)> = commanders
         .iter()
-        .filter(|c| c.drums_left > 0)
+        .filter(|c| c.drums_left > 0 && c.rallies())
         .map(|c| (c.idx, c.side, c.zone, c.leadership))
         .collect();
     drummers.sort_unstable_by_key(|d| d.0);
-    let all_commanders: Vec<(usize, usize)> = commanders.iter().map(|c| (c.side, c.zone)).collect();
+    let all_commanders: Vec<(usize, usize)> = commanders
+        .iter()
+        .filter(|c| c.rallies())
+        .map(|c| (c.side, c.zone))
+        .collect();
     let mut enemy_in = vec![vec![false; field.zones.len()]; field.n_sides];
     for (info, strength, location, _, morale) in units.iter() {
         if location.present

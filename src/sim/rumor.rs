@@ -60,6 +60,22 @@ pub fn rumor_system(
             }
         }
     }
+    // The front: zones where a side has men and so has an enemy.
+    let n = field.zones.len();
+    let mut men_in = vec![vec![0.0_f64; n]; field.n_sides];
+    let mut routing_in = vec![vec![0.0_f64; n]; field.n_sides];
+    for (info, location, morale) in units.iter() {
+        if location.present && morale.state.can_fight_or_flee() && location.zone < n {
+            men_in[info.side][location.zone] += 1.0;
+            if morale.state.is_broken() {
+                routing_in[info.side][location.zone] += 1.0;
+            }
+        }
+    }
+    let front = |side: usize, zone: usize| {
+        men_in[side][zone] > 0.0
+            && (0..field.n_sides).any(|other| other != side && men_in[other][zone] > 0.0)
+    };
     let mut all: Vec<_> = units.iter_mut().collect();
     all.sort_by_key(|(info, _, _)| info.idx);
     for rumor in rumors.active.iter_mut() {
@@ -80,10 +96,28 @@ pub fn rumor_system(
                 continue;
             }
             rumor.believers.push(info.idx);
-            let men_seen = seen_men[info.side][rumor.about];
+            let (men_seen, routing_seen) =
+                if rules.rumor_own_front > 0.5 && info.side == rumor.about {
+                    // About its own side: only the fighting it sees from
+                    // where it stands tells it the truth.
+                    let here = location.zone;
+                    std::iter::once(here)
+                        .chain(field.neighbours[here].iter().copied())
+                        .filter(|&z| !vision.is_blind(z) && front(info.side, z))
+                        .fold((0.0, 0.0), |(men, routing), z| {
+                            (
+                                men + men_in[info.side][z],
+                                routing + routing_in[info.side][z],
+                            )
+                        })
+                } else {
+                    (
+                        seen_men[info.side][rumor.about],
+                        seen_routing[info.side][rumor.about],
+                    )
+                };
             let truth_seen = men_seen > 0.0 && !vision.is_blind(location.zone);
-            let actually_routed =
-                men_seen > 0.0 && seen_routing[info.side][rumor.about] / men_seen >= 0.5;
+            let actually_routed = men_seen > 0.0 && routing_seen / men_seen >= 0.5;
             let believes = if truth_seen {
                 actually_routed == rumor.routed
             } else {
@@ -98,6 +132,13 @@ pub fn rumor_system(
             morale.value = (morale.value + delta).clamp(0.0, 100.0);
             morale.push(Modifier::Rumor, delta);
             morale.believes_lost = !good_news;
+            if rules.rumor_fear > 0.0 {
+                morale.fear = if good_news {
+                    0.0
+                } else {
+                    morale.fear.max(rumor.credibility)
+                };
+            }
             chronicle.push(Entry::RumorBelieved {
                 unit: info.idx,
                 about: rumor.about,
@@ -153,5 +194,95 @@ mod tests {
             lost_seeing, 0,
             "a unit that sees its own side standing never believes"
         );
+    }
+
+    fn rumor_moved(world: &mut World, unit: usize) -> bool {
+        world
+            .query::<(&UnitInfo, &Morale)>()
+            .iter(world)
+            .any(|(info, morale)| {
+                info.idx == unit && morale.last.iter().any(|(m, _)| *m == Modifier::Rumor)
+            })
+    }
+
+    #[test]
+    fn a_cry_of_defeat_in_ones_own_rear_is_believed_by_men_who_cannot_see_the_front() {
+        // "The Ming are routed!" cried on the south bank, where the Ming foot
+        // stand; no fighting anywhere (the front rule on), or the Jin banner
+        // beside them (they see their own side hold).
+        let believers = |own_front: f64, contact: bool| {
+            (0..40)
+                .filter(|&seed| {
+                    let (mut world, mut schedule) = small_world(|mut scene| {
+                        scene.rules.insert("rumor_own_front".into(), own_front);
+                        if contact {
+                            scene.units[1].zone = "south-bank".into();
+                        }
+                        scene
+                    });
+                    world.insert_resource(BattleRng::from_seed(seed));
+                    spread_rumor(&mut world, 0, 0, true, 0.9);
+                    schedule.run(&mut world);
+                    rumor_moved(&mut world, 0)
+                })
+                .count()
+        };
+        assert_eq!(
+            believers(0.0, false),
+            0,
+            "shipped rule: they see their own side"
+        );
+        let rear = believers(1.0, false);
+        assert!(rear >= 30, "in the rear most believe: {rear}/40");
+        assert_eq!(believers(1.0, true), 0, "at the front they see the truth");
+    }
+
+    #[test]
+    fn fear_outlasts_the_truth_and_fades_by_rule() {
+        // The Jin banner on the north bank hears "the Jin are routed" in
+        // thick smoke; the smoke is then cleared at once.
+        let contagion = |fear: f64| {
+            let (mut world, mut schedule) = small_world(|mut scene| {
+                scene.rules.insert("rumor_fear".into(), fear);
+                scene.rules.insert("rumor_decay".into(), 1.0);
+                // The banner alone on its side: no real contagion.
+                scene.units.truncate(2);
+                scene
+            });
+            world.insert_resource(BattleRng::from_seed(3));
+            unit_zone_smoke(&mut world, 2, 1.0);
+            spread_rumor(&mut world, 2, 1, true, 1.0);
+            let mut felt = Vec::new();
+            for _ in 0..4 {
+                for mut morale in world.query::<&mut Morale>().iter_mut(&mut world) {
+                    morale.last.clear();
+                }
+                schedule.run(&mut world);
+                unit_zone_smoke(&mut world, 2, 0.0);
+                let last: Vec<(Modifier, f64)> = world
+                    .query::<(&UnitInfo, &Morale)>()
+                    .iter(&world)
+                    .find(|(info, _)| info.idx == 1)
+                    .map(|(_, morale)| morale.last.clone())
+                    .unwrap_or_default();
+                felt.push(
+                    last.iter()
+                        .filter(|(m, _)| *m == Modifier::Contagion)
+                        .map(|(_, d)| -d)
+                        .sum::<f64>(),
+                );
+            }
+            felt
+        };
+        // Shipped: felt only while blind (the first turn).
+        let off = contagion(0.0);
+        assert!(
+            off[0] > 0.0 && off[1..].iter().all(|f| *f == 0.0),
+            "{off:?}"
+        );
+        // On: felt in clear air too, less each turn.
+        let on = contagion(1.0);
+        assert!(on[1] > 0.0, "{on:?}");
+        assert!(on.windows(2).skip(1).all(|w| w[1] < w[0]), "{on:?}");
     }
 }

@@ -6,6 +6,7 @@
 
 use super::chronicle::Chronicle;
 use super::field::Field;
+use super::haze::Haze;
 use super::morale::Morale;
 use super::movement::{Location, Orders, UnitOrder};
 use super::perception::Vision;
@@ -19,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 /// What perception reads, for computing vision outside the schedule.
 type VisionQueries = (
-    Query<'static, 'static, (&'static ZoneIdx, &'static Burning)>,
+    Query<'static, 'static, (&'static ZoneIdx, &'static Burning, Option<&'static Haze>)>,
     Query<'static, 'static, (&'static UnitInfo, &'static Location, &'static Morale)>,
     Query<'static, 'static, &'static CommanderState>,
 );
@@ -31,12 +32,30 @@ pub struct UnitRecord {
     pub location: Location,
     pub orders: Orders,
     pub morale: Morale,
+    /// The side it fights for, when a `ChangeSide` has moved it from the
+    /// side the scene gives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<usize>,
+}
+
+impl UnitRecord {
+    /// The side it fights for now.
+    pub fn side(&self, info: &UnitInfo) -> usize {
+        self.side.unwrap_or(info.side)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ZoneRecord {
     pub burning: Burning,
     pub passage: Passage,
+    /// The scene's obscurants besides smoke (none in most scenes).
+    #[serde(default, skip_serializing_if = "is_clear")]
+    pub haze: Haze,
+}
+
+fn is_clear(haze: &Haze) -> bool {
+    haze.levels.is_empty()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -79,6 +98,7 @@ impl WorldState {
                     came_from: None,
                 },
                 morale: Morale::opening(unit.morale, scene.rules()),
+                side: None,
             })
             .collect();
         let commanders = scene
@@ -92,6 +112,7 @@ impl WorldState {
                 zone: scene.zone_idx(&commander.zone).unwrap_or(0),
                 drums_left: 0,
                 placed: false,
+                fallen: None,
             })
             .collect();
         let zones = scene
@@ -106,6 +127,9 @@ impl WorldState {
                 passage: Passage {
                     intact: true,
                     crossed: vec![0; n_sides],
+                },
+                haze: Haze {
+                    levels: vec![0.0; scene.obscurants().count()],
                 },
             })
             .collect();
@@ -147,6 +171,12 @@ impl WorldState {
     }
 
     pub fn capture(world: &mut World) -> WorldState {
+        let scene_sides: Vec<usize> = world
+            .resource::<Field>()
+            .units
+            .iter()
+            .map(|u| u.side)
+            .collect();
         let mut units: Vec<(usize, UnitRecord)> = world
             .query::<(&UnitInfo, &Strength, &Location, &Orders, &Morale)>()
             .iter(world)
@@ -159,6 +189,7 @@ impl WorldState {
                         location: *location,
                         orders: *orders,
                         morale: morale.clone(),
+                        side: (scene_sides.get(info.idx) != Some(&info.side)).then_some(info.side),
                     },
                 )
             })
@@ -171,14 +202,15 @@ impl WorldState {
             .collect();
         commanders.sort_by_key(|c| c.idx);
         let mut zones: Vec<(usize, ZoneRecord)> = world
-            .query::<(&ZoneIdx, &Burning, &Passage)>()
+            .query::<(&ZoneIdx, &Burning, &Passage, Option<&Haze>)>()
             .iter(world)
-            .map(|(idx, burning, passage)| {
+            .map(|(idx, burning, passage, haze)| {
                 (
                     idx.0,
                     ZoneRecord {
                         burning: *burning,
                         passage: passage.clone(),
+                        haze: haze.cloned().unwrap_or_default(),
                     },
                 )
             })
@@ -209,7 +241,13 @@ impl WorldState {
             world.despawn(entity);
         }
         let unit_infos = world.resource::<Field>().units.clone();
-        for (info, unit) in unit_infos.into_iter().zip(&self.units) {
+        let n_sides = world.resource::<Field>().n_sides;
+        for (mut info, unit) in unit_infos.into_iter().zip(&self.units) {
+            // A side changed by the story (a side out of range, from a
+            // hand-edited save, is ignored rather than indexed).
+            if let Some(side) = unit.side.filter(|side| *side < n_sides) {
+                info.side = side;
+            }
             world.spawn((
                 info,
                 Strength {
@@ -225,7 +263,12 @@ impl WorldState {
             world.spawn(commander.clone());
         }
         for (idx, zone) in self.zones.iter().enumerate() {
-            world.spawn((ZoneIdx(idx), zone.burning, zone.passage.clone()));
+            world.spawn((
+                ZoneIdx(idx),
+                zone.burning,
+                zone.passage.clone(),
+                zone.haze.clone(),
+            ));
         }
         world.insert_resource(Clock { turn: self.turn });
         world.insert_resource(self.weather);
@@ -236,6 +279,7 @@ impl WorldState {
             wet_cloth: self.wet_cloth.clone(),
         });
         world.insert_resource(Chronicle::default());
+        world.insert_resource(super::movement::Withdrawals::default());
     }
 
     /// Men of `side` on the field: present, not surrendered or shattered.
@@ -244,7 +288,9 @@ impl WorldState {
             .iter()
             .zip(&field.units)
             .filter(|(unit, info)| {
-                info.side == side && unit.location.present && unit.morale.state.can_fight_or_flee()
+                unit.side(info) == side
+                    && unit.location.present
+                    && unit.morale.state.can_fight_or_flee()
             })
             .map(|(unit, _)| unit.men)
             .sum()
@@ -255,7 +301,7 @@ impl WorldState {
         self.units
             .iter()
             .zip(&field.units)
-            .filter(|(unit, info)| info.side == side && unit.location.present)
+            .filter(|(unit, info)| unit.side(info) == side && unit.location.present)
             .map(|(_, info)| info.start_men)
             .sum()
     }
@@ -277,7 +323,7 @@ impl WorldState {
             .iter()
             .zip(&field.units)
             .filter(|(unit, info)| {
-                info.side == side
+                unit.side(info) == side
                     && unit.location.present
                     && unit.morale.state == crate::scene::MoraleState::Routing
             })
@@ -291,7 +337,7 @@ impl WorldState {
             .iter()
             .zip(&field.units)
             .filter(|(unit, info)| {
-                info.side == side
+                unit.side(info) == side
                     && unit.location.present
                     && unit.location.zone == zone
                     && unit.morale.state.can_fight_or_flee()
