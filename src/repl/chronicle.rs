@@ -86,6 +86,7 @@ pub enum Say {
     Rally,
     RallyMany,
     Drums,
+    DrumsYours,
     DrumsHeardFar,
     Shaken,
     ShakenMany,
@@ -139,6 +140,7 @@ impl Say {
             Say::Rally => "{list} rallies.",
             Say::RallyMany => "{list} rally.",
             Say::Drums => "{commander}'s drums beat at {zone}.",
+            Say::DrumsYours => "Your drums beat at {zone}.",
             Say::DrumsHeardFar => "Drums beat from {zone}.",
             Say::Shaken => "{list} hears the cry and believes all is lost.",
             Say::ShakenMany => "{list} hear the cry and believe all is lost.",
@@ -186,6 +188,7 @@ impl Say {
             Say::LossSeen => "{enemy}约折{men}人。",
             Say::Rally | Say::RallyMany => "{list}重整旗鼓。",
             Say::Drums => "{commander}的战鼓在{zone}擂响。",
+            Say::DrumsYours => "你的战鼓在{zone}擂响。",
             Say::DrumsHeardFar => "{zone}方向鼓声大作。",
             Say::Shaken | Say::ShakenMany => "{list}听见喊声，以为大势已去。",
             Say::Heartened | Say::HeartenedMany => "{list}闻声士气大振。",
@@ -215,7 +218,7 @@ impl Say {
 
     /// Every template, for the test that none is empty or lacks a placeholder.
     #[cfg(test)]
-    const ALL: [Say; 47] = [
+    const ALL: [Say; 48] = [
         Say::Destroyed,
         Say::DestroyedEmpty,
         Say::OwnRout,
@@ -241,6 +244,7 @@ impl Say {
         Say::Rally,
         Say::RallyMany,
         Say::Drums,
+        Say::DrumsYours,
         Say::DrumsHeardFar,
         Say::Shaken,
         Say::ShakenMany,
@@ -855,7 +859,14 @@ impl View<'_> {
                 .commanders
                 .get(*commander)
                 .is_some_and(|c| c.side == self.side);
-            if mine || self.sees_zone(*zone) {
+            let yours = self
+                .scene
+                .commanders()
+                .get(*commander)
+                .is_some_and(|c| Some(&c.id) == self.role.as_ref());
+            if yours {
+                say(4, 0, t(Say::DrumsYours, &[("zone", self.zone_name(*zone))]));
+            } else if mine || self.sees_zone(*zone) {
                 say(
                     4,
                     0,
@@ -1028,6 +1039,7 @@ mod tests {
             world: &world,
             locale: Locale::En,
             side: 0,
+            role: None,
             style: Style {
                 colour: false,
                 columns: 80,

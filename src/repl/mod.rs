@@ -437,6 +437,7 @@ impl<'a> Session<'a> {
             world: &world,
             locale: self.options.locale,
             side: self.game.role_side(),
+            role: Some(self.game.role().to_string()),
             style: self.options.style,
         };
         f(&view)
@@ -449,7 +450,11 @@ impl<'a> Session<'a> {
         let meta = scene.meta();
         let title = self.options.style.bold(meta.title.get(l));
         self.say(&title);
-        self.say_wrapped(&format!("{} · {}", meta.date.get(l), meta.place.get(l)), "");
+        let sep = if l.is_chinese() { "，" } else { " · " };
+        self.say_wrapped(
+            &format!("{}{sep}{}", meta.date.get(l), meta.place.get(l)),
+            "",
+        );
         let role = scene
             .commander(self.game.role())
             .map(|c| c.name.get(l).to_string())

@@ -313,6 +313,8 @@ pub struct View<'a> {
     pub world: &'a WorldState,
     pub locale: Locale,
     pub side: usize,
+    /// The commander the player plays, when there is one.
+    pub role: Option<String>,
     pub style: Style,
 }
 
