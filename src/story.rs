@@ -741,11 +741,12 @@ impl Game {
                 }
             }
             _ => {
-                // A rumor is heard as a cry before the world feels it, by
-                // whoever stands within earshot. The side whose choice raised
-                // it reads it in the choice's narration.
+                // A rumor raised by the other side's choice is heard as a cry
+                // by whoever stands within earshot. The side whose choice
+                // raised it reads it in the choice's narration, and an
+                // event's cry is told in the event's own text.
                 if let Effect::Rumor { cry, zone, .. } = effect
-                    && voice != Voice::Own
+                    && voice == Voice::Other
                     && self.within_earshot(zone)
                 {
                     out.push(Output::Cry(Told {

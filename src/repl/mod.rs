@@ -471,7 +471,6 @@ impl<'a> Session<'a> {
             let intro = self.with_view(|v| v.told(&intro));
             self.say_wrapped(&intro, "");
         }
-        self.say("");
     }
 
     fn say_told(&mut self, told: &Told) {
