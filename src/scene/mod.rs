@@ -298,14 +298,21 @@ fn load_file(path: &Path, rules: &Rules) -> Result<Scene, Vec<Diagnostic>> {
     parse_scene(&path.display().to_string(), &source, rules)
 }
 
+/// Larger scene files are refused unread: the shipped battles are far smaller.
+pub const MAX_SCENE_BYTES: u64 = 4 * 1024 * 1024;
+
 fn read(path: &Path) -> Result<String, Vec<Diagnostic>> {
-    std::fs::read_to_string(path).map_err(|err| {
+    let problem = |message: String| {
         vec![file_problem(
             &path.display().to_string(),
-            format!("cannot read the file: {err}"),
-            "scene files must be readable UTF-8 text",
+            message,
+            "scene files must be regular, readable UTF-8 text files",
         )]
-    })
+    };
+    let bytes = crate::files::read_capped(path, MAX_SCENE_BYTES)
+        .map_err(|err| problem(format!("cannot read the file: {err}")))?;
+    String::from_utf8(bytes)
+        .map_err(|_| problem("cannot read the file: it is not UTF-8 text".to_string()))
 }
 
 fn file_problem(file: &str, message: String, hint: &str) -> Diagnostic {

@@ -92,3 +92,27 @@ pub fn play(scene_id: &str, role: &str, seed: u64, locale: Locale, choices: &[us
     let _ = std::fs::remove_dir_all(&saves);
     String::from_utf8(out).expect("utf-8 transcript")
 }
+
+/// Closing punctuation that must not start a line (禁则).
+pub const NO_LINE_START: &str = "，。、；：！？）」』》〉”’…,.;:!?)";
+
+/// Fails on any line wider than `columns` or (after its indent) starting
+/// with closing punctuation; colour codes take no room.
+pub fn assert_fits(text: &str, columns: usize) {
+    for (i, line) in text.lines().enumerate() {
+        let visible = xiaoling::repl::wrap::strip_ansi(line);
+        let width = xiaoling::repl::wrap::width(&visible);
+        assert!(
+            width <= columns,
+            "line {} is {width} columns wide (> {columns}): {visible:?}",
+            i + 1
+        );
+        if let Some(first) = visible.trim_start().chars().next() {
+            assert!(
+                !NO_LINE_START.contains(first) || visible.trim_start().starts_with("..."),
+                "line {} starts with closing punctuation: {visible:?}",
+                i + 1
+            );
+        }
+    }
+}
