@@ -35,14 +35,20 @@ impl std::fmt::Display for ReadError {
     }
 }
 
-/// "64 MB", "512 KB", "300 bytes".
+/// "64 MB", "5,000 bytes".
 pub fn human_bytes(bytes: u64) -> String {
     if bytes >= 1 << 20 {
         format!("{} MB", bytes >> 20)
-    } else if bytes >= 1 << 10 {
-        format!("{} KB", bytes >> 10)
     } else {
-        format!("{bytes} bytes")
+        let digits = bytes.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        format!("{out} bytes")
     }
 }
 

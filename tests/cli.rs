@@ -6,30 +6,18 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+/// The binary with a save folder of its own, colour allowed (stdout is a pipe).
 fn xiaoling(args: &[&str], input: &str) -> Output {
     let saves = common::temp_dir("cli");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xiaoling"))
-        .args(args)
-        .arg("--saves")
-        .arg(&saves)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // A closed pipe just means the game ended before reading everything.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    let output = child.wait_with_output().expect("the binary finishes");
+    let mut args = args.to_vec();
+    let folder = saves.display().to_string();
+    args.extend(["--saves", &folder]);
+    let output = common::run_env(&args, input.as_bytes(), &[]);
     let _ = std::fs::remove_dir_all(&saves);
     output
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).to_string()
-}
+use common::text;
 
 /// "1" answers a choice when one waits; Enter lets a turn pass.
 fn choose_first_and_wait() -> String {

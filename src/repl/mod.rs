@@ -691,12 +691,14 @@ impl<'a> Session<'a> {
             }
             (Refusal::NotText, true) => l.zh("这一行不是文本（非 UTF-8），已略过。").to_string(),
             (Refusal::TooLong(n), false) => format!(
-                "That line is {} long; commands are at most {MAX_LINE_BYTES} bytes. It was ignored.",
-                crate::files::human_bytes(n as u64)
+                "That line is {} long; commands are at most {}. It was ignored.",
+                crate::files::human_bytes(n as u64),
+                crate::files::human_bytes(MAX_LINE_BYTES as u64)
             ),
             (Refusal::TooLong(n), true) => l.zh_string(format!(
-                "这一行长达 {}，命令至多 {MAX_LINE_BYTES} 字节，已略过。",
-                crate::files::human_bytes(n as u64)
+                "这一行长达 {}，命令至多 {}，已略过。",
+                crate::files::human_bytes(n as u64),
+                crate::files::human_bytes(MAX_LINE_BYTES as u64)
             )),
         };
         self.say(&text);
@@ -1086,7 +1088,8 @@ impl<'a> Session<'a> {
         };
         let colon = if l.is_chinese() { "：" } else { ": " };
         let line = format!("{head}{colon}{text}");
-        self.say_wrapped(&line, "    ");
+        let wrapped = wrap::wrap(&line, self.options.style.columns, "    ");
+        self.say(wrapped.trim_start());
     }
 
     fn log(&mut self) {

@@ -2,7 +2,9 @@
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
+use std::io::Write;
 use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 use xiaoling::repl::render::Style;
 use xiaoling::repl::{Line, LineSource, Options, Session};
@@ -47,7 +49,16 @@ pub fn scenes() -> Vec<Arc<Scene>> {
 }
 
 pub fn scene(id: &str) -> Arc<Scene> {
-    scenes().into_iter().find(|s| s.id() == id).expect("scene")
+    find(&scenes(), id)
+}
+
+/// The scene `id` among `scenes`.
+pub fn find(scenes: &[Arc<Scene>], id: &str) -> Arc<Scene> {
+    scenes
+        .iter()
+        .find(|s| s.id() == id)
+        .cloned()
+        .unwrap_or_else(|| panic!("no scene `{id}`"))
 }
 
 /// A fresh folder of its own for each call, even from tests running at once.
@@ -115,4 +126,71 @@ pub fn assert_fits(text: &str, columns: usize) {
             );
         }
     }
+}
+
+/// The `xiaoling` binary (integration tests only; benches have none).
+pub fn bin() -> &'static str {
+    match option_env!("CARGO_BIN_EXE_xiaoling") {
+        Some(path) => path,
+        None => panic!("only integration tests run the binary"),
+    }
+}
+
+/// Runs the binary with `args`, `input` on a pipe, colour off; returns its output.
+pub fn run(args: &[&str], input: &[u8]) -> Output {
+    run_env(args, input, &[("NO_COLOR", "1")])
+}
+
+/// Runs the binary with extra environment variables.
+pub fn run_env(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(bin());
+    command
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command.spawn().expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // A closed pipe just means the program ended before reading everything.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().expect("the binary finishes")
+}
+
+/// Runs the binary (colour off): exit code, standard output, standard error.
+pub fn run_text(args: &[&str], input: &str) -> (i32, String, String) {
+    let out = run(args, input.as_bytes());
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+/// Standard output or error as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).to_string()
+}
+
+/// `play` arguments for a battle, role and seed in a save folder.
+pub fn play_args(scene: &str, role: &str, seed: u64, saves: &std::path::Path) -> Vec<String> {
+    [
+        "play",
+        "--scene",
+        scene,
+        "--role",
+        role,
+        "--seed",
+        &seed.to_string(),
+        "--saves",
+        &saves.display().to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
 }
