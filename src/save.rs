@@ -21,7 +21,7 @@
 //! over the slot, so a crash mid-save leaves the old slot whole. Slot names
 //! are plain names and cannot leave the folder.
 
-use crate::scene::{Locale, Scene};
+use crate::scene::Scene;
 use crate::sim::WorldState;
 use crate::sim::perception::Vision;
 use crate::sim::rng::BattleRng;
@@ -1017,75 +1017,6 @@ fn short_reason(err: &SaveError) -> String {
             .to_string(),
         other => other.to_string(),
     }
-}
-
-/// The `saves` table, in the player's language.
-pub fn list_table(dir: &Path, locale: Locale) -> String {
-    let zh = locale.is_chinese();
-    let rows = match list(dir) {
-        Ok(rows) => rows,
-        Err(err) => return err.to_string(),
-    };
-    if rows.is_empty() {
-        return if zh {
-            format!("{}{}", dir.display(), locale.zh(" 中尚无存档。"))
-        } else {
-            format!("No saves in {}.", dir.display())
-        };
-    }
-    let head = if zh {
-        ["槽位", "战役", "角色", "刻", "存于 (UTC)"].map(|s| locale.zh(s))
-    } else {
-        ["slot", "battle", "role", "turn", "saved at (UTC)"]
-    };
-    let mut table = vec![head.iter().map(|s| s.to_string()).collect::<Vec<_>>()];
-    for row in rows {
-        table.push(match row.summary {
-            Ok(s) => vec![
-                row.slot,
-                s.scene,
-                s.role,
-                s.turn.to_string(),
-                timestamp(s.saved_at),
-            ],
-            Err(why) => vec![
-                row.slot,
-                format!(
-                    "{} ({why})",
-                    if zh {
-                        locale.zh("✗ 无法读取")
-                    } else {
-                        "✗ unreadable"
-                    }
-                ),
-                String::new(),
-                String::new(),
-                String::new(),
-            ],
-        });
-    }
-    let widths: Vec<usize> = (0..5)
-        .map(|c| {
-            table
-                .iter()
-                .map(|r| crate::repl::wrap::width(&r[c]))
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    table
-        .iter()
-        .map(|r| {
-            r.iter()
-                .zip(&widths)
-                .map(|(cell, w)| crate::repl::wrap::pad(cell, *w))
-                .collect::<Vec<_>>()
-                .join("  ")
-                .trim_end()
-                .to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// "2026-11-29 18:36" from Unix seconds (UTC), without a date library.

@@ -467,8 +467,12 @@ fn every_kind_of_bad_file_gives_one_clear_error_and_the_good_slots_still_list() 
         let row = rows.iter().find(|r| &r.slot == slot).expect("row");
         assert!(row.summary.is_err(), "{slot} should be marked");
     }
-    let table = save::list_table(&dir, scene::Locale::En);
+    let table = xiaoling::repl::render::saves_table(&dir, scene::Locale::En, 80);
     assert!(table.contains("unreadable"), "{table}");
+    common::assert_fits(&table, 80);
+    let narrow = xiaoling::repl::render::saves_table(&dir, scene::Locale::ZhHans, 60);
+    assert!(narrow.contains("无法读取"), "{narrow}");
+    common::assert_fits(&narrow, 60);
     // Through the binary: `saves` lists, `--load` of a bad slot is one error.
     let (code, _, err) = run_bin(
         &["play", "--load", "truncated", "--saves", &dir_arg(&dir)],

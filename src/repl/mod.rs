@@ -972,7 +972,8 @@ impl<'a> Session<'a> {
                 }
             }
             Action::Saves => {
-                let text = save::list_table(&self.options.saves_dir, l);
+                let text =
+                    render::saves_table(&self.options.saves_dir, l, self.options.style.columns);
                 self.say(&text);
             }
         }
@@ -1209,9 +1210,12 @@ pub fn first_sentence(text: &str, max: usize) -> String {
     let more = end < text.len();
     if sentence.chars().count() <= max {
         return if more {
-            format!("{sentence} …")
-                .replace("。 …", "。…")
-                .replace("！ …", "！…")
+            // A no-break space: the "…" never starts a line alone.
+            if sentence.ends_with(|c: char| !c.is_ascii()) {
+                format!("{sentence}…")
+            } else {
+                format!("{sentence}\u{a0}…")
+            }
         } else {
             sentence.to_string()
         };
@@ -1259,7 +1263,7 @@ mod tests {
 
     #[test]
     fn first_sentences_are_cut_at_words() {
-        assert_eq!(first_sentence("Fire. Then smoke.", 60), "Fire. …");
+        assert_eq!(first_sentence("Fire. Then smoke.", 60), "Fire.\u{a0}…");
         assert_eq!(first_sentence("Only one", 60), "Only one");
         assert_eq!(
             first_sentence("The banners are pulling back across the river", 20),
