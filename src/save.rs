@@ -599,6 +599,7 @@ fn fresh(shown: &str, scene: &Arc<Scene>, file: &SaveFile) -> Result<Game, SaveE
 /// replay does not reach the saved state, the saved state is restored without
 /// undo history, and the notice says so.
 pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loaded, SaveError> {
+    check_bounds(&file).map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
     let scene = scenes
         .iter()
         .find(|s| s.id() == file.scene)

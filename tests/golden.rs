@@ -195,6 +195,43 @@ fn broken_bridge_as_hong_chengchou_in_chinese() {
     );
 }
 
+#[test]
+fn whole_games_fit_60_columns_with_colour_on() {
+    let style = |columns| xiaoling::repl::render::Style {
+        colour: true,
+        columns,
+    };
+    // (Below 60 columns the turn headers and option numbers do not fit yet.)
+    for (scene, role, seed, locale, choices) in [
+        ("false-cry", "zhang-chun", 1, Locale::En, [1, 1, 1, 1, 1]),
+        (
+            "false-cry",
+            "huang-taiji",
+            2,
+            Locale::ZhHans,
+            [2, 2, 2, 2, 2],
+        ),
+        (
+            "broken-bridge",
+            "hong-chengchou",
+            4,
+            Locale::ZhHans,
+            [1, 1, 1, 1, 1],
+        ),
+        (
+            "broken-bridge",
+            "huang-taiji",
+            1,
+            Locale::ZhHant,
+            [1, 2, 1, 1, 1],
+        ),
+    ] {
+        let transcript = common::play_styled(scene, role, seed, locale, &choices, style(60));
+        assert!(transcript.contains('\u{1b}'), "colour on");
+        common::assert_fits(&transcript, 60);
+    }
+}
+
 fn ending_of(transcript: &str) -> String {
     transcript
         .lines()

@@ -233,7 +233,12 @@ impl Terminal {
         editor.set_helper(Some(Helper {
             words: Rc::clone(&words),
         }));
-        if let Some(path) = &history {
+        // The history is a regular file or nothing: a FIFO there would block.
+        let history = history.filter(|p| !p.exists() || crate::files::is_regular(p));
+        if let Some(path) = &history
+            && crate::files::is_regular(path)
+            && std::fs::metadata(path).is_ok_and(|m| m.len() <= 16 * 1024 * 1024)
+        {
             let _ = editor.load_history(path);
         }
         Ok(Terminal {

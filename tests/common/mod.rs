@@ -73,6 +73,22 @@ pub fn temp_dir(name: &str) -> PathBuf {
 
 /// Plays a whole game through the REPL session and returns the transcript.
 pub fn play(scene_id: &str, role: &str, seed: u64, locale: Locale, choices: &[usize]) -> String {
+    let style = Style {
+        colour: false,
+        columns: 80,
+    };
+    play_styled(scene_id, role, seed, locale, choices, style)
+}
+
+/// [`play`] with colour and width of one's choosing.
+pub fn play_styled(
+    scene_id: &str,
+    role: &str,
+    seed: u64,
+    locale: Locale,
+    choices: &[usize],
+    style: Style,
+) -> String {
     let scenes = scenes();
     let scene = scenes
         .iter()
@@ -83,10 +99,7 @@ pub fn play(scene_id: &str, role: &str, seed: u64, locale: Locale, choices: &[us
     let saves = temp_dir(&format!("{scene_id}-{role}-{seed}-{}", locale.tag()));
     let options = Options {
         locale,
-        style: Style {
-            colour: false,
-            columns: 80,
-        },
+        style,
         saves_dir: saves.clone(),
     };
     let mut out: Vec<u8> = Vec::new();
