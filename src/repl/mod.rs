@@ -433,6 +433,7 @@ impl<'a> Session<'a> {
         }
         let plain = wrap::strip_ansi(text);
         self.record(&plain);
+        let text = wrap::strip_marks(text);
         if let Err(err) = writeln!(self.out, "{text}") {
             self.closed = true;
             self.write_error = Some(format!("cannot write to standard output: {err}"));

@@ -5,7 +5,7 @@
 //! player is told only what their side can see: an enemy unit in smoke is
 //! "unknown", and what happens to it there goes untold.
 
-use super::wrap::{pad, width, wrap};
+use super::wrap::{NAME_CLOSE, NAME_OPEN, pad, width, wrap};
 use crate::scene::{Colour, Compass, Locale, MoraleState, Scene, Text, ZoneKind};
 use crate::sim::{Entry, Field, WorldState};
 use crate::story::{clock, group_thousands};
@@ -18,9 +18,12 @@ pub struct Style {
 }
 
 impl Style {
+    /// A name in its side's colour. Without colour the name is still marked
+    /// (with [`NAME_OPEN`] and [`NAME_CLOSE`], which take no room and are
+    /// never printed), so wrapping keeps a Chinese name whole either way.
     pub fn paint(&self, colour: Colour, text: &str) -> String {
         if !self.colour {
-            return text.to_string();
+            return format!("{NAME_OPEN}{text}{NAME_CLOSE}");
         }
         let code = match colour {
             Colour::Red => 31,
@@ -1073,6 +1076,8 @@ fn capitalize(text: &str) -> String {
         } else if c == '\u{1b}' {
             out.push(c);
             in_escape = true;
+        } else if c == NAME_OPEN || c == NAME_CLOSE {
+            out.push(c);
         } else {
             out.extend(c.to_uppercase());
             done = true;

@@ -10,10 +10,26 @@ pub fn width(text: &str) -> usize {
     strip_ansi(text).width()
 }
 
+/// Marks the start of a name when colour is off: wrapping keeps what is
+/// between the marks together as a coloured name is. Never printed
+/// ([`strip_marks`]); takes no room. (A private-use character.)
+pub const NAME_OPEN: char = '\u{f8f0}';
+/// Marks the end of a name (see [`NAME_OPEN`]).
+pub const NAME_CLOSE: char = '\u{f8f1}';
+
+/// `text` without name marks: what is printed.
+pub fn strip_marks(text: &str) -> String {
+    text.replace([NAME_OPEN, NAME_CLOSE], "")
+}
+
+/// The visible text: without colour codes and name marks.
 pub fn strip_ansi(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
+        if c == NAME_OPEN || c == NAME_CLOSE {
+            continue;
+        }
         if c == '\u{1b}' {
             for c in chars.by_ref() {
                 if c.is_ascii_alphabetic() {
@@ -80,7 +96,11 @@ fn pieces(text: &str) -> impl Iterator<Item = Piece<'_>> {
     let mut rest = text;
     std::iter::from_fn(move || {
         let c = rest.chars().next()?;
-        if c == '\u{1b}' {
+        if c == NAME_OPEN || c == NAME_CLOSE {
+            let (mark, after) = rest.split_at(c.len_utf8());
+            rest = after;
+            Some(Piece::Escape(mark))
+        } else if c == '\u{1b}' {
             let end = rest
                 .char_indices()
                 .skip(1)
@@ -98,14 +118,21 @@ fn pieces(text: &str) -> impl Iterator<Item = Piece<'_>> {
 }
 
 fn is_reset(escape: &str) -> bool {
-    escape == RESET || escape == "\u{1b}[m"
+    escape == RESET || escape == "\u{1b}[m" || escape.starts_with(NAME_CLOSE)
+}
+
+/// An escape that opens a span kept together: a colour or a name mark.
+fn opens_span(escape: &str) -> bool {
+    escape.ends_with('m') || escape.starts_with(NAME_OPEN)
 }
 
 /// The style still open after `line`, given the one open before it.
 fn open_style(before: &str, line: &str) -> String {
     let mut active = before.to_string();
     for piece in pieces(line) {
-        if let Piece::Escape(e) = piece {
+        if let Piece::Escape(e) = piece
+            && e.starts_with('\u{1b}')
+        {
             if is_reset(e) {
                 active.clear();
             } else if e.ends_with('m') {
@@ -151,7 +178,7 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
                 continue;
             }
             Piece::Escape(e) => {
-                in_span = e.ends_with('m');
+                in_span = opens_span(e);
                 prefix.push_str(e);
                 continue;
             }
@@ -359,6 +386,30 @@ mod tests {
                 "at {columns}"
             );
         }
+    }
+
+    #[test]
+    fn marked_names_stay_whole_without_colour_and_the_marks_take_no_room() {
+        let names = ["黑山", "赤岭铁甲营兵", "白水营"];
+        let marked: Vec<String> = names
+            .iter()
+            .map(|n| format!("{NAME_OPEN}{n}{NAME_CLOSE}"))
+            .collect();
+        let text = format!("移往东岸：{}。", marked.join("、"));
+        // From 16 columns, the longest name and its 、 fit a line.
+        for columns in 16..40 {
+            let wrapped = strip_marks(&wrap(&text, columns, ""));
+            for name in names {
+                assert!(
+                    wrapped.lines().any(|l| l.contains(name)),
+                    "{name} split at {columns}: {wrapped}"
+                );
+            }
+            for line in wrapped.lines() {
+                assert!(width(line) <= columns, "{line:?}");
+            }
+        }
+        assert_eq!(width(&marked[0]), 4);
     }
 
     #[test]
