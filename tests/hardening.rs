@@ -382,6 +382,16 @@ fn load_recaps_the_battle_role_turn_and_last_events() {
     );
     assert!(stdout.contains("So far:\nTurn "), "{stdout}");
     assert!(stdout.contains("\nTurn 1: · The Jin hear"), "{stdout}");
+    // `load` at the prompt recaps the same way.
+    let out = run(
+        &args(&play_args("broken-bridge", "huang-taiji", 1, &dir)),
+        b"load good\nquit\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Loaded slot `good`.\nThe False Cry on the Xiaoling River\nYou are Zhang Chun (Ming) · turn 2"),
+        "{stdout}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -929,10 +929,13 @@ impl<'a> Session<'a> {
                     }
                     None => {
                         let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();
-                        self.say(&format!(
-                            "Unknown language `{tag}`: use one of {}.",
-                            tags.join(", ")
-                        ));
+                        let tag = commands::shorten(tag, 24);
+                        let text = if l.is_chinese() {
+                            l.zh_string(format!("没有`{tag}`这种语言：可用 {}。", tags.join("、")))
+                        } else {
+                            format!("Unknown language `{tag}`: use one of {}.", tags.join(", "))
+                        };
+                        self.say_wrapped(&text, "");
                     }
                 },
             },
@@ -972,7 +975,7 @@ impl<'a> Session<'a> {
                             format!("Loaded slot `{slot}`.")
                         };
                         self.say(&text);
-                        self.look();
+                        self.recap();
                     }
                     Err(err) => self.say_wrapped(&err.to_string(), ""),
                 }
