@@ -429,3 +429,37 @@ fn transcript_files_hold_the_session_with_a_header() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn log_gives_turns_from_the_start_and_says_when_they_are_unknown() {
+    let dir = common::temp_dir("log-turns");
+    let out = run(
+        &args(&play_args("false-cry", "zhang-chun", 1, &dir)),
+        b"log\nquit\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Choose 1-4> log\nTurn 0: · "), "{stdout}");
+    // A save whose commands do not lead to its state loads without history:
+    // what came before it has no known turn, and says so.
+    let good = good_save(&dir);
+    let tampered = set_number(&good, "units: [(", "men: ", "1");
+    std::fs::write(dir.join("tampered.ron"), tampered).unwrap();
+    let out = run(
+        &[
+            "play",
+            "--load",
+            "tampered",
+            "--saves",
+            dir.to_str().unwrap(),
+        ],
+        b"log\nquit\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("do not lead to its saved state"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\nTurn ?: ★ Zhang Chun:"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1032,6 +1032,13 @@ impl<'a> Session<'a> {
                 story.happened.len(),
             )))
             .collect();
+        // The history starts at the game's start unless a save without one
+        // was loaded: what came before it has no known turn.
+        let from_start = match self.game.undo_history().first() {
+            Some(first) => first.log_len == 0,
+            None => self.game.log().is_empty(),
+        };
+        let turn_of = |at: Option<usize>| at.filter(|&i| i > 0 || from_start).map(|i| states[i].0);
         // (index of the state it first appears in, choice before event, turn, text)
         let mut entries: Vec<(usize, u8, Option<u32>, String)> = Vec::new();
         let first_state = |k: usize, count: fn(&(u32, usize, usize)) -> usize| {
@@ -1055,7 +1062,7 @@ impl<'a> Session<'a> {
             };
             let colon = if l.is_chinese() { "：" } else { ": " };
             let at = first_state(k, |s| s.1);
-            let turn = at.filter(|_| states.len() > 1).map(|i| states[i].0);
+            let turn = turn_of(at);
             entries.push((
                 at.unwrap_or(0),
                 0,
@@ -1073,7 +1080,7 @@ impl<'a> Session<'a> {
                 continue;
             };
             let at = first_state(k, |s| s.2);
-            let turn = at.filter(|_| states.len() > 1).map(|i| states[i].0);
+            let turn = turn_of(at);
             entries.push((
                 at.unwrap_or(0),
                 1,
