@@ -6,8 +6,10 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiaoling::save;
-use xiaoling::scene::{self, Scene};
 use xiaoling::story::Game;
+
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 fn time(label: &str, runs: u32, mut f: impl FnMut()) -> Duration {
     f();
@@ -21,18 +23,9 @@ fn time(label: &str, runs: u32, mut f: impl FnMut()) -> Duration {
 }
 
 fn main() {
-    let scenes: Vec<Arc<Scene>> = match scene::load_embedded() {
-        Ok(scenes) => scenes.into_iter().map(Arc::new).collect(),
-        Err(problems) => {
-            eprintln!("{} problem(s) in the shipped scenes", problems.len());
-            return;
-        }
-    };
-    let Some(scene) = scenes.iter().find(|s| s.id() == "false-cry").cloned() else {
-        eprintln!("no false-cry scene");
-        return;
-    };
-    let dir = std::env::temp_dir().join(format!("xiaoling-bench-{}", std::process::id()));
+    let scenes = common::scenes();
+    let scene = common::find(&scenes, "false-cry");
+    let dir = common::temp_dir("bench");
     for (label, steps) in [("mid-game", 8_usize), ("late-game", 60)] {
         let Ok((mut game, _)) = Game::new(Arc::clone(&scene), "zhang-chun", 1) else {
             return;

@@ -8,18 +8,15 @@
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use xiaoling::scene::{self, Scene};
+use xiaoling::scene::Scene;
 use xiaoling::sim::Battle;
 use xiaoling::story::{Game, Policy};
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 fn false_cry() -> Arc<Scene> {
-    let scenes = scene::load_embedded().expect("the shipped scenes load");
-    Arc::new(
-        scenes
-            .into_iter()
-            .find(|s| s.id() == "false-cry")
-            .expect("false-cry is shipped"),
-    )
+    common::scene("false-cry")
 }
 
 /// A game of the novel's line, played up to `turn`.

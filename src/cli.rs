@@ -82,6 +82,10 @@ struct PlayArgs {
     /// Load a saved game from this slot.
     #[arg(long, value_name = "SLOT")]
     load: Option<String>,
+    /// Also write the whole session to FILE as plain text, headed with the
+    /// engine version, battle, role, seed and language.
+    #[arg(long, value_name = "FILE")]
+    transcript: Option<PathBuf>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -182,13 +186,15 @@ fn list_scenes(dir: &SceneDir) -> Result<ExitCode> {
     for scene in &scenes {
         let title = scene.meta().title.get(Locale::En);
         let zh = scene.meta().title.get(Locale::ZhHans);
-        let _ = writeln!(
+        writeln!(
             out,
             "{}\t{title} / {zh}\t{}",
             scene.id(),
             scene.meta().playable.join(", ")
-        );
+        )
+        .map_err(stdout_error)?;
     }
+    out.flush().map_err(stdout_error)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -205,10 +211,11 @@ fn check(paths: Vec<PathBuf>) -> Result<ExitCode> {
         let _ = writeln!(stderr);
     }
     if problems.is_empty() {
-        let _ = writeln!(
+        writeln!(
             std::io::stdout(),
             "ok: {checked} file(s) checked, no problems"
-        );
+        )
+        .map_err(stdout_error)?;
         Ok(ExitCode::SUCCESS)
     } else {
         let _ = writeln!(stderr, "{} problem(s) found", problems.len());
@@ -216,8 +223,15 @@ fn check(paths: Vec<PathBuf>) -> Result<ExitCode> {
     }
 }
 
+/// Output to standard output failed: a clear error (exit status 2).
+fn stdout_error(err: std::io::Error) -> anyhow::Error {
+    anyhow!("cannot write to standard output: {err}")
+}
+
 fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     let scenes = load_scenes(&common.dir)?;
+    // Temp files of saves a crash or a kill interrupted.
+    crate::files::remove_stale_temps(&common.saves);
     let stdin_tty = std::io::stdin().is_terminal();
     let stdout_tty = std::io::stdout().is_terminal();
     let locale = match &common.lang {
@@ -235,7 +249,8 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
             .ok()
             .and_then(|c| c.parse().ok())
             .unwrap_or(80)
-    };
+    }
+    .clamp(20, 1000);
     let options = Options {
         locale,
         style: Style { colour, columns },
@@ -251,100 +266,223 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     };
     let mut stdout = std::io::stdout().lock();
 
-    if let Some(slot) = &args.load {
+    let (game, outputs, loaded) = if let Some(slot) = &args.load {
         let loaded = save::load(&common.saves, slot, &scenes)?;
-        let mut session = Session::new(loaded.game, options, scenes.clone(), &mut stdout)
-            .with_transcript(loaded.transcript);
-        if let Some(notice) = loaded.notice {
-            session.handle_notice(&notice);
-        }
-        session.handle("look");
-        session.run(input.as_mut());
-        return Ok(ExitCode::SUCCESS);
-    }
+        (
+            loaded.game,
+            Vec::new(),
+            Some((loaded.transcript, loaded.notice)),
+        )
+    } else {
+        let scene = match &args.scene {
+            Some(id) => find_scene(&scenes, id)?,
+            None => {
+                let items: Vec<MenuItem> = scenes
+                    .iter()
+                    .map(|s| MenuItem {
+                        label: format!("{} ({})", s.meta().title.get(locale), s.id()),
+                        keys: std::iter::once(s.id().to_string())
+                            .chain(
+                                Locale::ALL
+                                    .iter()
+                                    .map(|l| s.meta().title.get(*l).to_string()),
+                            )
+                            .collect(),
+                    })
+                    .collect();
+                let prompt = if locale.is_chinese() {
+                    locale.zh("选择战役")
+                } else {
+                    "Choose a battle"
+                };
+                match pick(input.as_mut(), &mut stdout, locale, prompt, &items)? {
+                    Some(idx) => Arc::clone(&scenes[idx]),
+                    None => return Ok(ExitCode::SUCCESS),
+                }
+            }
+        };
+        let role = match &args.role {
+            Some(role) => {
+                check_role(&scene, role)?;
+                role.clone()
+            }
+            None => {
+                let roles: Vec<&scene::Commander> = scene.roles().collect();
+                let items: Vec<MenuItem> = roles
+                    .iter()
+                    .map(|c| {
+                        let side = scene
+                            .side_idx(&c.side)
+                            .and_then(|s| scene.sides().get(s))
+                            .map(|s| s.name.get(locale).to_string())
+                            .unwrap_or_default();
+                        let label = if locale.is_chinese() {
+                            format!("{}（{}）· {side}", c.name.get(locale), c.id)
+                        } else {
+                            format!("{} ({}), {side}", c.name.get(locale), c.id)
+                        };
+                        MenuItem {
+                            label,
+                            keys: std::iter::once(c.id.clone())
+                                .chain(Locale::ALL.iter().map(|l| c.name.get(*l).to_string()))
+                                .collect(),
+                        }
+                    })
+                    .collect();
+                let prompt = if locale.is_chinese() {
+                    locale.zh("选择统帅")
+                } else {
+                    "Choose your commander"
+                };
+                match pick(input.as_mut(), &mut stdout, locale, prompt, &items)? {
+                    Some(idx) => roles[idx].id.clone(),
+                    None => return Ok(ExitCode::SUCCESS),
+                }
+            }
+        };
+        let seed = args.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() % 100_000)
+                .unwrap_or(1)
+        });
+        let (game, outputs) = Game::new(scene, &role, seed).map_err(|err| anyhow!("{err}"))?;
+        (game, outputs, None)
+    };
 
-    let scene = match &args.scene {
-        Some(id) => find_scene(&scenes, id)?,
-        None => {
-            let labels: Vec<String> = scenes
-                .iter()
-                .map(|s| format!("{} ({})", s.meta().title.get(locale), s.id()))
-                .collect();
-            let prompt = if locale.is_chinese() {
-                locale.zh("选择战役")
-            } else {
-                "Choose a battle"
-            };
-            match pick(input.as_mut(), &mut stdout, prompt, &labels)? {
-                Some(idx) => Arc::clone(&scenes[idx]),
-                None => return Ok(ExitCode::SUCCESS),
-            }
+    let transcript_file = match &args.transcript {
+        Some(path) => {
+            let mut file = std::fs::File::create(path)
+                .with_context(|| format!("cannot create the transcript {}", path.display()))?;
+            file.write_all(transcript_header(&game, locale).as_bytes())
+                .with_context(|| format!("cannot write the transcript {}", path.display()))?;
+            Some((
+                path.clone(),
+                Box::new(std::io::BufWriter::new(file)) as Box<dyn Write>,
+            ))
         }
+        None => None,
     };
-    let role = match &args.role {
-        Some(role) => {
-            check_role(&scene, role)?;
-            role.clone()
-        }
-        None => {
-            let roles: Vec<&scene::Commander> = scene.roles().collect();
-            let labels: Vec<String> = roles
-                .iter()
-                .map(|c| format!("{} ({})", c.name.get(locale), c.id))
-                .collect();
-            let prompt = if locale.is_chinese() {
-                locale.zh("选择统帅")
-            } else {
-                "Choose your commander"
-            };
-            match pick(input.as_mut(), &mut stdout, prompt, &labels)? {
-                Some(idx) => roles[idx].id.clone(),
-                None => return Ok(ExitCode::SUCCESS),
-            }
-        }
-    };
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs() % 100_000)
-            .unwrap_or(1)
-    });
-    let (game, outputs) = Game::new(scene, &role, seed).map_err(|err| anyhow!("{err}"))?;
     let mut session = Session::new(game, options, scenes.clone(), &mut stdout);
-    session.opening();
-    session.show(&outputs);
+    if stdout_tty {
+        session = session.with_live_width();
+    }
+    if let Some((path, file)) = transcript_file {
+        session = session.with_transcript_file(path, file);
+    }
+    match loaded {
+        Some((transcript, notice)) => {
+            session = session.with_transcript(transcript);
+            if let Some(notice) = notice {
+                session.handle_notice(&notice);
+            }
+            session.recap();
+        }
+        None => {
+            session.opening();
+            session.show(&outputs);
+        }
+    }
     session.run(input.as_mut());
-    Ok(ExitCode::SUCCESS)
+    let ending = session.ending();
+    drop(session);
+    if let Some(why) = &ending.write_error {
+        let _ = writeln!(std::io::stderr(), "error: {why}");
+    }
+    Ok(if ending.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
-/// Asks for one of `labels` by number; None on end of input.
+/// The head of a `--transcript` file: what is needed to play the game again.
+pub fn transcript_header(game: &Game, locale: Locale) -> String {
+    let scene = game.scene();
+    format!(
+        "# xiaoling {} transcript\n# battle: {} ({})\n# role: {}\n# seed: {}\n# language: {}\n# again: xiaoling play --scene {} --role {} --seed {} --lang {}\n\n",
+        env!("CARGO_PKG_VERSION"),
+        scene.id(),
+        scene.meta().title.get(locale),
+        game.role(),
+        game.seed(),
+        locale.tag(),
+        scene.id(),
+        game.role(),
+        game.seed(),
+        locale.tag()
+    )
+}
+
+/// One entry of a start menu: what is shown, and the words that pick it
+/// besides its number (its id and its names).
+struct MenuItem {
+    label: String,
+    keys: Vec<String>,
+}
+
+/// Asks for one of `items` by number, id or name; None when the player
+/// leaves (`quit`, Ctrl-C, end of input).
 fn pick(
     input: &mut dyn repl::LineSource,
     out: &mut dyn Write,
+    locale: Locale,
     prompt: &str,
-    labels: &[String],
+    items: &[MenuItem],
 ) -> Result<Option<usize>> {
-    if labels.len() == 1 {
+    if items.len() == 1 {
         return Ok(Some(0));
     }
-    for (i, label) in labels.iter().enumerate() {
-        writeln!(out, "  {}. {label}", i + 1).ok();
+    let n = items.len();
+    let zh = locale.is_chinese();
+    for (i, item) in items.iter().enumerate() {
+        writeln!(out, "  {}. {}", i + 1, item.label).map_err(stdout_error)?;
     }
+    let prompt = format!("{prompt} 1-{n}> ");
     loop {
-        let line = match input.read(&format!("{prompt} 1-{}> ", labels.len())) {
+        let line = match input.read(&prompt) {
             repl::Line::Text(line) => line,
-            repl::Line::Interrupted => continue,
-            repl::Line::Eof => return Ok(None),
+            repl::Line::Interrupted | repl::Line::Eof => return Ok(None),
+            repl::Line::Refused(_) => String::from("\u{0}"),
         };
+        let clean = repl::commands::clean(&line);
+        let word = clean.trim();
         if !input.echoes() {
-            writeln!(out, "{prompt} 1-{}> {line}", labels.len()).ok();
+            let shown = repl::commands::shorten(word, repl::MAX_ECHO_CHARS);
+            writeln!(out, "{}", format!("{prompt}{shown}").trim_end()).map_err(stdout_error)?;
         }
-        match line.trim().parse::<usize>() {
-            Ok(n) if (1..=labels.len()).contains(&n) => return Ok(Some(n - 1)),
-            _ => {
-                writeln!(out, "Type a number from 1 to {}.", labels.len()).ok();
+        let lower = word.to_lowercase();
+        if ["quit", "q", "exit"].contains(&lower.as_str()) {
+            return Ok(None);
+        }
+        if let Ok(k) = word.parse::<usize>()
+            && word.chars().all(|c| c.is_ascii_digit())
+            && (1..=n).contains(&k)
+        {
+            return Ok(Some(k - 1));
+        }
+        if !word.is_empty()
+            && let Some(idx) = items
+                .iter()
+                .position(|item| item.keys.iter().any(|k| k.to_lowercase() == lower))
+        {
+            return Ok(Some(idx));
+        }
+        let text = match (["help", "h", "?"].contains(&lower.as_str()), zh) {
+            (true, false) => format!(
+                "Type a number from 1 to {n}, or the id or name shown; `quit` (or Ctrl-C) leaves."
+            ),
+            (true, true) => locale.zh_string(format!(
+                "输入 1 到 {n} 的数字，或所列的 id、名字；quit（或 Ctrl-C）退出。"
+            )),
+            (false, false) => {
+                format!("Type a number from 1 to {n}, or the id or name shown (`help`, `quit`).")
             }
-        }
+            (false, true) => locale.zh_string(format!(
+                "请输入 1 到 {n} 的数字，或所列的 id、名字（help、quit）。"
+            )),
+        };
+        writeln!(out, "{text}").map_err(stdout_error)?;
     }
 }
 
@@ -383,7 +521,7 @@ pub fn simulate_games(
             Some(policy),
         )
         .map_err(|e| anyhow!("{e}"))?;
-        let limit = scene.meta().max_turns + 5;
+        let limit = scene.meta().max_turns.saturating_add(5);
         while !game.is_over() && game.turn() <= limit {
             if game.auto_step().is_err() {
                 break;
@@ -428,45 +566,44 @@ fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let runs = f64::from(report.runs);
     if args.json {
-        let endings: Vec<String> = report
+        let endings: Vec<serde_json::Value> = report
             .endings
             .iter()
             .map(|(id, n)| {
-                format!(
-                    "{{\"id\":{},\"count\":{n},\"share\":{:.4}}}",
-                    json_str(id),
-                    f64::from(*n) / runs
-                )
+                serde_json::json!({
+                    "id": id,
+                    "count": n,
+                    "share": (f64::from(*n) / runs * 10_000.0).round() / 10_000.0,
+                })
             })
             .collect();
-        let losses: Vec<String> = report
+        let losses: serde_json::Map<String, serde_json::Value> = report
             .losses
             .iter()
-            .map(|(side, mean)| format!("{}:{mean:.1}", json_str(side)))
-            .collect();
-        let choices: Vec<String> = report
-            .choices
-            .iter()
-            .map(|((tp, option), n)| {
-                format!(
-                    "{{\"tp\":{},\"option\":{},\"count\":{n}}}",
-                    json_str(tp),
-                    json_str(option)
+            .map(|(side, mean)| {
+                (
+                    side.clone(),
+                    serde_json::json!((mean * 10.0).round() / 10.0),
                 )
             })
             .collect();
-        writeln!(
-            out,
-            "{{\"scene\":{},\"role\":{},\"runs\":{},\"mean_turns\":{:.2},\"endings\":[{}],\"mean_losses\":{{{}}},\"choices\":[{}]}}",
-            json_str(scene.id()),
-            json_str(&args.role),
-            report.runs,
-            report.turns,
-            endings.join(","),
-            losses.join(","),
-            choices.join(",")
-        )
-        .ok();
+        let choices: Vec<serde_json::Value> = report
+            .choices
+            .iter()
+            .map(|((tp, option), n)| serde_json::json!({"tp": tp, "option": option, "count": n}))
+            .collect();
+        let json = serde_json::json!({
+            "scene": scene.id(),
+            "role": args.role,
+            "runs": report.runs,
+            "seed": args.seed,
+            "mean_turns": (report.turns * 100.0).round() / 100.0,
+            "endings": endings,
+            "mean_losses": losses,
+            "choices": choices,
+        });
+        writeln!(out, "{json}").map_err(stdout_error)?;
+        out.flush().map_err(stdout_error)?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(
@@ -478,22 +615,22 @@ fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
         args.seed,
         policy
     )
-    .ok();
-    writeln!(out, "mean length: {:.1} turns", report.turns).ok();
-    writeln!(out, "endings:").ok();
+    .map_err(stdout_error)?;
+    writeln!(out, "mean length: {:.1} turns", report.turns).map_err(stdout_error)?;
+    writeln!(out, "endings:").map_err(stdout_error)?;
     for (id, n) in &report.endings {
         writeln!(
             out,
             "  {id:<28} {n:>6}  {:>5.1}%",
             100.0 * f64::from(*n) / runs
         )
-        .ok();
+        .map_err(stdout_error)?;
     }
-    writeln!(out, "mean losses:").ok();
+    writeln!(out, "mean losses:").map_err(stdout_error)?;
     for (side, mean) in &report.losses {
-        writeln!(out, "  {side:<28} {mean:>8.0}").ok();
+        writeln!(out, "  {side:<28} {mean:>8.0}").map_err(stdout_error)?;
     }
-    writeln!(out, "turning points reached (option: times):").ok();
+    writeln!(out, "turning points reached (option: times):").map_err(stdout_error)?;
     for tp in scene.turning_points() {
         let taken: Vec<String> = tp
             .options
@@ -510,23 +647,10 @@ fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
                 )
             })
             .collect();
-        writeln!(out, "  {:<20} {}", tp.id, taken.join(", ")).ok();
+        writeln!(out, "  {:<20} {}", tp.id, taken.join(", ")).map_err(stdout_error)?;
     }
+    out.flush().map_err(stdout_error)?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn json_str(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The choice graph: turning points and their options, with an edge from an
@@ -616,7 +740,9 @@ fn mentions(condition: &Condition, out: &mut Vec<String>) {
 fn graph(id: &str, dir: &SceneDir) -> Result<ExitCode> {
     let scenes = load_scenes(dir)?;
     let scene = find_scene(&scenes, id)?;
-    write!(std::io::stdout().lock(), "{}", graph_dot(&scene)).ok();
+    let mut out = std::io::stdout().lock();
+    write!(out, "{}", graph_dot(&scene)).map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -646,7 +772,7 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
             "note: the battle `{}` (or its rules) has changed since this save was made",
             file.scene
         )
-        .ok();
+        .map_err(stdout_error)?;
     }
     if report.reproduces() {
         writeln!(
@@ -654,7 +780,7 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
             "ok: {} commands replayed from seed {}; the saved state is reproduced exactly",
             report.ran, file.seed
         )
-        .ok();
+        .map_err(stdout_error)?;
         Ok(ExitCode::SUCCESS)
     } else {
         writeln!(
@@ -663,7 +789,7 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
             path.display(),
             report.describe()
         )
-        .ok();
+        .map_err(stdout_error)?;
         Ok(ExitCode::from(1))
     }
 }

@@ -14,6 +14,7 @@
 //! - [`cli`]: command-line parsing and the subcommands.
 
 pub mod cli;
+pub mod files;
 pub mod repl;
 pub mod save;
 pub mod scene;

@@ -1,35 +1,22 @@
 //! The real binary, driven as a player or a script would: through a pipe, and
-//! through a pseudo-terminal (rustyline's path, with colours, Tab and history).
+//! (the pseudo-terminal is in `terminal.rs`).
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
+/// The binary with a save folder of its own, colour allowed (stdout is a pipe).
 fn xiaoling(args: &[&str], input: &str) -> Output {
     let saves = common::temp_dir("cli");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xiaoling"))
-        .args(args)
-        .arg("--saves")
-        .arg(&saves)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // A closed pipe just means the game ended before reading everything.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    let output = child.wait_with_output().expect("the binary finishes");
+    let mut args = args.to_vec();
+    let folder = saves.display().to_string();
+    args.extend(["--saves", &folder]);
+    let output = common::run_env(&args, input.as_bytes(), &[]);
     let _ = std::fs::remove_dir_all(&saves);
     output
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).to_string()
-}
+use common::text;
 
 /// "1" answers a choice when one waits; Enter lets a turn pass.
 fn choose_first_and_wait() -> String {
@@ -245,57 +232,4 @@ fn check_passes_the_shipped_scenes_and_fails_a_broken_one_with_positions() {
     );
     assert!(stderr.contains("did you mean \"north-bank\"?"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn a_pseudo_terminal_gets_rustyline_with_colour_tab_completion_and_history() {
-    let script = ["/usr/bin/script", "/bin/script"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists());
-    let script = script.expect("`script` (util-linux) provides the pseudo-terminal for this test");
-    let saves = common::temp_dir("pty");
-    let command = format!(
-        "{} play --scene false-cry --role zhang-chun --seed 1 --saves {}",
-        env!("CARGO_BIN_EXE_xiaoling"),
-        saves.display()
-    );
-    let mut child = Command::new(script)
-        .args(["-qec", &command, "/dev/null"])
-        .env("TERM", "xterm")
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("script starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // Keystrokes, with pauses so the line editor reads them as typing.
-    for keys in ["1\r", "\r", "sta\t\r", "quit\r"] {
-        std::thread::sleep(std::time::Duration::from_millis(400));
-        stdin.write_all(keys.as_bytes()).expect("typing");
-        stdin.flush().expect("typing");
-    }
-    std::thread::sleep(std::time::Duration::from_millis(600));
-    drop(stdin);
-    let out = child.wait_with_output().expect("script ends");
-    let screen = text(&out.stdout);
-    assert!(out.status.success(), "{screen}");
-    assert!(
-        screen.contains("Choose 1-4> "),
-        "the choice prompt: {screen}"
-    );
-    assert!(
-        screen.contains("\u{1b}["),
-        "colours on a terminal: {screen}"
-    );
-    assert!(
-        screen.contains("unknown: not in sight"),
-        "Tab completed `sta` to `status`, which ran: {screen}"
-    );
-    let history = std::fs::read_to_string(saves.join(".history")).unwrap_or_default();
-    assert!(
-        history.contains("status"),
-        "history kept between sessions: {history:?}"
-    );
-    let _ = std::fs::remove_dir_all(&saves);
 }

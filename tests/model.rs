@@ -7,21 +7,15 @@
 //! battle stops telling the story.
 
 use std::sync::Arc;
-use xiaoling::scene::{self, Scene};
+use xiaoling::scene::Scene;
 use xiaoling::sim::Entry;
 use xiaoling::story::{Command, Game, Output};
 
 const RUNS: u64 = 200;
 
-fn scene(id: &str) -> Arc<Scene> {
-    let scenes = scene::load_embedded().expect("the shipped scenes load");
-    Arc::new(
-        scenes
-            .into_iter()
-            .find(|s| s.id() == id)
-            .expect("the scene is shipped"),
-    )
-}
+use common::scene;
+
+mod common;
 
 /// What one game did, as the tests measure it.
 #[derive(Debug, Default)]

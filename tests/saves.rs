@@ -6,41 +6,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use xiaoling::save::{self, SaveError, SavedState};
 use xiaoling::scene::{self, Scene};
 use xiaoling::story::{Game, Output, Policy, StoryError};
 
-const BIN: &str = env!("CARGO_BIN_EXE_xiaoling");
+use common::{find, scenes, temp_dir};
 
-fn scenes() -> Vec<Arc<Scene>> {
-    scene::load_embedded()
-        .expect("shipped scenes load")
-        .into_iter()
-        .map(Arc::new)
-        .collect()
-}
-
-fn find(scenes: &[Arc<Scene>], id: &str) -> Arc<Scene> {
-    scenes
-        .iter()
-        .find(|s| s.id() == id)
-        .cloned()
-        .expect("scene")
-}
-
-/// A fresh, empty folder of its own under the system temp folder.
-fn temp_dir(name: &str) -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "xiaoling-saves-{}-{}-{name}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
+mod common;
 
 /// A game where both sides (the player too) decide by the random policy.
 fn random_game(scene: &Arc<Scene>, role: &str, seed: u64) -> Game {
@@ -74,23 +46,7 @@ fn play_out(game: &mut Game, limit: usize) -> Vec<Vec<Output>> {
 }
 
 fn run_bin(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Process::new(BIN)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn xiaoling");
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(input.as_bytes());
-    }
-    let out = child.wait_with_output().expect("wait");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
+    common::run_text(args, input)
 }
 
 fn dir_arg(dir: &Path) -> String {
@@ -338,7 +294,13 @@ fn autosave_failure_is_told_once_and_the_game_goes_on() {
         ],
         "1\n\n\n\nsave b\nsaves\nload b\nstatus\nquit\n",
     );
-    assert_eq!(code, 0);
+    // Messages are wrapped to the terminal: read them as running text.
+    let out = out.replace('\n', " ");
+    assert_eq!(code, 1, "a game that could not be saved on leaving exits 1");
+    assert!(
+        out.contains("The game could not be saved on leaving"),
+        "{out}"
+    );
     assert_eq!(out.matches("Autosave failed").count(), 1, "{out}");
     assert!(out.contains("Turn 3"), "the game went on: {out}");
     assert!(
@@ -387,6 +349,7 @@ fn slot_names_that_leave_the_folder_are_refused() {
             long
         ),
     );
+    let out = out.replace('\n', " ");
     assert_eq!(code, 0);
     assert_eq!(out.matches("is not a valid slot name").count(), 5, "{out}");
     assert!(out.contains("path separators"), "{out}");
@@ -510,8 +473,12 @@ fn every_kind_of_bad_file_gives_one_clear_error_and_the_good_slots_still_list() 
         let row = rows.iter().find(|r| &r.slot == slot).expect("row");
         assert!(row.summary.is_err(), "{slot} should be marked");
     }
-    let table = save::list_table(&dir, scene::Locale::En);
+    let table = xiaoling::repl::render::saves_table(&dir, scene::Locale::En, 80);
     assert!(table.contains("unreadable"), "{table}");
+    common::assert_fits(&table, 80);
+    let narrow = xiaoling::repl::render::saves_table(&dir, scene::Locale::ZhHans, 60);
+    assert!(narrow.contains("无法读取"), "{narrow}");
+    common::assert_fits(&narrow, 60);
     // Through the binary: `saves` lists, `--load` of a bad slot is one error.
     let (code, _, err) = run_bin(
         &["play", "--load", "truncated", "--saves", &dir_arg(&dir)],
@@ -722,7 +689,7 @@ fn killing_the_game_while_it_saves_never_loses_a_slot() {
     }
     let mut killed_while_running = 0;
     for round in 0..30 {
-        let mut child = Process::new(BIN)
+        let mut child = Process::new(common::bin())
             .args([
                 "play",
                 "--scene",
@@ -768,4 +735,27 @@ fn killing_the_game_while_it_saves_never_loses_a_slot() {
     assert!(slots.iter().all(|s| !s.starts_with('.')));
     let rows = save::list(&dir).expect("list");
     assert!(rows.iter().all(|r| r.summary.is_ok()));
+    // The next game removes the temp files the kills left.
+    let (code, _, _) = run_bin(
+        &[
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "zhang-chun",
+            "--saves",
+            &saves,
+        ],
+        "quit\n",
+    );
+    assert_eq!(code, 0);
+    if Path::new("/proc/self").exists() {
+        let temps: Vec<String> = std::fs::read_dir(&dir)
+            .expect("folder")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .filter(|n| n.contains(".tmp-"))
+            .collect();
+        assert!(temps.is_empty(), "stale temp files left: {temps:?}");
+    }
 }

@@ -31,6 +31,8 @@ pub struct CommandSpec {
     pub help_en: &'static str,
     pub help_zh: &'static str,
     pub action: Action,
+    /// How many words may follow the command.
+    pub max_args: usize,
 }
 
 pub const COMMANDS: &[CommandSpec] = &[
@@ -40,6 +42,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "look",
         help_en: "the situation now, and the choice if one is waiting",
         help_zh: "眼下的局势，以及待决的抉择",
+        max_args: 0,
         action: Action::Look,
     },
     CommandSpec {
@@ -48,6 +51,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "status",
         help_en: "the units you can see: men, state, morale",
         help_zh: "可见各部：兵力、状态、士气",
+        max_args: 0,
         action: Action::Status,
     },
     CommandSpec {
@@ -56,6 +60,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "map",
         help_en: "the field: zones, smoke, fire and the units you can see",
         help_zh: "战场：各处地段、烟火与可见部队",
+        max_args: 0,
         action: Action::Map,
     },
     CommandSpec {
@@ -64,6 +69,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "next [N]",
         help_en: "let a turn pass (so does Enter), or N turns, stopping early if something needs you",
         help_zh: "静待一回合，或N回合（有事即停）；回车亦可",
+        max_args: 1,
         action: Action::Next,
     },
     CommandSpec {
@@ -73,6 +79,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         help_en: "let turns pass until something needs you: a choice, word from the field, your men attacked or breaking, the enemy in sight",
         help_zh: "静待，直到有事：待决之事、军情、我军遇袭或溃散、发现敌军",
         action: Action::Wait,
+        max_args: 0,
     },
     CommandSpec {
         name: "order",
@@ -81,6 +88,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         help_en: "send an order to a unit of yours (by its id or name); a courier carries it unless you stand with it",
         help_zh: "向本部某营下令（用编号或名称）：坚守、前进 某地、进攻 某地、撤退、收拢；不在身边者由传令兵送达",
         action: Action::Order,
+        max_args: usize::MAX,
     },
     CommandSpec {
         name: "orders",
@@ -89,6 +97,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         help_en: "what each of your units is doing, and the orders still on their way",
         help_zh: "各部现行军令与在途军令",
         action: Action::Orders,
+        max_args: 0,
     },
     CommandSpec {
         name: "report",
@@ -97,6 +106,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         help_en: "the last turn in full: every unit that moved, fought, wavered",
         help_zh: "上一回合详报：各部的行止、交战与士气",
         action: Action::Report,
+        max_args: 0,
     },
     CommandSpec {
         name: "log",
@@ -104,6 +114,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "log",
         help_en: "the choices and events so far",
         help_zh: "至今的抉择与事件",
+        max_args: 0,
         action: Action::Log,
     },
     CommandSpec {
@@ -112,6 +123,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "why",
         help_en: "what moved your units' morale last turn",
         help_zh: "上一刻各部士气起落之因",
+        max_args: 0,
         action: Action::Why,
     },
     CommandSpec {
@@ -120,6 +132,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "save [slot]",
         help_en: "save the game (default slot: quick)",
         help_zh: "存档（默认槽位 quick）",
+        max_args: 1,
         action: Action::Save,
     },
     CommandSpec {
@@ -128,6 +141,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "load [slot]",
         help_en: "load a saved game",
         help_zh: "读档",
+        max_args: 1,
         action: Action::Load,
     },
     CommandSpec {
@@ -136,6 +150,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "saves",
         help_en: "list saved games",
         help_zh: "列出存档",
+        max_args: 0,
         action: Action::Saves,
     },
     CommandSpec {
@@ -144,6 +159,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "undo",
         help_en: "take back the last turn or choice",
         help_zh: "悔一步",
+        max_args: 0,
         action: Action::Undo,
     },
     CommandSpec {
@@ -152,6 +168,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "lang [en|zh-Hans|zh-Hant]",
         help_en: "show or change the language",
         help_zh: "查看或切换语言",
+        max_args: 1,
         action: Action::Lang,
     },
     CommandSpec {
@@ -160,6 +177,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "help",
         help_en: "this list",
         help_zh: "本帮助",
+        max_args: 0,
         action: Action::Help,
     },
     CommandSpec {
@@ -168,6 +186,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "quit",
         help_en: "leave the game (it is autosaved)",
         help_zh: "退出（自动存档）",
+        max_args: 0,
         action: Action::Quit,
     },
 ];
@@ -182,52 +201,144 @@ pub enum Parsed {
         word: String,
         suggestion: Option<&'static str>,
     },
+    /// Digits, but too many to be an option.
+    BadNumber(String),
+    /// A command (or a number) followed by words it does not take.
+    ExtraWords {
+        command: String,
+        usage: &'static str,
+        extra: String,
+    },
+}
+
+/// Words longer than this get no "did you mean": no command is near them,
+/// and comparing a huge word would take long.
+pub const MAX_SUGGEST_CHARS: usize = 16;
+
+/// The line as typed, made safe to parse and to show: escape sequences and
+/// other control characters removed, full-width digits and letters (as a
+/// Chinese keyboard types them) made ASCII, the full-width space a space.
+pub fn clean(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => {
+                // CSI (ESC [ … final) or a two-character escape: drop it whole.
+                if chars.next_if_eq(&'[').is_some() {
+                    for c in chars.by_ref() {
+                        if ('\u{40}'..='\u{7e}').contains(&c) {
+                            break;
+                        }
+                    }
+                } else {
+                    chars.next();
+                }
+            }
+            '\t' => out.push(' '),
+            '\u{3000}' => out.push(' '),
+            c if c.is_control() => {}
+            // Full-width ASCII (！ to ～) to ASCII: ｓａｖｅ １ → save 1.
+            c @ '\u{ff01}'..='\u{ff5e}' => {
+                out.push(char::from_u32(c as u32 - 0xfee0).unwrap_or(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A word as it may be shown back: at most `max` characters, then "…".
+pub fn shorten(word: &str, max: usize) -> String {
+    let mut chars = word.chars();
+    let shown: String = chars.by_ref().take(max).collect();
+    if chars.next().is_some() {
+        format!("{shown}…")
+    } else {
+        shown
+    }
 }
 
 pub fn parse(line: &str) -> Parsed {
+    let line = clean(line);
     let mut words = line.split_whitespace();
     let Some(first) = words.next() else {
         return Parsed::Empty;
     };
     let args: Vec<String> = words.map(str::to_string).collect();
-    if let Ok(number) = first.parse::<usize>() {
-        return Parsed::Number(number);
+    let extra = |command: &str, usage: &'static str, allowed: usize| {
+        (args.len() > allowed).then(|| Parsed::ExtraWords {
+            command: command.to_string(),
+            usage,
+            extra: shorten(&args[allowed..].join(" "), 30),
+        })
+    };
+    if first.chars().all(|c| c.is_ascii_digit()) {
+        if let Some(parsed) = extra(first, "NUMBER", 0) {
+            return parsed;
+        }
+        return match first.parse::<usize>() {
+            Ok(number) => Parsed::Number(number),
+            Err(_) => Parsed::BadNumber(shorten(first, 24)),
+        };
     }
     let lower = first.to_lowercase();
-    if let Some(spec) = COMMANDS
+    let spec = COMMANDS
         .iter()
         .find(|c| c.name == lower || c.aliases.contains(&lower.as_str()))
-    {
+        .or_else(|| {
+            // A unique prefix is enough ("sta" → status).
+            let mut matches = COMMANDS.iter().filter(|c| c.name.starts_with(&lower));
+            match (matches.next(), matches.next()) {
+                (Some(only), None) => Some(only),
+                _ => None,
+            }
+        });
+    if let Some(spec) = spec {
+        if let Some(parsed) = extra(spec.name, spec.usage, spec.max_args) {
+            return parsed;
+        }
         return Parsed::Command(spec.action, args);
     }
-    // A unique prefix is enough ("sta" → status).
-    let matches: Vec<&CommandSpec> = COMMANDS
-        .iter()
-        .filter(|c| c.name.starts_with(&lower))
-        .collect();
-    if matches.len() == 1 {
-        return Parsed::Command(matches[0].action, args);
-    }
+    let suggestion = if lower.chars().count() <= MAX_SUGGEST_CHARS {
+        closest(&lower, COMMANDS.iter().map(|c| c.name))
+    } else {
+        None
+    };
     Parsed::Unknown {
-        word: first.to_string(),
-        suggestion: closest(&lower, COMMANDS.iter().map(|c| c.name)),
+        word: shorten(first, 24),
+        suggestion,
     }
 }
 
-pub fn help_text(locale: Locale) -> String {
+/// The command list, wrapped to `columns`: the help of a command that does
+/// not fit beside its usage goes on the lines below it.
+pub fn help_text(locale: Locale, columns: usize) -> String {
     let width = COMMANDS.iter().map(|c| c.usage.len()).max().unwrap_or(0);
     let mut out = String::new();
     out.push_str(match locale {
         Locale::En => "Type a number to choose an option. Commands:\n",
         _ => locale.zh("输入数字作出抉择。命令：\n"),
     });
+    let beside = 2 + width + 2;
     for spec in COMMANDS {
         let help = if locale == Locale::En {
             spec.help_en
         } else {
             locale.zh(spec.help_zh)
         };
-        out.push_str(&format!("  {:width$}  {help}\n", spec.usage));
+        if beside + 20 <= columns {
+            let wrapped = super::wrap::wrap(help, columns, &" ".repeat(beside));
+            out.push_str(&format!(
+                "  {:width$}  {}\n",
+                spec.usage,
+                wrapped.trim_start()
+            ));
+        } else {
+            out.push_str(&format!("  {}\n", spec.usage));
+            out.push_str(&super::wrap::wrap(help, columns, "      "));
+            out.push('\n');
+        }
     }
     out
 }
@@ -269,6 +380,44 @@ mod tests {
                 suggestion: None
             }
         );
+    }
+
+    #[test]
+    fn input_rules_extra_words_numbers_and_control_characters() {
+        assert_eq!(
+            parse("save my slot"),
+            Parsed::ExtraWords {
+                command: "save".into(),
+                usage: "save [slot]",
+                extra: "slot".into()
+            }
+        );
+        assert!(matches!(parse("save a b"), Parsed::ExtraWords { .. }));
+        assert!(matches!(parse("look around"), Parsed::ExtraWords { .. }));
+        assert!(matches!(parse("2 3"), Parsed::ExtraWords { .. }));
+        assert_eq!(parse("１"), Parsed::Number(1));
+        assert_eq!(parse("　２　"), Parsed::Number(2));
+        assert_eq!(
+            parse("99999999999999999999"),
+            Parsed::BadNumber("99999999999999999999".into())
+        );
+        assert!(matches!(parse("+1"), Parsed::Unknown { .. }));
+        assert!(matches!(parse("-1"), Parsed::Unknown { .. }));
+        assert_eq!(
+            parse("\u{1b}[31mlook\u{1b}[0m"),
+            Parsed::Command(Action::Look, vec![])
+        );
+        assert_eq!(parse("lo\u{7}ok"), Parsed::Command(Action::Look, vec![]));
+        assert_eq!(clean("a\u{1b}[2Jb\u{0}c\u{1b}Od"), "abcd");
+        // A huge word gets no suggestion and is shown cut short.
+        let huge = "x".repeat(10_000_000);
+        match parse(&huge) {
+            Parsed::Unknown { word, suggestion } => {
+                assert_eq!(suggestion, None);
+                assert_eq!(word.chars().count(), 25);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

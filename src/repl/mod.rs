@@ -122,13 +122,32 @@ fn not_found(locale: Locale, words: &str, near: Option<&str>, zone: bool) -> Str
 }
 
 /// A line read from the player.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Line {
     Text(String),
-    /// Ctrl-C: drop the line, keep playing.
+    /// Ctrl-C: drop the line; twice in a row leaves.
     Interrupted,
     /// End of input: autosave and leave.
     Eof,
+    /// A line that cannot be a command: it is reported and play goes on.
+    Refused(Refusal),
 }
+
+/// Why a line read was not taken as a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Not UTF-8 text.
+    NotText,
+    /// Longer than [`MAX_LINE_BYTES`] (its length in bytes).
+    TooLong(usize),
+}
+
+/// The longest line taken as a command, in bytes. Longer lines are read to
+/// their end (in bounded memory) and refused.
+pub const MAX_LINE_BYTES: usize = 4096;
+
+/// Commands echoed longer than this are shown cut short.
+pub const MAX_ECHO_CHARS: usize = 60;
 
 /// Where commands come from.
 pub trait LineSource {
@@ -150,12 +169,69 @@ impl<R: BufRead> Piped<R> {
     }
 }
 
+/// Reads one line (to `\n` or the end) keeping at most `max` bytes of it;
+/// returns the bytes kept and the line's whole length, both without the
+/// line ending (`\n` or `\r\n`), or None at the end of input.
+pub fn read_bounded(
+    reader: &mut impl BufRead,
+    max: usize,
+) -> std::io::Result<Option<(Vec<u8>, usize)>> {
+    let mut kept = Vec::new();
+    let mut total = 0_usize;
+    let mut last = None;
+    let mut any = false;
+    let mut ended = false;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (body, take) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                ended = true;
+                (i, i + 1)
+            }
+            None => (chunk.len(), chunk.len()),
+        };
+        let room = max.saturating_sub(kept.len());
+        kept.extend_from_slice(&chunk[..body.min(room)]);
+        if body > 0 {
+            last = Some(chunk[body - 1]);
+        }
+        total = total.saturating_add(body);
+        reader.consume(take);
+        if ended {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    if ended && last == Some(b'\r') {
+        total -= 1;
+        if kept.len() > total {
+            kept.truncate(total);
+        }
+    }
+    Ok(Some((kept, total)))
+}
+
 impl<R: BufRead> LineSource for Piped<R> {
     fn read(&mut self, _prompt: &str) -> Line {
-        let mut line = String::new();
-        match self.reader.read_line(&mut line) {
-            Ok(0) | Err(_) => Line::Eof,
-            Ok(_) => Line::Text(line.trim_end_matches(['\n', '\r']).to_string()),
+        match read_bounded(&mut self.reader, MAX_LINE_BYTES) {
+            Ok(None) | Err(_) => Line::Eof,
+            Ok(Some((_, length))) if length > MAX_LINE_BYTES => {
+                Line::Refused(Refusal::TooLong(length))
+            }
+            Ok(Some((bytes, _))) => match String::from_utf8(bytes) {
+                Ok(text) => Line::Text(text),
+                Err(_) => Line::Refused(Refusal::NotText),
+            },
         }
     }
     fn echoes(&self) -> bool {
@@ -284,7 +360,12 @@ impl Terminal {
         editor.set_helper(Some(Helper {
             words: Rc::clone(&words),
         }));
-        if let Some(path) = &history {
+        // The history is a regular file or nothing: a FIFO there would block.
+        let history = history.filter(|p| !p.exists() || crate::files::is_regular(p));
+        if let Some(path) = &history
+            && crate::files::is_regular(path)
+            && std::fs::metadata(path).is_ok_and(|m| m.len() <= 16 * 1024 * 1024)
+        {
             let _ = editor.load_history(path);
         }
         Ok(Terminal {
@@ -335,8 +416,10 @@ pub struct Session<'a> {
     transcript: String,
     /// Decisions and events, for `log`.
     scenes: Vec<Arc<Scene>>,
-    /// Output failed (closed pipe): stop quietly.
+    /// Output failed (closed pipe, full disk): stop, and say why at the end.
     closed: bool,
+    /// Why output failed, for the exit status.
+    write_error: Option<String>,
     /// The last autosave failed and the player was told: say it only once.
     autosave_failed: bool,
     /// What the chronicle told lately, so it does not repeat itself.
@@ -350,6 +433,29 @@ pub struct Session<'a> {
     running: bool,
     /// Atmosphere lines told, by index, with the turn they were told.
     atmosphere_told: std::collections::BTreeMap<usize, u32>,
+    /// The save on leaving failed: the exit status says so.
+    leave_save_failed: bool,
+    /// Re-read the terminal's width before each command's output.
+    live_width: bool,
+    /// Ctrl-C pressed at the last prompt (twice in a row leaves).
+    interrupted: bool,
+    /// `play --transcript FILE`: everything shown, as plain text.
+    transcript_file: Option<(PathBuf, Box<dyn Write>)>,
+}
+
+/// How a session ended, for the exit status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ending {
+    /// Output could not be written (stdout or the transcript file): why.
+    pub write_error: Option<String>,
+    /// The autosave on leaving failed.
+    pub save_failed: bool,
+}
+
+impl Ending {
+    pub fn ok(&self) -> bool {
+        self.write_error.is_none() && !self.save_failed
+    }
 }
 
 /// Turns before an atmosphere line may be told again.
@@ -369,14 +475,84 @@ impl<'a> Session<'a> {
             transcript: String::new(),
             scenes,
             closed: false,
+            write_error: None,
             autosave_failed: false,
             memory: chronicle::Memory::default(),
             last_entries: Vec::new(),
             fold: None,
             running: false,
             atmosphere_told: std::collections::BTreeMap::new(),
+            leave_save_failed: false,
+            live_width: false,
+            interrupted: false,
+            transcript_file: None,
         }
         .remembering()
+    }
+
+    /// Re-reads the terminal's width before each command's output, so a
+    /// resized window is filled again.
+    pub fn with_live_width(mut self) -> Self {
+        self.live_width = true;
+        self
+    }
+
+    /// Writes everything shown, as plain text, to `file` too (`path` names it in errors).
+    pub fn with_transcript_file(mut self, path: PathBuf, file: Box<dyn Write>) -> Self {
+        self.transcript_file = Some((path, file));
+        self
+    }
+
+    /// How the session went, for the exit status: flushes the transcript file.
+    pub fn ending(&mut self) -> Ending {
+        if let Some((path, file)) = &mut self.transcript_file
+            && let Err(err) = file.flush()
+            && self.write_error.is_none()
+        {
+            self.write_error = Some(format!(
+                "cannot write the transcript {}: {err}",
+                path.display()
+            ));
+        }
+        if !self.closed
+            && let Err(err) = self.out.flush()
+        {
+            self.write_error = Some(format!("cannot write to standard output: {err}"));
+        }
+        Ending {
+            write_error: self.write_error.clone(),
+            save_failed: self.leave_save_failed,
+        }
+    }
+
+    fn refresh_width(&mut self) {
+        if self.live_width
+            && let Some((w, _)) = terminal_size::terminal_size()
+        {
+            self.options.style.columns = usize::from(w.0).max(20);
+        }
+    }
+
+    /// Keeps `text` (plain) in the transcript and the transcript file.
+    fn record(&mut self, plain: &str) {
+        self.transcript.push_str(plain);
+        self.transcript.push('\n');
+        // Bounded in memory too: saves keep only the tail anyway.
+        if self.transcript.len() > 2 * save::MAX_TRANSCRIPT_BYTES {
+            self.transcript =
+                save::bounded_transcript(&self.transcript, save::MAX_TRANSCRIPT_BYTES);
+        }
+        if let Some((path, file)) = &mut self.transcript_file
+            && let Err(err) = writeln!(file, "{plain}")
+        {
+            if self.write_error.is_none() {
+                self.write_error = Some(format!(
+                    "cannot write the transcript {}: {err}",
+                    path.display()
+                ));
+            }
+            self.transcript_file = None;
+        }
     }
 
     /// Starts the chronicle's memory from the world as it is now.
@@ -415,10 +591,11 @@ impl<'a> Session<'a> {
             return;
         }
         let plain = wrap::strip_ansi(text);
-        self.transcript.push_str(&plain);
-        self.transcript.push('\n');
-        if writeln!(self.out, "{text}").is_err() {
+        self.record(&plain);
+        let text = wrap::strip_marks(text);
+        if let Err(err) = writeln!(self.out, "{text}") {
             self.closed = true;
+            self.write_error = Some(format!("cannot write to standard output: {err}"));
         }
     }
 
@@ -772,7 +949,7 @@ impl<'a> Session<'a> {
         words
     }
 
-    /// The prompt loop, until quit or end of input.
+    /// The prompt loop, until quit, end of input or Ctrl-C twice.
     pub fn run(&mut self, input: &mut dyn LineSource) {
         loop {
             if self.closed {
@@ -780,24 +957,112 @@ impl<'a> Session<'a> {
             }
             input.set_completions(self.completions());
             let prompt = self.prompt();
-            let line = match input.read(&prompt) {
+            let read = input.read(&prompt);
+            self.refresh_width();
+            let line = match read {
+                Line::Text(line) if line.len() > MAX_LINE_BYTES => {
+                    self.echo(input, &prompt, "");
+                    self.refused(Refusal::TooLong(line.len()));
+                    continue;
+                }
                 Line::Text(line) => line,
-                Line::Interrupted => continue,
+                Line::Refused(why) => {
+                    self.echo(input, &prompt, "");
+                    self.refused(why);
+                    continue;
+                }
+                Line::Interrupted => {
+                    if self.interrupted {
+                        self.leave();
+                        return;
+                    }
+                    self.interrupted = true;
+                    let l = self.options.locale;
+                    let text = if l.is_chinese() {
+                        l.zh("（已取消。再按一次 Ctrl-C 退出，游戏会自动存档。）")
+                    } else {
+                        "(Cancelled. Press Ctrl-C again to leave; the game is autosaved.)"
+                    };
+                    self.say(text);
+                    continue;
+                }
                 Line::Eof => {
-                    self.autosave("quit");
+                    self.leave();
                     return;
                 }
             };
-            if input.echoes() {
-                self.transcript.push_str(&format!("{prompt}{line}\n"));
-            } else {
-                self.say(&format!("{prompt}{line}"));
-            }
+            self.interrupted = false;
+            self.echo(input, &prompt, &line);
             if !self.handle(&line) {
-                self.autosave("quit");
+                self.leave();
                 return;
             }
         }
+    }
+
+    /// Shows (or, on a terminal that echoed it, only records) the line typed,
+    /// cleaned of control characters and cut short when long.
+    fn echo(&mut self, input: &dyn LineSource, prompt: &str, line: &str) {
+        let shown = commands::shorten(commands::clean(line).trim_end(), MAX_ECHO_CHARS);
+        let text = format!("{prompt}{shown}");
+        if input.echoes() {
+            self.record(&text);
+        } else {
+            self.say(&text);
+        }
+    }
+
+    fn refused(&mut self, why: Refusal) {
+        let l = self.options.locale;
+        let text = match (why, l.is_chinese()) {
+            (Refusal::NotText, false) => {
+                "That line is not text (not UTF-8); it was ignored.".to_string()
+            }
+            (Refusal::NotText, true) => l.zh("这一行不是文本（非 UTF-8），已略过。").to_string(),
+            (Refusal::TooLong(n), false) => format!(
+                "That line is {} long; commands are at most {}. It was ignored.",
+                crate::files::human_bytes(n as u64),
+                crate::files::human_bytes(MAX_LINE_BYTES as u64)
+            ),
+            (Refusal::TooLong(n), true) => l.zh_string(format!(
+                "这一行长达 {}，命令至多 {}，已略过。",
+                crate::files::human_bytes(n as u64),
+                crate::files::human_bytes(MAX_LINE_BYTES as u64)
+            )),
+        };
+        self.say(&text);
+    }
+
+    /// Autosaves and says so (or says why it could not) before leaving.
+    fn leave(&mut self) {
+        let l = self.options.locale;
+        let slot = save::autosave_slot(&self.game, "quit");
+        let result = save::autosave(
+            &self.options.saves_dir,
+            &mut self.game,
+            &self.transcript,
+            "quit",
+        );
+        let text = match (result, l.is_chinese()) {
+            (Ok(_), false) => format!(
+                "The game is saved in slot `{slot}`; `xiaoling play --load {slot}` goes on from here."
+            ),
+            (Ok(_), true) => format!(
+                "{}{slot}{}{slot}{}",
+                l.zh("游戏已自动存入槽位 "),
+                l.zh("；用 xiaoling play --load "),
+                l.zh(" 接着玩。")
+            ),
+            (Err(err), false) => {
+                self.leave_save_failed = true;
+                format!("The game could not be saved on leaving: {err}")
+            }
+            (Err(err), true) => {
+                self.leave_save_failed = true;
+                format!("{}{err}", l.zh("退出时未能存档："))
+            }
+        };
+        self.say_wrapped(&text, "");
     }
 
     /// Runs one line; false to leave.
@@ -829,6 +1094,38 @@ impl<'a> Session<'a> {
                     Err(err) => self.error(&err),
                 }
             }
+            Parsed::BadNumber(number) => {
+                let max = self.game.pending().map(|tp| tp.options.len());
+                let text = match (max, l.is_chinese()) {
+                    (Some(max), false) => {
+                        format!("{number} is far too large: choose 1 to {max}.")
+                    }
+                    (Some(max), true) => {
+                        l.zh_string(format!("{number} 太大了：请输入 1 到 {max}。"))
+                    }
+                    (None, false) => {
+                        format!("{number} is far too large, and there is nothing to choose now.")
+                    }
+                    (None, true) => l.zh_string(format!("{number} 太大了，眼下也无可抉择。")),
+                };
+                self.say_wrapped(&text, "");
+            }
+            Parsed::ExtraWords {
+                command,
+                usage,
+                extra,
+            } => {
+                let text = if l.is_chinese() {
+                    l.zh_string(format!(
+                        "`{command}` 后面多了“{extra}”：用法是 {usage}。什么也没做。"
+                    ))
+                } else {
+                    format!(
+                        "`{command}` does not take `{extra}`: the form is `{usage}`. Nothing was done."
+                    )
+                };
+                self.say_wrapped(&text, "");
+            }
             Parsed::Unknown { word, suggestion } => {
                 let message = match (suggestion, l.is_chinese()) {
                     (Some(s), false) => format!(
@@ -847,7 +1144,7 @@ impl<'a> Session<'a> {
                         l.zh("这个命令。输入 help 查看命令。")
                     ),
                 };
-                self.say(&message);
+                self.say_wrapped(&message, "");
             }
             Parsed::Command(action, args) => return self.command(action, &args),
         }
@@ -1023,7 +1320,7 @@ impl<'a> Session<'a> {
                 }
             }
         };
-        self.say(&text);
+        self.say_wrapped(&text, "");
     }
 
     fn command(&mut self, action: Action, args: &[String]) -> bool {
@@ -1031,7 +1328,7 @@ impl<'a> Session<'a> {
         match action {
             Action::Quit => return false,
             Action::Help => {
-                let text = commands::help_text(l);
+                let text = commands::help_text(l, self.options.style.columns);
                 self.say(text.trim_end());
             }
             Action::Next => {
@@ -1130,10 +1427,13 @@ impl<'a> Session<'a> {
                     }
                     None => {
                         let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();
-                        self.say(&format!(
-                            "Unknown language `{tag}`: use one of {}.",
-                            tags.join(", ")
-                        ));
+                        let tag = commands::shorten(tag, 24);
+                        let text = if l.is_chinese() {
+                            l.zh_string(format!("没有`{tag}`这种语言：可用 {}。", tags.join("、")))
+                        } else {
+                            format!("Unknown language `{tag}`: use one of {}.", tags.join(", "))
+                        };
+                        self.say_wrapped(&text, "");
                     }
                 },
             },
@@ -1154,7 +1454,7 @@ impl<'a> Session<'a> {
                         };
                         self.say(&text);
                     }
-                    Err(err) => self.say(&format!("{err}")),
+                    Err(err) => self.say_wrapped(&err.to_string(), ""),
                 }
             }
             Action::Load => {
@@ -1166,7 +1466,7 @@ impl<'a> Session<'a> {
                         self.transcript = loaded.transcript;
                         self.reset_memory();
                         if let Some(notice) = loaded.notice {
-                            self.say(&notice);
+                            self.say_wrapped(&notice, "");
                         }
                         let text = if l.is_chinese() {
                             format!("{}{slot}", l.zh("已读档："))
@@ -1174,13 +1474,14 @@ impl<'a> Session<'a> {
                             format!("Loaded slot `{slot}`.")
                         };
                         self.say(&text);
-                        self.look();
+                        self.recap();
                     }
-                    Err(err) => self.say(&format!("{err}")),
+                    Err(err) => self.say_wrapped(&err.to_string(), ""),
                 }
             }
             Action::Saves => {
-                let text = save::list_table(&self.options.saves_dir, l);
+                let text =
+                    render::saves_table(&self.options.saves_dir, l, self.options.style.columns);
                 self.say(&text);
             }
         }
@@ -1212,54 +1513,168 @@ impl<'a> Session<'a> {
         }
     }
 
-    fn log(&mut self) {
+    /// Choices and events so far in the order they came, each with its
+    /// turn (None when the history that tells it is gone, after loading a
+    /// save whose commands did not replay).
+    fn log_entries(&mut self) -> Vec<(Option<u32>, String)> {
         let l = self.options.locale;
         let scene = self.game.scene_arc();
         let story = self.game.story().clone();
-        let own_side = self.game.role_side();
-        // The player's own side's choices, and the events as he was told them:
-        // what the side nobody plays decided is not his to know.
-        let choices: Vec<String> = story
-            .chosen
+        let states: Vec<(u32, usize, usize)> = self
+            .game
+            .undo_history()
             .iter()
-            .filter_map(|(tp_id, option_id)| {
-                let tp = scene.turning_point(tp_id)?;
-                let commander = scene.commander(&tp.role)?;
-                if scene.side_idx(&commander.side) != Some(own_side) {
-                    return None;
-                }
-                let option = tp.options.iter().find(|o| &o.id == option_id)?;
-                let mark = match (option.historical, l.is_chinese()) {
-                    (false, _) => String::new(),
-                    (true, false) => format!(" ({})", ui(l, "novel")),
-                    (true, true) => format!("（{}）", ui(l, "novel")),
-                };
-                let colon = if l.is_chinese() { "：" } else { ": " };
-                Some(format!(
-                    "★ {}{colon}{}{mark}",
-                    commander.name.get(l),
-                    option.text.get(l)
-                ))
-            })
+            .map(|s| (s.world.turn, s.story.chosen.len(), s.story.happened.len()))
+            .chain(std::iter::once((
+                self.game.turn(),
+                story.chosen.len(),
+                story.happened.len(),
+            )))
             .collect();
-        if choices.is_empty() && story.journal.is_empty() {
+        // The history starts at the game's start unless a save without one
+        // was loaded: what came before it has no known turn.
+        let from_start = match self.game.undo_history().first() {
+            Some(first) => first.log_len == 0,
+            None => self.game.log().is_empty(),
+        };
+        let turn_of = |at: Option<usize>| at.filter(|&i| i > 0 || from_start).map(|i| states[i].0);
+        // (index of the state it first appears in, choice before event, turn, text)
+        let mut entries: Vec<(usize, u8, Option<u32>, String)> = Vec::new();
+        let first_state = |k: usize, count: fn(&(u32, usize, usize)) -> usize| {
+            states.iter().position(|s| count(s) > k)
+        };
+        // The player's own side's choices, and the events as he was told
+        // them: what the side nobody plays decided is not his to know.
+        let own_side = self.game.role_side();
+        for (k, (tp_id, option_id)) in story.chosen.iter().enumerate() {
+            let Some(tp) = scene.turning_point(tp_id) else {
+                continue;
+            };
+            let side = scene
+                .commander(&tp.role)
+                .and_then(|c| scene.side_idx(&c.side));
+            if side != Some(own_side) {
+                continue;
+            }
+            let Some(option) = tp.options.iter().find(|o| &o.id == option_id) else {
+                continue;
+            };
+            let who = scene
+                .commander(&tp.role)
+                .map(|c| c.name.get(l).to_string())
+                .unwrap_or_default();
+            let mark = match (option.historical, l.is_chinese()) {
+                (false, _) => String::new(),
+                (true, false) => format!(" ({})", ui(l, "novel")),
+                (true, true) => format!("（{}）", ui(l, "novel")),
+            };
+            let colon = if l.is_chinese() { "：" } else { ": " };
+            let at = first_state(k, |s| s.1);
+            let turn = turn_of(at);
+            entries.push((
+                at.unwrap_or(0),
+                0,
+                turn,
+                format!("★ {who}{colon}{}{mark}", option.text.get(l)),
+            ));
+        }
+        // Events as told: each is kept with its turn when it was told.
+        for (turn, told) in &story.journal {
+            let text = self.with_view(|v| v.told(told));
+            let at = states
+                .iter()
+                .position(|s| s.0 >= *turn)
+                .unwrap_or(states.len().saturating_sub(1));
+            entries.push((
+                at,
+                1,
+                Some(*turn),
+                format!("· {}", first_sentence(&text, 120)),
+            ));
+        }
+        entries.sort_by_key(|(at, kind, _, _)| (*at, *kind));
+        entries
+            .into_iter()
+            .map(|(_, _, turn, text)| (turn, text))
+            .collect()
+    }
+
+    fn say_log_entry(&mut self, turn: Option<u32>, text: &str) {
+        let l = self.options.locale;
+        let head = match (turn, l.is_chinese()) {
+            (Some(t), false) => format!("Turn {t}"),
+            (Some(t), true) => format!("{}{t}{}", ui(l, "turn"), ui(l, "turn_suffix")),
+            (None, false) => "Turn ?".to_string(),
+            (None, true) => format!("{}?{}", ui(l, "turn"), ui(l, "turn_suffix")),
+        };
+        let colon = if l.is_chinese() { "：" } else { ": " };
+        let line = format!("{head}{colon}{text}");
+        let wrapped = wrap::wrap(&line, self.options.style.columns, "    ");
+        self.say(wrapped.trim_start());
+    }
+
+    fn log(&mut self) {
+        let l = self.options.locale;
+        let entries = self.log_entries();
+        if entries.is_empty() {
             self.say(ui(l, "no_log"));
             return;
         }
-        for line in choices {
-            self.say_wrapped(&line, "  ");
+        for (turn, text) in entries {
+            self.say_log_entry(turn, &text);
         }
-        for (turn, told) in &story.journal {
-            let text = self.with_view(|v| v.told(told));
-            let first: String = text.chars().take(60).collect();
-            let more = if text.chars().count() > 60 { "…" } else { "" };
-            let at = if l.is_chinese() {
-                format!("{}{turn}{}", ui(l, "turn"), ui(l, "turn_suffix"))
+    }
+
+    /// After `--load`: the battle, the role and side, the turn, the last
+    /// things that happened, then the situation.
+    pub fn recap(&mut self) {
+        let l = self.options.locale;
+        let scene = self.game.scene_arc();
+        let title = self.options.style.bold(scene.meta().title.get(l));
+        self.say(&title);
+        let commander = scene.commander(self.game.role());
+        let role = commander
+            .map(|c| c.name.get(l).to_string())
+            .unwrap_or_default();
+        let side = commander
+            .and_then(|c| scene.side_idx(&c.side))
+            .and_then(|s| scene.sides().get(s))
+            .map(|s| s.name.get(l).to_string())
+            .unwrap_or_default();
+        let turn = self.game.turn();
+        let time = crate::story::clock(self.game.minute());
+        let line = if l.is_chinese() {
+            format!(
+                "{} {role}（{side}）· {}{turn}{} · {time} · {} {}",
+                ui(l, "you_are"),
+                ui(l, "turn"),
+                ui(l, "turn_suffix"),
+                ui(l, "seed"),
+                self.game.seed()
+            )
+        } else {
+            format!(
+                "{} {role} ({side}) · turn {turn} · {time} · {} {}",
+                ui(l, "you_are"),
+                ui(l, "seed"),
+                self.game.seed()
+            )
+        };
+        self.say_wrapped(&line, "");
+        let entries = self.log_entries();
+        if !entries.is_empty() {
+            self.say(if l.is_chinese() {
+                l.zh("前情：")
             } else {
-                format!("{} {turn}", ui(l, "turn"))
-            };
-            self.say_wrapped(&format!("· {at} · {first}{more}"), "  ");
+                "So far:"
+            });
+            let skip = entries.len().saturating_sub(4);
+            for (turn, text) in entries.into_iter().skip(skip) {
+                self.say_log_entry(turn, &text);
+            }
         }
+        self.say("");
+        self.look();
     }
 
     fn autosave(&mut self, why: &str) {
@@ -1293,6 +1708,49 @@ impl<'a> Session<'a> {
     }
 }
 
+/// The first sentence of `text`, at most about `max` characters, cut at a
+/// word (or, in Chinese, a character) with "…", never inside a word.
+pub fn first_sentence(text: &str, max: usize) -> String {
+    let text = text.trim();
+    let mut end = text.len();
+    for (i, c) in text.char_indices() {
+        let next = text[i + c.len_utf8()..].chars().next();
+        let closes = matches!(c, '。' | '！' | '？')
+            || (matches!(c, '.' | '!' | '?') && next.is_none_or(char::is_whitespace));
+        if closes {
+            end = i + c.len_utf8();
+            // Keep a closing quote that follows.
+            if let Some(q) = next.filter(|q| "」』”’\"".contains(*q)) {
+                end += q.len_utf8();
+            }
+            break;
+        }
+    }
+    let sentence = &text[..end];
+    let more = end < text.len();
+    if sentence.chars().count() <= max {
+        return if more {
+            // A no-break space: the "…" never starts a line alone.
+            if sentence.ends_with(|c: char| !c.is_ascii()) {
+                format!("{sentence}…")
+            } else {
+                format!("{sentence}\u{a0}…")
+            }
+        } else {
+            sentence.to_string()
+        };
+    }
+    let cut: String = sentence.chars().take(max).collect();
+    let cut = match cut.rfind(' ') {
+        Some(i) if !cut.chars().any(|c| wrap::width(&c.to_string()) > 1) => cut[..i].to_string(),
+        _ => cut,
+    };
+    format!(
+        "{}…",
+        cut.trim_end_matches([',', ';', ':', ' ', '，', '；', '：'])
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1321,5 +1779,32 @@ mod tests {
         assert_eq!(complete("load a"), (5, vec!["autosave-1".to_string()]));
         assert_eq!(complete("look q"), (5, Vec::<String>::new()));
         assert!(complete("sa").1.contains(&"saves".to_string()));
+    }
+
+    #[test]
+    fn first_sentences_are_cut_at_words() {
+        assert_eq!(first_sentence("Fire. Then smoke.", 60), "Fire.\u{a0}…");
+        assert_eq!(first_sentence("Only one", 60), "Only one");
+        assert_eq!(
+            first_sentence("The banners are pulling back across the river", 20),
+            "The banners are…"
+        );
+        assert_eq!(first_sentence("火起。烟来。", 60), "火起。…");
+    }
+
+    #[test]
+    fn piped_lines_are_bounded_and_bad_bytes_reported_not_fatal() {
+        let mut input: Vec<u8> = b"look\n\xff\xfe\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 10 * 1024 * 1024));
+        input.extend(b"\r\nstatus\r\n");
+        let mut piped = Piped::new(&input[..]);
+        assert_eq!(piped.read(""), Line::Text("look".into()));
+        assert_eq!(piped.read(""), Line::Refused(Refusal::NotText));
+        assert_eq!(
+            piped.read(""),
+            Line::Refused(Refusal::TooLong(10 * 1024 * 1024))
+        );
+        assert_eq!(piped.read(""), Line::Text("status".into()));
+        assert_eq!(piped.read(""), Line::Eof);
     }
 }

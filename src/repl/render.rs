@@ -5,7 +5,7 @@
 //! player is told only what their side can see: an enemy unit in smoke is
 //! "unknown", and what happens to it there goes untold.
 
-use super::wrap::{pad, width, wrap};
+use super::wrap::{NAME_CLOSE, NAME_OPEN, pad, width, wrap};
 use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
 use crate::sim::{Entry, Field, WorldState};
 use crate::story::{Arg, Told, UnitCommand, clock, group_thousands};
@@ -18,9 +18,12 @@ pub struct Style {
 }
 
 impl Style {
+    /// A name in its side's colour. Without colour the name is still marked
+    /// (with [`NAME_OPEN`] and [`NAME_CLOSE`], which take no room and are
+    /// never printed), so wrapping keeps a Chinese name whole either way.
     pub fn paint(&self, colour: Colour, text: &str) -> String {
         if !self.colour {
-            return text.to_string();
+            return format!("{NAME_OPEN}{text}{NAME_CLOSE}");
         }
         let code = match colour {
             Colour::Red => 31,
@@ -305,6 +308,10 @@ fn fill(template: &str, args: &[(&str, String)]) -> String {
 
 /// A chronicle entry told in a group: template key, other arguments, unit.
 type Grouped = (Detail, Vec<(&'static str, String)>, usize);
+
+/// A row of `status`: the unit's name, and where it is, its men, morale and
+/// state (None: out of sight).
+type StatusRow = (String, Option<[String; 4]>);
 
 /// Everything the renderer needs to name things and know what the player sees.
 pub struct View<'a> {
@@ -990,42 +997,128 @@ impl View<'_> {
         self.style.bold(&format!("── {head} ──"))
     }
 
-    /// `status`: every unit the player can see, with strength, state and a morale bar.
+    /// `status`: every unit the player can see, with strength, state and a
+    /// morale bar, under headings; as a list when the table would not fit.
     pub fn status(&self) -> String {
-        let mut lines = Vec::new();
-        let name_width = (0..self.scene.units().len())
-            .map(|u| width(self.scene.units()[u].name.get(self.locale)))
-            .max()
-            .unwrap_or(10);
-        let zone_width = (0..self.scene.zones().len())
-            .map(|z| width(&self.zone_name(z)))
-            .max()
-            .unwrap_or(8);
+        let l = self.locale;
+        let zh = l.is_chinese();
+        let head: Vec<String> = if zh {
+            ["部队", "所在", "兵力", "士气", "状态"]
+                .iter()
+                .map(|h| l.zh(h).to_string())
+                .collect()
+        } else {
+            ["unit", "where", "men", "morale", "state"]
+                .iter()
+                .map(|h| h.to_string())
+                .collect()
+        };
         let mut sides: Vec<usize> = (0..self.scene.sides().len()).collect();
         sides.sort_by_key(|s| *s != self.side);
+        // Per side: its heading and its rows (None: a unit out of sight).
+        let mut groups: Vec<(String, Vec<StatusRow>)> = Vec::new();
         for side in sides {
-            lines.push(self.style.bold(&self.side_name(side)));
+            let mine = if side == self.side {
+                if zh {
+                    l.zh(" · 我方")
+                } else {
+                    " · your side"
+                }
+            } else {
+                ""
+            };
+            let heading = self.style.bold(&format!("{}{mine}", self.side_name(side)));
+            let mut rows = Vec::new();
             for (idx, unit) in self.world.units.iter().enumerate() {
                 if self.unit_side(idx) != side || !unit.location.present {
                     continue;
                 }
-                let name = pad(&capitalize(&self.unit_name(idx)), name_width);
+                let name = capitalize(&self.unit_name(idx));
                 if !self.sees_unit(idx) {
-                    lines.push(format!(
-                        "  {name}  {}",
-                        self.style.dim(ui(self.locale, "unknown"))
-                    ));
+                    rows.push((name, None));
                     continue;
                 }
-                let zone = pad(&capitalize(&self.zone_name(unit.location.zone)), zone_width);
                 let filled = (unit.morale.value / 10.0).round().clamp(0.0, 10.0) as usize;
                 let bar = format!("{}{}", "█".repeat(filled), "░".repeat(10 - filled));
-                lines.push(format!(
-                    "  {name}  {zone}  {:>7}  {bar} {:>3.0}  {}",
-                    group_thousands(unit.men),
-                    unit.morale.value,
-                    state_name(self.locale, unit.morale.state)
+                rows.push((
+                    name,
+                    Some([
+                        capitalize(&self.zone_name(unit.location.zone)),
+                        group_thousands(unit.men),
+                        format!("{bar} {:>3.0}", unit.morale.value),
+                        state_name(l, unit.morale.state).to_string(),
+                    ]),
                 ));
+            }
+            groups.push((heading, rows));
+        }
+        let unknown = self.style.dim(ui(l, "unknown"));
+        // The table: widths from every row, the men right-aligned.
+        let mut widths = head.iter().map(|h| width(h)).collect::<Vec<_>>();
+        for (_, rows) in &groups {
+            for (name, cells) in rows {
+                widths[0] = widths[0].max(width(name));
+                match cells {
+                    Some(cells) => {
+                        for (i, cell) in cells.iter().enumerate() {
+                            widths[i + 1] = widths[i + 1].max(width(cell));
+                        }
+                    }
+                    None => widths[1] = widths[1].max(width(&unknown)),
+                }
+            }
+        }
+        let total = 2 + widths.iter().sum::<usize>() + 2 * (widths.len() - 1);
+        let mut lines = Vec::new();
+        if total <= self.style.columns {
+            let row = |cells: &[String]| {
+                let mut line = String::from("  ");
+                for (i, cell) in cells.iter().enumerate() {
+                    let w = widths[i];
+                    if i == 2 {
+                        line.push_str(&" ".repeat(w.saturating_sub(width(cell))));
+                        line.push_str(cell);
+                    } else if i + 1 == cells.len() {
+                        line.push_str(cell);
+                    } else {
+                        line.push_str(&pad(cell, w));
+                    }
+                    if i + 1 < cells.len() {
+                        line.push_str("  ");
+                    }
+                }
+                line.trim_end().to_string()
+            };
+            lines.push(self.style.dim(&row(&head)));
+            for (heading, rows) in groups {
+                lines.push(heading);
+                for (name, cells) in rows {
+                    match cells {
+                        Some([a, b, c, d]) => lines.push(row(&[name, a, b, c, d])),
+                        None => lines.push(row(&[name, unknown.clone()])),
+                    }
+                }
+            }
+        } else {
+            // Too narrow for the table: each unit on a line, its numbers below.
+            let sep = " · ";
+            for (heading, rows) in groups {
+                lines.push(heading);
+                for (name, cells) in rows {
+                    lines.push(wrap(&name, self.style.columns, "  "));
+                    let detail = match cells {
+                        Some([place, men, morale, state]) => {
+                            let men = if zh {
+                                format!("{}{men}{}", head[2], ui(l, "men"))
+                            } else {
+                                format!("{men} {}", ui(l, "men"))
+                            };
+                            format!("{place}{sep}{men}{sep}{morale}{sep}{state}")
+                        }
+                        None => unknown.clone(),
+                    };
+                    lines.push(wrap(&detail, self.style.columns, "      "));
+                }
             }
         }
         lines.join("\n")
@@ -1049,7 +1142,31 @@ impl View<'_> {
                 .collect();
             zones.sort_by_key(|z| self.scene.zones()[*z].at.0);
             let cells: Vec<String> = zones.iter().map(|&z| self.zone_cell(z)).collect();
-            lines.push(cells.join(" ─ "));
+            // The row of zones, broken before a " ─ " where it would not fit.
+            // A cell wider than the line itself is wrapped.
+            let columns = self.style.columns;
+            let fit = |row: String| {
+                if width(&row) > columns {
+                    wrap(&row, columns, "    ")
+                } else {
+                    row
+                }
+            };
+            let mut row = String::new();
+            for cell in cells {
+                if row.is_empty() {
+                    row = cell;
+                } else if width(&row) + 3 + width(&cell) <= columns {
+                    row.push_str(" ─ ");
+                    row.push_str(&cell);
+                } else {
+                    lines.push(fit(std::mem::take(&mut row)));
+                    row = format!("  ─ {cell}");
+                }
+            }
+            if !row.is_empty() {
+                lines.push(fit(row));
+            }
             let sep = if l.is_chinese() { "；" } else { "; " };
             for &z in &zones {
                 let units = self.zone_units(z);
@@ -1072,6 +1189,12 @@ impl View<'_> {
                 lines.push(self.style.dim("    │"));
             }
         }
+        let legend = if l.is_chinese() {
+            l.zh("图例：▲ 营寨　· 道路　≈ 渡口　= 桥　（火、烟）　？烟中不明")
+        } else {
+            "Legend: ▲ camp  · road  ≈ ford  = bridge  (fire, smoke)  ? unseen in smoke"
+        };
+        lines.push(wrap(&self.style.dim(legend), self.style.columns, ""));
         lines.join("\n")
     }
 
@@ -1246,6 +1369,8 @@ pub(crate) fn capitalize(text: &str) -> String {
         } else if c == '\u{1b}' {
             out.push(c);
             in_escape = true;
+        } else if c == NAME_OPEN || c == NAME_CLOSE {
+            out.push(c);
         } else {
             out.extend(c.to_uppercase());
             done = true;
@@ -1282,6 +1407,91 @@ pub fn modifier_name(locale: Locale, modifier: crate::sim::morale::Modifier) -> 
         (Withdrawal, false) => "withdrawing under attack",
         (Withdrawal, true) => "临阵后撤",
     })
+}
+
+/// The `saves` table, in the player's language: slot, battle, role, turn and
+/// time, or why a slot cannot be read; as a list when the table would not
+/// fit `columns`.
+pub fn saves_table(dir: &std::path::Path, locale: Locale, columns: usize) -> String {
+    use crate::save;
+    let zh = locale.is_chinese();
+    let rows = match save::list(dir) {
+        Ok(rows) => rows,
+        Err(err) => return wrap(&err.to_string(), columns, ""),
+    };
+    if rows.is_empty() {
+        let text = if zh {
+            format!("{}{}", dir.display(), locale.zh(" 中尚无存档。"))
+        } else {
+            format!("No saves in {}.", dir.display())
+        };
+        return wrap(&text, columns, "");
+    }
+    let head = if zh {
+        ["槽位", "战役", "角色", "回合", "存于（UTC）"].map(|s| locale.zh(s))
+    } else {
+        ["slot", "battle", "role", "turn", "saved at (UTC)"]
+    };
+    let unreadable = if zh {
+        locale.zh("✗ 无法读取")
+    } else {
+        "✗ unreadable"
+    };
+    let mut table = vec![head.iter().map(|s| s.to_string()).collect::<Vec<_>>()];
+    for row in &rows {
+        table.push(match &row.summary {
+            Ok(s) => vec![
+                row.slot.clone(),
+                s.scene.clone(),
+                s.role.clone(),
+                s.turn.to_string(),
+                save::timestamp(s.saved_at),
+            ],
+            Err(why) => vec![row.slot.clone(), format!("{unreadable} ({why})")],
+        });
+    }
+    let widths: Vec<usize> = (0..5)
+        .map(|c| {
+            table
+                .iter()
+                .filter(|r| r.len() == 5)
+                .filter_map(|r| r.get(c))
+                .map(|cell| width(cell))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line_of = |r: &Vec<String>| {
+        r.iter()
+            .zip(&widths)
+            .map(|(cell, w)| pad(cell, *w))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_string()
+    };
+    let fits = widths.iter().sum::<usize>() + 8 <= columns
+        && table.iter().all(|r| width(&line_of(r)) <= columns);
+    if fits {
+        return table.iter().map(line_of).collect::<Vec<_>>().join("\n");
+    }
+    // Too narrow: one slot to a line, what it holds below.
+    let mut lines = Vec::new();
+    for r in table.iter().skip(1) {
+        lines.push(wrap(&r[0], columns, ""));
+        let detail = if r.len() == 5 {
+            let turn = if zh {
+                locale.zh_string(format!("第{}回合", r[3]))
+            } else {
+                format!("turn {}", r[3])
+            };
+            format!("{} · {} · {turn} · {} UTC", r[1], r[2], r[4])
+        } else {
+            r[1].clone()
+        };
+        lines.push(wrap(&detail, columns, "    "));
+    }
+    lines.join("\n")
 }
 
 #[cfg(test)]

@@ -10,10 +10,26 @@ pub fn width(text: &str) -> usize {
     strip_ansi(text).width()
 }
 
+/// Marks the start of a name when colour is off: wrapping keeps what is
+/// between the marks together as a coloured name is. Never printed
+/// ([`strip_marks`]); takes no room. (A private-use character.)
+pub const NAME_OPEN: char = '\u{f8f0}';
+/// Marks the end of a name (see [`NAME_OPEN`]).
+pub const NAME_CLOSE: char = '\u{f8f1}';
+
+/// `text` without name marks: what is printed.
+pub fn strip_marks(text: &str) -> String {
+    text.replace([NAME_OPEN, NAME_CLOSE], "")
+}
+
+/// The visible text: without colour codes and name marks.
 pub fn strip_ansi(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
+        if c == NAME_OPEN || c == NAME_CLOSE {
+            continue;
+        }
         if c == '\u{1b}' {
             for c in chars.by_ref() {
                 if c.is_ascii_alphabetic() {
@@ -42,110 +58,219 @@ fn no_line_start(c: char) -> bool {
 }
 
 /// Wraps `text` to `columns`, each line prefixed by `indent`. Existing line
-/// breaks are kept.
+/// breaks are kept. Colour codes take no room; a colour open at a line's end
+/// is closed there and opened again after the next line's indent. Text in
+/// one colour (a name) is broken only at its spaces, never between its
+/// Chinese characters; a number ("10,634") is never broken.
 pub fn wrap(text: &str, columns: usize, indent: &str) -> String {
     let columns = columns.max(indent.width() + 10);
     let room = columns - indent.width();
     let mut out = Vec::new();
     for paragraph in text.split('\n') {
-        if paragraph.trim().is_empty() {
+        if strip_ansi(paragraph).trim().is_empty() {
             out.push(String::new());
             continue;
         }
+        let mut active = String::new();
         for line in wrap_paragraph(paragraph, room) {
-            out.push(format!("{indent}{line}"));
+            let mut full = format!("{indent}{active}{line}");
+            active = open_style(&active, &line);
+            if !active.is_empty() {
+                full.push_str(RESET);
+            }
+            out.push(full);
         }
     }
     out.join("\n")
 }
 
-fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
-    // Tokens: a run of non-space narrow characters is a word; each wide
-    // character is a token of its own; spaces separate.
-    let mut tokens: Vec<(String, bool)> = Vec::new(); // (text, space before)
-    let mut space = false;
-    let mut word = String::new();
-    for c in paragraph.chars() {
-        if c == ' ' {
-            if !word.is_empty() {
-                tokens.push((std::mem::take(&mut word), space));
-            }
-            space = true;
-        } else if is_wide(c)
-            || no_line_start(c) && tokens.last().is_some_and(|(t, _)| t.chars().any(is_wide))
-        {
-            if !word.is_empty() {
-                tokens.push((std::mem::take(&mut word), space));
-                space = false;
-            }
-            // An opening bracket never ends a line: it travels with what follows.
-            match tokens.last_mut() {
-                Some((last, _)) if !space && last.chars().last().is_some_and(no_line_end) => {
-                    last.push(c)
-                }
-                _ => tokens.push((c.to_string(), space)),
-            }
-            space = false;
+const RESET: &str = "\u{1b}[0m";
+
+/// The pieces of a text: visible characters and escape sequences.
+enum Piece<'a> {
+    Char(char),
+    Escape(&'a str),
+}
+
+fn pieces(text: &str) -> impl Iterator<Item = Piece<'_>> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let c = rest.chars().next()?;
+        if c == NAME_OPEN || c == NAME_CLOSE {
+            let (mark, after) = rest.split_at(c.len_utf8());
+            rest = after;
+            Some(Piece::Escape(mark))
+        } else if c == '\u{1b}' {
+            let end = rest
+                .char_indices()
+                .skip(1)
+                .find(|(_, c)| c.is_ascii_alphabetic())
+                .map(|(i, c)| i + c.len_utf8())
+                .unwrap_or(rest.len());
+            let (escape, after) = rest.split_at(end);
+            rest = after;
+            Some(Piece::Escape(escape))
         } else {
-            if word.is_empty()
-                && !tokens.is_empty()
-                && !space
-                && tokens.last().is_some_and(|(t, _)| t.chars().any(is_wide))
-            {
-                // Latin text glued to Chinese: its own token, no space.
+            rest = &rest[c.len_utf8()..];
+            Some(Piece::Char(c))
+        }
+    })
+}
+
+fn is_reset(escape: &str) -> bool {
+    escape == RESET || escape == "\u{1b}[m" || escape.starts_with(NAME_CLOSE)
+}
+
+/// An escape that opens a span kept together: a colour or a name mark.
+fn opens_span(escape: &str) -> bool {
+    escape.ends_with('m') || escape.starts_with(NAME_OPEN)
+}
+
+/// The style still open after `line`, given the one open before it.
+fn open_style(before: &str, line: &str) -> String {
+    let mut active = before.to_string();
+    for piece in pieces(line) {
+        if let Piece::Escape(e) = piece
+            && e.starts_with('\u{1b}')
+        {
+            if is_reset(e) {
+                active.clear();
+            } else if e.ends_with('m') {
+                active.push_str(e);
             }
-            word.push(c);
         }
     }
-    if !word.is_empty() {
-        tokens.push((word, space));
+    active
+}
+
+fn last_visible(text: &str) -> Option<char> {
+    strip_ansi(text).chars().last()
+}
+
+struct Token {
+    text: String,
+    /// A space separates it from the token before.
+    space: bool,
+}
+
+fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
+    // Tokens: a run of non-space narrow characters is a word; each wide
+    // character is a token of its own, except inside a colour (a name);
+    // closing punctuation joins the token before it, an opening bracket the
+    // token after it. Escape codes ride along and take no room.
+    let mut tokens: Vec<Token> = Vec::new();
+    let mut word = String::new();
+    let mut word_space = false;
+    let mut space = false;
+    let mut prefix = String::new();
+    let mut in_span = false;
+    for piece in pieces(paragraph) {
+        let c = match piece {
+            Piece::Escape(e) if is_reset(e) => {
+                in_span = false;
+                if !word.is_empty() {
+                    word.push_str(e);
+                } else if let (true, Some(last)) = (prefix.is_empty(), tokens.last_mut()) {
+                    last.text.push_str(e);
+                } else {
+                    prefix.push_str(e);
+                }
+                continue;
+            }
+            Piece::Escape(e) => {
+                in_span = opens_span(e);
+                prefix.push_str(e);
+                continue;
+            }
+            Piece::Char(c) => c,
+        };
+        if c == ' ' {
+            if !word.is_empty() {
+                tokens.push(Token {
+                    text: std::mem::take(&mut word),
+                    space: word_space,
+                });
+            }
+            space = true;
+            continue;
+        }
+        let glue_back = !space
+            && word.is_empty()
+            && tokens.last().is_some_and(|t| {
+                no_line_start(c) || last_visible(&t.text).is_some_and(no_line_end)
+            });
+        if glue_back && let Some(last) = tokens.pop() {
+            // Closing punctuation stays with what it closes; what follows an
+            // opening bracket stays with it.
+            word = last.text;
+            word_space = last.space;
+        }
+        let after_bracket = last_visible(&word).is_some_and(no_line_end);
+        let cjk = is_wide(c) && !in_span && !no_line_start(c);
+        // A Chinese character starts a token, unless it follows an opening
+        // bracket; Latin text after a Chinese character does too.
+        let after_wide = last_visible(&word).is_some_and(is_wide);
+        let span_start = in_span && !prefix.is_empty() && (is_wide(c) || after_wide);
+        let starts_token = !word.is_empty()
+            && !after_bracket
+            && !no_line_start(c)
+            && (span_start || (!in_span && (cjk || after_wide)));
+        if starts_token {
+            tokens.push(Token {
+                text: std::mem::take(&mut word),
+                space: word_space,
+            });
+        }
+        if word.is_empty() {
+            word_space = space;
+        }
+        word.push_str(&std::mem::take(&mut prefix));
+        word.push(c);
+        space = false;
+    }
+    if !word.is_empty() || !prefix.is_empty() {
+        word.push_str(&prefix);
+        tokens.push(Token {
+            text: word,
+            space: word_space,
+        });
     }
     let mut lines = Vec::new();
     let mut line = String::new();
     let mut used = 0;
-    let mut i = 0;
-    while i < tokens.len() {
-        let (token, space_before) = &tokens[i];
-        let gap = usize::from(*space_before && !line.is_empty());
-        let w = token.width();
-        // Keep closing punctuation with the character before it.
-        let next_is_closing = tokens
-            .get(i + 1)
-            .is_some_and(|(t, s)| !s && t.chars().count() == 1 && t.chars().all(no_line_start));
-        let extra = if next_is_closing {
-            tokens[i + 1].0.width()
-        } else {
-            0
-        };
-        if !line.is_empty() && used + gap + w + extra > room {
+    for token in tokens {
+        let gap = usize::from(token.space && used > 0);
+        let w = width(&token.text);
+        if used > 0 && used + gap + w > room {
             lines.push(std::mem::take(&mut line));
             used = 0;
-            continue;
         }
-        if gap == 1 {
+        if used > 0 && gap == 1 {
             line.push(' ');
             used += 1;
         }
-        if w > room && line.is_empty() {
+        if w > room && used == 0 {
             // A word longer than the line: cut it.
-            let mut piece = String::new();
-            let mut piece_width = 0;
-            for c in token.chars() {
-                let cw = c.width().unwrap_or(0);
-                if piece_width + cw > room {
-                    lines.push(std::mem::take(&mut piece));
-                    piece_width = 0;
+            let mut pieces_w = 0;
+            for piece in pieces(&token.text) {
+                match piece {
+                    Piece::Escape(e) => line.push_str(e),
+                    Piece::Char(c) => {
+                        let cw = c.width().unwrap_or(0);
+                        if pieces_w + cw > room {
+                            lines.push(std::mem::take(&mut line));
+                            pieces_w = 0;
+                        }
+                        line.push(c);
+                        pieces_w += cw;
+                    }
                 }
-                piece.push(c);
-                piece_width += cw;
             }
-            line = piece;
-            used = piece_width;
+            used = pieces_w;
         } else {
-            line.push_str(token);
+            line.push_str(&token.text);
             used += w;
         }
-        i += 1;
     }
     if !line.is_empty() {
         lines.push(line);
@@ -202,6 +327,101 @@ mod tests {
             wrapped,
             "  Stand firm. Beat the\n  drums: the Khan is\n  here."
         );
+    }
+
+    fn red(name: &str) -> String {
+        format!("\u{1b}[31m{name}\u{1b}[0m")
+    }
+
+    #[test]
+    fn coloured_names_wrap_like_plain_text_and_stay_whole() {
+        let names = ["黑山", "白水营", "青石", "赤岭车营", "紫云", "玄武", "朱雀"];
+        let coloured: Vec<String> = names.iter().map(|n| red(n)).collect();
+        let text = format!("溃散奔逃：{}！折损10,634人。", coloured.join("、"));
+        let plain = strip_ansi(&text);
+        for columns in 12..40 {
+            let wrapped = wrap(&text, columns, "  ");
+            assert_eq!(
+                strip_ansi(&wrapped).replace("\n  ", ""),
+                format!("  {plain}"),
+                "nothing lost at {columns}"
+            );
+            for line in wrapped.lines() {
+                let visible = strip_ansi(line);
+                assert!(width(line) <= columns, "{visible:?} wider than {columns}");
+                let first = visible.trim_start().chars().next().unwrap();
+                assert!(!no_line_start(first), "{visible:?} at {columns}");
+                assert!(
+                    !visible.trim_end().ends_with("10,"),
+                    "{visible:?} splits a number"
+                );
+            }
+            let lines: Vec<String> = wrapped.lines().map(strip_ansi).collect();
+            for name in names {
+                assert!(
+                    lines.iter().any(|l| l.contains(name)),
+                    "{name} split at {columns}: {lines:?}"
+                );
+            }
+            // A colour open at a line's end is closed there and reopened.
+            for line in wrapped.lines() {
+                assert_eq!(open_style("", line), "", "{line:?} leaves a colour open");
+            }
+        }
+    }
+
+    #[test]
+    fn coloured_english_fills_the_line_as_plain_does() {
+        let plain = "Moving to the ford: Wu Chen's Ironhill troops, Horse of the east wing, Lo Pan's river-camp.";
+        let coloured = plain
+            .replace(
+                "Wu Chen's Ironhill troops",
+                &red("Wu Chen's Ironhill troops"),
+            )
+            .replace("Horse of the east wing", &red("Horse of the east wing"));
+        for columns in 20..90 {
+            assert_eq!(
+                strip_ansi(&wrap(&coloured, columns, "  ")),
+                wrap(plain, columns, "  "),
+                "at {columns}"
+            );
+        }
+    }
+
+    #[test]
+    fn marked_names_stay_whole_without_colour_and_the_marks_take_no_room() {
+        let names = ["黑山", "赤岭铁甲营兵", "白水营"];
+        let marked: Vec<String> = names
+            .iter()
+            .map(|n| format!("{NAME_OPEN}{n}{NAME_CLOSE}"))
+            .collect();
+        let text = format!("移往东岸：{}。", marked.join("、"));
+        // From 16 columns, the longest name and its 、 fit a line.
+        for columns in 16..40 {
+            let wrapped = strip_marks(&wrap(&text, columns, ""));
+            for name in names {
+                assert!(
+                    wrapped.lines().any(|l| l.contains(name)),
+                    "{name} split at {columns}: {wrapped}"
+                );
+            }
+            for line in wrapped.lines() {
+                assert!(width(line) <= columns, "{line:?}");
+            }
+        }
+        assert_eq!(width(&marked[0]), 4);
+    }
+
+    #[test]
+    fn numbers_are_never_split() {
+        let text = "甲营折损10,634人，乙营折损2,345人，丙营折损1,000,000人。";
+        for columns in 12..40 {
+            for line in wrap(text, columns, "").lines() {
+                assert!(!line.ends_with(',') && !line.starts_with(','), "{line:?}");
+                let first = line.chars().next().unwrap();
+                assert!(!no_line_start(first), "{line:?}");
+            }
+        }
     }
 
     #[test]

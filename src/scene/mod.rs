@@ -328,13 +328,16 @@ fn load_file(path: &Path, rules: &Rules) -> Result<Scene, Vec<Diagnostic>> {
     parse_scene(&path.display().to_string(), &source, rules)
 }
 
+/// Larger scene files are refused unread: the shipped battles are far smaller.
+pub const MAX_SCENE_BYTES: u64 = 4 * 1024 * 1024;
+
 fn read(path: &Path) -> Result<String, Vec<Diagnostic>> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|err| {
+    let bytes = crate::files::read_capped(path, MAX_SCENE_BYTES).map_err(|err| {
         vec![file_problem(
             &shown,
             format!("cannot read the file: {err}"),
-            "scene files must be readable UTF-8 text",
+            "scene files must be regular, readable UTF-8 text files",
         )]
     })?;
     syntax::decode(&shown, bytes).map_err(|problem| vec![*problem])

@@ -165,7 +165,10 @@ impl Battle {
 
     /// Runs one turn and returns what happened in it.
     pub fn step(&mut self) -> Vec<Entry> {
-        self.world.resource_mut::<Clock>().turn += 1;
+        {
+            let mut clock = self.world.resource_mut::<Clock>();
+            clock.turn = clock.turn.saturating_add(1);
+        }
         let mut morale = self.world.query::<&mut Morale>();
         for mut morale in morale.iter_mut(&mut self.world) {
             morale.last.clear();

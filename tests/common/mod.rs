@@ -2,7 +2,9 @@
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
+use std::io::Write;
 use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 use xiaoling::repl::render::Style;
 use xiaoling::repl::{Line, LineSource, Options, Session};
@@ -47,7 +49,16 @@ pub fn scenes() -> Vec<Arc<Scene>> {
 }
 
 pub fn scene(id: &str) -> Arc<Scene> {
-    scenes().into_iter().find(|s| s.id() == id).expect("scene")
+    find(&scenes(), id)
+}
+
+/// The scene `id` among `scenes`.
+pub fn find(scenes: &[Arc<Scene>], id: &str) -> Arc<Scene> {
+    scenes
+        .iter()
+        .find(|s| s.id() == id)
+        .cloned()
+        .unwrap_or_else(|| panic!("no scene `{id}`"))
 }
 
 /// A fresh folder of its own for each call, even from tests running at once.
@@ -62,6 +73,22 @@ pub fn temp_dir(name: &str) -> PathBuf {
 
 /// Plays a whole game through the REPL session and returns the transcript.
 pub fn play(scene_id: &str, role: &str, seed: u64, locale: Locale, choices: &[usize]) -> String {
+    let style = Style {
+        colour: false,
+        columns: 80,
+    };
+    play_styled(scene_id, role, seed, locale, choices, style)
+}
+
+/// [`play`] with colour and width of one's choosing.
+pub fn play_styled(
+    scene_id: &str,
+    role: &str,
+    seed: u64,
+    locale: Locale,
+    choices: &[usize],
+    style: Style,
+) -> String {
     let scenes = scenes();
     let scene = scenes
         .iter()
@@ -72,10 +99,7 @@ pub fn play(scene_id: &str, role: &str, seed: u64, locale: Locale, choices: &[us
     let saves = temp_dir(&format!("{scene_id}-{role}-{seed}-{}", locale.tag()));
     let options = Options {
         locale,
-        style: Style {
-            colour: false,
-            columns: 80,
-        },
+        style,
         saves_dir: saves.clone(),
     };
     let mut out: Vec<u8> = Vec::new();
@@ -121,4 +145,99 @@ pub fn play_script(scene_id: &str, role: &str, seed: u64, locale: Locale, script
     }
     let _ = std::fs::remove_dir_all(&saves);
     String::from_utf8(out).expect("utf-8 transcript")
+}
+
+/// Closing punctuation that must not start a line (禁则).
+pub const NO_LINE_START: &str = "，。、；：！？）」』》〉”’…,.;:!?)";
+
+/// Fails on any line wider than `columns` or (after its indent) starting
+/// with closing punctuation; colour codes take no room.
+pub fn assert_fits(text: &str, columns: usize) {
+    for (i, line) in text.lines().enumerate() {
+        let visible = xiaoling::repl::wrap::strip_ansi(line);
+        let width = xiaoling::repl::wrap::width(&visible);
+        assert!(
+            width <= columns,
+            "line {} is {width} columns wide (> {columns}): {visible:?}",
+            i + 1
+        );
+        let start = visible.trim_start();
+        // The map's mark for what smoke hides ("? unseen", "？烟中不明") is a
+        // symbol, not a question mark closing a sentence.
+        let unseen_mark = start.starts_with("? ") || start.starts_with("？烟");
+        if let Some(first) = start.chars().next() {
+            assert!(
+                !NO_LINE_START.contains(first) || unseen_mark,
+                "line {} starts with closing punctuation: {visible:?}",
+                i + 1
+            );
+        }
+    }
+}
+
+/// The `xiaoling` binary (integration tests only; benches have none).
+pub fn bin() -> &'static str {
+    match option_env!("CARGO_BIN_EXE_xiaoling") {
+        Some(path) => path,
+        None => panic!("only integration tests run the binary"),
+    }
+}
+
+/// Runs the binary with `args`, `input` on a pipe, colour off; returns its output.
+pub fn run(args: &[&str], input: &[u8]) -> Output {
+    run_env(args, input, &[("NO_COLOR", "1")])
+}
+
+/// Runs the binary with extra environment variables.
+pub fn run_env(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(bin());
+    command
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command.spawn().expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // A closed pipe just means the program ended before reading everything.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().expect("the binary finishes")
+}
+
+/// Runs the binary (colour off): exit code, standard output, standard error.
+pub fn run_text(args: &[&str], input: &str) -> (i32, String, String) {
+    let out = run(args, input.as_bytes());
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+/// Standard output or error as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).to_string()
+}
+
+/// `play` arguments for a battle, role and seed in a save folder.
+pub fn play_args(scene: &str, role: &str, seed: u64, saves: &std::path::Path) -> Vec<String> {
+    [
+        "play",
+        "--scene",
+        scene,
+        "--role",
+        role,
+        "--seed",
+        &seed.to_string(),
+        "--saves",
+        &saves.display().to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
 }

@@ -21,7 +21,11 @@
 //! over the slot, so a crash mid-save leaves the old slot whole. Slot names
 //! are plain names and cannot leave the folder.
 
-use crate::scene::{Locale, Scene};
+mod slots;
+
+pub use slots::{SlotInfo, SlotSummary, check_slot, list, slot_names, slot_path, timestamp};
+
+use crate::scene::Scene;
 use crate::sim::WorldState;
 use crate::sim::perception::Vision;
 use crate::sim::rng::BattleRng;
@@ -29,11 +33,10 @@ use crate::sim::rumor::Rumors;
 use crate::sim::state::{UnitRecord, ZoneRecord};
 use crate::sim::weather::Weather;
 use crate::sim::{CommanderState, movement::UnitOrder};
-use crate::story::{Command, Game, Policy, Snapshot, StoryState, clock};
+use crate::story::{Command, Game, Policy, Snapshot, StoryState};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -45,8 +48,19 @@ pub const MIN_FORMAT: u32 = 1;
 pub const AUTOSAVE_SLOTS: usize = 3;
 /// Longest slot name, in characters.
 pub const MAX_SLOT_CHARS: usize = 64;
+/// Longest slot name, in bytes of UTF-8 (64 Chinese characters take 192).
+pub const MAX_SLOT_BYTES: usize = 200;
+/// Most file systems allow 255 bytes in a name: the slot, `.ron` and the
+/// temp file's extra must fit.
+const _: () = assert!(MAX_SLOT_BYTES + ".ron".len() + crate::files::TEMP_NAME_EXTRA <= 255);
 /// Larger files are refused unread: no real save comes near this.
-pub const MAX_SAVE_BYTES: u64 = 64 * 1024 * 1024;
+pub const MAX_SAVE_BYTES: u64 = 16 * 1024 * 1024;
+/// A save keeps at most the last this many bytes of the transcript (the
+/// command log, not the transcript, is what rebuilds the game).
+pub const MAX_TRANSCRIPT_BYTES: usize = 256 * 1024;
+/// Commands in a save's log at most: a battle has at most 1,000 turns and a
+/// few dozen choices.
+pub const MAX_LOG: usize = 20_000;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -146,44 +160,6 @@ pub enum SaveError {
     TooOld(String, u32, u32, u32),
     #[error("{0} is a save of the battle `{1}`, which is not loaded (battles here: {2})")]
     UnknownScene(String, String, String),
-}
-
-/// Refuses anything but a plain name, saying why.
-pub fn check_slot(slot: &str) -> Result<(), SaveError> {
-    let why = if slot.is_empty() {
-        Some("it is empty")
-    } else if slot.chars().count() > MAX_SLOT_CHARS {
-        Some("it is too long")
-    } else if slot.contains(['/', '\\']) {
-        Some("slot names cannot contain path separators")
-    } else if slot.starts_with('.') {
-        Some("slot names cannot start with a dot")
-    } else if slot.chars().any(char::is_control) {
-        Some("it contains control characters")
-    } else if !slot
-        .chars()
-        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
-    {
-        Some("it contains characters other than letters, digits, - and _")
-    } else {
-        None
-    };
-    match why {
-        None => Ok(()),
-        Some(why) => {
-            let shown: String = slot.chars().take(MAX_SLOT_CHARS + 8).collect();
-            let more = if shown.len() < slot.len() { "…" } else { "" };
-            Err(SaveError::BadSlot(
-                format!("{}{more}", shown.escape_debug()),
-                why,
-            ))
-        }
-    }
-}
-
-pub fn slot_path(dir: &Path, slot: &str) -> Result<PathBuf, SaveError> {
-    check_slot(slot)?;
-    Ok(dir.join(format!("{slot}.ron")))
 }
 
 /// FNV-1a: stable across builds and platforms, unlike `Hash`.
@@ -330,7 +306,7 @@ pub fn save_file(game: &mut Game, transcript: &str) -> Result<SaveFile, String> 
         state,
         log: game.log().to_vec(),
         checkpoints,
-        transcript: transcript.to_string(),
+        transcript: bounded_transcript(transcript, MAX_TRANSCRIPT_BYTES),
     })
 }
 
@@ -378,28 +354,32 @@ pub fn autosave(
 
 /// Temp file in the same folder, fsync, rename, fsync the folder.
 pub fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
-    std::fs::create_dir_all(dir)
-        .map_err(|err| SaveError::Folder(dir.display().to_string(), err.to_string()))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&temp, path)?;
-        if let Ok(folder) = std::fs::File::open(dir) {
-            let _ = folder.sync_all();
-        }
-        Ok(())
-    })();
-    result.map_err(|err| {
-        let _ = std::fs::remove_file(&temp);
-        SaveError::Write(path.display().to_string(), err.to_string())
-    })
+    if let Err(err) = std::fs::create_dir_all(dir) {
+        return Err(SaveError::Folder(
+            dir.display().to_string(),
+            err.to_string(),
+        ));
+    }
+    crate::files::write_atomic(dir, path, bytes)
+        .map_err(|err| SaveError::Write(path.display().to_string(), err.to_string()))
+}
+
+/// The last `max` bytes of a transcript at most, cut at a line start, with a
+/// line saying that the beginning was left out.
+pub fn bounded_transcript(transcript: &str, max: usize) -> String {
+    if transcript.len() <= max {
+        return transcript.to_string();
+    }
+    let mut start = transcript.len() - max;
+    while !transcript.is_char_boundary(start) {
+        start += 1;
+    }
+    let tail = &transcript[start..];
+    let tail = match tail.find('\n') {
+        Some(i) => &tail[i + 1..],
+        None => tail,
+    };
+    format!("[… the transcript's beginning is not kept …]\n{tail}")
 }
 
 /// "line 3, column 7: expected …" from a RON error.
@@ -415,39 +395,111 @@ pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
     let shown = path.display().to_string();
     let text = read_text(path)?;
     header(&shown, &text)?;
-    ron::from_str(&text).map_err(|err| {
+    let mut file: SaveFile = ron::from_str(&text).map_err(|err| {
         SaveError::Damaged(
-            shown,
+            shown.clone(),
             format!("its contents are damaged: {}", ron_problem(&err)),
         )
-    })
+    })?;
+    check_bounds(&file).map_err(|why| SaveError::Damaged(shown, why))?;
+    file.transcript = bounded_transcript(&file.transcript, MAX_TRANSCRIPT_BYTES);
+    Ok(file)
+}
+
+/// The most men a unit has (the scene checker's bound).
+pub const MAX_MEN: u32 = 1_000_000;
+
+/// The highest turn any battle reaches (scenes have at most 1,000 turns).
+pub const MAX_TURN: u32 = 1_000;
+
+/// Bounds every number in a save that does not need the scene to judge, so
+/// that no hand-edited value can overflow a counter later.
+pub fn check_bounds(file: &SaveFile) -> Result<(), String> {
+    let world = &file.state.world;
+    if file.turn > MAX_TURN || world.turn > MAX_TURN {
+        return Err(format!(
+            "its turn ({}) is past the last turn any battle has ({MAX_TURN})",
+            file.turn.max(world.turn)
+        ));
+    }
+    if file.log.len() > MAX_LOG {
+        return Err(format!(
+            "its command log holds {} commands, more than any battle takes ({MAX_LOG})",
+            file.log.len()
+        ));
+    }
+    if file.checkpoints.len() > file.log.len() + 1 {
+        return Err("it holds more checkpoints than commands".into());
+    }
+    let in_unit = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);
+    let finite = |x: f64| x.is_finite() && x.abs() <= 1e12;
+    if !finite(world.weather.wind) {
+        return Err(format!(
+            "its wind ({}) is not a usable number",
+            world.weather.wind
+        ));
+    }
+    for (idx, unit) in world.units.iter().enumerate() {
+        let m = &unit.morale;
+        let ok = m.value.is_finite()
+            && (0.0..=100.0).contains(&m.value)
+            && finite(unit.orders.progress)
+            && unit.orders.progress >= 0.0
+            && m.last.iter().all(|(_, d)| finite(*d))
+            && m.last.len() <= 64;
+        if !ok {
+            return Err(format!(
+                "unit #{} has a morale or progress out of range",
+                idx + 1
+            ));
+        }
+    }
+    for (idx, unit) in world.units.iter().enumerate() {
+        if unit.men > MAX_MEN || unit.lost_this_turn > MAX_MEN {
+            return Err(format!(
+                "unit #{} has {} men, more than a unit can have ({MAX_MEN})",
+                idx + 1,
+                unit.men.max(unit.lost_this_turn)
+            ));
+        }
+    }
+    for zone in &world.zones {
+        let b = &zone.burning;
+        if ![b.fire, b.fuel, b.smoke].into_iter().all(finite)
+            || zone.passage.crossed.iter().any(|&n| n > MAX_MEN)
+        {
+            return Err("a zone's fire, smoke or crossing count is out of range".into());
+        }
+    }
+    for commander in &world.commanders {
+        if !finite(commander.leadership) || commander.drums_left > MAX_MEN {
+            return Err("a commander's leadership is not a usable number".into());
+        }
+    }
+    for rumor in &world.rumors.active {
+        if !in_unit(rumor.credibility) {
+            return Err("a rumor's credibility is out of range".into());
+        }
+    }
+    if world.rumors.active.len() > 1_000 {
+        return Err("it holds more rumors than any battle spreads".into());
+    }
+    Ok(())
 }
 
 fn read_text(path: &Path) -> Result<String, SaveError> {
+    use crate::files::ReadError;
     let shown = path.display().to_string();
-    let io_error = |err: std::io::Error| match err.kind() {
-        std::io::ErrorKind::NotFound => SaveError::Missing(
+    let bytes = crate::files::read_capped(path, MAX_SAVE_BYTES).map_err(|err| match err {
+        ReadError::Missing => SaveError::Missing(
             path.file_stem()
                 .map(|s| s.to_string_lossy().to_string())
                 .unwrap_or_default(),
             shown.clone(),
         ),
-        _ => SaveError::Read(shown.clone(), err.to_string()),
-    };
-    let meta = std::fs::metadata(path).map_err(io_error)?;
-    if meta.is_dir() {
-        return Err(SaveError::Damaged(shown, "it is a folder".into()));
-    }
-    if meta.len() > MAX_SAVE_BYTES {
-        return Err(SaveError::Damaged(
-            shown,
-            format!(
-                "it is {} MB, far too large to be a save",
-                meta.len() / 1_000_000
-            ),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(io_error)?;
+        ReadError::Io(err) => SaveError::Read(shown.clone(), err.to_string()),
+        other => SaveError::Damaged(shown.clone(), other.to_string()),
+    })?;
     let text = String::from_utf8(bytes)
         .map_err(|_| SaveError::Damaged(shown.clone(), "it is not text (not UTF-8)".into()))?;
     if text.trim().is_empty() {
@@ -518,6 +570,7 @@ fn fresh(shown: &str, scene: &Arc<Scene>, file: &SaveFile) -> Result<Game, SaveE
 /// replay does not reach the saved state, the saved state is restored without
 /// undo history, and the notice says so.
 pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loaded, SaveError> {
+    check_bounds(&file).map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
     let scene = scenes
         .iter()
         .find(|s| s.id() == file.scene)
@@ -600,6 +653,14 @@ pub fn check_fits(scene: &Scene, file: &SaveFile) -> Result<(), String> {
             ))
         }
     };
+    let max_turn = scene.meta().max_turns.saturating_add(1);
+    if world.turn > max_turn || file.turn > max_turn {
+        return Err(format!(
+            "its turn ({}) is past the battle's last ({})",
+            world.turn.max(file.turn),
+            scene.meta().max_turns
+        ));
+    }
     count("units", world.units.len(), n_units)?;
     count("commanders", world.commanders.len(), n_commanders)?;
     count("zones", world.zones.len(), n_zones)?;
@@ -851,194 +912,9 @@ mod erased {
     }
 }
 
-/// Slot names in the folder (for Tab completion).
-pub fn slot_names(dir: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let path = e.path();
-            let stem = path.file_stem()?.to_string_lossy().to_string();
-            (path.extension().is_some_and(|x| x == "ron") && check_slot(&stem).is_ok())
-                .then_some(stem)
-        })
-        .collect();
-    names.sort();
-    names
-}
-
-/// What a slot holds, for the `saves` table.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SlotSummary {
-    pub scene: String,
-    pub role: String,
-    pub turn: u32,
-    pub saved_at: u64,
-}
-
-/// One row of the `saves` table: the slot and what it holds, or why it cannot be read.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SlotInfo {
-    pub slot: String,
-    pub summary: Result<SlotSummary, String>,
-}
-
-/// Every slot in the folder, readable or not. A missing folder has no
-/// slots; an unreadable one is an error.
-pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
-    if let Err(err) = std::fs::read_dir(dir)
-        && err.kind() != std::io::ErrorKind::NotFound
-    {
-        return Err(SaveError::Folder(
-            dir.display().to_string(),
-            err.to_string(),
-        ));
-    }
-    Ok(slot_names(dir)
-        .into_iter()
-        .map(|slot| {
-            let path = dir.join(format!("{slot}.ron"));
-            // The whole file is read, not just its header, so a slot listed
-            // as good is one that loads.
-            let summary = read(&path)
-                .map(|f| SlotSummary {
-                    scene: f.scene,
-                    role: f.role,
-                    turn: f.turn,
-                    saved_at: f.saved_at,
-                })
-                .map_err(|err| short_reason(&err));
-            SlotInfo { slot, summary }
-        })
-        .collect())
-}
-
-/// Why a slot is unreadable, in a few words for the table.
-fn short_reason(err: &SaveError) -> String {
-    match err {
-        SaveError::TooNew(_, format, ..) => format!("newer format {format}"),
-        SaveError::TooOld(_, format, ..) => format!("old format {format}"),
-        SaveError::Damaged(_, why) => why
-            .split([':', '('])
-            .next()
-            .unwrap_or("damaged")
-            .trim()
-            .to_string(),
-        other => other.to_string(),
-    }
-}
-
-/// The `saves` table, in the player's language.
-pub fn list_table(dir: &Path, locale: Locale) -> String {
-    let zh = locale.is_chinese();
-    let rows = match list(dir) {
-        Ok(rows) => rows,
-        Err(err) => return err.to_string(),
-    };
-    if rows.is_empty() {
-        return if zh {
-            format!("{}{}", dir.display(), locale.zh(" 中尚无存档。"))
-        } else {
-            format!("No saves in {}.", dir.display())
-        };
-    }
-    let head = if zh {
-        ["槽位", "战役", "角色", "刻", "存于 (UTC)"].map(|s| locale.zh(s))
-    } else {
-        ["slot", "battle", "role", "turn", "saved at (UTC)"]
-    };
-    let mut table = vec![head.iter().map(|s| s.to_string()).collect::<Vec<_>>()];
-    for row in rows {
-        table.push(match row.summary {
-            Ok(s) => vec![
-                row.slot,
-                s.scene,
-                s.role,
-                s.turn.to_string(),
-                timestamp(s.saved_at),
-            ],
-            Err(why) => vec![
-                row.slot,
-                format!(
-                    "{} ({why})",
-                    if zh {
-                        locale.zh("✗ 无法读取")
-                    } else {
-                        "✗ unreadable"
-                    }
-                ),
-                String::new(),
-                String::new(),
-                String::new(),
-            ],
-        });
-    }
-    let widths: Vec<usize> = (0..5)
-        .map(|c| {
-            table
-                .iter()
-                .map(|r| crate::repl::wrap::width(&r[c]))
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    table
-        .iter()
-        .map(|r| {
-            r.iter()
-                .zip(&widths)
-                .map(|(cell, w)| crate::repl::wrap::pad(cell, *w))
-                .collect::<Vec<_>>()
-                .join("  ")
-                .trim_end()
-                .to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// "2026-11-29 18:36" from Unix seconds (UTC), without a date library.
-pub fn timestamp(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let minute_of_day = ((secs % 86_400) / 60) as u32;
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {}", clock(minute_of_day))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn slot_names_are_plain() {
-        for bad in [
-            "../x",
-            "/etc/passwd",
-            "a/b",
-            "a\\b",
-            "",
-            ".hidden",
-            "a\u{7}b",
-            "a b",
-            &"x".repeat(65),
-        ] {
-            assert!(check_slot(bad).is_err(), "{bad:?}");
-        }
-        for good in ["quick", "slot-1", "before_drums", "鸣鼓"] {
-            assert!(check_slot(good).is_ok(), "{good:?}");
-        }
-    }
 
     #[test]
     fn rng_positions_round_trip() {
@@ -1055,11 +931,5 @@ mod tests {
             ..position
         };
         assert!(bad.to_rng().is_err());
-    }
-
-    #[test]
-    fn timestamps_are_civil_dates() {
-        assert_eq!(timestamp(0), "1970-01-01 00:00");
-        assert_eq!(timestamp(1_798_540_560), "2026-12-29 10:36");
     }
 }

@@ -1,0 +1,255 @@
+//! Files the game reads and writes, hardened: only regular files are read
+//! (never a FIFO, a device or a symlink to one), always with a hard cap on the
+//! bytes read whatever size the file reports; writes are atomic (temp file in
+//! the same folder, synced, renamed), and temp files left by an interrupted
+//! write are removed later.
+//!
+//! No dependency on the REPL or the story: plain paths and bytes.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Why a file could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// No such file.
+    Missing,
+    /// A folder, FIFO, device, socket…: with what it is, in words.
+    NotAFile(&'static str),
+    /// Larger than the cap (in bytes).
+    TooLarge(u64),
+    /// Any other IO error.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Missing => write!(f, "no such file"),
+            ReadError::NotAFile(what) => write!(f, "it is {what}, not a regular file"),
+            ReadError::TooLarge(cap) => {
+                write!(f, "it is larger than {}, far too large", human_bytes(*cap))
+            }
+            ReadError::Io(err) => write!(f, "{err}"),
+        }
+    }
+}
+
+/// "64 MB", "5,000 bytes".
+pub fn human_bytes(bytes: u64) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MB", bytes >> 20)
+    } else {
+        let digits = bytes.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        format!("{out} bytes")
+    }
+}
+
+/// What a non-regular file is, in words.
+fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_char_device() || file_type.is_block_device() {
+            return "a device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() {
+        "a folder"
+    } else {
+        "not a plain file"
+    }
+}
+
+/// Whether `path` is (or links to) a regular file.
+pub fn is_regular(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
+/// Reads a regular file (symlinks followed, but only to a regular file),
+/// refusing anything larger than `cap` bytes. The cap is enforced on the
+/// bytes actually read, not on the size the file reports.
+pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
+    let io = |err: std::io::Error| match err.kind() {
+        std::io::ErrorKind::NotFound => ReadError::Missing,
+        _ => ReadError::Io(err),
+    };
+    // Checked before opening: opening a FIFO for reading blocks until a writer comes.
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile(kind_of(meta.file_type())));
+    }
+    if meta.len() > cap {
+        return Err(ReadError::TooLarge(cap));
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    // And again on what was opened, in case the path changed in between.
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile(kind_of(meta.file_type())));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(cap)).unwrap_or(0));
+    file.take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > cap {
+        return Err(ReadError::TooLarge(cap));
+    }
+    Ok(bytes)
+}
+
+/// The marker in the names of temp files: `.NAME.tmp-PID`.
+const TEMP_MARK: &str = ".tmp-";
+
+/// The temp file a write to `path` goes through first.
+pub fn temp_path(dir: &Path, path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    dir.join(format!(".{name}{TEMP_MARK}{}", std::process::id()))
+}
+
+/// How many bytes a temp file's name adds to the name of the file it
+/// becomes: the dot, the marker and a process id of up to 10 digits.
+pub const TEMP_NAME_EXTRA: usize = 1 + TEMP_MARK.len() + 10;
+
+/// Writes `bytes` to `path` atomically: a temp file in `dir` (the folder of
+/// `path`, created if missing), synced, renamed over `path`, the folder synced.
+/// On failure the temp file is removed and `path` is untouched.
+pub fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let temp = temp_path(dir, path);
+    let result = (|| -> std::io::Result<()> {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&temp, path)?;
+        if let Ok(folder) = std::fs::File::open(dir) {
+            let _ = folder.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Whether the process that wrote a temp file is gone. Where that cannot be
+/// known (no `/proc`), a temp file older than ten minutes counts as stale.
+fn writer_gone(pid: u32, path: &Path) -> bool {
+    if pid == std::process::id() {
+        return false;
+    }
+    let proc = Path::new("/proc");
+    if proc.join("self").exists() {
+        return !proc.join(pid.to_string()).exists();
+    }
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age.as_secs() > 600)
+}
+
+/// Removes the temp files (`.NAME.tmp-PID`) that writes interrupted by a
+/// crash or a kill left in `dir`, when their writer is gone. Returns how many
+/// were removed. Only regular files with that exact shape of name are touched.
+pub fn remove_stale_temps(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.filter_map(|e| e.ok()) {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let Some(rest) = name.strip_prefix('.') else {
+            continue;
+        };
+        let Some((_, pid)) = rest.rsplit_once(TEMP_MARK) else {
+            continue;
+        };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        let path = entry.path();
+        let regular = entry.file_type().is_ok_and(|t| t.is_file());
+        if regular && writer_gone(pid, &path) && std::fs::remove_file(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("xiaoling-files-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    #[test]
+    fn the_cap_holds_whatever_the_file_says() {
+        let dir = temp_dir("cap");
+        let path = dir.join("big.ron");
+        std::fs::write(&path, vec![b'x'; 101]).unwrap();
+        assert!(matches!(
+            read_capped(&path, 100),
+            Err(ReadError::TooLarge(100))
+        ));
+        assert_eq!(read_capped(&path, 101).unwrap().len(), 101);
+        #[cfg(unix)]
+        {
+            // A symlink to /dev/zero reports no size and never ends.
+            let zero = dir.join("zero.ron");
+            std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+            let err = read_capped(&zero, 100).unwrap_err();
+            assert_eq!(err.to_string(), "it is a device, not a regular file");
+        }
+        assert!(matches!(
+            read_capped(&dir.join("none.ron"), 100),
+            Err(ReadError::Missing)
+        ));
+        let err = read_capped(&dir, 100).unwrap_err();
+        assert_eq!(err.to_string(), "it is a folder, not a regular file");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn stale_temps_go_and_live_ones_stay() {
+        let dir = temp_dir("stale");
+        // A pid that cannot be running (above the kernel's maximum).
+        let stale = dir.join(".quick.ron.tmp-4294967295");
+        let mine = dir.join(format!(".quick.ron.tmp-{}", std::process::id()));
+        let other = dir.join(".quick.ron.tmp-x");
+        let slot = dir.join("quick.ron");
+        for path in [&stale, &mine, &other, &slot] {
+            std::fs::write(path, "x").unwrap();
+        }
+        if Path::new("/proc/self").exists() {
+            assert_eq!(remove_stale_temps(&dir), 1);
+            assert!(!stale.exists());
+        }
+        assert!(mine.exists() && other.exists() && slot.exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,172 @@
+//! Slots: the rule for slot names (plain names that cannot leave the save
+//! folder and fit the file system with the temp file's suffix), and the
+//! listing of a folder's slots with what each holds or why it cannot be read.
+
+use super::{MAX_SLOT_BYTES, MAX_SLOT_CHARS, SaveError, read};
+use crate::story::clock;
+use std::path::{Path, PathBuf};
+
+/// Refuses anything but a plain name, saying why.
+pub fn check_slot(slot: &str) -> Result<(), SaveError> {
+    let why = if slot.is_empty() {
+        Some("it is empty")
+    } else if slot.chars().count() > MAX_SLOT_CHARS || slot.len() > MAX_SLOT_BYTES {
+        Some("it is too long")
+    } else if slot.contains(['/', '\\']) {
+        Some("slot names cannot contain path separators")
+    } else if slot.starts_with('.') {
+        Some("slot names cannot start with a dot")
+    } else if slot.chars().any(char::is_control) {
+        Some("it contains control characters")
+    } else if !slot
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+    {
+        Some("it contains characters other than letters, digits, - and _")
+    } else {
+        None
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => {
+            let shown: String = slot.chars().take(MAX_SLOT_CHARS + 8).collect();
+            let more = if shown.len() < slot.len() { "…" } else { "" };
+            Err(SaveError::BadSlot(
+                format!("{}{more}", shown.escape_debug()),
+                why,
+            ))
+        }
+    }
+}
+
+pub fn slot_path(dir: &Path, slot: &str) -> Result<PathBuf, SaveError> {
+    check_slot(slot)?;
+    Ok(dir.join(format!("{slot}.ron")))
+}
+
+/// Slot names in the folder (for Tab completion).
+pub fn slot_names(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let path = e.path();
+            let stem = path.file_stem()?.to_string_lossy().to_string();
+            (path.extension().is_some_and(|x| x == "ron") && check_slot(&stem).is_ok())
+                .then_some(stem)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// What a slot holds, for the `saves` table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlotSummary {
+    pub scene: String,
+    pub role: String,
+    pub turn: u32,
+    pub saved_at: u64,
+}
+
+/// One row of the `saves` table: the slot and what it holds, or why it cannot be read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlotInfo {
+    pub slot: String,
+    pub summary: Result<SlotSummary, String>,
+}
+
+/// Every slot in the folder, readable or not. A missing folder has no
+/// slots; an unreadable one is an error.
+pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
+    if let Err(err) = std::fs::read_dir(dir)
+        && err.kind() != std::io::ErrorKind::NotFound
+    {
+        return Err(SaveError::Folder(
+            dir.display().to_string(),
+            err.to_string(),
+        ));
+    }
+    Ok(slot_names(dir)
+        .into_iter()
+        .map(|slot| {
+            let path = dir.join(format!("{slot}.ron"));
+            // The whole file is read, not just its header, so a slot listed
+            // as good is one that loads.
+            let summary = read(&path)
+                .map(|f| SlotSummary {
+                    scene: f.scene,
+                    role: f.role,
+                    turn: f.turn,
+                    saved_at: f.saved_at,
+                })
+                .map_err(|err| short_reason(&err));
+            SlotInfo { slot, summary }
+        })
+        .collect())
+}
+
+/// Why a slot is unreadable, in a few words for the table.
+fn short_reason(err: &SaveError) -> String {
+    match err {
+        SaveError::TooNew(_, format, ..) => format!("newer format {format}"),
+        SaveError::TooOld(_, format, ..) => format!("old format {format}"),
+        SaveError::Damaged(_, why) => why
+            .split([':', '('])
+            .next()
+            .unwrap_or("damaged")
+            .trim()
+            .to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// "2026-11-29 18:36" from Unix seconds (UTC), without a date library.
+pub fn timestamp(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let minute_of_day = ((secs % 86_400) / 60) as u32;
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {}", clock(minute_of_day))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slot_names_are_plain() {
+        for bad in [
+            "../x",
+            "/etc/passwd",
+            "a/b",
+            "a\\b",
+            "",
+            ".hidden",
+            "a\u{7}b",
+            "a b",
+            &"x".repeat(65),
+        ] {
+            assert!(check_slot(bad).is_err(), "{bad:?}");
+        }
+        for good in ["quick", "slot-1", "before_drums", "鸣鼓"] {
+            assert!(check_slot(good).is_ok(), "{good:?}");
+        }
+    }
+
+    #[test]
+    fn timestamps_are_civil_dates() {
+        assert_eq!(timestamp(0), "1970-01-01 00:00");
+        assert_eq!(timestamp(1_798_540_560), "2026-12-29 10:36");
+    }
+}
