@@ -165,7 +165,6 @@ impl Battle {
 
     /// Applies a scene effect; returns what it caused.
     pub fn apply(&mut self, scene: &Scene, effect: &Effect) -> Vec<Entry> {
-        let field = self.world.resource::<Field>().clone();
         let mut entries = Vec::new();
         match effect {
             Effect::Order { target, order } => {
@@ -180,7 +179,7 @@ impl Battle {
                 let targets = self.targets(scene, target);
                 let mut query = self.world.query::<(&UnitInfo, &mut Orders, &Morale)>();
                 for (info, mut orders, morale) in query.iter_mut(&mut self.world) {
-                    if targets.contains(&info.idx) && morale.state.obeys() {
+                    if targets.get(info.idx).copied().unwrap_or(false) && morale.state.obeys() {
                         orders.order = order;
                     }
                 }
@@ -189,7 +188,9 @@ impl Battle {
                 let targets = self.targets(scene, target);
                 let mut query = self.world.query::<(&UnitInfo, &mut Morale)>();
                 for (info, mut morale) in query.iter_mut(&mut self.world) {
-                    if targets.contains(&info.idx) && morale.state.can_fight_or_flee() {
+                    if targets.get(info.idx).copied().unwrap_or(false)
+                        && morale.state.can_fight_or_flee()
+                    {
                         morale.value = (morale.value + delta).clamp(0.0, 100.0);
                         morale.push(morale::Modifier::Orders, *delta);
                     }
@@ -206,7 +207,7 @@ impl Battle {
                     return entries;
                 };
                 let routed = matches!(claim, Claim::Routed(_));
-                let mut reached = vec![false; field.zones.len()];
+                let mut reached = vec![false; self.field().zones.len()];
                 reached[zone] = true;
                 let rumor = Rumor {
                     about: side,
@@ -279,7 +280,7 @@ impl Battle {
                 let mut query = self.world.query::<(&UnitInfo, &mut Strength, &Location)>();
                 let mut hits: Vec<(usize, u32)> = Vec::new();
                 for (info, mut strength, location) in query.iter_mut(&mut self.world) {
-                    if targets.contains(&info.idx) && location.present {
+                    if targets.get(info.idx).copied().unwrap_or(false) && location.present {
                         let lost =
                             ((f64::from(strength.men) * share).round() as u32).min(strength.men);
                         strength.men -= lost;
@@ -314,7 +315,10 @@ impl Battle {
             Effect::Destroy { zone, share } => {
                 if let Some(zone) = scene.zone_idx(zone) {
                     self.with_zone(zone, |_, passage| passage.intact = false);
-                    let fallback = field.neighbours[zone].first().copied().unwrap_or(zone);
+                    let fallback = self.field().neighbours[zone]
+                        .first()
+                        .copied()
+                        .unwrap_or(zone);
                     let mut query =
                         self.world
                             .query::<(&UnitInfo, &mut Strength, &mut Location, &mut Orders)>();
@@ -375,25 +379,29 @@ impl Battle {
         }
     }
 
-    /// Unit indices a target names (present or not).
-    fn targets(&mut self, scene: &Scene, target: &Target) -> Vec<usize> {
-        let ids = |list: &[String]| {
-            list.iter()
-                .filter_map(|id| scene.unit_idx(id))
-                .collect::<Vec<_>>()
+    /// The units a target names (present or not), as a mask by unit index:
+    /// each unit is then checked in constant time.
+    fn targets(&mut self, scene: &Scene, target: &Target) -> Vec<bool> {
+        let mut mask = vec![false; scene.units().len()];
+        let mut set = |idx: usize| {
+            if let Some(slot) = mask.get_mut(idx) {
+                *slot = true;
+            }
         };
         match target {
-            Target::Unit(id) => ids(std::slice::from_ref(id)),
-            Target::Units(list) => ids(list),
+            Target::Unit(id) => scene.unit_idx(id).into_iter().for_each(set),
+            Target::Units(list) => list
+                .iter()
+                .filter_map(|id| scene.unit_idx(id))
+                .for_each(set),
             Target::Side(side) => {
                 let side = scene.side_idx(side);
-                scene
-                    .units()
+                let field = self.world.resource::<Field>();
+                field
+                    .units
                     .iter()
-                    .enumerate()
-                    .filter(|(_, unit)| scene.side_idx(&unit.side) == side)
-                    .map(|(idx, _)| idx)
-                    .collect()
+                    .filter(|unit| Some(unit.side) == side)
+                    .for_each(|unit| set(unit.idx));
             }
             Target::SideIn { side, zone } => {
                 let (side, zone) = (scene.side_idx(side), scene.zone_idx(zone));
@@ -403,8 +411,7 @@ impl Battle {
                     .filter(|(info, location)| {
                         Some(info.side) == side && Some(location.zone) == zone && location.present
                     })
-                    .map(|(info, _)| info.idx)
-                    .collect()
+                    .for_each(|(info, _)| set(info.idx));
             }
             Target::Zone(zone) => {
                 let zone = scene.zone_idx(zone);
@@ -412,10 +419,10 @@ impl Battle {
                 query
                     .iter(&self.world)
                     .filter(|(_, location)| Some(location.zone) == zone && location.present)
-                    .map(|(info, _)| info.idx)
-                    .collect()
+                    .for_each(|(info, _)| set(info.idx));
             }
         }
+        mask
     }
 }
 
