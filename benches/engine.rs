@@ -71,6 +71,32 @@ fn game_random(bencher: Bencher) {
     });
 }
 
+/// [`game_random`] as `simulate` plays it: one game restarted with each
+/// seed, its world and schedule reused.
+#[divan::bench(sample_count = 200)]
+fn game_random_reused(bencher: Bencher) {
+    let scene = common::shipped("false-cry");
+    let (mut game, _) = Game::with_policies(
+        Arc::clone(&scene),
+        "zhang-chun",
+        0,
+        Policy::Random,
+        Some(Policy::Random),
+    )
+    .expect("playable");
+    let mut seed = 0_u64;
+    bencher.bench_local(|| {
+        seed += 1;
+        black_box(game.restart(seed));
+        while !game.is_over() && game.turn() <= scene.meta().max_turns + 5 {
+            if game.auto_step().is_err() {
+                break;
+            }
+        }
+        black_box(game.turn())
+    });
+}
+
 /// One turn at the prompt (Enter at turn 10 of the novel's line), through
 /// the REPL session: the turn, the chronicle rendered, the autosave written.
 #[divan::bench(sample_count = 50, sample_size = 1)]

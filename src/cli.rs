@@ -372,17 +372,15 @@ pub fn simulate_games(
         runs,
         ..Default::default()
     };
-    for run in 0..runs {
-        // The policies hold from the opening, so a point put before the
-        // first turn is decided by them too.
-        let (mut game, _) = Game::with_policies(
-            Arc::clone(scene),
-            role,
-            seed.wrapping_add(u64::from(run)),
-            policy,
-            Some(policy),
-        )
+    // The policies hold from the opening, so a point put before the first
+    // turn is decided by them too. One game's world and schedule serve every
+    // run: each run restarts it with its seed (the same game as a new one).
+    let (mut game, _) = Game::with_policies(Arc::clone(scene), role, seed, policy, Some(policy))
         .map_err(|e| anyhow!("{e}"))?;
+    for run in 0..runs {
+        if run > 0 {
+            game.restart(seed.wrapping_add(u64::from(run)));
+        }
         let limit = scene.meta().max_turns + 5;
         while !game.is_over() && game.turn() <= limit {
             if game.auto_step().is_err() {

@@ -135,6 +135,9 @@ pub struct Snapshot {
     pub log_len: usize,
 }
 
+/// Keys the policy stream apart from the battle's, from the same seed.
+const POLICY_STREAM: u64 = 0x005e_ed0f_f0e5;
+
 pub struct Game {
     scene: Arc<Scene>,
     battle: Battle,
@@ -185,7 +188,7 @@ impl Game {
             seed,
             policy: others,
             player_policy: player,
-            policy_rng: BattleRng::from_seed(seed ^ 0x005e_ed0f_f0e5),
+            policy_rng: BattleRng::from_seed(seed ^ POLICY_STREAM),
             log: Vec::new(),
             undo_stack: Vec::new(),
             scene,
@@ -193,6 +196,22 @@ impl Game {
         let mut out = Vec::new();
         game.settle(&mut out);
         Ok((game, out))
+    }
+
+    /// Opens a new game of the same scene, role and policies with `seed`,
+    /// reusing this game's world and schedule (reset, not rebuilt): the same
+    /// game, output for output, as [`Game::with_policies`] with that seed.
+    /// What `simulate` plays its thousands of games with.
+    pub fn restart(&mut self, seed: u64) -> Vec<Output> {
+        self.battle.reset(&self.scene, seed);
+        self.story = StoryState::default();
+        self.seed = seed;
+        self.policy_rng = BattleRng::from_seed(seed ^ POLICY_STREAM);
+        self.log.clear();
+        self.undo_stack.clear();
+        let mut out = Vec::new();
+        self.settle(&mut out);
+        out
     }
 
     /// The option number (1-based) a policy takes at the pending turning point.
@@ -480,7 +499,7 @@ impl Game {
         let side = self.role_side();
         let mut near = self.scene.neighbours(zone);
         near.push(zone);
-        let world = self.battle.state();
+        let world = self.battle.view();
         let field = self.battle.field();
         let units = world.units.iter().zip(&field.units).any(|(u, info)| {
             info.side == side && u.location.present && near.contains(&u.location.zone)
@@ -496,7 +515,7 @@ impl Game {
     /// placeholders' values taken from the world as it is. None when no
     /// variant holds (the player is told nothing) or the text is empty.
     pub fn tell(&mut self, prose: &Prose, owner: &str) -> Option<Told> {
-        let world = self.battle.state();
+        let world = self.battle.view();
         let text = prose
             .variants()
             .into_iter()
@@ -528,7 +547,7 @@ impl Game {
     /// that moves with the turn so consecutive quiet turns vary.
     pub fn atmosphere(&mut self) -> Vec<(usize, Told)> {
         let scene = Arc::clone(&self.scene);
-        let world = self.battle.state();
+        let world = self.battle.view();
         let holding: Vec<usize> = (0..scene.atmosphere().len())
             .filter(|i| self.holds(&scene.atmosphere()[*i].when, &world, "atmosphere"))
             .collect();
@@ -641,7 +660,7 @@ impl Game {
         // Bounded: each pass marks at least one event or point as done.
         let limit = scene.events().len() + scene.turning_points().len() + 2;
         for _ in 0..limit {
-            let mut world = self.battle.state();
+            let mut world = self.battle.view();
             let mut fired = false;
             for event in scene.events() {
                 if self.story.happened.contains(&event.id)
@@ -664,7 +683,7 @@ impl Game {
                 for effect in &event.effects {
                     self.apply(effect, Voice::Event, out);
                 }
-                world = self.battle.state();
+                world = self.battle.view();
                 fired = true;
             }
             if let Some(ending) = scene

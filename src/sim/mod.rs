@@ -43,6 +43,7 @@ use morale::Morale;
 use movement::{Location, Orders, UnitOrder};
 use rng::BattleRng;
 use rumor::{Rumor, Rumors};
+use std::sync::Arc;
 use weather::{Burning, Passage, Weather};
 
 /// What never changes about a unit.
@@ -102,15 +103,28 @@ pub struct SideOrders {
 pub struct Battle {
     pub(crate) world: World,
     pub(crate) schedule: Schedule,
+    /// The world as plain data, captured on demand and kept until the world
+    /// changes (a turn, an effect, a restore): the story reads conditions
+    /// from it many times a turn without copying the world each time.
+    view: Option<Arc<WorldState>>,
 }
 
 impl Battle {
     /// Builds the world for a scene, with every random draw from `seed`.
     pub fn new(scene: &Scene, seed: u64) -> Battle {
         let mut battle = Battle::empty(scene, seed);
-        let state = WorldState::initial(scene, seed);
-        battle.restore(&state);
+        battle.reset(scene, seed);
         battle
+    }
+
+    /// Puts the battle back at the opening of `scene` (the scene it was
+    /// built for) with `seed`: the same world as [`Battle::new`], written
+    /// into the entities already there, the schedule kept.
+    pub fn reset(&mut self, scene: &Scene, seed: u64) {
+        let opening = WorldState::opening(scene, seed);
+        self.restore(&opening);
+        let vision = state::vision_of(&mut self.world);
+        self.world.insert_resource(vision);
     }
 
     fn empty(scene: &Scene, seed: u64) -> Battle {
@@ -131,11 +145,16 @@ impl Battle {
             )
                 .chain(),
         );
-        Battle { world, schedule }
+        Battle {
+            world,
+            schedule,
+            view: None,
+        }
     }
 
     /// Runs one turn and returns what happened in it.
     pub fn step(&mut self) -> Vec<Entry> {
+        self.view = None;
         self.world.resource_mut::<Clock>().turn += 1;
         let mut morale = self.world.query::<&mut Morale>();
         for mut morale in morale.iter_mut(&mut self.world) {
@@ -153,18 +172,33 @@ impl Battle {
         self.world.resource::<Field>()
     }
 
-    /// A copy of the whole world, for conditions, views and saves.
+    /// A copy of the whole world, for views and saves.
     pub fn state(&mut self) -> WorldState {
-        WorldState::capture(&mut self.world)
+        WorldState::clone(&self.view())
+    }
+
+    /// The world as it is now, read-only: captured once after each change
+    /// and shared until the next (conditions, placeholders, views).
+    pub fn view(&mut self) -> Arc<WorldState> {
+        match &self.view {
+            Some(view) => Arc::clone(view),
+            None => {
+                let view = Arc::new(WorldState::capture(&mut self.world));
+                self.view = Some(Arc::clone(&view));
+                view
+            }
+        }
     }
 
     /// Replaces the whole world with `state`.
     pub fn restore(&mut self, state: &WorldState) {
+        self.view = None;
         state.apply(&mut self.world);
     }
 
     /// Applies a scene effect; returns what it caused.
     pub fn apply(&mut self, scene: &Scene, effect: &Effect) -> Vec<Entry> {
+        self.view = None;
         let mut entries = Vec::new();
         match effect {
             Effect::Order { target, order } => {

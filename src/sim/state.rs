@@ -24,6 +24,19 @@ type VisionQueries = (
     Query<'static, 'static, &'static CommanderState>,
 );
 
+/// What each side sees in `world` as it stands (perception, outside the schedule).
+pub(crate) fn vision_of(world: &mut World) -> Vision {
+    let mut system_state: bevy_ecs::system::SystemState<VisionQueries> =
+        bevy_ecs::system::SystemState::new(world);
+    let field = world.resource::<Field>();
+    match system_state.get(world) {
+        Ok((zones, units, commanders)) => {
+            super::perception::compute(field, &zones, &units, &commanders)
+        }
+        Err(_) => Vision::default(),
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UnitRecord {
     pub men: u32,
@@ -55,6 +68,14 @@ pub struct WorldState {
 impl WorldState {
     /// The world at the opening of a scene.
     pub fn initial(scene: &Scene, seed: u64) -> WorldState {
+        let mut state = WorldState::opening(scene, seed);
+        state.vision = state.compute_vision(&Field::new(scene));
+        state
+    }
+
+    /// [`WorldState::initial`] but for the vision, which is computed where the
+    /// state is written ([`vision_of`] that world).
+    pub(crate) fn opening(scene: &Scene, seed: u64) -> WorldState {
         let n_sides = scene.sides().len();
         let units = scene
             .units()
@@ -109,7 +130,7 @@ impl WorldState {
                 },
             })
             .collect();
-        let mut state = WorldState {
+        WorldState {
             turn: 0,
             weather: scene
                 .meta()
@@ -126,9 +147,7 @@ impl WorldState {
             rumors: Rumors::default(),
             vision: Vision::default(),
             wet_cloth: vec![false; n_sides],
-        };
-        state.vision = state.compute_vision(&Field::new(scene));
-        state
+        }
     }
 
     #[allow(clippy::type_complexity)]
@@ -136,14 +155,7 @@ impl WorldState {
         let mut world = World::new();
         world.insert_resource(field.clone());
         self.apply(&mut world);
-        let mut system_state: bevy_ecs::system::SystemState<VisionQueries> =
-            bevy_ecs::system::SystemState::new(&mut world);
-        match system_state.get(&world) {
-            Ok((zones, units, commanders)) => {
-                super::perception::compute(field, &zones, &units, &commanders)
-            }
-            Err(_) => Vision::default(),
-        }
+        vision_of(&mut world)
     }
 
     pub fn capture(world: &mut World) -> WorldState {
@@ -199,7 +211,87 @@ impl WorldState {
 
     /// Replaces every entity and resource of the world with this state. The
     /// world must already hold the [`Field`] of the same scene.
+    ///
+    /// A world that already holds this scene's entities (every restore after
+    /// the first: undo, load, a new simulated game) has its components
+    /// written in place; only a world of another shape is respawned.
     pub fn apply(&self, world: &mut World) {
+        if !self.write_in_place(world) {
+            self.respawn(world);
+        }
+        world.insert_resource(Clock { turn: self.turn });
+        world.insert_resource(self.weather);
+        world.insert_resource(self.rng.clone());
+        world.insert_resource(self.rumors.clone());
+        world.insert_resource(self.vision.clone());
+        world.insert_resource(SideOrders {
+            wet_cloth: self.wet_cloth.clone(),
+        });
+        world.insert_resource(Chronicle::default());
+    }
+
+    /// Writes units, commanders and zones into the entities there, when the
+    /// world holds exactly one entity per index of each; false (and nothing
+    /// written) otherwise.
+    fn write_in_place(&self, world: &mut World) -> bool {
+        let units_here = world.query::<&UnitInfo>().iter(world).count();
+        let commanders_here = world.query::<&CommanderState>().iter(world).count();
+        let zones_here = world.query::<&ZoneIdx>().iter(world).count();
+        if units_here != self.units.len()
+            || commanders_here != self.commanders.len()
+            || zones_here != self.zones.len()
+            || world.resource::<Field>().units.len() != self.units.len()
+        {
+            return false;
+        }
+        let mut units = world.query::<(
+            &UnitInfo,
+            &mut Strength,
+            &mut Location,
+            &mut Orders,
+            &mut Morale,
+        )>();
+        if units
+            .iter(world)
+            .any(|(info, ..)| info.idx >= self.units.len())
+        {
+            return false;
+        }
+        let mut commanders = world.query::<&CommanderState>();
+        if commanders
+            .iter(world)
+            .any(|c| self.commanders.get(c.idx).is_none_or(|s| s.idx != c.idx))
+        {
+            return false;
+        }
+        let mut zones = world.query::<(&ZoneIdx, &mut Burning, &mut Passage)>();
+        if zones.iter(world).any(|(idx, ..)| idx.0 >= self.zones.len()) {
+            return false;
+        }
+        for (info, mut strength, mut location, mut orders, mut morale) in units.iter_mut(world) {
+            let unit = &self.units[info.idx];
+            *strength = Strength {
+                men: unit.men,
+                lost_this_turn: unit.lost_this_turn,
+            };
+            *location = unit.location;
+            *orders = unit.orders;
+            morale.clone_from(&unit.morale);
+        }
+        let mut commanders = world.query::<&mut CommanderState>();
+        for mut commander in commanders.iter_mut(world) {
+            let idx = commander.idx;
+            commander.clone_from(&self.commanders[idx]);
+        }
+        for (idx, mut burning, mut passage) in zones.iter_mut(world) {
+            let zone = &self.zones[idx.0];
+            *burning = zone.burning;
+            passage.clone_from(&zone.passage);
+        }
+        true
+    }
+
+    fn respawn(&self, world: &mut World) {
         // Resources live on entities too, so despawn only what this state owns.
         let owned: Vec<Entity> = world
             .query_filtered::<Entity, Or<(With<UnitInfo>, With<CommanderState>, With<ZoneIdx>)>>()
@@ -227,15 +319,6 @@ impl WorldState {
         for (idx, zone) in self.zones.iter().enumerate() {
             world.spawn((ZoneIdx(idx), zone.burning, zone.passage.clone()));
         }
-        world.insert_resource(Clock { turn: self.turn });
-        world.insert_resource(self.weather);
-        world.insert_resource(self.rng.clone());
-        world.insert_resource(self.rumors.clone());
-        world.insert_resource(self.vision.clone());
-        world.insert_resource(SideOrders {
-            wet_cloth: self.wet_cloth.clone(),
-        });
-        world.insert_resource(Chronicle::default());
     }
 
     /// Men of `side` on the field: present, not surrendered or shattered.
