@@ -377,6 +377,7 @@ pub fn simulate_games(
     // run: each run restarts it with its seed (the same game as a new one).
     let (mut game, _) = Game::with_policies(Arc::clone(scene), role, seed, policy, Some(policy))
         .map_err(|e| anyhow!("{e}"))?;
+    game.keep_undo(false);
     for run in 0..runs {
         if run > 0 {
             game.restart(seed.wrapping_add(u64::from(run)));

@@ -150,6 +150,9 @@ pub struct Game {
     policy_rng: BattleRng,
     log: Vec<Command>,
     undo_stack: Vec<Snapshot>,
+    /// Whether commands keep undo snapshots (off for `simulate`, which
+    /// never undoes: a snapshot per command is a copy of the world).
+    keeps_undo: bool,
 }
 
 impl Game {
@@ -191,6 +194,7 @@ impl Game {
             policy_rng: BattleRng::from_seed(seed ^ POLICY_STREAM),
             log: Vec::new(),
             undo_stack: Vec::new(),
+            keeps_undo: true,
             scene,
         };
         let mut out = Vec::new();
@@ -409,7 +413,19 @@ impl Game {
         (self.policy, self.player_policy)
     }
 
+    /// Stops (or resumes) keeping undo snapshots: for games nobody will
+    /// undo (`simulate`). The game plays the same either way.
+    pub fn keep_undo(&mut self, keep: bool) {
+        self.keeps_undo = keep;
+        if !keep {
+            self.undo_stack.clear();
+        }
+    }
+
     fn push_undo(&mut self) {
+        if !self.keeps_undo {
+            return;
+        }
         let snapshot = self.snapshot();
         self.undo_stack.push(snapshot);
     }

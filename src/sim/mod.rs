@@ -107,6 +107,8 @@ pub struct Battle {
     /// changes (a turn, an effect, a restore): the story reads conditions
     /// from it many times a turn without copying the world each time.
     view: Option<Arc<WorldState>>,
+    /// Whether `view` is the world as it is now.
+    view_fresh: bool,
 }
 
 impl Battle {
@@ -149,12 +151,13 @@ impl Battle {
             world,
             schedule,
             view: None,
+            view_fresh: false,
         }
     }
 
     /// Runs one turn and returns what happened in it.
     pub fn step(&mut self) -> Vec<Entry> {
-        self.view = None;
+        self.view_fresh = false;
         self.world.resource_mut::<Clock>().turn += 1;
         let mut morale = self.world.query::<&mut Morale>();
         for mut morale in morale.iter_mut(&mut self.world) {
@@ -178,27 +181,34 @@ impl Battle {
     }
 
     /// The world as it is now, read-only: captured once after each change
-    /// and shared until the next (conditions, placeholders, views).
+    /// and shared until the next (conditions, placeholders, views). The
+    /// capture reuses the last one's memory when nobody holds it any more.
     pub fn view(&mut self) -> Arc<WorldState> {
-        match &self.view {
-            Some(view) => Arc::clone(view),
-            None => {
-                let view = Arc::new(WorldState::capture(&mut self.world));
-                self.view = Some(Arc::clone(&view));
-                view
+        if let Some(view) = &mut self.view {
+            if !self.view_fresh {
+                match Arc::get_mut(view) {
+                    Some(state) => state.capture_into(&mut self.world),
+                    None => *view = Arc::new(WorldState::capture(&mut self.world)),
+                }
+                self.view_fresh = true;
             }
+            return Arc::clone(view);
         }
+        let view = Arc::new(WorldState::capture(&mut self.world));
+        self.view = Some(Arc::clone(&view));
+        self.view_fresh = true;
+        view
     }
 
     /// Replaces the whole world with `state`.
     pub fn restore(&mut self, state: &WorldState) {
-        self.view = None;
+        self.view_fresh = false;
         state.apply(&mut self.world);
     }
 
     /// Applies a scene effect; returns what it caused.
     pub fn apply(&mut self, scene: &Scene, effect: &Effect) -> Vec<Entry> {
-        self.view = None;
+        self.view_fresh = false;
         let mut entries = Vec::new();
         match effect {
             Effect::Order { target, order } => {

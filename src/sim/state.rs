@@ -158,6 +158,64 @@ impl WorldState {
         vision_of(&mut world)
     }
 
+    /// [`WorldState::capture`] into this state, reusing its allocations
+    /// (the units' list, morale modifiers, rumors, vision): what the
+    /// battle's shared view does after every change.
+    pub fn capture_into(&mut self, world: &mut World) {
+        let mut units = world.query::<(&UnitInfo, &Strength, &Location, &Orders, &Morale)>();
+        let n_units = units.iter(world).count();
+        let mut commanders = world.query::<&CommanderState>();
+        let n_commanders = commanders.iter(world).count();
+        let mut zones = world.query::<(&ZoneIdx, &Burning, &Passage)>();
+        let n_zones = zones.iter(world).count();
+        let fits = self.units.len() == n_units
+            && self.commanders.len() == n_commanders
+            && self.zones.len() == n_zones
+            && units.iter(world).all(|(info, ..)| info.idx < n_units)
+            && commanders.iter(world).all(|c| c.idx < n_commanders)
+            && zones.iter(world).all(|(idx, ..)| idx.0 < n_zones);
+        if !fits {
+            *self = WorldState::capture(world);
+            return;
+        }
+        for (info, strength, location, orders, morale) in units.iter(world) {
+            let unit = &mut self.units[info.idx];
+            unit.men = strength.men;
+            unit.lost_this_turn = strength.lost_this_turn;
+            unit.location = *location;
+            unit.orders = *orders;
+            // Field by field (a derived clone_from would not reuse `last`);
+            // destructured, so a new field cannot be forgotten here.
+            let Morale {
+                value,
+                state,
+                last,
+                believes_lost,
+            } = morale;
+            unit.morale.value = *value;
+            unit.morale.state = *state;
+            unit.morale.believes_lost = *believes_lost;
+            unit.morale.last.clone_from(last);
+        }
+        for commander in commanders.iter(world) {
+            self.commanders[commander.idx].clone_from(commander);
+        }
+        for (idx, burning, passage) in zones.iter(world) {
+            let zone = &mut self.zones[idx.0];
+            zone.burning = *burning;
+            let Passage { intact, crossed } = passage;
+            zone.passage.intact = *intact;
+            zone.passage.crossed.clone_from(crossed);
+        }
+        self.turn = world.resource::<Clock>().turn;
+        self.weather = *world.resource::<Weather>();
+        self.rng.clone_from(world.resource::<BattleRng>());
+        self.rumors.clone_from(world.resource::<Rumors>());
+        self.vision.clone_from(world.resource::<Vision>());
+        self.wet_cloth
+            .clone_from(&world.resource::<SideOrders>().wet_cloth);
+    }
+
     pub fn capture(world: &mut World) -> WorldState {
         let mut units: Vec<(usize, UnitRecord)> = world
             .query::<(&UnitInfo, &Strength, &Location, &Orders, &Morale)>()
