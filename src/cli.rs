@@ -499,6 +499,11 @@ pub struct SimulationReport {
 }
 
 /// Plays `runs` games of `scene` as `role`, seeds `seed..seed+runs`, both sides by `policy`.
+///
+/// The runs are shared out over all cores (rayon); each worker plays its runs
+/// in one game restarted per seed (world and schedule reused, no undo). The
+/// outcomes are folded in run order, so the report is the same, to the last
+/// bit of every mean, whatever the number of threads.
 pub fn simulate_games(
     scene: &Arc<Scene>,
     role: &str,
@@ -506,42 +511,66 @@ pub fn simulate_games(
     seed: u64,
     policy: Policy,
 ) -> Result<SimulationReport> {
+    use rayon::prelude::*;
+
+    /// What one run contributes to the report.
+    struct Outcome {
+        ending: String,
+        losses: Vec<f64>,
+        chosen: Vec<(String, String)>,
+        turns: u32,
+    }
+    // The policies hold from the opening, so a point put before the first
+    // turn is decided by them too.
+    let open = || {
+        Game::with_policies(Arc::clone(scene), role, seed, policy, Some(policy))
+            .map(|(mut game, _)| {
+                game.keep_undo(false);
+                game
+            })
+            .map_err(|e| anyhow!("{e}"))
+    };
+    open()?;
+    let outcomes: Vec<Result<Outcome>> = (0..runs)
+        .into_par_iter()
+        .map_init(open, |game, run| {
+            let game = game.as_mut().map_err(|e| anyhow!("{e}"))?;
+            game.restart(seed.wrapping_add(u64::from(run)));
+            let limit = scene.meta().max_turns.saturating_add(5);
+            while !game.is_over() && game.turn() <= limit {
+                if game.auto_step().is_err() {
+                    break;
+                }
+            }
+            let world = game.world();
+            Ok(Outcome {
+                ending: game
+                    .story()
+                    .ended
+                    .clone()
+                    .unwrap_or_else(|| "unfinished".to_string()),
+                losses: (0..scene.sides().len())
+                    .map(|side| f64::from(world.side_losses(game.field(), side)))
+                    .collect(),
+                chosen: game.story().chosen.clone(),
+                turns: game.turn(),
+            })
+        })
+        .collect();
     let mut report = SimulationReport {
         runs,
         ..Default::default()
     };
-    for run in 0..runs {
-        // The policies hold from the opening, so a point put before the
-        // first turn is decided by them too.
-        let (mut game, _) = Game::with_policies(
-            Arc::clone(scene),
-            role,
-            seed.wrapping_add(u64::from(run)),
-            policy,
-            Some(policy),
-        )
-        .map_err(|e| anyhow!("{e}"))?;
-        let limit = scene.meta().max_turns.saturating_add(5);
-        while !game.is_over() && game.turn() <= limit {
-            if game.auto_step().is_err() {
-                break;
-            }
+    for outcome in outcomes {
+        let outcome = outcome?;
+        *report.endings.entry(outcome.ending).or_default() += 1;
+        for (side, lost) in scene.sides().iter().zip(&outcome.losses) {
+            *report.losses.entry(side.id.clone()).or_default() += lost;
         }
-        let ending = game
-            .story()
-            .ended
-            .clone()
-            .unwrap_or_else(|| "unfinished".to_string());
-        *report.endings.entry(ending).or_default() += 1;
-        let world = game.world();
-        for (idx, side) in scene.sides().iter().enumerate() {
-            *report.losses.entry(side.id.clone()).or_default() +=
-                f64::from(world.side_losses(game.field(), idx));
+        for choice in outcome.chosen {
+            *report.choices.entry(choice).or_default() += 1;
         }
-        for choice in &game.story().chosen {
-            *report.choices.entry(choice.clone()).or_default() += 1;
-        }
-        report.turns += f64::from(game.turn());
+        report.turns += f64::from(outcome.turns);
     }
     let n = f64::from(runs.max(1));
     for value in report.losses.values_mut() {

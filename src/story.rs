@@ -190,6 +190,9 @@ pub struct Snapshot {
     pub log_len: usize,
 }
 
+/// Keys the policy stream apart from the battle's, from the same seed.
+const POLICY_STREAM: u64 = 0x005e_ed0f_f0e5;
+
 pub struct Game {
     scene: Arc<Scene>,
     battle: Battle,
@@ -202,6 +205,9 @@ pub struct Game {
     policy_rng: BattleRng,
     log: Vec<Command>,
     undo_stack: Vec<Snapshot>,
+    /// Whether commands keep undo snapshots (off for `simulate`, which
+    /// never undoes: a snapshot per command is a copy of the world).
+    keeps_undo: bool,
 }
 
 impl Game {
@@ -240,15 +246,33 @@ impl Game {
             seed,
             policy: others,
             player_policy: player,
-            policy_rng: BattleRng::from_seed(seed ^ 0x005e_ed0f_f0e5),
+            policy_rng: BattleRng::from_seed(seed ^ POLICY_STREAM),
             log: Vec::new(),
             undo_stack: Vec::new(),
+            keeps_undo: true,
             scene,
         };
         let mut out = Vec::new();
         game.prelude(&mut out);
         game.settle(&mut out);
         Ok((game, out))
+    }
+
+    /// Opens a new game of the same scene, role and policies with `seed`,
+    /// reusing this game's world and schedule (reset, not rebuilt): the same
+    /// game, output for output, as [`Game::with_policies`] with that seed.
+    /// What `simulate` plays its thousands of games with.
+    pub fn restart(&mut self, seed: u64) -> Vec<Output> {
+        self.battle.reset(&self.scene, seed);
+        self.story = StoryState::default();
+        self.seed = seed;
+        self.policy_rng = BattleRng::from_seed(seed ^ POLICY_STREAM);
+        self.log.clear();
+        self.undo_stack.clear();
+        let mut out = Vec::new();
+        self.prelude(&mut out);
+        self.settle(&mut out);
+        out
     }
 
     /// The option number (1-based) a policy takes at the pending turning point.
@@ -682,7 +706,19 @@ impl Game {
         }
     }
 
+    /// Stops (or resumes) keeping undo snapshots: for games nobody will
+    /// undo (`simulate`). The game plays the same either way.
+    pub fn keep_undo(&mut self, keep: bool) {
+        self.keeps_undo = keep;
+        if !keep {
+            self.undo_stack.clear();
+        }
+    }
+
     fn push_undo(&mut self) {
+        if !self.keeps_undo {
+            return;
+        }
         let snapshot = self.snapshot();
         self.undo_stack.push(snapshot);
     }
@@ -773,7 +809,7 @@ impl Game {
         let side = self.role_side();
         let mut near = self.scene.neighbours(zone);
         near.push(zone);
-        let world = self.battle.state();
+        let world = self.battle.view();
         let field = self.battle.field();
         let units = world.units.iter().zip(&field.units).any(|(u, info)| {
             info.side == side && u.location.present && near.contains(&u.location.zone)
@@ -789,7 +825,7 @@ impl Game {
     /// placeholders' values taken from the world as it is. None when no
     /// variant holds (the player is told nothing) or the text is empty.
     pub fn tell(&mut self, prose: &Prose, owner: &str) -> Option<Told> {
-        let world = self.battle.state();
+        let world = self.battle.view();
         let text = prose
             .variants()
             .into_iter()
@@ -821,7 +857,7 @@ impl Game {
     /// that moves with the turn so consecutive quiet turns vary.
     pub fn atmosphere(&mut self) -> Vec<(usize, Told)> {
         let scene = Arc::clone(&self.scene);
-        let world = self.battle.state();
+        let world = self.battle.view();
         let holding: Vec<usize> = (0..scene.atmosphere().len())
             .filter(|i| self.holds(&scene.atmosphere()[*i].when, &world, "atmosphere"))
             .collect();
@@ -935,7 +971,7 @@ impl Game {
         // Bounded: each pass marks at least one event or point as done.
         let limit = scene.events().len() + scene.turning_points().len() + 2;
         for _ in 0..limit {
-            let mut world = self.battle.state();
+            let mut world = self.battle.view();
             let mut fired = false;
             for event in scene.events() {
                 if self.story.happened.contains(&event.id)
@@ -958,7 +994,7 @@ impl Game {
                 for effect in &event.effects {
                     self.apply(effect, Voice::Event, out);
                 }
-                world = self.battle.state();
+                world = self.battle.view();
                 fired = true;
             }
             if let Some(ending) = scene
@@ -1340,7 +1376,7 @@ mod tests {
         let idx = far(&game);
         game.order("far-foot", UnitCommand::Withdraw).expect("sent");
         crate::sim::testing::set_state(
-            &mut game.battle.world,
+            game.battle.world_mut(),
             idx,
             crate::scene::MoraleState::Routing,
         );

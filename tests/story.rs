@@ -353,3 +353,44 @@ fn a_random_policy_decides_an_opening_turning_point_of_the_side_not_played() {
         "both options of the opening point are taken"
     );
 }
+
+/// `simulate` reuses one game: a restarted game must be, output for output
+/// and state for state, the game a fresh start with that seed plays.
+#[test]
+fn a_restarted_game_plays_exactly_as_a_new_one() {
+    let scene = xiaoling::scene::load_embedded()
+        .expect("scenes")
+        .into_iter()
+        .find(|s| s.id() == "false-cry")
+        .map(Arc::new)
+        .expect("false-cry");
+    let play = |game: &mut Game, mut outputs: Vec<xiaoling::story::Output>| {
+        while !game.is_over() && game.turn() <= scene.meta().max_turns + 5 {
+            match game.auto_step() {
+                Ok(more) => outputs.extend(more),
+                Err(_) => break,
+            }
+        }
+        (format!("{outputs:?}"), game.snapshot(), game.log().to_vec())
+    };
+    let random = Some(xiaoling::story::Policy::Random);
+    let new_game = |seed| {
+        Game::with_policies(
+            Arc::clone(&scene),
+            "zhang-chun",
+            seed,
+            xiaoling::story::Policy::Random,
+            random,
+        )
+        .expect("game")
+    };
+    let (mut reused, first) = new_game(100);
+    let _ = play(&mut reused, first);
+    for seed in 101..106 {
+        let restarted = reused.restart(seed);
+        let again = play(&mut reused, restarted);
+        let (mut fresh, opening) = new_game(seed);
+        let fresh = play(&mut fresh, opening);
+        assert!(again == fresh, "seed {seed}: a restarted game diverged");
+    }
+}

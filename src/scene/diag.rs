@@ -172,6 +172,9 @@ pub struct Locator<'a> {
     declarations: Vec<Declaration>,
     /// Byte offsets of the top-level fields (`units:`, `rules:` …).
     sections: Vec<(String, usize)>,
+    /// (section, id) → the first declaration of `id` directly in that list:
+    /// [`Locator::item`] without rescanning the declarations per item.
+    first_item: std::collections::HashMap<(String, String), usize>,
 }
 
 /// Where an item is declared: the `(…)` around it and its `id: "..."`.
@@ -198,11 +201,20 @@ impl Declaration {
 impl<'a> Locator<'a> {
     pub fn new(file: &'a str, source: &'a str) -> Self {
         let (declarations, sections) = scan(source);
+        let mut first_item = std::collections::HashMap::new();
+        for (at, d) in declarations.iter().enumerate() {
+            if let [section] = d.path.as_slice() {
+                first_item
+                    .entry((section.clone(), d.id.clone()))
+                    .or_insert(at);
+            }
+        }
         Locator {
             file,
             source,
             declarations,
             sections,
+            first_item,
         }
     }
 
@@ -217,7 +229,11 @@ impl<'a> Locator<'a> {
     /// The declaration of the item `id` in the list `section` (or the `meta`),
     /// falling back to the first `id: "ID"` anywhere.
     pub fn item(&self, section: &str, id: &str) -> Option<Declaration> {
-        self.items(section, id).next().cloned().or_else(|| {
+        let first = self
+            .first_item
+            .get(&(section.to_string(), id.to_string()))
+            .and_then(|&at| self.declarations.get(at));
+        first.cloned().or_else(|| {
             self.declaration(id).map(|at| Declaration {
                 path: Vec::new(),
                 id: id.to_string(),

@@ -45,6 +45,8 @@ pub struct Scene {
     side_index: HashMap<String, usize>,
     unit_index: HashMap<String, usize>,
     commander_index: HashMap<String, usize>,
+    /// Per zone, the zones adjacent to it (edges are both ways), sorted.
+    adjacency: Vec<Vec<usize>>,
 }
 
 impl Scene {
@@ -121,24 +123,33 @@ impl Scene {
             .iter()
             .filter_map(|id| self.commander(id))
     }
-    /// Zone indices adjacent to `zone` (edges are both ways).
+    /// Zone indices adjacent to `zone` (edges are both ways), ascending.
     pub fn neighbours(&self, zone: usize) -> Vec<usize> {
-        let mut out: Vec<usize> = Vec::new();
-        let id = &self.raw.zones[zone].id;
-        for adjacent in &self.raw.zones[zone].adjacent {
-            if let Some(idx) = self.zone_idx(adjacent) {
-                out.push(idx);
-            }
-        }
-        for (idx, other) in self.raw.zones.iter().enumerate() {
-            if other.adjacent.iter().any(|a| a == id) {
-                out.push(idx);
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
+        self.adjacent(zone).to_vec()
     }
+    /// [`Scene::neighbours`] without the copy: computed once, at load.
+    pub fn adjacent(&self, zone: usize) -> &[usize] {
+        self.adjacency.get(zone).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Per zone, its neighbours both ways, sorted and without repeats: one pass
+/// over the edges.
+fn adjacency(zones: &[Zone], zone_index: &HashMap<String, usize>) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); zones.len()];
+    for (idx, zone) in zones.iter().enumerate() {
+        for adjacent in &zone.adjacent {
+            if let Some(&other) = zone_index.get(adjacent) {
+                out[idx].push(other);
+                out[other].push(idx);
+            }
+        }
+    }
+    for list in &mut out {
+        list.sort_unstable();
+        list.dedup();
+    }
+    out
 }
 
 /// Parses and checks the shared rules file.
@@ -167,8 +178,10 @@ pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec
             .map(|(idx, id)| (id.clone(), idx))
             .collect()
     };
+    let zone_index = index(raw.zones.iter().map(|z| &z.id).collect());
     Ok(Scene {
-        zone_index: index(raw.zones.iter().map(|z| &z.id).collect()),
+        adjacency: adjacency(&raw.zones, &zone_index),
+        zone_index,
         side_index: index(raw.sides.iter().map(|s| &s.id).collect()),
         unit_index: index(raw.units.iter().map(|u| &u.id).collect()),
         commander_index: index(raw.commanders.iter().map(|c| &c.id).collect()),

@@ -40,21 +40,26 @@ pub fn combat_system(
     let n_sides = field.n_sides;
     let mut all: Vec<_> = units.iter_mut().collect();
     all.sort_by_key(|(info, ..)| info.idx);
-    for zone in 0..field.zones.len() {
+    // The fighting units of each zone, in unit order: one pass, not one per zone.
+    let mut by_zone: Vec<Vec<usize>> = vec![Vec::new(); field.zones.len()];
+    for (i, (_, strength, location, _, morale)) in all.iter().enumerate() {
+        if location.present
+            && strength.men > 0
+            && morale.state.can_fight_or_flee()
+            && let Some(here) = by_zone.get_mut(location.zone)
+        {
+            here.push(i);
+        }
+    }
+    for (zone, here) in by_zone.iter().enumerate() {
         let info_zone = &field.zones[zone];
-        let here: Vec<usize> = (0..all.len())
-            .filter(|&i| {
-                let (_, strength, location, _, morale) = &all[i];
-                location.present
-                    && location.zone == zone
-                    && strength.men > 0
-                    && morale.state.can_fight_or_flee()
-            })
-            .collect();
+        if here.is_empty() {
+            continue;
+        }
         let mut men = vec![0.0_f64; n_sides];
         let mut melee = vec![0.0_f64; n_sides];
         let mut missile = vec![0.0_f64; n_sides];
-        for &i in &here {
+        for &i in here {
             let (info, strength, _, _, morale) = &all[i];
             let kind = rules.kind(&info.kind);
             let mut power = state_factor(morale.state);
@@ -101,8 +106,14 @@ pub fn combat_system(
                 continue;
             }
             // Share the side's losses by exposure: routing men die faster, cover shelters holders.
-            let exposures: Vec<f64> = (0..all.len())
-                .map(|i| {
+            let side_units: Vec<usize> = here
+                .iter()
+                .copied()
+                .filter(|&i| all[i].0.side == side)
+                .collect();
+            let exposures: Vec<f64> = side_units
+                .iter()
+                .map(|&i| {
                     let (_, strength, _, orders, morale) = &all[i];
                     let mut weight = f64::from(strength.men);
                     if morale.state == MoraleState::Routing {
@@ -114,22 +125,16 @@ pub fn combat_system(
                     weight
                 })
                 .collect();
-            let exposure = |i: usize| exposures[i];
-            let side_units: Vec<usize> = here
-                .iter()
-                .copied()
-                .filter(|&i| all[i].0.side == side)
-                .collect();
             let plain: f64 = side_units.iter().map(|&i| f64::from(all[i].1.men)).sum();
-            let weighted: f64 = side_units.iter().map(|&i| exposure(i)).sum();
+            let weighted: f64 = exposures.iter().sum();
             if plain <= 0.0 || weighted <= 0.0 {
                 continue;
             }
             // Exposure scales the total too: a routing side loses more than it would standing.
             let total = side_losses * weighted / plain;
             let mut side_lost = 0;
-            for &i in &side_units {
-                let lost = (total * exposure(i) / weighted).round();
+            for (&i, exposure) in side_units.iter().zip(&exposures) {
+                let lost = (total * exposure / weighted).round();
                 let (_, strength, ..) = &mut all[i];
                 let lost = lost.clamp(0.0, f64::from(strength.men)) as u32;
                 strength.men -= lost;

@@ -142,6 +142,21 @@ impl Field {
             return None;
         }
         let back = self.distances(to, &open);
+        self.next_hop_by(from, to, &back, open)
+    }
+
+    /// [`Field::next_hop`] given `back`, the steps from `to` to every zone
+    /// (`self.distances(to, open)`), computed once for every unit bound there.
+    pub fn next_hop_by(
+        &self,
+        from: usize,
+        to: usize,
+        back: &[usize],
+        open: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
+        if from == to {
+            return None;
+        }
         self.neighbours[from]
             .iter()
             .copied()

@@ -45,6 +45,7 @@ use morale::Morale;
 use movement::{Location, Orders, UnitOrder};
 use rng::BattleRng;
 use rumor::{Rumor, Rumors};
+use std::sync::Arc;
 use weather::{Burning, Passage, Weather};
 
 /// What never changes about a unit.
@@ -130,15 +131,30 @@ pub struct SideOrders {
 pub struct Battle {
     pub(crate) world: World,
     pub(crate) schedule: Schedule,
+    /// The world as plain data, captured on demand and kept until the world
+    /// changes (a turn, an effect, a restore): the story reads conditions
+    /// from it many times a turn without copying the world each time.
+    view: Option<Arc<WorldState>>,
+    /// Whether `view` is the world as it is now.
+    view_fresh: bool,
 }
 
 impl Battle {
     /// Builds the world for a scene, with every random draw from `seed`.
     pub fn new(scene: &Scene, seed: u64) -> Battle {
         let mut battle = Battle::empty(scene, seed);
-        let state = WorldState::initial(scene, seed);
-        battle.restore(&state);
+        battle.reset(scene, seed);
         battle
+    }
+
+    /// Puts the battle back at the opening of `scene` (the scene it was
+    /// built for) with `seed`: the same world as [`Battle::new`], written
+    /// into the entities already there, the schedule kept.
+    pub fn reset(&mut self, scene: &Scene, seed: u64) {
+        let opening = WorldState::opening(scene, seed);
+        self.restore(&opening);
+        let vision = state::vision_of(&mut self.world);
+        self.world.insert_resource(vision);
     }
 
     fn empty(scene: &Scene, seed: u64) -> Battle {
@@ -160,11 +176,17 @@ impl Battle {
             )
                 .chain(),
         );
-        Battle { world, schedule }
+        Battle {
+            world,
+            schedule,
+            view: None,
+            view_fresh: false,
+        }
     }
 
     /// Runs one turn and returns what happened in it.
     pub fn step(&mut self) -> Vec<Entry> {
+        self.view_fresh = false;
         {
             let mut clock = self.world.resource_mut::<Clock>();
             clock.turn = clock.turn.saturating_add(1);
@@ -189,6 +211,7 @@ impl Battle {
     /// unit that is running or gone does not take it. `morale` is added to
     /// its morale (the drums of an attack). False when it was not taken.
     pub fn order_unit(&mut self, unit: usize, order: UnitOrder, morale: f64) -> bool {
+        self.view_fresh = false;
         let mut query = self.world.query::<(&UnitInfo, &mut Orders, &mut Morale)>();
         for (info, mut orders, mut state) in query.iter_mut(&mut self.world) {
             if info.idx == unit && state.state.obeys() {
@@ -203,19 +226,48 @@ impl Battle {
         false
     }
 
-    /// A copy of the whole world, for conditions, views and saves.
+    /// A copy of the whole world, for views and saves.
     pub fn state(&mut self) -> WorldState {
-        WorldState::capture(&mut self.world)
+        WorldState::clone(&self.view())
+    }
+
+    /// The world as it is now, read-only: captured once after each change
+    /// and shared until the next (conditions, placeholders, views). The
+    /// capture reuses the last one's memory when nobody holds it any more.
+    pub fn view(&mut self) -> Arc<WorldState> {
+        if let Some(view) = &mut self.view {
+            if !self.view_fresh {
+                match Arc::get_mut(view) {
+                    Some(state) => state.capture_into(&mut self.world),
+                    None => *view = Arc::new(WorldState::capture(&mut self.world)),
+                }
+                self.view_fresh = true;
+            }
+            return Arc::clone(view);
+        }
+        let view = Arc::new(WorldState::capture(&mut self.world));
+        self.view = Some(Arc::clone(&view));
+        self.view_fresh = true;
+        view
+    }
+
+    /// The world itself, for tests that set it up by hand: the shared view
+    /// is captured again afterwards.
+    #[cfg(test)]
+    pub fn world_mut(&mut self) -> &mut World {
+        self.view_fresh = false;
+        &mut self.world
     }
 
     /// Replaces the whole world with `state`.
     pub fn restore(&mut self, state: &WorldState) {
+        self.view_fresh = false;
         state.apply(&mut self.world);
     }
 
     /// Applies a scene effect; returns what it caused.
     pub fn apply(&mut self, scene: &Scene, effect: &Effect) -> Vec<Entry> {
-        let field = self.world.resource::<Field>().clone();
+        self.view_fresh = false;
         let mut entries = Vec::new();
         match effect {
             Effect::Order { target, order } => {
@@ -230,7 +282,7 @@ impl Battle {
                 let targets = self.targets(scene, target);
                 let mut query = self.world.query::<(&UnitInfo, &mut Orders, &Morale)>();
                 for (info, mut orders, morale) in query.iter_mut(&mut self.world) {
-                    if targets.contains(&info.idx) && morale.state.obeys() {
+                    if targets.get(info.idx).copied().unwrap_or(false) && morale.state.obeys() {
                         orders.order = order;
                     }
                 }
@@ -239,7 +291,9 @@ impl Battle {
                 let targets = self.targets(scene, target);
                 let mut query = self.world.query::<(&UnitInfo, &mut Morale)>();
                 for (info, mut morale) in query.iter_mut(&mut self.world) {
-                    if targets.contains(&info.idx) && morale.state.can_fight_or_flee() {
+                    if targets.get(info.idx).copied().unwrap_or(false)
+                        && morale.state.can_fight_or_flee()
+                    {
                         morale.value = (morale.value + delta).clamp(0.0, 100.0);
                         morale.push(morale::Modifier::Orders, *delta);
                     }
@@ -256,7 +310,7 @@ impl Battle {
                     return entries;
                 };
                 let routed = matches!(claim, Claim::Routed(_));
-                let mut reached = vec![false; field.zones.len()];
+                let mut reached = vec![false; self.field().zones.len()];
                 reached[zone] = true;
                 let rumor = Rumor {
                     about: side,
@@ -329,7 +383,7 @@ impl Battle {
                 let mut query = self.world.query::<(&UnitInfo, &mut Strength, &Location)>();
                 let mut hits: Vec<(usize, u32)> = Vec::new();
                 for (info, mut strength, location) in query.iter_mut(&mut self.world) {
-                    if targets.contains(&info.idx) && location.present {
+                    if targets.get(info.idx).copied().unwrap_or(false) && location.present {
                         let lost =
                             ((f64::from(strength.men) * share).round() as u32).min(strength.men);
                         strength.men -= lost;
@@ -364,7 +418,10 @@ impl Battle {
             Effect::Destroy { zone, share } => {
                 if let Some(zone) = scene.zone_idx(zone) {
                     self.with_zone(zone, |_, passage| passage.intact = false);
-                    let fallback = field.neighbours[zone].first().copied().unwrap_or(zone);
+                    let fallback = self.field().neighbours[zone]
+                        .first()
+                        .copied()
+                        .unwrap_or(zone);
                     let mut query =
                         self.world
                             .query::<(&UnitInfo, &mut Strength, &mut Location, &mut Orders)>();
@@ -419,7 +476,7 @@ impl Battle {
                 if let Some(by) = scene.obscurant_idx(by) {
                     let wanted: Vec<usize> =
                         zones.iter().filter_map(|z| scene.zone_idx(z)).collect();
-                    let kinds = field.obscurants.len();
+                    let kinds = self.world.resource::<Field>().obscurants.len();
                     let mut query = self.world.query::<(&ZoneIdx, &mut haze::Haze)>();
                     for (idx, mut haze) in query.iter_mut(&mut self.world) {
                         if zones.is_empty() || wanted.contains(&idx.0) {
@@ -465,27 +522,29 @@ impl Battle {
         }
     }
 
-    /// Unit indices a target names (present or not).
-    fn targets(&mut self, scene: &Scene, target: &Target) -> Vec<usize> {
-        let ids = |list: &[String]| {
-            list.iter()
-                .filter_map(|id| scene.unit_idx(id))
-                .collect::<Vec<_>>()
+    /// The units a target names (present or not), as a mask by unit index:
+    /// each unit is then checked in constant time.
+    fn targets(&mut self, scene: &Scene, target: &Target) -> Vec<bool> {
+        let mut mask = vec![false; scene.units().len()];
+        let mut set = |idx: usize| {
+            if let Some(slot) = mask.get_mut(idx) {
+                *slot = true;
+            }
         };
         match target {
-            Target::Unit(id) => ids(std::slice::from_ref(id)),
-            Target::Units(list) => ids(list),
+            Target::Unit(id) => scene.unit_idx(id).into_iter().for_each(set),
+            Target::Units(list) => list
+                .iter()
+                .filter_map(|id| scene.unit_idx(id))
+                .for_each(set),
             Target::Side(side) => {
                 // By the side each unit fights for now (a `ChangeSide` moves it).
                 let side = scene.side_idx(side);
                 let mut query = self.world.query::<&UnitInfo>();
-                let mut units: Vec<usize> = query
+                query
                     .iter(&self.world)
                     .filter(|info| Some(info.side) == side)
-                    .map(|info| info.idx)
-                    .collect();
-                units.sort_unstable();
-                units
+                    .for_each(|info| set(info.idx));
             }
             Target::SideIn { side, zone } => {
                 let (side, zone) = (scene.side_idx(side), scene.zone_idx(zone));
@@ -495,8 +554,7 @@ impl Battle {
                     .filter(|(info, location)| {
                         Some(info.side) == side && Some(location.zone) == zone && location.present
                     })
-                    .map(|(info, _)| info.idx)
-                    .collect()
+                    .for_each(|(info, _)| set(info.idx));
             }
             Target::Zone(zone) => {
                 let zone = scene.zone_idx(zone);
@@ -504,10 +562,10 @@ impl Battle {
                 query
                     .iter(&self.world)
                     .filter(|(_, location)| Some(location.zone) == zone && location.present)
-                    .map(|(info, _)| info.idx)
-                    .collect()
+                    .for_each(|(info, _)| set(info.idx));
             }
         }
+        mask
     }
 }
 

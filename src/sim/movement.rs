@@ -34,6 +34,7 @@ use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
 use crate::scene::MoraleState;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// Where a unit is, and whether it is on the field yet.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -122,7 +123,10 @@ pub fn movement_system(
     }
     let commander_zone = |idx: usize| commanders.iter().find(|c| c.idx == idx).map(|c| c.zone);
 
-    // Each unit's wanted next zone.
+    // Each unit's wanted next zone. Paths are searched once per goal (steps
+    // back from it) and pursuit targets once per side and zone, not per unit.
+    let mut back_from: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut pursuit: HashMap<(usize, usize), Option<usize>> = HashMap::new();
     let mut wants: Vec<Option<usize>> = Vec::with_capacity(all.len());
     for (info, _, location, orders, morale) in all.iter() {
         let from = location.zone;
@@ -138,7 +142,7 @@ pub fn movement_system(
                 UnitOrder::Hold => None,
                 UnitOrder::MoveTo(zone) => Some(zone),
                 UnitOrder::RallyTo(commander) => commander_zone(commander),
-                UnitOrder::Pursue => {
+                UnitOrder::Pursue => *pursuit.entry((info.side, from)).or_insert_with(|| {
                     let visible = |zone: usize| vision.side_sees(info.side, zone) || zone == from;
                     let distance = field.distances(from, open);
                     (0..n)
@@ -148,30 +152,34 @@ pub fn movement_system(
                                 && distance[z] != usize::MAX
                         })
                         .min_by_key(|&z| (distance[z], z))
-                }
+                }),
             }
         };
-        wants.push(goal.and_then(|goal| field.next_hop(from, goal, open)));
+        wants.push(goal.and_then(|goal| {
+            let back = back_from
+                .entry(goal)
+                .or_insert_with(|| field.distances(goal, open));
+            field.next_hop_by(from, goal, back, open)
+        }));
     }
 
     // Head-on: enemy columns ordered into each other's zones meet instead of
     // passing. The stronger column (men that have not broken) goes on into
     // the other's zone; the weaker stands and receives it, so they fight there.
-    let columns: Vec<(usize, usize, usize, u32)> = all
-        .iter()
-        .zip(&wants)
-        .filter(|((_, _, location, _, morale), _)| location.present && morale.state.obeys())
-        .filter_map(|((info, strength, location, ..), want)| {
-            want.map(|to| (info.side, location.zone, to, strength.men))
-        })
-        .collect();
-    let column_men = |pick: &dyn Fn(usize) -> bool, from: usize, to: usize| -> u32 {
-        columns
-            .iter()
-            .filter(|(side, f, t, _)| pick(*side) && *f == from && *t == to)
-            .map(|(.., men)| *men)
-            .sum()
-    };
+    // Men of each side's obeying columns, per (from, to) zone pair.
+    let mut columns: HashMap<(usize, usize), Vec<u32>> = HashMap::new();
+    for ((info, strength, location, _, morale), want) in all.iter().zip(&wants) {
+        if let Some(to) = *want
+            && location.present
+            && morale.state.obeys()
+        {
+            let men = columns
+                .entry((location.zone, to))
+                .or_insert_with(|| vec![0; field.n_sides]);
+            men[info.side] += strength.men;
+        }
+    }
+    let no_column = vec![0; field.n_sides];
     for ((info, _, location, _, morale), want) in all.iter().zip(wants.iter_mut()) {
         let Some(to) = *want else { continue };
         if !morale.state.obeys() {
@@ -179,14 +187,24 @@ pub fn movement_system(
         }
         let from = location.zone;
         let side = info.side;
-        let theirs = column_men(&|s| s != side, to, from);
+        let coming = columns.get(&(to, from)).unwrap_or(&no_column);
+        let theirs: u32 = coming
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| *s != side)
+            .map(|(_, men)| *men)
+            .sum();
         if theirs == 0 {
             continue;
         }
-        let ours = column_men(&|s| s == side, from, to);
+        let ours = columns
+            .get(&(from, to))
+            .and_then(|men| men.get(side))
+            .copied()
+            .unwrap_or(0);
         let strongest_enemy_side = (0..field.n_sides)
             .filter(|&s| s != side)
-            .max_by_key(|&s| (column_men(&|x| x == s, to, from), std::cmp::Reverse(s)))
+            .max_by_key(|&s| (coming[s], std::cmp::Reverse(s)))
             .unwrap_or(side);
         let wins = ours > theirs || (ours == theirs && side < strongest_enemy_side);
         if !wins {

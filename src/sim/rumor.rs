@@ -87,11 +87,18 @@ pub fn rumor_system(
                 }
             }
         }
+        // Who heard it already, as a mask: one look per unit, not a scan of the list.
+        let mut heard = vec![false; field.units.len()];
+        for &unit in &rumor.believers {
+            if let Some(slot) = heard.get_mut(unit) {
+                *slot = true;
+            }
+        }
         for (info, location, morale) in all.iter_mut() {
             if !location.present
                 || !morale.state.can_fight_or_flee()
                 || !rumor.reached.get(location.zone).copied().unwrap_or(false)
-                || rumor.believers.contains(&info.idx)
+                || heard.get(info.idx).copied().unwrap_or(false)
             {
                 continue;
             }

@@ -25,6 +25,19 @@ type VisionQueries = (
     Query<'static, 'static, &'static CommanderState>,
 );
 
+/// What each side sees in `world` as it stands (perception, outside the schedule).
+pub(crate) fn vision_of(world: &mut World) -> Vision {
+    let mut system_state: bevy_ecs::system::SystemState<VisionQueries> =
+        bevy_ecs::system::SystemState::new(world);
+    let field = world.resource::<Field>();
+    match system_state.get(world) {
+        Ok((zones, units, commanders)) => {
+            super::perception::compute(field, &zones, &units, &commanders)
+        }
+        Err(_) => Vision::default(),
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UnitRecord {
     pub men: u32,
@@ -74,6 +87,14 @@ pub struct WorldState {
 impl WorldState {
     /// The world at the opening of a scene.
     pub fn initial(scene: &Scene, seed: u64) -> WorldState {
+        let mut state = WorldState::opening(scene, seed);
+        state.vision = state.compute_vision(&Field::new(scene));
+        state
+    }
+
+    /// [`WorldState::initial`] but for the vision, which is computed where the
+    /// state is written ([`vision_of`] that world).
+    pub(crate) fn opening(scene: &Scene, seed: u64) -> WorldState {
         let n_sides = scene.sides().len();
         let units = scene
             .units()
@@ -133,7 +154,7 @@ impl WorldState {
                 },
             })
             .collect();
-        let mut state = WorldState {
+        WorldState {
             turn: 0,
             weather: scene
                 .meta()
@@ -150,9 +171,7 @@ impl WorldState {
             rumors: Rumors::default(),
             vision: Vision::default(),
             wet_cloth: vec![false; n_sides],
-        };
-        state.vision = state.compute_vision(&Field::new(scene));
-        state
+        }
     }
 
     #[allow(clippy::type_complexity)]
@@ -160,14 +179,83 @@ impl WorldState {
         let mut world = World::new();
         world.insert_resource(field.clone());
         self.apply(&mut world);
-        let mut system_state: bevy_ecs::system::SystemState<VisionQueries> =
-            bevy_ecs::system::SystemState::new(&mut world);
-        match system_state.get(&world) {
-            Ok((zones, units, commanders)) => {
-                super::perception::compute(field, &zones, &units, &commanders)
-            }
-            Err(_) => Vision::default(),
+        vision_of(&mut world)
+    }
+
+    /// [`WorldState::capture`] into this state, reusing its allocations
+    /// (the units' list, morale modifiers, rumors, vision): what the
+    /// battle's shared view does after every change.
+    pub fn capture_into(&mut self, world: &mut World) {
+        let mut units = world.query::<(&UnitInfo, &Strength, &Location, &Orders, &Morale)>();
+        let n_units = units.iter(world).count();
+        let mut commanders = world.query::<&CommanderState>();
+        let n_commanders = commanders.iter(world).count();
+        let mut zones = world.query::<(&ZoneIdx, &Burning, &Passage)>();
+        let n_zones = zones.iter(world).count();
+        // Sides changed by the story and obscurants are rare: such worlds
+        // are captured whole.
+        let plain = world.query::<&Haze>().iter(world).next().is_none() && {
+            let sides: Vec<usize> = world
+                .resource::<Field>()
+                .units
+                .iter()
+                .map(|u| u.side)
+                .collect();
+            units
+                .iter(world)
+                .all(|(info, ..)| sides.get(info.idx) == Some(&info.side))
+        };
+        let fits = plain
+            && self.units.len() == n_units
+            && self.commanders.len() == n_commanders
+            && self.zones.len() == n_zones
+            && units.iter(world).all(|(info, ..)| info.idx < n_units)
+            && commanders.iter(world).all(|c| c.idx < n_commanders)
+            && zones.iter(world).all(|(idx, ..)| idx.0 < n_zones);
+        if !fits {
+            *self = WorldState::capture(world);
+            return;
         }
+        for (info, strength, location, orders, morale) in units.iter(world) {
+            let unit = &mut self.units[info.idx];
+            unit.men = strength.men;
+            unit.lost_this_turn = strength.lost_this_turn;
+            unit.location = *location;
+            unit.orders = *orders;
+            // Field by field (a derived clone_from would not reuse `last`);
+            // destructured, so a new field cannot be forgotten here.
+            let Morale {
+                value,
+                state,
+                last,
+                believes_lost,
+                fear,
+            } = morale;
+            unit.side = None;
+            unit.morale.value = *value;
+            unit.morale.state = *state;
+            unit.morale.believes_lost = *believes_lost;
+            unit.morale.fear = *fear;
+            unit.morale.last.clone_from(last);
+        }
+        for commander in commanders.iter(world) {
+            self.commanders[commander.idx].clone_from(commander);
+        }
+        for (idx, burning, passage) in zones.iter(world) {
+            let zone = &mut self.zones[idx.0];
+            zone.haze = Haze::default();
+            zone.burning = *burning;
+            let Passage { intact, crossed } = passage;
+            zone.passage.intact = *intact;
+            zone.passage.crossed.clone_from(crossed);
+        }
+        self.turn = world.resource::<Clock>().turn;
+        self.weather = *world.resource::<Weather>();
+        self.rng.clone_from(world.resource::<BattleRng>());
+        self.rumors.clone_from(world.resource::<Rumors>());
+        self.vision.clone_from(world.resource::<Vision>());
+        self.wet_cloth
+            .clone_from(&world.resource::<SideOrders>().wet_cloth);
     }
 
     pub fn capture(world: &mut World) -> WorldState {
@@ -231,7 +319,106 @@ impl WorldState {
 
     /// Replaces every entity and resource of the world with this state. The
     /// world must already hold the [`Field`] of the same scene.
+    ///
+    /// A world that already holds this scene's entities (every restore after
+    /// the first: undo, load, a new simulated game) has its components
+    /// written in place; only a world of another shape is respawned.
     pub fn apply(&self, world: &mut World) {
+        if !self.write_in_place(world) {
+            self.respawn(world);
+        }
+        world.insert_resource(Clock { turn: self.turn });
+        world.insert_resource(self.weather);
+        world.insert_resource(self.rng.clone());
+        world.insert_resource(self.rumors.clone());
+        world.insert_resource(self.vision.clone());
+        world.insert_resource(SideOrders {
+            wet_cloth: self.wet_cloth.clone(),
+        });
+        world.insert_resource(Chronicle::default());
+        world.insert_resource(super::movement::Withdrawals::default());
+    }
+
+    /// Writes units, commanders and zones into the entities there, when the
+    /// world holds exactly one entity per index of each; false (and nothing
+    /// written) otherwise.
+    fn write_in_place(&self, world: &mut World) -> bool {
+        // Sides changed by the story and obscurants live in components the
+        // fast path does not write: such worlds are rebuilt.
+        let field_sides: Vec<usize> = world
+            .resource::<Field>()
+            .units
+            .iter()
+            .map(|u| u.side)
+            .collect();
+        if self.units.iter().any(|u| u.side.is_some())
+            || self.zones.iter().any(|z| !is_clear(&z.haze))
+            || world.query::<&Haze>().iter(world).next().is_some()
+            || world
+                .query::<&UnitInfo>()
+                .iter(world)
+                .any(|info| field_sides.get(info.idx) != Some(&info.side))
+        {
+            return false;
+        }
+        let units_here = world.query::<&UnitInfo>().iter(world).count();
+        let commanders_here = world.query::<&CommanderState>().iter(world).count();
+        let zones_here = world.query::<&ZoneIdx>().iter(world).count();
+        if units_here != self.units.len()
+            || commanders_here != self.commanders.len()
+            || zones_here != self.zones.len()
+            || world.resource::<Field>().units.len() != self.units.len()
+        {
+            return false;
+        }
+        let mut units = world.query::<(
+            &UnitInfo,
+            &mut Strength,
+            &mut Location,
+            &mut Orders,
+            &mut Morale,
+        )>();
+        if units
+            .iter(world)
+            .any(|(info, ..)| info.idx >= self.units.len())
+        {
+            return false;
+        }
+        let mut commanders = world.query::<&CommanderState>();
+        if commanders
+            .iter(world)
+            .any(|c| self.commanders.get(c.idx).is_none_or(|s| s.idx != c.idx))
+        {
+            return false;
+        }
+        let mut zones = world.query::<(&ZoneIdx, &mut Burning, &mut Passage)>();
+        if zones.iter(world).any(|(idx, ..)| idx.0 >= self.zones.len()) {
+            return false;
+        }
+        for (info, mut strength, mut location, mut orders, mut morale) in units.iter_mut(world) {
+            let unit = &self.units[info.idx];
+            *strength = Strength {
+                men: unit.men,
+                lost_this_turn: unit.lost_this_turn,
+            };
+            *location = unit.location;
+            *orders = unit.orders;
+            morale.clone_from(&unit.morale);
+        }
+        let mut commanders = world.query::<&mut CommanderState>();
+        for mut commander in commanders.iter_mut(world) {
+            let idx = commander.idx;
+            commander.clone_from(&self.commanders[idx]);
+        }
+        for (idx, mut burning, mut passage) in zones.iter_mut(world) {
+            let zone = &self.zones[idx.0];
+            *burning = zone.burning;
+            passage.clone_from(&zone.passage);
+        }
+        true
+    }
+
+    fn respawn(&self, world: &mut World) {
         // Resources live on entities too, so despawn only what this state owns.
         let owned: Vec<Entity> = world
             .query_filtered::<Entity, Or<(With<UnitInfo>, With<CommanderState>, With<ZoneIdx>)>>()
@@ -270,16 +457,6 @@ impl WorldState {
                 zone.haze.clone(),
             ));
         }
-        world.insert_resource(Clock { turn: self.turn });
-        world.insert_resource(self.weather);
-        world.insert_resource(self.rng.clone());
-        world.insert_resource(self.rumors.clone());
-        world.insert_resource(self.vision.clone());
-        world.insert_resource(SideOrders {
-            wet_cloth: self.wet_cloth.clone(),
-        });
-        world.insert_resource(Chronicle::default());
-        world.insert_resource(super::movement::Withdrawals::default());
     }
 
     /// Men of `side` on the field: present, not surrendered or shattered.

@@ -1,0 +1,202 @@
+//! The engine's measures (issue 11), with divan: one simulated game, one
+//! played turn with its autosave, save, load, start to the first prompt, and
+//! loading and running scaled scenes of 1k / 10k / 100k units.
+//!
+//! Run with `cargo bench --bench engine` (all), or pick by name:
+//! `cargo bench --bench engine -- scale`. Results are in README.md.
+
+mod common;
+
+use divan::{Bencher, black_box};
+use std::cell::RefCell;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use xiaoling::repl::{Options, Session};
+use xiaoling::scene::Locale;
+use xiaoling::sim::Battle;
+use xiaoling::story::{Game, Policy};
+
+fn main() {
+    divan::main();
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiaoling-bench-{name}-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    dir
+}
+
+/// A game of false-cry as Zhang Chun, the novel's line, at `turn` with no
+/// choice waiting.
+fn game_at(turn: u32) -> Game {
+    let scene = common::shipped("false-cry");
+    let (mut game, _) = Game::with_policies(
+        scene,
+        "zhang-chun",
+        1,
+        Policy::Historical,
+        Some(Policy::Historical),
+    )
+    .expect("playable");
+    while (game.turn() < turn || game.pending().is_some()) && !game.is_over() {
+        game.auto_step().expect("valid");
+    }
+    game
+}
+
+/// A whole game of false-cry, both sides played at random (what `simulate
+/// --policy random` runs): play-throughs per second = 1 / this.
+#[divan::bench(sample_count = 200)]
+fn game_random(bencher: Bencher) {
+    let scene = common::shipped("false-cry");
+    let mut seed = 0_u64;
+    bencher.bench_local(|| {
+        seed += 1;
+        let (mut game, _) = Game::with_policies(
+            Arc::clone(&scene),
+            "zhang-chun",
+            seed,
+            Policy::Random,
+            Some(Policy::Random),
+        )
+        .expect("playable");
+        while !game.is_over() && game.turn() <= scene.meta().max_turns + 5 {
+            if game.auto_step().is_err() {
+                break;
+            }
+        }
+        black_box(game.turn())
+    });
+}
+
+/// [`game_random`] as `simulate` plays it: one game restarted with each
+/// seed, its world and schedule reused, no undo snapshots.
+#[divan::bench(sample_count = 200)]
+fn game_random_reused(bencher: Bencher) {
+    let scene = common::shipped("false-cry");
+    let (mut game, _) = Game::with_policies(
+        Arc::clone(&scene),
+        "zhang-chun",
+        0,
+        Policy::Random,
+        Some(Policy::Random),
+    )
+    .expect("playable");
+    game.keep_undo(false);
+    let mut seed = 0_u64;
+    bencher.bench_local(|| {
+        seed += 1;
+        black_box(game.restart(seed));
+        while !game.is_over() && game.turn() <= scene.meta().max_turns + 5 {
+            if game.auto_step().is_err() {
+                break;
+            }
+        }
+        black_box(game.turn())
+    });
+}
+
+/// One turn at the prompt (Enter at turn 10 of the novel's line), through
+/// the REPL session: the turn, the chronicle rendered, the autosave written.
+#[divan::bench(sample_count = 50, sample_size = 1)]
+fn played_turn_with_autosave(bencher: Bencher) {
+    let dir = temp_dir("turn");
+    let scene = common::shipped("false-cry");
+    bencher
+        .with_inputs(|| {
+            let sink: &'static mut dyn Write = Box::leak(Box::new(std::io::sink()));
+            let options = Options {
+                locale: Locale::En,
+                style: xiaoling::repl::render::Style {
+                    colour: false,
+                    columns: 80,
+                },
+                saves_dir: dir.clone(),
+            };
+            Session::new(game_at(10), options, vec![Arc::clone(&scene)], sink)
+        })
+        .bench_local_values(|mut session| {
+            session.handle("");
+            session
+        });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Saving a game at turn 22 (to a file, synced).
+#[divan::bench(sample_count = 50)]
+fn save(bencher: Bencher) {
+    let dir = temp_dir("save");
+    let mut game = game_at(22);
+    let transcript = "x".repeat(400 * game.log().len());
+    bencher.bench_local(|| black_box(xiaoling::save::save(&dir, "bench", &mut game, &transcript)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Loading the turn-22 save: read, parse, replay the log, verify.
+#[divan::bench(sample_count = 50)]
+fn load(bencher: Bencher) {
+    let dir = temp_dir("load");
+    let mut game = game_at(22);
+    let transcript = "x".repeat(400 * game.log().len());
+    xiaoling::save::save(&dir, "bench", &mut game, &transcript).expect("saved");
+    let scenes = vec![game.scene_arc()];
+    bencher.bench_local(|| {
+        black_box(
+            xiaoling::save::load(&dir, "bench", &scenes)
+                .map(|loaded| loaded.game.turn())
+                .ok(),
+        )
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The release binary from its start to the first prompt, answered `quit`.
+#[divan::bench(sample_count = 50, sample_size = 1)]
+fn start_to_prompt() {
+    let dir = temp_dir("start");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiaoling"))
+        .args(["--saves"])
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(b"quit\n");
+    }
+    black_box(child.wait().ok());
+}
+
+mod scale {
+    use super::*;
+
+    const UNITS: [usize; 3] = [1_000, 10_000, 100_000];
+
+    /// Parsing and checking a scaled scene.
+    #[divan::bench(args = UNITS, sample_count = 3, sample_size = 1)]
+    fn load(bencher: Bencher, units: usize) {
+        let source = common::scaled_source(units);
+        let rules = common::rules();
+        bencher.bench_local(|| {
+            black_box(xiaoling::scene::parse_scene("scaled.ron", &source, &rules).is_ok())
+        });
+    }
+
+    /// One simulated turn (the third: columns in the fords, fighting),
+    /// from the same world each time.
+    #[divan::bench(args = UNITS, sample_count = 10, sample_size = 1)]
+    fn turn(bencher: Bencher, units: usize) {
+        let scene = common::scaled(units);
+        let mut battle = Battle::new(&scene, 1);
+        battle.step();
+        battle.step();
+        let state = battle.state();
+        let battle = RefCell::new(battle);
+        bencher
+            .with_inputs(|| battle.borrow_mut().restore(&state))
+            .bench_local_values(|()| black_box(battle.borrow_mut().step().len()));
+    }
+}
