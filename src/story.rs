@@ -994,6 +994,8 @@ impl Game {
                 for effect in &event.effects {
                     self.apply(effect, Voice::Event, out);
                 }
+                // Let go of the old view first, so the capture reuses its memory.
+                drop(world);
                 world = self.battle.view();
                 fired = true;
             }

@@ -137,6 +137,9 @@ pub struct Battle {
     view: Option<Arc<WorldState>>,
     /// Whether `view` is the world as it is now.
     view_fresh: bool,
+    /// The queries captures read and a turn's opening writes, built once.
+    capture: state::CaptureQueries,
+    morale: QueryState<&'static mut Morale>,
 }
 
 impl Battle {
@@ -177,6 +180,8 @@ impl Battle {
                 .chain(),
         );
         Battle {
+            capture: state::CaptureQueries::new(&mut world),
+            morale: world.query(),
             world,
             schedule,
             view: None,
@@ -191,8 +196,7 @@ impl Battle {
             let mut clock = self.world.resource_mut::<Clock>();
             clock.turn = clock.turn.saturating_add(1);
         }
-        let mut morale = self.world.query::<&mut Morale>();
-        for mut morale in morale.iter_mut(&mut self.world) {
+        for mut morale in self.morale.iter_mut(&mut self.world) {
             morale.last.clear();
         }
         self.schedule.run(&mut self.world);
@@ -238,7 +242,7 @@ impl Battle {
         if let Some(view) = &mut self.view {
             if !self.view_fresh {
                 match Arc::get_mut(view) {
-                    Some(state) => state.capture_into(&mut self.world),
+                    Some(state) => state.capture_into(&mut self.world, &mut self.capture),
                     None => *view = Arc::new(WorldState::capture(&mut self.world)),
                 }
                 self.view_fresh = true;

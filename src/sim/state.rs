@@ -18,6 +18,30 @@ use crate::scene::{Order, Scene};
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
+/// The queries a capture reads, built once per battle (a query's state is
+/// allocations and bookkeeping; building one per capture showed in profiles).
+pub(crate) struct CaptureQueries {
+    units: QueryState<(
+        &'static UnitInfo,
+        &'static Strength,
+        &'static Location,
+        &'static Orders,
+        &'static Morale,
+    )>,
+    commanders: QueryState<&'static CommanderState>,
+    zones: QueryState<(&'static ZoneIdx, &'static Burning, &'static Passage)>,
+}
+
+impl CaptureQueries {
+    pub(crate) fn new(world: &mut World) -> CaptureQueries {
+        CaptureQueries {
+            units: world.query(),
+            commanders: world.query(),
+            zones: world.query(),
+        }
+    }
+}
+
 /// What perception reads, for computing vision outside the schedule.
 type VisionQueries = (
     Query<'static, 'static, (&'static ZoneIdx, &'static Burning, Option<&'static Haze>)>,
@@ -183,14 +207,16 @@ impl WorldState {
     }
 
     /// [`WorldState::capture`] into this state, reusing its allocations
-    /// (the units' list, morale modifiers, rumors, vision): what the
-    /// battle's shared view does after every change.
-    pub fn capture_into(&mut self, world: &mut World) {
-        let mut units = world.query::<(&UnitInfo, &Strength, &Location, &Orders, &Morale)>();
+    /// (the units' list, morale modifiers, rumors, vision) and the battle's
+    /// queries: what the battle's shared view does after every change.
+    pub(crate) fn capture_into(&mut self, world: &mut World, queries: &mut CaptureQueries) {
+        let CaptureQueries {
+            units,
+            commanders,
+            zones,
+        } = queries;
         let n_units = units.iter(world).count();
-        let mut commanders = world.query::<&CommanderState>();
         let n_commanders = commanders.iter(world).count();
-        let mut zones = world.query::<(&ZoneIdx, &Burning, &Passage)>();
         let n_zones = zones.iter(world).count();
         // Sides changed by the story and obscurants are rare: such worlds
         // are captured whole.
@@ -213,6 +239,7 @@ impl WorldState {
             && commanders.iter(world).all(|c| c.idx < n_commanders)
             && zones.iter(world).all(|(idx, ..)| idx.0 < n_zones);
         if !fits {
+            // Another shape (only ever the first capture): start afresh.
             *self = WorldState::capture(world);
             return;
         }
