@@ -442,7 +442,7 @@ fn pick(
     loop {
         let line = match input.read(&prompt) {
             repl::Line::Text(line) => line,
-            repl::Line::Interrupted | repl::Line::Eof => return Ok(None),
+            repl::Line::Interrupted | repl::Line::Eof | repl::Line::Broken(_) => return Ok(None),
             repl::Line::Refused(_) => String::from("\u{0}"),
         };
         let clean = repl::commands::clean(&line);

@@ -129,6 +129,8 @@ pub enum Line {
     Interrupted,
     /// End of input: autosave and leave.
     Eof,
+    /// Input could not be read (an I/O error): said, then as end of input.
+    Broken(String),
     /// A line that cannot be a command: it is reported and play goes on.
     Refused(Refusal),
 }
@@ -224,7 +226,8 @@ pub fn read_bounded(
 impl<R: BufRead> LineSource for Piped<R> {
     fn read(&mut self, _prompt: &str) -> Line {
         match read_bounded(&mut self.reader, MAX_LINE_BYTES) {
-            Ok(None) | Err(_) => Line::Eof,
+            Ok(None) => Line::Eof,
+            Err(err) => Line::Broken(err.to_string()),
             Ok(Some((_, length))) if length > MAX_LINE_BYTES => {
                 Line::Refused(Refusal::TooLong(length))
             }
@@ -987,6 +990,17 @@ impl<'a> Session<'a> {
                     continue;
                 }
                 Line::Eof => {
+                    self.leave();
+                    return;
+                }
+                Line::Broken(why) => {
+                    let l = self.options.locale;
+                    let text = if l.is_chinese() {
+                        l.zh_string(format!("无法读取标准输入：{why}"))
+                    } else {
+                        format!("Cannot read standard input: {why}.")
+                    };
+                    self.say_wrapped(&text, "");
                     self.leave();
                     return;
                 }
@@ -1806,5 +1820,18 @@ mod tests {
         );
         assert_eq!(piped.read(""), Line::Text("status".into()));
         assert_eq!(piped.read(""), Line::Eof);
+    }
+
+    /// Regression: a read error on piped input ended the game silently.
+    #[test]
+    fn a_read_error_on_piped_input_is_said() {
+        struct Failing;
+        impl std::io::Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("the pipe broke"))
+            }
+        }
+        let mut piped = Piped::new(std::io::BufReader::new(Failing));
+        assert_eq!(piped.read(""), Line::Broken("the pipe broke".into()));
     }
 }
