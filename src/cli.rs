@@ -496,6 +496,31 @@ pub struct SimulationReport {
     /// How often each (turning point, option) was taken.
     pub choices: BTreeMap<(String, String), u32>,
     pub turns: f64,
+    /// The games that took each (turning point, option): where they ended
+    /// and what they cost, so an author sees which option leads where.
+    pub options: BTreeMap<(String, String), OptionReport>,
+    /// The first seed that reached each ending (`play --seed` replays it).
+    pub first_seed: BTreeMap<String, u64>,
+}
+
+/// The games that took one option.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct OptionReport {
+    pub games: u32,
+    pub endings: BTreeMap<String, u32>,
+    /// Mean losses by side id.
+    pub losses: BTreeMap<String, f64>,
+}
+
+/// Half the width of a 95 % interval for a share `hits / games` (normal
+/// approximation with a continuity floor), as a share.
+pub fn interval95(hits: u32, games: u32) -> f64 {
+    if games == 0 {
+        return 0.0;
+    }
+    let n = f64::from(games);
+    let p = f64::from(hits) / n;
+    1.96 * (p * (1.0 - p) / n).sqrt() + 0.5 / n
 }
 
 /// Plays `runs` games of `scene` as `role`, seeds `seed..seed+runs`, both sides by `policy`.
@@ -561,13 +586,23 @@ pub fn simulate_games(
         runs,
         ..Default::default()
     };
-    for outcome in outcomes {
+    for (run, outcome) in outcomes.into_iter().enumerate() {
         let outcome = outcome?;
-        *report.endings.entry(outcome.ending).or_default() += 1;
+        report
+            .first_seed
+            .entry(outcome.ending.clone())
+            .or_insert(seed.wrapping_add(run as u64));
+        *report.endings.entry(outcome.ending.clone()).or_default() += 1;
         for (side, lost) in scene.sides().iter().zip(&outcome.losses) {
             *report.losses.entry(side.id.clone()).or_default() += lost;
         }
         for choice in outcome.chosen {
+            let option = report.options.entry(choice.clone()).or_default();
+            option.games += 1;
+            *option.endings.entry(outcome.ending.clone()).or_default() += 1;
+            for (side, lost) in scene.sides().iter().zip(&outcome.losses) {
+                *option.losses.entry(side.id.clone()).or_default() += lost;
+            }
             *report.choices.entry(choice).or_default() += 1;
         }
         report.turns += f64::from(outcome.turns);
@@ -575,6 +610,12 @@ pub fn simulate_games(
     let n = f64::from(runs.max(1));
     for value in report.losses.values_mut() {
         *value /= n;
+    }
+    for option in report.options.values_mut() {
+        let games = f64::from(option.games.max(1));
+        for value in option.losses.values_mut() {
+            *value /= games;
+        }
     }
     report.turns /= n;
     Ok(report)
@@ -621,15 +662,36 @@ fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
             .iter()
             .map(|((tp, option), n)| serde_json::json!({"tp": tp, "option": option, "count": n}))
             .collect();
+        let round1 = |x: f64| (x * 10.0).round() / 10.0;
+        let options: Vec<serde_json::Value> = report
+            .options
+            .iter()
+            .map(|((tp, option), stats)| {
+                serde_json::json!({
+                    "turning_point": tp,
+                    "option": option,
+                    "games": stats.games,
+                    "endings": stats.endings,
+                    "mean_losses": stats
+                        .losses
+                        .iter()
+                        .map(|(side, mean)| (side.clone(), serde_json::json!(round1(*mean))))
+                        .collect::<serde_json::Map<String, serde_json::Value>>(),
+                })
+            })
+            .collect();
         let json = serde_json::json!({
             "scene": scene.id(),
             "role": args.role,
             "runs": report.runs,
             "seed": args.seed,
             "mean_turns": (report.turns * 100.0).round() / 100.0,
-            "endings": endings,
+            "endings": report.endings,
+            "ending_shares": endings,
+            "first_seed": report.first_seed,
             "mean_losses": losses,
             "choices": choices,
+            "options": options,
         });
         writeln!(out, "{json}").map_err(stdout_error)?;
         out.flush().map_err(stdout_error)?;
@@ -648,10 +710,12 @@ fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
     writeln!(out, "mean length: {:.1} turns", report.turns).map_err(stdout_error)?;
     writeln!(out, "endings:").map_err(stdout_error)?;
     for (id, n) in &report.endings {
+        let first = report.first_seed.get(id).copied().unwrap_or_default();
         writeln!(
             out,
-            "  {id:<28} {n:>6}  {:>5.1}%",
-            100.0 * f64::from(*n) / runs
+            "  {id:<28} {n:>6}  {:>5.1}% ±{:>4.1}  (first: --seed {first})",
+            100.0 * f64::from(*n) / runs,
+            100.0 * interval95(*n, report.runs)
         )
         .map_err(stdout_error)?;
     }
@@ -677,6 +741,37 @@ fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
             })
             .collect();
         writeln!(out, "  {:<20} {}", tp.id, taken.join(", ")).map_err(stdout_error)?;
+    }
+    writeln!(
+        out,
+        "by option (games: endings, share ±95 %; mean losses by side):"
+    )
+    .map_err(stdout_error)?;
+    for ((tp, option), stats) in &report.options {
+        let endings: Vec<String> = stats
+            .endings
+            .iter()
+            .map(|(id, n)| {
+                format!(
+                    "{id} {:.0}%±{:.0}",
+                    100.0 * f64::from(*n) / f64::from(stats.games.max(1)),
+                    100.0 * interval95(*n, stats.games)
+                )
+            })
+            .collect();
+        let losses: Vec<String> = stats
+            .losses
+            .iter()
+            .map(|(side, mean)| format!("{side} {mean:.0}"))
+            .collect();
+        writeln!(
+            out,
+            "  {tp}/{option} ({}): {}; {}",
+            stats.games,
+            endings.join(", "),
+            losses.join(", ")
+        )
+        .map_err(stdout_error)?;
     }
     out.flush().map_err(stdout_error)?;
     Ok(ExitCode::SUCCESS)

@@ -89,12 +89,27 @@ fn simulate_from_the_largest_seed_does_not_overflow() {
     assert_eq!(json["runs"], 2);
     assert_eq!(json["seed"], 18446744073709551615_u64);
     let counted: u64 = json["endings"]
-        .as_array()
-        .expect("endings")
-        .iter()
-        .map(|e| e["count"].as_u64().expect("count"))
+        .as_object()
+        .expect("endings by id")
+        .values()
+        .map(|n| n.as_u64().expect("a count"))
         .sum();
     assert_eq!(counted, 2);
+    // Which option leads where: the shape other tools read.
+    let options = json["options"].as_array().expect("options");
+    assert!(!options.is_empty());
+    for option in options {
+        assert!(option["turning_point"].is_string() && option["option"].is_string());
+        let games = option["games"].as_u64().expect("games");
+        let ended: u64 = option["endings"]
+            .as_object()
+            .expect("endings")
+            .values()
+            .filter_map(|n| n.as_u64())
+            .sum();
+        assert_eq!(ended, games, "{option}");
+        assert!(option["mean_losses"].is_object());
+    }
 }
 
 #[test]
