@@ -377,7 +377,8 @@ impl View<'_> {
             .get(zone)
             .map(|z| z.name.get(self.locale))
             .unwrap_or_default();
-        self.mid_sentence(name)
+        // Marked like a unit's name, so wrapping never splits a place.
+        format!("{NAME_OPEN}{}{NAME_CLOSE}", self.mid_sentence(name))
     }
 
     /// English names are written as they open a sentence ("The ford…"); in
