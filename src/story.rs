@@ -157,6 +157,8 @@ pub enum StoryError {
     NotOnField,
     #[error("that unit is running and will not listen until it is rallied")]
     WillNotListen,
+    #[error("no road leads from you to that unit: no rider can reach it")]
+    NoRoad,
 }
 
 /// The story's own state: everything besides the world that a save must hold.
@@ -426,7 +428,7 @@ impl Game {
         if !record.morale.state.obeys() {
             return Err(StoryError::WillNotListen);
         }
-        let delay = self.courier_turns(idx, &world);
+        let delay = self.courier_turns(idx, &world).ok_or(StoryError::NoRoad)?;
         self.push_undo();
         self.log.push(Command::Order {
             unit: unit_id.to_string(),
@@ -462,18 +464,18 @@ impl Game {
     /// if the commander stands with it; else the ride by the zone graph,
     /// slowed by thick smoke anywhere on the way, and a turn more for a
     /// wavering unit.
-    fn courier_turns(&self, unit: usize, world: &WorldState) -> u32 {
+    fn courier_turns(&self, unit: usize, world: &WorldState) -> Option<u32> {
         let scene = &self.scene;
         let rules = scene.rules();
         let Some(commander) = scene.commander_idx(&self.role) else {
-            return 0;
+            return Some(0);
         };
         let Some(from) = world.commanders.get(commander).map(|c| c.zone) else {
-            return 0;
+            return Some(0);
         };
         let to = world.units[unit].location.zone;
         if from == to {
-            return 0;
+            return Some(0);
         }
         // Breadth-first over the zone graph: the way the rider takes.
         let n = scene.zones().len();
@@ -492,7 +494,7 @@ impl Game {
             }
         }
         if previous[to] == usize::MAX {
-            return u32::MAX / 2; // no way there: the order never arrives in this battle
+            return None; // no way there: no rider can reach it
         }
         let mut hops = 0u32;
         let mut smoky = false;
@@ -514,7 +516,7 @@ impl Game {
         if world.units[unit].morale.state == crate::scene::MoraleState::Wavering {
             turns += rules.courier_panic_turns as u32;
         }
-        turns
+        Some(turns)
     }
 
     /// Puts an order in force.

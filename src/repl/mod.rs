@@ -1313,6 +1313,7 @@ impl<'a> Session<'a> {
                 }
                 StoryError::NotOnField => l.zh("该营不在战场上。").to_string(),
                 StoryError::WillNotListen => l.zh("该营正在溃逃，重整之前不听号令。").to_string(),
+                StoryError::NoRoad => l.zh("没有道路通往该营，传令兵到不了。").to_string(),
                 other => other.to_string(),
             }
         } else {
