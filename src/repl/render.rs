@@ -982,12 +982,20 @@ impl View<'_> {
         let weather = &self.world.weather;
         let wind = super::chronicle::wind_phrase(l, weather.wind, weather.toward);
         let head = if l.is_chinese() {
-            format!(
-                "{}{}{}，{wind}",
-                time_words(l, from),
-                l.zh("至"),
-                time_words(l, to)
-            )
+            let (a, b) = (time_words(l, from), time_words(l, to));
+            // 三更（23:30）至三更（00:00） reads as 三更（23:30至00:00）.
+            let period = |t: &str| t.split('（').next().unwrap_or("").to_string();
+            if period(&a) == period(&b) {
+                format!(
+                    "{}（{}{}{}），{wind}",
+                    period(&a),
+                    clock(from),
+                    l.zh("至"),
+                    clock(to)
+                )
+            } else {
+                format!("{a}{}{b}，{wind}", l.zh("至"))
+            }
         } else {
             format!(
                 "Turns {first}–{last} · {} to {} · {wind}",
@@ -1517,5 +1525,32 @@ mod tests {
         );
         assert_eq!(time_words(Locale::ZhHans, 19 * 60), "一更（19:00）");
         assert_eq!(time_words(Locale::En, 16 * 60 + 45), "16:45");
+    }
+
+    #[test]
+    fn a_fold_within_one_watch_names_the_watch_once() {
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 1);
+        let world = battle.state();
+        let field = battle.field().clone();
+        let view = View {
+            scene: &scene,
+            field: &field,
+            world: &world,
+            locale: Locale::ZhHans,
+            side: 0,
+            role: None,
+            style: Style {
+                colour: false,
+                columns: 80,
+            },
+        };
+        let same = view.turns_header(3, 4, 23 * 60 + 30, 24 * 60);
+        assert!(same.starts_with("── 三更（23:30至00:00），"), "{same}");
+        let across = view.turns_header(3, 4, 22 * 60 + 30, 23 * 60);
+        assert!(
+            across.starts_with("── 二更（22:30）至三更（23:00），"),
+            "{across}"
+        );
     }
 }
