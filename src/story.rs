@@ -103,8 +103,6 @@ pub enum Policy {
 }
 
 impl Policy {
-    pub const ALL: [Policy; 3] = [Policy::Historical, Policy::Random, Policy::Greedy];
-
     /// The policy's name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -309,7 +307,8 @@ impl Game {
     /// A random pick draws from a stream keyed by the seed and the log's
     /// length, not from the policy stream: the pick happens outside the
     /// command it leads to, so moving a stream here would make the logged
-    /// `Choose` unreplayable and its undo inexact.
+    /// `Choose` unreplayable and its undo inexact. A greedy pick plays its
+    /// look-ahead games on a copy, with seeds of its own (`greedy.rs`).
     pub fn policy_choice(&mut self, policy: Policy) -> Option<usize> {
         let count = self.pending()?.options.len();
         let historical = self
