@@ -25,6 +25,11 @@
 //!   replay, an undo and a save take the same option, and simulate gives the
 //!   same report on any number of threads.
 //!
+//! It starts from the world as it is, hidden parts and all, as the scripted
+//! side's conditions do: a policy to measure a scene by (which option a side
+//! that looks ahead would take, and whether one dominates), not a fair
+//! opponent who knows only what he sees.
+//!
 //! The copy is one extra game kept by the game (built at the first greedy
 //! decision, restored from a snapshot for each look-ahead), so simulate's
 //! workers each keep their own.
