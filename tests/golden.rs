@@ -261,7 +261,9 @@ fn different_choices_and_seeds_reach_different_endings() {
             for seed in 1..=3 {
                 for first in 1..=4 {
                     for later in 1..=3 {
-                        let choices = [first, later, later, later, later, later];
+                        // A turning point with fewer options than `later`
+                        // refuses it; the trailing 1s answer it then.
+                        let choices = [first, later, later, later, later, later, 1, 1, 1, 1, 1, 1];
                         let transcript = common::play(scene, role, seed, Locale::En, &choices);
                         endings.insert(ending_of(&transcript));
                     }
