@@ -151,7 +151,7 @@ fn false_cry_as_huang_taiji_in_english() {
         "huang-taiji",
         2,
         Locale::En,
-        &[1, 1, 1],
+        &[1, 1, 1, 1, 1],
     );
 }
 
@@ -163,7 +163,7 @@ fn false_cry_as_huang_taiji_committing_the_bayara_in_chinese() {
         "huang-taiji",
         2,
         Locale::ZhHans,
-        &[2, 2, 2],
+        &[2, 2, 2, 2, 2],
     );
 }
 
