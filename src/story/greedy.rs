@@ -4,8 +4,13 @@
 //! - **Look-ahead.** For each option, `greedy_lookahead` games are played
 //!   from a copy of the game as it stands, the option taken, to the ending
 //!   (or the turn limit). Later decisions in them are taken by each side's
-//!   own policy, a greedy one played at random (no look-ahead inside a
-//!   look-ahead); a side a person plays is played at random too.
+//!   own policy, a greedy one by the novel's choice (no look-ahead inside a
+//!   look-ahead: the greedy side asks "what if I deviate here, and follow
+//!   the chapters after?"); a side a person plays is played at random.
+//!   (Played at random, the greedy side's own later points made the
+//!   look-ahead judge an option by what random play does after it: on the
+//!   shipped battles its picks then did worse, in losses and endings, than
+//!   with the novel's continuation.)
 //! - **Luck of its own.** Look-ahead game `j` runs on a seed derived from the
 //!   game's seed, the turn, the turning point and `j` (battle stream, policy
 //!   stream and `Chance` conditions alike): it never draws from the game's
@@ -56,9 +61,9 @@ impl Game {
         let mut snapshot = self.snapshot();
         snapshot.story.pending = None;
         // Later decisions in a look-ahead: each side's own policy, greedy
-        // played at random; a person's side played at random.
+        // by the novel's choice; a person's side played at random.
         let plain = |policy: Policy| match policy {
-            Policy::Greedy => Policy::Random,
+            Policy::Greedy => Policy::Historical,
             other => other,
         };
         let others = plain(self.policy);
