@@ -160,18 +160,21 @@ pub fn parse_rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
 /// Parses and checks one scene file against the rules.
 pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec<Diagnostic>> {
     let (mut raw, rules) = validate::scene(file, source, rules)?;
-    if !raw.meta.zh_hant_terms.is_empty() {
-        let terms = raw.meta.zh_hant_terms.clone();
-        for_each_text(&mut raw, &mut |text| {
-            if let Text::Localized(map) = text
-                && !map.contains_key("zh-Hant")
-                && let Some(simplified) = map.get("zh-Hans")
-            {
-                let traditional = hant::to_traditional_with(simplified, &terms);
-                map.insert("zh-Hant".to_string(), traditional);
-            }
-        });
-    }
+    // zh-Hant is made when a reader asks for it (`Text::get`): here each
+    // text is only registered with the scene's terms, unless another scene
+    // has the same text with other terms, when it is converted at once.
+    let terms = std::mem::take(&mut raw.meta.zh_hant_terms);
+    for_each_text(&mut raw, &mut |text| {
+        if let Text::Localized(map) = text
+            && !map.contains_key("zh-Hant")
+            && let Some(simplified) = map.get("zh-Hans")
+            && !hant::register(simplified, &terms)
+        {
+            let traditional = hant::to_traditional_with(simplified, &terms);
+            map.insert("zh-Hant".to_string(), traditional);
+        }
+    });
+    raw.meta.zh_hant_terms = terms;
     let index = |ids: Vec<&String>| -> HashMap<String, usize> {
         ids.into_iter()
             .enumerate()
