@@ -884,8 +884,8 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
         Arc::clone(&scene),
         &file.role,
         file.seed,
-        file.policies.others,
-        file.policies.player,
+        file.policies.others.into(),
+        file.policies.player.map(Into::into),
     )
     .map_err(|e| anyhow!("cannot replay {}: {e}", path.display()))?;
     let report = save::replay(&mut game, &file);

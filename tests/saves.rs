@@ -386,6 +386,8 @@ fn good_save_text(dir: &Path) -> String {
 fn every_kind_of_bad_file_gives_one_clear_error_and_the_good_slots_still_list() {
     let dir = temp_dir("bad");
     let good = good_save_text(&dir);
+    let current = format!("format: {},", save::FORMAT);
+    assert!(good.contains(&current));
     let bad: Vec<(&str, Vec<u8>, &str)> = vec![
         ("empty", Vec::new(), "empty"),
         ("blank", b"  \n\n".to_vec(), "empty"),
@@ -409,17 +411,17 @@ fn every_kind_of_bad_file_gives_one_clear_error_and_the_good_slots_still_list() 
         ),
         (
             "newer",
-            good.replacen("format: 1,", "format: 99,", 1).into_bytes(),
+            good.replacen(&current, "format: 99,", 1).into_bytes(),
             "newer version",
         ),
         (
             "older",
-            good.replacen("format: 1,", "format: 0,", 1).into_bytes(),
+            good.replacen(&current, "format: 0,", 1).into_bytes(),
             "old save",
         ),
         (
             "extra-field",
-            good.replacen("format: 1,", "format: 1, cheat: true,", 1)
+            good.replacen(&current, &format!("{current} cheat: true,"), 1)
                 .into_bytes(),
             "damaged",
         ),
