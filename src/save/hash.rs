@@ -76,7 +76,7 @@ macro_rules! le {
     };
 }
 
-impl<'a> ser::Serializer for &'a mut Fnv {
+impl ser::Serializer for &mut Fnv {
     type Ok = ();
     type Error = Never;
     type SerializeSeq = Self;
