@@ -183,7 +183,7 @@ fn the_autosaver_keeps_fingerprints_right_through_undo_orders_and_loads() {
             match rng % 10 {
                 0 | 1 => {
                     let _ = game.undo();
-                    if rng % 3 == 0 {
+                    if rng.is_multiple_of(3) {
                         let _ = game.undo();
                     }
                 }
@@ -206,7 +206,7 @@ fn the_autosaver_keeps_fingerprints_right_through_undo_orders_and_loads() {
             saver
                 .submit(&dir, "auto", &mut game, "t\n")
                 .expect("submitted");
-            if step % 4 == 0 {
+            if step.is_multiple_of(4) {
                 saver.flush();
                 assert_eq!(saver.pending(), 0);
                 let (written, whole) = written_and_whole(&dir, "auto", &mut game);
