@@ -174,7 +174,7 @@ fn the_autosaver_keeps_fingerprints_right_through_undo_orders_and_loads() {
         let mut game = random_game(&scene, "zhang-chun", 11);
         let mut rng = 0x2545_f491_4f6c_dd1d_u64;
         let mut checked = 0;
-        for step in 0..60 {
+        for step in 0..60_u32 {
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
