@@ -417,6 +417,32 @@ fn the_binary_saves_lists_loads_and_autosaves() {
 }
 
 #[test]
+fn a_game_started_on_one_battle_loads_a_save_of_another() {
+    // `play --scene` parses the battle it names alone; a save of another
+    // battle still loads (the others are parsed then).
+    let dir = temp_dir("other-battle");
+    let scenes = scenes();
+    let mut game = random_game(&find(&scenes, "broken-bridge"), "huang-taiji", 3);
+    play_out(&mut game, 3);
+    save::save(&dir, "bb", &mut game, "before\n").expect("save");
+    let (code, out, err) = run_bin(
+        &[
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "zhang-chun",
+            "--saves",
+            &dir_arg(&dir),
+        ],
+        "load bb\nload nothing\nquit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Loaded slot `bb`"), "{out}");
+    assert!(out.contains("no save in slot `nothing`"), "{out}");
+}
+
+#[test]
 fn autosave_failure_is_told_once_and_the_game_goes_on() {
     let dir = temp_dir("nofolder");
     let file = dir.join("a-file");

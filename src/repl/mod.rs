@@ -446,6 +446,8 @@ pub struct Session<'a> {
     transcript_file: Option<(PathBuf, Box<dyn Write>)>,
     /// Writes the saves: autosaves off the turn, in the background.
     saver: save::Autosaver,
+    /// The battles not loaded at the start, for a save of one of them.
+    more_scenes: Option<Box<dyn FnOnce() -> Vec<Arc<Scene>>>>,
 }
 
 /// How a session ended, for the exit status.
@@ -492,8 +494,16 @@ impl<'a> Session<'a> {
             interrupted: false,
             transcript_file: None,
             saver: save::Autosaver::new(),
+            more_scenes: None,
         }
         .remembering()
+    }
+
+    /// The battles that `scenes` lacks, loaded when a save of one of them is
+    /// (a start that named its battle parsed that one only).
+    pub fn with_more_scenes(mut self, load: Box<dyn FnOnce() -> Vec<Arc<Scene>>>) -> Self {
+        self.more_scenes = Some(load);
+        self
     }
 
     /// Re-reads the terminal's width before each command's output, so a
@@ -1479,7 +1489,17 @@ impl<'a> Session<'a> {
                 let slot = args.first().map(String::as_str).unwrap_or("quick");
                 // Autosaves on their way are on disk before the folder is read.
                 self.saver.flush();
-                let result = save::load(&self.options.saves_dir, slot, &self.scenes);
+                let mut result = save::load(&self.options.saves_dir, slot, &self.scenes);
+                if let Err(save::SaveError::UnknownScene(..)) = &result
+                    && let Some(load) = self.more_scenes.take()
+                {
+                    for scene in load() {
+                        if self.scenes.iter().all(|s| s.id() != scene.id()) {
+                            self.scenes.push(scene);
+                        }
+                    }
+                    result = save::load(&self.options.saves_dir, slot, &self.scenes);
+                }
                 match result {
                     Ok(loaded) => {
                         self.game = loaded.game;

@@ -273,6 +273,19 @@ pub fn load_embedded() -> Result<Vec<Scene>, Vec<Diagnostic>> {
     )
 }
 
+/// The shipped scene `id` alone (its file is `ID.ron`), for a start that
+/// names its battle: the others are parsed only if asked for
+/// ([`load_embedded`]). None when no shipped file is named so.
+pub fn load_embedded_one(id: &str) -> Option<Result<Scene, Vec<Diagnostic>>> {
+    let file = format!("{id}.ron");
+    let (file, source) = EMBEDDED_SCENES.iter().find(|(f, _)| *f == file)?;
+    let (rules_file, rules_source) = EMBEDDED_RULES;
+    Some(
+        parse_rules(&format!("scenes/{rules_file}"), rules_source)
+            .and_then(|rules| parse_scene(&format!("scenes/{file}"), source, &rules)),
+    )
+}
+
 /// Every `*.ron` scene in `dir` (not its subfolders); `rules.ron` there, if
 /// present, replaces the shipped rules.
 pub fn load_dir(dir: &Path) -> Result<Vec<Scene>, Vec<Diagnostic>> {
