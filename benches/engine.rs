@@ -72,7 +72,7 @@ fn game_random(bencher: Bencher) {
 }
 
 /// [`game_random`] as `simulate` plays it: one game restarted with each
-/// seed, its world and schedule reused, no undo snapshots.
+/// seed, its world and schedule reused, no undo snapshots, no text told.
 #[divan::bench(sample_count = 200)]
 fn game_random_reused(bencher: Bencher) {
     let scene = common::shipped("false-cry");
@@ -85,6 +85,7 @@ fn game_random_reused(bencher: Bencher) {
     )
     .expect("playable");
     game.keep_undo(false);
+    game.tell_story(false);
     let mut seed = 0_u64;
     bencher.bench_local(|| {
         seed += 1;

@@ -551,6 +551,7 @@ pub fn simulate_games(
         Game::with_policies(Arc::clone(scene), role, seed, policy, Some(policy))
             .map(|(mut game, _)| {
                 game.keep_undo(false);
+                game.tell_story(false);
                 game
             })
             .map_err(|e| anyhow!("{e}"))

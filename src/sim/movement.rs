@@ -52,6 +52,16 @@ pub enum UnitOrder {
     RallyTo(usize),
 }
 
+impl From<crate::scene::ROrder> for UnitOrder {
+    fn from(order: crate::scene::ROrder) -> UnitOrder {
+        match order {
+            crate::scene::ROrder::Hold => UnitOrder::Hold,
+            crate::scene::ROrder::MoveTo(zone) => UnitOrder::MoveTo(zone.idx()),
+            crate::scene::ROrder::Pursue => UnitOrder::Pursue,
+        }
+    }
+}
+
 #[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Orders {
     pub order: UnitOrder,
@@ -135,7 +145,7 @@ pub fn movement_system(
         } else if morale.state == MoraleState::Routing {
             match orders.order {
                 UnitOrder::RallyTo(commander) => commander_zone(commander),
-                _ => Some(field.retreat[info.side]),
+                _ => field.retreat.get(info.side).copied().flatten(),
             }
         } else {
             match orders.order {

@@ -14,7 +14,7 @@ use super::rng::BattleRng;
 use super::rumor::Rumors;
 use super::weather::{Burning, Passage, Weather};
 use super::{Clock, CommanderState, SideOrders, Strength, UnitInfo, ZoneIdx};
-use crate::scene::{Order, Scene};
+use crate::scene::Scene;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -125,25 +125,20 @@ impl WorldState {
     /// state is written ([`vision_of`] that world).
     pub(crate) fn opening(scene: &Scene, seed: u64) -> WorldState {
         let n_sides = scene.sides().len();
+        let resolved = scene.resolved();
         let units = scene
             .units()
             .iter()
-            .map(|unit| UnitRecord {
+            .enumerate()
+            .map(|(idx, unit)| UnitRecord {
                 men: unit.men,
                 lost_this_turn: 0,
                 location: Location {
-                    zone: scene.zone_idx(&unit.zone).unwrap_or(0),
+                    zone: resolved.unit_zone[idx].idx(),
                     present: unit.present,
                 },
                 orders: Orders {
-                    order: match &unit.order {
-                        Order::Hold => UnitOrder::Hold,
-                        Order::MoveTo(zone) => scene
-                            .zone_idx(zone)
-                            .map(UnitOrder::MoveTo)
-                            .unwrap_or(UnitOrder::Hold),
-                        Order::Pursue => UnitOrder::Pursue,
-                    },
+                    order: UnitOrder::from(resolved.unit_order[idx]),
                     progress: 0.0,
                     came_from: None,
                 },
@@ -157,9 +152,9 @@ impl WorldState {
             .enumerate()
             .map(|(idx, commander)| CommanderState {
                 idx,
-                side: scene.side_idx(&commander.side).unwrap_or(0),
+                side: resolved.commander_side[idx].idx(),
                 leadership: commander.leadership,
-                zone: scene.zone_idx(&commander.zone).unwrap_or(0),
+                zone: resolved.commander_zone[idx].idx(),
                 drums_left: 0,
                 placed: false,
                 fallen: None,
