@@ -1201,17 +1201,27 @@ impl Game {
 
     /// Whether a resolved condition holds now.
     fn check(&self, condition: &Cond, world: &WorldState, owner: &str) -> bool {
+        self.check_on(condition, world, self.battle.field(), owner)
+    }
+
+    /// [`Game::check`] with the field at hand (fetched once, not per node).
+    fn check_on(
+        &self,
+        condition: &Cond,
+        world: &WorldState,
+        field: &crate::sim::Field,
+        owner: &str,
+    ) -> bool {
         let scene = &self.scene;
-        let field = self.battle.field();
         let turn = f64::from(world.turn);
         let unit = |id: crate::scene::UnitId| world.units.get(id.idx());
         let zone = |id: ZoneId| world.zones.get(id.idx());
         match condition {
             Cond::Always => true,
             Cond::Never => false,
-            Cond::All(items) => items.iter().all(|c| self.check(c, world, owner)),
-            Cond::Any(items) => items.iter().any(|c| self.check(c, world, owner)),
-            Cond::Not(item) => !self.check(item, world, owner),
+            Cond::All(items) => items.iter().all(|c| self.check_on(c, world, field, owner)),
+            Cond::Any(items) => items.iter().any(|c| self.check_on(c, world, field, owner)),
+            Cond::Not(item) => !self.check_on(item, world, field, owner),
             Cond::Chance(p) => luck(self.seed, world.turn, owner, *p) < *p,
             Cond::Turn(cmp) => compare(cmp, turn),
             Cond::Minute(cmp) => {

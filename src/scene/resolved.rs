@@ -935,3 +935,76 @@ fn names(condition: &Condition, flags: &mut Vec<String>, watched: &mut Vec<Strin
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Cmp, Condition, Effect, Target};
+    use crate::sim::testing::small_scene;
+
+    #[test]
+    fn tables_name_what_the_file_names() {
+        let scene = small_scene(|raw| raw);
+        let resolved = scene.resolved();
+        for (idx, unit) in scene.units().iter().enumerate() {
+            assert_eq!(scene.sides()[resolved.unit_side[idx].idx()].id, unit.side);
+            assert_eq!(scene.zones()[resolved.unit_zone[idx].idx()].id, unit.zone);
+        }
+        for (idx, commander) in scene.commanders().iter().enumerate() {
+            assert_eq!(
+                scene.sides()[resolved.commander_side[idx].idx()].id,
+                commander.side
+            );
+            assert_eq!(
+                scene.zones()[resolved.commander_zone[idx].idx()].id,
+                commander.zone
+            );
+        }
+        // Jin names no retreat: its first commander's zone (the tent).
+        let jin = scene.side_idx("jin").expect("jin");
+        assert_eq!(
+            resolved.retreat[jin].map(|z| scene.zones()[z.idx()].id.as_str()),
+            Some("tent")
+        );
+    }
+
+    #[test]
+    fn conditions_and_targets_resolve_to_indices_and_misses_to_nothing() {
+        let scene = small_scene(|raw| raw);
+        let cond = scene.resolve_condition(&Condition::UnitIn {
+            unit: "banner".into(),
+            zone: "ford".into(),
+        });
+        assert_eq!(
+            cond,
+            Some(Cond::UnitIn {
+                unit: UnitId(1),
+                zone: ZoneId(1)
+            })
+        );
+        assert_eq!(
+            scene.resolve_condition(&Condition::SideLosses {
+                side: "nobody".into(),
+                cmp: Cmp::AtLeast(1.0),
+            }),
+            None,
+            "a side the scene lacks does not fall back to side 0"
+        );
+        let act = scene.resolve_effect(&Effect::Morale {
+            target: Target::Units(vec![
+                "han-foot".into(),
+                "ming-foot".into(),
+                "han-foot".into(),
+            ]),
+            delta: 5.0,
+        });
+        assert_eq!(
+            act,
+            Some(Act::Morale {
+                targets: Targets::Units(vec![UnitId(0), UnitId(2)]),
+                delta: 5.0
+            })
+        );
+        assert_eq!(scene.resolve_effect(&Effect::Arrive("ghost".into())), None);
+    }
+}

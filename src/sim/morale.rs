@@ -166,13 +166,15 @@ pub fn morale_system(
             .fold(0.0_f64, f64::max)
     };
 
+    // One list for every unit's modifiers, emptied for each.
+    let mut deltas: Vec<(Modifier, f64)> = Vec::new();
     for (info, strength, location, orders, morale) in all.iter_mut() {
         if !location.present || !morale.state.can_fight_or_flee() {
             continue;
         }
         let zone = location.zone;
         let side = info.side;
-        let mut deltas: Vec<(Modifier, f64)> = Vec::new();
+        deltas.clear();
         // Casualties this turn, as a share of the men before them.
         let before = f64::from(strength.men + strength.lost_this_turn);
         if strength.lost_this_turn > 0 && before > 0.0 {
@@ -269,7 +271,7 @@ pub fn morale_system(
             let recovery = rules.morale_recovery.min(info.start_morale - morale.value);
             deltas.push((Modifier::Recovery, recovery));
         }
-        for (modifier, delta) in deltas {
+        for &(modifier, delta) in &deltas {
             morale.value = (morale.value + delta).clamp(0.0, 100.0);
             morale.push(modifier, delta);
         }
