@@ -5,6 +5,7 @@ use super::UnitInfo;
 use crate::scene::{Rules, Scene, ZoneKind};
 use bevy_ecs::prelude::*;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 pub struct ZoneInfo {
@@ -23,8 +24,20 @@ impl ZoneInfo {
     }
 }
 
+/// The field as a resource: a shared handle, so the battle reads it without
+/// asking the world (and clones of it cost a count).
 #[derive(Resource, Debug, Clone)]
-pub struct Field {
+pub struct Field(Arc<FieldData>);
+
+impl std::ops::Deref for Field {
+    type Target = FieldData;
+    fn deref(&self) -> &FieldData {
+        &self.0
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldData {
     pub rules: Rules,
     /// Turn length over the 15 minutes the rates are given for.
     pub turn_scale: f64,
@@ -80,7 +93,7 @@ impl Field {
             .map(|zone| zone.map(|z| z.idx()))
             .collect();
         let minutes = f64::from(scene.meta().turn_minutes);
-        Field {
+        Field(Arc::new(FieldData {
             rules,
             turn_scale: minutes / 15.0,
             turn_seconds: minutes * 60.0,
@@ -99,7 +112,7 @@ impl Field {
                     carry: o.carry,
                 })
                 .collect(),
-        }
+        }))
     }
 
     /// Steps from `from` to every zone, moving only through zones `open` allows

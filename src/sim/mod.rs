@@ -127,6 +127,54 @@ pub struct SideOrders {
     pub wet_cloth: Vec<bool>,
 }
 
+/// The queries effects and orders use, built once per battle (building a
+/// query is allocation and bookkeeping; effects come many times a turn).
+struct ActQueries {
+    order_unit: QueryState<(&'static UnitInfo, &'static mut Orders, &'static mut Morale)>,
+    order: QueryState<(&'static UnitInfo, &'static mut Orders, &'static Morale)>,
+    morale: QueryState<(&'static UnitInfo, &'static mut Morale)>,
+    commanders: QueryState<&'static mut CommanderState>,
+    casualties: QueryState<(&'static UnitInfo, &'static mut Strength, &'static Location)>,
+    surrender: QueryState<(
+        &'static UnitInfo,
+        &'static mut Morale,
+        &'static Strength,
+        &'static Location,
+    )>,
+    destroy: QueryState<(
+        &'static UnitInfo,
+        &'static mut Strength,
+        &'static mut Location,
+        &'static mut Orders,
+    )>,
+    arrive: QueryState<(&'static UnitInfo, &'static mut Location)>,
+    haze: QueryState<(&'static ZoneIdx, &'static mut haze::Haze)>,
+    change_side: QueryState<(&'static mut UnitInfo, &'static mut Orders)>,
+    zone: QueryState<(&'static ZoneIdx, &'static mut Burning, &'static mut Passage)>,
+    info: QueryState<&'static UnitInfo>,
+    located: QueryState<(&'static UnitInfo, &'static Location)>,
+}
+
+impl ActQueries {
+    fn new(world: &mut World) -> ActQueries {
+        ActQueries {
+            order_unit: world.query(),
+            order: world.query(),
+            morale: world.query(),
+            commanders: world.query(),
+            casualties: world.query(),
+            surrender: world.query(),
+            destroy: world.query(),
+            arrive: world.query(),
+            haze: world.query(),
+            change_side: world.query(),
+            zone: world.query(),
+            info: world.query(),
+            located: world.query(),
+        }
+    }
+}
+
 /// The battle world and its turn schedule.
 pub struct Battle {
     pub(crate) world: World,
@@ -140,6 +188,12 @@ pub struct Battle {
     /// The queries captures read and a turn's opening writes, built once.
     capture: state::CaptureQueries,
     morale: QueryState<&'static mut Morale>,
+    /// The field (also the world's resource), at hand without a lookup.
+    field: Field,
+    queries: ActQueries,
+    /// The opening world (its random stream aside, the same for every
+    /// seed) with its vision: what a reset writes.
+    opening: WorldState,
 }
 
 impl Battle {
@@ -153,16 +207,16 @@ impl Battle {
     /// Puts the battle back at the opening of `scene` (the scene it was
     /// built for) with `seed`: the same world as [`Battle::new`], written
     /// into the entities already there, the schedule kept.
-    pub fn reset(&mut self, scene: &Scene, seed: u64) {
-        let opening = WorldState::opening(scene, seed);
-        self.restore(&opening);
-        let vision = state::vision_of(&mut self.world);
-        self.world.insert_resource(vision);
+    pub fn reset(&mut self, _scene: &Scene, seed: u64) {
+        self.opening.rng = BattleRng::from_seed(seed);
+        self.view_fresh = false;
+        self.opening.apply(&mut self.world);
     }
 
     fn empty(scene: &Scene, seed: u64) -> Battle {
         let mut world = World::new();
-        world.insert_resource(Field::new(scene));
+        let field = Field::new(scene);
+        world.insert_resource(field.clone());
         world.insert_resource(BattleRng::from_seed(seed));
         let mut schedule = Schedule::default();
         schedule.add_systems(
@@ -179,9 +233,15 @@ impl Battle {
             )
                 .chain(),
         );
+        let mut opening = WorldState::opening(scene, seed);
+        opening.apply(&mut world);
+        opening.vision = state::vision_of(&mut world);
         Battle {
             capture: state::CaptureQueries::new(&mut world),
+            queries: ActQueries::new(&mut world),
             morale: world.query(),
+            field,
+            opening,
             world,
             schedule,
             view: None,
@@ -208,7 +268,7 @@ impl Battle {
     }
 
     pub fn field(&self) -> &Field {
-        self.world.resource::<Field>()
+        &self.field
     }
 
     /// Gives a unit an order, as its commander's courier delivers it; a
@@ -216,7 +276,7 @@ impl Battle {
     /// its morale (the drums of an attack). False when it was not taken.
     pub fn order_unit(&mut self, unit: usize, order: UnitOrder, morale: f64) -> bool {
         self.view_fresh = false;
-        let mut query = self.world.query::<(&UnitInfo, &mut Orders, &mut Morale)>();
+        let query = &mut self.queries.order_unit;
         for (info, mut orders, mut state) in query.iter_mut(&mut self.world) {
             if info.idx == unit && state.state.obeys() {
                 orders.order = order;
@@ -287,7 +347,7 @@ impl Battle {
             Act::Order { targets, order } => {
                 let order = UnitOrder::from(*order);
                 let mask = self.targets(targets);
-                let mut query = self.world.query::<(&UnitInfo, &mut Orders, &Morale)>();
+                let query = &mut self.queries.order;
                 for (info, mut orders, morale) in query.iter_mut(&mut self.world) {
                     if mask.get(info.idx).copied().unwrap_or(false) && morale.state.obeys() {
                         orders.order = order;
@@ -296,7 +356,7 @@ impl Battle {
             }
             Act::Morale { targets, delta } => {
                 let mask = self.targets(targets);
-                let mut query = self.world.query::<(&UnitInfo, &mut Morale)>();
+                let query = &mut self.queries.morale;
                 for (info, mut morale) in query.iter_mut(&mut self.world) {
                     if mask.get(info.idx).copied().unwrap_or(false)
                         && morale.state.can_fight_or_flee()
@@ -354,7 +414,7 @@ impl Battle {
             }
             Act::Drums { commander, turns } => {
                 let idx = commander.idx();
-                let mut query = self.world.query::<&mut CommanderState>();
+                let query = &mut self.queries.commanders;
                 for mut state in query.iter_mut(&mut self.world) {
                     if state.idx == idx {
                         state.drums_left = state.drums_left.max(*turns);
@@ -367,7 +427,7 @@ impl Battle {
             }
             Act::CommanderTo { commander, zone } => {
                 let idx = commander.idx();
-                let mut query = self.world.query::<&mut CommanderState>();
+                let query = &mut self.queries.commanders;
                 for mut state in query.iter_mut(&mut self.world) {
                     if state.idx == idx {
                         state.zone = zone.idx();
@@ -377,7 +437,7 @@ impl Battle {
             }
             Act::Casualties { targets, share } => {
                 let mask = self.targets(targets);
-                let mut query = self.world.query::<(&UnitInfo, &mut Strength, &Location)>();
+                let query = &mut self.queries.casualties;
                 let mut hits: Vec<(usize, u32)> = Vec::new();
                 for (info, mut strength, location) in query.iter_mut(&mut self.world) {
                     if mask.get(info.idx).copied().unwrap_or(false) && location.present {
@@ -397,9 +457,7 @@ impl Battle {
             }
             Act::Surrender(unit) => {
                 let idx = unit.idx();
-                let mut query = self
-                    .world
-                    .query::<(&UnitInfo, &mut Morale, &Strength, &Location)>();
+                let query = &mut self.queries.surrender;
                 for (info, mut morale, strength, location) in query.iter_mut(&mut self.world) {
                     if info.idx == idx && location.present && morale.state.can_fight_or_flee() {
                         morale.state = MoraleState::Surrendered;
@@ -421,9 +479,7 @@ impl Battle {
                     .and_then(|n| n.first())
                     .copied()
                     .unwrap_or(zone);
-                let mut query = self
-                    .world
-                    .query::<(&UnitInfo, &mut Strength, &mut Location, &mut Orders)>();
+                let query = &mut self.queries.destroy;
                 let mut lost_total = 0;
                 for (_, mut strength, mut location, mut orders) in query.iter_mut(&mut self.world) {
                     if location.present && location.zone == zone {
@@ -443,7 +499,7 @@ impl Battle {
             }
             Act::Arrive(unit) => {
                 let idx = unit.idx();
-                let mut query = self.world.query::<(&UnitInfo, &mut Location)>();
+                let query = &mut self.queries.arrive;
                 for (info, mut location) in query.iter_mut(&mut self.world) {
                     if info.idx == idx && !location.present {
                         location.present = true;
@@ -467,7 +523,7 @@ impl Battle {
                 let by = by.idx();
                 let kinds = self.world.resource::<Field>().obscurants.len();
                 if by < kinds {
-                    let mut query = self.world.query::<(&ZoneIdx, &mut haze::Haze)>();
+                    let query = &mut self.queries.haze;
                     for (idx, mut haze) in query.iter_mut(&mut self.world) {
                         if zones.is_empty() || zones.iter().any(|z| z.idx() == idx.0) {
                             haze.levels.resize(kinds, 0.0);
@@ -484,14 +540,14 @@ impl Battle {
                 let side = side.idx();
                 let commander = commander.map(|c| c.idx());
                 let unit = unit.map(|u| u.idx());
-                let mut query = self.world.query::<&mut CommanderState>();
+                let query = &mut self.queries.commanders;
                 for mut state in query.iter_mut(&mut self.world) {
                     if Some(state.idx) == commander {
                         state.side = side;
                         state.drums_left = 0;
                     }
                 }
-                let mut query = self.world.query::<(&mut UnitInfo, &mut Orders)>();
+                let query = &mut self.queries.change_side;
                 for (mut info, mut orders) in query.iter_mut(&mut self.world) {
                     let led = commander.is_some() && info.leader == commander;
                     if Some(info.idx) == unit || led {
@@ -506,7 +562,7 @@ impl Battle {
     }
 
     fn with_zone(&mut self, zone: usize, change: impl FnOnce(&mut Burning, &mut Passage)) {
-        let mut query = self.world.query::<(&ZoneIdx, &mut Burning, &mut Passage)>();
+        let query = &mut self.queries.zone;
         if let Some((_, mut burning, mut passage)) = query
             .iter_mut(&mut self.world)
             .find(|(idx, _, _)| idx.0 == zone)
@@ -529,7 +585,7 @@ impl Battle {
             Targets::Side(side) => {
                 // By the side each unit fights for now (a `ChangeSide` moves it).
                 let side = side.idx();
-                let mut query = self.world.query::<&UnitInfo>();
+                let query = &mut self.queries.info;
                 query
                     .iter(&self.world)
                     .filter(|info| info.side == side)
@@ -537,7 +593,7 @@ impl Battle {
             }
             Targets::SideIn { side, zone } => {
                 let (side, zone) = (side.idx(), zone.idx());
-                let mut query = self.world.query::<(&UnitInfo, &Location)>();
+                let query = &mut self.queries.located;
                 query
                     .iter(&self.world)
                     .filter(|(info, location)| {
@@ -547,7 +603,7 @@ impl Battle {
             }
             Targets::Zone(zone) => {
                 let zone = zone.idx();
-                let mut query = self.world.query::<(&UnitInfo, &Location)>();
+                let query = &mut self.queries.located;
                 query
                     .iter(&self.world)
                     .filter(|(_, location)| location.zone == zone && location.present)
