@@ -103,7 +103,9 @@ fn game_random_reused(bencher: Bencher) {
 }
 
 /// One turn at the prompt (Enter at turn 10 of the novel's line), through
-/// the REPL session: the turn, the chronicle rendered, the autosave written.
+/// the REPL session: the turn, the chronicle rendered, the autosave handed
+/// to the session's writer thread (what the player waits for; the file is
+/// written meanwhile, and waited for when the session is dropped, untimed).
 #[divan::bench(sample_count = 50, sample_size = 1)]
 fn played_turn_with_autosave(bencher: Bencher) {
     let dir = temp_dir("turn");
@@ -128,7 +130,8 @@ fn played_turn_with_autosave(bencher: Bencher) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Saving a game at turn 22 (to a file, synced).
+/// Saving a game at turn 22 (to a file, synced) through the library call,
+/// every fingerprint computed afresh.
 #[divan::bench(sample_count = 50)]
 fn save(bencher: Bencher) {
     let dir = temp_dir("save");
@@ -172,6 +175,48 @@ fn start_to_prompt() {
         let _ = stdin.write_all(b"quit\n");
     }
     black_box(child.wait().ok());
+}
+
+/// The release binary from its start to the game's first prompt, the
+/// battle and role named (`play --scene false-cry --role zhang-chun`),
+/// answered `quit` (which waits for the save on leaving).
+#[divan::bench(sample_count = 50, sample_size = 1)]
+fn start_to_prompt_named() {
+    let dir = temp_dir("start-named");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiaoling"))
+        .args([
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "zhang-chun",
+            "--seed",
+            "1",
+            "--saves",
+        ])
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(b"quit\n");
+    }
+    black_box(child.wait().ok());
+}
+
+/// `save` at the prompt at turn 22: the session's writer fingerprints only
+/// what it has not seen, then the file is written and synced (waited for).
+#[divan::bench(sample_count = 50)]
+fn save_at_prompt(bencher: Bencher) {
+    let dir = temp_dir("save-prompt");
+    let mut game = game_at(22);
+    let transcript = "x".repeat(400 * game.log().len());
+    let mut saver = xiaoling::save::Autosaver::new();
+    bencher.bench_local(|| black_box(saver.save_now(&dir, "bench", &mut game, &transcript)));
+    drop(saver);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 mod scale {

@@ -229,7 +229,20 @@ fn stdout_error(err: std::io::Error) -> anyhow::Error {
 }
 
 fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
-    let scenes = load_scenes(&common.dir)?;
+    // A start that names a shipped battle parses that one alone; the others
+    // wait until a save of theirs is loaded.
+    let one = match (&args.scene, &common.dir.scenes, &args.load) {
+        (Some(id), None, None) => match scene::load_embedded_one(id) {
+            Some(Ok(scene)) if scene.id() == id => Some(Arc::new(scene)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let partial = one.is_some();
+    let scenes = match one {
+        Some(scene) => vec![scene],
+        None => load_scenes(&common.dir)?,
+    };
     // Temp files of saves a crash or a kill interrupted.
     crate::files::remove_stale_temps(&common.saves);
     let stdin_tty = std::io::stdin().is_terminal();
@@ -283,11 +296,12 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
                         label: format!("{} ({})", s.meta().title.get(locale), s.id()),
                         keys: std::iter::once(s.id().to_string())
                             .chain(
-                                Locale::ALL
+                                [Locale::En, Locale::ZhHans]
                                     .iter()
                                     .map(|l| s.meta().title.get(*l).to_string()),
                             )
                             .collect(),
+                        name: s.meta().title.clone(),
                     })
                     .collect();
                 let prompt = if locale.is_chinese() {
@@ -324,8 +338,13 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
                         MenuItem {
                             label,
                             keys: std::iter::once(c.id.clone())
-                                .chain(Locale::ALL.iter().map(|l| c.name.get(*l).to_string()))
+                                .chain(
+                                    [Locale::En, Locale::ZhHans]
+                                        .iter()
+                                        .map(|l| c.name.get(*l).to_string()),
+                                )
                                 .collect(),
+                            name: c.name.clone(),
                         }
                     })
                     .collect();
@@ -364,6 +383,13 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
         None => None,
     };
     let mut session = Session::new(game, options, scenes.clone(), &mut stdout);
+    if partial {
+        session = session.with_more_scenes(Box::new(|| {
+            scene::load_embedded()
+                .map(|all| all.into_iter().map(Arc::new).collect())
+                .unwrap_or_default()
+        }));
+    }
     if stdout_tty {
         session = session.with_live_width();
     }
@@ -418,7 +444,11 @@ pub fn transcript_header(game: &Game, locale: Locale) -> String {
 /// besides its number (its id and its names).
 struct MenuItem {
     label: String,
+    /// Its id and its name in English and Simplified.
     keys: Vec<String>,
+    /// Its name, also matched in Traditional (made only when nothing else
+    /// matched: zh-Hant is not built for a reader who does not use it).
+    name: scene::Text,
 }
 
 /// Asks for one of `items` by number, id or name; None when the player
@@ -465,6 +495,11 @@ fn pick(
             && let Some(idx) = items
                 .iter()
                 .position(|item| item.keys.iter().any(|k| k.to_lowercase() == lower))
+                .or_else(|| {
+                    items.iter().position(|item| {
+                        !word.is_ascii() && item.name.get(Locale::ZhHant).to_lowercase() == lower
+                    })
+                })
         {
             return Ok(Some(idx));
         }
@@ -885,8 +920,8 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
         Arc::clone(&scene),
         &file.role,
         file.seed,
-        file.policies.others,
-        file.policies.player,
+        file.policies.others.into(),
+        file.policies.player.map(Into::into),
     )
     .map_err(|e| anyhow!("cannot replay {}: {e}", path.display()))?;
     let report = save::replay(&mut game, &file);

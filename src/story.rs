@@ -185,7 +185,7 @@ pub struct StoryState {
 }
 
 /// World and story together: what undo rewinds and a save stores.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Snapshot {
     pub world: WorldState,
     pub story: StoryState,

@@ -92,7 +92,6 @@ fn loss_gap(a: &OptionStats, b: &OptionStats) -> f64 {
 }
 
 #[test]
-#[ignore = "issue #9: the scenes are being reworked; run with --include-ignored"]
 fn every_option_of_every_turning_point_changes_something() {
     let mut failures = Vec::new();
     let mut table = String::new();
@@ -188,7 +187,6 @@ fn longest_quiet_stretch(battle: &str, role: &str, seed: u64) -> (u32, u32) {
 }
 
 #[test]
-#[ignore = "issue #9: the scenes are being reworked; run with --include-ignored"]
 fn on_the_novel_line_no_role_waits_more_than_six_turns_unasked() {
     let mut failures = Vec::new();
     for battle in BATTLES {

@@ -444,6 +444,10 @@ pub struct Session<'a> {
     interrupted: bool,
     /// `play --transcript FILE`: everything shown, as plain text.
     transcript_file: Option<(PathBuf, Box<dyn Write>)>,
+    /// Writes the saves: autosaves off the turn, in the background.
+    saver: save::Autosaver,
+    /// The battles not loaded at the start, for a save of one of them.
+    more_scenes: Option<Box<dyn FnOnce() -> Vec<Arc<Scene>>>>,
 }
 
 /// How a session ended, for the exit status.
@@ -489,8 +493,17 @@ impl<'a> Session<'a> {
             live_width: false,
             interrupted: false,
             transcript_file: None,
+            saver: save::Autosaver::new(),
+            more_scenes: None,
         }
         .remembering()
+    }
+
+    /// The battles that `scenes` lacks, loaded when a save of one of them is
+    /// (a start that named its battle parsed that one only).
+    pub fn with_more_scenes(mut self, load: Box<dyn FnOnce() -> Vec<Arc<Scene>>>) -> Self {
+        self.more_scenes = Some(load);
+        self
     }
 
     /// Re-reads the terminal's width before each command's output, so a
@@ -1051,11 +1064,11 @@ impl<'a> Session<'a> {
     fn leave(&mut self) {
         let l = self.options.locale;
         let slot = save::autosave_slot(&self.game, "quit");
-        let result = save::autosave(
+        let result = self.saver.save_now(
             &self.options.saves_dir,
+            &slot,
             &mut self.game,
             &self.transcript,
-            "quit",
         );
         let text = match (result, l.is_chinese()) {
             (Ok(_), false) => format!(
@@ -1454,7 +1467,7 @@ impl<'a> Session<'a> {
             },
             Action::Save => {
                 let slot = args.first().map(String::as_str).unwrap_or("quick");
-                let result = save::save(
+                let result = self.saver.save_now(
                     &self.options.saves_dir,
                     slot,
                     &mut self.game,
@@ -1474,10 +1487,23 @@ impl<'a> Session<'a> {
             }
             Action::Load => {
                 let slot = args.first().map(String::as_str).unwrap_or("quick");
-                let result = save::load(&self.options.saves_dir, slot, &self.scenes);
+                // Autosaves on their way are on disk before the folder is read.
+                self.saver.flush();
+                let mut result = save::load(&self.options.saves_dir, slot, &self.scenes);
+                if let Err(save::SaveError::UnknownScene(..)) = &result
+                    && let Some(load) = self.more_scenes.take()
+                {
+                    for scene in load() {
+                        if self.scenes.iter().all(|s| s.id() != scene.id()) {
+                            self.scenes.push(scene);
+                        }
+                    }
+                    result = save::load(&self.options.saves_dir, slot, &self.scenes);
+                }
                 match result {
                     Ok(loaded) => {
                         self.game = loaded.game;
+                        self.saver.forget();
                         self.transcript = loaded.transcript;
                         self.reset_memory();
                         if let Some(notice) = loaded.notice {
@@ -1495,6 +1521,7 @@ impl<'a> Session<'a> {
                 }
             }
             Action::Saves => {
+                self.saver.flush();
                 let text =
                     render::saves_table(&self.options.saves_dir, l, self.options.style.columns);
                 self.say(&text);
@@ -1695,11 +1722,12 @@ impl<'a> Session<'a> {
     fn autosave(&mut self, why: &str) {
         // Autosaves are a safety net: a failure is told once (not every
         // turn), never fatal; after a success a new failure is told again.
-        let result = save::autosave(
+        let slot = save::autosave_slot(&self.game, why);
+        let result = self.saver.submit(
             &self.options.saves_dir,
+            &slot,
             &mut self.game,
             &self.transcript,
-            why,
         );
         match result {
             Ok(_) => self.autosave_failed = false,

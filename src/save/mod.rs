@@ -20,20 +20,29 @@
 //! Writing goes to a temporary file in the same folder, synced, then renamed
 //! over the slot, so a crash mid-save leaves the old slot whole. Slot names
 //! are plain names and cannot leave the folder.
+//!
+//! Fingerprints are a binary hash of the saved state ([`hash`]), each
+//! computed once: [`Autosaver`] keeps them from one save to the next and
+//! writes autosaves on a thread of its own, off the player's turn.
+//!
+//! Format 2 differs from format 1 only in its fingerprints (format 1 hashed
+//! the state's text): a format-1 save is read as it is, its fingerprints set
+//! aside, and proven by its final state alone.
 
+mod autosave;
+pub mod hash;
 mod slots;
+pub mod types;
 
+pub use autosave::Autosaver;
 pub use slots::{SlotInfo, SlotSummary, check_slot, list, slot_names, slot_path, timestamp};
+pub use types::*;
 
 use crate::scene::Scene;
 use crate::sim::WorldState;
-use crate::sim::perception::Vision;
+use crate::sim::movement::UnitOrder;
 use crate::sim::rng::BattleRng;
-use crate::sim::rumor::Rumors;
-use crate::sim::state::{UnitRecord, ZoneRecord};
-use crate::sim::weather::Weather;
-use crate::sim::{CommanderState, movement::UnitOrder};
-use crate::story::{Command, Game, Policy, Snapshot, StoryState};
+use crate::story::{Command, Game, Snapshot};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -41,7 +50,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The save format this engine writes.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// The oldest format this engine still reads.
 pub const MIN_FORMAT: u32 = 1;
 /// Autosaves rotate over this many slots.
@@ -79,7 +88,7 @@ pub struct SaveFile {
     pub turn: u32,
     pub policies: SavedPolicies,
     pub state: SavedState,
-    pub log: Vec<Command>,
+    pub log: Vec<SavedCommand>,
     /// (command index, fingerprint of the state just before that command).
     pub checkpoints: Vec<(usize, u64)>,
     pub transcript: String,
@@ -89,9 +98,9 @@ pub struct SaveFile {
 #[serde(deny_unknown_fields)]
 pub struct SavedPolicies {
     /// The side nobody plays.
-    pub others: Policy,
+    pub others: SavedPolicy,
     /// The player's own role, when an auto-player plays it.
-    pub player: Option<Policy>,
+    pub player: Option<SavedPolicy>,
 }
 
 /// A ChaCha8 stream's position: enough to continue it exactly.
@@ -110,7 +119,7 @@ pub struct RngPosition {
 #[serde(deny_unknown_fields)]
 pub struct SavedState {
     pub world: SavedWorld,
-    pub story: StoryState,
+    pub story: SavedStory,
     pub policy_rng: RngPosition,
 }
 
@@ -119,20 +128,20 @@ pub struct SavedState {
 #[serde(deny_unknown_fields)]
 pub struct SavedWorld {
     pub turn: u32,
-    pub weather: Weather,
+    pub weather: SavedWeather,
     pub rng: RngPosition,
-    pub units: Vec<UnitRecord>,
-    pub commanders: Vec<CommanderState>,
-    pub zones: Vec<ZoneRecord>,
-    pub rumors: Rumors,
-    pub vision: Vision,
+    pub units: Vec<SavedUnit>,
+    pub commanders: Vec<SavedCommander>,
+    pub zones: Vec<SavedZone>,
+    pub rumors: SavedRumors,
+    pub vision: SavedVision,
     pub wet_cloth: Vec<bool>,
 }
 
 /// The first field of a save, read leniently to tell a newer format or a
 /// foreign file from a damaged save.
 #[derive(Debug, Clone, Deserialize)]
-struct Header {
+struct Version {
     format: u32,
 }
 
@@ -213,20 +222,20 @@ impl SavedState {
             rumors,
             vision,
             wet_cloth,
-        } = snapshot.world.clone();
+        } = &snapshot.world;
         Ok(SavedState {
             world: SavedWorld {
-                turn,
-                weather,
+                turn: *turn,
+                weather: weather.into(),
                 rng: RngPosition::of(&rng.0)?,
-                units,
-                commanders,
-                zones,
-                rumors,
-                vision,
-                wet_cloth,
+                units: units.iter().map(Into::into).collect(),
+                commanders: commanders.iter().map(Into::into).collect(),
+                zones: zones.iter().map(Into::into).collect(),
+                rumors: rumors.into(),
+                vision: vision.into(),
+                wet_cloth: wet_cloth.clone(),
             },
-            story: snapshot.story.clone(),
+            story: (&snapshot.story).into(),
             policy_rng: RngPosition::of(&snapshot.policy_rng.0)?,
         })
     }
@@ -242,33 +251,34 @@ impl SavedState {
             rumors,
             vision,
             wet_cloth,
-        } = self.world.clone();
+        } = &self.world;
         Ok(Snapshot {
             world: WorldState {
-                turn,
-                weather,
+                turn: *turn,
+                weather: weather.into(),
                 rng: BattleRng(rng.to_rng()?),
-                units,
-                commanders,
-                zones,
-                rumors,
-                vision,
-                wet_cloth,
+                units: units.iter().map(Into::into).collect(),
+                commanders: commanders.iter().map(Into::into).collect(),
+                zones: zones.iter().map(Into::into).collect(),
+                rumors: rumors.into(),
+                vision: vision.into(),
+                wet_cloth: wet_cloth.clone(),
             },
-            story: self.story.clone(),
-            policy_rng: crate::sim::rng::BattleRng(self.policy_rng.to_rng()?),
+            story: (&self.story).into(),
+            policy_rng: BattleRng(self.policy_rng.to_rng()?),
             log_len,
         })
     }
 
-    /// The state as text: what fingerprints hash and comparisons compare
-    /// (text compares NaN equal to itself, which `PartialEq` does not).
+    /// The state as text, for comparisons (text compares NaN equal to
+    /// itself, which `PartialEq` does not) and messages.
     pub fn text(&self) -> String {
         ron::to_string(self).unwrap_or_default()
     }
 
+    /// The state's fingerprint, as a save's checkpoints hold it.
     pub fn fingerprint(&self) -> u64 {
-        fnv(self.text().as_bytes())
+        hash::fingerprint(self)
     }
 }
 
@@ -279,35 +289,85 @@ pub fn fingerprint(snapshot: &Snapshot) -> u64 {
         .unwrap_or(0)
 }
 
+/// Seconds since the Unix epoch.
+pub fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
 /// The save of a game as it stands.
 pub fn save_file(game: &mut Game, transcript: &str) -> Result<SaveFile, String> {
     let state = SavedState::of(&game.snapshot())?;
-    let scene = game.scene();
-    let (others, player) = game.policies();
     let checkpoints = game
         .undo_history()
         .iter()
         .map(|s| (s.log_len, fingerprint(s)))
         .collect();
-    Ok(SaveFile {
+    Ok(file_of(
+        &Header::of(game, now()),
+        state,
+        game.log(),
+        checkpoints,
+        transcript,
+    ))
+}
+
+/// What a save says of the game besides its state: scene, role, seed,
+/// policies, turn and time.
+#[derive(Debug, Clone)]
+pub(crate) struct Header {
+    pub scene: Arc<Scene>,
+    pub role: String,
+    pub seed: u64,
+    pub policies: SavedPolicies,
+    pub turn: u32,
+    pub saved_at: u64,
+}
+
+impl Header {
+    pub fn of(game: &Game, saved_at: u64) -> Header {
+        let (others, player) = game.policies();
+        Header {
+            scene: game.scene_arc(),
+            role: game.role().to_string(),
+            seed: game.seed(),
+            policies: SavedPolicies {
+                others: others.into(),
+                player: player.map(Into::into),
+            },
+            turn: game.turn(),
+            saved_at,
+        }
+    }
+}
+
+/// A save file from its parts.
+pub(crate) fn file_of(
+    header: &Header,
+    state: SavedState,
+    log: &[Command],
+    checkpoints: Vec<(usize, u64)>,
+    transcript: &str,
+) -> SaveFile {
+    let scene = &header.scene;
+    SaveFile {
         format: FORMAT,
         engine: env!("CARGO_PKG_VERSION").to_string(),
         scene: scene.id().to_string(),
         scene_hash: scene.content_hash,
         rules_hash: rules_hash(scene),
-        role: game.role().to_string(),
-        seed: game.seed(),
-        saved_at: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0),
-        turn: game.turn(),
-        policies: SavedPolicies { others, player },
+        role: header.role.clone(),
+        seed: header.seed,
+        saved_at: header.saved_at,
+        turn: header.turn,
+        policies: header.policies,
         state,
-        log: game.log().to_vec(),
+        log: log.iter().map(Into::into).collect(),
         checkpoints,
         transcript: bounded_transcript(transcript, MAX_TRANSCRIPT_BYTES),
-    })
+    }
 }
 
 /// The save as RON text.
@@ -403,6 +463,11 @@ pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
     })?;
     check_bounds(&file).map_err(|why| SaveError::Damaged(shown, why))?;
     file.transcript = bounded_transcript(&file.transcript, MAX_TRANSCRIPT_BYTES);
+    if file.format < 2 {
+        // Format 1 hashed the state's text: its fingerprints cannot be
+        // checked here, and its final state proves the replay alone.
+        file.checkpoints.clear();
+    }
     Ok(file)
 }
 
@@ -509,8 +574,8 @@ fn read_text(path: &Path) -> Result<String, SaveError> {
 }
 
 /// The header, or the clearest account of why there is none.
-fn header(shown: &str, text: &str) -> Result<Header, SaveError> {
-    match ron::from_str::<Header>(text) {
+fn header(shown: &str, text: &str) -> Result<Version, SaveError> {
+    match ron::from_str::<Version>(text) {
         Ok(header) if header.format > FORMAT => Err(SaveError::TooNew(
             shown.to_string(),
             header.format,
@@ -556,8 +621,8 @@ fn fresh(shown: &str, scene: &Arc<Scene>, file: &SaveFile) -> Result<Game, SaveE
         Arc::clone(scene),
         &file.role,
         file.seed,
-        file.policies.others,
-        file.policies.player,
+        file.policies.others.into(),
+        file.policies.player.map(Into::into),
     )
     .map_err(|err| SaveError::Damaged(shown.to_string(), err.to_string()))?;
     Ok(game)
@@ -620,7 +685,8 @@ pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
         .to_snapshot(file.log.len())
         .map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
     let mut game = fresh(shown, &scene, &file)?;
-    game.restore_saved(&snapshot, file.log, Vec::new());
+    let log = file.log.iter().map(Into::into).collect();
+    game.restore_saved(&snapshot, log, Vec::new());
     let notice = format!(
         "{shown}: this save's commands do not lead to its saved state on this version of xiaoling ({}) The game goes on from the saved state; undo cannot go back before it.",
         report.describe()
@@ -669,7 +735,7 @@ pub fn check_fits(scene: &Scene, file: &SaveFile) -> Result<(), String> {
     for (idx, unit) in world.units.iter().enumerate() {
         let bad = !zone_ok(unit.location.zone)
             || unit.orders.came_from.is_some_and(|z| !zone_ok(z))
-            || match unit.orders.order {
+            || match unit.orders.order.into() {
                 UnitOrder::MoveTo(z) => !zone_ok(z),
                 UnitOrder::RallyTo(c) => c >= n_commanders,
                 UnitOrder::Hold | UnitOrder::Pursue => false,
@@ -803,7 +869,7 @@ pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
         {
             report.diverged_at = Some((i, game.turn()));
         }
-        if let Err(err) = game.run(command) {
+        if let Err(err) = game.run(&command.into()) {
             report.failed = Some((i, err.to_string()));
             return report;
         }
@@ -811,7 +877,13 @@ pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
     }
     match SavedState::of(&game.snapshot()) {
         Ok(end) => {
-            report.same_end = end.text() == file.state.text();
+            report.same_end = if file.format < 2 {
+                // Format 1 kept the zh-Hant made from zh-Hans in the texts
+                // it told; this engine makes it when read.
+                without_made_hant(&end).text() == without_made_hant(&file.state).text()
+            } else {
+                end.text() == file.state.text()
+            };
             if !report.same_end {
                 report.end_difference = Some(first_difference(game.scene(), &file.state, &end));
             }
@@ -819,6 +891,28 @@ pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
         Err(why) => report.end_difference = Some(why),
     }
     report
+}
+
+/// The state with every told text's zh-Hant left out where it has zh-Hans
+/// (which format 1 stored converted, and this engine converts when read).
+fn without_made_hant(state: &SavedState) -> SavedState {
+    let mut state = state.clone();
+    let strip = |text: &mut SavedText| {
+        if let SavedText::Localized(map) = text
+            && map.contains_key("zh-Hans")
+        {
+            map.remove("zh-Hant");
+        }
+    };
+    for (_, told) in &mut state.story.journal {
+        strip(&mut told.text);
+        for (_, arg) in &mut told.args {
+            if let SavedArg::Name(text) = arg {
+                strip(text);
+            }
+        }
+    }
+    state
 }
 
 /// Names the first thing that differs between a saved and a replayed state.

@@ -12,7 +12,9 @@
 //!    the forms the scenes' authored Traditional text is written in.
 //! 3. Corner quotes: “” → 「」 and ‘’ → 『』, as Traditional text is written.
 //!
-//! It is pure: the dictionaries are compiled in and parsed once, on first use.
+//! It is pure: the dictionaries are compiled in and parsed once, on first use
+//! (never for a reader of English or zh-Hans: a scene only registers its
+//! texts when parsed, and they are converted when first read in zh-Hant).
 //! It is *not* a no-op on text that is already Traditional (OpenCC writes
 //! 凌河 → 淩河, 岳 → 嶽, 台 → 臺), so convert Simplified text only, never
 //! authored Traditional.
@@ -107,8 +109,9 @@ struct Tables {
     traditional: HashSet<char>,
 }
 
+static TABLES: OnceLock<Tables> = OnceLock::new();
+
 fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| Tables {
         // Phrase keys have two or more characters, character keys one, so a
         // phrase always wins over the character it starts with.
@@ -192,10 +195,7 @@ pub fn to_traditional_static(text: &'static str) -> &'static str {
     if text.is_ascii() {
         return text;
     }
-    let mut converted = CONVERTED
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut converted = lock(CONVERTED.get_or_init(Default::default));
     converted.entry(text).or_insert_with(|| {
         let traditional = to_traditional(text);
         if traditional == text {
@@ -206,20 +206,109 @@ pub fn to_traditional_static(text: &'static str) -> &'static str {
     })
 }
 
-/// [`to_traditional`] of a scene's text, converted once per process and kept:
-/// a scene's texts live as long as the game, and a process loads few scenes.
-pub(crate) fn to_traditional_cached(text: &str) -> &'static str {
-    static CONVERTED: OnceLock<Mutex<HashMap<String, &'static str>>> = OnceLock::new();
-    let mut converted = CONVERTED
-        .get_or_init(Default::default)
+/// Texts converted once per process and kept: a scene's texts live as long
+/// as the game, and a process loads few scenes.
+type Converted = Mutex<HashMap<String, &'static str>>;
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
         .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// [`to_traditional`] of a plain scene text (one string for every locale),
+/// converted once per process and kept.
+pub(crate) fn to_traditional_cached(text: &str) -> &'static str {
+    static CONVERTED: OnceLock<Converted> = OnceLock::new();
+    let mut converted = lock(CONVERTED.get_or_init(Default::default));
     if let Some(traditional) = converted.get(text) {
         return traditional;
     }
     let traditional: &'static str = Box::leak(to_traditional(text).into_boxed_str());
     converted.insert(text.to_string(), traditional);
     traditional
+}
+
+/// A scene's `zh_hant_terms` that occur in one text (the only ones that can
+/// change its conversion): empty for most texts.
+type Terms = std::collections::BTreeMap<String, String>;
+
+/// The terms each registered zh-Hans text is converted with, by the text's
+/// hash; and the conversions made so far. Scenes register their texts when
+/// they are parsed ([`register`]), which needs no dictionary: the
+/// dictionaries are built, and a text converted, only when a zh-Hant reader
+/// first asks for it ([`scene_text`]).
+struct Registry {
+    terms: HashMap<u64, std::sync::Arc<Terms>>,
+    converted: HashMap<String, &'static str>,
+}
+
+fn registry() -> &'static Mutex<Registry> {
+    static REGISTRY: OnceLock<Mutex<Registry>> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        Mutex::new(Registry {
+            terms: HashMap::new(),
+            converted: HashMap::new(),
+        })
+    })
+}
+
+fn text_key(text: &str) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(text)
+}
+
+/// Notes that the zh-Hans `text` of a scene whose terms are `terms` is to be
+/// converted with them when read in zh-Hant. False when the same text was
+/// registered with other terms (another scene's): the caller then converts
+/// it at once ([`to_traditional_with`]) so each scene keeps its own.
+pub(crate) fn register(text: &str, terms: &Terms) -> bool {
+    let used: Terms = terms
+        .iter()
+        .filter(|(key, _)| !key.is_empty() && text.contains(key.as_str()))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    let mut registry = lock(registry());
+    let registry = &mut *registry;
+    match registry.terms.entry(text_key(text)) {
+        std::collections::hash_map::Entry::Occupied(known) => **known.get() == used,
+        std::collections::hash_map::Entry::Vacant(slot) => {
+            slot.insert(std::sync::Arc::new(used));
+            // A conversion made before the text was known used no terms.
+            registry.converted.remove(text);
+            true
+        }
+    }
+}
+
+/// A scene's zh-Hans text in Traditional, with the scene's terms
+/// ([`register`]; none for a text no scene registered), converted on first
+/// use and kept for the process's life.
+pub(crate) fn scene_text(text: &str) -> &'static str {
+    let terms = {
+        let registry = lock(registry());
+        if let Some(traditional) = registry.converted.get(text) {
+            return traditional;
+        }
+        let terms = registry.terms.get(&text_key(text)).cloned();
+        drop(registry);
+        terms
+    };
+    let traditional = match terms {
+        Some(terms) if !terms.is_empty() => to_traditional_with(text, &terms),
+        _ => to_traditional(text),
+    };
+    let traditional: &'static str = Box::leak(traditional.into_boxed_str());
+    lock(registry())
+        .converted
+        .insert(text.to_string(), traditional);
+    traditional
+}
+
+/// Whether the conversion tables have been built in this process (they are
+/// built on the first conversion of Chinese text, never before).
+pub fn tables_built() -> bool {
+    TABLES.get().is_some()
 }
 
 /// Whether `c` is written only in Simplified: the character table converts it,

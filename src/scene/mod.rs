@@ -181,18 +181,21 @@ pub fn parse_rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
 /// Parses and checks one scene file against the rules.
 pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec<Diagnostic>> {
     let (mut raw, rules) = validate::scene(file, source, rules)?;
-    if !raw.meta.zh_hant_terms.is_empty() {
-        let terms = raw.meta.zh_hant_terms.clone();
-        for_each_text(&mut raw, &mut |text| {
-            if let Text::Localized(map) = text
-                && !map.contains_key("zh-Hant")
-                && let Some(simplified) = map.get("zh-Hans")
-            {
-                let traditional = hant::to_traditional_with(simplified, &terms);
-                map.insert("zh-Hant".to_string(), traditional);
-            }
-        });
-    }
+    // zh-Hant is made when a reader asks for it (`Text::get`): here each
+    // text is only registered with the scene's terms, unless another scene
+    // has the same text with other terms, when it is converted at once.
+    let terms = std::mem::take(&mut raw.meta.zh_hant_terms);
+    for_each_text(&mut raw, &mut |text| {
+        if let Text::Localized(map) = text
+            && !map.contains_key("zh-Hant")
+            && let Some(simplified) = map.get("zh-Hans")
+            && !hant::register(simplified, &terms)
+        {
+            let traditional = hant::to_traditional_with(simplified, &terms);
+            map.insert("zh-Hant".to_string(), traditional);
+        }
+    });
+    raw.meta.zh_hant_terms = terms;
     let index = |ids: Vec<&String>| -> HashMap<String, usize> {
         ids.into_iter()
             .enumerate()
@@ -302,6 +305,19 @@ pub fn load_embedded() -> Result<Vec<Scene>, Vec<Diagnostic>> {
         EMBEDDED_SCENES
             .iter()
             .map(|(file, source)| parse_scene(&format!("scenes/{file}"), source, &rules)),
+    )
+}
+
+/// The shipped scene `id` alone (its file is `ID.ron`), for a start that
+/// names its battle: the others are parsed only if asked for
+/// ([`load_embedded`]). None when no shipped file is named so.
+pub fn load_embedded_one(id: &str) -> Option<Result<Scene, Vec<Diagnostic>>> {
+    let file = format!("{id}.ron");
+    let (file, source) = EMBEDDED_SCENES.iter().find(|(f, _)| *f == file)?;
+    let (rules_file, rules_source) = EMBEDDED_RULES;
+    Some(
+        parse_rules(&format!("scenes/{rules_file}"), rules_source)
+            .and_then(|rules| parse_scene(&format!("scenes/{file}"), source, &rules)),
     )
 }
 

@@ -69,7 +69,7 @@ impl Text {
                         return text;
                     }
                     if let Some(text) = map.get("zh-Hans") {
-                        return hant::to_traditional_cached(text);
+                        return hant::scene_text(text);
                     }
                 }
                 let chain: &[&str] = match locale {

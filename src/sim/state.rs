@@ -16,7 +16,6 @@ use super::weather::{Burning, Passage, Weather};
 use super::{Clock, CommanderState, SideOrders, Strength, UnitInfo, ZoneIdx};
 use crate::scene::Scene;
 use bevy_ecs::prelude::*;
-use serde::{Deserialize, Serialize};
 
 /// The queries a capture reads, built once per battle (a query's state is
 /// allocations and bookkeeping; building one per capture showed in profiles).
@@ -67,7 +66,7 @@ pub(crate) fn vision_of(world: &mut World) -> Vision {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct UnitRecord {
     pub men: u32,
     pub lost_this_turn: u32,
@@ -76,7 +75,6 @@ pub struct UnitRecord {
     pub morale: Morale,
     /// The side it fights for, when a `ChangeSide` has moved it from the
     /// side the scene gives it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<usize>,
 }
 
@@ -87,12 +85,11 @@ impl UnitRecord {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ZoneRecord {
     pub burning: Burning,
     pub passage: Passage,
     /// The scene's obscurants besides smoke (none in most scenes).
-    #[serde(default, skip_serializing_if = "is_clear")]
     pub haze: Haze,
 }
 
@@ -100,7 +97,7 @@ fn is_clear(haze: &Haze) -> bool {
     haze.levels.is_empty()
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct WorldState {
     pub turn: u32,
     pub weather: Weather,

@@ -24,9 +24,17 @@ impl LineSource for Script {
         if self.lines > 500 {
             return Line::Eof;
         }
-        if prompt.contains(" 1-") {
+        if let Some(at) = prompt.find(" 1-") {
+            // A number past the last option takes the last one, so that one
+            // list of choices can play turning points of 2, 3 or 4 options.
+            let last: usize = prompt[at + 3..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+                .parse()
+                .unwrap_or(usize::MAX);
             match self.choices.pop_front() {
-                Some(n) => Line::Text(n.to_string()),
+                Some(n) => Line::Text(n.min(last).to_string()),
                 None => Line::Eof,
             }
         } else if prompt.starts_with('[') {

@@ -1,0 +1,711 @@
+//! The save format's own types, all the way down: no simulation component or
+//! story type is serialised directly, so a change to the engine's state is a
+//! compile error in the conversions here rather than a silent change of
+//! format. Field and variant names are those of format 1 (whose files these
+//! types read as they are).
+//!
+//! Conversions go both ways: `from` the engine's values when saving, `into`
+//! them when restoring a saved state that its log does not reproduce.
+
+use crate::scene::{Compass, Fate, MoraleState, Text};
+use crate::sim::CommanderState;
+use crate::sim::haze::Haze;
+use crate::sim::morale::{Modifier, Morale};
+use crate::sim::movement::{Location, Orders, UnitOrder};
+use crate::sim::perception::Vision;
+use crate::sim::rumor::{Rumor, Rumors};
+use crate::sim::state::{UnitRecord, ZoneRecord};
+use crate::sim::weather::{Burning, Passage, Weather};
+use crate::story::{Arg, Command, Courier, Policy, StoryState, Told, UnitCommand};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Generates a field-less enum of the save's own and its two conversions;
+/// the matches are exhaustive, so a new engine variant must be named here.
+macro_rules! mirror_enum {
+    ($(#[$meta:meta])* $saved:ident <=> $engine:ty { $($variant:ident),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+        pub enum $saved {
+            $($variant),+
+        }
+        impl From<$engine> for $saved {
+            fn from(value: $engine) -> Self {
+                match value {
+                    $(<$engine>::$variant => $saved::$variant),+
+                }
+            }
+        }
+        impl From<$saved> for $engine {
+            fn from(value: $saved) -> Self {
+                match value {
+                    $($saved::$variant => <$engine>::$variant),+
+                }
+            }
+        }
+    };
+}
+
+mirror_enum!(
+    /// Who decides for a side: the novel's choice or chance.
+    SavedPolicy <=> Policy { Historical, Random }
+);
+mirror_enum!(SavedCompass <=> Compass { North, South, East, West });
+mirror_enum!(SavedMoraleState <=> MoraleState {
+    Steady, Wavering, Routing, Rallied, Surrendered, Shattered
+});
+mirror_enum!(SavedModifier <=> Modifier {
+    Casualties, Outnumbered, Contagion, Leader, Rumor, Smoke, Trapped, Drums,
+    Recovery, Orders, CommanderFell, Withdrawal
+});
+mirror_enum!(SavedFate <=> Fate { Killed, Wounded, Captured });
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedWeather {
+    pub wind: f64,
+    pub toward: SavedCompass,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedLocation {
+    pub zone: usize,
+    pub present: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum SavedUnitOrder {
+    Hold,
+    MoveTo(usize),
+    Pursue,
+    RallyTo(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedOrders {
+    pub order: SavedUnitOrder,
+    pub progress: f64,
+    pub came_from: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedMorale {
+    pub value: f64,
+    pub state: SavedMoraleState,
+    pub last: Vec<(SavedModifier, f64)>,
+    pub believes_lost: bool,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fear: f64,
+}
+
+fn is_zero(value: &f64) -> bool {
+    *value == 0.0
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedUnit {
+    pub men: u32,
+    pub lost_this_turn: u32,
+    pub location: SavedLocation,
+    pub orders: SavedOrders,
+    pub morale: SavedMorale,
+    /// The side it fights for, when the story moved it from its scene side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedCommander {
+    pub idx: usize,
+    pub side: usize,
+    pub leadership: f64,
+    pub zone: usize,
+    pub drums_left: u32,
+    #[serde(default)]
+    pub placed: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallen: Option<SavedFate>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedBurning {
+    pub fire: f64,
+    pub fuel: f64,
+    pub smoke: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedPassage {
+    pub intact: bool,
+    pub crossed: Vec<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedHaze {
+    pub levels: Vec<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedZone {
+    pub burning: SavedBurning,
+    pub passage: SavedPassage,
+    #[serde(default, skip_serializing_if = "is_clear")]
+    pub haze: SavedHaze,
+}
+
+fn is_clear(haze: &SavedHaze) -> bool {
+    haze.levels.is_empty()
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedRumor {
+    pub about: usize,
+    pub routed: bool,
+    pub credibility: f64,
+    pub reached: Vec<bool>,
+    pub believers: Vec<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedRumors {
+    pub active: Vec<SavedRumor>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedVision {
+    pub blind: Vec<bool>,
+    pub sees: Vec<Vec<bool>>,
+}
+
+/// Story text as told: one string, or a map by locale.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SavedText {
+    Plain(String),
+    Localized(BTreeMap<String, String>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SavedArg {
+    Count(u32),
+    Name(SavedText),
+    Clock(u32),
+    Turn(u32),
+    Nobody,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedTold {
+    pub text: SavedText,
+    pub args: Vec<(String, SavedArg)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SavedUnitCommand {
+    Hold,
+    Advance(String),
+    Attack(String),
+    Withdraw,
+    Rally,
+}
+
+/// A command of the log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SavedCommand {
+    Next,
+    Choose {
+        tp: String,
+        option: String,
+    },
+    Order {
+        unit: String,
+        order: SavedUnitCommand,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedCourier {
+    pub unit: String,
+    pub order: SavedUnitCommand,
+    pub arrives: u32,
+}
+
+/// The story's state: decisions, events, flags, the journal, couriers.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedStory {
+    pub chosen: Vec<(String, String)>,
+    pub happened: Vec<String>,
+    pub flags: BTreeSet<String>,
+    pub pending: Option<String>,
+    pub ended: Option<String>,
+    #[serde(default)]
+    pub journal: Vec<(u32, SavedTold)>,
+    #[serde(default)]
+    pub couriers: Vec<SavedCourier>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub since: BTreeMap<String, u32>,
+}
+
+// ------------------------------------------------------------ conversions
+
+impl From<&Weather> for SavedWeather {
+    fn from(w: &Weather) -> Self {
+        let Weather { wind, toward } = *w;
+        SavedWeather {
+            wind,
+            toward: toward.into(),
+        }
+    }
+}
+
+impl From<&SavedWeather> for Weather {
+    fn from(w: &SavedWeather) -> Self {
+        Weather {
+            wind: w.wind,
+            toward: w.toward.into(),
+        }
+    }
+}
+
+impl From<UnitOrder> for SavedUnitOrder {
+    fn from(order: UnitOrder) -> Self {
+        match order {
+            UnitOrder::Hold => SavedUnitOrder::Hold,
+            UnitOrder::MoveTo(z) => SavedUnitOrder::MoveTo(z),
+            UnitOrder::Pursue => SavedUnitOrder::Pursue,
+            UnitOrder::RallyTo(c) => SavedUnitOrder::RallyTo(c),
+        }
+    }
+}
+
+impl From<SavedUnitOrder> for UnitOrder {
+    fn from(order: SavedUnitOrder) -> Self {
+        match order {
+            SavedUnitOrder::Hold => UnitOrder::Hold,
+            SavedUnitOrder::MoveTo(z) => UnitOrder::MoveTo(z),
+            SavedUnitOrder::Pursue => UnitOrder::Pursue,
+            SavedUnitOrder::RallyTo(c) => UnitOrder::RallyTo(c),
+        }
+    }
+}
+
+impl From<&UnitRecord> for SavedUnit {
+    fn from(unit: &UnitRecord) -> Self {
+        let UnitRecord {
+            men,
+            lost_this_turn,
+            location: Location { zone, present },
+            orders:
+                Orders {
+                    order,
+                    progress,
+                    came_from,
+                },
+            morale:
+                Morale {
+                    value,
+                    state,
+                    last,
+                    believes_lost,
+                    fear,
+                },
+            side,
+        } = unit;
+        SavedUnit {
+            men: *men,
+            lost_this_turn: *lost_this_turn,
+            location: SavedLocation {
+                zone: *zone,
+                present: *present,
+            },
+            orders: SavedOrders {
+                order: (*order).into(),
+                progress: *progress,
+                came_from: *came_from,
+            },
+            morale: SavedMorale {
+                value: *value,
+                state: (*state).into(),
+                last: last.iter().map(|(m, d)| ((*m).into(), *d)).collect(),
+                believes_lost: *believes_lost,
+                fear: *fear,
+            },
+            side: *side,
+        }
+    }
+}
+
+impl From<&SavedUnit> for UnitRecord {
+    fn from(unit: &SavedUnit) -> Self {
+        let m = &unit.morale;
+        UnitRecord {
+            men: unit.men,
+            lost_this_turn: unit.lost_this_turn,
+            location: Location {
+                zone: unit.location.zone,
+                present: unit.location.present,
+            },
+            orders: Orders {
+                order: unit.orders.order.into(),
+                progress: unit.orders.progress,
+                came_from: unit.orders.came_from,
+            },
+            morale: Morale {
+                value: m.value,
+                state: m.state.into(),
+                last: m.last.iter().map(|(k, d)| ((*k).into(), *d)).collect(),
+                believes_lost: m.believes_lost,
+                fear: m.fear,
+            },
+            side: unit.side,
+        }
+    }
+}
+
+impl From<&CommanderState> for SavedCommander {
+    fn from(c: &CommanderState) -> Self {
+        let CommanderState {
+            idx,
+            side,
+            leadership,
+            zone,
+            drums_left,
+            placed,
+            fallen,
+        } = c;
+        SavedCommander {
+            idx: *idx,
+            side: *side,
+            leadership: *leadership,
+            zone: *zone,
+            drums_left: *drums_left,
+            placed: *placed,
+            fallen: fallen.map(Into::into),
+        }
+    }
+}
+
+impl From<&SavedCommander> for CommanderState {
+    fn from(c: &SavedCommander) -> Self {
+        CommanderState {
+            idx: c.idx,
+            side: c.side,
+            leadership: c.leadership,
+            zone: c.zone,
+            drums_left: c.drums_left,
+            placed: c.placed,
+            fallen: c.fallen.map(Into::into),
+        }
+    }
+}
+
+impl From<&ZoneRecord> for SavedZone {
+    fn from(zone: &ZoneRecord) -> Self {
+        let ZoneRecord {
+            burning: Burning { fire, fuel, smoke },
+            passage: Passage { intact, crossed },
+            haze: Haze { levels },
+        } = zone;
+        SavedZone {
+            burning: SavedBurning {
+                fire: *fire,
+                fuel: *fuel,
+                smoke: *smoke,
+            },
+            passage: SavedPassage {
+                intact: *intact,
+                crossed: crossed.clone(),
+            },
+            haze: SavedHaze {
+                levels: levels.clone(),
+            },
+        }
+    }
+}
+
+impl From<&SavedZone> for ZoneRecord {
+    fn from(zone: &SavedZone) -> Self {
+        let b = &zone.burning;
+        ZoneRecord {
+            burning: Burning {
+                fire: b.fire,
+                fuel: b.fuel,
+                smoke: b.smoke,
+            },
+            passage: Passage {
+                intact: zone.passage.intact,
+                crossed: zone.passage.crossed.clone(),
+            },
+            haze: Haze {
+                levels: zone.haze.levels.clone(),
+            },
+        }
+    }
+}
+
+impl From<&Rumors> for SavedRumors {
+    fn from(rumors: &Rumors) -> Self {
+        SavedRumors {
+            active: rumors
+                .active
+                .iter()
+                .map(|r| {
+                    let Rumor {
+                        about,
+                        routed,
+                        credibility,
+                        reached,
+                        believers,
+                    } = r;
+                    SavedRumor {
+                        about: *about,
+                        routed: *routed,
+                        credibility: *credibility,
+                        reached: reached.clone(),
+                        believers: believers.clone(),
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+impl From<&SavedRumors> for Rumors {
+    fn from(rumors: &SavedRumors) -> Self {
+        Rumors {
+            active: rumors
+                .active
+                .iter()
+                .map(|r| Rumor {
+                    about: r.about,
+                    routed: r.routed,
+                    credibility: r.credibility,
+                    reached: r.reached.clone(),
+                    believers: r.believers.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl From<&Vision> for SavedVision {
+    fn from(vision: &Vision) -> Self {
+        let Vision { blind, sees } = vision;
+        SavedVision {
+            blind: blind.clone(),
+            sees: sees.clone(),
+        }
+    }
+}
+
+impl From<&SavedVision> for Vision {
+    fn from(vision: &SavedVision) -> Self {
+        Vision {
+            blind: vision.blind.clone(),
+            sees: vision.sees.clone(),
+        }
+    }
+}
+
+impl From<&Text> for SavedText {
+    fn from(text: &Text) -> Self {
+        match text {
+            Text::Plain(s) => SavedText::Plain(s.clone()),
+            Text::Localized(map) => SavedText::Localized(map.clone()),
+        }
+    }
+}
+
+impl From<&SavedText> for Text {
+    fn from(text: &SavedText) -> Self {
+        match text {
+            SavedText::Plain(s) => Text::Plain(s.clone()),
+            SavedText::Localized(map) => Text::Localized(map.clone()),
+        }
+    }
+}
+
+impl From<&Arg> for SavedArg {
+    fn from(arg: &Arg) -> Self {
+        match arg {
+            Arg::Count(n) => SavedArg::Count(*n),
+            Arg::Name(text) => SavedArg::Name(text.into()),
+            Arg::Clock(m) => SavedArg::Clock(*m),
+            Arg::Turn(t) => SavedArg::Turn(*t),
+            Arg::Nobody => SavedArg::Nobody,
+        }
+    }
+}
+
+impl From<&SavedArg> for Arg {
+    fn from(arg: &SavedArg) -> Self {
+        match arg {
+            SavedArg::Count(n) => Arg::Count(*n),
+            SavedArg::Name(text) => Arg::Name(text.into()),
+            SavedArg::Clock(m) => Arg::Clock(*m),
+            SavedArg::Turn(t) => Arg::Turn(*t),
+            SavedArg::Nobody => Arg::Nobody,
+        }
+    }
+}
+
+impl From<&Told> for SavedTold {
+    fn from(told: &Told) -> Self {
+        SavedTold {
+            text: (&told.text).into(),
+            args: told
+                .args
+                .iter()
+                .map(|(k, a)| (k.clone(), a.into()))
+                .collect(),
+        }
+    }
+}
+
+impl From<&SavedTold> for Told {
+    fn from(told: &SavedTold) -> Self {
+        Told {
+            text: (&told.text).into(),
+            args: told
+                .args
+                .iter()
+                .map(|(k, a)| (k.clone(), a.into()))
+                .collect(),
+        }
+    }
+}
+
+impl From<&UnitCommand> for SavedUnitCommand {
+    fn from(order: &UnitCommand) -> Self {
+        match order {
+            UnitCommand::Hold => SavedUnitCommand::Hold,
+            UnitCommand::Advance(z) => SavedUnitCommand::Advance(z.clone()),
+            UnitCommand::Attack(z) => SavedUnitCommand::Attack(z.clone()),
+            UnitCommand::Withdraw => SavedUnitCommand::Withdraw,
+            UnitCommand::Rally => SavedUnitCommand::Rally,
+        }
+    }
+}
+
+impl From<&SavedUnitCommand> for UnitCommand {
+    fn from(order: &SavedUnitCommand) -> Self {
+        match order {
+            SavedUnitCommand::Hold => UnitCommand::Hold,
+            SavedUnitCommand::Advance(z) => UnitCommand::Advance(z.clone()),
+            SavedUnitCommand::Attack(z) => UnitCommand::Attack(z.clone()),
+            SavedUnitCommand::Withdraw => UnitCommand::Withdraw,
+            SavedUnitCommand::Rally => UnitCommand::Rally,
+        }
+    }
+}
+
+impl From<&Command> for SavedCommand {
+    fn from(command: &Command) -> Self {
+        match command {
+            Command::Next => SavedCommand::Next,
+            Command::Choose { tp, option } => SavedCommand::Choose {
+                tp: tp.clone(),
+                option: option.clone(),
+            },
+            Command::Order { unit, order } => SavedCommand::Order {
+                unit: unit.clone(),
+                order: order.into(),
+            },
+        }
+    }
+}
+
+impl From<&SavedCommand> for Command {
+    fn from(command: &SavedCommand) -> Self {
+        match command {
+            SavedCommand::Next => Command::Next,
+            SavedCommand::Choose { tp, option } => Command::Choose {
+                tp: tp.clone(),
+                option: option.clone(),
+            },
+            SavedCommand::Order { unit, order } => Command::Order {
+                unit: unit.clone(),
+                order: order.into(),
+            },
+        }
+    }
+}
+
+impl From<&Courier> for SavedCourier {
+    fn from(c: &Courier) -> Self {
+        SavedCourier {
+            unit: c.unit.clone(),
+            order: (&c.order).into(),
+            arrives: c.arrives,
+        }
+    }
+}
+
+impl From<&SavedCourier> for Courier {
+    fn from(c: &SavedCourier) -> Self {
+        Courier {
+            unit: c.unit.clone(),
+            order: (&c.order).into(),
+            arrives: c.arrives,
+        }
+    }
+}
+
+impl From<&StoryState> for SavedStory {
+    fn from(story: &StoryState) -> Self {
+        let StoryState {
+            chosen,
+            happened,
+            flags,
+            pending,
+            ended,
+            journal,
+            couriers,
+            since,
+        } = story;
+        SavedStory {
+            chosen: chosen.clone(),
+            happened: happened.clone(),
+            flags: flags.clone(),
+            pending: pending.clone(),
+            ended: ended.clone(),
+            journal: journal.iter().map(|(t, told)| (*t, told.into())).collect(),
+            couriers: couriers.iter().map(Into::into).collect(),
+            since: since.clone(),
+        }
+    }
+}
+
+impl From<&SavedStory> for StoryState {
+    fn from(story: &SavedStory) -> Self {
+        StoryState {
+            chosen: story.chosen.clone(),
+            happened: story.happened.clone(),
+            flags: story.flags.clone(),
+            pending: story.pending.clone(),
+            ended: story.ended.clone(),
+            journal: story
+                .journal
+                .iter()
+                .map(|(t, told)| (*t, told.into()))
+                .collect(),
+            couriers: story.couriers.iter().map(Into::into).collect(),
+            since: story.since.clone(),
+        }
+    }
+}
