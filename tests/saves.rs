@@ -850,8 +850,10 @@ fn killing_the_game_while_it_autosaves_in_the_background_never_loses_a_slot() {
         state
     };
     // Turns as fast as the pipe gives them: each autosaves in the background.
+    // Long enough that the game is still playing when it is killed (a turn
+    // takes well under a millisecond now).
     let mut script = String::from("1\n");
-    for _ in 0..60 {
+    for _ in 0..1000 {
         script.push_str("\nundo\n\n");
     }
     let mut killed_while_running = 0;

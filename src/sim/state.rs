@@ -93,10 +93,6 @@ pub struct ZoneRecord {
     pub haze: Haze,
 }
 
-fn is_clear(haze: &Haze) -> bool {
-    haze.levels.is_empty()
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct WorldState {
     pub turn: u32,
