@@ -5,11 +5,11 @@
 use crate::repl::render::Style;
 use crate::repl::{self, Options, Piped, Session, Terminal};
 use crate::save;
-use crate::scene::{self, Condition, Locale, Scene};
+use crate::scene::{self, Locale, Scene};
+use crate::simulate::{Policies, Report, simulate_games};
 use crate::story::{Game, Policy};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -86,6 +86,10 @@ struct PlayArgs {
     /// engine version, battle, role, seed and language.
     #[arg(long, value_name = "FILE")]
     transcript: Option<PathBuf>,
+    /// How the side you do not play decides at its turning points
+    /// (default: historical, the novel's choice). A save keeps it.
+    #[arg(long, value_enum, value_name = "P", conflicts_with = "load")]
+    policy_other: Option<PolicyArg>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -98,8 +102,15 @@ struct SimulateArgs {
     runs: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    #[arg(long, value_enum, default_value_t = PolicyArg::Historical)]
-    policy: PolicyArg,
+    /// How both sides decide: short for `--policy-player P --policy-other P`.
+    #[arg(long, value_enum, value_name = "P", conflicts_with_all = ["policy_player", "policy_other"])]
+    policy: Option<PolicyArg>,
+    /// How the player's role decides (default: historical).
+    #[arg(long, value_enum, value_name = "P")]
+    policy_player: Option<PolicyArg>,
+    /// How the side nobody plays decides (default: historical).
+    #[arg(long, value_enum, value_name = "P")]
+    policy_other: Option<PolicyArg>,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -107,8 +118,22 @@ struct SimulateArgs {
 
 #[derive(ValueEnum, Debug, Clone, Copy)]
 enum PolicyArg {
+    /// The novel's choice.
     Historical,
+    /// Any option, from the seed.
     Random,
+    /// The best for the deciding side over a few look-ahead games.
+    Greedy,
+}
+
+impl From<PolicyArg> for Policy {
+    fn from(arg: PolicyArg) -> Policy {
+        match arg {
+            PolicyArg::Historical => Policy::Historical,
+            PolicyArg::Random => Policy::Random,
+            PolicyArg::Greedy => Policy::Greedy,
+        }
+    }
 }
 
 /// Options every subcommand shares.
@@ -365,7 +390,9 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
                 .map(|d| d.as_secs() % 100_000)
                 .unwrap_or(1)
         });
-        let (game, outputs) = Game::new(scene, &role, seed).map_err(|err| anyhow!("{err}"))?;
+        let others = args.policy_other.map(Policy::from).unwrap_or_default();
+        let (game, outputs) = Game::with_policies(scene, &role, seed, others, None)
+            .map_err(|err| anyhow!("{err}"))?;
         (game, outputs, None)
     };
 
@@ -425,8 +452,12 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
 /// The head of a `--transcript` file: what is needed to play the game again.
 pub fn transcript_header(game: &Game, locale: Locale) -> String {
     let scene = game.scene();
+    let others = match game.policies().0 {
+        Policy::Historical => String::new(),
+        other => format!(" --policy-other {}", other.name()),
+    };
     format!(
-        "# xiaoling {} transcript\n# battle: {} ({})\n# role: {}\n# seed: {}\n# language: {}\n# again: xiaoling play --scene {} --role {} --seed {} --lang {}\n\n",
+        "# xiaoling {} transcript\n# battle: {} ({})\n# role: {}\n# seed: {}\n# language: {}\n# again: xiaoling play --scene {} --role {} --seed {} --lang {}{others}\n\n",
         env!("CARGO_PKG_VERSION"),
         scene.id(),
         scene.meta().title.get(locale),
@@ -521,142 +552,6 @@ fn pick(
     }
 }
 
-/// Outcome counts of automatic play-throughs.
-#[derive(Debug, Default)]
-pub struct SimulationReport {
-    pub runs: u32,
-    pub endings: BTreeMap<String, u32>,
-    /// Mean losses by side id.
-    pub losses: BTreeMap<String, f64>,
-    /// How often each (turning point, option) was taken.
-    pub choices: BTreeMap<(String, String), u32>,
-    pub turns: f64,
-    /// The games that took each (turning point, option): where they ended
-    /// and what they cost, so an author sees which option leads where.
-    pub options: BTreeMap<(String, String), OptionReport>,
-    /// The first seed that reached each ending (`play --seed` replays it).
-    pub first_seed: BTreeMap<String, u64>,
-}
-
-/// The games that took one option.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct OptionReport {
-    pub games: u32,
-    pub endings: BTreeMap<String, u32>,
-    /// Mean losses by side id.
-    pub losses: BTreeMap<String, f64>,
-}
-
-/// Half the width of a 95 % interval for a share `hits / games` (normal
-/// approximation with a continuity floor), as a share.
-pub fn interval95(hits: u32, games: u32) -> f64 {
-    if games == 0 {
-        return 0.0;
-    }
-    let n = f64::from(games);
-    let p = f64::from(hits) / n;
-    1.96 * (p * (1.0 - p) / n).sqrt() + 0.5 / n
-}
-
-/// Plays `runs` games of `scene` as `role`, seeds `seed..seed+runs`, both sides by `policy`.
-///
-/// The runs are shared out over all cores (rayon); each worker plays its runs
-/// in one game restarted per seed (world and schedule reused, no undo). The
-/// outcomes are folded in run order, so the report is the same, to the last
-/// bit of every mean, whatever the number of threads.
-pub fn simulate_games(
-    scene: &Arc<Scene>,
-    role: &str,
-    runs: u32,
-    seed: u64,
-    policy: Policy,
-) -> Result<SimulationReport> {
-    use rayon::prelude::*;
-
-    /// What one run contributes to the report.
-    struct Outcome {
-        ending: String,
-        losses: Vec<f64>,
-        chosen: Vec<(String, String)>,
-        turns: u32,
-    }
-    // The policies hold from the opening, so a point put before the first
-    // turn is decided by them too.
-    let open = || {
-        Game::with_policies(Arc::clone(scene), role, seed, policy, Some(policy))
-            .map(|(mut game, _)| {
-                game.keep_undo(false);
-                game.tell_story(false);
-                game
-            })
-            .map_err(|e| anyhow!("{e}"))
-    };
-    open()?;
-    let outcomes: Vec<Result<Outcome>> = (0..runs)
-        .into_par_iter()
-        .map_init(open, |game, run| {
-            let game = game.as_mut().map_err(|e| anyhow!("{e}"))?;
-            game.restart(seed.wrapping_add(u64::from(run)));
-            let limit = scene.meta().max_turns.saturating_add(5);
-            while !game.is_over() && game.turn() <= limit {
-                if game.auto_step().is_err() {
-                    break;
-                }
-            }
-            let world = game.world();
-            Ok(Outcome {
-                ending: game
-                    .story()
-                    .ended
-                    .clone()
-                    .unwrap_or_else(|| "unfinished".to_string()),
-                losses: (0..scene.sides().len())
-                    .map(|side| f64::from(world.side_losses(game.field(), side)))
-                    .collect(),
-                chosen: game.story().chosen.clone(),
-                turns: game.turn(),
-            })
-        })
-        .collect();
-    let mut report = SimulationReport {
-        runs,
-        ..Default::default()
-    };
-    for (run, outcome) in outcomes.into_iter().enumerate() {
-        let outcome = outcome?;
-        report
-            .first_seed
-            .entry(outcome.ending.clone())
-            .or_insert(seed.wrapping_add(run as u64));
-        *report.endings.entry(outcome.ending.clone()).or_default() += 1;
-        for (side, lost) in scene.sides().iter().zip(&outcome.losses) {
-            *report.losses.entry(side.id.clone()).or_default() += lost;
-        }
-        for choice in outcome.chosen {
-            let option = report.options.entry(choice.clone()).or_default();
-            option.games += 1;
-            *option.endings.entry(outcome.ending.clone()).or_default() += 1;
-            for (side, lost) in scene.sides().iter().zip(&outcome.losses) {
-                *option.losses.entry(side.id.clone()).or_default() += lost;
-            }
-            *report.choices.entry(choice).or_default() += 1;
-        }
-        report.turns += f64::from(outcome.turns);
-    }
-    let n = f64::from(runs.max(1));
-    for value in report.losses.values_mut() {
-        *value /= n;
-    }
-    for option in report.options.values_mut() {
-        let games = f64::from(option.games.max(1));
-        for value in option.losses.values_mut() {
-            *value /= games;
-        }
-    }
-    report.turns /= n;
-    Ok(report)
-}
-
 fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
     let scenes = load_scenes(dir)?;
     let scene = find_scene(&scenes, &args.scene)?;
@@ -664,244 +559,119 @@ fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
     if args.runs == 0 {
         bail!("--runs must be at least 1");
     }
-    let policy = match args.policy {
-        PolicyArg::Historical => Policy::Historical,
-        PolicyArg::Random => Policy::Random,
+    let both = args.policy.map(Policy::from);
+    let policies = Policies {
+        player: args
+            .policy_player
+            .map(Policy::from)
+            .or(both)
+            .unwrap_or_default(),
+        other: args
+            .policy_other
+            .map(Policy::from)
+            .or(both)
+            .unwrap_or_default(),
     };
-    let report = simulate_games(&scene, &args.role, args.runs, args.seed, policy)?;
+    let report = simulate_games(&scene, &args.role, args.runs, args.seed, policies)
+        .map_err(|e| anyhow!("{e}"))?;
     let mut out = std::io::stdout().lock();
-    let runs = f64::from(report.runs);
     if args.json {
-        let endings: Vec<serde_json::Value> = report
-            .endings
-            .iter()
-            .map(|(id, n)| {
-                serde_json::json!({
-                    "id": id,
-                    "count": n,
-                    "share": (f64::from(*n) / runs * 10_000.0).round() / 10_000.0,
-                })
-            })
-            .collect();
-        let losses: serde_json::Map<String, serde_json::Value> = report
-            .losses
-            .iter()
-            .map(|(side, mean)| {
-                (
-                    side.clone(),
-                    serde_json::json!((mean * 10.0).round() / 10.0),
-                )
-            })
-            .collect();
-        let choices: Vec<serde_json::Value> = report
-            .choices
-            .iter()
-            .map(|((tp, option), n)| serde_json::json!({"tp": tp, "option": option, "count": n}))
-            .collect();
-        let round1 = |x: f64| (x * 10.0).round() / 10.0;
-        let options: Vec<serde_json::Value> = report
-            .options
-            .iter()
-            .map(|((tp, option), stats)| {
-                serde_json::json!({
-                    "turning_point": tp,
-                    "option": option,
-                    "games": stats.games,
-                    "endings": stats.endings,
-                    "mean_losses": stats
-                        .losses
-                        .iter()
-                        .map(|(side, mean)| (side.clone(), serde_json::json!(round1(*mean))))
-                        .collect::<serde_json::Map<String, serde_json::Value>>(),
-                })
-            })
-            .collect();
-        let json = serde_json::json!({
-            "scene": scene.id(),
-            "role": args.role,
-            "runs": report.runs,
-            "seed": args.seed,
-            "mean_turns": (report.turns * 100.0).round() / 100.0,
-            "endings": report.endings,
-            "ending_shares": endings,
-            "first_seed": report.first_seed,
-            "mean_losses": losses,
-            "choices": choices,
-            "options": options,
-        });
+        let json = serde_json::to_string(&report).context("cannot write the report as JSON")?;
         writeln!(out, "{json}").map_err(stdout_error)?;
-        out.flush().map_err(stdout_error)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    writeln!(
-        out,
-        "{} as {}: {} runs from seed {}, policy {:?}",
-        scene.id(),
-        args.role,
-        report.runs,
-        args.seed,
-        policy
-    )
-    .map_err(stdout_error)?;
-    writeln!(out, "mean length: {:.1} turns", report.turns).map_err(stdout_error)?;
-    writeln!(out, "endings:").map_err(stdout_error)?;
-    for (id, n) in &report.endings {
-        let first = report.first_seed.get(id).copied().unwrap_or_default();
-        writeln!(
-            out,
-            "  {id:<28} {n:>6}  {:>5.1}% ±{:>4.1}  (first: --seed {first})",
-            100.0 * f64::from(*n) / runs,
-            100.0 * interval95(*n, report.runs)
-        )
-        .map_err(stdout_error)?;
-    }
-    writeln!(out, "mean losses:").map_err(stdout_error)?;
-    for (side, mean) in &report.losses {
-        writeln!(out, "  {side:<28} {mean:>8.0}").map_err(stdout_error)?;
-    }
-    writeln!(out, "turning points reached (option: times):").map_err(stdout_error)?;
-    for tp in scene.turning_points() {
-        let taken: Vec<String> = tp
-            .options
-            .iter()
-            .map(|o| {
-                format!(
-                    "{}: {}",
-                    o.id,
-                    report
-                        .choices
-                        .get(&(tp.id.clone(), o.id.clone()))
-                        .copied()
-                        .unwrap_or(0)
-                )
-            })
-            .collect();
-        writeln!(out, "  {:<20} {}", tp.id, taken.join(", ")).map_err(stdout_error)?;
-    }
-    writeln!(
-        out,
-        "by option (games: endings, share ±95 %; mean losses by side):"
-    )
-    .map_err(stdout_error)?;
-    for ((tp, option), stats) in &report.options {
-        let endings: Vec<String> = stats
-            .endings
-            .iter()
-            .map(|(id, n)| {
-                format!(
-                    "{id} {:.0}%±{:.0}",
-                    100.0 * f64::from(*n) / f64::from(stats.games.max(1)),
-                    100.0 * interval95(*n, stats.games)
-                )
-            })
-            .collect();
-        let losses: Vec<String> = stats
-            .losses
-            .iter()
-            .map(|(side, mean)| format!("{side} {mean:.0}"))
-            .collect();
-        writeln!(
-            out,
-            "  {tp}/{option} ({}): {}; {}",
-            stats.games,
-            endings.join(", "),
-            losses.join(", ")
-        )
-        .map_err(stdout_error)?;
+    } else {
+        write!(out, "{}", simulate_table(&scene, &report)).map_err(stdout_error)?;
     }
     out.flush().map_err(stdout_error)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// The choice graph: turning points and their options, with an edge from an
-/// option to every turning point, event or ending whose condition names it.
-pub fn graph_dot(scene: &Scene) -> String {
-    let mut dot = format!(
-        "digraph \"{}\" {{\n  rankdir=LR;\n  node [fontname=\"sans-serif\"];\n",
-        scene.id()
+/// The report as a table for reading.
+fn simulate_table(scene: &Scene, report: &Report) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} as {}: {} runs from seed {}; policies: player {}, other side {}",
+        report.scene,
+        report.role,
+        report.runs,
+        report.seed,
+        report.policies.player.name(),
+        report.policies.other.name()
     );
-    for tp in scene.turning_points() {
-        dot.push_str(&format!(
-            "  \"{}\" [shape=box, style=bold, label=\"★ {}\\n({})\"];\n",
-            tp.id, tp.id, tp.role
-        ));
-        for option in &tp.options {
-            let node = format!("{}/{}", tp.id, option.id);
-            let style = if option.historical {
-                ", style=filled, fillcolor=lightyellow"
-            } else {
-                ""
-            };
-            dot.push_str(&format!(
-                "  \"{node}\" [shape=ellipse, label=\"{}\"{style}];\n",
-                option.id
-            ));
-            dot.push_str(&format!("  \"{}\" -> \"{node}\";\n", tp.id));
-        }
-    }
-    for event in scene.events() {
-        dot.push_str(&format!(
-            "  \"event:{}\" [shape=note, label=\"{}\"];\n",
-            event.id, event.id
-        ));
-    }
-    for ending in scene.endings() {
-        dot.push_str(&format!(
-            "  \"ending:{}\" [shape=doubleoctagon, label=\"{}\"];\n",
-            ending.id, ending.id
-        ));
-    }
-    let mut edges = Vec::new();
-    let targets = scene
-        .turning_points()
-        .iter()
-        .map(|t| (t.id.clone(), &t.when))
-        .chain(
-            scene
-                .events()
-                .iter()
-                .map(|e| (format!("event:{}", e.id), &e.when)),
-        )
-        .chain(
-            scene
-                .endings()
-                .iter()
-                .map(|e| (format!("ending:{}", e.id), &e.when)),
+    let _ = writeln!(out, "mean length: {:.1} turns", report.mean_turns);
+    let _ = writeln!(out, "endings:");
+    for share in &report.ending_shares {
+        let first = report
+            .first_seed
+            .get(&share.id)
+            .copied()
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {:<28} {:>6}  {:>5.1}% ±{:>4.1}  (first: --seed {first})",
+            share.id,
+            share.count,
+            100.0 * share.share,
+            100.0 * share.interval95
         );
-    for (target, when) in targets {
-        let mut sources = Vec::new();
-        mentions(when, &mut sources);
-        for source in sources {
-            edges.push(format!("  \"{source}\" -> \"{target}\" [style=dashed];\n"));
-        }
     }
-    edges.sort();
-    edges.dedup();
-    for edge in edges {
-        dot.push_str(&edge);
+    let _ = writeln!(out, "mean losses:");
+    for (side, mean) in &report.mean_losses {
+        let _ = writeln!(out, "  {side:<28} {mean:>8.0}");
     }
-    dot.push_str("}\n");
-    dot
-}
-
-fn mentions(condition: &Condition, out: &mut Vec<String>) {
-    match condition {
-        Condition::All(items) | Condition::Any(items) => {
-            items.iter().for_each(|c| mentions(c, out))
-        }
-        Condition::Not(item) => mentions(item, out),
-        Condition::Chosen { tp, option } => out.push(format!("{tp}/{option}")),
-        Condition::Reached(tp) => out.push(tp.clone()),
-        Condition::Happened(event) => out.push(format!("event:{event}")),
-        _ => {}
+    let _ = writeln!(out, "turning points reached (option: times):");
+    for tp in scene.turning_points() {
+        let taken: Vec<String> = tp
+            .options
+            .iter()
+            .map(|o| {
+                let games = report.option(&tp.id, &o.id).map_or(0, |r| r.games);
+                format!("{}: {games}", o.id)
+            })
+            .collect();
+        let _ = writeln!(out, "  {:<20} {}", tp.id, taken.join(", "));
     }
+    let _ = writeln!(
+        out,
+        "by option (games: endings, share ±95 %; mean losses by side):"
+    );
+    for option in &report.options {
+        let endings: Vec<String> = option
+            .ending_shares
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {:.0}%±{:.0}",
+                    s.id,
+                    100.0 * s.share,
+                    100.0 * s.interval95
+                )
+            })
+            .collect();
+        let losses: Vec<String> = option
+            .mean_losses
+            .iter()
+            .map(|(side, mean)| format!("{side} {mean:.0}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  {}/{} ({}): {}; {}",
+            option.turning_point,
+            option.option,
+            option.games,
+            endings.join(", "),
+            losses.join(", ")
+        );
+    }
+    out
 }
 
 fn graph(id: &str, dir: &SceneDir) -> Result<ExitCode> {
     let scenes = load_scenes(dir)?;
     let scene = find_scene(&scenes, id)?;
     let mut out = std::io::stdout().lock();
-    write!(out, "{}", graph_dot(&scene)).map_err(stdout_error)?;
+    write!(out, "{}", crate::graph::graph_dot(&scene)).map_err(stdout_error)?;
     out.flush().map_err(stdout_error)?;
     Ok(ExitCode::SUCCESS)
 }

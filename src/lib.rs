@@ -10,13 +10,17 @@
 //! - [`story`]: turning points, events, endings and the policy of the side
 //!   nobody plays; drives the simulation and records what happened.
 //! - [`save`]: the versioned save file.
+//! - [`simulate`]: many games played automatically and the typed report of
+//!   where they end (`simulate`); [`graph`]: the choice graph (`graph`).
 //! - [`repl`]: the only layer that prints: rendering, wrapping, colour, commands.
 //! - [`cli`]: command-line parsing and the subcommands.
 
 pub mod cli;
 pub mod files;
+pub mod graph;
 pub mod repl;
 pub mod save;
 pub mod scene;
 pub mod sim;
+pub mod simulate;
 pub mod story;

@@ -18,6 +18,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+mod doctrine;
+mod greedy;
+
 /// Story text as it was told: the scene's text and the values its
 /// placeholders had at that moment, kept apart so the REPL can write them in
 /// the reader's language (numbers grouped, names and the clock localized).
@@ -95,6 +98,20 @@ pub enum Policy {
     Historical,
     /// Any option, drawn from the policy's own seeded stream.
     Random,
+    /// The option with the best expected result for the deciding
+    /// commander's side over a few look-ahead games (`greedy.rs`).
+    Greedy,
+}
+
+impl Policy {
+    /// The policy's name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Historical => "historical",
+            Policy::Random => "random",
+            Policy::Greedy => "greedy",
+        }
+    }
 }
 
 /// A player's command, as kept in the command log for saves and replay.
@@ -182,6 +199,10 @@ pub struct StoryState {
     /// `TurnsSince` conditions name (so saves of other scenes are as before).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub since: BTreeMap<String, u32>,
+    /// Orders of the side nobody plays on their way to its units, answering
+    /// the player's (its doctrine, `doctrine.rs`); never shown to him.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<Courier>,
 }
 
 /// World and story together: what undo rewinds and a save stores.
@@ -220,6 +241,9 @@ pub struct Game {
     /// The story's state by index, kept with `story` (which holds it by
     /// id, for saves): what conditions read.
     marks: Marks,
+    /// The copy the greedy policy plays its look-ahead games on, built at
+    /// its first decision (`greedy.rs`).
+    lookahead: Option<Box<Game>>,
 }
 
 /// [`StoryState`] by the scene's typed ids: what happened, was decided and
@@ -324,6 +348,7 @@ impl Game {
                     .unwrap_or(0),
             ),
             marks: Marks::of(&scene, &StoryState::default()),
+            lookahead: None,
             scene,
         };
         let mut out = Vec::new();
@@ -355,8 +380,9 @@ impl Game {
     /// A random pick draws from a stream keyed by the seed and the log's
     /// length, not from the policy stream: the pick happens outside the
     /// command it leads to, so moving a stream here would make the logged
-    /// `Choose` unreplayable and its undo inexact.
-    pub fn policy_choice(&self, policy: Policy) -> Option<usize> {
+    /// `Choose` unreplayable and its undo inexact. A greedy pick plays its
+    /// look-ahead games on a copy, with seeds of its own (`greedy.rs`).
+    pub fn policy_choice(&mut self, policy: Policy) -> Option<usize> {
         let count = self.pending()?.options.len();
         let historical = self
             .pending()?
@@ -369,6 +395,10 @@ impl Game {
             Policy::Random => {
                 let key = self.seed ^ (self.log.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
                 BattleRng::from_seed(key).index(count) + 1
+            }
+            Policy::Greedy => {
+                let tp = self.pending()?.id.clone();
+                self.greedy_option(&tp) + 1
             }
         })
     }
@@ -536,14 +566,20 @@ impl Game {
     /// slowed by thick smoke anywhere on the way, and a turn more for a
     /// wavering unit.
     fn courier_turns(&self, unit: usize, world: &WorldState) -> Option<u32> {
-        let scene = &self.scene;
-        let rules = scene.rules();
-        let Some(commander) = scene.commander_idx(&self.role) else {
+        let Some(commander) = self.scene.commander_idx(&self.role) else {
             return Some(0);
         };
         let Some(from) = world.commanders.get(commander).map(|c| c.zone) else {
             return Some(0);
         };
+        self.courier_turns_from(from, unit, world)
+    }
+
+    /// Turns a courier needs from a commander in zone `from` to the unit
+    /// (see [`Game::courier_turns`]); None if no road leads there.
+    fn courier_turns_from(&self, from: usize, unit: usize, world: &WorldState) -> Option<u32> {
+        let scene = &self.scene;
+        let rules = scene.rules();
         let to = world.units[unit].location.zone;
         if from == to {
             return Some(0);
@@ -617,6 +653,8 @@ impl Game {
         if let Some(order_now) = order_now {
             self.battle.order_unit(unit, order_now, boost);
         }
+        // The side nobody plays answers what it sees of it.
+        self.answer(unit, order);
     }
 
     /// Couriers whose time has come reach their units.
@@ -666,6 +704,7 @@ impl Game {
         // hold from the next turn's movement on.
         let mut delivered = Vec::new();
         self.deliver_couriers(&mut delivered);
+        self.deliver_answers();
         out.push(Output::Turn {
             turn: self.turn(),
             minute: self.minute(),
@@ -853,6 +892,15 @@ impl Game {
         for (effect, act) in option.effects.iter().zip(&r_option.effects) {
             self.apply(effect, act, voice, out);
         }
+    }
+
+    /// The side of the commander `role` names, if the scene has him.
+    fn side_of_role(&self, role: &str) -> Option<usize> {
+        let resolved = self.scene.resolved();
+        self.scene
+            .commander_idx(role)
+            .and_then(|c| resolved.commander_side.get(c))
+            .map(|side| side.idx())
     }
 
     /// Applies an effect: `effect` as the file says it (its texts), `act`
@@ -1155,6 +1203,7 @@ impl Game {
                     let idx = match policy {
                         Policy::Historical => r.historical,
                         Policy::Random => self.policy_rng.index(tp.options.len()),
+                        Policy::Greedy => self.greedy_option(&tp.id),
                     };
                     self.decide(tp_idx, idx, false, out);
                 }

@@ -233,3 +233,77 @@ fn check_passes_the_shipped_scenes_and_fails_a_broken_one_with_positions() {
     assert!(stderr.contains("did you mean \"north-bank\"?"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn simulate_takes_a_policy_per_side_and_refuses_a_shorthand_that_contradicts_them() {
+    let args = |policies: &[&'static str]| {
+        let mut args = vec![
+            "simulate",
+            "--scene",
+            "false-cry",
+            "--role",
+            "zhang-chun",
+            "--runs",
+            "2",
+            "--json",
+        ];
+        args.extend_from_slice(policies);
+        args
+    };
+    let out = xiaoling(
+        &args(&["--policy-player", "random", "--policy-other", "greedy"]),
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json["policies"]["player"], "random");
+    assert_eq!(json["policies"]["other"], "greedy");
+    // One side given: the other stays historical; `--policy` sets both.
+    let out = xiaoling(&args(&["--policy-other", "random"]), "");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json["policies"]["player"], "historical");
+    let out = xiaoling(&args(&["--policy", "random"]), "");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json["policies"]["player"], "random");
+    assert_eq!(json["policies"]["other"], "random");
+    // The shorthand with a per-side policy: clap says which clash.
+    let out = xiaoling(
+        &args(&["--policy", "random", "--policy-other", "greedy"]),
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("--policy <P>") && stderr.contains("--policy-other <P>"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn play_takes_the_other_sides_policy_and_its_transcript_says_how_to_play_it_again() {
+    let dir = common::temp_dir("policy-other");
+    let transcript = dir.join("game.txt");
+    let out = xiaoling(
+        &[
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "huang-taiji",
+            "--seed",
+            "2",
+            "--policy-other",
+            "random",
+            "--transcript",
+            &transcript.display().to_string(),
+        ],
+        "quit\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let head = std::fs::read_to_string(&transcript).expect("a transcript");
+    assert!(
+        head.contains("--seed 2 --lang en --policy-other random\n"),
+        "{head}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1009,3 +1009,70 @@ fn killing_the_game_while_it_saves_never_loses_a_slot() {
         assert!(temps.is_empty(), "stale temp files left: {temps:?}");
     }
 }
+
+/// The side nobody plays decides greedily and answers the player's orders
+/// (its doctrine): a save of such a game loads, replays and undoes exactly.
+#[test]
+fn greedy_decisions_and_answers_to_orders_save_load_and_replay_exactly() {
+    use xiaoling::story::UnitCommand;
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let dir = temp_dir("doctrine");
+    let side = scene.side_idx("ming").expect("a side");
+    let mut answered = false;
+    for seed in 1..30 {
+        let (mut game, _) =
+            Game::with_policies(Arc::clone(&scene), "zhang-chun", seed, Policy::Greedy, None)
+                .expect("game");
+        let mut drew_answers = false;
+        while !game.is_over() && game.turn() < 8 {
+            if game.pending().is_some() {
+                game.choose(1).expect("a choice");
+                continue;
+            }
+            // Every unit of the player's that will listen attacks the first
+            // place where the enemy stands.
+            let world = game.world();
+            let enemy_at = (0..scene.zones().len())
+                .find(|zone| world.side_men_in(game.field(), 1 - side, *zone) > 0);
+            if let Some(zone) = enemy_at {
+                let zone = scene.zones()[zone].id.clone();
+                for (idx, unit) in scene.units().iter().enumerate() {
+                    if game.field().units[idx].side == side {
+                        let _ = game.order(&unit.id, UnitCommand::Attack(zone.clone()));
+                    }
+                }
+            }
+            drew_answers |= !game.story().answers.is_empty();
+            if game.pending().is_none() && !game.is_over() {
+                game.next().expect("a turn");
+            }
+        }
+        if !drew_answers {
+            continue;
+        }
+        answered = true;
+        save::save(&dir, "doctrine", &mut game, "").expect("save");
+        let mut loaded = save::load(&dir, "doctrine", &scenes).expect("load");
+        assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+        assert_eq!(loaded.game.policies(), (Policy::Greedy, None));
+        assert_eq!(state_text(&mut loaded.game), state_text(&mut game));
+        let file = save::read(&save::slot_path(&dir, "doctrine").expect("slot")).expect("read");
+        let (mut fresh, _) =
+            Game::with_policies(Arc::clone(&scene), "zhang-chun", seed, Policy::Greedy, None)
+                .expect("game");
+        let report = save::replay(&mut fresh, &file);
+        assert!(report.reproduces(), "seed {seed}: {}", report.describe());
+        // Undo all the way back and forward again: the same game.
+        let end = state_text(&mut game);
+        let log = game.log().to_vec();
+        while game.undo().is_ok() {}
+        for command in &log {
+            game.run(command).expect("runs again");
+        }
+        assert_eq!(state_text(&mut game), end);
+        break;
+    }
+    assert!(answered, "the Jin answered an attack on some seed");
+    let _ = std::fs::remove_dir_all(&dir);
+}

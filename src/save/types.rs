@@ -47,8 +47,8 @@ macro_rules! mirror_enum {
 }
 
 mirror_enum!(
-    /// Who decides for a side: the novel's choice or chance.
-    SavedPolicy <=> Policy { Historical, Random }
+    /// Who decides for a side: the novel's choice, chance, or look-ahead.
+    SavedPolicy <=> Policy { Historical, Random, Greedy }
 );
 mirror_enum!(SavedCompass <=> Compass { North, South, East, West });
 mirror_enum!(SavedMoraleState <=> MoraleState {
@@ -259,6 +259,9 @@ pub struct SavedStory {
     pub couriers: Vec<SavedCourier>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub since: BTreeMap<String, u32>,
+    /// Orders of the side nobody plays on their way (its doctrine).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<SavedCourier>,
 }
 
 // ------------------------------------------------------------ conversions
@@ -677,6 +680,7 @@ impl From<&StoryState> for SavedStory {
             journal,
             couriers,
             since,
+            answers,
         } = story;
         SavedStory {
             chosen: chosen.clone(),
@@ -687,6 +691,7 @@ impl From<&StoryState> for SavedStory {
             journal: journal.iter().map(|(t, told)| (*t, told.into())).collect(),
             couriers: couriers.iter().map(Into::into).collect(),
             since: since.clone(),
+            answers: answers.iter().map(Into::into).collect(),
         }
     }
 }
@@ -706,6 +711,7 @@ impl From<&SavedStory> for StoryState {
                 .collect(),
             couriers: story.couriers.iter().map(Into::into).collect(),
             since: story.since.clone(),
+            answers: story.answers.iter().map(Into::into).collect(),
         }
     }
 }

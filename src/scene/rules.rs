@@ -198,6 +198,25 @@ rules! {
     /// A wounded commander's leadership, as a share of his own.
     #[serde(default = "wounded_leadership")]
     wounded_leadership: 0.0 ..= 1.0,
+    /// Chance that the side nobody plays answers a move of the player's it
+    /// sees (its doctrine; 0: it never does, and the doctrine is off).
+    #[serde(default = "doctrine_chance")]
+    doctrine_chance: 0.0 ..= 1.0,
+    /// Zones (steps on the zone graph) a reserve may be from the place it is
+    /// sent to; rounded.
+    #[serde(default = "doctrine_range")]
+    doctrine_range: 0.0 ..= 10.0,
+    /// Share of its starting men a steady, unengaged unit must still have to
+    /// count as a fresh reserve.
+    #[serde(default = "doctrine_fresh")]
+    doctrine_fresh: 0.0 ..= 1.0,
+    /// Look-ahead games the greedy policy plays per option; rounded (0: it
+    /// takes the historical option).
+    #[serde(default = "greedy_lookahead")]
+    greedy_lookahead: 0.0 ..= 64.0,
+    /// Weight of fallen commanders against men out of hand in the greedy score.
+    #[serde(default = "greedy_commander_weight")]
+    greedy_commander_weight: 0.0 ..= 10.0,
 }
 
 // Defaults of the rules added after the first rules files were written, so
@@ -216,6 +235,21 @@ fn fall_shock() -> f64 {
     15.0
 }
 fn wounded_leadership() -> f64 {
+    0.5
+}
+fn doctrine_chance() -> f64 {
+    0.8
+}
+fn doctrine_range() -> f64 {
+    2.0
+}
+fn doctrine_fresh() -> f64 {
+    0.75
+}
+fn greedy_lookahead() -> f64 {
+    6.0
+}
+fn greedy_commander_weight() -> f64 {
     0.5
 }
 

@@ -1,0 +1,474 @@
+//! `simulate`: many games played automatically, and what they tell an
+//! author — how often each ending comes, what it costs each side, and for
+//! every option of every turning point where the games that took it ended.
+//!
+//! The report is typed and serializable: `simulate --json` prints it as it
+//! is, and other tools (tests/decisions.rs) read that JSON. Its shape keeps at
+//! least `{"runs": n, "endings": {"id": n}, "options": [{"turning_point",
+//! "option", "games", "endings": {"id": n}, "mean_losses": {"side": x}}]}`.
+//! Means are kept exact here and rounded only when serialized.
+
+use crate::scene::Scene;
+use crate::story::{Game, Policy, StoryError};
+use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Who decides for each side: the player's role and the side nobody plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Policies {
+    #[serde(serialize_with = "policy_name")]
+    pub player: Policy,
+    #[serde(serialize_with = "policy_name")]
+    pub other: Policy,
+}
+
+impl Policies {
+    /// The same policy for both sides (`--policy P`).
+    pub fn both(policy: Policy) -> Policies {
+        Policies {
+            player: policy,
+            other: policy,
+        }
+    }
+}
+
+/// Outcome counts of automatic play-throughs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub scene: String,
+    pub role: String,
+    pub runs: u32,
+    /// The first seed; the games use `seed..seed + runs` (wrapping).
+    pub seed: u64,
+    pub policies: Policies,
+    #[serde(serialize_with = "round2")]
+    pub mean_turns: f64,
+    /// Games by ending id.
+    pub endings: BTreeMap<String, u32>,
+    /// The same, with each share and its 95 % interval.
+    pub ending_shares: Vec<Share>,
+    /// The first seed that reached each ending (`play --seed` replays it).
+    pub first_seed: BTreeMap<String, u64>,
+    /// Mean losses by side id.
+    #[serde(serialize_with = "round1_map")]
+    pub mean_losses: BTreeMap<String, f64>,
+    /// How often each option was taken, in (turning point, option) order.
+    pub choices: Vec<Choice>,
+    /// The games that took each option, in (turning point, option) order.
+    pub options: Vec<OptionReport>,
+}
+
+/// An ending's share of some games.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Share {
+    pub id: String,
+    pub count: u32,
+    #[serde(serialize_with = "round4")]
+    pub share: f64,
+    /// Half the width of the 95 % interval of `share`.
+    #[serde(serialize_with = "round4")]
+    pub interval95: f64,
+}
+
+/// How often one option was taken.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Choice {
+    pub tp: String,
+    pub option: String,
+    pub count: u32,
+}
+
+/// The games that took one option: where they ended and what they cost, so
+/// an author sees which option leads where.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OptionReport {
+    pub turning_point: String,
+    pub option: String,
+    pub games: u32,
+    /// Games by ending id.
+    pub endings: BTreeMap<String, u32>,
+    /// The same, with each share and its 95 % interval.
+    pub ending_shares: Vec<Share>,
+    /// The first seed whose game took this option and reached each ending.
+    pub first_seed: BTreeMap<String, u64>,
+    /// Mean losses by side id, over these games.
+    #[serde(serialize_with = "round1_map")]
+    pub mean_losses: BTreeMap<String, f64>,
+}
+
+impl Report {
+    /// The report of one option, if any game took it.
+    pub fn option(&self, tp: &str, option: &str) -> Option<&OptionReport> {
+        self.options
+            .iter()
+            .find(|o| o.turning_point == tp && o.option == option)
+    }
+
+    /// The share of games that reached `ending`.
+    pub fn share(&self, ending: &str) -> f64 {
+        share(self.endings.get(ending).copied().unwrap_or(0), self.runs)
+    }
+}
+
+/// Half the width of a 95 % interval for a share `hits / games` (normal
+/// approximation with a continuity floor), as a share.
+pub fn interval95(hits: u32, games: u32) -> f64 {
+    if games == 0 {
+        return 0.0;
+    }
+    let n = f64::from(games);
+    let p = f64::from(hits) / n;
+    1.96 * (p * (1.0 - p) / n).sqrt() + 0.5 / n
+}
+
+fn share(hits: u32, games: u32) -> f64 {
+    if games == 0 {
+        0.0
+    } else {
+        f64::from(hits) / f64::from(games)
+    }
+}
+
+fn shares(endings: &BTreeMap<String, u32>, games: u32) -> Vec<Share> {
+    endings
+        .iter()
+        .map(|(id, &count)| Share {
+            id: id.clone(),
+            count,
+            share: share(count, games),
+            interval95: interval95(count, games),
+        })
+        .collect()
+}
+
+/// What one game contributes to the report.
+struct Outcome {
+    ending: String,
+    losses: Vec<f64>,
+    chosen: Vec<(String, String)>,
+    turns: u32,
+}
+
+/// A game for `simulate`: both sides decided by the policies from the
+/// opening (so a point put before the first turn is decided by them too),
+/// no undo kept, no text told.
+fn open(scene: &Arc<Scene>, role: &str, seed: u64, policies: Policies) -> Result<Game, StoryError> {
+    let (mut game, _) = Game::with_policies(
+        Arc::clone(scene),
+        role,
+        seed,
+        policies.other,
+        Some(policies.player),
+    )?;
+    game.keep_undo(false);
+    game.tell_story(false);
+    Ok(game)
+}
+
+/// Plays one game to its end (or the turn limit) from where `game` stands.
+fn play_out(game: &mut Game, scene: &Scene) -> Outcome {
+    let limit = scene.meta().max_turns.saturating_add(5);
+    while !game.is_over() && game.turn() <= limit {
+        if game.auto_step().is_err() {
+            break;
+        }
+    }
+    let world = game.world();
+    Outcome {
+        ending: game
+            .story()
+            .ended
+            .clone()
+            .unwrap_or_else(|| "unfinished".to_string()),
+        losses: (0..scene.sides().len())
+            .map(|side| f64::from(world.side_losses(game.field(), side)))
+            .collect(),
+        chosen: game.story().chosen.clone(),
+        turns: game.turn(),
+    }
+}
+
+/// Plays `runs` games of `scene` as `role`, seeds `seed..seed+runs`, each
+/// side by its policy.
+///
+/// The runs are shared out over all cores (rayon); each worker plays its runs
+/// in one game restarted per seed (world and schedule reused, no undo). The
+/// outcomes are folded in run order, so the report is the same, to the last
+/// bit of every mean, whatever the number of threads.
+pub fn simulate_games(
+    scene: &Arc<Scene>,
+    role: &str,
+    runs: u32,
+    seed: u64,
+    policies: Policies,
+) -> Result<Report, StoryError> {
+    use rayon::prelude::*;
+
+    // Refuse a bad role before any worker starts.
+    open(scene, role, seed, policies)?;
+    let outcomes: Vec<Result<Outcome, StoryError>> = (0..runs)
+        .into_par_iter()
+        .map_init(
+            || open(scene, role, seed, policies),
+            |game, run| {
+                let game = game.as_mut().map_err(|e| e.clone())?;
+                game.restart(seed.wrapping_add(u64::from(run)));
+                Ok(play_out(game, scene))
+            },
+        )
+        .collect();
+    let mut outcomes_in_order = Vec::with_capacity(outcomes.len());
+    for outcome in outcomes {
+        outcomes_in_order.push(outcome?);
+    }
+    Ok(fold(scene, role, seed, policies, runs, &outcomes_in_order))
+}
+
+/// Sums the outcomes, in run order, into the report.
+fn fold(
+    scene: &Scene,
+    role: &str,
+    seed: u64,
+    policies: Policies,
+    runs: u32,
+    outcomes: &[Outcome],
+) -> Report {
+    #[derive(Default)]
+    struct Sums {
+        games: u32,
+        endings: BTreeMap<String, u32>,
+        first_seed: BTreeMap<String, u64>,
+        losses: BTreeMap<String, f64>,
+    }
+    let mut all = Sums::default();
+    let mut by_option: BTreeMap<(String, String), Sums> = BTreeMap::new();
+    let mut turns = 0.0;
+    for (run, outcome) in outcomes.iter().enumerate() {
+        let game_seed = seed.wrapping_add(run as u64);
+        let add = |sums: &mut Sums| {
+            sums.games += 1;
+            *sums.endings.entry(outcome.ending.clone()).or_default() += 1;
+            sums.first_seed
+                .entry(outcome.ending.clone())
+                .or_insert(game_seed);
+            for (side, lost) in scene.sides().iter().zip(&outcome.losses) {
+                *sums.losses.entry(side.id.clone()).or_default() += lost;
+            }
+        };
+        add(&mut all);
+        for choice in &outcome.chosen {
+            add(by_option.entry(choice.clone()).or_default());
+        }
+        turns += f64::from(outcome.turns);
+    }
+    let means = |sums: &Sums| -> BTreeMap<String, f64> {
+        let games = f64::from(sums.games.max(1));
+        sums.losses
+            .iter()
+            .map(|(side, total)| (side.clone(), total / games))
+            .collect()
+    };
+    Report {
+        scene: scene.id().to_string(),
+        role: role.to_string(),
+        runs,
+        seed,
+        policies,
+        mean_turns: turns / f64::from(runs.max(1)),
+        ending_shares: shares(&all.endings, runs),
+        mean_losses: means(&all),
+        choices: by_option
+            .iter()
+            .map(|((tp, option), sums)| Choice {
+                tp: tp.clone(),
+                option: option.clone(),
+                count: sums.games,
+            })
+            .collect(),
+        options: by_option
+            .iter()
+            .map(|((tp, option), sums)| OptionReport {
+                turning_point: tp.clone(),
+                option: option.clone(),
+                games: sums.games,
+                ending_shares: shares(&sums.endings, sums.games),
+                first_seed: sums.first_seed.clone(),
+                mean_losses: means(sums),
+                endings: sums.endings.clone(),
+            })
+            .collect(),
+        endings: all.endings,
+        first_seed: all.first_seed,
+    }
+}
+
+fn policy_name<S: Serializer>(policy: &Policy, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(policy.name())
+}
+
+fn rounded(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
+}
+
+fn round1_map<S: Serializer>(
+    map: &BTreeMap<String, f64>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(map.iter().map(|(k, v)| (k, rounded(*v, 1))))
+}
+
+fn round2<S: Serializer>(x: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(rounded(*x, 2))
+}
+
+fn round4<S: Serializer>(x: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(rounded(*x, 4))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The small world with one turning point for Zhang at the opening:
+    /// `cross` sends his foot over the ford at the Banner (the ending
+    /// `broken` when they run), `stay` keeps them on the south bank; a
+    /// Jin point for the Khan, `charge` or `wait`, at turn 1.
+    fn scene() -> Arc<Scene> {
+        Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            let parse = |text: &str| ron::from_str(text).expect("a turning point");
+            raw.meta.playable.push("khan".into());
+            raw.meta.max_turns = 8;
+            raw.commanders[1].playable = true;
+            raw.turning_points = vec![
+                parse(
+                    r#"(id: "at-the-ford", role: "zhang", when: Always, situation: "The ford.", options: [
+                        (id: "cross", text: "Cross.", narration: "",
+                         effects: [Order(target: Unit("ming-foot"), order: MoveTo("north-bank"))]),
+                        (id: "stay", text: "Stay.", narration: "", effects: [SetFlag("stayed")], historical: true),
+                    ])"#,
+                ),
+                parse(
+                    r#"(id: "at-the-tent", role: "khan", when: Turn(AtLeast(1)), situation: "The banner.", options: [
+                        (id: "charge", text: "Charge.", narration: "", historical: true,
+                         effects: [Order(target: Unit("banner"), order: MoveTo("south-bank"))]),
+                        (id: "wait", text: "Wait.", narration: "", effects: [SetFlag("waited")]),
+                    ])"#,
+                ),
+            ];
+            raw.endings.insert(
+                0,
+                ron::from_str(
+                    r#"(id: "broken", title: "Broken", text: "", summary: "",
+                        when: SideStrength(side: "ming", cmp: Below(0.9)))"#,
+                )
+                .expect("an ending"),
+            );
+            raw
+        }))
+    }
+
+    #[test]
+    fn counts_add_up_and_options_say_where_they_lead() {
+        let scene = scene();
+        let report = simulate_games(&scene, "zhang", 40, 1, Policies::both(Policy::Random))
+            .expect("simulated");
+        assert_eq!(report.runs, 40);
+        assert_eq!(report.endings.values().sum::<u32>(), 40);
+        for tp in ["at-the-ford", "at-the-tent"] {
+            let games: u32 = report
+                .options
+                .iter()
+                .filter(|o| o.turning_point == tp)
+                .map(|o| o.games)
+                .sum();
+            assert_eq!(games, 40, "every game decides `{tp}` once");
+        }
+        for option in &report.options {
+            assert_eq!(option.endings.values().sum::<u32>(), option.games);
+            for (ending, seed) in &option.first_seed {
+                // The first seed replays: that game took the option and ended there.
+                let (mut game, _) = Game::with_policies(
+                    Arc::clone(&scene),
+                    "zhang",
+                    *seed,
+                    Policy::Random,
+                    Some(Policy::Random),
+                )
+                .expect("game");
+                let outcome = play_out(&mut game, &scene);
+                assert_eq!(&outcome.ending, ending);
+                assert!(
+                    outcome
+                        .chosen
+                        .contains(&(option.turning_point.clone(), option.option.clone()))
+                );
+            }
+        }
+        // Staying behind the river keeps the Ming whole more often than crossing.
+        let broken = |option: &str| {
+            let o = report.option("at-the-ford", option).expect("taken");
+            f64::from(o.endings.get("broken").copied().unwrap_or(0)) / f64::from(o.games)
+        };
+        assert!(broken("cross") > broken("stay"), "{report:#?}");
+    }
+
+    #[test]
+    fn the_json_has_the_shape_other_tools_read() {
+        let report = simulate_games(
+            &scene(),
+            "zhang",
+            10,
+            u64::MAX,
+            Policies {
+                player: Policy::Historical,
+                other: Policy::Random,
+            },
+        )
+        .expect("simulated");
+        let json = serde_json::to_value(&report).expect("serializes");
+        assert_eq!(json["runs"], 10);
+        assert_eq!(json["seed"], u64::MAX);
+        assert_eq!(json["policies"]["player"], "historical");
+        assert_eq!(json["policies"]["other"], "random");
+        assert!(json["endings"].is_object());
+        assert!(json["mean_losses"]["ming"].is_number());
+        let option = &json["options"][0];
+        for key in ["turning_point", "option", "games", "endings", "mean_losses"] {
+            assert!(!option[key].is_null(), "options[0] has `{key}`: {option}");
+        }
+        // Means are rounded for reading: a tenth of a man at most.
+        let loss = json["mean_losses"]["ming"].as_f64().expect("a number");
+        assert_eq!(loss, (loss * 10.0).round() / 10.0);
+    }
+
+    #[test]
+    fn the_report_is_the_same_on_one_thread_and_on_two() {
+        let scene = scene();
+        let report = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool")
+                .install(|| {
+                    simulate_games(&scene, "zhang", 30, 5, Policies::both(Policy::Greedy))
+                        .expect("simulated")
+                })
+        };
+        assert_eq!(report(1), report(2));
+    }
+
+    #[test]
+    fn a_role_nobody_may_play_is_refused() {
+        let err = simulate_games(&scene(), "nobody", 1, 1, Policies::both(Policy::Historical));
+        assert!(matches!(err, Err(StoryError::NoSuchRole(..))));
+    }
+
+    #[test]
+    fn intervals_narrow_with_more_games() {
+        assert_eq!(interval95(0, 0), 0.0);
+        assert!(interval95(50, 100) > interval95(500, 1000));
+        assert!((interval95(50, 100) - (0.098 + 0.005)).abs() < 1e-3);
+    }
+}

@@ -1,0 +1,318 @@
+//! The greedy policy: at a turning point, play each option forward a few
+//! times and take the one that leaves the deciding commander's side best off.
+//!
+//! - **Look-ahead.** For each option, `greedy_lookahead` games are played
+//!   from a copy of the game as it stands, the option taken, to the ending
+//!   (or the turn limit). Later decisions in them are taken by each side's
+//!   own policy, a greedy one by the novel's choice (no look-ahead inside a
+//!   look-ahead: the greedy side asks "what if I deviate here, and follow
+//!   the chapters after?"); a side a person plays is played at random.
+//!   (Played at random, the greedy side's own later points made the
+//!   look-ahead judge an option by what random play does after it: on the
+//!   shipped battles its picks then did worse, in losses and endings, than
+//!   with the novel's continuation.)
+//! - **Luck of its own.** Look-ahead game `j` runs on a seed derived from the
+//!   game's seed, the turn, the turning point and `j` (battle stream, policy
+//!   stream and `Chance` conditions alike): it never draws from the game's
+//!   own streams, never peeks at the luck the real game will have, and the
+//!   options are compared under the same luck (game `j` of every option
+//!   shares its seed), so the difference is the option's, not the dice's.
+//! - **Score.** From the world at the end, for the deciding side `s`:
+//!   `(the enemy's men out of hand − s's men out of hand)`, each as a share of
+//!   the men the side brought (out of hand: lost, or running), plus
+//!   `greedy_commander_weight × (the enemy's fallen commanders − s's)`, each
+//!   as a share of the side's commanders (killed or taken 1, wounded ½).
+//!   Endings do not say whom they favour, and need not: an ending is a
+//!   condition over the same world, and the score reads the world directly,
+//!   for every scene, including ones whose endings are all "draws".
+//! - **Choice.** The best mean score; ties go to the historical option,
+//!   then to the first. Deterministic from the seed and the state, so a
+//!   replay, an undo and a save take the same option, and simulate gives the
+//!   same report on any number of threads.
+//!
+//! It starts from the world as it is, hidden parts and all, as the scripted
+//! side's conditions do: a policy to measure a scene by (which option a side
+//! that looks ahead would take, and whether one dominates), not a fair
+//! opponent who knows only what he sees.
+//!
+//! The copy is one extra game kept by the game (built at the first greedy
+//! decision, restored from a snapshot for each look-ahead), so simulate's
+//! workers each keep their own.
+
+use super::{Game, POLICY_STREAM, Policy};
+use crate::scene::Fate;
+use crate::sim::WorldState;
+use crate::sim::rng::BattleRng;
+use std::sync::Arc;
+
+impl Game {
+    /// The option (0-based) the greedy policy takes at turning point `tp_id`.
+    pub(super) fn greedy_option(&mut self, tp_id: &str) -> usize {
+        let scene = Arc::clone(&self.scene);
+        let Some(tp) = scene.turning_point(tp_id) else {
+            return 0;
+        };
+        let historical = tp.options.iter().position(|o| o.historical).unwrap_or(0);
+        let games = scene.rules().greedy_lookahead.round() as u32;
+        let side = self.side_of_role(&tp.role);
+        let (Some(side), true) = (side, tp.options.len() > 1 && games > 0) else {
+            return historical;
+        };
+        let mut snapshot = self.snapshot();
+        snapshot.story.pending = None;
+        // Later decisions in a look-ahead: each side's own policy, greedy
+        // by the novel's choice; a person's side played at random.
+        let plain = |policy: Policy| match policy {
+            Policy::Greedy => Policy::Historical,
+            other => other,
+        };
+        let others = plain(self.policy);
+        let player = plain(self.player_policy.unwrap_or(Policy::Random));
+        let mut copy = match self.lookahead.take() {
+            Some(copy) => copy,
+            None => match Game::with_policies(
+                Arc::clone(&scene),
+                &self.role,
+                self.seed,
+                others,
+                Some(player),
+            ) {
+                Ok((copy, _)) => Box::new(copy),
+                Err(_) => return historical,
+            },
+        };
+        copy.keep_undo(false);
+        // Only its outcome is read: no text told.
+        copy.tell_story(false);
+        copy.policy = others;
+        copy.player_policy = Some(player);
+        let limit = scene.meta().max_turns.saturating_add(5);
+        let mut scores = vec![0.0_f64; tp.options.len()];
+        for game in 0..games {
+            let key = crate::scene::content_hash(&format!(
+                "greedy:{}:{}:{tp_id}:{game}",
+                self.seed, snapshot.world.turn
+            ));
+            let mut start = snapshot.clone();
+            start.world.rng = BattleRng::from_seed(key);
+            for (option, score) in scores.iter_mut().enumerate() {
+                copy.look_ahead(&start, key, tp_id, option, limit);
+                *score += copy.side_score(side);
+            }
+        }
+        self.lookahead = Some(copy);
+        let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if scores.get(historical) == Some(&best) {
+            historical
+        } else {
+            scores.iter().position(|s| *s == best).unwrap_or(historical)
+        }
+    }
+
+    /// Plays one look-ahead game on this copy: `start` restored, every
+    /// stream keyed by `key`, `option` taken at `tp_id`, then on to the end.
+    fn look_ahead(
+        &mut self,
+        start: &super::Snapshot,
+        key: u64,
+        tp_id: &str,
+        option: usize,
+        limit: u32,
+    ) {
+        self.restore_snapshot(start);
+        self.seed = key;
+        self.policy_rng = BattleRng::from_seed(key ^ POLICY_STREAM);
+        self.log.clear();
+        let mut out = Vec::new();
+        if let Some(tp) = self.scene.resolved().tp(tp_id) {
+            self.decide(tp.idx(), option, false, &mut out);
+        }
+        self.settle(&mut out);
+        while !self.is_over() && self.turn() <= limit {
+            if self.auto_step().is_err() {
+                break;
+            }
+        }
+    }
+
+    /// How well `side` stands now (see the module's note): higher is better,
+    /// within −(1 + w) and 1 + w.
+    fn side_score(&mut self, side: usize) -> f64 {
+        let world = self.battle.view();
+        let field = self.battle.field();
+        let weight = self.scene.rules().greedy_commander_weight;
+        let mut own = Standing::default();
+        let mut enemy = Standing::default();
+        for other in 0..field.n_sides {
+            let standing = if other == side { &mut own } else { &mut enemy };
+            standing.add(&world, field, other);
+        }
+        (enemy.out_of_hand() - own.out_of_hand())
+            + weight * (enemy.fallen_share() - own.fallen_share())
+    }
+}
+
+/// What a side (or the sides against it) has left.
+#[derive(Default)]
+struct Standing {
+    /// Men brought onto the field.
+    brought: u32,
+    /// Of them, still in ranks and taking orders.
+    in_hand: u32,
+    commanders: u32,
+    fallen: f64,
+}
+
+impl Standing {
+    fn add(&mut self, world: &WorldState, field: &crate::sim::Field, side: usize) {
+        self.brought += world.side_start_men(field, side);
+        self.in_hand += world
+            .units
+            .iter()
+            .zip(&field.units)
+            .filter(|(unit, info)| {
+                unit.side(info) == side && unit.location.present && unit.morale.state.obeys()
+            })
+            .map(|(unit, _)| unit.men)
+            .sum::<u32>();
+        for commander in world.commanders.iter().filter(|c| c.side == side) {
+            self.commanders += 1;
+            self.fallen += match commander.fallen {
+                None => 0.0,
+                Some(Fate::Wounded) => 0.5,
+                Some(Fate::Killed | Fate::Captured) => 1.0,
+            };
+        }
+    }
+
+    fn out_of_hand(&self) -> f64 {
+        if self.brought == 0 {
+            return 0.0;
+        }
+        1.0 - f64::from(self.in_hand.min(self.brought)) / f64::from(self.brought)
+    }
+
+    fn fallen_share(&self) -> f64 {
+        if self.commanders == 0 {
+            0.0
+        } else {
+            self.fallen / f64::from(self.commanders)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Command, Game, Policy};
+    use std::sync::Arc;
+
+    /// The small world with the same choice for each commander, Zhang at
+    /// the opening and the Khan at turn 1: `bleed-own` (the novel's) costs
+    /// the chooser's side a tenth of its men, `nothing` does nothing, and
+    /// `bleed-enemy` costs the other side a tenth of theirs. `rules` are the
+    /// scene's own.
+    fn scene(rules: &[(&str, f64)]) -> Arc<crate::scene::Scene> {
+        Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.meta.playable.push("khan".into());
+            raw.commanders[1].playable = true;
+            raw.meta.max_turns = 6;
+            let point = |id: &str, role: &str, when: &str, own: &str, enemy: &str| {
+                ron::from_str(&format!(
+                    r#"(id: "{id}", role: "{role}", when: {when}, situation: "", options: [
+                        (id: "bleed-own", text: "-", narration: "", historical: true,
+                         effects: [Casualties(target: Side("{own}"), share: 0.1)]),
+                        (id: "nothing", text: "-", narration: "", effects: [SetFlag("{id}-nothing")]),
+                        (id: "bleed-enemy", text: "-", narration: "",
+                         effects: [Casualties(target: Side("{enemy}"), share: 0.1)]),
+                    ])"#
+                ))
+                .expect("a turning point")
+            };
+            raw.turning_points = vec![
+                point("ming-choice", "zhang", "Always", "ming", "jin"),
+                point("jin-choice", "khan", "Turn(AtLeast(1))", "jin", "ming"),
+            ];
+            for (name, value) in rules {
+                raw.rules.insert(name.to_string(), *value);
+            }
+            raw
+        }))
+    }
+
+    fn chosen(game: &Game, tp: &str) -> Option<String> {
+        game.story()
+            .chosen
+            .iter()
+            .find(|(t, _)| t == tp)
+            .map(|(_, option)| option.clone())
+    }
+
+    /// Zhang's choice by `player`, the Khan's by `other`, through turn 1.
+    fn played(seed: u64, other: Policy, rules: &[(&str, f64)]) -> Game {
+        let (mut game, _) =
+            Game::with_policies(scene(rules), "zhang", seed, other, None).expect("game");
+        game.choose(3).expect("Zhang bleeds the Jin");
+        game.next().expect("turn 1");
+        game
+    }
+
+    #[test]
+    fn greedy_takes_the_best_for_the_deciding_side() {
+        let game = played(4, Policy::Greedy, &[]);
+        assert_eq!(chosen(&game, "jin-choice").as_deref(), Some("bleed-enemy"));
+        // The player's role by the greedy auto-player: the same, for the Ming.
+        let (game, _) = Game::with_policies(
+            scene(&[]),
+            "zhang",
+            4,
+            Policy::Historical,
+            Some(Policy::Greedy),
+        )
+        .expect("game");
+        assert_eq!(chosen(&game, "ming-choice").as_deref(), Some("bleed-enemy"));
+    }
+
+    #[test]
+    fn the_look_ahead_draws_nothing_from_the_games_own_streams() {
+        // The same game with the Khan taking the novel's option: a choice's
+        // effects draw nothing either, so the streams must stand where they do.
+        let mut greedy = played(4, Policy::Greedy, &[]);
+        let mut historical = played(4, Policy::Historical, &[]);
+        assert_eq!(greedy.world().rng, historical.world().rng);
+        assert_eq!(
+            greedy.snapshot().policy_rng,
+            historical.snapshot().policy_rng
+        );
+        assert_eq!(greedy.world().turn, 1);
+    }
+
+    #[test]
+    fn greedy_is_the_same_on_replay_and_after_undo() {
+        let mut game = played(9, Policy::Greedy, &[]);
+        for _ in 0..3 {
+            game.next().expect("a turn");
+        }
+        let log = game.log().to_vec();
+        let snapshot = game.snapshot();
+        let (mut replayed, _) =
+            Game::with_policies(scene(&[]), "zhang", 9, Policy::Greedy, None).expect("game");
+        for command in &log {
+            replayed.run(command).expect("replays");
+        }
+        assert_eq!(replayed.snapshot(), snapshot);
+        for _ in 0..4 {
+            game.undo().expect("undo");
+        }
+        for command in &log[1..] {
+            game.run(command).expect("again");
+        }
+        assert_eq!(game.snapshot(), snapshot);
+        assert!(matches!(log[0], Command::Choose { .. }));
+    }
+
+    #[test]
+    fn without_look_ahead_greedy_takes_the_novels_option() {
+        let game = played(4, Policy::Greedy, &[("greedy_lookahead", 0.0)]);
+        assert_eq!(chosen(&game, "jin-choice").as_deref(), Some("bleed-own"));
+    }
+}
