@@ -3,7 +3,10 @@
 //! loading and running scaled scenes of 1k / 10k / 100k units.
 //!
 //! Run with `cargo bench --bench engine` (all), or pick by name:
-//! `cargo bench --bench engine -- scale`. Results are in README.md.
+//! `cargo bench --bench engine -- scale`. The million-unit cases are marked
+//! ignored (minutes, gigabytes): run them with
+//! `cargo bench --bench engine -- --ignored`. Memory per unit is
+//! `benches/memory.rs`. Results are in README.md.
 
 mod common;
 
@@ -72,7 +75,7 @@ fn game_random(bencher: Bencher) {
 }
 
 /// [`game_random`] as `simulate` plays it: one game restarted with each
-/// seed, its world and schedule reused, no undo snapshots.
+/// seed, its world and schedule reused, no undo snapshots, no text told.
 #[divan::bench(sample_count = 200)]
 fn game_random_reused(bencher: Bencher) {
     let scene = common::shipped("false-cry");
@@ -85,6 +88,7 @@ fn game_random_reused(bencher: Bencher) {
     )
     .expect("playable");
     game.keep_undo(false);
+    game.tell_story(false);
     let mut seed = 0_u64;
     bencher.bench_local(|| {
         seed += 1;
@@ -235,6 +239,36 @@ mod scale {
     #[divan::bench(args = UNITS, sample_count = 10, sample_size = 1)]
     fn turn(bencher: Bencher, units: usize) {
         let scene = common::scaled(units);
+        let mut battle = Battle::new(&scene, 1);
+        battle.step();
+        battle.step();
+        let state = battle.state();
+        let battle = RefCell::new(battle);
+        bencher
+            .with_inputs(|| battle.borrow_mut().restore(&state))
+            .bench_local_values(|()| black_box(battle.borrow_mut().step().len()));
+    }
+}
+
+/// A million units (ignored by default: `-- --ignored`). Memory per unit
+/// is `benches/memory.rs`.
+mod huge {
+    use super::*;
+
+    /// Parsing and checking a scene of a million units.
+    #[divan::bench(ignore, sample_count = 1, sample_size = 1)]
+    fn load_1m(bencher: Bencher) {
+        let source = common::scaled_source(1_000_000);
+        let rules = common::rules();
+        bencher.bench_local(|| {
+            black_box(xiaoling::scene::parse_scene("scaled.ron", &source, &rules).is_ok())
+        });
+    }
+
+    /// One turn of a million units (the third), from the same world each time.
+    #[divan::bench(ignore, sample_count = 3, sample_size = 1)]
+    fn turn_1m(bencher: Bencher) {
+        let scene = common::scaled(1_000_000);
         let mut battle = Battle::new(&scene, 1);
         battle.step();
         battle.step();

@@ -152,7 +152,7 @@ struct Outcome {
 
 /// A game for `simulate`: both sides decided by the policies from the
 /// opening (so a point put before the first turn is decided by them too),
-/// no undo kept.
+/// no undo kept, no text told.
 fn open(scene: &Arc<Scene>, role: &str, seed: u64, policies: Policies) -> Result<Game, StoryError> {
     let (mut game, _) = Game::with_policies(
         Arc::clone(scene),
@@ -162,6 +162,7 @@ fn open(scene: &Arc<Scene>, role: &str, seed: u64, policies: Policies) -> Result
         Some(policies.player),
     )?;
     game.keep_undo(false);
+    game.tell_story(false);
     Ok(game)
 }
 

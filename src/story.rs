@@ -10,7 +10,8 @@
 //! back as [`Output`] for the REPL to render.
 
 use crate::scene::placeholder::Placeholder;
-use crate::scene::{Cmp, Condition, Effect, Prose, Scene, Text};
+use crate::scene::resolved::Variants;
+use crate::scene::{Act, Cmp, Cond, Condition, Effect, Prose, RoleId, Scene, Text, ZoneId};
 use crate::sim::rng::BattleRng;
 use crate::sim::{Battle, Entry, WorldState};
 use serde::{Deserialize, Serialize};
@@ -231,9 +232,70 @@ pub struct Game {
     /// Whether commands keep undo snapshots (off for `simulate`, which
     /// never undoes: a snapshot per command is a copy of the world).
     keeps_undo: bool,
+    /// Whether story text is told (off for `simulate`, which reads only
+    /// endings, choices and losses: telling copies texts and fills
+    /// placeholders). The battle and the story play the same either way.
+    tells: bool,
+    /// The player's role among the scene's playable ones.
+    role_id: RoleId,
+    /// The story's state by index, kept with `story` (which holds it by
+    /// id, for saves): what conditions read.
+    marks: Marks,
     /// The copy the greedy policy plays its look-ahead games on, built at
     /// its first decision (`greedy.rs`).
     lookahead: Option<Box<Game>>,
+}
+
+/// [`StoryState`] by the scene's typed ids: what happened, was decided and
+/// is set, read by conditions in constant time.
+#[derive(Debug, Clone, Default)]
+struct Marks {
+    happened: Vec<bool>,
+    reached: Vec<bool>,
+    chosen: Vec<Option<u32>>,
+    flags: Vec<bool>,
+    /// Per watched id, the turn noted in `StoryState::since`.
+    since: Vec<Option<u32>>,
+}
+
+impl Marks {
+    /// The marks of `story` in `scene`'s ids (ids the scene lacks, as a
+    /// hand-edited save may hold, mark nothing).
+    fn of(scene: &Scene, story: &StoryState) -> Marks {
+        let resolved = scene.resolved();
+        let mut marks = Marks {
+            happened: vec![false; scene.events().len()],
+            reached: vec![false; scene.turning_points().len()],
+            chosen: vec![None; scene.turning_points().len()],
+            flags: vec![false; resolved.flags.len()],
+            since: resolved
+                .watched
+                .iter()
+                .map(|w| story.since.get(&w.id).copied())
+                .collect(),
+        };
+        for id in &story.happened {
+            if let Some(event) = resolved.event(id) {
+                marks.happened[event.idx()] = true;
+            }
+        }
+        for (tp, option) in &story.chosen {
+            if let Some(tp) = resolved.tp(tp) {
+                marks.reached[tp.idx()] = true;
+                marks.chosen[tp.idx()] = scene.turning_points()[tp.idx()]
+                    .options
+                    .iter()
+                    .position(|o| o.id == *option)
+                    .and_then(|o| u32::try_from(o).ok());
+            }
+        }
+        for flag in &story.flags {
+            if let Some(flag) = resolved.flag(flag) {
+                marks.flags[flag.idx()] = true;
+            }
+        }
+        marks
+    }
 }
 
 impl Game {
@@ -276,6 +338,16 @@ impl Game {
             log: Vec::new(),
             undo_stack: Vec::new(),
             keeps_undo: true,
+            tells: true,
+            role_id: RoleId::at(
+                scene
+                    .meta()
+                    .playable
+                    .iter()
+                    .position(|r| r == role)
+                    .unwrap_or(0),
+            ),
+            marks: Marks::of(&scene, &StoryState::default()),
             lookahead: None,
             scene,
         };
@@ -292,6 +364,7 @@ impl Game {
     pub fn restart(&mut self, seed: u64) -> Vec<Output> {
         self.battle.reset(&self.scene, seed);
         self.story = StoryState::default();
+        self.marks = Marks::of(&self.scene, &self.story);
         self.seed = seed;
         self.policy_rng = BattleRng::from_seed(seed ^ POLICY_STREAM);
         self.log.clear();
@@ -366,10 +439,8 @@ impl Game {
     }
     /// The side index of the player's commander.
     pub fn role_side(&self) -> usize {
-        self.scene
-            .commander(&self.role)
-            .and_then(|c| self.scene.side_idx(&c.side))
-            .unwrap_or(0)
+        let resolved = self.scene.resolved();
+        resolved.commander_side[resolved.roles[self.role_id.idx()].idx()].idx()
     }
     /// Clock time now, in minutes after midnight of the first day.
     pub fn minute(&self) -> u32 {
@@ -571,6 +642,7 @@ impl Game {
                 .retreat
                 .get(side)
                 .copied()
+                .flatten()
                 .map(crate::sim::movement::UnitOrder::MoveTo),
             UnitCommand::Rally => commander.map(crate::sim::movement::UnitOrder::RallyTo),
         };
@@ -660,7 +732,9 @@ impl Game {
         });
         self.story.pending = None;
         let mut out = Vec::new();
-        self.decide(&tp.id, number - 1, true, &mut out);
+        if let Some(tp) = self.scene.resolved().tp(&tp.id) {
+            self.decide(tp.idx(), number - 1, true, &mut out);
+        }
         self.settle(&mut out);
         Ok(out)
     }
@@ -689,6 +763,7 @@ impl Game {
     pub fn restore_snapshot(&mut self, snapshot: &Snapshot) {
         self.battle.restore(&snapshot.world);
         self.story = snapshot.story.clone();
+        self.marks = Marks::of(&self.scene, &self.story);
         self.policy_rng = snapshot.policy_rng.clone();
     }
 
@@ -716,11 +791,17 @@ impl Game {
         let Some(prelude) = scene.prelude() else {
             return;
         };
-        if let Some(text) = &prelude.text {
-            out.extend(self.tell(text, "prelude").map(Output::Narrate));
+        let Some(resolved) = &scene.resolved().prelude else {
+            return;
+        };
+        if let (Some(text), Some(variants)) = (&prelude.text, &resolved.text) {
+            out.extend(
+                self.tell_variants(text, variants, "prelude")
+                    .map(Output::Narrate),
+            );
         }
-        for effect in &prelude.effects {
-            self.apply(effect, Voice::Event, out);
+        for (effect, act) in prelude.effects.iter().zip(&resolved.effects) {
+            self.apply(effect, act, Voice::Event, out);
         }
     }
 
@@ -729,20 +810,19 @@ impl Game {
     /// this turn happened at this turn. A flag no longer set loses its turn.
     fn stamp_turns(&mut self) {
         let scene = Arc::clone(&self.scene);
-        let mut watched = BTreeSet::new();
-        for_each_condition(&scene, &mut |condition| watch(condition, &mut watched));
-        if watched.is_empty() {
+        let watched = &scene.resolved().watched;
+        if !watched.iter().any(|w| w.stamped) {
             return;
         }
         let turn = self.turn();
-        for id in watched {
-            let now = self.story.happened.contains(&id)
-                || self.story.chosen.iter().any(|(tp, _)| *tp == id)
-                || self.story.flags.contains(&id);
-            if now {
-                self.story.since.entry(id).or_insert(turn);
-            } else {
-                self.story.since.remove(&id);
+        for (idx, watch) in watched.iter().enumerate().filter(|(_, w)| w.stamped) {
+            if self.marks.now(watch) {
+                if self.marks.since[idx].is_none() {
+                    self.marks.since[idx] = Some(turn);
+                    self.story.since.insert(watch.id.clone(), turn);
+                }
+            } else if self.marks.since[idx].take().is_some() {
+                self.story.since.remove(&watch.id);
             }
         }
     }
@@ -756,6 +836,13 @@ impl Game {
         }
     }
 
+    /// Stops (or resumes) telling story text: for games nobody reads
+    /// (`simulate`). Outputs then carry no told text and the journal stays
+    /// empty; events, choices, endings and the battle are the same.
+    pub fn tell_story(&mut self, tell: bool) {
+        self.tells = tell;
+    }
+
     fn push_undo(&mut self) {
         if !self.keeps_undo {
             return;
@@ -766,55 +853,74 @@ impl Game {
 
     /// Applies the option's effects and records the decision. The chooser's
     /// side reads his narration; the other side reads only what it perceived.
-    fn decide(&mut self, tp_id: &str, option_idx: usize, by_player: bool, out: &mut Vec<Output>) {
+    fn decide(&mut self, tp_idx: usize, option_idx: usize, by_player: bool, out: &mut Vec<Output>) {
         let scene = Arc::clone(&self.scene);
-        let Some(tp) = scene.turning_point(tp_id) else {
+        let (Some(tp), Some(resolved)) = (
+            scene.turning_points().get(tp_idx),
+            scene.resolved().turning_points.get(tp_idx),
+        ) else {
             return;
         };
-        let Some(option) = tp.options.get(option_idx) else {
+        let (Some(option), Some(r_option)) =
+            (tp.options.get(option_idx), resolved.options.get(option_idx))
+        else {
             return;
         };
         self.story.chosen.push((tp.id.clone(), option.id.clone()));
+        self.marks.reached[tp_idx] = true;
+        self.marks.chosen[tp_idx] = u32::try_from(option_idx).ok();
         out.push(Output::Decided {
             tp: tp.id.clone(),
             option: option.id.clone(),
             by_player,
         });
-        let voice = if self.side_of_role(&tp.role) == Some(self.role_side()) {
+        let chooser = scene.resolved().commander_side[resolved.role.idx()].idx();
+        let voice = if chooser == self.role_side() {
             Voice::Own
         } else {
             Voice::Other
         };
         let told = match voice {
-            Voice::Own => self.tell(&option.narration, &option.id),
+            Voice::Own => self.tell_variants(&option.narration, &r_option.narration, &option.id),
             _ => option
                 .perceived
                 .as_ref()
-                .and_then(|p| self.tell(p, &option.id)),
+                .zip(r_option.perceived.as_ref())
+                .and_then(|(p, v)| self.tell_variants(p, v, &option.id)),
         };
         out.extend(told.map(Output::Narrate));
-        for effect in &option.effects {
-            self.apply(effect, voice, out);
+        for (effect, act) in option.effects.iter().zip(&r_option.effects) {
+            self.apply(effect, act, voice, out);
         }
     }
 
+    /// The side of the commander `role` names, if the scene has him.
     fn side_of_role(&self, role: &str) -> Option<usize> {
+        let resolved = self.scene.resolved();
         self.scene
-            .commander(role)
-            .and_then(|c| self.scene.side_idx(&c.side))
+            .commander_idx(role)
+            .and_then(|c| resolved.commander_side.get(c))
+            .map(|side| side.idx())
     }
 
-    fn apply(&mut self, effect: &Effect, voice: Voice, out: &mut Vec<Output>) {
-        match effect {
-            Effect::SetFlag(flag) => {
+    /// Applies an effect: `effect` as the file says it (its texts), `act`
+    /// the same resolved.
+    fn apply(&mut self, effect: &Effect, act: &Act, voice: Voice, out: &mut Vec<Output>) {
+        match (effect, act) {
+            (Effect::SetFlag(flag), Act::SetFlag(id)) => {
                 self.story.flags.insert(flag.clone());
+                self.marks.flags[id.idx()] = true;
             }
-            Effect::ClearFlag(flag) => {
+            (Effect::ClearFlag(flag), Act::ClearFlag(id)) => {
                 self.story.flags.remove(flag);
+                self.marks.flags[id.idx()] = false;
             }
-            Effect::Narrate(text) => {
+            (Effect::Narrate(text), Act::Narrate(variants)) => {
                 if voice != Voice::Other {
-                    out.extend(self.tell(text, "narrate").map(Output::Narrate));
+                    out.extend(
+                        self.tell_variants(text, variants, "narrate")
+                            .map(Output::Narrate),
+                    );
                 }
             }
             _ => {
@@ -822,56 +928,68 @@ impl Game {
                 // by whoever stands within earshot. The side whose choice
                 // raised it reads it in the choice's narration, and an
                 // event's cry is told in the event's own text.
-                if let Effect::Rumor { cry, zone, .. } = effect
+                if let (Effect::Rumor { cry, .. }, Act::Rumor { zone, .. }) = (effect, act)
                     && voice == Voice::Other
-                    && self.within_earshot(zone)
+                    && self.within_earshot(*zone)
                 {
                     out.push(Output::Cry(Told {
                         text: cry.clone(),
                         args: Vec::new(),
                     }));
                 }
-                let scene = Arc::clone(&self.scene);
-                out.extend(
-                    self.battle
-                        .apply(&scene, effect)
-                        .into_iter()
-                        .map(Output::Chronicle),
-                );
+                out.extend(self.battle.act(act).into_iter().map(Output::Chronicle));
             }
         }
     }
 
     /// Whether the player's side has men or its commander in the zone or next to it.
-    fn within_earshot(&mut self, zone: &str) -> bool {
-        let Some(zone) = self.scene.zone_idx(zone) else {
-            return false;
-        };
+    fn within_earshot(&mut self, zone: ZoneId) -> bool {
+        let zone = zone.idx();
         let side = self.role_side();
-        let mut near = self.scene.neighbours(zone);
-        near.push(zone);
+        let near = |z: usize| z == zone || self.scene.adjacent(zone).contains(&z);
         let world = self.battle.view();
         let field = self.battle.field();
-        let units = world.units.iter().zip(&field.units).any(|(u, info)| {
-            info.side == side && u.location.present && near.contains(&u.location.zone)
-        });
+        let units = world
+            .units
+            .iter()
+            .zip(&field.units)
+            .any(|(u, info)| info.side == side && u.location.present && near(u.location.zone));
         units
             || world
                 .commanders
                 .iter()
-                .any(|c| c.side == side && near.contains(&c.zone))
+                .any(|c| c.side == side && near(c.zone))
     }
 
     /// Tells story text now: the first variant whose condition holds, with its
     /// placeholders' values taken from the world as it is. None when no
     /// variant holds (the player is told nothing) or the text is empty.
     pub fn tell(&mut self, prose: &Prose, owner: &str) -> Option<Told> {
+        if !self.tells {
+            return None;
+        }
+        // Prose from outside the scene's story (the intro): its conditions
+        // resolved here, one naming what the scene lacks never holding.
+        let variants: Variants = prose
+            .variants()
+            .into_iter()
+            .map(|(when, _)| self.scene.resolve_condition(when).unwrap_or(Cond::Never))
+            .collect();
+        self.tell_variants(prose, &variants, owner)
+    }
+
+    /// [`Game::tell`] with the prose's variants' conditions resolved.
+    fn tell_variants(&mut self, prose: &Prose, variants: &[Cond], owner: &str) -> Option<Told> {
+        if !self.tells {
+            return None;
+        }
         let world = self.battle.view();
         let text = prose
             .variants()
             .into_iter()
-            .find(|(when, _)| self.holds(when, &world, owner))
-            .map(|(_, text)| text.clone())?;
+            .zip(variants)
+            .find(|(_, when)| self.check(when, &world, owner))
+            .map(|((_, text), _)| text.clone())?;
         if text.get(crate::scene::Locale::En).is_empty() && text.tags().is_empty() {
             return None;
         }
@@ -900,14 +1018,21 @@ impl Game {
         let scene = Arc::clone(&self.scene);
         let world = self.battle.view();
         let holding: Vec<usize> = (0..scene.atmosphere().len())
-            .filter(|i| self.holds(&scene.atmosphere()[*i].when, &world, "atmosphere"))
+            .filter(|i| {
+                scene
+                    .resolved()
+                    .atmosphere
+                    .get(*i)
+                    .is_some_and(|when| self.check(when, &world, "atmosphere"))
+            })
             .collect();
         let n = holding.len();
         (0..n)
             .map(|k| holding[(world.turn as usize + k) % n])
             .filter_map(|i| {
                 let text = scene.atmosphere()[i].text.clone();
-                self.tell(&Prose::One(text), "atmosphere").map(|t| (i, t))
+                self.tell_variants(&Prose::One(text), &[Cond::Always], "atmosphere")
+                    .map(|t| (i, t))
             })
             .collect()
     }
@@ -915,7 +1040,10 @@ impl Game {
     /// The situation of the pending turning point, told now.
     pub fn situation(&mut self) -> Option<Told> {
         let tp = self.pending()?.clone();
-        self.tell(&tp.situation, &tp.id)
+        let scene = Arc::clone(&self.scene);
+        let resolved = scene.resolved().tp(&tp.id)?;
+        let variants = &scene.resolved().turning_points[resolved.idx()].situation;
+        self.tell_variants(&tp.situation, variants, &tp.id)
     }
 
     fn placeholder_value(&self, inside: &str, world: &WorldState) -> Option<Arg> {
@@ -1014,17 +1142,18 @@ impl Game {
         for _ in 0..limit {
             let mut world = self.battle.view();
             let mut fired = false;
-            for event in scene.events() {
-                if self.story.happened.contains(&event.id)
-                    || !self.holds(&event.when, &world, &event.id)
-                {
+            let resolved = scene.resolved();
+            for (idx, (event, r_event)) in scene.events().iter().zip(&resolved.events).enumerate() {
+                if self.marks.happened[idx] || !self.check(&r_event.when, &world, &event.id) {
                     continue;
                 }
                 self.story.happened.push(event.id.clone());
+                self.marks.happened[idx] = true;
                 let text = event
                     .text
                     .as_ref()
-                    .and_then(|text| self.tell(text, &event.id));
+                    .zip(r_event.text.as_ref())
+                    .and_then(|(text, variants)| self.tell_variants(text, variants, &event.id));
                 if let Some(told) = &text {
                     self.story.journal.push((self.turn(), told.clone()));
                 }
@@ -1032,52 +1161,51 @@ impl Game {
                     id: event.id.clone(),
                     text,
                 });
-                for effect in &event.effects {
-                    self.apply(effect, Voice::Event, out);
+                for (effect, act) in event.effects.iter().zip(&r_event.effects) {
+                    self.apply(effect, act, Voice::Event, out);
                 }
                 // Let go of the old view first, so the capture reuses its memory.
                 drop(world);
                 world = self.battle.view();
                 fired = true;
             }
-            if let Some(ending) = scene
+            if let Some((ending, _)) = scene
                 .endings()
                 .iter()
-                .find(|e| self.holds(&e.when, &world, &e.id))
+                .zip(&resolved.endings)
+                .find(|(e, r)| self.check(&r.when, &world, &e.id))
             {
                 self.end(&ending.id, out);
                 return;
             }
-            let reached: Vec<&str> = self
-                .story
-                .chosen
+            let next_tp = scene
+                .turning_points()
                 .iter()
-                .map(|(tp, _)| tp.as_str())
-                .collect();
-            let next_tp = scene.turning_points().iter().find(|tp| {
-                !reached.contains(&tp.id.as_str()) && self.holds(&tp.when, &world, &tp.id)
-            });
+                .zip(&resolved.turning_points)
+                .enumerate()
+                .find(|(idx, (tp, r))| {
+                    !self.marks.reached[*idx] && self.check(&r.when, &world, &tp.id)
+                })
+                .map(|(idx, (tp, r))| (idx, tp, r));
+            let player = resolved.roles[self.role_id.idx()];
             match next_tp {
-                Some(tp) if tp.role == self.role && self.player_policy.is_none() => {
+                Some((_, tp, r)) if r.role == player && self.player_policy.is_none() => {
                     self.story.pending = Some(tp.id.clone());
                     out.push(Output::Situation { tp: tp.id.clone() });
                     return;
                 }
-                Some(tp) => {
-                    let policy = if tp.role == self.role {
+                Some((tp_idx, tp, r)) => {
+                    let policy = if r.role == player {
                         self.player_policy.unwrap_or_default()
                     } else {
                         self.policy
                     };
                     let idx = match policy {
-                        Policy::Historical => {
-                            tp.options.iter().position(|o| o.historical).unwrap_or(0)
-                        }
+                        Policy::Historical => r.historical,
                         Policy::Random => self.policy_rng.index(tp.options.len()),
                         Policy::Greedy => self.greedy_option(&tp.id),
                     };
-                    let id = tp.id.clone();
-                    self.decide(&id, idx, false, out);
+                    self.decide(tp_idx, idx, false, out);
                 }
                 None if !fired => break,
                 None => {}
@@ -1093,12 +1221,17 @@ impl Game {
         self.story.ended = Some(id.to_string());
         self.story.pending = None;
         let scene = Arc::clone(&self.scene);
-        let ending = scene.ending(id);
-        let text = ending.and_then(|e| self.tell(&e.text, id));
-        let summary = ending.and_then(|e| self.tell(&e.summary, id));
+        let ending = scene.resolved().ending(id).and_then(|idx| {
+            Some((
+                scene.endings().get(idx.idx())?,
+                scene.resolved().endings.get(idx.idx())?,
+            ))
+        });
+        let text = ending.and_then(|(e, r)| self.tell_variants(&e.text, &r.text, id));
+        let summary = ending.and_then(|(e, r)| self.tell_variants(&e.summary, &r.summary, id));
         let history = ending
-            .and_then(|e| e.history.as_ref())
-            .and_then(|h| self.tell(h, id));
+            .and_then(|(e, r)| e.history.as_ref().zip(r.history.as_ref()))
+            .and_then(|(h, v)| self.tell_variants(h, v, id));
         out.push(Output::Ending {
             id: id.to_string(),
             text,
@@ -1107,166 +1240,148 @@ impl Game {
         });
     }
 
-    /// Whether a condition holds now.
+    /// Whether a condition holds now. It is resolved against the scene
+    /// first: one naming what the scene lacks does not hold.
     pub fn holds(&self, condition: &Condition, world: &WorldState, owner: &str) -> bool {
+        self.scene
+            .resolve_condition(condition)
+            .is_some_and(|cond| self.check(&cond, world, owner))
+    }
+
+    /// Whether a resolved condition holds now.
+    fn check(&self, condition: &Cond, world: &WorldState, owner: &str) -> bool {
+        self.check_on(condition, world, self.battle.field(), owner)
+    }
+
+    /// [`Game::check`] with the field at hand (fetched once, not per node).
+    fn check_on(
+        &self,
+        condition: &Cond,
+        world: &WorldState,
+        field: &crate::sim::Field,
+        owner: &str,
+    ) -> bool {
         let scene = &self.scene;
-        let field = self.battle.field();
         let turn = f64::from(world.turn);
+        let unit = |id: crate::scene::UnitId| world.units.get(id.idx());
+        let zone = |id: ZoneId| world.zones.get(id.idx());
         match condition {
-            Condition::Always => true,
-            Condition::Never => false,
-            Condition::All(items) => items.iter().all(|c| self.holds(c, world, owner)),
-            Condition::Any(items) => items.iter().any(|c| self.holds(c, world, owner)),
-            Condition::Not(item) => !self.holds(item, world, owner),
-            Condition::Chance(p) => luck(self.seed, world.turn, owner, *p) < *p,
-            Condition::Turn(cmp) => compare(cmp, turn),
-            Condition::Minute(cmp) => {
+            Cond::Always => true,
+            Cond::Never => false,
+            Cond::All(items) => items.iter().all(|c| self.check_on(c, world, field, owner)),
+            Cond::Any(items) => items.iter().any(|c| self.check_on(c, world, field, owner)),
+            Cond::Not(item) => !self.check_on(item, world, field, owner),
+            Cond::Chance(p) => luck(self.seed, world.turn, owner, *p) < *p,
+            Cond::Turn(cmp) => compare(cmp, turn),
+            Cond::Minute(cmp) => {
                 let meta = scene.meta();
                 compare(
                     cmp,
                     f64::from(meta.start_minute) + turn * f64::from(meta.turn_minutes),
                 )
             }
-            Condition::Chosen { tp, option } => self
-                .story
-                .chosen
-                .iter()
-                .any(|(t, o)| t == tp && o == option),
-            Condition::Reached(tp) => self.story.chosen.iter().any(|(t, _)| t == tp),
-            Condition::Happened(event) => self.story.happened.contains(event),
-            Condition::Flag(flag) => self.story.flags.contains(flag),
-            Condition::UnitState { unit, is } => scene
-                .unit_idx(unit)
-                .and_then(|idx| world.units.get(idx))
-                .is_some_and(|u| u.location.present && is.contains(&u.morale.state)),
-            Condition::UnitIn { unit, zone } => {
-                let zone = scene.zone_idx(zone);
-                scene
-                    .unit_idx(unit)
-                    .and_then(|idx| world.units.get(idx))
-                    .is_some_and(|u| {
-                        u.location.present
-                            && Some(u.location.zone) == zone
-                            && u.morale.state.can_fight_or_flee()
-                    })
+            Cond::Chosen { tp, option } => {
+                self.marks.chosen.get(tp.idx()).copied().flatten() == Some(*option)
             }
-            Condition::UnitMen { unit, cmp } => scene
-                .unit_idx(unit)
-                .and_then(|idx| world.units.get(idx))
-                .is_some_and(|u| compare(cmp, f64::from(u.men))),
-            Condition::UnitMorale { unit, cmp } => scene
-                .unit_idx(unit)
-                .and_then(|idx| world.units.get(idx))
-                .is_some_and(|u| compare(cmp, u.morale.value)),
-            Condition::CommanderIn { commander, zone } => {
-                let zone = scene.zone_idx(zone);
-                scene
-                    .commander_idx(commander)
-                    .and_then(|idx| world.commanders.get(idx))
-                    .is_some_and(|c| Some(c.zone) == zone)
+            Cond::Reached(tp) => self.marks.reached.get(tp.idx()).copied().unwrap_or(false),
+            Cond::Happened(event) => self
+                .marks
+                .happened
+                .get(event.idx())
+                .copied()
+                .unwrap_or(false),
+            Cond::Flag(flag) => self.marks.flags.get(flag.idx()).copied().unwrap_or(false),
+            Cond::UnitState { unit: id, is } => {
+                unit(*id).is_some_and(|u| u.location.present && is.contains(&u.morale.state))
             }
-            Condition::SideStrength { side, cmp } => scene.side_idx(side).is_some_and(|side| {
-                let start = world.side_start_men(field, side);
+            Cond::UnitIn { unit: id, zone } => unit(*id).is_some_and(|u| {
+                u.location.present
+                    && u.location.zone == zone.idx()
+                    && u.morale.state.can_fight_or_flee()
+            }),
+            Cond::UnitMen { unit: id, cmp } => {
+                unit(*id).is_some_and(|u| compare(cmp, f64::from(u.men)))
+            }
+            Cond::UnitMorale { unit: id, cmp } => {
+                unit(*id).is_some_and(|u| compare(cmp, u.morale.value))
+            }
+            Cond::CommanderIn { commander, zone } => world
+                .commanders
+                .get(commander.idx())
+                .is_some_and(|c| c.zone == zone.idx()),
+            Cond::SideStrength { side, cmp } => {
+                let start = world.side_start_men(field, side.idx());
                 let share = if start == 0 {
                     0.0
                 } else {
-                    f64::from(world.side_men(field, side)) / f64::from(start)
+                    f64::from(world.side_men(field, side.idx())) / f64::from(start)
                 };
                 compare(cmp, share)
-            }),
-            Condition::SideLosses { side, cmp } => scene
-                .side_idx(side)
-                .is_some_and(|side| compare(cmp, f64::from(world.side_losses(field, side)))),
-            Condition::SideRouting { side, cmp } => scene
-                .side_idx(side)
-                .is_some_and(|side| compare(cmp, world.side_routing(field, side))),
-            Condition::SideMenIn { side, zone, cmp } => {
-                match (scene.side_idx(side), scene.zone_idx(zone)) {
-                    (Some(side), Some(zone)) => {
-                        compare(cmp, f64::from(world.side_men_in(field, side, zone)))
-                    }
-                    _ => false,
-                }
             }
-            Condition::SideCrossed { side, zone, cmp } => {
-                match (scene.side_idx(side), scene.zone_idx(zone)) {
-                    (Some(side), Some(zone)) => {
-                        let crossed = world
-                            .zones
-                            .get(zone)
-                            .and_then(|z| z.passage.crossed.get(side))
-                            .copied()
-                            .unwrap_or(0);
-                        compare(cmp, f64::from(crossed))
-                    }
-                    _ => false,
-                }
+            Cond::SideLosses { side, cmp } => {
+                compare(cmp, f64::from(world.side_losses(field, side.idx())))
             }
-            Condition::Smoke { zone, cmp } => scene
-                .zone_idx(zone)
-                .and_then(|z| world.zones.get(z))
-                .is_some_and(|z| compare(cmp, z.burning.smoke)),
-            Condition::Fire { zone, cmp } => scene
-                .zone_idx(zone)
-                .and_then(|z| world.zones.get(z))
-                .is_some_and(|z| compare(cmp, z.burning.fire)),
-            Condition::Wind(cmp) => compare(cmp, world.weather.wind),
-            Condition::Passable(zone) => scene
-                .zone_idx(zone)
-                .and_then(|z| world.zones.get(z))
-                .is_some_and(|z| z.passage.intact),
-            Condition::Playing(role) => &self.role == role,
-            Condition::PlayerSide(side) => scene.side_idx(side) == Some(self.role_side()),
-            Condition::Sees { side, zone } => match (scene.side_idx(side), scene.zone_idx(zone)) {
-                (Some(side), Some(zone)) => world.vision.side_sees(side, zone),
-                _ => false,
-            },
-            Condition::Obscured { zone, by, cmp } => {
-                match (scene.zone_idx(zone), scene.obscurant_idx(by)) {
-                    (Some(zone), Some(by)) => world
-                        .zones
-                        .get(zone)
-                        .is_some_and(|z| compare(cmp, z.haze.level(by))),
-                    _ => false,
-                }
+            Cond::SideRouting { side, cmp } => compare(cmp, world.side_routing(field, side.idx())),
+            Cond::SideMenIn { side, zone, cmp } => compare(
+                cmp,
+                f64::from(world.side_men_in(field, side.idx(), zone.idx())),
+            ),
+            Cond::SideCrossed {
+                side,
+                zone: id,
+                cmp,
+            } => {
+                let crossed = zone(*id)
+                    .and_then(|z| z.passage.crossed.get(side.idx()))
+                    .copied()
+                    .unwrap_or(0);
+                compare(cmp, f64::from(crossed))
             }
-            Condition::Fallen(commander) => scene
-                .commander_idx(commander)
-                .and_then(|idx| world.commanders.get(idx))
+            Cond::Smoke { zone: id, cmp } => {
+                zone(*id).is_some_and(|z| compare(cmp, z.burning.smoke))
+            }
+            Cond::Fire { zone: id, cmp } => zone(*id).is_some_and(|z| compare(cmp, z.burning.fire)),
+            Cond::Wind(cmp) => compare(cmp, world.weather.wind),
+            Cond::Passable(id) => zone(*id).is_some_and(|z| z.passage.intact),
+            Cond::Playing(role) => *role == self.role_id,
+            Cond::PlayerSide(side) => side.idx() == self.role_side(),
+            Cond::Sees { side, zone } => world.vision.side_sees(side.idx(), zone.idx()),
+            Cond::Obscured { zone: id, by, cmp } => {
+                zone(*id).is_some_and(|z| compare(cmp, z.haze.level(by.idx())))
+            }
+            Cond::Fallen(commander) => world
+                .commanders
+                .get(commander.idx())
                 .is_some_and(|c| c.fallen.is_some()),
-            Condition::TurnsSince(id, cmp) => {
-                let since = self.story.since.get(id).copied().or_else(|| {
-                    // Not stamped yet: it happened in this turn's settling.
-                    let now = self.story.happened.contains(id)
-                        || self.story.chosen.iter().any(|(tp, _)| tp == id)
-                        || self.story.flags.contains(id);
-                    now.then_some(world.turn)
-                });
+            Cond::TurnsSince(id, cmp) => {
+                let Some(watch) = scene.resolved().watched.get(id.idx()) else {
+                    return false;
+                };
+                let since = self
+                    .marks
+                    .since
+                    .get(id.idx())
+                    .copied()
+                    .flatten()
+                    .or_else(|| {
+                        // Not stamped yet: it happened in this turn's settling.
+                        self.marks.now(watch).then_some(world.turn)
+                    });
                 since.is_some_and(|at| compare(cmp, f64::from(world.turn.saturating_sub(at))))
             }
         }
     }
 }
 
-/// Calls `f` on every condition of a scene (the `when` of every turning
-/// point, event and ending), not looking inside them.
-fn for_each_condition(scene: &Scene, f: &mut dyn FnMut(&Condition)) {
-    scene.turning_points().iter().for_each(|tp| f(&tp.when));
-    scene.events().iter().for_each(|event| f(&event.when));
-    scene.endings().iter().for_each(|ending| f(&ending.when));
-}
-
-/// The ids named by `TurnsSince` anywhere in a condition.
-fn watch(condition: &Condition, out: &mut BTreeSet<String>) {
-    match condition {
-        Condition::TurnsSince(id, _) => {
-            out.insert(id.clone());
-        }
-        Condition::All(items) | Condition::Any(items) => {
-            items.iter().for_each(|item| watch(item, out));
-        }
-        Condition::Not(item) => watch(item, out),
-        _ => {}
+impl Marks {
+    /// Whether what `watch` names has happened, been decided or is set.
+    fn now(&self, watch: &crate::scene::resolved::Watch) -> bool {
+        let at = |marks: &[bool], idx: Option<usize>| {
+            idx.and_then(|i| marks.get(i)).copied().unwrap_or(false)
+        };
+        at(&self.happened, watch.event.map(|e| e.idx()))
+            || at(&self.reached, watch.tp.map(|t| t.idx()))
+            || at(&self.flags, watch.flag.map(|f| f.idx()))
     }
 }
 
@@ -1274,8 +1389,21 @@ fn watch(condition: &Condition, out: &mut BTreeSet<String>) {
 /// probability asked: chance in conditions without drawing from any stream,
 /// so reading a condition twice gives the same answer and replays are exact.
 fn luck(seed: u64, turn: u32, owner: &str, p: f64) -> f64 {
-    let key = format!("{seed}:{turn}:{owner}:{}", p.to_bits());
-    let hash = crate::scene::content_hash(&key);
+    use std::fmt::Write;
+    // The FNV-1a of `content_hash` over the key's text, hashed as it is
+    // written (no string built).
+    struct Fnv(u64);
+    impl Write for Fnv {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0 = s.bytes().fold(self.0, |hash, byte| {
+                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            });
+            Ok(())
+        }
+    }
+    let mut fnv = Fnv(crate::scene::content_hash(""));
+    let _ = write!(fnv, "{seed}:{turn}:{owner}:{}", p.to_bits());
+    let hash = fnv.0;
     let mixed = crate::sim::rng::BattleRng::from_seed(hash).unit();
     mixed.clamp(0.0, 1.0)
 }
@@ -1489,6 +1617,13 @@ mod tests {
     fn luck_is_fixed_by_seed_turn_and_item_and_fair() {
         assert_eq!(luck(1, 3, "a", 0.5), luck(1, 3, "a", 0.5));
         assert_ne!(luck(1, 3, "a", 0.5), luck(1, 4, "a", 0.5));
+        // Hashed as written: the same number as hashing the key's text.
+        for (seed, turn, owner, p) in [(1, 3, "a", 0.5), (u64::MAX, 0, "ford-event", 0.05)] {
+            let key = format!("{seed}:{turn}:{owner}:{}", f64::to_bits(p));
+            let hash = crate::scene::content_hash(&key);
+            let expected = BattleRng::from_seed(hash).unit().clamp(0.0, 1.0);
+            assert_eq!(luck(seed, turn, owner, p), expected);
+        }
         let hits = (0..2000)
             .filter(|seed| luck(*seed, 1, "event", 0.3) < 0.3)
             .count();

@@ -9,6 +9,7 @@ pub mod diag;
 pub mod hant;
 pub mod placeholder;
 pub mod raw;
+pub mod resolved;
 pub mod rules;
 pub mod syntax;
 pub mod text;
@@ -16,6 +17,10 @@ mod validate;
 
 pub use diag::Diagnostic;
 pub use raw::*;
+pub use resolved::{
+    Act, CommanderId, Cond, EventId, FlagId, ObscurantId, ROrder, Resolved, RoleId, SideId,
+    Targets, TpId, UnitId, WatchId, ZoneId,
+};
 pub use rules::{KindRules, Rules};
 pub use text::Locale;
 
@@ -47,6 +52,8 @@ pub struct Scene {
     commander_index: HashMap<String, usize>,
     /// Per zone, the zones adjacent to it (edges are both ways), sorted.
     adjacency: Vec<Vec<usize>>,
+    /// Ids resolved to typed indices: what the engine reads at run time.
+    resolved: Resolved,
 }
 
 impl Scene {
@@ -123,6 +130,20 @@ impl Scene {
             .iter()
             .filter_map(|id| self.commander(id))
     }
+    /// The scene with its ids resolved: reference tables, and the story's
+    /// conditions and effects in typed form.
+    pub fn resolved(&self) -> &Resolved {
+        &self.resolved
+    }
+    /// A condition written outside the scene (tests, tools), resolved
+    /// against it: None when it names something the scene lacks.
+    pub fn resolve_condition(&self, condition: &Condition) -> Option<Cond> {
+        resolved::resolve_condition(self, condition)
+    }
+    /// An effect written outside the scene, resolved against it.
+    pub fn resolve_effect(&self, effect: &Effect) -> Option<Act> {
+        resolved::resolve_effect(self, effect)
+    }
     /// Zone indices adjacent to `zone` (edges are both ways), ascending.
     pub fn neighbours(&self, zone: usize) -> Vec<usize> {
         self.adjacent(zone).to_vec()
@@ -182,7 +203,7 @@ pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec
             .collect()
     };
     let zone_index = index(raw.zones.iter().map(|z| &z.id).collect());
-    Ok(Scene {
+    let mut scene = Scene {
         adjacency: adjacency(&raw.zones, &zone_index),
         zone_index,
         side_index: index(raw.sides.iter().map(|s| &s.id).collect()),
@@ -192,7 +213,21 @@ pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec
         file: file.to_string(),
         rules,
         raw,
-    })
+        resolved: Resolved::default(),
+    };
+    match resolved::resolve(&scene) {
+        Ok(resolved) => {
+            scene.resolved = resolved;
+            Ok(scene)
+        }
+        // Validation lets no such scene through; should one pass, it is
+        // refused here rather than read with a fallback.
+        Err(missing) => Err(vec![file_problem(
+            file,
+            format!("these references do not resolve: {}", missing.join(", ")),
+            "check the ids named here against the scene's declarations",
+        )]),
+    }
 }
 
 /// Calls `f` on every player-facing text of a scene.

@@ -5,6 +5,7 @@ use super::UnitInfo;
 use crate::scene::{Rules, Scene, ZoneKind};
 use bevy_ecs::prelude::*;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 pub struct ZoneInfo {
@@ -23,8 +24,20 @@ impl ZoneInfo {
     }
 }
 
+/// The field as a resource: a shared handle, so the battle reads it without
+/// asking the world (and clones of it cost a count).
 #[derive(Resource, Debug, Clone)]
-pub struct Field {
+pub struct Field(Arc<FieldData>);
+
+impl std::ops::Deref for Field {
+    type Target = FieldData;
+    fn deref(&self) -> &FieldData {
+        &self.0
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldData {
     pub rules: Rules,
     /// Turn length over the 15 minutes the rates are given for.
     pub turn_scale: f64,
@@ -33,8 +46,8 @@ pub struct Field {
     pub neighbours: Vec<Vec<usize>>,
     pub units: Vec<UnitInfo>,
     pub n_sides: usize,
-    /// Per side: the zone its routing units run to.
-    pub retreat: Vec<usize>,
+    /// Per side: the zone its routing units run to (none: they stand).
+    pub retreat: Vec<Option<usize>>,
     /// The scene's obscurants besides smoke, in the scene's order.
     pub obscurants: Vec<super::haze::ObscurantInfo>,
 }
@@ -57,44 +70,30 @@ impl Field {
         let neighbours = (0..scene.zones().len())
             .map(|zone| scene.neighbours(zone))
             .collect();
+        let resolved = scene.resolved();
         let units = scene
             .units()
             .iter()
             .enumerate()
             .map(|(idx, unit)| UnitInfo {
                 idx,
-                side: scene.side_idx(&unit.side).unwrap_or(0),
+                side: resolved.unit_side[idx].idx(),
                 kind: unit.kind.clone(),
                 quality: unit.quality,
                 start_men: unit.men,
                 start_morale: unit.morale,
                 may_surrender: unit.may_surrender,
                 mounted: rules.kind(&unit.kind).mounted,
-                leader: unit
-                    .leader
-                    .as_deref()
-                    .and_then(|leader| scene.commander_idx(leader)),
+                leader: resolved.unit_leader[idx].map(|c| c.idx()),
             })
             .collect();
-        let retreat = scene
-            .sides()
+        let retreat = resolved
+            .retreat
             .iter()
-            .map(|side| {
-                side.retreat
-                    .as_deref()
-                    .and_then(|zone| scene.zone_idx(zone))
-                    .or_else(|| {
-                        scene
-                            .commanders()
-                            .iter()
-                            .find(|c| c.side == side.id)
-                            .and_then(|c| scene.zone_idx(&c.zone))
-                    })
-                    .unwrap_or(0)
-            })
+            .map(|zone| zone.map(|z| z.idx()))
             .collect();
         let minutes = f64::from(scene.meta().turn_minutes);
-        Field {
+        Field(Arc::new(FieldData {
             rules,
             turn_scale: minutes / 15.0,
             turn_seconds: minutes * 60.0,
@@ -113,7 +112,7 @@ impl Field {
                     carry: o.carry,
                 })
                 .collect(),
-        }
+        }))
     }
 
     /// Steps from `from` to every zone, moving only through zones `open` allows

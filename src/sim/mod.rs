@@ -38,7 +38,7 @@ pub use chronicle::Entry;
 pub use field::Field;
 pub use state::WorldState;
 
-use crate::scene::{Claim, Effect, Fate, MoraleState, Order, Scene, Target};
+use crate::scene::{Act, Effect, Fate, MoraleState, Scene, Targets};
 use bevy_ecs::prelude::*;
 use chronicle::Chronicle;
 use morale::Morale;
@@ -127,6 +127,54 @@ pub struct SideOrders {
     pub wet_cloth: Vec<bool>,
 }
 
+/// The queries effects and orders use, built once per battle (building a
+/// query is allocation and bookkeeping; effects come many times a turn).
+struct ActQueries {
+    order_unit: QueryState<(&'static UnitInfo, &'static mut Orders, &'static mut Morale)>,
+    order: QueryState<(&'static UnitInfo, &'static mut Orders, &'static Morale)>,
+    morale: QueryState<(&'static UnitInfo, &'static mut Morale)>,
+    commanders: QueryState<&'static mut CommanderState>,
+    casualties: QueryState<(&'static UnitInfo, &'static mut Strength, &'static Location)>,
+    surrender: QueryState<(
+        &'static UnitInfo,
+        &'static mut Morale,
+        &'static Strength,
+        &'static Location,
+    )>,
+    destroy: QueryState<(
+        &'static UnitInfo,
+        &'static mut Strength,
+        &'static mut Location,
+        &'static mut Orders,
+    )>,
+    arrive: QueryState<(&'static UnitInfo, &'static mut Location)>,
+    haze: QueryState<(&'static ZoneIdx, &'static mut haze::Haze)>,
+    change_side: QueryState<(&'static mut UnitInfo, &'static mut Orders)>,
+    zone: QueryState<(&'static ZoneIdx, &'static mut Burning, &'static mut Passage)>,
+    info: QueryState<&'static UnitInfo>,
+    located: QueryState<(&'static UnitInfo, &'static Location)>,
+}
+
+impl ActQueries {
+    fn new(world: &mut World) -> ActQueries {
+        ActQueries {
+            order_unit: world.query(),
+            order: world.query(),
+            morale: world.query(),
+            commanders: world.query(),
+            casualties: world.query(),
+            surrender: world.query(),
+            destroy: world.query(),
+            arrive: world.query(),
+            haze: world.query(),
+            change_side: world.query(),
+            zone: world.query(),
+            info: world.query(),
+            located: world.query(),
+        }
+    }
+}
+
 /// The battle world and its turn schedule.
 pub struct Battle {
     pub(crate) world: World,
@@ -140,6 +188,12 @@ pub struct Battle {
     /// The queries captures read and a turn's opening writes, built once.
     capture: state::CaptureQueries,
     morale: QueryState<&'static mut Morale>,
+    /// The field (also the world's resource), at hand without a lookup.
+    field: Field,
+    queries: ActQueries,
+    /// The opening world (its random stream aside, the same for every
+    /// seed) with its vision: what a reset writes.
+    opening: WorldState,
 }
 
 impl Battle {
@@ -153,16 +207,16 @@ impl Battle {
     /// Puts the battle back at the opening of `scene` (the scene it was
     /// built for) with `seed`: the same world as [`Battle::new`], written
     /// into the entities already there, the schedule kept.
-    pub fn reset(&mut self, scene: &Scene, seed: u64) {
-        let opening = WorldState::opening(scene, seed);
-        self.restore(&opening);
-        let vision = state::vision_of(&mut self.world);
-        self.world.insert_resource(vision);
+    pub fn reset(&mut self, _scene: &Scene, seed: u64) {
+        self.opening.rng = BattleRng::from_seed(seed);
+        self.view_fresh = false;
+        self.opening.apply(&mut self.world);
     }
 
     fn empty(scene: &Scene, seed: u64) -> Battle {
         let mut world = World::new();
-        world.insert_resource(Field::new(scene));
+        let field = Field::new(scene);
+        world.insert_resource(field.clone());
         world.insert_resource(BattleRng::from_seed(seed));
         let mut schedule = Schedule::default();
         schedule.add_systems(
@@ -179,9 +233,15 @@ impl Battle {
             )
                 .chain(),
         );
+        let mut opening = WorldState::opening(scene, seed);
+        opening.apply(&mut world);
+        opening.vision = state::vision_of(&mut world);
         Battle {
             capture: state::CaptureQueries::new(&mut world),
+            queries: ActQueries::new(&mut world),
             morale: world.query(),
+            field,
+            opening,
             world,
             schedule,
             view: None,
@@ -208,7 +268,7 @@ impl Battle {
     }
 
     pub fn field(&self) -> &Field {
-        self.world.resource::<Field>()
+        &self.field
     }
 
     /// Gives a unit an order, as its commander's courier delivers it; a
@@ -216,7 +276,7 @@ impl Battle {
     /// its morale (the drums of an attack). False when it was not taken.
     pub fn order_unit(&mut self, unit: usize, order: UnitOrder, morale: f64) -> bool {
         self.view_fresh = false;
-        let mut query = self.world.query::<(&UnitInfo, &mut Orders, &mut Morale)>();
+        let query = &mut self.queries.order_unit;
         for (info, mut orders, mut state) in query.iter_mut(&mut self.world) {
             if info.idx == unit && state.state.obeys() {
                 orders.order = order;
@@ -269,33 +329,36 @@ impl Battle {
         state.apply(&mut self.world);
     }
 
-    /// Applies a scene effect; returns what it caused.
+    /// Applies a scene effect written in the raw model (tests, tools): it
+    /// is resolved against `scene` first; one naming what the scene lacks
+    /// does nothing.
     pub fn apply(&mut self, scene: &Scene, effect: &Effect) -> Vec<Entry> {
+        match scene.resolve_effect(effect) {
+            Some(act) => self.act(&act),
+            None => Vec::new(),
+        }
+    }
+
+    /// Applies a resolved scene effect; returns what it caused.
+    pub fn act(&mut self, act: &Act) -> Vec<Entry> {
         self.view_fresh = false;
         let mut entries = Vec::new();
-        match effect {
-            Effect::Order { target, order } => {
-                let order = match order {
-                    Order::Hold => UnitOrder::Hold,
-                    Order::MoveTo(zone) => match scene.zone_idx(zone) {
-                        Some(zone) => UnitOrder::MoveTo(zone),
-                        None => return entries,
-                    },
-                    Order::Pursue => UnitOrder::Pursue,
-                };
-                let targets = self.targets(scene, target);
-                let mut query = self.world.query::<(&UnitInfo, &mut Orders, &Morale)>();
+        match act {
+            Act::Order { targets, order } => {
+                let order = UnitOrder::from(*order);
+                let mask = self.targets(targets);
+                let query = &mut self.queries.order;
                 for (info, mut orders, morale) in query.iter_mut(&mut self.world) {
-                    if targets.get(info.idx).copied().unwrap_or(false) && morale.state.obeys() {
+                    if mask.get(info.idx).copied().unwrap_or(false) && morale.state.obeys() {
                         orders.order = order;
                     }
                 }
             }
-            Effect::Morale { target, delta } => {
-                let targets = self.targets(scene, target);
-                let mut query = self.world.query::<(&UnitInfo, &mut Morale)>();
+            Act::Morale { targets, delta } => {
+                let mask = self.targets(targets);
+                let query = &mut self.queries.morale;
                 for (info, mut morale) in query.iter_mut(&mut self.world) {
-                    if targets.get(info.idx).copied().unwrap_or(false)
+                    if mask.get(info.idx).copied().unwrap_or(false)
                         && morale.state.can_fight_or_flee()
                     {
                         morale.value = (morale.value + delta).clamp(0.0, 100.0);
@@ -303,50 +366,44 @@ impl Battle {
                     }
                 }
             }
-            Effect::Rumor {
+            Act::Rumor {
                 zone,
-                claim,
+                about,
+                routed,
                 credibility,
-                ..
             } => {
-                let (Some(zone), Some(side)) = (scene.zone_idx(zone), claim_side(scene, claim))
-                else {
-                    return entries;
-                };
-                let routed = matches!(claim, Claim::Routed(_));
                 let mut reached = vec![false; self.field().zones.len()];
-                reached[zone] = true;
+                if let Some(slot) = reached.get_mut(zone.idx()) {
+                    *slot = true;
+                }
                 let rumor = Rumor {
-                    about: side,
-                    routed,
+                    about: about.idx(),
+                    routed: *routed,
                     credibility: *credibility,
                     reached,
                     believers: Vec::new(),
                 };
                 self.world.resource_mut::<Rumors>().active.push(rumor);
             }
-            Effect::Fire { zone, intensity } => {
-                if let Some(zone) = scene.zone_idx(zone) {
-                    // Sets the fire to `intensity`: 0 puts it out (rain, a bucket line).
-                    let mut was = 0.0;
-                    self.with_zone(zone, |burning, _| {
-                        was = burning.fire;
-                        burning.fire = *intensity;
-                        burning.fuel = burning.fuel.max(*intensity * 0.8);
-                    });
-                    if *intensity > 0.0 && was <= 0.0 {
-                        entries.push(Entry::FireStarts { zone });
-                    } else if *intensity <= 0.0 && was > 0.0 {
-                        entries.push(Entry::FireOut { zone });
-                    }
+            Act::Fire { zone, intensity } => {
+                // Sets the fire to `intensity`: 0 puts it out (rain, a bucket line).
+                let mut was = 0.0;
+                let zone = zone.idx();
+                self.with_zone(zone, |burning, _| {
+                    was = burning.fire;
+                    burning.fire = *intensity;
+                    burning.fuel = burning.fuel.max(*intensity * 0.8);
+                });
+                if *intensity > 0.0 && was <= 0.0 {
+                    entries.push(Entry::FireStarts { zone });
+                } else if *intensity <= 0.0 && was > 0.0 {
+                    entries.push(Entry::FireOut { zone });
                 }
             }
-            Effect::Smoke { zone, level } => {
-                if let Some(zone) = scene.zone_idx(zone) {
-                    self.with_zone(zone, |burning, _| burning.smoke = *level);
-                }
+            Act::Smoke { zone, level } => {
+                self.with_zone(zone.idx(), |burning, _| burning.smoke = *level);
             }
-            Effect::Wind { strength, toward } => {
+            Act::Wind { strength, toward } => {
                 let mut weather = self.world.resource_mut::<Weather>();
                 weather.wind = *strength;
                 weather.toward = *toward;
@@ -355,39 +412,35 @@ impl Battle {
                     toward: *toward,
                 });
             }
-            Effect::Drums { commander, turns } => {
-                if let Some(idx) = scene.commander_idx(commander) {
-                    let mut query = self.world.query::<&mut CommanderState>();
-                    for mut state in query.iter_mut(&mut self.world) {
-                        if state.idx == idx {
-                            state.drums_left = state.drums_left.max(*turns);
-                            entries.push(Entry::Drums {
-                                commander: idx,
-                                zone: state.zone,
-                            });
-                        }
+            Act::Drums { commander, turns } => {
+                let idx = commander.idx();
+                let query = &mut self.queries.commanders;
+                for mut state in query.iter_mut(&mut self.world) {
+                    if state.idx == idx {
+                        state.drums_left = state.drums_left.max(*turns);
+                        entries.push(Entry::Drums {
+                            commander: idx,
+                            zone: state.zone,
+                        });
                     }
                 }
             }
-            Effect::CommanderTo { commander, zone } => {
-                if let (Some(idx), Some(zone)) =
-                    (scene.commander_idx(commander), scene.zone_idx(zone))
-                {
-                    let mut query = self.world.query::<&mut CommanderState>();
-                    for mut state in query.iter_mut(&mut self.world) {
-                        if state.idx == idx {
-                            state.zone = zone;
-                            state.placed = true;
-                        }
+            Act::CommanderTo { commander, zone } => {
+                let idx = commander.idx();
+                let query = &mut self.queries.commanders;
+                for mut state in query.iter_mut(&mut self.world) {
+                    if state.idx == idx {
+                        state.zone = zone.idx();
+                        state.placed = true;
                     }
                 }
             }
-            Effect::Casualties { target, share } => {
-                let targets = self.targets(scene, target);
-                let mut query = self.world.query::<(&UnitInfo, &mut Strength, &Location)>();
+            Act::Casualties { targets, share } => {
+                let mask = self.targets(targets);
+                let query = &mut self.queries.casualties;
                 let mut hits: Vec<(usize, u32)> = Vec::new();
                 for (info, mut strength, location) in query.iter_mut(&mut self.world) {
-                    if targets.get(info.idx).copied().unwrap_or(false) && location.present {
+                    if mask.get(info.idx).copied().unwrap_or(false) && location.present {
                         let lost =
                             ((f64::from(strength.men) * share).round() as u32).min(strength.men);
                         strength.men -= lost;
@@ -402,122 +455,114 @@ impl Battle {
                         .map(|(unit, men)| Entry::Casualties { unit, men }),
                 );
             }
-            Effect::Surrender(unit) => {
-                if let Some(idx) = scene.unit_idx(unit) {
-                    let mut query = self
-                        .world
-                        .query::<(&UnitInfo, &mut Morale, &Strength, &Location)>();
-                    for (info, mut morale, strength, location) in query.iter_mut(&mut self.world) {
-                        if info.idx == idx && location.present && morale.state.can_fight_or_flee() {
-                            morale.state = MoraleState::Surrendered;
-                            entries.push(Entry::Surrenders {
-                                unit: idx,
-                                men: strength.men,
-                                officers: 0,
-                            });
-                        }
+            Act::Surrender(unit) => {
+                let idx = unit.idx();
+                let query = &mut self.queries.surrender;
+                for (info, mut morale, strength, location) in query.iter_mut(&mut self.world) {
+                    if info.idx == idx && location.present && morale.state.can_fight_or_flee() {
+                        morale.state = MoraleState::Surrendered;
+                        entries.push(Entry::Surrenders {
+                            unit: idx,
+                            men: strength.men,
+                            officers: 0,
+                        });
                     }
                 }
             }
-            Effect::Destroy { zone, share } => {
-                if let Some(zone) = scene.zone_idx(zone) {
-                    self.with_zone(zone, |_, passage| passage.intact = false);
-                    let fallback = self.field().neighbours[zone]
-                        .first()
-                        .copied()
-                        .unwrap_or(zone);
-                    let mut query =
-                        self.world
-                            .query::<(&UnitInfo, &mut Strength, &mut Location, &mut Orders)>();
-                    let mut lost_total = 0;
-                    for (_, mut strength, mut location, mut orders) in
-                        query.iter_mut(&mut self.world)
-                    {
-                        if location.present && location.zone == zone {
-                            let lost = ((f64::from(strength.men) * share).round() as u32)
-                                .min(strength.men);
-                            strength.men -= lost;
-                            strength.lost_this_turn += lost;
-                            lost_total += lost;
-                            location.zone = orders.came_from.unwrap_or(fallback);
-                            orders.progress = 0.0;
-                        }
+            Act::Destroy { zone, share } => {
+                let zone = zone.idx();
+                self.with_zone(zone, |_, passage| passage.intact = false);
+                let fallback = self
+                    .field()
+                    .neighbours
+                    .get(zone)
+                    .and_then(|n| n.first())
+                    .copied()
+                    .unwrap_or(zone);
+                let query = &mut self.queries.destroy;
+                let mut lost_total = 0;
+                for (_, mut strength, mut location, mut orders) in query.iter_mut(&mut self.world) {
+                    if location.present && location.zone == zone {
+                        let lost =
+                            ((f64::from(strength.men) * share).round() as u32).min(strength.men);
+                        strength.men -= lost;
+                        strength.lost_this_turn += lost;
+                        lost_total += lost;
+                        location.zone = orders.came_from.unwrap_or(fallback);
+                        orders.progress = 0.0;
                     }
-                    entries.push(Entry::Destroyed {
-                        zone,
-                        men: lost_total,
-                    });
                 }
+                entries.push(Entry::Destroyed {
+                    zone,
+                    men: lost_total,
+                });
             }
-            Effect::Arrive(unit) => {
-                if let Some(idx) = scene.unit_idx(unit) {
-                    let mut query = self.world.query::<(&UnitInfo, &mut Location)>();
-                    for (info, mut location) in query.iter_mut(&mut self.world) {
-                        if info.idx == idx && !location.present {
-                            location.present = true;
-                            entries.push(Entry::Arrives {
-                                unit: idx,
-                                zone: location.zone,
-                            });
-                        }
+            Act::Arrive(unit) => {
+                let idx = unit.idx();
+                let query = &mut self.queries.arrive;
+                for (info, mut location) in query.iter_mut(&mut self.world) {
+                    if info.idx == idx && !location.present {
+                        location.present = true;
+                        entries.push(Entry::Arrives {
+                            unit: idx,
+                            zone: location.zone,
+                        });
                     }
                 }
             }
-            Effect::WetCloth(side) => {
-                if let Some(side) = scene.side_idx(side) {
-                    let mut orders = self.world.resource_mut::<SideOrders>();
-                    if let Some(flag) = orders.wet_cloth.get_mut(side) {
-                        *flag = true;
-                    }
+            Act::WetCloth(side) => {
+                let mut orders = self.world.resource_mut::<SideOrders>();
+                if let Some(flag) = orders.wet_cloth.get_mut(side.idx()) {
+                    *flag = true;
                 }
             }
-            Effect::Fall { commander, fate } => {
-                if let Some(idx) = scene.commander_idx(commander) {
-                    fall::fall(&mut self.world, idx, *fate, &mut entries);
-                }
+            Act::Fall { commander, fate } => {
+                fall::fall(&mut self.world, commander.idx(), *fate, &mut entries);
             }
-            Effect::Obscure { zones, by, level } => {
-                if let Some(by) = scene.obscurant_idx(by) {
-                    let wanted: Vec<usize> =
-                        zones.iter().filter_map(|z| scene.zone_idx(z)).collect();
-                    let kinds = self.world.resource::<Field>().obscurants.len();
-                    let mut query = self.world.query::<(&ZoneIdx, &mut haze::Haze)>();
+            Act::Obscure { zones, by, level } => {
+                let by = by.idx();
+                let kinds = self.world.resource::<Field>().obscurants.len();
+                if by < kinds {
+                    let query = &mut self.queries.haze;
                     for (idx, mut haze) in query.iter_mut(&mut self.world) {
-                        if zones.is_empty() || wanted.contains(&idx.0) {
+                        if zones.is_empty() || zones.iter().any(|z| z.idx() == idx.0) {
                             haze.levels.resize(kinds, 0.0);
                             haze.levels[by] = level.clamp(0.0, 1.0);
                         }
                     }
                 }
             }
-            Effect::ChangeSide { who, side } => {
-                if let Some(side) = scene.side_idx(side) {
-                    let commander = scene.commander_idx(who);
-                    let unit = scene.unit_idx(who);
-                    let mut query = self.world.query::<&mut CommanderState>();
-                    for mut state in query.iter_mut(&mut self.world) {
-                        if Some(state.idx) == commander {
-                            state.side = side;
-                            state.drums_left = 0;
-                        }
+            Act::ChangeSide {
+                commander,
+                unit,
+                side,
+            } => {
+                let side = side.idx();
+                let commander = commander.map(|c| c.idx());
+                let unit = unit.map(|u| u.idx());
+                let query = &mut self.queries.commanders;
+                for mut state in query.iter_mut(&mut self.world) {
+                    if Some(state.idx) == commander {
+                        state.side = side;
+                        state.drums_left = 0;
                     }
-                    let mut query = self.world.query::<(&mut UnitInfo, &mut Orders)>();
-                    for (mut info, mut orders) in query.iter_mut(&mut self.world) {
-                        let led = commander.is_some() && info.leader == commander;
-                        if Some(info.idx) == unit || led {
-                            info.side = side;
-                            orders.order = UnitOrder::Hold;
-                        }
+                }
+                let query = &mut self.queries.change_side;
+                for (mut info, mut orders) in query.iter_mut(&mut self.world) {
+                    let led = commander.is_some() && info.leader == commander;
+                    if Some(info.idx) == unit || led {
+                        info.side = side;
+                        orders.order = UnitOrder::Hold;
                     }
                 }
             }
-            Effect::SetFlag(_) | Effect::ClearFlag(_) | Effect::Narrate(_) => {}
+            Act::SetFlag(_) | Act::ClearFlag(_) | Act::Narrate(_) => {}
         }
         entries
     }
 
     fn with_zone(&mut self, zone: usize, change: impl FnOnce(&mut Burning, &mut Passage)) {
-        let mut query = self.world.query::<(&ZoneIdx, &mut Burning, &mut Passage)>();
+        let query = &mut self.queries.zone;
         if let Some((_, mut burning, mut passage)) = query
             .iter_mut(&mut self.world)
             .find(|(idx, _, _)| idx.0 == zone)
@@ -528,54 +573,45 @@ impl Battle {
 
     /// The units a target names (present or not), as a mask by unit index:
     /// each unit is then checked in constant time.
-    fn targets(&mut self, scene: &Scene, target: &Target) -> Vec<bool> {
-        let mut mask = vec![false; scene.units().len()];
+    fn targets(&mut self, targets: &Targets) -> Vec<bool> {
+        let mut mask = vec![false; self.field().units.len()];
         let mut set = |idx: usize| {
             if let Some(slot) = mask.get_mut(idx) {
                 *slot = true;
             }
         };
-        match target {
-            Target::Unit(id) => scene.unit_idx(id).into_iter().for_each(set),
-            Target::Units(list) => list
-                .iter()
-                .filter_map(|id| scene.unit_idx(id))
-                .for_each(set),
-            Target::Side(side) => {
+        match targets {
+            Targets::Units(list) => list.iter().for_each(|unit| set(unit.idx())),
+            Targets::Side(side) => {
                 // By the side each unit fights for now (a `ChangeSide` moves it).
-                let side = scene.side_idx(side);
-                let mut query = self.world.query::<&UnitInfo>();
+                let side = side.idx();
+                let query = &mut self.queries.info;
                 query
                     .iter(&self.world)
-                    .filter(|info| Some(info.side) == side)
+                    .filter(|info| info.side == side)
                     .for_each(|info| set(info.idx));
             }
-            Target::SideIn { side, zone } => {
-                let (side, zone) = (scene.side_idx(side), scene.zone_idx(zone));
-                let mut query = self.world.query::<(&UnitInfo, &Location)>();
+            Targets::SideIn { side, zone } => {
+                let (side, zone) = (side.idx(), zone.idx());
+                let query = &mut self.queries.located;
                 query
                     .iter(&self.world)
                     .filter(|(info, location)| {
-                        Some(info.side) == side && Some(location.zone) == zone && location.present
+                        info.side == side && location.zone == zone && location.present
                     })
                     .for_each(|(info, _)| set(info.idx));
             }
-            Target::Zone(zone) => {
-                let zone = scene.zone_idx(zone);
-                let mut query = self.world.query::<(&UnitInfo, &Location)>();
+            Targets::Zone(zone) => {
+                let zone = zone.idx();
+                let query = &mut self.queries.located;
                 query
                     .iter(&self.world)
-                    .filter(|(_, location)| Some(location.zone) == zone && location.present)
+                    .filter(|(_, location)| location.zone == zone && location.present)
                     .for_each(|(info, _)| set(info.idx));
             }
         }
         mask
     }
-}
-
-fn claim_side(scene: &Scene, claim: &Claim) -> Option<usize> {
-    let (Claim::Routed(side) | Claim::Victorious(side)) = claim;
-    scene.side_idx(side)
 }
 
 impl MoraleState {

@@ -98,8 +98,27 @@ pub fn rout_chance(morale: f64, quality: f64, rout_below: f64) -> f64 {
     (0.25 + 0.5 * (1.0 - quality) + 0.5 * (rout_below - morale) / rout_below).clamp(0.0, 1.0)
 }
 
+/// The morale system's working lists, kept between turns so a turn
+/// allocates nothing (per side and zone: `side * zones + zone`).
+#[derive(Default)]
+pub struct MoraleScratch {
+    smoke: Vec<f64>,
+    open: Vec<bool>,
+    withdrawing: Vec<f64>,
+    men: Vec<f64>,
+    routing: Vec<f64>,
+    deltas: Vec<(Modifier, f64)>,
+}
+
+/// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
+fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
+    list.clear();
+    list.resize(len, value);
+}
+
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn morale_system(
+    mut scratch: Local<MoraleScratch>,
     field: Res<Field>,
     vision: Res<Vision>,
     side_orders: Res<SideOrders>,
@@ -118,8 +137,16 @@ pub fn morale_system(
 ) {
     let rules = &field.rules;
     let n = field.zones.len();
-    let mut smoke = vec![0.0; n];
-    let mut open = vec![true; n];
+    let MoraleScratch {
+        smoke,
+        open,
+        withdrawing,
+        men,
+        routing,
+        deltas,
+    } = &mut *scratch;
+    refill(smoke, n, 0.0);
+    refill(open, n, true);
     for (idx, burning, passage, haze) in zones.iter() {
         if idx.0 < n {
             // A choking obscurant of the scene's weighs as smoke does.
@@ -134,7 +161,7 @@ pub fn morale_system(
     // Men of each side that withdrew from a fight this turn, by the zone
     // they are in now: seen from another zone, a withdrawal looks like flight
     // (the rule `withdrawal_seen_as_flight`; none when it is off).
-    let mut withdrawing = vec![vec![0.0_f64; n]; field.n_sides];
+    refill(withdrawing, n * field.n_sides, 0.0);
     if rules.withdrawal_seen_as_flight > 0.0 {
         for (info, strength, location, _, morale) in all.iter() {
             if withdrawals.units.contains(&info.idx)
@@ -142,19 +169,19 @@ pub fn morale_system(
                 && !morale.state.is_broken()
                 && location.zone < n
             {
-                withdrawing[info.side][location.zone] +=
+                withdrawing[info.side * n + location.zone] +=
                     f64::from(strength.men) * rules.withdrawal_seen_as_flight;
             }
         }
     }
     // Men and routing men per side and zone, as the turn stands.
-    let mut men = vec![vec![0.0_f64; n]; field.n_sides];
-    let mut routing = vec![vec![0.0_f64; n]; field.n_sides];
+    refill(men, n * field.n_sides, 0.0);
+    refill(routing, n * field.n_sides, 0.0);
     for (info, strength, location, _, morale) in all.iter() {
         if location.present && morale.state.can_fight_or_flee() {
-            men[info.side][location.zone] += f64::from(strength.men);
+            men[info.side * n + location.zone] += f64::from(strength.men);
             if morale.state.is_broken() {
-                routing[info.side][location.zone] += f64::from(strength.men);
+                routing[info.side * n + location.zone] += f64::from(strength.men);
             }
         }
     }
@@ -172,7 +199,7 @@ pub fn morale_system(
         }
         let zone = location.zone;
         let side = info.side;
-        let mut deltas: Vec<(Modifier, f64)> = Vec::new();
+        deltas.clear();
         // Casualties this turn, as a share of the men before them.
         let before = f64::from(strength.men + strength.lost_this_turn);
         if strength.lost_this_turn > 0 && before > 0.0 {
@@ -182,9 +209,9 @@ pub fn morale_system(
         // Outnumbered by the enemy in the zone (heard if not seen).
         let enemy_here: f64 = (0..field.n_sides)
             .filter(|s| *s != side)
-            .map(|s| men[s][zone])
+            .map(|s| men[s * n + zone])
             .sum();
-        if enemy_here > 1.5 * men[side][zone] {
+        if enemy_here > 1.5 * men[side * n + zone] {
             deltas.push((Modifier::Outnumbered, -rules.outnumbered_morale));
         }
         // Contagion: routing friends in this zone and the neighbours it can see.
@@ -192,8 +219,8 @@ pub fn morale_system(
         let mut near_routing = 0.0;
         for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
             if z == zone || vision.side_sees(side, z) {
-                near_men += men[side][z];
-                near_routing += routing[side][z] + withdrawing[side][z];
+                near_men += men[side * n + z];
+                near_routing += routing[side * n + z] + withdrawing[side * n + z];
             }
         }
         let own_men = f64::from(strength.men);
@@ -253,7 +280,8 @@ pub fn morale_system(
         // No line of retreat: enemy here and every way out held by the enemy or closed.
         if enemy_here > 0.0 {
             let trapped = field.neighbours[zone].iter().all(|&z| {
-                !open[z] || (0..field.n_sides).any(|s| s != side && men[s][z] > men[side][z])
+                !open[z]
+                    || (0..field.n_sides).any(|s| s != side && men[s * n + z] > men[side * n + z])
             });
             if trapped {
                 deltas.push((Modifier::Trapped, -rules.trapped_morale));
@@ -269,7 +297,7 @@ pub fn morale_system(
             let recovery = rules.morale_recovery.min(info.start_morale - morale.value);
             deltas.push((Modifier::Recovery, recovery));
         }
-        for (modifier, delta) in deltas {
+        for &(modifier, delta) in deltas.iter() {
             morale.value = (morale.value + delta).clamp(0.0, 100.0);
             morale.push(modifier, delta);
         }

@@ -52,6 +52,96 @@ pub enum UnitOrder {
     RallyTo(usize),
 }
 
+/// Maps with more zones than this search paths outward from each goal only
+/// as far as needed ([`Reach`]); smaller ones search the whole map once per
+/// goal. The hop chosen is the same either way.
+const LOCAL_SEARCH_ZONES: usize = 256;
+
+/// Steps back from a goal through open zones, searched breadth-first and
+/// only as far as the units asking stand: [`Field::next_hop_by`] without the
+/// whole map's distances.
+struct Reach {
+    goal: usize,
+    dist: HashMap<usize, usize>,
+    queue: std::collections::VecDeque<usize>,
+}
+
+impl Reach {
+    fn new(goal: usize, zones: usize) -> Reach {
+        let mut reach = Reach {
+            goal,
+            dist: HashMap::new(),
+            queue: std::collections::VecDeque::new(),
+        };
+        if goal < zones {
+            reach.dist.insert(goal, 0);
+            reach.queue.push_back(goal);
+        }
+        reach
+    }
+
+    /// Settles the next zone of the search: its open neighbours found.
+    fn expand(&mut self, field: &Field, open: impl Fn(usize) -> bool) {
+        let Some(zone) = self.queue.pop_front() else {
+            return;
+        };
+        let here = self.dist.get(&zone).copied().unwrap_or(0);
+        for &next in field.neighbours.get(zone).map_or(&[][..], Vec::as_slice) {
+            if !self.dist.contains_key(&next) && open(next) {
+                self.dist.insert(next, here + 1);
+                self.queue.push_back(next);
+            }
+        }
+    }
+
+    /// The neighbour of `from` on a shortest open path to the goal, lowest
+    /// index first: what `next_hop_by` gives with the whole map's distances.
+    fn next_hop(
+        &mut self,
+        field: &Field,
+        from: usize,
+        open: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
+        if from == self.goal {
+            return None;
+        }
+        // Found `from` at distance d: every zone within d + 1 (all its
+        // reachable neighbours) is found once every zone within d is settled.
+        // Not found: the search ran out, and every distance is known.
+        while !self.dist.contains_key(&from) && !self.queue.is_empty() {
+            self.expand(field, &open);
+        }
+        if let Some(&d) = self.dist.get(&from) {
+            while let Some(&front) = self.queue.front() {
+                if self.dist.get(&front).copied().unwrap_or(0) > d {
+                    break;
+                }
+                self.expand(field, &open);
+            }
+        }
+        let goal = self.goal;
+        field
+            .neighbours
+            .get(from)?
+            .iter()
+            .copied()
+            .filter_map(|n| Some((*self.dist.get(&n)?, n)))
+            .filter(|&(_, n)| open(n) || n == goal)
+            .min()
+            .map(|(_, n)| n)
+    }
+}
+
+impl From<crate::scene::ROrder> for UnitOrder {
+    fn from(order: crate::scene::ROrder) -> UnitOrder {
+        match order {
+            crate::scene::ROrder::Hold => UnitOrder::Hold,
+            crate::scene::ROrder::MoveTo(zone) => UnitOrder::MoveTo(zone.idx()),
+            crate::scene::ROrder::Pursue => UnitOrder::Pursue,
+        }
+    }
+}
+
 #[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Orders {
     pub order: UnitOrder,
@@ -125,7 +215,11 @@ pub fn movement_system(
 
     // Each unit's wanted next zone. Paths are searched once per goal (steps
     // back from it) and pursuit targets once per side and zone, not per unit.
+    // On a large map each goal's search goes only as far as its units stand
+    // (a whole-map search per goal is quadratic when goals grow with the map).
     let mut back_from: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut reach_from: HashMap<usize, Reach> = HashMap::new();
+    let local = n > LOCAL_SEARCH_ZONES;
     let mut pursuit: HashMap<(usize, usize), Option<usize>> = HashMap::new();
     let mut wants: Vec<Option<usize>> = Vec::with_capacity(all.len());
     for (info, _, location, orders, morale) in all.iter() {
@@ -135,7 +229,7 @@ pub fn movement_system(
         } else if morale.state == MoraleState::Routing {
             match orders.order {
                 UnitOrder::RallyTo(commander) => commander_zone(commander),
-                _ => Some(field.retreat[info.side]),
+                _ => field.retreat.get(info.side).copied().flatten(),
             }
         } else {
             match orders.order {
@@ -156,6 +250,12 @@ pub fn movement_system(
             }
         };
         wants.push(goal.and_then(|goal| {
+            if local {
+                return reach_from
+                    .entry(goal)
+                    .or_insert_with(|| Reach::new(goal, n))
+                    .next_hop(&field, from, open);
+            }
             let back = back_from
                 .entry(goal)
                 .or_insert_with(|| field.distances(goal, open));
@@ -411,6 +511,52 @@ mod tests {
     use super::*;
     use crate::sim::morale::Modifier;
     use crate::sim::testing::{set_state, small_world, unit_men, unit_zone_smoke};
+
+    #[test]
+    fn a_search_from_the_goal_as_far_as_needed_picks_the_whole_maps_hop() {
+        // A ladder of lanes, as the scaled benchmarks build: each lane's
+        // zones in a row, joined to the next lane's at both ends.
+        let scene = crate::sim::testing::small_scene(|mut raw| {
+            let base = raw.zones.clone();
+            for lane in 1..6 {
+                for zone in &base {
+                    let mut zone = zone.clone();
+                    let id = zone.id.clone();
+                    zone.id = format!("{id}-{lane}");
+                    zone.adjacent = zone
+                        .adjacent
+                        .iter()
+                        .map(|a| format!("{a}-{lane}"))
+                        .collect();
+                    if id == "south-bank" || id == "tent" {
+                        let before = if lane == 1 {
+                            id.clone()
+                        } else {
+                            format!("{id}-{}", lane - 1)
+                        };
+                        zone.adjacent.push(before);
+                    }
+                    raw.zones.push(zone);
+                }
+            }
+            raw
+        });
+        let field = Field::new(&scene);
+        let n = field.zones.len();
+        for closed in [None, Some(1), Some(5)] {
+            let open = |z: usize| Some(z) != closed;
+            for goal in 0..n {
+                let mut reach = Reach::new(goal, n);
+                for from in (0..n).rev() {
+                    assert_eq!(
+                        reach.next_hop(&field, from, open),
+                        field.next_hop(from, goal, open),
+                        "from {from} to {goal}, {closed:?} closed"
+                    );
+                }
+            }
+        }
+    }
 
     fn riders_in_the_ford(smoke: f64, morale: f64) -> u32 {
         // The ford of the small world: 300 m wide, 1 m deep, like the seed's.

@@ -14,7 +14,7 @@ use super::rng::BattleRng;
 use super::rumor::Rumors;
 use super::weather::{Burning, Passage, Weather};
 use super::{Clock, CommanderState, SideOrders, Strength, UnitInfo, ZoneIdx};
-use crate::scene::{Order, Scene};
+use crate::scene::Scene;
 use bevy_ecs::prelude::*;
 
 /// The queries a capture reads, built once per battle (a query's state is
@@ -28,7 +28,12 @@ pub(crate) struct CaptureQueries {
         &'static Morale,
     )>,
     commanders: QueryState<&'static CommanderState>,
-    zones: QueryState<(&'static ZoneIdx, &'static Burning, &'static Passage)>,
+    zones: QueryState<(
+        &'static ZoneIdx,
+        &'static Burning,
+        &'static Passage,
+        Option<&'static Haze>,
+    )>,
 }
 
 impl CaptureQueries {
@@ -88,10 +93,6 @@ pub struct ZoneRecord {
     pub haze: Haze,
 }
 
-fn is_clear(haze: &Haze) -> bool {
-    haze.levels.is_empty()
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct WorldState {
     pub turn: u32,
@@ -117,25 +118,20 @@ impl WorldState {
     /// state is written ([`vision_of`] that world).
     pub(crate) fn opening(scene: &Scene, seed: u64) -> WorldState {
         let n_sides = scene.sides().len();
+        let resolved = scene.resolved();
         let units = scene
             .units()
             .iter()
-            .map(|unit| UnitRecord {
+            .enumerate()
+            .map(|(idx, unit)| UnitRecord {
                 men: unit.men,
                 lost_this_turn: 0,
                 location: Location {
-                    zone: scene.zone_idx(&unit.zone).unwrap_or(0),
+                    zone: resolved.unit_zone[idx].idx(),
                     present: unit.present,
                 },
                 orders: Orders {
-                    order: match &unit.order {
-                        Order::Hold => UnitOrder::Hold,
-                        Order::MoveTo(zone) => scene
-                            .zone_idx(zone)
-                            .map(UnitOrder::MoveTo)
-                            .unwrap_or(UnitOrder::Hold),
-                        Order::Pursue => UnitOrder::Pursue,
-                    },
+                    order: UnitOrder::from(resolved.unit_order[idx]),
                     progress: 0.0,
                     came_from: None,
                 },
@@ -149,9 +145,9 @@ impl WorldState {
             .enumerate()
             .map(|(idx, commander)| CommanderState {
                 idx,
-                side: scene.side_idx(&commander.side).unwrap_or(0),
+                side: resolved.commander_side[idx].idx(),
                 leadership: commander.leadership,
-                zone: scene.zone_idx(&commander.zone).unwrap_or(0),
+                zone: resolved.commander_zone[idx].idx(),
                 drums_left: 0,
                 placed: false,
                 fallen: None,
@@ -215,21 +211,9 @@ impl WorldState {
         let n_units = units.iter(world).count();
         let n_commanders = commanders.iter(world).count();
         let n_zones = zones.iter(world).count();
-        // Sides changed by the story and obscurants are rare: such worlds
-        // are captured whole.
-        let plain = world.query::<&Haze>().iter(world).next().is_none() && {
-            let sides: Vec<usize> = world
-                .resource::<Field>()
-                .units
-                .iter()
-                .map(|u| u.side)
-                .collect();
-            units
-                .iter(world)
-                .all(|(info, ..)| sides.get(info.idx) == Some(&info.side))
-        };
-        let fits = plain
-            && self.units.len() == n_units
+        let n_field = world.resource::<Field>().units.len();
+        let fits = self.units.len() == n_units
+            && n_field == n_units
             && self.commanders.len() == n_commanders
             && self.zones.len() == n_zones
             && units.iter(world).all(|(info, ..)| info.idx < n_units)
@@ -240,6 +224,7 @@ impl WorldState {
             *self = WorldState::capture(world);
             return;
         }
+        let field = world.resource::<Field>();
         for (info, strength, location, orders, morale) in units.iter(world) {
             let unit = &mut self.units[info.idx];
             unit.men = strength.men;
@@ -255,7 +240,7 @@ impl WorldState {
                 believes_lost,
                 fear,
             } = morale;
-            unit.side = None;
+            unit.side = (field.units[info.idx].side != info.side).then_some(info.side);
             unit.morale.value = *value;
             unit.morale.state = *state;
             unit.morale.believes_lost = *believes_lost;
@@ -265,13 +250,16 @@ impl WorldState {
         for commander in commanders.iter(world) {
             self.commanders[commander.idx].clone_from(commander);
         }
-        for (idx, burning, passage) in zones.iter(world) {
+        for (idx, burning, passage, haze) in zones.iter(world) {
             let zone = &mut self.zones[idx.0];
-            zone.haze = Haze::default();
             zone.burning = *burning;
             let Passage { intact, crossed } = passage;
             zone.passage.intact = *intact;
             zone.passage.crossed.clone_from(crossed);
+            match haze {
+                Some(haze) => zone.haze.levels.clone_from(&haze.levels),
+                None => zone.haze.levels.clear(),
+            }
         }
         self.turn = world.resource::<Clock>().turn;
         self.weather = *world.resource::<Weather>();
@@ -367,27 +355,10 @@ impl WorldState {
     /// world holds exactly one entity per index of each; false (and nothing
     /// written) otherwise.
     fn write_in_place(&self, world: &mut World) -> bool {
-        // Sides changed by the story and obscurants live in components the
-        // fast path does not write: such worlds are rebuilt.
-        let field_sides: Vec<usize> = world
-            .resource::<Field>()
-            .units
-            .iter()
-            .map(|u| u.side)
-            .collect();
-        if self.units.iter().any(|u| u.side.is_some())
-            || self.zones.iter().any(|z| !is_clear(&z.haze))
-            || world.query::<&Haze>().iter(world).next().is_some()
-            || world
-                .query::<&UnitInfo>()
-                .iter(world)
-                .any(|info| field_sides.get(info.idx) != Some(&info.side))
-        {
-            return false;
-        }
         let units_here = world.query::<&UnitInfo>().iter(world).count();
         let commanders_here = world.query::<&CommanderState>().iter(world).count();
         let zones_here = world.query::<&ZoneIdx>().iter(world).count();
+        let n_sides = world.resource::<Field>().n_sides;
         if units_here != self.units.len()
             || commanders_here != self.commanders.len()
             || zones_here != self.zones.len()
@@ -396,7 +367,7 @@ impl WorldState {
             return false;
         }
         let mut units = world.query::<(
-            &UnitInfo,
+            &mut UnitInfo,
             &mut Strength,
             &mut Location,
             &mut Orders,
@@ -415,12 +386,30 @@ impl WorldState {
         {
             return false;
         }
-        let mut zones = world.query::<(&ZoneIdx, &mut Burning, &mut Passage)>();
-        if zones.iter(world).any(|(idx, ..)| idx.0 >= self.zones.len()) {
+        let mut zones = world.query::<(&ZoneIdx, &mut Burning, &mut Passage, &mut Haze)>();
+        if zones.iter(world).count() != zones_here
+            || zones.iter(world).any(|(idx, ..)| idx.0 >= self.zones.len())
+        {
             return false;
         }
-        for (info, mut strength, mut location, mut orders, mut morale) in units.iter_mut(world) {
+        let scene_sides: Vec<usize> = world
+            .resource::<Field>()
+            .units
+            .iter()
+            .map(|u| u.side)
+            .collect();
+        for (mut info, mut strength, mut location, mut orders, mut morale) in units.iter_mut(world)
+        {
             let unit = &self.units[info.idx];
+            // A side changed by the story (a side out of range, from a
+            // hand-edited save, is ignored rather than indexed).
+            let side = unit
+                .side
+                .filter(|side| *side < n_sides)
+                .unwrap_or(scene_sides[info.idx]);
+            if info.side != side {
+                info.side = side;
+            }
             *strength = Strength {
                 men: unit.men,
                 lost_this_turn: unit.lost_this_turn,
@@ -434,10 +423,11 @@ impl WorldState {
             let idx = commander.idx;
             commander.clone_from(&self.commanders[idx]);
         }
-        for (idx, mut burning, mut passage) in zones.iter_mut(world) {
+        for (idx, mut burning, mut passage, mut haze) in zones.iter_mut(world) {
             let zone = &self.zones[idx.0];
             *burning = zone.burning;
             passage.clone_from(&zone.passage);
+            haze.levels.clone_from(&zone.haze.levels);
         }
         true
     }

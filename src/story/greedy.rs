@@ -82,6 +82,8 @@ impl Game {
             },
         };
         copy.keep_undo(false);
+        // Only its outcome is read: no text told.
+        copy.tell_story(false);
         copy.policy = others;
         copy.player_policy = Some(player);
         let limit = scene.meta().max_turns.saturating_add(5);
@@ -122,7 +124,9 @@ impl Game {
         self.policy_rng = BattleRng::from_seed(key ^ POLICY_STREAM);
         self.log.clear();
         let mut out = Vec::new();
-        self.decide(tp_id, option, false, &mut out);
+        if let Some(tp) = self.scene.resolved().tp(tp_id) {
+            self.decide(tp.idx(), option, false, &mut out);
+        }
         self.settle(&mut out);
         while !self.is_over() && self.turn() <= limit {
             if self.auto_step().is_err() {
