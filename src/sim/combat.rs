@@ -27,7 +27,31 @@ pub fn state_factor(state: MoraleState) -> f64 {
     }
 }
 
+/// The combat system's working lists, kept between turns so a turn
+/// allocates nothing once they have grown.
+#[derive(Default)]
+pub struct CombatScratch {
+    falls: Vec<(usize, Fate)>,
+    /// The fighting units of each zone (indices into the turn's unit list).
+    by_zone: Vec<Vec<usize>>,
+    men: Vec<f64>,
+    melee: Vec<f64>,
+    missile: Vec<f64>,
+    losses_by_side: Vec<f64>,
+    side_units: Vec<usize>,
+    exposures: Vec<f64>,
+    standing: Vec<(usize, usize)>,
+}
+
+/// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
+fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
+    list.clear();
+    list.resize(len, value);
+}
+
+#[allow(clippy::too_many_arguments)]
 pub fn combat_system(
+    mut scratch: Local<CombatScratch>,
     field: Res<Field>,
     vision: Res<Vision>,
     mut rng: ResMut<BattleRng>,
@@ -35,13 +59,29 @@ pub fn combat_system(
     mut commanders: Query<&mut CommanderState>,
     mut units: Query<(&UnitInfo, &mut Strength, &Location, &Orders, &mut Morale)>,
 ) {
-    let mut falls: Vec<(usize, Fate)> = Vec::new();
+    let CombatScratch {
+        falls,
+        by_zone,
+        men,
+        melee,
+        missile,
+        losses_by_side,
+        side_units,
+        exposures,
+        standing,
+    } = &mut *scratch;
+    falls.clear();
     let rules = &field.rules;
     let n_sides = field.n_sides;
     let mut all: Vec<_> = units.iter_mut().collect();
     all.sort_by_key(|(info, ..)| info.idx);
     // The fighting units of each zone, in unit order: one pass, not one per zone.
-    let mut by_zone: Vec<Vec<usize>> = vec![Vec::new(); field.zones.len()];
+    // Emptied, not dropped: each zone's list keeps its memory.
+    by_zone.resize_with(field.zones.len(), Vec::new);
+    by_zone.truncate(field.zones.len());
+    for here in by_zone.iter_mut() {
+        here.clear();
+    }
     for (i, (_, strength, location, _, morale)) in all.iter().enumerate() {
         if location.present
             && strength.men > 0
@@ -56,9 +96,9 @@ pub fn combat_system(
         if here.is_empty() {
             continue;
         }
-        let mut men = vec![0.0_f64; n_sides];
-        let mut melee = vec![0.0_f64; n_sides];
-        let mut missile = vec![0.0_f64; n_sides];
+        refill(men, n_sides, 0.0);
+        refill(melee, n_sides, 0.0);
+        refill(missile, n_sides, 0.0);
         for &i in here {
             let (info, strength, _, _, morale) = &all[i];
             let kind = rules.kind(&info.kind);
@@ -78,7 +118,7 @@ pub fn combat_system(
         if sides_here < 2 {
             continue;
         }
-        let mut losses_by_side = vec![0.0_f64; n_sides];
+        refill(losses_by_side, n_sides, 0.0);
         #[allow(clippy::needless_range_loop)]
         for side in 0..n_sides {
             if men[side] <= 0.0 {
@@ -106,25 +146,20 @@ pub fn combat_system(
                 continue;
             }
             // Share the side's losses by exposure: routing men die faster, cover shelters holders.
-            let side_units: Vec<usize> = here
-                .iter()
-                .copied()
-                .filter(|&i| all[i].0.side == side)
-                .collect();
-            let exposures: Vec<f64> = side_units
-                .iter()
-                .map(|&i| {
-                    let (_, strength, _, orders, morale) = &all[i];
-                    let mut weight = f64::from(strength.men);
-                    if morale.state == MoraleState::Routing {
-                        weight *= rules.routing_exposure;
-                    }
-                    if orders.order == UnitOrder::Hold && morale.state != MoraleState::Routing {
-                        weight *= 1.0 - info_zone.cover * 0.5;
-                    }
-                    weight
-                })
-                .collect();
+            side_units.clear();
+            side_units.extend(here.iter().copied().filter(|&i| all[i].0.side == side));
+            exposures.clear();
+            exposures.extend(side_units.iter().map(|&i| {
+                let (_, strength, _, orders, morale) = &all[i];
+                let mut weight = f64::from(strength.men);
+                if morale.state == MoraleState::Routing {
+                    weight *= rules.routing_exposure;
+                }
+                if orders.order == UnitOrder::Hold && morale.state != MoraleState::Routing {
+                    weight *= 1.0 - info_zone.cover * 0.5;
+                }
+                weight
+            }));
             let plain: f64 = side_units.iter().map(|&i| f64::from(all[i].1.men)).sum();
             let weighted: f64 = exposures.iter().sum();
             if plain <= 0.0 || weighted <= 0.0 {
@@ -133,7 +168,7 @@ pub fn combat_system(
             // Exposure scales the total too: a routing side loses more than it would standing.
             let total = side_losses * weighted / plain;
             let mut side_lost = 0;
-            for (&i, exposure) in side_units.iter().zip(&exposures) {
+            for (&i, exposure) in side_units.iter().zip(exposures.iter()) {
                 let lost = (total * exposure / weighted).round();
                 let (_, strength, ..) = &mut all[i];
                 let lost = lost.clamp(0.0, f64::from(strength.men)) as u32;
@@ -159,13 +194,15 @@ pub fn combat_system(
                         .filter(|s| *s != side && men[*s] > 0.0)
                         .any(|s| share(side) > share(s))
             };
-            let mut standing: Vec<(usize, usize)> = commanders
-                .iter()
-                .filter(|c| c.zone == zone && c.fallen.is_none() && c.side < n_sides)
-                .map(|c| (c.idx, c.side))
-                .collect();
+            standing.clear();
+            standing.extend(
+                commanders
+                    .iter()
+                    .filter(|c| c.zone == zone && c.fallen.is_none() && c.side < n_sides)
+                    .map(|c| (c.idx, c.side)),
+            );
             standing.sort_unstable();
-            for (commander, side) in standing {
+            for &(commander, side) in standing.iter() {
                 if losing(side) && rng.chance(rules.commander_fall_chance) {
                     let roll = rng.unit();
                     let fate = if roll < rules.fall_killed {
@@ -180,7 +217,7 @@ pub fn combat_system(
             }
         }
     }
-    for (commander, fate) in falls {
+    for &(commander, fate) in falls.iter() {
         for mut state in commanders.iter_mut() {
             if state.idx == commander {
                 state.fallen = Some(fate);

@@ -169,8 +169,39 @@ pub fn room(field: &Field, info: &UnitInfo, men: u32) -> f64 {
     f64::from(men) * per_man
 }
 
-#[allow(clippy::type_complexity)]
+/// The movement system's working lists, kept between turns so a turn
+/// allocates nothing once they have grown (per side and zone:
+/// `side * zones + zone`; per zone and side: `zone * sides + side`).
+#[derive(Default)]
+pub struct MovementScratch {
+    intact: Vec<bool>,
+    enemy_routing_in: Vec<bool>,
+    back_from: HashMap<usize, Vec<usize>>,
+    reach_from: HashMap<usize, Reach>,
+    pursuit: HashMap<(usize, usize), Option<usize>>,
+    wants: Vec<Option<usize>>,
+    columns: HashMap<(usize, usize), usize>,
+    column_men: Vec<u32>,
+    holding: Vec<bool>,
+    unbroken: Vec<bool>,
+    engaged: Vec<usize>,
+    crowd_room: Vec<f64>,
+    flowing_room: Vec<f64>,
+    capacity: Vec<f64>,
+    trampled: Vec<u32>,
+    crossed: Vec<u32>,
+    moved: Vec<(usize, usize)>,
+}
+
+/// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
+fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
+    list.clear();
+    list.resize(len, value);
+}
+
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn movement_system(
+    mut scratch: Local<MovementScratch>,
     field: Res<Field>,
     vision: Res<Vision>,
     mut chronicle: ResMut<Chronicle>,
@@ -187,7 +218,27 @@ pub fn movement_system(
 ) {
     let rules = &field.rules;
     let n = field.zones.len();
-    let mut intact = vec![true; n];
+    let n_sides = field.n_sides;
+    let MovementScratch {
+        intact,
+        enemy_routing_in,
+        back_from,
+        reach_from,
+        pursuit,
+        wants,
+        columns,
+        column_men,
+        holding,
+        unbroken,
+        engaged,
+        crowd_room,
+        flowing_room,
+        capacity,
+        trampled,
+        crossed,
+        moved,
+    } = &mut *scratch;
+    refill(intact, n, true);
     for (idx, passage) in passages.iter() {
         if let Some(slot) = intact.get_mut(idx.0) {
             *slot = passage.intact;
@@ -198,15 +249,15 @@ pub fn movement_system(
     all.sort_by_key(|(info, ..)| info.idx);
 
     // Where routing enemies are (for pursuit), by side.
-    let mut enemy_routing_in = vec![vec![false; n]; field.n_sides];
+    refill(enemy_routing_in, n * n_sides, false);
     for (info, strength, location, _, morale) in all.iter() {
         if !location.present || !morale.state.can_fight_or_flee() || strength.men == 0 {
             continue;
         }
         if morale.state == MoraleState::Routing {
-            for (other, zones) in enemy_routing_in.iter_mut().enumerate() {
+            for other in 0..n_sides {
                 if other != info.side {
-                    zones[location.zone] = true;
+                    enemy_routing_in[other * n + location.zone] = true;
                 }
             }
         }
@@ -217,11 +268,11 @@ pub fn movement_system(
     // back from it) and pursuit targets once per side and zone, not per unit.
     // On a large map each goal's search goes only as far as its units stand
     // (a whole-map search per goal is quadratic when goals grow with the map).
-    let mut back_from: HashMap<usize, Vec<usize>> = HashMap::new();
-    let mut reach_from: HashMap<usize, Reach> = HashMap::new();
+    back_from.clear();
+    reach_from.clear();
     let local = n > LOCAL_SEARCH_ZONES;
-    let mut pursuit: HashMap<(usize, usize), Option<usize>> = HashMap::new();
-    let mut wants: Vec<Option<usize>> = Vec::with_capacity(all.len());
+    pursuit.clear();
+    wants.clear();
     for (info, _, location, orders, morale) in all.iter() {
         let from = location.zone;
         let goal = if !location.present || !morale.state.can_fight_or_flee() {
@@ -241,7 +292,7 @@ pub fn movement_system(
                     let distance = field.distances(from, open);
                     (0..n)
                         .filter(|&z| {
-                            enemy_routing_in[info.side][z]
+                            enemy_routing_in[info.side * n + z]
                                 && visible(z)
                                 && distance[z] != usize::MAX
                         })
@@ -267,19 +318,28 @@ pub fn movement_system(
     // passing. The stronger column (men that have not broken) goes on into
     // the other's zone; the weaker stands and receives it, so they fight there.
     // Men of each side's obeying columns, per (from, to) zone pair.
-    let mut columns: HashMap<(usize, usize), Vec<u32>> = HashMap::new();
-    for ((info, strength, location, _, morale), want) in all.iter().zip(&wants) {
+    // `columns` gives where a pair's men start in `column_men` (one slot per side).
+    columns.clear();
+    column_men.clear();
+    for ((info, strength, location, _, morale), want) in all.iter().zip(wants.iter()) {
         if let Some(to) = *want
             && location.present
             && morale.state.obeys()
         {
-            let men = columns
-                .entry((location.zone, to))
-                .or_insert_with(|| vec![0; field.n_sides]);
-            men[info.side] += strength.men;
+            let start = *columns.entry((location.zone, to)).or_insert_with(|| {
+                let start = column_men.len();
+                column_men.resize(start + n_sides, 0);
+                start
+            });
+            column_men[start + info.side] += strength.men;
         }
     }
-    let no_column = vec![0; field.n_sides];
+    let no_column = [0u32; 0];
+    let column = |pair: (usize, usize)| -> &[u32] {
+        columns
+            .get(&pair)
+            .map_or(&no_column[..], |&start| &column_men[start..start + n_sides])
+    };
     for ((info, _, location, _, morale), want) in all.iter().zip(wants.iter_mut()) {
         let Some(to) = *want else { continue };
         if !morale.state.obeys() {
@@ -287,7 +347,7 @@ pub fn movement_system(
         }
         let from = location.zone;
         let side = info.side;
-        let coming = columns.get(&(to, from)).unwrap_or(&no_column);
+        let coming = column((to, from));
         let theirs: u32 = coming
             .iter()
             .enumerate()
@@ -297,14 +357,10 @@ pub fn movement_system(
         if theirs == 0 {
             continue;
         }
-        let ours = columns
-            .get(&(from, to))
-            .and_then(|men| men.get(side))
-            .copied()
-            .unwrap_or(0);
+        let ours = column((from, to)).get(side).copied().unwrap_or(0);
         let strongest_enemy_side = (0..field.n_sides)
             .filter(|&s| s != side)
-            .max_by_key(|&s| (coming[s], std::cmp::Reverse(s)))
+            .max_by_key(|&s| (coming.get(s).copied().unwrap_or(0), std::cmp::Reverse(s)))
             .unwrap_or(side);
         let wins = ours > theirs || (ours == theirs && side < strongest_enemy_side);
         if !wins {
@@ -318,10 +374,10 @@ pub fn movement_system(
     // its heels) go on fighting wherever they arrive. Only holders pin: a unit
     // pinned this turn does not pin others in turn, so one blocking unit in a
     // ford stops the enemy it faces, not its own side's columns behind them.
-    let mut holding = vec![vec![false; n]; field.n_sides];
-    for ((info, strength, location, _, morale), want) in all.iter().zip(&wants) {
+    refill(holding, n * n_sides, false);
+    for ((info, strength, location, _, morale), want) in all.iter().zip(wants.iter()) {
         if location.present && morale.state.obeys() && strength.men > 0 && want.is_none() {
-            holding[info.side][location.zone] = true;
+            holding[info.side * n + location.zone] = true;
         }
     }
     // With the withdrawal rules on, a unit may break contact instead, at a cost.
@@ -330,24 +386,24 @@ pub fn movement_system(
         if want.is_some()
             && !disengage
             && morale.state.obeys()
-            && (0..field.n_sides).any(|other| other != info.side && holding[other][location.zone])
+            && (0..n_sides).any(|other| other != info.side && holding[other * n + location.zone])
         {
             *want = None;
         }
     }
     // Contact: an unbroken enemy in the zone, as the turn's moves begin.
-    let mut unbroken = vec![vec![false; n]; field.n_sides];
+    refill(unbroken, n * n_sides, false);
     for (info, strength, location, _, morale) in all.iter() {
         if location.present && morale.state.obeys() && strength.men > 0 {
-            unbroken[info.side][location.zone] = true;
+            unbroken[info.side * n + location.zone] = true;
         }
     }
     let in_contact = |side: usize, zone: usize| {
-        (0..field.n_sides).any(|other| other != side && unbroken[other][zone])
+        (0..n_sides).any(|other| other != side && unbroken[other * n + zone])
     };
-    let mut engaged: Vec<usize> = Vec::new();
+    engaged.clear();
     if disengage {
-        for ((info, _, location, _, morale), want) in all.iter().zip(&wants) {
+        for ((info, _, location, _, morale), want) in all.iter().zip(wants.iter()) {
             if want.is_some()
                 && location.present
                 && morale.state.obeys()
@@ -359,8 +415,8 @@ pub fn movement_system(
     }
 
     // Crossings: capacity shared by room; a routing crowd jams, and the excess tramples.
-    let mut crowd_room = vec![0.0_f64; n];
-    let mut flowing_room = vec![0.0_f64; n];
+    refill(crowd_room, n, 0.0);
+    refill(flowing_room, n, 0.0);
     for (info, strength, location, _, morale) in all.iter() {
         if location.present
             && morale.state.can_fight_or_flee()
@@ -373,20 +429,19 @@ pub fn movement_system(
             flowing_room[location.zone] += unit_room * flow;
         }
     }
-    let capacity: Vec<f64> = (0..n)
-        .map(|zone| {
-            let flow = if crowd_room[zone] > 0.0 {
-                flowing_room[zone] / crowd_room[zone]
-            } else {
-                1.0
-            };
-            if open(zone) {
-                field.capacity(zone, vision.is_blind(zone)) * flow
-            } else {
-                0.0
-            }
-        })
-        .collect();
+    capacity.clear();
+    capacity.extend((0..n).map(|zone| {
+        let flow = if crowd_room[zone] > 0.0 {
+            flowing_room[zone] / crowd_room[zone]
+        } else {
+            1.0
+        };
+        if open(zone) {
+            field.capacity(zone, vision.is_blind(zone)) * flow
+        } else {
+            0.0
+        }
+    }));
     // What makes a crowd trample is panic and blindness, not its size: an
     // orderly column in clear air waits its turn at the water's edge.
     let panic = |routing: bool, zone: usize| {
@@ -398,10 +453,10 @@ pub fn movement_system(
         };
         pushing + blind
     };
-    let mut trampled = vec![0u32; n];
-    let mut crossed: Vec<Vec<u32>> = vec![vec![0; field.n_sides]; n];
-    let mut moved: Vec<(usize, usize)> = Vec::new();
-    for ((info, strength, location, orders, morale), want) in all.iter_mut().zip(&wants) {
+    refill(trampled, n, 0);
+    refill(crossed, n * n_sides, 0);
+    moved.clear();
+    for ((info, strength, location, orders, morale), want) in all.iter_mut().zip(wants.iter()) {
         if !location.present || !morale.state.can_fight_or_flee() {
             continue;
         }
@@ -433,7 +488,7 @@ pub fn movement_system(
             let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
             orders.progress += capacity[zone].min(crowd.max(1.0)) * share / per_man;
             if orders.progress >= f64::from(strength.men) {
-                crossed[zone][info.side] += strength.men;
+                crossed[zone * n_sides + info.side] += strength.men;
                 chronicle.push(Entry::Crossed {
                     unit: info.idx,
                     zone,
@@ -453,7 +508,8 @@ pub fn movement_system(
         }
     }
     for (idx, mut passage) in passages.iter_mut() {
-        if let Some(by_side) = crossed.get(idx.0) {
+        if idx.0 < n {
+            let by_side = &crossed[idx.0 * n_sides..(idx.0 + 1) * n_sides];
             for (side, men) in by_side.iter().enumerate() {
                 if let Some(total) = passage.crossed.get_mut(side) {
                     *total = total.saturating_add(*men);
@@ -462,11 +518,13 @@ pub fn movement_system(
         }
     }
     // Those that left an enemy standing pay for it in the morale step.
-    withdrawals.units = moved
-        .iter()
-        .map(|(unit, _)| *unit)
-        .filter(|unit| engaged.contains(unit))
-        .collect();
+    withdrawals.units.clear();
+    withdrawals.units.extend(
+        moved
+            .iter()
+            .map(|(unit, _)| *unit)
+            .filter(|unit| engaged.contains(unit)),
+    );
     // A commander rides with the unit he leads (the first of his that moved,
     // by unit index) unless the scene has put him somewhere himself.
     for mut commander in commanders.iter_mut() {

@@ -36,13 +36,21 @@ impl Vision {
 }
 
 pub fn perception_system(
+    mut present: Local<Vec<bool>>,
     field: Res<Field>,
     mut vision: ResMut<Vision>,
     zones: Query<(&ZoneIdx, &Burning, Option<&Haze>)>,
     units: Query<(&UnitInfo, &Location, &Morale)>,
     commanders: Query<&CommanderState>,
 ) {
-    *vision = compute(&field, &zones, &units, &commanders);
+    compute_into(
+        &field,
+        &zones,
+        &units,
+        &commanders,
+        &mut present,
+        &mut vision,
+    );
 }
 
 pub fn compute(
@@ -51,40 +59,63 @@ pub fn compute(
     units: &Query<(&UnitInfo, &Location, &Morale)>,
     commanders: &Query<&CommanderState>,
 ) -> Vision {
+    let mut vision = Vision::default();
+    compute_into(
+        field,
+        zones,
+        units,
+        commanders,
+        &mut Vec::new(),
+        &mut vision,
+    );
+    vision
+}
+
+/// [`compute`] written into `vision`, keeping its memory (and `present`'s,
+/// per side and zone: `side * zones + zone`) from turn to turn.
+fn compute_into(
+    field: &Field,
+    zones: &Query<(&ZoneIdx, &Burning, Option<&Haze>)>,
+    units: &Query<(&UnitInfo, &Location, &Morale)>,
+    commanders: &Query<&CommanderState>,
+    present: &mut Vec<bool>,
+    vision: &mut Vision,
+) {
     let n = field.zones.len();
-    let mut blind = vec![false; n];
+    let Vision { blind, sees } = vision;
+    blind.clear();
+    blind.resize(n, false);
     for (idx, burning, haze) in zones.iter() {
         if let Some(slot) = blind.get_mut(idx.0) {
             *slot = burning.smoke >= field.rules.smoke_blind
                 || haze.is_some_and(|haze| haze.blinds(field));
         }
     }
-    let mut present = vec![vec![false; n]; field.n_sides];
+    present.clear();
+    present.resize(n * field.n_sides, false);
     for (info, location, morale) in units.iter() {
         if location.present && morale.state.can_fight_or_flee() && location.zone < n {
-            present[info.side][location.zone] = true;
+            present[info.side * n + location.zone] = true;
         }
     }
     for commander in commanders.iter() {
         if commander.standing() && commander.zone < n && commander.side < field.n_sides {
-            present[commander.side][commander.zone] = true;
+            present[commander.side * n + commander.zone] = true;
         }
     }
-    let sees = present
-        .iter()
-        .map(|here| {
-            (0..n)
-                .map(|zone| {
-                    !blind[zone]
-                        && (here[zone]
-                            || field.neighbours[zone]
-                                .iter()
-                                .any(|&from| here[from] && !blind[from]))
-                })
-                .collect()
-        })
-        .collect();
-    Vision { blind, sees }
+    sees.resize_with(field.n_sides, Vec::new);
+    sees.truncate(field.n_sides);
+    for (side, seen) in sees.iter_mut().enumerate() {
+        let here = &present[side * n..(side + 1) * n];
+        seen.clear();
+        seen.extend((0..n).map(|zone| {
+            !blind[zone]
+                && (here[zone]
+                    || field.neighbours[zone]
+                        .iter()
+                        .any(|&from| here[from] && !blind[from]))
+        }));
+    }
 }
 
 #[cfg(test)]

@@ -12,34 +12,55 @@ use super::{CommanderState, Strength, UnitInfo};
 use crate::scene::MoraleState;
 use bevy_ecs::prelude::*;
 
+/// The rally system's working lists, kept between turns (per side and zone:
+/// `side * zones + zone`).
+#[derive(Default)]
+pub struct RallyScratch {
+    drummers: Vec<(usize, usize, usize, f64)>,
+    all_commanders: Vec<(usize, usize)>,
+    enemy_in: Vec<bool>,
+}
+
 pub fn rally_system(
+    mut scratch: Local<RallyScratch>,
     field: Res<Field>,
     mut chronicle: ResMut<Chronicle>,
     mut commanders: Query<&mut CommanderState>,
     mut units: Query<(&UnitInfo, &Strength, &Location, &mut Orders, &mut Morale)>,
 ) {
     let rules = &field.rules;
-    let mut drummers: Vec<(usize, usize, usize, f64)> = commanders
-        .iter()
-        .filter(|c| c.drums_left > 0 && c.rallies())
-        .map(|c| (c.idx, c.side, c.zone, c.leadership))
-        .collect();
+    let RallyScratch {
+        drummers,
+        all_commanders,
+        enemy_in,
+    } = &mut *scratch;
+    drummers.clear();
+    drummers.extend(
+        commanders
+            .iter()
+            .filter(|c| c.drums_left > 0 && c.rallies())
+            .map(|c| (c.idx, c.side, c.zone, c.leadership)),
+    );
     drummers.sort_unstable_by_key(|d| d.0);
-    let all_commanders: Vec<(usize, usize)> = commanders
-        .iter()
-        .filter(|c| c.rallies())
-        .map(|c| (c.side, c.zone))
-        .collect();
-    let mut enemy_in = vec![vec![false; field.zones.len()]; field.n_sides];
+    all_commanders.clear();
+    all_commanders.extend(
+        commanders
+            .iter()
+            .filter(|c| c.rallies())
+            .map(|c| (c.side, c.zone)),
+    );
+    let nz = field.zones.len();
+    enemy_in.clear();
+    enemy_in.resize(nz * field.n_sides, false);
     for (info, strength, location, _, morale) in units.iter() {
         if location.present
             && morale.state.can_fight_or_flee()
             && !morale.state.is_broken()
             && strength.men > 0
         {
-            for (side, zones) in enemy_in.iter_mut().enumerate() {
+            for side in 0..field.n_sides {
                 if side != info.side {
-                    zones[location.zone] = true;
+                    enemy_in[side * nz + location.zone] = true;
                 }
             }
         }
@@ -83,9 +104,9 @@ pub fn rally_system(
                 .iter()
                 .any(|(s, z)| *s == info.side && *z == location.zone);
             rally_here = own_commander_here
-                && !enemy_in[info.side][location.zone]
+                && !enemy_in[info.side * nz + location.zone]
                 && morale.value > rules.rally_above;
-            if own_commander_here && !enemy_in[info.side][location.zone] {
+            if own_commander_here && !enemy_in[info.side * nz + location.zone] {
                 // Safe by its own banner: it settles a little each turn.
                 let settle = rules.morale_recovery * 2.0;
                 morale.value = (morale.value + settle).clamp(0.0, 100.0);

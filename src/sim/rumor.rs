@@ -35,7 +35,28 @@ pub struct Rumors {
     pub active: Vec<Rumor>,
 }
 
+/// The rumor system's working lists, kept between turns so a turn allocates
+/// nothing once they have grown (per viewer and side: `viewer * sides + side`;
+/// per side and zone: `side * zones + zone`).
+#[derive(Default)]
+pub struct RumorScratch {
+    seen_men: Vec<f64>,
+    seen_routing: Vec<f64>,
+    men_in: Vec<f64>,
+    routing_in: Vec<f64>,
+    newly: Vec<bool>,
+    heard: Vec<bool>,
+}
+
+/// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
+fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
+    list.clear();
+    list.resize(len, value);
+}
+
+#[allow(clippy::too_many_arguments)]
 pub fn rumor_system(
+    mut scratch: Local<RumorScratch>,
     field: Res<Field>,
     vision: Res<Vision>,
     mut rumors: ResMut<Rumors>,
@@ -44,42 +65,52 @@ pub fn rumor_system(
     mut units: Query<(&UnitInfo, &Location, &mut Morale)>,
 ) {
     let rules = &field.rules;
+    let n_sides = field.n_sides;
+    let RumorScratch {
+        seen_men,
+        seen_routing,
+        men_in,
+        routing_in,
+        newly,
+        heard,
+    } = &mut *scratch;
     // What each side can see of each side: routing share of visible men.
-    let mut seen_men = vec![vec![0.0_f64; field.n_sides]; field.n_sides];
-    let mut seen_routing = vec![vec![0.0_f64; field.n_sides]; field.n_sides];
+    refill(seen_men, n_sides * n_sides, 0.0);
+    refill(seen_routing, n_sides * n_sides, 0.0);
     for (info, location, morale) in units.iter() {
         if !location.present || !morale.state.can_fight_or_flee() {
             continue;
         }
         for viewer in 0..field.n_sides {
             if vision.side_sees(viewer, location.zone) {
-                seen_men[viewer][info.side] += 1.0;
+                seen_men[viewer * n_sides + info.side] += 1.0;
                 if morale.state.is_broken() {
-                    seen_routing[viewer][info.side] += 1.0;
+                    seen_routing[viewer * n_sides + info.side] += 1.0;
                 }
             }
         }
     }
     // The front: zones where a side has men and so has an enemy.
     let n = field.zones.len();
-    let mut men_in = vec![vec![0.0_f64; n]; field.n_sides];
-    let mut routing_in = vec![vec![0.0_f64; n]; field.n_sides];
+    refill(men_in, n * n_sides, 0.0);
+    refill(routing_in, n * n_sides, 0.0);
     for (info, location, morale) in units.iter() {
         if location.present && morale.state.can_fight_or_flee() && location.zone < n {
-            men_in[info.side][location.zone] += 1.0;
+            men_in[info.side * n + location.zone] += 1.0;
             if morale.state.is_broken() {
-                routing_in[info.side][location.zone] += 1.0;
+                routing_in[info.side * n + location.zone] += 1.0;
             }
         }
     }
     let front = |side: usize, zone: usize| {
-        men_in[side][zone] > 0.0
-            && (0..field.n_sides).any(|other| other != side && men_in[other][zone] > 0.0)
+        men_in[side * n + zone] > 0.0
+            && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
     };
     let mut all: Vec<_> = units.iter_mut().collect();
     all.sort_by_key(|(info, _, _)| info.idx);
     for rumor in rumors.active.iter_mut() {
-        let mut newly = rumor.reached.clone();
+        newly.clear();
+        newly.extend_from_slice(&rumor.reached);
         for (zone, reached) in rumor.reached.iter().enumerate() {
             if *reached {
                 for &next in &field.neighbours[zone] {
@@ -88,7 +119,7 @@ pub fn rumor_system(
             }
         }
         // Who heard it already, as a mask: one look per unit, not a scan of the list.
-        let mut heard = vec![false; field.units.len()];
+        refill(heard, field.units.len(), false);
         for &unit in &rumor.believers {
             if let Some(slot) = heard.get_mut(unit) {
                 *slot = true;
@@ -113,14 +144,14 @@ pub fn rumor_system(
                         .filter(|&z| !vision.is_blind(z) && front(info.side, z))
                         .fold((0.0, 0.0), |(men, routing), z| {
                             (
-                                men + men_in[info.side][z],
-                                routing + routing_in[info.side][z],
+                                men + men_in[info.side * n + z],
+                                routing + routing_in[info.side * n + z],
                             )
                         })
                 } else {
                     (
-                        seen_men[info.side][rumor.about],
-                        seen_routing[info.side][rumor.about],
+                        seen_men[info.side * n_sides + rumor.about],
+                        seen_routing[info.side * n_sides + rumor.about],
                     )
                 };
             let truth_seen = men_seen > 0.0 && !vision.is_blind(location.zone);
@@ -152,7 +183,8 @@ pub fn rumor_system(
                 routed: rumor.routed,
             });
         }
-        rumor.reached = newly;
+        // The reached zones take the new list; the old one's memory is kept for the next.
+        std::mem::swap(&mut rumor.reached, newly);
         rumor.credibility = (rumor.credibility * (1.0 - rules.rumor_decay)).max(0.0);
     }
     rumors.active.retain(|rumor| rumor.credibility >= 0.05);

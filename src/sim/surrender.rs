@@ -15,7 +15,18 @@ use super::{Strength, UnitInfo, ZoneIdx};
 use crate::scene::MoraleState;
 use bevy_ecs::prelude::*;
 
+/// The surrender system's working lists, kept between turns (per side and
+/// zone: `side * zones + zone`).
+#[derive(Default)]
+pub struct SurrenderScratch {
+    open: Vec<bool>,
+    men: Vec<f64>,
+    crowd: Vec<f64>,
+}
+
+#[allow(clippy::too_many_arguments)]
 pub fn surrender_system(
+    mut scratch: Local<SurrenderScratch>,
     field: Res<Field>,
     vision: Res<Vision>,
     mut rng: ResMut<BattleRng>,
@@ -25,17 +36,21 @@ pub fn surrender_system(
 ) {
     let rules = &field.rules;
     let n = field.zones.len();
-    let mut open = vec![true; n];
+    let SurrenderScratch { open, men, crowd } = &mut *scratch;
+    open.clear();
+    open.resize(n, true);
     for (idx, passage) in zones.iter() {
         if idx.0 < n {
             open[idx.0] = passage.intact;
         }
     }
-    let mut men = vec![vec![0.0_f64; n]; field.n_sides];
-    let mut crowd = vec![0.0_f64; n];
+    men.clear();
+    men.resize(n * field.n_sides, 0.0);
+    crowd.clear();
+    crowd.resize(n, 0.0);
     for (info, strength, location, morale) in units.iter() {
         if location.present && morale.state.can_fight_or_flee() {
-            men[info.side][location.zone] += f64::from(strength.men);
+            men[info.side * n + location.zone] += f64::from(strength.men);
             crowd[location.zone] += room(&field, info, strength.men);
         }
     }
@@ -53,9 +68,9 @@ pub fn surrender_system(
         }
         let zone = location.zone;
         let side = info.side;
-        let enemy_here = (0..field.n_sides).any(|s| s != side && men[s][zone] > 0.0);
+        let enemy_here = (0..field.n_sides).any(|s| s != side && men[s * n + zone] > 0.0);
         let no_exit = field.neighbours[zone].iter().all(|&z| {
-            !open[z] || jammed(z) || (0..field.n_sides).any(|s| s != side && men[s][z] > 0.0)
+            !open[z] || jammed(z) || (0..field.n_sides).any(|s| s != side && men[s * n + z] > 0.0)
         });
         if enemy_here && no_exit && rng.chance(rules.surrender_chance) {
             let officers = (f64::from(strength.men) * rules.officer_refusal).round() as u32;
