@@ -101,7 +101,11 @@ pub fn combat_system(
         refill(missile, n_sides, 0.0);
         for &i in here {
             let (info, strength, _, _, morale) = &all[i];
-            let kind = rules.kind(&info.kind);
+            let kind = field
+                .kinds
+                .get(info.idx)
+                .copied()
+                .unwrap_or_else(|| rules.kind(&info.kind));
             let mut power = state_factor(morale.state);
             if vision.is_blind(zone) {
                 power *= rules.smoke_combat;

@@ -45,6 +45,8 @@ pub struct FieldData {
     pub zones: Vec<ZoneInfo>,
     pub neighbours: Vec<Vec<usize>>,
     pub units: Vec<UnitInfo>,
+    /// Per unit (by index): its kind's rules, looked up once, not by name each turn.
+    pub kinds: Vec<crate::scene::KindRules>,
     pub n_sides: usize,
     /// Per side: the zone its routing units run to (none: they stand).
     pub retreat: Vec<Option<usize>>,
@@ -87,6 +89,11 @@ impl Field {
                 leader: resolved.unit_leader[idx].map(|c| c.idx()),
             })
             .collect();
+        let kinds = scene
+            .units()
+            .iter()
+            .map(|unit| rules.kind(&unit.kind))
+            .collect();
         let retreat = resolved
             .retreat
             .iter()
@@ -100,6 +107,7 @@ impl Field {
             zones,
             neighbours,
             units,
+            kinds,
             n_sides: scene.sides().len(),
             retreat,
             obscurants: scene

@@ -20,6 +20,7 @@
 pub mod chronicle;
 pub mod combat;
 pub mod fall;
+pub mod fast_hash;
 pub mod field;
 pub mod haze;
 pub mod morale;

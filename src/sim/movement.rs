@@ -26,6 +26,7 @@
 //! rallying, sight) goes with it.
 
 use super::chronicle::{Chronicle, Entry};
+use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::Morale;
 use super::perception::Vision;
@@ -34,7 +35,6 @@ use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
 use crate::scene::MoraleState;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// Where a unit is, and whether it is on the field yet.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -70,7 +70,7 @@ impl Reach {
     fn new(goal: usize, zones: usize) -> Reach {
         let mut reach = Reach {
             goal,
-            dist: HashMap::new(),
+            dist: HashMap::default(),
             queue: std::collections::VecDeque::new(),
         };
         if goal < zones {
