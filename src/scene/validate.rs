@@ -42,8 +42,8 @@ pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
             )
         })
         .collect();
-    let kinds_at = locator.section("kinds").unwrap_or(0);
     for (kind, field, value) in kind_problems(&rules.kinds) {
+        let kinds_at = locator.section("kinds").unwrap_or(0);
         let at = locator.after(kinds_at, kind).unwrap_or(kinds_at);
         problems.push(locator.at(
             at,
@@ -112,8 +112,8 @@ pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules)
             .unwrap_or(overrides)
     };
     for (name, value) in &raw.rules {
-        let at = override_at(name);
         if !rules.set(name, *value) {
+            let at = override_at(name);
             let names = Rules::RANGES.iter().map(|(n, _, _)| *n);
             let hint = match closest(name, names) {
                 Some(near) => format!("did you mean `{near}`?"),
