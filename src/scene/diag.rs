@@ -162,13 +162,19 @@ pub fn snippet_window(line: &str, column: usize) -> (String, usize) {
 /// Finds where things are in a scene's source text, so that problems found
 /// after parsing (serde keeps no positions) can still point at their line.
 ///
-/// On construction it scans the text once (strings, comments and brackets, no
-/// more) and records every `id: "..."` with the fields it is nested in, so an
-/// item is found in its own section even when an option elsewhere has the
-/// same id.
+/// The first time a position is asked for (so only when there is a problem
+/// to show) it scans the text once (strings, comments and brackets, no more)
+/// and records every `id: "..."` with the fields it is nested in, so an item
+/// is found in its own section even when an option elsewhere has the same
+/// id. A valid scene is never scanned.
 pub struct Locator<'a> {
     pub file: &'a str,
     pub source: &'a str,
+    index: std::cell::OnceCell<Index>,
+}
+
+/// The declarations and sections of a source, from one scan.
+struct Index {
     declarations: Vec<Declaration>,
     /// Byte offsets of the top-level fields (`units:`, `rules:` …).
     sections: Vec<(String, usize)>,
@@ -200,27 +206,37 @@ impl Declaration {
 
 impl<'a> Locator<'a> {
     pub fn new(file: &'a str, source: &'a str) -> Self {
-        let (declarations, sections) = scan(source);
-        let mut first_item = std::collections::HashMap::new();
-        for (at, d) in declarations.iter().enumerate() {
-            if let [section] = d.path.as_slice() {
-                first_item
-                    .entry((section.clone(), d.id.clone()))
-                    .or_insert(at);
-            }
-        }
         Locator {
             file,
             source,
-            declarations,
-            sections,
-            first_item,
+            index: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The declarations and sections, scanned on first use.
+    fn index(&self) -> &Index {
+        self.index.get_or_init(|| {
+            let (declarations, sections) = scan(self.source);
+            let mut first_item = std::collections::HashMap::new();
+            for (at, d) in declarations.iter().enumerate() {
+                if let [section] = d.path.as_slice() {
+                    first_item
+                        .entry((section.clone(), d.id.clone()))
+                        .or_insert(at);
+                }
+            }
+            Index {
+                declarations,
+                sections,
+                first_item,
+            }
+        })
     }
 
     /// Byte offset of the top-level field `name:` (e.g. `rules`).
     pub fn section(&self, name: &str) -> Option<usize> {
-        self.sections
+        self.index()
+            .sections
             .iter()
             .find(|(key, _)| key == name)
             .map(|(_, at)| *at)
@@ -229,10 +245,11 @@ impl<'a> Locator<'a> {
     /// The declaration of the item `id` in the list `section` (or the `meta`),
     /// falling back to the first `id: "ID"` anywhere.
     pub fn item(&self, section: &str, id: &str) -> Option<Declaration> {
-        let first = self
+        let index = self.index();
+        let first = index
             .first_item
             .get(&(section.to_string(), id.to_string()))
-            .and_then(|&at| self.declarations.get(at));
+            .and_then(|&at| index.declarations.get(at));
         first.cloned().or_else(|| {
             self.declaration(id).map(|at| Declaration {
                 path: Vec::new(),
@@ -250,14 +267,16 @@ impl<'a> Locator<'a> {
         section: &'s str,
         id: &'s str,
     ) -> impl Iterator<Item = &'s Declaration> + 's {
-        self.declarations
+        self.index()
+            .declarations
             .iter()
             .filter(move |d| d.id == id && d.path.len() == 1 && d.path[0] == section)
     }
 
     /// The options declared inside the turning point `parent`, in file order.
     pub fn options(&self, parent: &Declaration) -> Vec<Declaration> {
-        self.declarations
+        self.index()
+            .declarations
             .iter()
             .filter(|d| {
                 d.path.last().is_some_and(|key| key == "options")

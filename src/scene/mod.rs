@@ -46,10 +46,10 @@ pub struct Scene {
     /// The file it came from (for messages) and a hash of its text (for saves).
     pub file: String,
     pub content_hash: u64,
-    zone_index: HashMap<String, usize>,
-    side_index: HashMap<String, usize>,
-    unit_index: HashMap<String, usize>,
-    commander_index: HashMap<String, usize>,
+    zone_index: IdIndex,
+    side_index: IdIndex,
+    unit_index: IdIndex,
+    commander_index: IdIndex,
     /// Per zone, the zones adjacent to it (edges are both ways), sorted.
     adjacency: Vec<Vec<usize>>,
     /// Ids resolved to typed indices: what the engine reads at run time.
@@ -102,16 +102,16 @@ impl Scene {
         self.raw.obscurants.keys().position(|key| key == id)
     }
     pub fn zone_idx(&self, id: &str) -> Option<usize> {
-        self.zone_index.get(id).copied()
+        self.zone_index.find(&self.raw.zones, id)
     }
     pub fn side_idx(&self, id: &str) -> Option<usize> {
-        self.side_index.get(id).copied()
+        self.side_index.find(&self.raw.sides, id)
     }
     pub fn unit_idx(&self, id: &str) -> Option<usize> {
-        self.unit_index.get(id).copied()
+        self.unit_index.find(&self.raw.units, id)
     }
     pub fn commander_idx(&self, id: &str) -> Option<usize> {
-        self.commander_index.get(id).copied()
+        self.commander_index.find(&self.raw.commanders, id)
     }
     pub fn commander(&self, id: &str) -> Option<&Commander> {
         self.commander_idx(id).map(|idx| &self.raw.commanders[idx])
@@ -154,13 +154,60 @@ impl Scene {
     }
 }
 
+/// The ids of one list of a scene, for lookups by id: the list's indices in
+/// the order of their ids, searched by halving. It holds no copy of an id
+/// (4 bytes an item, where a map of id to index held the id again).
+/// Validation lets no id repeat.
+#[derive(Debug, Clone, Default)]
+struct IdIndex(Box<[u32]>);
+
+/// An item of a list with an id.
+trait HasId {
+    fn id(&self) -> &str;
+}
+
+macro_rules! has_id {
+    ($($kind:ty),*) => {
+        $(impl HasId for $kind {
+            fn id(&self) -> &str {
+                &self.id
+            }
+        })*
+    };
+}
+has_id!(Zone, Side, Unit, Commander);
+
+impl IdIndex {
+    fn new<T: HasId>(items: &[T]) -> IdIndex {
+        // A list of more than u32::MAX items cannot be loaded in memory.
+        let mut order: Vec<u32> = (0..items.len())
+            .map(|idx| u32::try_from(idx).unwrap_or(u32::MAX))
+            .collect();
+        order.sort_unstable_by(|&a, &b| items[a as usize].id().cmp(items[b as usize].id()));
+        IdIndex(order.into_boxed_slice())
+    }
+
+    /// The index in `items` (the list this was made from) of the item `id`.
+    fn find<T: HasId>(&self, items: &[T], id: &str) -> Option<usize> {
+        let at = self
+            .0
+            .binary_search_by(|&idx| {
+                items
+                    .get(idx as usize)
+                    .map_or(std::cmp::Ordering::Greater, |item| item.id().cmp(id))
+            })
+            .ok()?;
+        Some(self.0[at] as usize)
+    }
+}
+
 /// Per zone, its neighbours both ways, sorted and without repeats: one pass
 /// over the edges.
-fn adjacency(zones: &[Zone], zone_index: &HashMap<String, usize>) -> Vec<Vec<usize>> {
+fn adjacency(zones: &[Zone], zone_index: &IdIndex) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); zones.len()];
     for (idx, zone) in zones.iter().enumerate() {
         for adjacent in &zone.adjacent {
-            if let Some(&other) = zone_index.get(adjacent) {
+            if let Some(other) = zone_index.find(zones, adjacent) {
                 out[idx].push(other);
                 out[other].push(idx);
             }
@@ -196,19 +243,13 @@ pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec
         }
     });
     raw.meta.zh_hant_terms = terms;
-    let index = |ids: Vec<&String>| -> HashMap<String, usize> {
-        ids.into_iter()
-            .enumerate()
-            .map(|(idx, id)| (id.clone(), idx))
-            .collect()
-    };
-    let zone_index = index(raw.zones.iter().map(|z| &z.id).collect());
+    let zone_index = IdIndex::new(&raw.zones);
     let mut scene = Scene {
         adjacency: adjacency(&raw.zones, &zone_index),
         zone_index,
-        side_index: index(raw.sides.iter().map(|s| &s.id).collect()),
-        unit_index: index(raw.units.iter().map(|u| &u.id).collect()),
-        commander_index: index(raw.commanders.iter().map(|c| &c.id).collect()),
+        side_index: IdIndex::new(&raw.sides),
+        unit_index: IdIndex::new(&raw.units),
+        commander_index: IdIndex::new(&raw.commanders),
         content_hash: content_hash(source),
         file: file.to_string(),
         rules,

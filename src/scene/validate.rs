@@ -42,8 +42,8 @@ pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
             )
         })
         .collect();
-    let kinds_at = locator.section("kinds").unwrap_or(0);
     for (kind, field, value) in kind_problems(&rules.kinds) {
+        let kinds_at = locator.section("kinds").unwrap_or(0);
         let at = locator.after(kinds_at, kind).unwrap_or(kinds_at);
         problems.push(locator.at(
             at,
@@ -73,8 +73,8 @@ pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules)
     for (kind, of_kind) in &raw.kinds {
         rules.kinds.insert(kind.clone(), *of_kind);
     }
-    let kinds_at = locator.section("kinds").unwrap_or(0);
     for (kind, field, value) in kind_problems(&raw.kinds) {
+        let kinds_at = locator.section("kinds").unwrap_or(0);
         let at = locator.after(kinds_at, kind).unwrap_or(kinds_at);
         checker.problems.push(locator.at(
             at,
@@ -105,15 +105,15 @@ pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules)
     }
     // An override is found after the top-level `rules:` (a comment or a text
     // earlier in the file may mention a rule's name).
-    let overrides = locator.section("rules").unwrap_or(0);
     let override_at = |name: &str| {
+        let overrides = locator.section("rules").unwrap_or(0);
         locator
             .after(overrides, &format!("\"{name}\""))
             .unwrap_or(overrides)
     };
     for (name, value) in &raw.rules {
-        let at = override_at(name);
         if !rules.set(name, *value) {
+            let at = override_at(name);
             let names = Rules::RANGES.iter().map(|(n, _, _)| *n);
             let hint = match closest(name, names) {
                 Some(near) => format!("did you mean `{near}`?"),
@@ -156,7 +156,7 @@ struct Checker<'a> {
     /// Every flag some `SetFlag` sets.
     flags: HashSet<&'a str>,
     /// The item being checked: positions are searched for inside it.
-    anchor: Option<Declaration>,
+    anchor: Anchor<'a>,
     /// Who reads the texts being checked now.
     audience: Audience,
     /// Checking the condition of a text variant (where `Playing` is allowed).
@@ -164,6 +164,24 @@ struct Checker<'a> {
     /// Playable roles stand on more than one side: text told to everyone
     /// must not speak to "you".
     two_sided: bool,
+}
+
+/// The item being checked, named; its place in the source is searched for
+/// only when a problem is reported ([`Checker::declared`]).
+#[derive(Debug, Clone, Copy)]
+enum Anchor<'a> {
+    Nothing,
+    /// The item `id` of the list `section` (or the `meta`).
+    Item(&'static str, &'a str),
+    /// An entry of the `obscurants` map.
+    Obscurant(&'a str),
+    Prelude,
+    /// The option `id`, the `index`th of `turning_point`'s options.
+    Option {
+        turning_point: &'a str,
+        index: usize,
+        id: &'a str,
+    },
 }
 
 /// Who reads a text: the checker holds text told to every role to the
@@ -200,7 +218,7 @@ impl<'a> Checker<'a> {
                 })
                 .collect(),
             flags: set_flags(raw),
-            anchor: None,
+            anchor: Anchor::Nothing,
             audience: Audience::Everyone,
             in_variant: false,
             two_sided: {
@@ -218,7 +236,8 @@ impl<'a> Checker<'a> {
     /// A problem at the last of `needles` (each searched after the one
     /// before) inside the item being checked, or at the item's id.
     fn report(&mut self, needles: &[&str], message: String, hint: String, guide: &'static str) {
-        let anchor = self.anchor.as_ref();
+        let declared = self.declared();
+        let anchor = declared.as_ref();
         let found = if needles.is_empty() {
             None
         } else {
@@ -230,8 +249,45 @@ impl<'a> Checker<'a> {
     }
 
     /// Makes the item `id` of the list `section` the one being checked.
-    fn anchor_at(&mut self, section: &str, id: &str) {
-        self.anchor = self.locator.item(section, id);
+    fn anchor_at(&mut self, section: &'static str, id: &'a str) {
+        self.anchor = Anchor::Item(section, id);
+    }
+
+    /// Where the item being checked is declared: found in the source only
+    /// now, when a problem is to be shown.
+    fn declared(&self) -> Option<Declaration> {
+        let locator = self.locator;
+        match self.anchor {
+            Anchor::Nothing => None,
+            Anchor::Item(section, id) => locator.item(section, id),
+            Anchor::Obscurant(id) => locator.section("obscurants").map(|at| Declaration {
+                path: vec!["obscurants".to_string()],
+                id: id.to_string(),
+                id_at: locator.after(at, &format!("\"{id}\"")).unwrap_or(at),
+                start: locator.after(at, &format!("\"{id}\"")).unwrap_or(at),
+                end: locator.source.len(),
+            }),
+            Anchor::Prelude => locator.section("prelude").map(|at| Declaration {
+                path: vec!["prelude".to_string()],
+                id: "prelude".to_string(),
+                id_at: at,
+                start: at,
+                end: locator.source.len(),
+            }),
+            Anchor::Option {
+                turning_point,
+                index,
+                id,
+            } => {
+                // Found by its place among the options (ids may repeat
+                // elsewhere), else the turning point.
+                let tp = locator.item("turning_points", turning_point);
+                tp.as_ref()
+                    .and_then(|d| locator.options(d).into_iter().nth(index))
+                    .filter(|d| d.id == id)
+                    .or(tp)
+            }
+        }
     }
 
     fn check_all(&mut self) {
@@ -277,13 +333,7 @@ impl<'a> Checker<'a> {
             }
         }
         for (id, obscurant) in &raw.obscurants {
-            self.anchor = self.locator.section("obscurants").map(|at| Declaration {
-                path: vec!["obscurants".to_string()],
-                id: id.clone(),
-                id_at: self.locator.after(at, &format!("\"{id}\"")).unwrap_or(at),
-                start: self.locator.after(at, &format!("\"{id}\"")).unwrap_or(at),
-                end: self.locator.source.len(),
-            });
+            self.anchor = Anchor::Obscurant(id);
             if !is_plain_id(id) {
                 self.report(
                     &[],
@@ -302,15 +352,7 @@ impl<'a> Checker<'a> {
             }
         }
         if let Some(prelude) = &raw.prelude {
-            self.anchor = None;
-            let start = self.locator.section("prelude");
-            self.anchor = start.map(|at| Declaration {
-                path: vec!["prelude".to_string()],
-                id: "prelude".to_string(),
-                id_at: at,
-                start: at,
-                end: self.locator.source.len(),
-            });
+            self.anchor = Anchor::Prelude;
             self.audience = Audience::Everyone;
             if let Some(text) = &prelude.text {
                 self.prose(text, "text");
@@ -330,7 +372,7 @@ impl<'a> Checker<'a> {
         self.endings();
         self.reachability();
         self.audience = Audience::Everyone;
-        self.anchor = None;
+        self.anchor = Anchor::Nothing;
         self.prose(&raw.meta.intro, "intro");
         for variant in &raw.atmosphere {
             self.variant(&variant.when, &variant.text, "atmosphere");
@@ -339,7 +381,7 @@ impl<'a> Checker<'a> {
 
     fn meta(&mut self) {
         let meta = &self.raw.meta;
-        self.anchor = self.locator.item("meta", &meta.id);
+        self.anchor = Anchor::Item("meta", &meta.id);
         if meta.id.is_empty() || !is_plain_id(&meta.id) {
             self.report(
                 &[],
@@ -432,7 +474,7 @@ impl<'a> Checker<'a> {
             }
         }
         if raw.sides.len() < 2 {
-            self.anchor = None;
+            self.anchor = Anchor::Nothing;
             self.report(
                 &["sides:"],
                 "a battle needs at least two sides".into(),
@@ -485,7 +527,7 @@ impl<'a> Checker<'a> {
         }
         // Connectivity: every zone reachable from the first.
         if raw.zones.is_empty() {
-            self.anchor = None;
+            self.anchor = Anchor::Nothing;
             self.report(
                 &[],
                 "the scene has no zones".into(),
@@ -554,11 +596,6 @@ impl<'a> Checker<'a> {
         let raw = self.raw;
         for tp in &raw.turning_points {
             self.anchor_at("turning_points", &tp.id);
-            let tp_anchor = self.anchor.clone();
-            let option_anchors = tp_anchor
-                .as_ref()
-                .map(|d| self.locator.options(d))
-                .unwrap_or_default();
             if !raw.meta.playable.contains(&tp.role) {
                 let hint = format!(
                     "the role must be a playable commander: {}",
@@ -598,11 +635,11 @@ impl<'a> Checker<'a> {
             for (idx, option) in tp.options.iter().enumerate() {
                 // Problems of an option point into the option itself, found by
                 // its place among the options (ids may repeat elsewhere).
-                self.anchor = option_anchors
-                    .get(idx)
-                    .filter(|d| d.id == option.id)
-                    .cloned()
-                    .or_else(|| tp_anchor.clone());
+                self.anchor = Anchor::Option {
+                    turning_point: &tp.id,
+                    index: idx,
+                    id: &option.id,
+                };
                 let needle = format!("\"{}\"", option.id);
                 if !is_plain_id(&option.id) {
                     self.report(
@@ -734,7 +771,7 @@ impl<'a> Checker<'a> {
     fn endings(&mut self) {
         let raw = self.raw;
         if raw.endings.is_empty() {
-            self.anchor = None;
+            self.anchor = Anchor::Nothing;
             self.report(
                 &[],
                 "the scene has no endings".into(),
@@ -988,7 +1025,8 @@ impl<'a> Checker<'a> {
         let (Cmp::AtLeast(value) | Cmp::AtMost(value) | Cmp::Above(value) | Cmp::Below(value)) =
             cmp;
         if !value.is_finite() {
-            let anchor = self.anchor.as_ref();
+            let declared = self.declared();
+            let anchor = declared.as_ref();
             let at = self
                 .locator
                 .non_finite(anchor)
