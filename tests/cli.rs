@@ -52,6 +52,35 @@ fn piped_choices_play_false_cry_to_an_ending_as_either_role() {
 }
 
 #[test]
+fn wait_and_next_after_the_ending_say_the_battle_is_over() {
+    let mut input = "1\nwait\n".repeat(30);
+    input.push_str("wait\nnext 3\n");
+    let out = xiaoling(
+        &[
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "huang-taiji",
+            "--seed",
+            "9",
+        ],
+        &input,
+    );
+    let stdout = text(&out.stdout);
+    let after = stdout.split("\nEnding: ").nth(1).expect("an ending");
+    let over = "The battle is over. You can `undo`, `load` or `quit`.";
+    // Every `wait` and `next 3` typed after the ending is answered, not silent.
+    let waits = after.matches("> wait\n").count() + after.matches("> next 3\n").count();
+    assert!(waits >= 2, "{after}");
+    assert_eq!(
+        after.matches(over).count(),
+        waits + after.matches("> 1\n").count(),
+        "{after}"
+    );
+}
+
+#[test]
 fn the_same_seed_and_commands_give_the_same_transcript_byte_for_byte() {
     let args = [
         "play",

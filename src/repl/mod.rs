@@ -1263,6 +1263,11 @@ impl<'a> Session<'a> {
     /// stopping at the first thing that needs the player and saying why.
     fn run_turns(&mut self, limit: Option<u32>) {
         let l = self.options.locale;
+        if self.game.is_over() {
+            // As a single `next` would: say so rather than pass nothing silently.
+            self.error(&StoryError::Ended);
+            return;
+        }
         let mut passed = 0u32;
         self.running = true;
         let mut stopped = None;
