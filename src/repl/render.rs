@@ -973,10 +973,21 @@ impl View<'_> {
         } else {
             format!("{} {turn} · {} · {wind}", ui(l, "turn"), clock(minute))
         };
-        self.style.bold(&format!("── {head} ──"))
+        self.rule(&head)
     }
 
     /// The header of quiet turns told together: "── Turns 3–6 · 15:15 to 16:00 ──".
+    /// A header between rules; the closing rule is left off when it would
+    /// not fit the line (it would wrap onto a line of its own).
+    fn rule(&self, head: &str) -> String {
+        let full = format!("── {head} ──");
+        if width(&full) <= self.style.columns {
+            self.style.bold(&full)
+        } else {
+            self.style.bold(&format!("── {head}"))
+        }
+    }
+
     pub fn turns_header(&self, first: u32, last: u32, from: u32, to: u32) -> String {
         let l = self.locale;
         let weather = &self.world.weather;
@@ -1003,7 +1014,7 @@ impl View<'_> {
                 clock(to)
             )
         };
-        self.style.bold(&format!("── {head} ──"))
+        self.rule(&head)
     }
 
     /// `status`: every unit the player can see, with strength, state and a
@@ -1552,5 +1563,33 @@ mod tests {
             across.starts_with("── 二更（22:30）至三更（23:00），"),
             "{across}"
         );
+    }
+
+    #[test]
+    fn a_header_too_wide_for_the_line_drops_its_closing_rule() {
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 1);
+        let world = battle.state();
+        let field = battle.field().clone();
+        let view = |columns| View {
+            scene: &scene,
+            field: &field,
+            world: &world,
+            locale: Locale::En,
+            side: 0,
+            role: None,
+            style: Style {
+                colour: false,
+                columns,
+            },
+        };
+        let wide = view(100).turns_header(3, 7, 20 * 60 + 30, 22 * 60 + 30);
+        assert!(wide.ends_with(" ──"), "{wide}");
+        let narrow = view(40).turns_header(3, 7, 20 * 60 + 30, 22 * 60 + 30);
+        assert!(
+            narrow.starts_with("── Turns 3–7 · 20:30 to 22:30"),
+            "{narrow}"
+        );
+        assert!(!narrow.ends_with(" ──"), "{narrow}");
     }
 }
