@@ -599,6 +599,16 @@ fn every_kind_of_bad_file_gives_one_clear_error_and_the_good_slots_still_list() 
             "",
         ),
         (
+            "bad-side",
+            good.replacen(
+                "lost_this_turn: 0, location:",
+                "lost_this_turn: 0, side: Some(99), location:",
+                1,
+            )
+            .into_bytes(),
+            "outside the battle",
+        ),
+        (
             "unknown-battle",
             good.replace("\"false-cry\"", "\"no-such-battle\"")
                 .into_bytes(),

@@ -510,6 +510,7 @@ pub fn check_bounds(file: &SaveFile) -> Result<(), String> {
             && (0.0..=100.0).contains(&m.value)
             && finite(unit.orders.progress)
             && unit.orders.progress >= 0.0
+            && finite(m.fear)
             && m.last.iter().all(|(_, d)| finite(*d))
             && m.last.len() <= 64;
         if !ok {
@@ -531,6 +532,7 @@ pub fn check_bounds(file: &SaveFile) -> Result<(), String> {
     for zone in &world.zones {
         let b = &zone.burning;
         if ![b.fire, b.fuel, b.smoke].into_iter().all(finite)
+            || !zone.haze.levels.iter().copied().all(finite)
             || zone.passage.crossed.iter().any(|&n| n > MAX_MEN)
         {
             return Err("a zone's fire, smoke or crossing count is out of range".into());
@@ -734,6 +736,7 @@ pub fn check_fits(scene: &Scene, file: &SaveFile) -> Result<(), String> {
     let zone_ok = |z: usize| z < n_zones;
     for (idx, unit) in world.units.iter().enumerate() {
         let bad = !zone_ok(unit.location.zone)
+            || unit.side.is_some_and(|side| side >= n_sides)
             || unit.orders.came_from.is_some_and(|z| !zone_ok(z))
             || match unit.orders.order.into() {
                 UnitOrder::MoveTo(z) => !zone_ok(z),
@@ -742,7 +745,7 @@ pub fn check_fits(scene: &Scene, file: &SaveFile) -> Result<(), String> {
             };
         if bad {
             return Err(format!(
-                "unit `{}` is placed or ordered outside the battle's zones",
+                "unit `{}` is placed, ordered or sided outside the battle's zones and sides",
                 scene.units()[idx].id
             ));
         }
