@@ -6,7 +6,7 @@ use crate::repl::render::Style;
 use crate::repl::{self, Options, Piped, Session, Terminal};
 use crate::save;
 use crate::scene::{self, Locale, Scene};
-use crate::simulate::{Policies, Report, simulate_games};
+use crate::simulate::{Policies, Report, simulate_counted};
 use crate::story::{Game, Policy};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -14,6 +14,8 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -114,6 +116,10 @@ struct SimulateArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Worker threads (default: one per core). The report is the same for
+    /// any number; only the time changes.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy)]
@@ -572,8 +578,33 @@ fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
             .or(both)
             .unwrap_or_default(),
     };
-    let report = simulate_games(&scene, &args.role, args.runs, args.seed, policies)
-        .map_err(|e| anyhow!("{e}"))?;
+    let threads = args
+        .threads
+        .map_or_else(rayon::current_num_threads, usize::from);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let played = AtomicU32::new(0);
+    let started = Instant::now();
+    let report = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            pool.install(|| {
+                simulate_counted(&scene, &args.role, args.runs, args.seed, policies, &played)
+            })
+        });
+        if std::io::stderr().is_terminal() {
+            show_progress(&worker, &played, args.runs, started);
+        }
+        worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+    .map_err(|e| anyhow!("{e}"))?;
+    let seconds = started.elapsed().as_secs_f64();
+    // The time goes to stderr: stdout (the table or the JSON) stays the same
+    // for the same arguments.
+    eprintln!("{}", throughput(args.runs, seconds, threads));
     let mut out = std::io::stdout().lock();
     if args.json {
         let json = serde_json::to_string(&report).context("cannot write the report as JSON")?;
@@ -583,6 +614,67 @@ fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
     }
     out.flush().map_err(stdout_error)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A bar on stderr while the games are played, shown only once they have
+/// taken a second (a short run prints nothing), and cleared at the end.
+fn show_progress<T>(
+    worker: &std::thread::ScopedJoinHandle<'_, T>,
+    played: &AtomicU32,
+    runs: u32,
+    started: Instant,
+) {
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    while !worker.is_finished() {
+        std::thread::sleep(Duration::from_millis(50));
+        if bar.is_none() && started.elapsed() >= Duration::from_secs(1) {
+            let style =
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {msg}")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            bar = Some(indicatif::ProgressBar::new(u64::from(runs)).with_style(style));
+        }
+        if let Some(bar) = &bar {
+            // The rate over the whole run so far, not indicatif's estimate
+            // (the bar starts a second late, so its first step is a jump).
+            let done = played.load(Ordering::Relaxed);
+            let seconds = started.elapsed().as_secs_f64();
+            let rate = f64::from(done) / seconds.max(1e-9);
+            let left = if rate > 0.0 {
+                format!("{:.0} s left", f64::from(runs.saturating_sub(done)) / rate)
+            } else {
+                "starting".to_string()
+            };
+            bar.set_message(format!("{} a second, {left}", thousands(rate)));
+            bar.set_position(u64::from(done));
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+}
+
+/// "4000 games in 1.85 s on 1 thread: 2,162 a second, 2,162 per thread".
+fn throughput(runs: u32, seconds: f64, threads: usize) -> String {
+    let per_second = f64::from(runs) / seconds.max(1e-9);
+    format!(
+        "{runs} games in {seconds:.2} s on {threads} thread{}: {} a second, {} per thread",
+        if threads == 1 { "" } else { "s" },
+        thousands(per_second),
+        thousands(per_second / threads as f64),
+    )
+}
+
+/// A whole number with commas between the thousands: 15,000.
+fn thousands(value: f64) -> String {
+    let digits = format!("{:.0}", value.max(0.0));
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// The report as a table for reading.
@@ -721,5 +813,32 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
         )
         .map_err(stdout_error)?;
         Ok(ExitCode::from(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{thousands, throughput};
+
+    #[test]
+    fn thousands_are_set_off_by_commas() {
+        assert_eq!(thousands(0.0), "0");
+        assert_eq!(thousands(999.4), "999");
+        assert_eq!(thousands(1000.0), "1,000");
+        assert_eq!(thousands(15_000.0), "15,000");
+        assert_eq!(thousands(1_234_567.0), "1,234,567");
+        assert_eq!(thousands(-3.0), "0");
+    }
+
+    #[test]
+    fn throughput_gives_the_rate_per_thread() {
+        assert_eq!(
+            throughput(4000, 2.0, 2),
+            "4000 games in 2.00 s on 2 threads: 2,000 a second, 1,000 per thread"
+        );
+        assert_eq!(
+            throughput(10, 0.5, 1),
+            "10 games in 0.50 s on 1 thread: 20 a second, 20 per thread"
+        );
     }
 }

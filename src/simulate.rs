@@ -13,6 +13,7 @@ use crate::story::{Game, Policy, StoryError};
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Who decides for each side: the player's role and the side nobody plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -203,6 +204,20 @@ pub fn simulate_games(
     seed: u64,
     policies: Policies,
 ) -> Result<Report, StoryError> {
+    simulate_counted(scene, role, runs, seed, policies, &AtomicU32::new(0))
+}
+
+/// [`simulate_games`], adding one to `played` as each game ends, so that
+/// a caller on another thread can show how far the run has come. The count
+/// only reports: the games and the report are the same without it.
+pub fn simulate_counted(
+    scene: &Arc<Scene>,
+    role: &str,
+    runs: u32,
+    seed: u64,
+    policies: Policies,
+    played: &AtomicU32,
+) -> Result<Report, StoryError> {
     use rayon::prelude::*;
 
     // Refuse a bad role before any worker starts.
@@ -214,7 +229,9 @@ pub fn simulate_games(
             |game, run| {
                 let game = game.as_mut().map_err(|e| e.clone())?;
                 game.restart(seed.wrapping_add(u64::from(run)));
-                Ok(play_out(game, scene))
+                let outcome = play_out(game, scene);
+                played.fetch_add(1, Ordering::Relaxed);
+                Ok(outcome)
             },
         )
         .collect();

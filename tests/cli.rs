@@ -309,6 +309,58 @@ fn simulate_takes_a_policy_per_side_and_refuses_a_shorthand_that_contradicts_the
 }
 
 #[test]
+fn simulate_on_one_thread_or_two_prints_the_same_report_and_says_how_fast_on_stderr() {
+    let run = |threads: &'static str| {
+        let out = xiaoling(
+            &[
+                "simulate",
+                "--scene",
+                "false-cry",
+                "--role",
+                "huang-taiji",
+                "--runs",
+                "40",
+                "--policy",
+                "random",
+                "--threads",
+                threads,
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        out
+    };
+    let one = run("1");
+    let two = run("2");
+    assert_eq!(text(&one.stdout), text(&two.stdout));
+    assert!(text(&one.stdout).contains("40 runs from seed 1"));
+    // stderr is a pipe here: no progress bar, only the closing line.
+    let stderr = text(&one.stderr);
+    assert!(
+        stderr.starts_with("40 games in ") && stderr.contains(" s on 1 thread: "),
+        "{stderr}"
+    );
+    assert!(stderr.trim_end().ends_with(" per thread"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(text(&two.stderr).contains(" s on 2 threads: "));
+    // No threads at all is refused by the parser, naming the flag.
+    let out = xiaoling(
+        &[
+            "simulate",
+            "--scene",
+            "false-cry",
+            "--role",
+            "huang-taiji",
+            "--threads",
+            "0",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--threads <N>"));
+}
+
+#[test]
 fn play_takes_the_other_sides_policy_and_its_transcript_says_how_to_play_it_again() {
     let dir = common::temp_dir("policy-other");
     let transcript = dir.join("game.txt");
