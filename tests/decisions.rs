@@ -14,7 +14,7 @@ use xiaoling::story::{Command as GameCommand, Game};
 mod common;
 
 const RUNS: u32 = 1000;
-const BATTLES: &[&str] = &["false-cry", "broken-bridge"];
+const BATTLES: &[&str] = &["false-cry", "broken-bridge", "sarhu"];
 const MIN_TV: f64 = 0.15;
 const MIN_LOSS_GAP: f64 = 0.15;
 const MAX_QUIET_TURNS: u32 = 6;
