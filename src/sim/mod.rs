@@ -25,6 +25,7 @@ pub mod field;
 pub mod haze;
 pub mod morale;
 pub mod movement;
+pub mod order;
 pub mod perception;
 pub mod rally;
 pub mod rng;

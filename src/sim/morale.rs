@@ -17,6 +17,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::haze::Haze;
 use super::movement::{Location, Orders, UnitOrder, Withdrawals};
+use super::order::{by_index, by_index_mut, stored_in_order};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::{Burning, Passage};
@@ -107,6 +108,10 @@ pub struct MoraleScratch {
     withdrawing: Vec<f64>,
     men: Vec<f64>,
     routing: Vec<f64>,
+    /// The best leadership standing in each side and zone.
+    leading: Vec<f64>,
+    /// Whether each unit (by index) withdrew from a fight this turn.
+    withdrawn: Vec<bool>,
     deltas: Vec<(Modifier, f64)>,
 }
 
@@ -143,6 +148,8 @@ pub fn morale_system(
         withdrawing,
         men,
         routing,
+        leading,
+        withdrawn,
         deltas,
     } = &mut *scratch;
     refill(smoke, n, 0.0);
@@ -155,29 +162,33 @@ pub fn morale_system(
             open[idx.0] = passage.intact;
         }
     }
-    let mut all: Vec<_> = units.iter_mut().collect();
-    all.sort_by_key(|(info, ..)| info.idx);
+    let stored = stored_in_order(units.iter().map(|(info, ..)| info.idx));
+    // The units that withdrew from a fight this turn, by index.
+    let most = withdrawals.units.iter().max().map_or(0, |idx| idx + 1);
+    refill(withdrawn, most.max(field.units.len()), false);
+    for &unit in &withdrawals.units {
+        withdrawn[unit] = true;
+    }
+    let withdrew_now = |unit: usize| withdrawn.get(unit).copied().unwrap_or(false);
 
     // Men of each side that withdrew from a fight this turn, by the zone
     // they are in now: seen from another zone, a withdrawal looks like flight
-    // (the rule `withdrawal_seen_as_flight`; none when it is off).
+    // (the rule `withdrawal_seen_as_flight`; none when it is off). And men
+    // and routing men per side and zone, as the turn stands.
     refill(withdrawing, n * field.n_sides, 0.0);
-    if rules.withdrawal_seen_as_flight > 0.0 {
-        for (info, strength, location, _, morale) in all.iter() {
-            if withdrawals.units.contains(&info.idx)
-                && location.present
-                && !morale.state.is_broken()
-                && location.zone < n
-            {
-                withdrawing[info.side * n + location.zone] +=
-                    f64::from(strength.men) * rules.withdrawal_seen_as_flight;
-            }
-        }
-    }
-    // Men and routing men per side and zone, as the turn stands.
     refill(men, n * field.n_sides, 0.0);
     refill(routing, n * field.n_sides, 0.0);
-    for (info, strength, location, _, morale) in all.iter() {
+    let seen_as_flight = rules.withdrawal_seen_as_flight > 0.0;
+    for (info, strength, location, _, morale) in by_index(&units, stored) {
+        if seen_as_flight
+            && withdrew_now(info.idx)
+            && location.present
+            && !morale.state.is_broken()
+            && location.zone < n
+        {
+            withdrawing[info.side * n + location.zone] +=
+                f64::from(strength.men) * rules.withdrawal_seen_as_flight;
+        }
         if location.present && morale.state.can_fight_or_flee() {
             men[info.side * n + location.zone] += f64::from(strength.men);
             if morale.state.is_broken() {
@@ -185,15 +196,22 @@ pub fn morale_system(
             }
         }
     }
-    let best_leader = |side: usize, zone: usize| {
-        commanders
-            .iter()
-            .filter(|c| c.side == side && c.zone == zone)
-            .map(|c| c.leading(rules))
-            .fold(0.0_f64, f64::max)
-    };
+    // The best leadership standing in each side and zone (none: 0).
+    refill(leading, n * field.n_sides, 0.0);
+    for commander in commanders.iter() {
+        if commander.side < field.n_sides && commander.zone < n {
+            let best = &mut leading[commander.side * n + commander.zone];
+            *best = best.max(commander.leading(rules));
+        }
+    }
+    let best_leader = |side: usize, zone: usize| leading[side * n + zone];
 
-    for (info, strength, location, orders, morale) in all.iter_mut() {
+    for (info, mut strength, location, mut orders, mut morale) in by_index_mut(&mut units, stored)
+    {
+        // Losses are counted until morale has felt them: those of this turn,
+        // and those effects caused between turns (a mine, a volley from a
+        // scene event).
+        let lost_this_turn = std::mem::take(&mut strength.lost_this_turn);
         if !location.present || !morale.state.can_fight_or_flee() {
             continue;
         }
@@ -201,9 +219,9 @@ pub fn morale_system(
         let side = info.side;
         deltas.clear();
         // Casualties this turn, as a share of the men before them.
-        let before = f64::from(strength.men + strength.lost_this_turn);
-        if strength.lost_this_turn > 0 && before > 0.0 {
-            let percent = 100.0 * f64::from(strength.lost_this_turn) / before;
+        let before = f64::from(strength.men + lost_this_turn);
+        if lost_this_turn > 0 && before > 0.0 {
+            let percent = 100.0 * f64::from(lost_this_turn) / before;
             deltas.push((Modifier::Casualties, -rules.casualty_morale * percent));
         }
         // Outnumbered by the enemy in the zone (heard if not seen).
@@ -231,7 +249,7 @@ pub fn morale_system(
         };
         // A withdrawing unit knows its own order.
         let own_routing = own_routing
-            + if withdrawals.units.contains(&info.idx) && !morale.state.is_broken() {
+            + if withdrew_now(info.idx) && !morale.state.is_broken() {
                 own_men * rules.withdrawal_seen_as_flight
             } else {
                 0.0
@@ -288,7 +306,7 @@ pub fn morale_system(
             }
         }
         // Turning its back on an enemy within reach (the withdrawal rules).
-        let withdrew = withdrawals.units.contains(&info.idx);
+        let withdrew = withdrew_now(info.idx);
         if withdrew && rules.withdraw_morale > 0.0 {
             deltas.push((Modifier::Withdrawal, -rules.withdraw_morale));
         }
@@ -361,11 +379,6 @@ pub fn morale_system(
                 orders.order = UnitOrder::Hold;
             }
         }
-    }
-    // Losses are counted until morale has felt them: those of this turn, and
-    // those effects caused between turns (a mine, a volley from a scene event).
-    for (_, strength, ..) in all.iter_mut() {
-        strength.lost_this_turn = 0;
     }
 }
 

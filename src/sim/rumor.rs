@@ -13,6 +13,7 @@ use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::Location;
 use super::perception::Vision;
+use super::order::{by_index_mut, stored_in_order};
 use super::rng::BattleRng;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -75,8 +76,16 @@ pub fn rumor_system(
         heard,
     } = &mut *scratch;
     // What each side can see of each side: routing share of visible men.
+    if rumors.active.is_empty() {
+        return;
+    }
+    let n = field.zones.len();
     refill(seen_men, n_sides * n_sides, 0.0);
     refill(seen_routing, n_sides * n_sides, 0.0);
+    refill(men_in, n * n_sides, 0.0);
+    refill(routing_in, n * n_sides, 0.0);
+    // Units (counted, in any order) each side sees of each side, and units
+    // of each side in each zone.
     for (info, location, morale) in units.iter() {
         if !location.present || !morale.state.can_fight_or_flee() {
             continue;
@@ -89,13 +98,7 @@ pub fn rumor_system(
                 }
             }
         }
-    }
-    // The front: zones where a side has men and so has an enemy.
-    let n = field.zones.len();
-    refill(men_in, n * n_sides, 0.0);
-    refill(routing_in, n * n_sides, 0.0);
-    for (info, location, morale) in units.iter() {
-        if location.present && morale.state.can_fight_or_flee() && location.zone < n {
+        if location.zone < n {
             men_in[info.side * n + location.zone] += 1.0;
             if morale.state.is_broken() {
                 routing_in[info.side * n + location.zone] += 1.0;
@@ -106,8 +109,7 @@ pub fn rumor_system(
         men_in[side * n + zone] > 0.0
             && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
     };
-    let mut all: Vec<_> = units.iter_mut().collect();
-    all.sort_by_key(|(info, _, _)| info.idx);
+    let stored = stored_in_order(units.iter().map(|(info, ..)| info.idx));
     for rumor in rumors.active.iter_mut() {
         newly.clear();
         newly.extend_from_slice(&rumor.reached);
@@ -125,7 +127,7 @@ pub fn rumor_system(
                 *slot = true;
             }
         }
-        for (info, location, morale) in all.iter_mut() {
+        for (info, location, mut morale) in by_index_mut(&mut units, stored) {
             if !location.present
                 || !morale.state.can_fight_or_flee()
                 || !rumor.reached.get(location.zone).copied().unwrap_or(false)

@@ -9,6 +9,7 @@ use super::field::Field;
 use super::morale::Morale;
 use super::movement::{Location, room};
 use super::perception::Vision;
+use super::order::{by_index, by_index_mut, stored_in_order};
 use super::rng::BattleRng;
 use super::weather::Passage;
 use super::{Strength, UnitInfo, ZoneIdx};
@@ -48,7 +49,8 @@ pub fn surrender_system(
     men.resize(n * field.n_sides, 0.0);
     crowd.clear();
     crowd.resize(n, 0.0);
-    for (info, strength, location, morale) in units.iter() {
+    let stored = stored_in_order(units.iter().map(|(info, ..)| info.idx));
+    for (info, strength, location, morale) in by_index(&units, stored) {
         if location.present && morale.state.can_fight_or_flee() {
             men[info.side * n + location.zone] += f64::from(strength.men);
             crowd[location.zone] += room(&field, info, strength.men);
@@ -57,9 +59,7 @@ pub fn surrender_system(
     let jammed = |zone: usize| {
         field.zones[zone].is_crossing() && crowd[zone] > field.capacity(zone, vision.is_blind(zone))
     };
-    let mut all: Vec<_> = units.iter_mut().collect();
-    all.sort_by_key(|(info, ..)| info.idx);
-    for (info, strength, location, morale) in all.iter_mut() {
+    for (info, mut strength, location, mut morale) in by_index_mut(&mut units, stored) {
         if !info.may_surrender
             || !location.present
             || !matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
