@@ -11,8 +11,8 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::{Location, Orders, UnitOrder};
-use super::perception::Vision;
 use super::order::{by_index, by_index_mut, stored_in_order};
+use super::perception::Vision;
 use super::rng::BattleRng;
 use super::{CommanderState, Strength, UnitInfo};
 use crate::scene::{Fate, MoraleState};
@@ -267,6 +267,9 @@ pub fn combat_system(
             -rules.fall_shock
         }
     };
+    if falls.is_empty() && fighters.iter().all(|fighter| fighter.lost == 0) {
+        return;
+    }
     let mut fought = fighters.iter().peekable();
     for (pos, (info, mut strength, location, _, mut morale)) in
         by_index_mut(&mut units, stored).enumerate()

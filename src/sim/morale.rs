@@ -112,6 +112,11 @@ pub struct MoraleScratch {
     leading: Vec<f64>,
     /// Whether each unit (by index) withdrew from a fight this turn.
     withdrawn: Vec<bool>,
+    /// Per side and zone, found when the first unit there asks: men and
+    /// routing (or withdrawing) men of the side in the zone and the
+    /// neighbours it sees; whether every way out is held or closed.
+    near: Vec<Option<(f64, f64)>>,
+    trapped: Vec<Option<bool>>,
     deltas: Vec<(Modifier, f64)>,
 }
 
@@ -150,6 +155,8 @@ pub fn morale_system(
         routing,
         leading,
         withdrawn,
+        near,
+        trapped: trapped_in,
         deltas,
     } = &mut *scratch;
     refill(smoke, n, 0.0);
@@ -205,9 +212,10 @@ pub fn morale_system(
         }
     }
     let best_leader = |side: usize, zone: usize| leading[side * n + zone];
+    refill(near, n * field.n_sides, None);
+    refill(trapped_in, n * field.n_sides, None);
 
-    for (info, mut strength, location, mut orders, mut morale) in by_index_mut(&mut units, stored)
-    {
+    for (info, mut strength, location, mut orders, mut morale) in by_index_mut(&mut units, stored) {
         // Losses are counted until morale has felt them: those of this turn,
         // and those effects caused between turns (a mine, a volley from a
         // scene event).
@@ -233,14 +241,17 @@ pub fn morale_system(
             deltas.push((Modifier::Outnumbered, -rules.outnumbered_morale));
         }
         // Contagion: routing friends in this zone and the neighbours it can see.
-        let mut near_men = 0.0;
-        let mut near_routing = 0.0;
-        for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
-            if z == zone || vision.side_sees(side, z) {
-                near_men += men[side * n + z];
-                near_routing += routing[side * n + z] + withdrawing[side * n + z];
+        let (near_men, near_routing) = *near[side * n + zone].get_or_insert_with(|| {
+            let mut near_men = 0.0;
+            let mut near_routing = 0.0;
+            for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
+                if z == zone || vision.side_sees(side, z) {
+                    near_men += men[side * n + z];
+                    near_routing += routing[side * n + z] + withdrawing[side * n + z];
+                }
             }
-        }
+            (near_men, near_routing)
+        });
         let own_men = f64::from(strength.men);
         let own_routing = if morale.state.is_broken() {
             own_men
@@ -297,9 +308,12 @@ pub fn morale_system(
         }
         // No line of retreat: enemy here and every way out held by the enemy or closed.
         if enemy_here > 0.0 {
-            let trapped = field.neighbours[zone].iter().all(|&z| {
-                !open[z]
-                    || (0..field.n_sides).any(|s| s != side && men[s * n + z] > men[side * n + z])
+            let trapped = *trapped_in[side * n + zone].get_or_insert_with(|| {
+                field.neighbours[zone].iter().all(|&z| {
+                    !open[z]
+                        || (0..field.n_sides)
+                            .any(|s| s != side && men[s * n + z] > men[side * n + z])
+                })
             });
             if trapped {
                 deltas.push((Modifier::Trapped, -rules.trapped_morale));

@@ -467,8 +467,7 @@ pub fn movement_system(
             continue;
         }
         if !disengage {
-            if (0..n_sides).any(|other| other != walker.side && holding[other * n + walker.zone])
-            {
+            if (0..n_sides).any(|other| other != walker.side && holding[other * n + walker.zone]) {
                 *want = None;
             }
         } else if walker.present && in_contact(walker.side, walker.zone) {
@@ -519,11 +518,12 @@ pub fn movement_system(
                 if crowd > capacity[zone] && crowd > 0.0 && own_panic > 0.0 {
                     // Each unit's part of the excess, by the room it takes and its own panic.
                     let excess = crowd - capacity[zone];
-                    let lost = (excess * rules.trample_rate * own_panic * field.turn_scale * own_room
-                        / crowd
-                        / per_man)
-                        .round()
-                        .clamp(0.0, f64::from(strength.men)) as u32;
+                    let lost =
+                        (excess * rules.trample_rate * own_panic * field.turn_scale * own_room
+                            / crowd
+                            / per_man)
+                            .round()
+                            .clamp(0.0, f64::from(strength.men)) as u32;
                     strength.men -= lost;
                     strength.lost_this_turn += lost;
                     trampled[zone] += lost;

@@ -41,11 +41,28 @@ where
             Either::Sorted(b) => b.size_hint(),
         }
     }
+
+    /// The inner iterator's own `fold`: a query's walks its tables without
+    /// a check per item (what `for_each` uses).
+    #[inline]
+    fn fold<Acc, G>(self, init: Acc, g: G) -> Acc
+    where
+        G: FnMut(Acc, A::Item) -> Acc,
+    {
+        match self {
+            Either::Stored(a) => a.fold(init, g),
+            Either::Sorted(b) => b.fold(init, g),
+        }
+    }
 }
 
 /// Whether unit indices, in the order a query yields them, rise.
 pub fn stored_in_order(indices: impl Iterator<Item = usize>) -> bool {
-    indices.is_sorted()
+    // A fold, not `is_sorted`: a query iterator folds over its tables directly.
+    let (sorted, _) = indices.fold((true, 0), |(sorted, last), idx| {
+        (sorted && idx >= last, idx)
+    });
+    sorted
 }
 
 /// The items of a unit query in unit-index order, read-only: as stored when
@@ -77,6 +94,10 @@ where
     if stored {
         Either::Stored(query.iter_mut())
     } else {
-        Either::Sorted(query.iter_mut().sort_by_key::<&UnitInfo, _>(|info| info.idx))
+        Either::Sorted(
+            query
+                .iter_mut()
+                .sort_by_key::<&UnitInfo, _>(|info| info.idx),
+        )
     }
 }

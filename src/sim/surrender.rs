@@ -8,8 +8,8 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::Morale;
 use super::movement::{Location, room};
-use super::perception::Vision;
 use super::order::{by_index, by_index_mut, stored_in_order};
+use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::Passage;
 use super::{Strength, UnitInfo, ZoneIdx};
@@ -50,7 +50,15 @@ pub fn surrender_system(
     crowd.clear();
     crowd.resize(n, 0.0);
     let stored = stored_in_order(units.iter().map(|(info, ..)| info.idx));
+    // Only a broken or wavering unit that may surrender can.
+    let mut candidates = 0;
     for (info, strength, location, morale) in by_index(&units, stored) {
+        if info.may_surrender
+            && location.present
+            && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
+        {
+            candidates += 1;
+        }
         if location.present && morale.state.can_fight_or_flee() {
             men[info.side * n + location.zone] += f64::from(strength.men);
             crowd[location.zone] += room(&field, info, strength.men);
@@ -59,6 +67,9 @@ pub fn surrender_system(
     let jammed = |zone: usize| {
         field.zones[zone].is_crossing() && crowd[zone] > field.capacity(zone, vision.is_blind(zone))
     };
+    if candidates == 0 {
+        return;
+    }
     for (info, mut strength, location, mut morale) in by_index_mut(&mut units, stored) {
         if !info.may_surrender
             || !location.present
