@@ -11,7 +11,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::{Location, Orders, UnitOrder};
-use super::order::{by_index, by_index_mut, stored_in_order};
+use super::order::{Rising, by_index, by_index_mut};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::{CommanderState, Strength, UnitInfo};
@@ -91,39 +91,53 @@ pub fn combat_system(
     falls.clear();
     let rules = &field.rules;
     let n_sides = field.n_sides;
-    let stored = stored_in_order(units.iter().map(|(info, ..)| info.idx));
     // The fighting units of each zone, in unit order: one pass, not one per zone.
-    // Emptied, not dropped: each zone's list keeps its memory.
+    // Emptied, not dropped: each zone's list keeps its memory. In unit-index
+    // order: as the units are stored, checked on the way; when the world
+    // holds them otherwise, the pass is made again, sorted.
     by_zone.resize_with(field.zones.len(), Vec::new);
     by_zone.truncate(field.zones.len());
-    for here in by_zone.iter_mut() {
-        here.clear();
-    }
-    fighters.clear();
-    for (pos, (info, strength, location, orders, morale)) in by_index(&units, stored).enumerate() {
-        if location.present
-            && strength.men > 0
-            && morale.state.can_fight_or_flee()
-            && let Some(here) = by_zone.get_mut(location.zone)
-        {
-            let kind = field
-                .kinds
-                .get(info.idx)
-                .copied()
-                .unwrap_or_else(|| rules.kind(&info.kind));
-            here.push(fighters.len());
-            fighters.push(Fighter {
-                pos,
-                side: info.side,
-                men: strength.men,
-                state: morale.state,
-                order: orders.order,
-                mounted: info.mounted,
-                melee: kind.melee,
-                missile: kind.missile,
-                lost: 0,
-            });
+    let mut stored = true;
+    loop {
+        for here in by_zone.iter_mut() {
+            here.clear();
         }
+        fighters.clear();
+        let mut order = Rising::default();
+        for (pos, (info, strength, location, orders, morale)) in
+            by_index(&units, stored).enumerate()
+        {
+            if stored && !order.see(info.idx) {
+                break;
+            }
+            if location.present
+                && strength.men > 0
+                && morale.state.can_fight_or_flee()
+                && let Some(here) = by_zone.get_mut(location.zone)
+            {
+                let kind = field
+                    .kinds
+                    .get(info.idx)
+                    .copied()
+                    .unwrap_or_else(|| rules.kind(&info.kind));
+                here.push(fighters.len());
+                fighters.push(Fighter {
+                    pos,
+                    side: info.side,
+                    men: strength.men,
+                    state: morale.state,
+                    order: orders.order,
+                    mounted: info.mounted,
+                    melee: kind.melee,
+                    missile: kind.missile,
+                    lost: 0,
+                });
+            }
+        }
+        if order.rose() {
+            break;
+        }
+        stored = false;
     }
     for (zone, here) in by_zone.iter().enumerate() {
         let info_zone = &field.zones[zone];

@@ -17,7 +17,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::haze::Haze;
 use super::movement::{Location, Orders, UnitOrder, Withdrawals};
-use super::order::{by_index, by_index_mut, stored_in_order};
+use super::order::{Rising, by_index, by_index_mut};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::{Burning, Passage};
@@ -169,7 +169,6 @@ pub fn morale_system(
             open[idx.0] = passage.intact;
         }
     }
-    let stored = stored_in_order(units.iter().map(|(info, ..)| info.idx));
     // The units that withdrew from a fight this turn, by index.
     let most = withdrawals.units.iter().max().map_or(0, |idx| idx + 1);
     refill(withdrawn, most.max(field.units.len()), false);
@@ -182,26 +181,39 @@ pub fn morale_system(
     // they are in now: seen from another zone, a withdrawal looks like flight
     // (the rule `withdrawal_seen_as_flight`; none when it is off). And men
     // and routing men per side and zone, as the turn stands.
-    refill(withdrawing, n * field.n_sides, 0.0);
-    refill(men, n * field.n_sides, 0.0);
-    refill(routing, n * field.n_sides, 0.0);
     let seen_as_flight = rules.withdrawal_seen_as_flight > 0.0;
-    for (info, strength, location, _, morale) in by_index(&units, stored) {
-        if seen_as_flight
-            && withdrew_now(info.idx)
-            && location.present
-            && !morale.state.is_broken()
-            && location.zone < n
-        {
-            withdrawing[info.side * n + location.zone] +=
-                f64::from(strength.men) * rules.withdrawal_seen_as_flight;
-        }
-        if location.present && morale.state.can_fight_or_flee() {
-            men[info.side * n + location.zone] += f64::from(strength.men);
-            if morale.state.is_broken() {
-                routing[info.side * n + location.zone] += f64::from(strength.men);
+    // In unit-index order: as the units are stored, checked on the way; when
+    // the world holds them otherwise, the pass is made again, sorted.
+    let mut stored = true;
+    loop {
+        refill(withdrawing, n * field.n_sides, 0.0);
+        refill(men, n * field.n_sides, 0.0);
+        refill(routing, n * field.n_sides, 0.0);
+        let mut order = Rising::default();
+        for (info, strength, location, _, morale) in by_index(&units, stored) {
+            if stored && !order.see(info.idx) {
+                break;
+            }
+            if seen_as_flight
+                && withdrew_now(info.idx)
+                && location.present
+                && !morale.state.is_broken()
+                && location.zone < n
+            {
+                withdrawing[info.side * n + location.zone] +=
+                    f64::from(strength.men) * rules.withdrawal_seen_as_flight;
+            }
+            if location.present && morale.state.can_fight_or_flee() {
+                men[info.side * n + location.zone] += f64::from(strength.men);
+                if morale.state.is_broken() {
+                    routing[info.side * n + location.zone] += f64::from(strength.men);
+                }
             }
         }
+        if order.rose() {
+            break;
+        }
+        stored = false;
     }
     // The best leadership standing in each side and zone (none: 0).
     refill(leading, n * field.n_sides, 0.0);

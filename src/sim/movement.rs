@@ -29,7 +29,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::Morale;
-use super::order::{by_index, by_index_mut, stored_in_order};
+use super::order::{Rising, by_index, by_index_mut};
 use super::perception::Vision;
 use super::weather::Passage;
 use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
@@ -285,36 +285,47 @@ pub fn movement_system(
         *searched_on = Some(field.clone());
     }
     let open = |zone: usize| intact.get(zone).copied().unwrap_or(false);
-    let stored = stored_in_order(units.iter().map(|(info, ..)| info.idx));
-
     // As the turn's moves begin: where routing enemies are (for pursuit), by
     // side; where each side has an unbroken unit (contact); and the room
     // taken in each crossing, and how fast it flows.
-    refill(enemy_routing_in, n * n_sides, false);
-    refill(unbroken, n * n_sides, false);
-    refill(crowd_room, n, 0.0);
-    refill(flowing_room, n, 0.0);
-    for (info, strength, location, _, morale) in by_index(&units, stored) {
-        if !location.present || !morale.state.can_fight_or_flee() {
-            continue;
-        }
-        if morale.state == MoraleState::Routing && strength.men > 0 {
-            for other in 0..n_sides {
-                if other != info.side {
-                    enemy_routing_in[other * n + location.zone] = true;
+    // In unit-index order: as the units are stored, checked on the way; when
+    // the world holds them otherwise, the pass is made again, sorted.
+    let mut stored = true;
+    loop {
+        refill(enemy_routing_in, n * n_sides, false);
+        refill(unbroken, n * n_sides, false);
+        refill(crowd_room, n, 0.0);
+        refill(flowing_room, n, 0.0);
+        let mut order = Rising::default();
+        for (info, strength, location, _, morale) in by_index(&units, stored) {
+            if stored && !order.see(info.idx) {
+                break;
+            }
+            if !location.present || !morale.state.can_fight_or_flee() {
+                continue;
+            }
+            if morale.state == MoraleState::Routing && strength.men > 0 {
+                for other in 0..n_sides {
+                    if other != info.side {
+                        enemy_routing_in[other * n + location.zone] = true;
+                    }
                 }
             }
+            if morale.state.obeys() && strength.men > 0 {
+                unbroken[info.side * n + location.zone] = true;
+            }
+            if field.zones[location.zone].is_crossing() {
+                let unit_room = room(&field, info, strength.men);
+                let routing = morale.state == MoraleState::Routing;
+                let flow = if routing { rules.routing_flow } else { 1.0 };
+                crowd_room[location.zone] += unit_room;
+                flowing_room[location.zone] += unit_room * flow;
+            }
         }
-        if morale.state.obeys() && strength.men > 0 {
-            unbroken[info.side * n + location.zone] = true;
+        if order.rose() {
+            break;
         }
-        if field.zones[location.zone].is_crossing() {
-            let unit_room = room(&field, info, strength.men);
-            let routing = morale.state == MoraleState::Routing;
-            let flow = if routing { rules.routing_flow } else { 1.0 };
-            crowd_room[location.zone] += unit_room;
-            flowing_room[location.zone] += unit_room * flow;
-        }
+        stored = false;
     }
     // Where each commander stands (the first entity of an index, as found;
     // an index past the scene's commanders is looked for).

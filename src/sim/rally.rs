@@ -9,7 +9,7 @@ use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::{Location, Orders, UnitOrder};
-use super::order::{by_index_mut, stored_in_order};
+use super::order::{Rising, by_index_mut};
 use super::{CommanderState, Strength, UnitInfo};
 use crate::scene::MoraleState;
 use bevy_ecs::prelude::*;
@@ -64,7 +64,9 @@ pub fn rally_system(
     enemy_in.resize(nz * field.n_sides, false);
     // Only a wavering or routing unit hears the drums or rallies.
     let mut shaken = 0;
+    let mut order = Rising::default();
     for (info, strength, location, _, morale) in units.iter() {
+        order.see(info.idx);
         if location.present && matches!(morale.state, MoraleState::Routing | MoraleState::Wavering)
         {
             shaken += 1;
@@ -83,7 +85,7 @@ pub fn rally_system(
     }
     // (Nothing to do for the units when none is shaken.)
     if shaken > 0 {
-        let stored = stored_in_order(units.iter().map(|(info, ..)| info.idx));
+        let stored = order.rose();
         let range = rules.drums_range.round() as usize;
         if !measured_on.as_ref().is_some_and(|f| f.same(&field)) {
             from_zone.clear();

@@ -12,7 +12,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::Location;
-use super::order::{by_index_mut, stored_in_order};
+use super::order::{Rising, by_index_mut};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use bevy_ecs::prelude::*;
@@ -86,7 +86,9 @@ pub fn rumor_system(
     refill(routing_in, n * n_sides, 0.0);
     // Units (counted, in any order) each side sees of each side, and units
     // of each side in each zone.
+    let mut order = Rising::default();
     for (info, location, morale) in units.iter() {
+        order.see(info.idx);
         if !location.present || !morale.state.can_fight_or_flee() {
             continue;
         }
@@ -109,7 +111,7 @@ pub fn rumor_system(
         men_in[side * n + zone] > 0.0
             && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
     };
-    let stored = stored_in_order(units.iter().map(|(info, ..)| info.idx));
+    let stored = order.rose();
     for rumor in rumors.active.iter_mut() {
         newly.clear();
         newly.extend_from_slice(&rumor.reached);

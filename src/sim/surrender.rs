@@ -8,7 +8,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::Morale;
 use super::movement::{Location, room};
-use super::order::{by_index, by_index_mut, stored_in_order};
+use super::order::{Rising, by_index, by_index_mut};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::Passage;
@@ -45,24 +45,37 @@ pub fn surrender_system(
             open[idx.0] = passage.intact;
         }
     }
-    men.clear();
-    men.resize(n * field.n_sides, 0.0);
-    crowd.clear();
-    crowd.resize(n, 0.0);
-    let stored = stored_in_order(units.iter().map(|(info, ..)| info.idx));
+    // In unit-index order: as the units are stored, checked on the way; when
+    // the world holds them otherwise, the pass is made again, sorted.
+    let mut stored = true;
     // Only a broken or wavering unit that may surrender can.
-    let mut candidates = 0;
-    for (info, strength, location, morale) in by_index(&units, stored) {
-        if info.may_surrender
-            && location.present
-            && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
-        {
-            candidates += 1;
+    let mut candidates;
+    loop {
+        men.clear();
+        men.resize(n * field.n_sides, 0.0);
+        crowd.clear();
+        crowd.resize(n, 0.0);
+        candidates = 0;
+        let mut order = Rising::default();
+        for (info, strength, location, morale) in by_index(&units, stored) {
+            if stored && !order.see(info.idx) {
+                break;
+            }
+            if info.may_surrender
+                && location.present
+                && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
+            {
+                candidates += 1;
+            }
+            if location.present && morale.state.can_fight_or_flee() {
+                men[info.side * n + location.zone] += f64::from(strength.men);
+                crowd[location.zone] += room(&field, info, strength.men);
+            }
         }
-        if location.present && morale.state.can_fight_or_flee() {
-            men[info.side * n + location.zone] += f64::from(strength.men);
-            crowd[location.zone] += room(&field, info, strength.men);
+        if order.rose() {
+            break;
         }
+        stored = false;
     }
     let jammed = |zone: usize| {
         field.zones[zone].is_crossing() && crowd[zone] > field.capacity(zone, vision.is_blind(zone))
