@@ -114,8 +114,9 @@ pub struct MoraleScratch {
     withdrawn: Vec<bool>,
     /// Per side and zone, found when the first unit there asks: men and
     /// routing (or withdrawing) men of the side in the zone and the
-    /// neighbours it sees; whether every way out is held or closed.
-    near: Vec<Option<(f64, f64)>>,
+    /// neighbours it sees, and enemy men in the zone; whether every way out
+    /// is held or closed.
+    near: Vec<Option<(f64, f64, f64)>>,
     trapped: Vec<Option<bool>>,
     deltas: Vec<(Modifier, f64)>,
 }
@@ -227,7 +228,7 @@ pub fn morale_system(
     refill(near, n * field.n_sides, None);
     refill(trapped_in, n * field.n_sides, None);
 
-    for (info, mut strength, location, mut orders, mut morale) in by_index_mut(&mut units, stored) {
+    for (info, mut strength, location, mut orders, morale) in by_index_mut(&mut units, stored) {
         // Losses are counted until morale has felt them: those of this turn,
         // and those effects caused between turns (a mine, a volley from a
         // scene event).
@@ -235,6 +236,7 @@ pub fn morale_system(
         if !location.present || !morale.state.can_fight_or_flee() {
             continue;
         }
+        let morale: &mut Morale = morale.into_inner();
         let zone = location.zone;
         let side = info.side;
         deltas.clear();
@@ -244,26 +246,28 @@ pub fn morale_system(
             let percent = 100.0 * f64::from(lost_this_turn) / before;
             deltas.push((Modifier::Casualties, -rules.casualty_morale * percent));
         }
-        // Outnumbered by the enemy in the zone (heard if not seen).
-        let enemy_here: f64 = (0..field.n_sides)
-            .filter(|s| *s != side)
-            .map(|s| men[s * n + zone])
-            .sum();
+        // Contagion: routing friends in this zone and the neighbours it can
+        // see; and the enemy in the zone (heard if not seen).
+        let (near_men, near_routing, enemy_here) =
+            *near[side * n + zone].get_or_insert_with(|| {
+                let mut near_men = 0.0;
+                let mut near_routing = 0.0;
+                for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
+                    if z == zone || vision.side_sees(side, z) {
+                        near_men += men[side * n + z];
+                        near_routing += routing[side * n + z] + withdrawing[side * n + z];
+                    }
+                }
+                let enemy_here: f64 = (0..field.n_sides)
+                    .filter(|s| *s != side)
+                    .map(|s| men[s * n + zone])
+                    .sum();
+                (near_men, near_routing, enemy_here)
+            });
+        // Outnumbered by the enemy in the zone.
         if enemy_here > 1.5 * men[side * n + zone] {
             deltas.push((Modifier::Outnumbered, -rules.outnumbered_morale));
         }
-        // Contagion: routing friends in this zone and the neighbours it can see.
-        let (near_men, near_routing) = *near[side * n + zone].get_or_insert_with(|| {
-            let mut near_men = 0.0;
-            let mut near_routing = 0.0;
-            for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
-                if z == zone || vision.side_sees(side, z) {
-                    near_men += men[side * n + z];
-                    near_routing += routing[side * n + z] + withdrawing[side * n + z];
-                }
-            }
-            (near_men, near_routing)
-        });
         let own_men = f64::from(strength.men);
         let own_routing = if morale.state.is_broken() {
             own_men

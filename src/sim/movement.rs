@@ -194,7 +194,8 @@ pub struct MovementScratch {
     /// from turn to turn until a crossing is destroyed or mended.
     searched_with: Vec<bool>,
     enemy_routing_in: Vec<bool>,
-    back_from: HashMap<usize, Vec<usize>>,
+    /// Per goal zone: steps back from it to every zone.
+    back_from: Vec<Option<Vec<usize>>>,
     reach_from: HashMap<usize, Reach>,
     /// Steps from a pursuer's zone to every zone, through open zones.
     out_from: HashMap<usize, Vec<usize>>,
@@ -279,6 +280,7 @@ pub fn movement_system(
     // on this field with the same zones open are still good.
     if !searched_on.as_ref().is_some_and(|f| f.same(&field)) || searched_with != intact {
         back_from.clear();
+        back_from.resize(n, None);
         reach_from.clear();
         out_from.clear();
         searched_with.clone_from(intact);
@@ -389,8 +391,8 @@ pub fn movement_system(
                     .next_hop(&field, from, open);
             }
             let back = back_from
-                .entry(goal)
-                .or_insert_with(|| field.distances(goal, open));
+                .get_mut(goal)?
+                .get_or_insert_with(|| field.distances(goal, open));
             field.next_hop_by(from, goal, back, open)
         });
         let walker = Walker {
@@ -576,6 +578,9 @@ pub fn movement_system(
     for (idx, mut passage) in passages.iter_mut() {
         if idx.0 < n {
             let by_side = &crossed[idx.0 * n_sides..(idx.0 + 1) * n_sides];
+            if by_side.iter().all(|men| *men == 0) {
+                continue;
+            }
             for (side, men) in by_side.iter().enumerate() {
                 if let Some(total) = passage.crossed.get_mut(side) {
                     *total = total.saturating_add(*men);
