@@ -11,7 +11,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::{Location, Orders, UnitOrder};
-use super::order::{Rising, by_index, by_index_mut};
+use super::order::{Rising, by_index};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::{CommanderState, Strength, UnitInfo};
@@ -34,8 +34,8 @@ pub fn state_factor(state: MoraleState) -> f64 {
 /// order; `lost` is what it loses, written back once every zone is fought.
 #[derive(Debug, Clone, Copy)]
 struct Fighter {
-    /// Its place in the order the units are visited.
-    pos: usize,
+    /// The unit, to write its losses to.
+    entity: Entity,
     side: usize,
     men: u32,
     state: MoraleState,
@@ -74,7 +74,14 @@ pub fn combat_system(
     mut rng: ResMut<BattleRng>,
     mut chronicle: ResMut<Chronicle>,
     mut commanders: Query<&mut CommanderState>,
-    mut units: Query<(&UnitInfo, &mut Strength, &Location, &Orders, &mut Morale)>,
+    mut units: Query<(
+        Entity,
+        &UnitInfo,
+        &mut Strength,
+        &Location,
+        &Orders,
+        &mut Morale,
+    )>,
 ) {
     let CombatScratch {
         falls,
@@ -104,9 +111,7 @@ pub fn combat_system(
         }
         fighters.clear();
         let mut order = Rising::default();
-        for (pos, (info, strength, location, orders, morale)) in
-            by_index(&units, stored).enumerate()
-        {
+        for (entity, info, strength, location, orders, morale) in by_index(&units, stored) {
             if stored && !order.see(info.idx) {
                 break;
             }
@@ -122,7 +127,7 @@ pub fn combat_system(
                     .unwrap_or_else(|| rules.kind(&info.kind));
                 here.push(fighters.len());
                 fighters.push(Fighter {
-                    pos,
+                    entity,
                     side: info.side,
                     men: strength.men,
                     state: morale.state,
@@ -281,20 +286,21 @@ pub fn combat_system(
             -rules.fall_shock
         }
     };
-    if falls.is_empty() && fighters.iter().all(|fighter| fighter.lost == 0) {
-        return;
-    }
-    let mut fought = fighters.iter().peekable();
-    for (pos, (info, mut strength, location, _, mut morale)) in
-        by_index_mut(&mut units, stored).enumerate()
-    {
-        if let Some(fighter) = fought.next_if(|fighter| fighter.pos == pos)
-            && fighter.lost > 0
+    // The losses, written to the units that took them (each its own).
+    for fighter in fighters.iter() {
+        if fighter.lost > 0
+            && let Ok((_, _, mut strength, ..)) = units.get_mut(fighter.entity)
         {
             strength.men -= fighter.lost;
             strength.lost_this_turn += fighter.lost;
         }
-        if falls.is_empty() || !location.present || !morale.state.can_fight_or_flee() {
+    }
+    if falls.is_empty() {
+        return;
+    }
+    // The shock of each fall to the men of the fallen (each unit its own).
+    for (_, info, _, location, _, mut morale) in units.iter_mut() {
+        if !location.present || !morale.state.can_fight_or_flee() {
             continue;
         }
         for &(commander, fate) in falls.iter() {

@@ -80,6 +80,16 @@ impl Rising {
     }
 }
 
+/// Puts units listed (index first) in the order a query yielded them into
+/// unit-index order: as they are when the indices rose on the way (checked
+/// with `rose`), else sorted. A system then reaches the few it acts on by
+/// entity instead of walking them all.
+pub fn into_index_order<T>(listed: &mut [(usize, T)], rose: bool) {
+    if !rose {
+        listed.sort_by_key(|(idx, _)| *idx);
+    }
+}
+
 /// The items of a unit query in unit-index order, read-only: as stored when
 /// `stored` (checked with [`Rising`] on this query), else sorted by index.
 pub fn by_index<'a, 's, D, F>(

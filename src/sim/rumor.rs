@@ -12,7 +12,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::Location;
-use super::order::{Rising, by_index_mut};
+use super::order::{Rising, into_index_order};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use bevy_ecs::prelude::*;
@@ -41,6 +41,8 @@ pub struct Rumors {
 /// per side and zone: `side * zones + zone`).
 #[derive(Default)]
 pub struct RumorScratch {
+    /// The units on the field, in unit-index order, with the zone they are in.
+    listeners: Vec<(usize, (Entity, usize))>,
     seen_men: Vec<f64>,
     seen_routing: Vec<f64>,
     men_in: Vec<f64>,
@@ -63,11 +65,12 @@ pub fn rumor_system(
     mut rumors: ResMut<Rumors>,
     mut rng: ResMut<BattleRng>,
     mut chronicle: ResMut<Chronicle>,
-    mut units: Query<(&UnitInfo, &Location, &mut Morale)>,
+    mut units: Query<(Entity, &UnitInfo, &Location, &mut Morale)>,
 ) {
     let rules = &field.rules;
     let n_sides = field.n_sides;
     let RumorScratch {
+        listeners,
         seen_men,
         seen_routing,
         men_in,
@@ -87,11 +90,13 @@ pub fn rumor_system(
     // Units (counted, in any order) each side sees of each side, and units
     // of each side in each zone.
     let mut order = Rising::default();
-    for (info, location, morale) in units.iter() {
+    listeners.clear();
+    for (entity, info, location, morale) in units.iter() {
         order.see(info.idx);
         if !location.present || !morale.state.can_fight_or_flee() {
             continue;
         }
+        listeners.push((info.idx, (entity, location.zone)));
         for viewer in 0..field.n_sides {
             if vision.side_sees(viewer, location.zone) {
                 seen_men[viewer * n_sides + info.side] += 1.0;
@@ -111,7 +116,7 @@ pub fn rumor_system(
         men_in[side * n + zone] > 0.0
             && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
     };
-    let stored = order.rose();
+    into_index_order(listeners, order.rose());
     for rumor in rumors.active.iter_mut() {
         newly.clear();
         newly.extend_from_slice(&rumor.reached);
@@ -129,14 +134,15 @@ pub fn rumor_system(
                 *slot = true;
             }
         }
-        for (info, location, mut morale) in by_index_mut(&mut units, stored) {
-            if !location.present
-                || !morale.state.can_fight_or_flee()
-                || !rumor.reached.get(location.zone).copied().unwrap_or(false)
-                || heard.get(info.idx).copied().unwrap_or(false)
+        for &(idx, (entity, zone)) in listeners.iter() {
+            if !rumor.reached.get(zone).copied().unwrap_or(false)
+                || heard.get(idx).copied().unwrap_or(false)
             {
                 continue;
             }
+            let Ok((_, info, location, mut morale)) = units.get_mut(entity) else {
+                continue;
+            };
             rumor.believers.push(info.idx);
             let (men_seen, routing_seen) =
                 if rules.rumor_own_front > 0.5 && info.side == rumor.about {
