@@ -11,6 +11,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::{Location, Orders, UnitOrder};
+use super::order::{Rising, by_index};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::{CommanderState, Strength, UnitInfo};
@@ -29,10 +30,26 @@ pub fn state_factor(state: MoraleState) -> f64 {
 
 /// The combat system's working lists, kept between turns so a turn
 /// allocates nothing once they have grown.
+/// What combat needs of a unit that can fight, read once, in unit-index
+/// order; `lost` is what it loses, written back once every zone is fought.
+#[derive(Debug, Clone, Copy)]
+struct Fighter {
+    /// The unit, to write its losses to.
+    entity: Entity,
+    side: usize,
+    men: u32,
+    state: MoraleState,
+    order: UnitOrder,
+    mounted: bool,
+    melee: f64,
+    missile: f64,
+    lost: u32,
+}
+
 #[derive(Default)]
 pub struct CombatScratch {
     falls: Vec<(usize, Fate)>,
-    /// The fighting units of each zone (indices into the turn's unit list).
+    fighters: Vec<Fighter>,
     by_zone: Vec<Vec<usize>>,
     men: Vec<f64>,
     melee: Vec<f64>,
@@ -57,10 +74,18 @@ pub fn combat_system(
     mut rng: ResMut<BattleRng>,
     mut chronicle: ResMut<Chronicle>,
     mut commanders: Query<&mut CommanderState>,
-    mut units: Query<(&UnitInfo, &mut Strength, &Location, &Orders, &mut Morale)>,
+    mut units: Query<(
+        Entity,
+        &UnitInfo,
+        &mut Strength,
+        &Location,
+        &Orders,
+        &mut Morale,
+    )>,
 ) {
     let CombatScratch {
         falls,
+        fighters,
         by_zone,
         men,
         melee,
@@ -73,23 +98,51 @@ pub fn combat_system(
     falls.clear();
     let rules = &field.rules;
     let n_sides = field.n_sides;
-    let mut all: Vec<_> = units.iter_mut().collect();
-    all.sort_by_key(|(info, ..)| info.idx);
     // The fighting units of each zone, in unit order: one pass, not one per zone.
-    // Emptied, not dropped: each zone's list keeps its memory.
+    // Emptied, not dropped: each zone's list keeps its memory. In unit-index
+    // order: as the units are stored, checked on the way; when the world
+    // holds them otherwise, the pass is made again, sorted.
     by_zone.resize_with(field.zones.len(), Vec::new);
     by_zone.truncate(field.zones.len());
-    for here in by_zone.iter_mut() {
-        here.clear();
-    }
-    for (i, (_, strength, location, _, morale)) in all.iter().enumerate() {
-        if location.present
-            && strength.men > 0
-            && morale.state.can_fight_or_flee()
-            && let Some(here) = by_zone.get_mut(location.zone)
-        {
-            here.push(i);
+    let mut stored = true;
+    loop {
+        for here in by_zone.iter_mut() {
+            here.clear();
         }
+        fighters.clear();
+        let mut order = Rising::default();
+        for (entity, info, strength, location, orders, morale) in by_index(&units, stored) {
+            if stored && !order.see(info.idx) {
+                break;
+            }
+            if location.present
+                && strength.men > 0
+                && morale.state.can_fight_or_flee()
+                && let Some(here) = by_zone.get_mut(location.zone)
+            {
+                let kind = field
+                    .kinds
+                    .get(info.idx)
+                    .copied()
+                    .unwrap_or_else(|| rules.kind(&info.kind));
+                here.push(fighters.len());
+                fighters.push(Fighter {
+                    entity,
+                    side: info.side,
+                    men: strength.men,
+                    state: morale.state,
+                    order: orders.order,
+                    mounted: info.mounted,
+                    melee: kind.melee,
+                    missile: kind.missile,
+                    lost: 0,
+                });
+            }
+        }
+        if order.rose() {
+            break;
+        }
+        stored = false;
     }
     for (zone, here) in by_zone.iter().enumerate() {
         let info_zone = &field.zones[zone];
@@ -100,23 +153,18 @@ pub fn combat_system(
         refill(melee, n_sides, 0.0);
         refill(missile, n_sides, 0.0);
         for &i in here {
-            let (info, strength, _, _, morale) = &all[i];
-            let kind = field
-                .kinds
-                .get(info.idx)
-                .copied()
-                .unwrap_or_else(|| rules.kind(&info.kind));
-            let mut power = state_factor(morale.state);
+            let fighter = &fighters[i];
+            let mut power = state_factor(fighter.state);
             if vision.is_blind(zone) {
                 power *= rules.smoke_combat;
             }
-            if info.mounted && info_zone.depth_m > rules.deep_water_m {
+            if fighter.mounted && info_zone.depth_m > rules.deep_water_m {
                 power *= rules.cavalry_in_water;
             }
-            let m = f64::from(strength.men);
-            men[info.side] += m;
-            melee[info.side] += m * kind.melee * power;
-            missile[info.side] += m * kind.missile * power;
+            let m = f64::from(fighter.men);
+            men[fighter.side] += m;
+            melee[fighter.side] += m * fighter.melee * power;
+            missile[fighter.side] += m * fighter.missile * power;
         }
         let sides_here = men.iter().filter(|m| **m > 0.0).count();
         if sides_here < 2 {
@@ -151,20 +199,20 @@ pub fn combat_system(
             }
             // Share the side's losses by exposure: routing men die faster, cover shelters holders.
             side_units.clear();
-            side_units.extend(here.iter().copied().filter(|&i| all[i].0.side == side));
+            side_units.extend(here.iter().copied().filter(|&i| fighters[i].side == side));
             exposures.clear();
             exposures.extend(side_units.iter().map(|&i| {
-                let (_, strength, _, orders, morale) = &all[i];
-                let mut weight = f64::from(strength.men);
-                if morale.state == MoraleState::Routing {
+                let fighter = &fighters[i];
+                let mut weight = f64::from(fighter.men);
+                if fighter.state == MoraleState::Routing {
                     weight *= rules.routing_exposure;
                 }
-                if orders.order == UnitOrder::Hold && morale.state != MoraleState::Routing {
+                if fighter.order == UnitOrder::Hold && fighter.state != MoraleState::Routing {
                     weight *= 1.0 - info_zone.cover * 0.5;
                 }
                 weight
             }));
-            let plain: f64 = side_units.iter().map(|&i| f64::from(all[i].1.men)).sum();
+            let plain: f64 = side_units.iter().map(|&i| f64::from(fighters[i].men)).sum();
             let weighted: f64 = exposures.iter().sum();
             if plain <= 0.0 || weighted <= 0.0 {
                 continue;
@@ -174,10 +222,10 @@ pub fn combat_system(
             let mut side_lost = 0;
             for (&i, exposure) in side_units.iter().zip(exposures.iter()) {
                 let lost = (total * exposure / weighted).round();
-                let (_, strength, ..) = &mut all[i];
-                let lost = lost.clamp(0.0, f64::from(strength.men)) as u32;
-                strength.men -= lost;
-                strength.lost_this_turn += lost;
+                // Read before any loss is written: each unit fights in one zone, once.
+                let fighter = &mut fighters[i];
+                let lost = lost.clamp(0.0, f64::from(fighter.men)) as u32;
+                fighter.lost = lost;
                 side_lost += lost;
             }
             report.push((side, side_lost));
@@ -229,16 +277,35 @@ pub fn combat_system(
             }
         }
         chronicle.push(Entry::CommanderFalls { commander, fate });
-        let shock = if fate == Fate::Wounded {
+    }
+    // The losses, and the shock of each fall to the men of the fallen.
+    let shock = |fate: Fate| {
+        if fate == Fate::Wounded {
             -rules.fall_shock / 2.0
         } else {
             -rules.fall_shock
-        };
-        for (info, _, location, _, morale) in all.iter_mut() {
-            if info.leader == Some(commander)
-                && location.present
-                && morale.state.can_fight_or_flee()
-            {
+        }
+    };
+    // The losses, written to the units that took them (each its own).
+    for fighter in fighters.iter() {
+        if fighter.lost > 0
+            && let Ok((_, _, mut strength, ..)) = units.get_mut(fighter.entity)
+        {
+            strength.men -= fighter.lost;
+            strength.lost_this_turn += fighter.lost;
+        }
+    }
+    if falls.is_empty() {
+        return;
+    }
+    // The shock of each fall to the men of the fallen (each unit its own).
+    for (_, info, _, location, _, mut morale) in units.iter_mut() {
+        if !location.present || !morale.state.can_fight_or_flee() {
+            continue;
+        }
+        for &(commander, fate) in falls.iter() {
+            if info.leader == Some(commander) {
+                let shock = shock(fate);
                 morale.value = (morale.value + shock).clamp(0.0, 100.0);
                 morale.push(Modifier::CommanderFell, shock);
             }

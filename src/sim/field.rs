@@ -123,6 +123,11 @@ impl Field {
         }))
     }
 
+    /// The same field (not an equal one): what a system's kept work was made on.
+    pub fn same(&self, other: &Field) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
     /// Steps from `from` to every zone, moving only through zones `open` allows
     /// (the start is always allowed). `usize::MAX` where unreachable.
     pub fn distances(&self, from: usize, open: impl Fn(usize) -> bool) -> Vec<usize> {

@@ -25,6 +25,7 @@ pub mod field;
 pub mod haze;
 pub mod morale;
 pub mod movement;
+pub mod order;
 pub mod perception;
 pub mod rally;
 pub mod rng;
@@ -261,7 +262,11 @@ impl Battle {
             morale.last.clear();
         }
         self.schedule.run(&mut self.world);
-        std::mem::take(&mut self.world.resource_mut::<Chronicle>().entries)
+        // The next turn's list starts as large as this one's: one
+        // allocation, not one per doubling.
+        let entries = &mut self.world.resource_mut::<Chronicle>().entries;
+        let room = entries.len();
+        std::mem::replace(entries, Vec::with_capacity(room))
     }
 
     pub fn turn(&self) -> u32 {

@@ -17,6 +17,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::haze::Haze;
 use super::movement::{Location, Orders, UnitOrder, Withdrawals};
+use super::order::{Rising, by_index, by_index_mut};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::{Burning, Passage};
@@ -107,6 +108,16 @@ pub struct MoraleScratch {
     withdrawing: Vec<f64>,
     men: Vec<f64>,
     routing: Vec<f64>,
+    /// The best leadership standing in each side and zone.
+    leading: Vec<f64>,
+    /// Whether each unit (by index) withdrew from a fight this turn.
+    withdrawn: Vec<bool>,
+    /// Per side and zone, found when the first unit there asks: men and
+    /// routing (or withdrawing) men of the side in the zone and the
+    /// neighbours it sees, and enemy men in the zone; whether every way out
+    /// is held or closed.
+    near: Vec<Option<(f64, f64, f64)>>,
+    trapped: Vec<Option<bool>>,
     deltas: Vec<(Modifier, f64)>,
 }
 
@@ -143,6 +154,10 @@ pub fn morale_system(
         withdrawing,
         men,
         routing,
+        leading,
+        withdrawn,
+        near,
+        trapped: trapped_in,
         deltas,
     } = &mut *scratch;
     refill(smoke, n, 0.0);
@@ -155,16 +170,33 @@ pub fn morale_system(
             open[idx.0] = passage.intact;
         }
     }
-    let mut all: Vec<_> = units.iter_mut().collect();
-    all.sort_by_key(|(info, ..)| info.idx);
+    // The units that withdrew from a fight this turn, by index.
+    let most = withdrawals.units.iter().max().map_or(0, |idx| idx + 1);
+    refill(withdrawn, most.max(field.units.len()), false);
+    for &unit in &withdrawals.units {
+        withdrawn[unit] = true;
+    }
+    let withdrew_now = |unit: usize| withdrawn.get(unit).copied().unwrap_or(false);
 
     // Men of each side that withdrew from a fight this turn, by the zone
     // they are in now: seen from another zone, a withdrawal looks like flight
-    // (the rule `withdrawal_seen_as_flight`; none when it is off).
-    refill(withdrawing, n * field.n_sides, 0.0);
-    if rules.withdrawal_seen_as_flight > 0.0 {
-        for (info, strength, location, _, morale) in all.iter() {
-            if withdrawals.units.contains(&info.idx)
+    // (the rule `withdrawal_seen_as_flight`; none when it is off). And men
+    // and routing men per side and zone, as the turn stands.
+    let seen_as_flight = rules.withdrawal_seen_as_flight > 0.0;
+    // In unit-index order: as the units are stored, checked on the way; when
+    // the world holds them otherwise, the pass is made again, sorted.
+    let mut stored = true;
+    loop {
+        refill(withdrawing, n * field.n_sides, 0.0);
+        refill(men, n * field.n_sides, 0.0);
+        refill(routing, n * field.n_sides, 0.0);
+        let mut order = Rising::default();
+        for (info, strength, location, _, morale) in by_index(&units, stored) {
+            if stored && !order.see(info.idx) {
+                break;
+            }
+            if seen_as_flight
+                && withdrew_now(info.idx)
                 && location.present
                 && !morale.state.is_broken()
                 && location.zone < n
@@ -172,56 +204,69 @@ pub fn morale_system(
                 withdrawing[info.side * n + location.zone] +=
                     f64::from(strength.men) * rules.withdrawal_seen_as_flight;
             }
-        }
-    }
-    // Men and routing men per side and zone, as the turn stands.
-    refill(men, n * field.n_sides, 0.0);
-    refill(routing, n * field.n_sides, 0.0);
-    for (info, strength, location, _, morale) in all.iter() {
-        if location.present && morale.state.can_fight_or_flee() {
-            men[info.side * n + location.zone] += f64::from(strength.men);
-            if morale.state.is_broken() {
-                routing[info.side * n + location.zone] += f64::from(strength.men);
+            if location.present && morale.state.can_fight_or_flee() {
+                men[info.side * n + location.zone] += f64::from(strength.men);
+                if morale.state.is_broken() {
+                    routing[info.side * n + location.zone] += f64::from(strength.men);
+                }
             }
         }
+        if order.rose() {
+            break;
+        }
+        stored = false;
     }
-    let best_leader = |side: usize, zone: usize| {
-        commanders
-            .iter()
-            .filter(|c| c.side == side && c.zone == zone)
-            .map(|c| c.leading(rules))
-            .fold(0.0_f64, f64::max)
-    };
+    // The best leadership standing in each side and zone (none: 0).
+    refill(leading, n * field.n_sides, 0.0);
+    for commander in commanders.iter() {
+        if commander.side < field.n_sides && commander.zone < n {
+            let best = &mut leading[commander.side * n + commander.zone];
+            *best = best.max(commander.leading(rules));
+        }
+    }
+    let best_leader = |side: usize, zone: usize| leading[side * n + zone];
+    refill(near, n * field.n_sides, None);
+    refill(trapped_in, n * field.n_sides, None);
 
-    for (info, strength, location, orders, morale) in all.iter_mut() {
+    for (info, mut strength, location, mut orders, morale) in by_index_mut(&mut units, stored) {
+        // Losses are counted until morale has felt them: those of this turn,
+        // and those effects caused between turns (a mine, a volley from a
+        // scene event).
+        let lost_this_turn = std::mem::take(&mut strength.lost_this_turn);
         if !location.present || !morale.state.can_fight_or_flee() {
             continue;
         }
+        let morale: &mut Morale = morale.into_inner();
         let zone = location.zone;
         let side = info.side;
         deltas.clear();
         // Casualties this turn, as a share of the men before them.
-        let before = f64::from(strength.men + strength.lost_this_turn);
-        if strength.lost_this_turn > 0 && before > 0.0 {
-            let percent = 100.0 * f64::from(strength.lost_this_turn) / before;
+        let before = f64::from(strength.men + lost_this_turn);
+        if lost_this_turn > 0 && before > 0.0 {
+            let percent = 100.0 * f64::from(lost_this_turn) / before;
             deltas.push((Modifier::Casualties, -rules.casualty_morale * percent));
         }
-        // Outnumbered by the enemy in the zone (heard if not seen).
-        let enemy_here: f64 = (0..field.n_sides)
-            .filter(|s| *s != side)
-            .map(|s| men[s * n + zone])
-            .sum();
+        // Contagion: routing friends in this zone and the neighbours it can
+        // see; and the enemy in the zone (heard if not seen).
+        let (near_men, near_routing, enemy_here) =
+            *near[side * n + zone].get_or_insert_with(|| {
+                let mut near_men = 0.0;
+                let mut near_routing = 0.0;
+                for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
+                    if z == zone || vision.side_sees(side, z) {
+                        near_men += men[side * n + z];
+                        near_routing += routing[side * n + z] + withdrawing[side * n + z];
+                    }
+                }
+                let enemy_here: f64 = (0..field.n_sides)
+                    .filter(|s| *s != side)
+                    .map(|s| men[s * n + zone])
+                    .sum();
+                (near_men, near_routing, enemy_here)
+            });
+        // Outnumbered by the enemy in the zone.
         if enemy_here > 1.5 * men[side * n + zone] {
             deltas.push((Modifier::Outnumbered, -rules.outnumbered_morale));
-        }
-        // Contagion: routing friends in this zone and the neighbours it can see.
-        let mut near_men = 0.0;
-        let mut near_routing = 0.0;
-        for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
-            if z == zone || vision.side_sees(side, z) {
-                near_men += men[side * n + z];
-                near_routing += routing[side * n + z] + withdrawing[side * n + z];
-            }
         }
         let own_men = f64::from(strength.men);
         let own_routing = if morale.state.is_broken() {
@@ -231,7 +276,7 @@ pub fn morale_system(
         };
         // A withdrawing unit knows its own order.
         let own_routing = own_routing
-            + if withdrawals.units.contains(&info.idx) && !morale.state.is_broken() {
+            + if withdrew_now(info.idx) && !morale.state.is_broken() {
                 own_men * rules.withdrawal_seen_as_flight
             } else {
                 0.0
@@ -279,16 +324,19 @@ pub fn morale_system(
         }
         // No line of retreat: enemy here and every way out held by the enemy or closed.
         if enemy_here > 0.0 {
-            let trapped = field.neighbours[zone].iter().all(|&z| {
-                !open[z]
-                    || (0..field.n_sides).any(|s| s != side && men[s * n + z] > men[side * n + z])
+            let trapped = *trapped_in[side * n + zone].get_or_insert_with(|| {
+                field.neighbours[zone].iter().all(|&z| {
+                    !open[z]
+                        || (0..field.n_sides)
+                            .any(|s| s != side && men[s * n + z] > men[side * n + z])
+                })
             });
             if trapped {
                 deltas.push((Modifier::Trapped, -rules.trapped_morale));
             }
         }
         // Turning its back on an enemy within reach (the withdrawal rules).
-        let withdrew = withdrawals.units.contains(&info.idx);
+        let withdrew = withdrew_now(info.idx);
         if withdrew && rules.withdraw_morale > 0.0 {
             deltas.push((Modifier::Withdrawal, -rules.withdraw_morale));
         }
@@ -361,11 +409,6 @@ pub fn morale_system(
                 orders.order = UnitOrder::Hold;
             }
         }
-    }
-    // Losses are counted until morale has felt them: those of this turn, and
-    // those effects caused between turns (a mine, a volley from a scene event).
-    for (_, strength, ..) in all.iter_mut() {
-        strength.lost_this_turn = 0;
     }
 }
 

@@ -29,6 +29,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::Morale;
+use super::order::{Rising, by_index, by_index_mut};
 use super::perception::Vision;
 use super::weather::Passage;
 use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
@@ -169,28 +170,53 @@ pub fn room(field: &Field, info: &UnitInfo, men: u32) -> f64 {
     f64::from(men) * per_man
 }
 
+/// What the movement system's later steps need of each unit, read once,
+/// in the order the units are visited (unit-index order).
+#[derive(Debug, Clone, Copy)]
+struct Walker {
+    idx: usize,
+    side: usize,
+    zone: usize,
+    present: bool,
+    obeys: bool,
+    men: u32,
+}
+
 /// The movement system's working lists, kept between turns so a turn
 /// allocates nothing once they have grown (per side and zone:
 /// `side * zones + zone`; per zone and side: `zone * sides + side`).
 #[derive(Default)]
 pub struct MovementScratch {
+    /// The field the path searches below were made on.
+    field: Option<Field>,
     intact: Vec<bool>,
+    /// The open zones the kept path searches were made with: they are kept
+    /// from turn to turn until a crossing is destroyed or mended.
+    searched_with: Vec<bool>,
     enemy_routing_in: Vec<bool>,
-    back_from: HashMap<usize, Vec<usize>>,
+    /// Per goal zone: steps back from it to every zone.
+    back_from: Vec<Option<Vec<usize>>>,
     reach_from: HashMap<usize, Reach>,
+    /// Steps from a pursuer's zone to every zone, through open zones.
+    out_from: HashMap<usize, Vec<usize>>,
     pursuit: HashMap<(usize, usize), Option<usize>>,
+    commander_zone: Vec<Option<usize>>,
+    walkers: Vec<Walker>,
     wants: Vec<Option<usize>>,
     columns: HashMap<(usize, usize), usize>,
     column_men: Vec<u32>,
     holding: Vec<bool>,
     unbroken: Vec<bool>,
-    engaged: Vec<usize>,
+    /// By unit index: in contact with an unbroken enemy as it set out.
+    engaged: Vec<bool>,
     crowd_room: Vec<f64>,
     flowing_room: Vec<f64>,
     capacity: Vec<f64>,
     trampled: Vec<u32>,
     crossed: Vec<u32>,
     moved: Vec<(usize, usize)>,
+    /// By commander index: the zone the first of his units that moved went to.
+    followed: Vec<Option<usize>>,
 }
 
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
@@ -220,11 +246,16 @@ pub fn movement_system(
     let n = field.zones.len();
     let n_sides = field.n_sides;
     let MovementScratch {
+        field: searched_on,
         intact,
+        searched_with,
         enemy_routing_in,
         back_from,
         reach_from,
+        out_from,
         pursuit,
+        commander_zone,
+        walkers,
         wants,
         columns,
         column_men,
@@ -237,6 +268,7 @@ pub fn movement_system(
         trampled,
         crossed,
         moved,
+        followed,
     } = &mut *scratch;
     refill(intact, n, true);
     for (idx, passage) in passages.iter() {
@@ -244,36 +276,85 @@ pub fn movement_system(
             *slot = passage.intact;
         }
     }
+    // Paths depend only on the field and which zones are open: searches made
+    // on this field with the same zones open are still good.
+    if !searched_on.as_ref().is_some_and(|f| f.same(&field)) || searched_with != intact {
+        back_from.clear();
+        back_from.resize(n, None);
+        reach_from.clear();
+        out_from.clear();
+        searched_with.clone_from(intact);
+        *searched_on = Some(field.clone());
+    }
     let open = |zone: usize| intact.get(zone).copied().unwrap_or(false);
-    let mut all: Vec<_> = units.iter_mut().collect();
-    all.sort_by_key(|(info, ..)| info.idx);
-
-    // Where routing enemies are (for pursuit), by side.
-    refill(enemy_routing_in, n * n_sides, false);
-    for (info, strength, location, _, morale) in all.iter() {
-        if !location.present || !morale.state.can_fight_or_flee() || strength.men == 0 {
-            continue;
-        }
-        if morale.state == MoraleState::Routing {
-            for other in 0..n_sides {
-                if other != info.side {
-                    enemy_routing_in[other * n + location.zone] = true;
+    // As the turn's moves begin: where routing enemies are (for pursuit), by
+    // side; where each side has an unbroken unit (contact); and the room
+    // taken in each crossing, and how fast it flows.
+    // In unit-index order: as the units are stored, checked on the way; when
+    // the world holds them otherwise, the pass is made again, sorted.
+    let mut stored = true;
+    loop {
+        refill(enemy_routing_in, n * n_sides, false);
+        refill(unbroken, n * n_sides, false);
+        refill(crowd_room, n, 0.0);
+        refill(flowing_room, n, 0.0);
+        let mut order = Rising::default();
+        for (info, strength, location, _, morale) in by_index(&units, stored) {
+            if stored && !order.see(info.idx) {
+                break;
+            }
+            if !location.present || !morale.state.can_fight_or_flee() {
+                continue;
+            }
+            if morale.state == MoraleState::Routing && strength.men > 0 {
+                for other in 0..n_sides {
+                    if other != info.side {
+                        enemy_routing_in[other * n + location.zone] = true;
+                    }
                 }
             }
+            if morale.state.obeys() && strength.men > 0 {
+                unbroken[info.side * n + location.zone] = true;
+            }
+            if field.zones[location.zone].is_crossing() {
+                let unit_room = room(&field, info, strength.men);
+                let routing = morale.state == MoraleState::Routing;
+                let flow = if routing { rules.routing_flow } else { 1.0 };
+                crowd_room[location.zone] += unit_room;
+                flowing_room[location.zone] += unit_room * flow;
+            }
+        }
+        if order.rose() {
+            break;
+        }
+        stored = false;
+    }
+    // Where each commander stands (the first entity of an index, as found;
+    // an index past the scene's commanders is looked for).
+    refill(commander_zone, commanders.iter().len(), None);
+    for commander in commanders.iter() {
+        if let Some(slot) = commander_zone.get_mut(commander.idx) {
+            slot.get_or_insert(commander.zone);
         }
     }
-    let commander_zone = |idx: usize| commanders.iter().find(|c| c.idx == idx).map(|c| c.zone);
+    let commander_zone = |idx: usize| match commander_zone.get(idx) {
+        Some(zone) => *zone,
+        None => commanders.iter().find(|c| c.idx == idx).map(|c| c.zone),
+    };
 
     // Each unit's wanted next zone. Paths are searched once per goal (steps
     // back from it) and pursuit targets once per side and zone, not per unit.
     // On a large map each goal's search goes only as far as its units stand
     // (a whole-map search per goal is quadratic when goals grow with the map).
-    back_from.clear();
-    reach_from.clear();
+    // Men of each side's obeying columns, per (from, to) zone pair:
+    // `columns` gives where a pair's men start in `column_men` (one slot per side).
     let local = n > LOCAL_SEARCH_ZONES;
     pursuit.clear();
     wants.clear();
-    for (info, _, location, orders, morale) in all.iter() {
+    walkers.clear();
+    columns.clear();
+    column_men.clear();
+    for (info, strength, location, orders, morale) in by_index(&units, stored) {
         let from = location.zone;
         let goal = if !location.present || !morale.state.can_fight_or_flee() {
             None
@@ -289,7 +370,9 @@ pub fn movement_system(
                 UnitOrder::RallyTo(commander) => commander_zone(commander),
                 UnitOrder::Pursue => *pursuit.entry((info.side, from)).or_insert_with(|| {
                     let visible = |zone: usize| vision.side_sees(info.side, zone) || zone == from;
-                    let distance = field.distances(from, open);
+                    let distance = out_from
+                        .entry(from)
+                        .or_insert_with(|| field.distances(from, open));
                     (0..n)
                         .filter(|&z| {
                             enemy_routing_in[info.side * n + z]
@@ -300,7 +383,7 @@ pub fn movement_system(
                 }),
             }
         };
-        wants.push(goal.and_then(|goal| {
+        let want = goal.and_then(|goal| {
             if local {
                 return reach_from
                     .entry(goal)
@@ -308,45 +391,49 @@ pub fn movement_system(
                     .next_hop(&field, from, open);
             }
             let back = back_from
-                .entry(goal)
-                .or_insert_with(|| field.distances(goal, open));
+                .get_mut(goal)?
+                .get_or_insert_with(|| field.distances(goal, open));
             field.next_hop_by(from, goal, back, open)
-        }));
-    }
-
-    // Head-on: enemy columns ordered into each other's zones meet instead of
-    // passing. The stronger column (men that have not broken) goes on into
-    // the other's zone; the weaker stands and receives it, so they fight there.
-    // Men of each side's obeying columns, per (from, to) zone pair.
-    // `columns` gives where a pair's men start in `column_men` (one slot per side).
-    columns.clear();
-    column_men.clear();
-    for ((info, strength, location, _, morale), want) in all.iter().zip(wants.iter()) {
-        if let Some(to) = *want
-            && location.present
-            && morale.state.obeys()
+        });
+        let walker = Walker {
+            idx: info.idx,
+            side: info.side,
+            zone: from,
+            present: location.present,
+            obeys: morale.state.obeys(),
+            men: strength.men,
+        };
+        if let Some(to) = want
+            && walker.present
+            && walker.obeys
         {
-            let start = *columns.entry((location.zone, to)).or_insert_with(|| {
+            let start = *columns.entry((from, to)).or_insert_with(|| {
                 let start = column_men.len();
                 column_men.resize(start + n_sides, 0);
                 start
             });
             column_men[start + info.side] += strength.men;
         }
+        wants.push(want);
+        walkers.push(walker);
     }
+
+    // Head-on: enemy columns ordered into each other's zones meet instead of
+    // passing. The stronger column (men that have not broken) goes on into
+    // the other's zone; the weaker stands and receives it, so they fight there.
     let no_column = [0u32; 0];
     let column = |pair: (usize, usize)| -> &[u32] {
         columns
             .get(&pair)
             .map_or(&no_column[..], |&start| &column_men[start..start + n_sides])
     };
-    for ((info, _, location, _, morale), want) in all.iter().zip(wants.iter_mut()) {
+    for (walker, want) in walkers.iter().zip(wants.iter_mut()) {
         let Some(to) = *want else { continue };
-        if !morale.state.obeys() {
+        if !walker.obeys {
             continue;
         }
-        let from = location.zone;
-        let side = info.side;
+        let from = walker.zone;
+        let side = walker.side;
         let coming = column((to, from));
         let theirs: u32 = coming
             .iter()
@@ -375,60 +462,33 @@ pub fn movement_system(
     // pinned this turn does not pin others in turn, so one blocking unit in a
     // ford stops the enemy it faces, not its own side's columns behind them.
     refill(holding, n * n_sides, false);
-    for ((info, strength, location, _, morale), want) in all.iter().zip(wants.iter()) {
-        if location.present && morale.state.obeys() && strength.men > 0 && want.is_none() {
-            holding[info.side * n + location.zone] = true;
+    for (walker, want) in walkers.iter().zip(wants.iter()) {
+        if walker.present && walker.obeys && walker.men > 0 && want.is_none() {
+            holding[walker.side * n + walker.zone] = true;
         }
     }
-    // With the withdrawal rules on, a unit may break contact instead, at a cost.
+    // With the withdrawal rules on, a unit may break contact instead, at a
+    // cost: those in contact with an unbroken enemy as the moves begin.
     let disengage = rules.withdraw_morale > 0.0 || rules.withdraw_rout > 0.0;
-    for ((info, _, location, _, morale), want) in all.iter().zip(wants.iter_mut()) {
-        if want.is_some()
-            && !disengage
-            && morale.state.obeys()
-            && (0..n_sides).any(|other| other != info.side && holding[other * n + location.zone])
-        {
-            *want = None;
-        }
-    }
-    // Contact: an unbroken enemy in the zone, as the turn's moves begin.
-    refill(unbroken, n * n_sides, false);
-    for (info, strength, location, _, morale) in all.iter() {
-        if location.present && morale.state.obeys() && strength.men > 0 {
-            unbroken[info.side * n + location.zone] = true;
-        }
-    }
     let in_contact = |side: usize, zone: usize| {
         (0..n_sides).any(|other| other != side && unbroken[other * n + zone])
     };
-    engaged.clear();
-    if disengage {
-        for ((info, _, location, _, morale), want) in all.iter().zip(wants.iter()) {
-            if want.is_some()
-                && location.present
-                && morale.state.obeys()
-                && in_contact(info.side, location.zone)
-            {
-                engaged.push(info.idx);
+    let most = walkers.iter().map(|w| w.idx + 1).max().unwrap_or(0);
+    refill(engaged, most, false);
+    for (walker, want) in walkers.iter().zip(wants.iter_mut()) {
+        if want.is_none() || !walker.obeys {
+            continue;
+        }
+        if !disengage {
+            if (0..n_sides).any(|other| other != walker.side && holding[other * n + walker.zone]) {
+                *want = None;
             }
+        } else if walker.present && in_contact(walker.side, walker.zone) {
+            engaged[walker.idx] = true;
         }
     }
 
     // Crossings: capacity shared by room; a routing crowd jams, and the excess tramples.
-    refill(crowd_room, n, 0.0);
-    refill(flowing_room, n, 0.0);
-    for (info, strength, location, _, morale) in all.iter() {
-        if location.present
-            && morale.state.can_fight_or_flee()
-            && field.zones[location.zone].is_crossing()
-        {
-            let unit_room = room(&field, info, strength.men);
-            let routing = morale.state == MoraleState::Routing;
-            let flow = if routing { rules.routing_flow } else { 1.0 };
-            crowd_room[location.zone] += unit_room;
-            flowing_room[location.zone] += unit_room * flow;
-        }
-    }
     capacity.clear();
     capacity.extend((0..n).map(|zone| {
         let flow = if crowd_room[zone] > 0.0 {
@@ -456,50 +516,58 @@ pub fn movement_system(
     refill(trampled, n, 0);
     refill(crossed, n * n_sides, 0);
     moved.clear();
-    for ((info, strength, location, orders, morale), want) in all.iter_mut().zip(wants.iter()) {
-        if !location.present || !morale.state.can_fight_or_flee() {
-            continue;
+    let units = by_index_mut(&mut units, stored);
+    for ((info, mut strength, mut location, mut orders, morale), want) in units.zip(wants.iter()) {
+        'unit: {
+            if !location.present || !morale.state.can_fight_or_flee() {
+                break 'unit;
+            }
+            let zone = location.zone;
+            if field.zones[zone].is_crossing() {
+                let crowd = crowd_room[zone];
+                let own_room = room(&field, info, strength.men);
+                let per_man = if info.mounted { rules.horse_men } else { 1.0 };
+                let own_panic = panic(morale.state == MoraleState::Routing, zone);
+                if crowd > capacity[zone] && crowd > 0.0 && own_panic > 0.0 {
+                    // Each unit's part of the excess, by the room it takes and its own panic.
+                    let excess = crowd - capacity[zone];
+                    let lost =
+                        (excess * rules.trample_rate * own_panic * field.turn_scale * own_room
+                            / crowd
+                            / per_man)
+                            .round()
+                            .clamp(0.0, f64::from(strength.men)) as u32;
+                    strength.men -= lost;
+                    strength.lost_this_turn += lost;
+                    trampled[zone] += lost;
+                }
+                let Some(next) = *want else { break 'unit };
+                if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
+                    // Turning back before setting out is a step, not a crossing.
+                    move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
+                    moved.push((info.idx, next));
+                    break 'unit;
+                }
+                let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
+                orders.progress += capacity[zone].min(crowd.max(1.0)) * share / per_man;
+                if orders.progress >= f64::from(strength.men) {
+                    crossed[zone * n_sides + info.side] += strength.men;
+                    chronicle.push(Entry::Crossed {
+                        unit: info.idx,
+                        zone,
+                        to: next,
+                    });
+                    move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
+                    moved.push((info.idx, next));
+                }
+            } else if let Some(next) = *want {
+                move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
+                moved.push((info.idx, next));
+            }
         }
-        let zone = location.zone;
-        if field.zones[zone].is_crossing() {
-            let crowd = crowd_room[zone];
-            let own_room = room(&field, info, strength.men);
-            let per_man = if info.mounted { rules.horse_men } else { 1.0 };
-            let own_panic = panic(morale.state == MoraleState::Routing, zone);
-            if crowd > capacity[zone] && crowd > 0.0 && own_panic > 0.0 {
-                // Each unit's part of the excess, by the room it takes and its own panic.
-                let excess = crowd - capacity[zone];
-                let lost = (excess * rules.trample_rate * own_panic * field.turn_scale * own_room
-                    / crowd
-                    / per_man)
-                    .round()
-                    .clamp(0.0, f64::from(strength.men)) as u32;
-                strength.men -= lost;
-                strength.lost_this_turn += lost;
-                trampled[zone] += lost;
-            }
-            let Some(next) = *want else { continue };
-            if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
-                // Turning back before setting out is a step, not a crossing.
-                move_to(&mut chronicle, info.idx, location, orders, next);
-                moved.push((info.idx, next));
-                continue;
-            }
-            let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
-            orders.progress += capacity[zone].min(crowd.max(1.0)) * share / per_man;
-            if orders.progress >= f64::from(strength.men) {
-                crossed[zone * n_sides + info.side] += strength.men;
-                chronicle.push(Entry::Crossed {
-                    unit: info.idx,
-                    zone,
-                    to: next,
-                });
-                move_to(&mut chronicle, info.idx, location, orders, next);
-                moved.push((info.idx, next));
-            }
-        } else if let Some(next) = *want {
-            move_to(&mut chronicle, info.idx, location, orders, next);
-            moved.push((info.idx, next));
+        // A unit that reached its destination holds there.
+        if orders.order == UnitOrder::MoveTo(location.zone) {
+            orders.order = UnitOrder::Hold;
         }
     }
     for (zone, men) in trampled.iter().enumerate() {
@@ -510,6 +578,9 @@ pub fn movement_system(
     for (idx, mut passage) in passages.iter_mut() {
         if idx.0 < n {
             let by_side = &crossed[idx.0 * n_sides..(idx.0 + 1) * n_sides];
+            if by_side.iter().all(|men| *men == 0) {
+                continue;
+            }
             for (side, men) in by_side.iter().enumerate() {
                 if let Some(total) = passage.crossed.get_mut(side) {
                     *total = total.saturating_add(*men);
@@ -523,25 +594,32 @@ pub fn movement_system(
         moved
             .iter()
             .map(|(unit, _)| *unit)
-            .filter(|unit| engaged.contains(unit)),
+            .filter(|unit| engaged.get(*unit).copied().unwrap_or(false)),
     );
     // A commander rides with the unit he leads (the first of his that moved,
     // by unit index) unless the scene has put him somewhere himself.
+    refill(followed, commanders.iter().len(), None);
+    for &(unit, zone) in moved.iter() {
+        let leader = field.units.get(unit).and_then(|u| u.leader);
+        if let Some(slot) = leader.and_then(|leader| followed.get_mut(leader)) {
+            slot.get_or_insert(zone);
+        }
+    }
     for mut commander in commanders.iter_mut() {
         if commander.placed || !commander.standing() {
             continue;
         }
-        let follows = moved
-            .iter()
-            .find(|(unit, _)| field.units.get(*unit).and_then(|u| u.leader) == Some(commander.idx));
-        if let Some((_, zone)) = follows {
-            commander.zone = *zone;
-        }
-    }
-    // A unit that reached its destination holds there.
-    for (_, _, location, orders, _) in all.iter_mut() {
-        if orders.order == UnitOrder::MoveTo(location.zone) {
-            orders.order = UnitOrder::Hold;
+        let follows = match followed.get(commander.idx) {
+            Some(zone) => *zone,
+            None => moved
+                .iter()
+                .find(|(unit, _)| {
+                    field.units.get(*unit).and_then(|u| u.leader) == Some(commander.idx)
+                })
+                .map(|(_, zone)| *zone),
+        };
+        if let Some(zone) = follows {
+            commander.zone = zone;
         }
     }
 }

@@ -12,6 +12,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::Location;
+use super::order::{Rising, into_index_order};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use bevy_ecs::prelude::*;
@@ -40,6 +41,8 @@ pub struct Rumors {
 /// per side and zone: `side * zones + zone`).
 #[derive(Default)]
 pub struct RumorScratch {
+    /// The units on the field, in unit-index order, with the zone they are in.
+    listeners: Vec<(usize, (Entity, usize))>,
     seen_men: Vec<f64>,
     seen_routing: Vec<f64>,
     men_in: Vec<f64>,
@@ -62,11 +65,12 @@ pub fn rumor_system(
     mut rumors: ResMut<Rumors>,
     mut rng: ResMut<BattleRng>,
     mut chronicle: ResMut<Chronicle>,
-    mut units: Query<(&UnitInfo, &Location, &mut Morale)>,
+    mut units: Query<(Entity, &UnitInfo, &Location, &mut Morale)>,
 ) {
     let rules = &field.rules;
     let n_sides = field.n_sides;
     let RumorScratch {
+        listeners,
         seen_men,
         seen_routing,
         men_in,
@@ -75,12 +79,24 @@ pub fn rumor_system(
         heard,
     } = &mut *scratch;
     // What each side can see of each side: routing share of visible men.
+    if rumors.active.is_empty() {
+        return;
+    }
+    let n = field.zones.len();
     refill(seen_men, n_sides * n_sides, 0.0);
     refill(seen_routing, n_sides * n_sides, 0.0);
-    for (info, location, morale) in units.iter() {
+    refill(men_in, n * n_sides, 0.0);
+    refill(routing_in, n * n_sides, 0.0);
+    // Units (counted, in any order) each side sees of each side, and units
+    // of each side in each zone.
+    let mut order = Rising::default();
+    listeners.clear();
+    for (entity, info, location, morale) in units.iter() {
+        order.see(info.idx);
         if !location.present || !morale.state.can_fight_or_flee() {
             continue;
         }
+        listeners.push((info.idx, (entity, location.zone)));
         for viewer in 0..field.n_sides {
             if vision.side_sees(viewer, location.zone) {
                 seen_men[viewer * n_sides + info.side] += 1.0;
@@ -89,13 +105,7 @@ pub fn rumor_system(
                 }
             }
         }
-    }
-    // The front: zones where a side has men and so has an enemy.
-    let n = field.zones.len();
-    refill(men_in, n * n_sides, 0.0);
-    refill(routing_in, n * n_sides, 0.0);
-    for (info, location, morale) in units.iter() {
-        if location.present && morale.state.can_fight_or_flee() && location.zone < n {
+        if location.zone < n {
             men_in[info.side * n + location.zone] += 1.0;
             if morale.state.is_broken() {
                 routing_in[info.side * n + location.zone] += 1.0;
@@ -106,8 +116,7 @@ pub fn rumor_system(
         men_in[side * n + zone] > 0.0
             && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
     };
-    let mut all: Vec<_> = units.iter_mut().collect();
-    all.sort_by_key(|(info, _, _)| info.idx);
+    into_index_order(listeners, order.rose());
     for rumor in rumors.active.iter_mut() {
         newly.clear();
         newly.extend_from_slice(&rumor.reached);
@@ -125,14 +134,15 @@ pub fn rumor_system(
                 *slot = true;
             }
         }
-        for (info, location, morale) in all.iter_mut() {
-            if !location.present
-                || !morale.state.can_fight_or_flee()
-                || !rumor.reached.get(location.zone).copied().unwrap_or(false)
-                || heard.get(info.idx).copied().unwrap_or(false)
+        for &(idx, (entity, zone)) in listeners.iter() {
+            if !rumor.reached.get(zone).copied().unwrap_or(false)
+                || heard.get(idx).copied().unwrap_or(false)
             {
                 continue;
             }
+            let Ok((_, info, location, mut morale)) = units.get_mut(entity) else {
+                continue;
+            };
             rumor.believers.push(info.idx);
             let (men_seen, routing_seen) =
                 if rules.rumor_own_front > 0.5 && info.side == rumor.about {

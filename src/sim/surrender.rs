@@ -8,6 +8,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::Morale;
 use super::movement::{Location, room};
+use super::order::{Rising, by_index, by_index_mut};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::Passage;
@@ -44,22 +45,45 @@ pub fn surrender_system(
             open[idx.0] = passage.intact;
         }
     }
-    men.clear();
-    men.resize(n * field.n_sides, 0.0);
-    crowd.clear();
-    crowd.resize(n, 0.0);
-    for (info, strength, location, morale) in units.iter() {
-        if location.present && morale.state.can_fight_or_flee() {
-            men[info.side * n + location.zone] += f64::from(strength.men);
-            crowd[location.zone] += room(&field, info, strength.men);
+    // In unit-index order: as the units are stored, checked on the way; when
+    // the world holds them otherwise, the pass is made again, sorted.
+    let mut stored = true;
+    // Only a broken or wavering unit that may surrender can.
+    let mut candidates;
+    loop {
+        men.clear();
+        men.resize(n * field.n_sides, 0.0);
+        crowd.clear();
+        crowd.resize(n, 0.0);
+        candidates = 0;
+        let mut order = Rising::default();
+        for (info, strength, location, morale) in by_index(&units, stored) {
+            if stored && !order.see(info.idx) {
+                break;
+            }
+            if info.may_surrender
+                && location.present
+                && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
+            {
+                candidates += 1;
+            }
+            if location.present && morale.state.can_fight_or_flee() {
+                men[info.side * n + location.zone] += f64::from(strength.men);
+                crowd[location.zone] += room(&field, info, strength.men);
+            }
         }
+        if order.rose() {
+            break;
+        }
+        stored = false;
     }
     let jammed = |zone: usize| {
         field.zones[zone].is_crossing() && crowd[zone] > field.capacity(zone, vision.is_blind(zone))
     };
-    let mut all: Vec<_> = units.iter_mut().collect();
-    all.sort_by_key(|(info, ..)| info.idx);
-    for (info, strength, location, morale) in all.iter_mut() {
+    if candidates == 0 {
+        return;
+    }
+    for (info, mut strength, location, mut morale) in by_index_mut(&mut units, stored) {
         if !info.may_surrender
             || !location.present
             || !matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)

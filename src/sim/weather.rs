@@ -78,7 +78,20 @@ pub fn downwind(field: &Field, zone: usize, toward: Compass) -> Option<usize> {
 
 const COMPASS: [Compass; 4] = [Compass::North, Compass::East, Compass::South, Compass::West];
 
+/// The weather system's working lists, kept between turns; and each
+/// zone's downwind neighbour for each wind direction, found once per field.
+#[derive(Default)]
+pub struct WeatherScratch {
+    /// The field `downwind` was found on.
+    field: Option<Field>,
+    /// Per wind direction (in `COMPASS` order), per zone.
+    downwind: [Vec<Option<usize>>; 4],
+    state: Vec<Burning>,
+    next: Vec<Burning>,
+}
+
 pub fn weather_system(
+    mut scratch: Local<WeatherScratch>,
     field: Res<Field>,
     mut weather: ResMut<Weather>,
     mut rng: ResMut<BattleRng>,
@@ -106,14 +119,34 @@ pub fn weather_system(
         }
     }
     let n = field.zones.len();
-    let mut state = vec![Burning::default(); n];
+    let WeatherScratch {
+        field: found_on,
+        downwind: downwind_by,
+        state,
+        next,
+    } = &mut *scratch;
+    if !found_on.as_ref().is_some_and(|f| f.same(&field)) {
+        for (toward, zones) in COMPASS.iter().zip(downwind_by.iter_mut()) {
+            zones.clear();
+            zones.extend((0..n).map(|zone| downwind(&field, zone, *toward)));
+        }
+        *found_on = Some(field.clone());
+    }
+    let downwind_of = &downwind_by[match weather.toward {
+        Compass::North => 0,
+        Compass::East => 1,
+        Compass::South => 2,
+        Compass::West => 3,
+    }];
+    state.clear();
+    state.resize(n, Burning::default());
     for (idx, burning) in zones.iter() {
         if let Some(slot) = state.get_mut(idx.0) {
             *slot = *burning;
         }
     }
     let wind = weather.wind;
-    let mut next = state.clone();
+    next.clone_from(state);
     for zone in 0..n {
         let here = state[zone];
         // Burning eats fuel; without fuel the fire dies down.
@@ -123,7 +156,7 @@ pub fn weather_system(
                 next[zone].fire = (here.fire - rules.fire_decay * field.turn_scale).max(0.0);
             }
         }
-        let target = downwind(&field, zone, weather.toward);
+        let target = downwind_of[zone];
         if let Some(target) = target
             && here.fire > 0.2
             && state[target].fuel > 0.0
