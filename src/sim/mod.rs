@@ -37,7 +37,7 @@ pub mod weather;
 
 pub use chronicle::Entry;
 pub use field::Field;
-pub use state::WorldState;
+pub use state::{Facts, WorldState};
 
 use crate::scene::{Act, Effect, Fate, MoraleState, Scene, Targets};
 use bevy_ecs::prelude::*;
@@ -186,6 +186,11 @@ pub struct Battle {
     view: Option<Arc<WorldState>>,
     /// Whether `view` is the world as it is now.
     view_fresh: bool,
+    /// What story conditions read of the world, rewritten in place when
+    /// stale (after a turn, a restore, an effect that touches it).
+    facts: state::Facts,
+    /// Whether `facts` are the world as it is now.
+    facts_fresh: bool,
     /// The queries captures read and a turn's opening writes, built once.
     capture: state::CaptureQueries,
     morale: QueryState<&'static mut Morale>,
@@ -210,7 +215,7 @@ impl Battle {
     /// into the entities already there, the schedule kept.
     pub fn reset(&mut self, _scene: &Scene, seed: u64) {
         self.opening.rng = BattleRng::from_seed(seed);
-        self.view_fresh = false;
+        self.changed();
         self.opening.apply(&mut self.world);
     }
 
@@ -247,12 +252,14 @@ impl Battle {
             schedule,
             view: None,
             view_fresh: false,
+            facts: state::Facts::default(),
+            facts_fresh: false,
         }
     }
 
     /// Runs one turn and returns what happened in it.
     pub fn step(&mut self) -> Vec<Entry> {
-        self.view_fresh = false;
+        self.changed();
         {
             let mut clock = self.world.resource_mut::<Clock>();
             clock.turn = clock.turn.saturating_add(1);
@@ -276,7 +283,7 @@ impl Battle {
     /// unit that is running or gone does not take it. `morale` is added to
     /// its morale (the drums of an attack). False when it was not taken.
     pub fn order_unit(&mut self, unit: usize, order: UnitOrder, morale: f64) -> bool {
-        self.view_fresh = false;
+        self.changed();
         let query = &mut self.queries.order_unit;
         for (info, mut orders, mut state) in query.iter_mut(&mut self.world) {
             if info.idx == unit && state.state.obeys() {
@@ -316,17 +323,42 @@ impl Battle {
         view
     }
 
+    /// Brings [`Battle::facts`] up to the world as it is now: rewritten in
+    /// place after a change that touches what conditions read, kept until
+    /// the next.
+    pub fn refresh_facts(&mut self) {
+        if !self.facts_fresh {
+            self.facts
+                .capture_into(&self.world, &self.field, &mut self.capture);
+            self.facts_fresh = true;
+        }
+    }
+
+    /// What story conditions read of the world (see [`state::Facts`]), as
+    /// of the last [`Battle::refresh_facts`]: call that first.
+    pub fn facts(&self) -> &state::Facts {
+        debug_assert!(self.facts_fresh, "facts read before refresh_facts");
+        &self.facts
+    }
+
+    /// The world changed: the view and the facts are captured again when
+    /// next asked for.
+    fn changed(&mut self) {
+        self.view_fresh = false;
+        self.facts_fresh = false;
+    }
+
     /// The world itself, for tests that set it up by hand: the shared view
     /// is captured again afterwards.
     #[cfg(test)]
     pub fn world_mut(&mut self) -> &mut World {
-        self.view_fresh = false;
+        self.changed();
         &mut self.world
     }
 
     /// Replaces the whole world with `state`.
     pub fn restore(&mut self, state: &WorldState) {
-        self.view_fresh = false;
+        self.changed();
         state.apply(&mut self.world);
     }
 
@@ -343,6 +375,20 @@ impl Battle {
     /// Applies a resolved scene effect; returns what it caused.
     pub fn act(&mut self, act: &Act) -> Vec<Entry> {
         self.view_fresh = false;
+        // What conditions read is untouched by orders, drums, rumors on
+        // their way, wet cloth and the story's own flags and text.
+        if !matches!(
+            act,
+            Act::Order { .. }
+                | Act::Rumor { .. }
+                | Act::Drums { .. }
+                | Act::WetCloth(_)
+                | Act::SetFlag(_)
+                | Act::ClearFlag(_)
+                | Act::Narrate(_)
+        ) {
+            self.facts_fresh = false;
+        }
         let mut entries = Vec::new();
         match act {
             Act::Order { targets, order } => {

@@ -537,3 +537,294 @@ impl WorldState {
             .sum()
     }
 }
+
+/// What story conditions read of the world, and nothing else: per unit its
+/// men, place and morale, per commander his zone, side and fall, per zone
+/// its smoke, fire, passage and haze, the wind, the turn, what each side
+/// sees, and the side totals conditions compare (men, men brought, men
+/// routing, men per zone), summed once per capture.
+///
+/// The battle keeps one, rewritten in place after each change that touches
+/// it ([`super::Battle::facts`]): no allocation once it has its size, and a
+/// condition reads in constant time what [`WorldState`]'s methods sum over
+/// every unit. [`Facts::of_state`] gives the same facts of a captured state.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Facts {
+    pub turn: u32,
+    pub wind: f64,
+    pub units: Vec<UnitFact>,
+    pub commanders: Vec<CommanderFact>,
+    pub zones: Vec<ZoneFact>,
+    pub vision: Vision,
+    n_sides: usize,
+    n_zones: usize,
+    n_obscurants: usize,
+    /// Per zone, per side (`zone * n_sides + side`): men who crossed it.
+    crossed: Vec<u32>,
+    /// Per zone, per obscurant (`zone * n_obscurants + by`): its level.
+    haze: Vec<f64>,
+    /// Per side: men on the field (present, not surrendered or shattered).
+    side_men: Vec<u32>,
+    /// Per side: men its present units brought (their starting strength).
+    side_start: Vec<u32>,
+    /// Per side: men of its present units that are routing.
+    side_routing: Vec<u32>,
+    /// Per side, per zone (`side * n_zones + zone`): men on the field there.
+    men_in: Vec<u32>,
+}
+
+/// A unit as conditions read it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UnitFact {
+    pub men: u32,
+    pub zone: usize,
+    pub present: bool,
+    pub state: crate::scene::MoraleState,
+    pub value: f64,
+}
+
+/// A commander as conditions read him.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommanderFact {
+    pub zone: usize,
+    pub side: usize,
+    pub fallen: bool,
+}
+
+/// A zone as conditions read it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ZoneFact {
+    pub smoke: f64,
+    pub fire: f64,
+    pub intact: bool,
+}
+
+const NO_UNIT: UnitFact = UnitFact {
+    men: 0,
+    zone: 0,
+    present: false,
+    state: crate::scene::MoraleState::Steady,
+    value: 0.0,
+};
+
+impl Facts {
+    /// The facts of a captured state (the same as the battle's of the world
+    /// the state was captured from).
+    pub fn of_state(state: &WorldState, field: &Field) -> Facts {
+        let mut facts = Facts::default();
+        facts.begin(
+            field,
+            state.units.len(),
+            state.commanders.len(),
+            state.zones.len(),
+        );
+        facts.turn = state.turn;
+        facts.wind = state.weather.wind;
+        for (idx, (unit, info)) in state.units.iter().zip(&field.units).enumerate() {
+            facts.unit(
+                idx,
+                unit.side(info),
+                info.start_men,
+                unit.men,
+                unit.location,
+                &unit.morale,
+            );
+        }
+        for commander in &state.commanders {
+            facts.commander(commander);
+        }
+        for (idx, zone) in state.zones.iter().enumerate() {
+            facts.zone(idx, &zone.burning, &zone.passage, Some(&zone.haze));
+        }
+        facts.vision.clone_from(&state.vision);
+        facts
+    }
+
+    /// The facts of the world as it is now, written over these, reusing
+    /// their memory, through the battle's queries.
+    pub(crate) fn capture_into(
+        &mut self,
+        world: &World,
+        field: &Field,
+        queries: &mut CaptureQueries,
+    ) {
+        let n_commanders = field_commanders(world, queries);
+        self.begin(field, field.units.len(), n_commanders, field.zones.len());
+        for (info, strength, location, _, morale) in queries.units.iter(world) {
+            let start = field.units.get(info.idx).map_or(0, |f| f.start_men);
+            self.unit(info.idx, info.side, start, strength.men, *location, morale);
+        }
+        for commander in queries.commanders.iter(world) {
+            self.commander(commander);
+        }
+        for (idx, burning, passage, haze) in queries.zones.iter(world) {
+            self.zone(idx.0, burning, passage, haze);
+        }
+        self.turn = world.resource::<Clock>().turn;
+        self.wind = world.resource::<Weather>().wind;
+        self.vision.clone_from(world.resource::<Vision>());
+    }
+
+    /// Sizes the lists and zeroes the totals.
+    fn begin(&mut self, field: &Field, n_units: usize, n_commanders: usize, n_zones: usize) {
+        self.n_sides = field.n_sides;
+        self.n_zones = n_zones;
+        self.n_obscurants = field.obscurants.len();
+        self.units.clear();
+        self.units.resize(n_units, NO_UNIT);
+        self.commanders.clear();
+        self.commanders.resize(
+            n_commanders,
+            CommanderFact {
+                zone: 0,
+                side: 0,
+                fallen: false,
+            },
+        );
+        self.zones.clear();
+        self.zones.resize(
+            n_zones,
+            ZoneFact {
+                smoke: 0.0,
+                fire: 0.0,
+                intact: false,
+            },
+        );
+        self.crossed.clear();
+        self.crossed.resize(n_zones * self.n_sides, 0);
+        self.haze.clear();
+        self.haze.resize(n_zones * self.n_obscurants, 0.0);
+        for totals in [
+            &mut self.side_men,
+            &mut self.side_start,
+            &mut self.side_routing,
+        ] {
+            totals.clear();
+            totals.resize(self.n_sides, 0);
+        }
+        self.men_in.clear();
+        self.men_in.resize(self.n_sides * n_zones, 0);
+    }
+
+    fn unit(
+        &mut self,
+        idx: usize,
+        side: usize,
+        start_men: u32,
+        men: u32,
+        location: Location,
+        morale: &Morale,
+    ) {
+        let Some(slot) = self.units.get_mut(idx) else {
+            return;
+        };
+        *slot = UnitFact {
+            men,
+            zone: location.zone,
+            present: location.present,
+            state: morale.state,
+            value: morale.value,
+        };
+        if side >= self.n_sides || !location.present {
+            return;
+        }
+        self.side_start[side] += start_men;
+        if morale.state.can_fight_or_flee() {
+            self.side_men[side] += men;
+            if location.zone < self.n_zones {
+                self.men_in[side * self.n_zones + location.zone] += men;
+            }
+        }
+        if morale.state == crate::scene::MoraleState::Routing {
+            self.side_routing[side] += men;
+        }
+    }
+
+    fn commander(&mut self, commander: &CommanderState) {
+        if let Some(slot) = self.commanders.get_mut(commander.idx) {
+            *slot = CommanderFact {
+                zone: commander.zone,
+                side: commander.side,
+                fallen: commander.fallen.is_some(),
+            };
+        }
+    }
+
+    fn zone(&mut self, idx: usize, burning: &Burning, passage: &Passage, haze: Option<&Haze>) {
+        let Some(slot) = self.zones.get_mut(idx) else {
+            return;
+        };
+        *slot = ZoneFact {
+            smoke: burning.smoke,
+            fire: burning.fire,
+            intact: passage.intact,
+        };
+        for side in 0..self.n_sides {
+            self.crossed[idx * self.n_sides + side] =
+                passage.crossed.get(side).copied().unwrap_or(0);
+        }
+        for by in 0..self.n_obscurants {
+            self.haze[idx * self.n_obscurants + by] = haze.map_or(0.0, |h| h.level(by));
+        }
+    }
+
+    /// Men of `side` on the field: present, not surrendered or shattered.
+    pub fn side_men(&self, side: usize) -> u32 {
+        self.side_men.get(side).copied().unwrap_or(0)
+    }
+
+    /// Men `side` brought onto the field (present units' starting strength).
+    pub fn side_start_men(&self, side: usize) -> u32 {
+        self.side_start.get(side).copied().unwrap_or(0)
+    }
+
+    /// Men `side` has lost: killed, trampled, surrendered, scattered.
+    pub fn side_losses(&self, side: usize) -> u32 {
+        self.side_start_men(side)
+            .saturating_sub(self.side_men(side))
+    }
+
+    /// Share of the side's men on the field that are routing.
+    pub fn side_routing(&self, side: usize) -> f64 {
+        let on_field = self.side_men(side);
+        if on_field == 0 {
+            return 0.0;
+        }
+        let routing = self.side_routing.get(side).copied().unwrap_or(0);
+        f64::from(routing) / f64::from(on_field)
+    }
+
+    /// Men of `side` on the field in `zone`.
+    pub fn side_men_in(&self, side: usize, zone: usize) -> u32 {
+        if side >= self.n_sides || zone >= self.n_zones {
+            return 0;
+        }
+        self.men_in[side * self.n_zones + zone]
+    }
+
+    /// Men of `side` who have crossed at `zone`.
+    pub fn crossed(&self, zone: usize, side: usize) -> u32 {
+        if side >= self.n_sides || zone >= self.n_zones {
+            return 0;
+        }
+        self.crossed[zone * self.n_sides + side]
+    }
+
+    /// The level of obscurant `by` in `zone`.
+    pub fn haze(&self, zone: usize, by: usize) -> f64 {
+        if by >= self.n_obscurants || zone >= self.n_zones {
+            return 0.0;
+        }
+        self.haze[zone * self.n_obscurants + by]
+    }
+}
+
+/// Commanders in the world (their highest index + 1).
+fn field_commanders(world: &World, queries: &mut CaptureQueries) -> usize {
+    queries
+        .commanders
+        .iter(world)
+        .map(|c| c.idx + 1)
+        .max()
+        .unwrap_or(0)
+}
