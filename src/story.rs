@@ -451,6 +451,12 @@ impl Game {
     pub fn world(&mut self) -> WorldState {
         self.battle.state()
     }
+    /// Men `side` has lost so far (as [`WorldState::side_losses`] counts
+    /// them), read without copying the world.
+    pub fn side_losses(&mut self, side: usize) -> u32 {
+        self.battle.refresh_facts();
+        self.battle.facts().side_losses(side)
+    }
     pub fn is_over(&self) -> bool {
         self.story.ended.is_some()
     }
@@ -1259,27 +1265,14 @@ impl Game {
     }
 
     /// Whether a resolved condition holds in `facts` (the battle's, brought
-    /// up to date with [`Battle::refresh_facts`]).
+    /// up to date with [`Battle::refresh_facts`]). The story's own marks and
+    /// the turn are read here; the rest in [`Game::check_world`].
     fn check(&self, condition: &Cond, facts: &Facts, owner: &str) -> bool {
-        let scene = &self.scene;
-        let turn = f64::from(facts.turn);
-        let unit = |id: crate::scene::UnitId| facts.units.get(id.idx());
-        let zone = |id: ZoneId| facts.zones.get(id.idx());
         match condition {
-            Cond::Always => true,
-            Cond::Never => false,
             Cond::All(items) => items.iter().all(|c| self.check(c, facts, owner)),
             Cond::Any(items) => items.iter().any(|c| self.check(c, facts, owner)),
             Cond::Not(item) => !self.check(item, facts, owner),
-            Cond::Chance(p) => luck(self.seed, facts.turn, owner, *p) < *p,
-            Cond::Turn(cmp) => compare(cmp, turn),
-            Cond::Minute(cmp) => {
-                let meta = scene.meta();
-                compare(
-                    cmp,
-                    f64::from(meta.start_minute) + turn * f64::from(meta.turn_minutes),
-                )
-            }
+            Cond::Turn(cmp) => compare(cmp, f64::from(facts.turn)),
             Cond::Chosen { tp, option } => {
                 self.marks.chosen.get(tp.idx()).copied().flatten() == Some(*option)
             }
@@ -1291,6 +1284,38 @@ impl Game {
                 .copied()
                 .unwrap_or(false),
             Cond::Flag(flag) => self.marks.flags.get(flag.idx()).copied().unwrap_or(false),
+            _ => self.check_world(condition, facts, owner),
+        }
+    }
+
+    /// [`Game::check`] of the conditions besides those on the story's marks
+    /// and the turn (kept apart so the common, cheap ones are read in a
+    /// small function).
+    #[inline(never)]
+    fn check_world(&self, condition: &Cond, facts: &Facts, owner: &str) -> bool {
+        let scene = &self.scene;
+        let turn = f64::from(facts.turn);
+        let unit = |id: crate::scene::UnitId| facts.units.get(id.idx());
+        let zone = |id: ZoneId| facts.zones.get(id.idx());
+        match condition {
+            Cond::Always => true,
+            Cond::Never => false,
+            Cond::All(_)
+            | Cond::Any(_)
+            | Cond::Not(_)
+            | Cond::Turn(_)
+            | Cond::Chosen { .. }
+            | Cond::Reached(_)
+            | Cond::Happened(_)
+            | Cond::Flag(_) => self.check(condition, facts, owner),
+            Cond::Chance(p) => luck(self.seed, facts.turn, owner, *p) < *p,
+            Cond::Minute(cmp) => {
+                let meta = scene.meta();
+                compare(
+                    cmp,
+                    f64::from(meta.start_minute) + turn * f64::from(meta.turn_minutes),
+                )
+            }
             Cond::UnitState { unit: id, is } => {
                 unit(*id).is_some_and(|u| u.present && is.contains(&u.state))
             }

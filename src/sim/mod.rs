@@ -193,6 +193,8 @@ pub struct Battle {
     facts_fresh: bool,
     /// The queries captures read and a turn's opening writes, built once.
     capture: state::CaptureQueries,
+    /// The queries a reset writes the opening through, built once.
+    write: state::WriteQueries,
     morale: QueryState<&'static mut Morale>,
     /// The field (also the world's resource), at hand without a lookup.
     field: Field,
@@ -216,7 +218,12 @@ impl Battle {
     pub fn reset(&mut self, _scene: &Scene, seed: u64) {
         self.opening.rng = BattleRng::from_seed(seed);
         self.changed();
-        self.opening.apply(&mut self.world);
+        if !self
+            .opening
+            .write_into(&mut self.world, &self.field, &mut self.write)
+        {
+            self.opening.apply(&mut self.world);
+        }
     }
 
     fn empty(scene: &Scene, seed: u64) -> Battle {
@@ -244,6 +251,7 @@ impl Battle {
         opening.vision = state::vision_of(&mut world);
         Battle {
             capture: state::CaptureQueries::new(&mut world),
+            write: state::WriteQueries::new(&mut world),
             queries: ActQueries::new(&mut world),
             morale: world.query(),
             field,
@@ -327,6 +335,13 @@ impl Battle {
     /// place after a change that touches what conditions read, kept until
     /// the next.
     pub fn refresh_facts(&mut self) {
+        #[cfg(debug_assertions)]
+        if self.facts_fresh {
+            // What effects wrote through is what a capture would read.
+            let mut captured = state::Facts::default();
+            captured.capture_into(&self.world, &self.field, &mut self.capture);
+            debug_assert_eq!(captured, self.facts, "facts out of step with the world");
+        }
         if !self.facts_fresh {
             self.facts
                 .capture_into(&self.world, &self.field, &mut self.capture);
@@ -359,6 +374,9 @@ impl Battle {
     /// Replaces the whole world with `state`.
     pub fn restore(&mut self, state: &WorldState) {
         self.changed();
+        // The state may hold another number of commanders (facts keep
+        // theirs from capture to capture).
+        self.facts.commanders.clear();
         state.apply(&mut self.world);
     }
 
@@ -376,7 +394,9 @@ impl Battle {
     pub fn act(&mut self, act: &Act) -> Vec<Entry> {
         self.view_fresh = false;
         // What conditions read is untouched by orders, drums, rumors on
-        // their way, wet cloth and the story's own flags and text.
+        // their way, wet cloth and the story's own flags and text, and
+        // written through here for a morale push, a commander placed, smoke,
+        // fire and wind; other effects have the facts captured again.
         if !matches!(
             act,
             Act::Order { .. }
@@ -386,6 +406,11 @@ impl Battle {
                 | Act::SetFlag(_)
                 | Act::ClearFlag(_)
                 | Act::Narrate(_)
+                | Act::Morale { .. }
+                | Act::CommanderTo { .. }
+                | Act::Smoke { .. }
+                | Act::Fire { .. }
+                | Act::Wind { .. }
         ) {
             self.facts_fresh = false;
         }
@@ -410,6 +435,7 @@ impl Battle {
                     {
                         morale.value = (morale.value + delta).clamp(0.0, 100.0);
                         morale.push(morale::Modifier::Orders, *delta);
+                        self.facts.set_morale_value(info.idx, morale.value);
                     }
                 }
             }
@@ -441,6 +467,7 @@ impl Battle {
                     burning.fire = *intensity;
                     burning.fuel = burning.fuel.max(*intensity * 0.8);
                 });
+
                 if *intensity > 0.0 && was <= 0.0 {
                     entries.push(Entry::FireStarts { zone });
                 } else if *intensity <= 0.0 && was > 0.0 {
@@ -449,11 +476,13 @@ impl Battle {
             }
             Act::Smoke { zone, level } => {
                 self.with_zone(zone.idx(), |burning, _| burning.smoke = *level);
+
             }
             Act::Wind { strength, toward } => {
                 let mut weather = self.world.resource_mut::<Weather>();
                 weather.wind = *strength;
                 weather.toward = *toward;
+                self.facts.wind = *strength;
                 entries.push(Entry::Wind {
                     strength: *strength,
                     toward: *toward,
@@ -479,6 +508,7 @@ impl Battle {
                     if state.idx == idx {
                         state.zone = zone.idx();
                         state.placed = true;
+                        self.facts.set_commander_zone(idx, zone.idx());
                     }
                 }
             }
@@ -608,6 +638,8 @@ impl Battle {
         entries
     }
 
+    /// Changes a zone; its smoke and fire, as they are then, are written
+    /// through to the facts.
     fn with_zone(&mut self, zone: usize, change: impl FnOnce(&mut Burning, &mut Passage)) {
         let query = &mut self.queries.zone;
         if let Some((_, mut burning, mut passage)) = query
@@ -615,6 +647,7 @@ impl Battle {
             .find(|(idx, _, _)| idx.0 == zone)
         {
             change(&mut burning, &mut passage);
+            self.facts.set_burning(zone, &burning);
         }
     }
 

@@ -46,6 +46,34 @@ impl CaptureQueries {
     }
 }
 
+/// The queries a restart writes the opening through, built once per battle.
+pub(crate) struct WriteQueries {
+    units: QueryState<(
+        &'static mut UnitInfo,
+        &'static mut Strength,
+        &'static mut Location,
+        &'static mut Orders,
+        &'static mut Morale,
+    )>,
+    commanders: QueryState<&'static mut CommanderState>,
+    zones: QueryState<(
+        &'static ZoneIdx,
+        &'static mut Burning,
+        &'static mut Passage,
+        &'static mut Haze,
+    )>,
+}
+
+impl WriteQueries {
+    pub(crate) fn new(world: &mut World) -> WriteQueries {
+        WriteQueries {
+            units: world.query(),
+            commanders: world.query(),
+            zones: world.query(),
+        }
+    }
+}
+
 /// What perception reads, for computing vision outside the schedule.
 type VisionQueries = (
     Query<'static, 'static, (&'static ZoneIdx, &'static Burning, Option<&'static Haze>)>,
@@ -432,6 +460,116 @@ impl WorldState {
         true
     }
 
+    /// [`WorldState::apply`] through the battle's queries and into the
+    /// resources already there, allocating nothing once the world's lists
+    /// have grown: what a restart does with the opening. False (and nothing
+    /// written) when the world does not hold exactly one entity per index
+    /// of this state's units, commanders and zones (units with all their
+    /// components, zones with their haze), or lacks a resource: then `apply`
+    /// is the way.
+    pub(crate) fn write_into(
+        &self,
+        world: &mut World,
+        field: &Field,
+        queries: &mut WriteQueries,
+    ) -> bool {
+        let n_units = self.units.len();
+        let n_zones = self.zones.len();
+        let mut seen_units = 0;
+        let mut seen_zones = 0;
+        let mut seen_commanders = 0;
+        let fits = field.units.len() == n_units
+            && queries.units.iter(world).all(|(info, ..)| {
+                seen_units += 1;
+                info.idx < n_units
+            })
+            && queries.commanders.iter(world).all(|c| {
+                seen_commanders += 1;
+                self.commanders.get(c.idx).is_some_and(|s| s.idx == c.idx)
+            })
+            && queries.zones.iter(world).all(|(idx, ..)| {
+                seen_zones += 1;
+                idx.0 < n_zones
+            })
+            && seen_units == n_units
+            && seen_commanders == self.commanders.len()
+            && seen_zones == n_zones;
+        let has_resources = world.contains_resource::<Clock>()
+            && world.contains_resource::<Weather>()
+            && world.contains_resource::<BattleRng>()
+            && world.contains_resource::<Rumors>()
+            && world.contains_resource::<Vision>()
+            && world.contains_resource::<SideOrders>()
+            && world.contains_resource::<Chronicle>()
+            && world.contains_resource::<super::movement::Withdrawals>();
+        if !fits || !has_resources {
+            return false;
+        }
+        let n_sides = field.n_sides;
+        for (mut info, mut strength, mut location, mut orders, mut morale) in
+            queries.units.iter_mut(world)
+        {
+            let unit = &self.units[info.idx];
+            // A side changed by the story (one out of range is ignored).
+            let side = unit
+                .side
+                .filter(|side| *side < n_sides)
+                .unwrap_or(field.units[info.idx].side);
+            if info.side != side {
+                info.side = side;
+            }
+            *strength = Strength {
+                men: unit.men,
+                lost_this_turn: unit.lost_this_turn,
+            };
+            *location = unit.location;
+            *orders = unit.orders;
+            // Field by field (a derived `clone_from` allocates anew);
+            // destructured, so a new field cannot be forgotten here.
+            let Morale {
+                value,
+                state,
+                last,
+                believes_lost,
+                fear,
+            } = &mut *morale;
+            *value = unit.morale.value;
+            *state = unit.morale.state;
+            last.clone_from(&unit.morale.last);
+            *believes_lost = unit.morale.believes_lost;
+            *fear = unit.morale.fear;
+        }
+        for mut commander in queries.commanders.iter_mut(world) {
+            let idx = commander.idx;
+            commander.clone_from(&self.commanders[idx]);
+        }
+        for (idx, mut burning, mut passage, mut haze) in queries.zones.iter_mut(world) {
+            let zone = &self.zones[idx.0];
+            *burning = zone.burning;
+            let Passage { intact, crossed } = &mut *passage;
+            *intact = zone.passage.intact;
+            crossed.clone_from(&zone.passage.crossed);
+            haze.levels.clone_from(&zone.haze.levels);
+        }
+        world.resource_mut::<Clock>().turn = self.turn;
+        *world.resource_mut::<Weather>() = self.weather;
+        world.resource_mut::<BattleRng>().clone_from(&self.rng);
+        let Rumors { active } = &mut *world.resource_mut::<Rumors>();
+        active.clone_from(&self.rumors.active);
+        let Vision { blind, sees } = &mut *world.resource_mut::<Vision>();
+        blind.clone_from(&self.vision.blind);
+        sees.clone_from(&self.vision.sees);
+        // Destructured, so a field added to these cannot be forgotten here.
+        let SideOrders { wet_cloth } = &mut *world.resource_mut::<SideOrders>();
+        wet_cloth.clone_from(&self.wet_cloth);
+        let Chronicle { entries } = &mut *world.resource_mut::<Chronicle>();
+        entries.clear();
+        let super::movement::Withdrawals { units } =
+            &mut *world.resource_mut::<super::movement::Withdrawals>();
+        units.clear();
+        true
+    }
+
     fn respawn(&self, world: &mut World) {
         // Resources live on entities too, so despawn only what this state owns.
         let owned: Vec<Entity> = world
@@ -607,6 +745,18 @@ const NO_UNIT: UnitFact = UnitFact {
     value: 0.0,
 };
 
+const NO_COMMANDER: CommanderFact = CommanderFact {
+    zone: 0,
+    side: 0,
+    fallen: false,
+};
+
+const NO_ZONE: ZoneFact = ZoneFact {
+    smoke: 0.0,
+    fire: 0.0,
+    intact: false,
+};
+
 impl Facts {
     /// The facts of a captured state (the same as the battle's of the world
     /// the state was captured from).
@@ -636,7 +786,7 @@ impl Facts {
         for (idx, zone) in state.zones.iter().enumerate() {
             facts.zone(idx, &zone.burning, &zone.passage, Some(&zone.haze));
         }
-        facts.vision.clone_from(&state.vision);
+        facts.vision = state.vision.clone();
         facts
     }
 
@@ -648,13 +798,17 @@ impl Facts {
         field: &Field,
         queries: &mut CaptureQueries,
     ) {
-        let n_commanders = field_commanders(world, queries);
+        let n_commanders = self.commanders.len();
         self.begin(field, field.units.len(), n_commanders, field.zones.len());
         for (info, strength, location, _, morale) in queries.units.iter(world) {
             let start = field.units.get(info.idx).map_or(0, |f| f.start_men);
             self.unit(info.idx, info.side, start, strength.men, *location, morale);
         }
         for commander in queries.commanders.iter(world) {
+            if commander.idx >= self.commanders.len() {
+                // The first capture (commanders are never removed).
+                self.commanders.resize(commander.idx + 1, NO_COMMANDER);
+            }
             self.commander(commander);
         }
         for (idx, burning, passage, haze) in queries.zones.iter(world) {
@@ -662,48 +816,61 @@ impl Facts {
         }
         self.turn = world.resource::<Clock>().turn;
         self.wind = world.resource::<Weather>().wind;
-        self.vision.clone_from(world.resource::<Vision>());
+        // Field by field: a derived `clone_from` would allocate anew.
+        let Vision { blind, sees } = world.resource::<Vision>();
+        self.vision.blind.clone_from(blind);
+        self.vision.sees.clone_from(sees);
     }
 
-    /// Sizes the lists and zeroes the totals.
+    /// Sizes the lists (each entry is then written) and zeroes the totals.
     fn begin(&mut self, field: &Field, n_units: usize, n_commanders: usize, n_zones: usize) {
+        /// `list` of `len` entries: resized only when its length differs.
+        fn sized<T: Clone>(list: &mut Vec<T>, len: usize, blank: T) {
+            if list.len() != len {
+                list.clear();
+                list.resize(len, blank);
+            }
+        }
         self.n_sides = field.n_sides;
         self.n_zones = n_zones;
         self.n_obscurants = field.obscurants.len();
-        self.units.clear();
-        self.units.resize(n_units, NO_UNIT);
-        self.commanders.clear();
-        self.commanders.resize(
-            n_commanders,
-            CommanderFact {
-                zone: 0,
-                side: 0,
-                fallen: false,
-            },
-        );
-        self.zones.clear();
-        self.zones.resize(
-            n_zones,
-            ZoneFact {
-                smoke: 0.0,
-                fire: 0.0,
-                intact: false,
-            },
-        );
-        self.crossed.clear();
-        self.crossed.resize(n_zones * self.n_sides, 0);
-        self.haze.clear();
-        self.haze.resize(n_zones * self.n_obscurants, 0.0);
+        sized(&mut self.units, n_units, NO_UNIT);
+        sized(&mut self.commanders, n_commanders, NO_COMMANDER);
+        sized(&mut self.zones, n_zones, NO_ZONE);
+        sized(&mut self.crossed, n_zones * self.n_sides, 0);
+        sized(&mut self.haze, n_zones * self.n_obscurants, 0.0);
         for totals in [
             &mut self.side_men,
             &mut self.side_start,
             &mut self.side_routing,
         ] {
-            totals.clear();
-            totals.resize(self.n_sides, 0);
+            sized(totals, self.n_sides, 0);
+            totals.fill(0);
         }
-        self.men_in.clear();
-        self.men_in.resize(self.n_sides * n_zones, 0);
+        sized(&mut self.men_in, self.n_sides * n_zones, 0);
+        self.men_in.fill(0);
+    }
+
+    /// A unit's morale value changed (and nothing else these facts hold).
+    pub(crate) fn set_morale_value(&mut self, unit: usize, value: f64) {
+        if let Some(fact) = self.units.get_mut(unit) {
+            fact.value = value;
+        }
+    }
+
+    /// A commander was put in another zone (and nothing else changed).
+    pub(crate) fn set_commander_zone(&mut self, commander: usize, zone: usize) {
+        if let Some(fact) = self.commanders.get_mut(commander) {
+            fact.zone = zone;
+        }
+    }
+
+    /// A zone's smoke and fire changed (and nothing else these facts hold).
+    pub(crate) fn set_burning(&mut self, zone: usize, burning: &Burning) {
+        if let Some(fact) = self.zones.get_mut(zone) {
+            fact.smoke = burning.smoke;
+            fact.fire = burning.fire;
+        }
     }
 
     fn unit(
@@ -817,14 +984,4 @@ impl Facts {
         }
         self.haze[zone * self.n_obscurants + by]
     }
-}
-
-/// Commanders in the world (their highest index + 1).
-fn field_commanders(world: &World, queries: &mut CaptureQueries) -> usize {
-    queries
-        .commanders
-        .iter(world)
-        .map(|c| c.idx + 1)
-        .max()
-        .unwrap_or(0)
 }
