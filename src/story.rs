@@ -1269,9 +1269,19 @@ impl Game {
     /// the turn are read here; the rest in [`Game::check_world`].
     fn check(&self, condition: &Cond, facts: &Facts, owner: &str) -> bool {
         match condition {
-            Cond::All(items) => items.iter().all(|c| self.check(c, facts, owner)),
-            Cond::Any(items) => items.iter().any(|c| self.check(c, facts, owner)),
-            Cond::Not(item) => !self.check(item, facts, owner),
+            Cond::All(items) => items.iter().all(|c| self.check_item(c, facts, owner)),
+            Cond::Any(items) => items.iter().any(|c| self.check_item(c, facts, owner)),
+            Cond::Not(item) => !self.check_item(item, facts, owner),
+            _ => self.check_item(condition, facts, owner),
+        }
+    }
+
+    /// [`Game::check`] of one condition, those on the story's marks and the
+    /// turn read here, in line (most items of an `All` or `Any` are).
+    #[inline(always)]
+    fn check_item(&self, condition: &Cond, facts: &Facts, owner: &str) -> bool {
+        match condition {
+            Cond::All(_) | Cond::Any(_) | Cond::Not(_) => self.check(condition, facts, owner),
             Cond::Turn(cmp) => compare(cmp, f64::from(facts.turn)),
             Cond::Chosen { tp, option } => {
                 self.marks.chosen.get(tp.idx()).copied().flatten() == Some(*option)
@@ -1288,8 +1298,8 @@ impl Game {
         }
     }
 
-    /// [`Game::check`] of the conditions besides those on the story's marks
-    /// and the turn (kept apart so the common, cheap ones are read in a
+    /// [`Game::check`] of the conditions on the world (kept apart so the
+    /// common, cheap ones on the story's marks and the turn are read in a
     /// small function).
     #[inline(never)]
     fn check_world(&self, condition: &Cond, facts: &Facts, owner: &str) -> bool {

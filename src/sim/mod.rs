@@ -191,6 +191,9 @@ pub struct Battle {
     facts: state::Facts,
     /// Whether `facts` are the world as it is now.
     facts_fresh: bool,
+    /// The world's turn (its `Clock`), at hand without a lookup: written
+    /// wherever the clock is (a turn, a reset, a restore).
+    turn: u32,
     /// The queries captures read and a turn's opening writes, built once.
     capture: state::CaptureQueries,
     /// The queries a reset writes the opening through, built once.
@@ -218,6 +221,7 @@ impl Battle {
     pub fn reset(&mut self, _scene: &Scene, seed: u64) {
         self.opening.rng = BattleRng::from_seed(seed);
         self.changed();
+        self.turn = self.opening.turn;
         if !self
             .opening
             .write_into(&mut self.world, &self.field, &mut self.write)
@@ -262,6 +266,7 @@ impl Battle {
             view_fresh: false,
             facts: state::Facts::default(),
             facts_fresh: false,
+            turn: 0,
         }
     }
 
@@ -271,6 +276,7 @@ impl Battle {
         {
             let mut clock = self.world.resource_mut::<Clock>();
             clock.turn = clock.turn.saturating_add(1);
+            self.turn = clock.turn;
         }
         for mut morale in self.morale.iter_mut(&mut self.world) {
             morale.last.clear();
@@ -280,7 +286,8 @@ impl Battle {
     }
 
     pub fn turn(&self) -> u32 {
-        self.world.resource::<Clock>().turn
+        debug_assert_eq!(self.turn, self.world.resource::<Clock>().turn);
+        self.turn
     }
 
     pub fn field(&self) -> &Field {
@@ -374,6 +381,7 @@ impl Battle {
     /// Replaces the whole world with `state`.
     pub fn restore(&mut self, state: &WorldState) {
         self.changed();
+        self.turn = state.turn;
         // The state may hold another number of commanders (facts keep
         // theirs from capture to capture).
         self.facts.commanders.clear();

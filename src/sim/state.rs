@@ -27,6 +27,13 @@ pub(crate) struct CaptureQueries {
         &'static Orders,
         &'static Morale,
     )>,
+    /// What [`Facts`] read of a unit.
+    unit_facts: QueryState<(
+        &'static UnitInfo,
+        &'static Strength,
+        &'static Location,
+        &'static Morale,
+    )>,
     commanders: QueryState<&'static CommanderState>,
     zones: QueryState<(
         &'static ZoneIdx,
@@ -40,6 +47,7 @@ impl CaptureQueries {
     pub(crate) fn new(world: &mut World) -> CaptureQueries {
         CaptureQueries {
             units: world.query(),
+            unit_facts: world.query(),
             commanders: world.query(),
             zones: world.query(),
         }
@@ -235,6 +243,7 @@ impl WorldState {
             units,
             commanders,
             zones,
+            ..
         } = queries;
         let n_units = units.iter(world).count();
         let n_commanders = commanders.iter(world).count();
@@ -800,9 +809,16 @@ impl Facts {
     ) {
         let n_commanders = self.commanders.len();
         self.begin(field, field.units.len(), n_commanders, field.zones.len());
-        for (info, strength, location, _, morale) in queries.units.iter(world) {
-            let start = field.units.get(info.idx).map_or(0, |f| f.start_men);
-            self.unit(info.idx, info.side, start, strength.men, *location, morale);
+        for (info, strength, location, morale) in queries.unit_facts.iter(world) {
+            // The world's `UnitInfo` is the field's, but for its side.
+            self.unit(
+                info.idx,
+                info.side,
+                info.start_men,
+                strength.men,
+                *location,
+                morale,
+            );
         }
         for commander in queries.commanders.iter(world) {
             if commander.idx >= self.commanders.len() {
