@@ -1329,9 +1329,8 @@ impl Game {
             Cond::UnitState { unit: id, is } => {
                 unit(*id).is_some_and(|u| u.present && is.contains(&u.state))
             }
-            Cond::UnitIn { unit: id, zone } => unit(*id).is_some_and(|u| {
-                u.present && u.zone == zone.idx() && u.state.can_fight_or_flee()
-            }),
+            Cond::UnitIn { unit: id, zone } => unit(*id)
+                .is_some_and(|u| u.present && u.zone == zone.idx() && u.state.can_fight_or_flee()),
             Cond::UnitMen { unit: id, cmp } => {
                 unit(*id).is_some_and(|u| compare(cmp, f64::from(u.men)))
             }
@@ -1353,10 +1352,9 @@ impl Game {
                 compare(cmp, f64::from(facts.side_losses(side.idx())))
             }
             Cond::SideRouting { side, cmp } => compare(cmp, facts.side_routing(side.idx())),
-            Cond::SideMenIn { side, zone, cmp } => compare(
-                cmp,
-                f64::from(facts.side_men_in(side.idx(), zone.idx())),
-            ),
+            Cond::SideMenIn { side, zone, cmp } => {
+                compare(cmp, f64::from(facts.side_men_in(side.idx(), zone.idx())))
+            }
             Cond::SideCrossed {
                 side,
                 zone: id,
@@ -1369,8 +1367,9 @@ impl Game {
             Cond::Playing(role) => *role == self.role_id,
             Cond::PlayerSide(side) => side.idx() == self.role_side(),
             Cond::Sees { side, zone } => facts.vision.side_sees(side.idx(), zone.idx()),
-            Cond::Obscured { zone: id, by, cmp } => zone(*id)
-                .is_some_and(|_| compare(cmp, facts.haze(id.idx(), by.idx()))),
+            Cond::Obscured { zone: id, by, cmp } => {
+                zone(*id).is_some_and(|_| compare(cmp, facts.haze(id.idx(), by.idx())))
+            }
             Cond::Fallen(commander) => facts
                 .commanders
                 .get(commander.idx())

@@ -191,6 +191,8 @@ pub struct Battle {
     facts: state::Facts,
     /// Whether `facts` are the world as it is now.
     facts_fresh: bool,
+    /// The memory of the last targets' mask, reused by the next.
+    mask: Vec<bool>,
     /// The world's turn (its `Clock`), at hand without a lookup: written
     /// wherever the clock is (a turn, a reset, a restore).
     turn: u32,
@@ -266,6 +268,7 @@ impl Battle {
             view_fresh: false,
             facts: state::Facts::default(),
             facts_fresh: false,
+            mask: Vec::new(),
             turn: 0,
         }
     }
@@ -404,7 +407,8 @@ impl Battle {
         // What conditions read is untouched by orders, drums, rumors on
         // their way, wet cloth and the story's own flags and text, and
         // written through here for a morale push, a commander placed, smoke,
-        // fire and wind; other effects have the facts captured again.
+        // fire, wind and casualties; other effects have the facts captured
+        // again.
         if !matches!(
             act,
             Act::Order { .. }
@@ -419,6 +423,7 @@ impl Battle {
                 | Act::Smoke { .. }
                 | Act::Fire { .. }
                 | Act::Wind { .. }
+                | Act::Casualties { .. }
         ) {
             self.facts_fresh = false;
         }
@@ -433,6 +438,7 @@ impl Battle {
                         orders.order = order;
                     }
                 }
+                self.done_with(mask);
             }
             Act::Morale { targets, delta } => {
                 let mask = self.targets(targets);
@@ -446,6 +452,7 @@ impl Battle {
                         self.facts.set_morale_value(info.idx, morale.value);
                     }
                 }
+                self.done_with(mask);
             }
             Act::Rumor {
                 zone,
@@ -484,7 +491,6 @@ impl Battle {
             }
             Act::Smoke { zone, level } => {
                 self.with_zone(zone.idx(), |burning, _| burning.smoke = *level);
-
             }
             Act::Wind { strength, toward } => {
                 let mut weather = self.world.resource_mut::<Weather>();
@@ -531,8 +537,10 @@ impl Battle {
                         strength.men -= lost;
                         strength.lost_this_turn += lost;
                         hits.push((info.idx, lost));
+                        self.facts.lose_men(info.idx, info.side, lost);
                     }
                 }
+                self.done_with(mask);
                 hits.sort_unstable();
                 entries.extend(
                     hits.into_iter()
@@ -662,7 +670,10 @@ impl Battle {
     /// The units a target names (present or not), as a mask by unit index:
     /// each unit is then checked in constant time.
     fn targets(&mut self, targets: &Targets) -> Vec<bool> {
-        let mut mask = vec![false; self.field().units.len()];
+        // The last mask's memory, reused (handed back with `done_with`).
+        let mut mask = std::mem::take(&mut self.mask);
+        mask.clear();
+        mask.resize(self.field().units.len(), false);
         let mut set = |idx: usize| {
             if let Some(slot) = mask.get_mut(idx) {
                 *slot = true;
@@ -699,6 +710,11 @@ impl Battle {
             }
         }
         mask
+    }
+
+    /// Hands a mask from [`Battle::targets`] back for the next to reuse.
+    fn done_with(&mut self, mask: Vec<bool>) {
+        self.mask = mask;
     }
 }
 

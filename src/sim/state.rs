@@ -874,6 +874,29 @@ impl Facts {
         }
     }
 
+    /// A present unit of `side` lost `lost` men (and nothing else changed):
+    /// its men and its side's totals follow.
+    pub(crate) fn lose_men(&mut self, unit: usize, side: usize, lost: u32) {
+        let n_zones = self.n_zones;
+        let Some(fact) = self.units.get_mut(unit) else {
+            return;
+        };
+        fact.men = fact.men.saturating_sub(lost);
+        if side >= self.n_sides || !fact.present {
+            return;
+        }
+        if fact.state.can_fight_or_flee() {
+            self.side_men[side] = self.side_men[side].saturating_sub(lost);
+            if fact.zone < n_zones {
+                let slot = &mut self.men_in[side * n_zones + fact.zone];
+                *slot = slot.saturating_sub(lost);
+            }
+        }
+        if fact.state == crate::scene::MoraleState::Routing {
+            self.side_routing[side] = self.side_routing[side].saturating_sub(lost);
+        }
+    }
+
     /// A commander was put in another zone (and nothing else changed).
     pub(crate) fn set_commander_zone(&mut self, commander: usize, zone: usize) {
         if let Some(fact) = self.commanders.get_mut(commander) {
