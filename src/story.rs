@@ -715,7 +715,9 @@ impl Game {
             turn: self.turn(),
             minute: self.minute(),
         });
-        out.extend(entries.into_iter().map(Output::Chronicle));
+        if self.tells {
+            out.extend(entries.into_iter().map(Output::Chronicle));
+        }
         out.extend(delivered);
         self.settle(&mut out);
         Ok(out)
@@ -843,8 +845,9 @@ impl Game {
     }
 
     /// Stops (or resumes) telling story text: for games nobody reads
-    /// (`simulate`). Outputs then carry no told text and the journal stays
-    /// empty; events, choices, endings and the battle are the same.
+    /// (`simulate`). Outputs then carry no told text and no chronicle
+    /// entries (what the battle reported is only told), and the journal
+    /// stays empty; events, choices, endings and the battle are the same.
     pub fn tell_story(&mut self, tell: bool) {
         self.tells = tell;
     }
@@ -943,7 +946,10 @@ impl Game {
                         args: Vec::new(),
                     }));
                 }
-                out.extend(self.battle.act(act).into_iter().map(Output::Chronicle));
+                let entries = self.battle.act(act);
+                if self.tells {
+                    out.extend(entries.into_iter().map(Output::Chronicle));
+                }
             }
         }
     }
