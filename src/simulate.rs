@@ -175,7 +175,6 @@ fn play_out(game: &mut Game, scene: &Scene) -> Outcome {
             break;
         }
     }
-    let world = game.world();
     Outcome {
         ending: game
             .story()
@@ -183,7 +182,7 @@ fn play_out(game: &mut Game, scene: &Scene) -> Outcome {
             .clone()
             .unwrap_or_else(|| "unfinished".to_string()),
         losses: (0..scene.sides().len())
-            .map(|side| f64::from(world.side_losses(game.field(), side)))
+            .map(|side| f64::from(game.side_losses(side)))
             .collect(),
         chosen: game.story().chosen.clone(),
         turns: game.turn(),

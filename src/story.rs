@@ -13,7 +13,7 @@ use crate::scene::placeholder::Placeholder;
 use crate::scene::resolved::Variants;
 use crate::scene::{Act, Cmp, Cond, Condition, Effect, Prose, RoleId, Scene, Text, ZoneId};
 use crate::sim::rng::BattleRng;
-use crate::sim::{Battle, Entry, WorldState};
+use crate::sim::{Battle, Entry, Facts, WorldState};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -451,6 +451,12 @@ impl Game {
     pub fn world(&mut self) -> WorldState {
         self.battle.state()
     }
+    /// Men `side` has lost so far (as [`WorldState::side_losses`] counts
+    /// them), read without copying the world.
+    pub fn side_losses(&mut self, side: usize) -> u32 {
+        self.battle.refresh_facts();
+        self.battle.facts().side_losses(side)
+    }
     pub fn is_over(&self) -> bool {
         self.story.ended.is_some()
     }
@@ -709,7 +715,9 @@ impl Game {
             turn: self.turn(),
             minute: self.minute(),
         });
-        out.extend(entries.into_iter().map(Output::Chronicle));
+        if self.tells {
+            out.extend(entries.into_iter().map(Output::Chronicle));
+        }
         out.extend(delivered);
         self.settle(&mut out);
         Ok(out)
@@ -837,8 +845,9 @@ impl Game {
     }
 
     /// Stops (or resumes) telling story text: for games nobody reads
-    /// (`simulate`). Outputs then carry no told text and the journal stays
-    /// empty; events, choices, endings and the battle are the same.
+    /// (`simulate`). Outputs then carry no told text and no chronicle
+    /// entries (what the battle reported is only told), and the journal
+    /// stays empty; events, choices, endings and the battle are the same.
     pub fn tell_story(&mut self, tell: bool) {
         self.tells = tell;
     }
@@ -937,7 +946,10 @@ impl Game {
                         args: Vec::new(),
                     }));
                 }
-                out.extend(self.battle.act(act).into_iter().map(Output::Chronicle));
+                let entries = self.battle.act(act);
+                if self.tells {
+                    out.extend(entries.into_iter().map(Output::Chronicle));
+                }
             }
         }
     }
@@ -947,15 +959,16 @@ impl Game {
         let zone = zone.idx();
         let side = self.role_side();
         let near = |z: usize| z == zone || self.scene.adjacent(zone).contains(&z);
-        let world = self.battle.view();
+        self.battle.refresh_facts();
+        let facts = self.battle.facts();
         let field = self.battle.field();
-        let units = world
+        let units = facts
             .units
             .iter()
             .zip(&field.units)
-            .any(|(u, info)| info.side == side && u.location.present && near(u.location.zone));
+            .any(|(u, info)| info.side == side && u.present && near(u.zone));
         units
-            || world
+            || facts
                 .commanders
                 .iter()
                 .any(|c| c.side == side && near(c.zone))
@@ -983,13 +996,15 @@ impl Game {
         if !self.tells {
             return None;
         }
-        let world = self.battle.view();
+        self.battle.refresh_facts();
+        let facts = self.battle.facts();
         let text = prose
             .variants()
             .into_iter()
             .zip(variants)
-            .find(|(_, when)| self.check(when, &world, owner))
+            .find(|(_, when)| self.check(when, facts, owner))
             .map(|((_, text), _)| text.clone())?;
+        let world = self.battle.view();
         if text.get(crate::scene::Locale::En).is_empty() && text.tags().is_empty() {
             return None;
         }
@@ -1016,19 +1031,21 @@ impl Game {
     /// that moves with the turn so consecutive quiet turns vary.
     pub fn atmosphere(&mut self) -> Vec<(usize, Told)> {
         let scene = Arc::clone(&self.scene);
-        let world = self.battle.view();
+        self.battle.refresh_facts();
+        let facts = self.battle.facts();
         let holding: Vec<usize> = (0..scene.atmosphere().len())
             .filter(|i| {
                 scene
                     .resolved()
                     .atmosphere
                     .get(*i)
-                    .is_some_and(|when| self.check(when, &world, "atmosphere"))
+                    .is_some_and(|when| self.check(when, facts, "atmosphere"))
             })
             .collect();
         let n = holding.len();
+        let turn = facts.turn as usize;
         (0..n)
-            .map(|k| holding[(world.turn as usize + k) % n])
+            .map(|k| holding[(turn + k) % n])
             .filter_map(|i| {
                 let text = scene.atmosphere()[i].text.clone();
                 self.tell_variants(&Prose::One(text), &[Cond::Always], "atmosphere")
@@ -1140,11 +1157,16 @@ impl Game {
         // Bounded: each pass marks at least one event or point as done.
         let limit = scene.events().len() + scene.turning_points().len() + 2;
         for _ in 0..limit {
-            let mut world = self.battle.view();
             let mut fired = false;
             let resolved = scene.resolved();
             for (idx, (event, r_event)) in scene.events().iter().zip(&resolved.events).enumerate() {
-                if self.marks.happened[idx] || !self.check(&r_event.when, &world, &event.id) {
+                if self.marks.happened[idx] {
+                    continue;
+                }
+                // The facts are brought up to date before each condition
+                // (a no-op unless an effect changed the world since).
+                self.battle.refresh_facts();
+                if !self.check(&r_event.when, self.battle.facts(), &event.id) {
                     continue;
                 }
                 self.story.happened.push(event.id.clone());
@@ -1164,16 +1186,15 @@ impl Game {
                 for (effect, act) in event.effects.iter().zip(&r_event.effects) {
                     self.apply(effect, act, Voice::Event, out);
                 }
-                // Let go of the old view first, so the capture reuses its memory.
-                drop(world);
-                world = self.battle.view();
                 fired = true;
             }
+            self.battle.refresh_facts();
+            let facts = self.battle.facts();
             if let Some((ending, _)) = scene
                 .endings()
                 .iter()
                 .zip(&resolved.endings)
-                .find(|(e, r)| self.check(&r.when, &world, &e.id))
+                .find(|(e, r)| self.check(&r.when, facts, &e.id))
             {
                 self.end(&ending.id, out);
                 return;
@@ -1184,7 +1205,7 @@ impl Game {
                 .zip(&resolved.turning_points)
                 .enumerate()
                 .find(|(idx, (tp, r))| {
-                    !self.marks.reached[*idx] && self.check(&r.when, &world, &tp.id)
+                    !self.marks.reached[*idx] && self.check(&r.when, facts, &tp.id)
                 })
                 .map(|(idx, (tp, r))| (idx, tp, r));
             let player = resolved.roles[self.role_id.idx()];
@@ -1243,43 +1264,31 @@ impl Game {
     /// Whether a condition holds now. It is resolved against the scene
     /// first: one naming what the scene lacks does not hold.
     pub fn holds(&self, condition: &Condition, world: &WorldState, owner: &str) -> bool {
+        let facts = Facts::of_state(world, self.battle.field());
         self.scene
             .resolve_condition(condition)
-            .is_some_and(|cond| self.check(&cond, world, owner))
+            .is_some_and(|cond| self.check(&cond, &facts, owner))
     }
 
-    /// Whether a resolved condition holds now.
-    fn check(&self, condition: &Cond, world: &WorldState, owner: &str) -> bool {
-        self.check_on(condition, world, self.battle.field(), owner)
-    }
-
-    /// [`Game::check`] with the field at hand (fetched once, not per node).
-    fn check_on(
-        &self,
-        condition: &Cond,
-        world: &WorldState,
-        field: &crate::sim::Field,
-        owner: &str,
-    ) -> bool {
-        let scene = &self.scene;
-        let turn = f64::from(world.turn);
-        let unit = |id: crate::scene::UnitId| world.units.get(id.idx());
-        let zone = |id: ZoneId| world.zones.get(id.idx());
+    /// Whether a resolved condition holds in `facts` (the battle's, brought
+    /// up to date with [`Battle::refresh_facts`]). The story's own marks and
+    /// the turn are read here; the rest in [`Game::check_world`].
+    fn check(&self, condition: &Cond, facts: &Facts, owner: &str) -> bool {
         match condition {
-            Cond::Always => true,
-            Cond::Never => false,
-            Cond::All(items) => items.iter().all(|c| self.check_on(c, world, field, owner)),
-            Cond::Any(items) => items.iter().any(|c| self.check_on(c, world, field, owner)),
-            Cond::Not(item) => !self.check_on(item, world, field, owner),
-            Cond::Chance(p) => luck(self.seed, world.turn, owner, *p) < *p,
-            Cond::Turn(cmp) => compare(cmp, turn),
-            Cond::Minute(cmp) => {
-                let meta = scene.meta();
-                compare(
-                    cmp,
-                    f64::from(meta.start_minute) + turn * f64::from(meta.turn_minutes),
-                )
-            }
+            Cond::All(items) => items.iter().all(|c| self.check_item(c, facts, owner)),
+            Cond::Any(items) => items.iter().any(|c| self.check_item(c, facts, owner)),
+            Cond::Not(item) => !self.check_item(item, facts, owner),
+            _ => self.check_item(condition, facts, owner),
+        }
+    }
+
+    /// [`Game::check`] of one condition, those on the story's marks and the
+    /// turn read here, in line (most items of an `All` or `Any` are).
+    #[inline(always)]
+    fn check_item(&self, condition: &Cond, facts: &Facts, owner: &str) -> bool {
+        match condition {
+            Cond::All(_) | Cond::Any(_) | Cond::Not(_) => self.check(condition, facts, owner),
+            Cond::Turn(cmp) => compare(cmp, f64::from(facts.turn)),
             Cond::Chosen { tp, option } => {
                 self.marks.chosen.get(tp.idx()).copied().flatten() == Some(*option)
             }
@@ -1291,68 +1300,86 @@ impl Game {
                 .copied()
                 .unwrap_or(false),
             Cond::Flag(flag) => self.marks.flags.get(flag.idx()).copied().unwrap_or(false),
-            Cond::UnitState { unit: id, is } => {
-                unit(*id).is_some_and(|u| u.location.present && is.contains(&u.morale.state))
+            _ => self.check_world(condition, facts, owner),
+        }
+    }
+
+    /// [`Game::check`] of the conditions on the world (kept apart so the
+    /// common, cheap ones on the story's marks and the turn are read in a
+    /// small function).
+    #[inline(never)]
+    fn check_world(&self, condition: &Cond, facts: &Facts, owner: &str) -> bool {
+        let scene = &self.scene;
+        let turn = f64::from(facts.turn);
+        let unit = |id: crate::scene::UnitId| facts.units.get(id.idx());
+        let zone = |id: ZoneId| facts.zones.get(id.idx());
+        match condition {
+            Cond::Always => true,
+            Cond::Never => false,
+            Cond::All(_)
+            | Cond::Any(_)
+            | Cond::Not(_)
+            | Cond::Turn(_)
+            | Cond::Chosen { .. }
+            | Cond::Reached(_)
+            | Cond::Happened(_)
+            | Cond::Flag(_) => self.check(condition, facts, owner),
+            Cond::Chance(p) => luck(self.seed, facts.turn, owner, *p) < *p,
+            Cond::Minute(cmp) => {
+                let meta = scene.meta();
+                compare(
+                    cmp,
+                    f64::from(meta.start_minute) + turn * f64::from(meta.turn_minutes),
+                )
             }
-            Cond::UnitIn { unit: id, zone } => unit(*id).is_some_and(|u| {
-                u.location.present
-                    && u.location.zone == zone.idx()
-                    && u.morale.state.can_fight_or_flee()
-            }),
+            Cond::UnitState { unit: id, is } => {
+                unit(*id).is_some_and(|u| u.present && is.contains(&u.state))
+            }
+            Cond::UnitIn { unit: id, zone } => unit(*id)
+                .is_some_and(|u| u.present && u.zone == zone.idx() && u.state.can_fight_or_flee()),
             Cond::UnitMen { unit: id, cmp } => {
                 unit(*id).is_some_and(|u| compare(cmp, f64::from(u.men)))
             }
-            Cond::UnitMorale { unit: id, cmp } => {
-                unit(*id).is_some_and(|u| compare(cmp, u.morale.value))
-            }
-            Cond::CommanderIn { commander, zone } => world
+            Cond::UnitMorale { unit: id, cmp } => unit(*id).is_some_and(|u| compare(cmp, u.value)),
+            Cond::CommanderIn { commander, zone } => facts
                 .commanders
                 .get(commander.idx())
                 .is_some_and(|c| c.zone == zone.idx()),
             Cond::SideStrength { side, cmp } => {
-                let start = world.side_start_men(field, side.idx());
+                let start = facts.side_start_men(side.idx());
                 let share = if start == 0 {
                     0.0
                 } else {
-                    f64::from(world.side_men(field, side.idx())) / f64::from(start)
+                    f64::from(facts.side_men(side.idx())) / f64::from(start)
                 };
                 compare(cmp, share)
             }
             Cond::SideLosses { side, cmp } => {
-                compare(cmp, f64::from(world.side_losses(field, side.idx())))
+                compare(cmp, f64::from(facts.side_losses(side.idx())))
             }
-            Cond::SideRouting { side, cmp } => compare(cmp, world.side_routing(field, side.idx())),
-            Cond::SideMenIn { side, zone, cmp } => compare(
-                cmp,
-                f64::from(world.side_men_in(field, side.idx(), zone.idx())),
-            ),
+            Cond::SideRouting { side, cmp } => compare(cmp, facts.side_routing(side.idx())),
+            Cond::SideMenIn { side, zone, cmp } => {
+                compare(cmp, f64::from(facts.side_men_in(side.idx(), zone.idx())))
+            }
             Cond::SideCrossed {
                 side,
                 zone: id,
                 cmp,
-            } => {
-                let crossed = zone(*id)
-                    .and_then(|z| z.passage.crossed.get(side.idx()))
-                    .copied()
-                    .unwrap_or(0);
-                compare(cmp, f64::from(crossed))
-            }
-            Cond::Smoke { zone: id, cmp } => {
-                zone(*id).is_some_and(|z| compare(cmp, z.burning.smoke))
-            }
-            Cond::Fire { zone: id, cmp } => zone(*id).is_some_and(|z| compare(cmp, z.burning.fire)),
-            Cond::Wind(cmp) => compare(cmp, world.weather.wind),
-            Cond::Passable(id) => zone(*id).is_some_and(|z| z.passage.intact),
+            } => compare(cmp, f64::from(facts.crossed(id.idx(), side.idx()))),
+            Cond::Smoke { zone: id, cmp } => zone(*id).is_some_and(|z| compare(cmp, z.smoke)),
+            Cond::Fire { zone: id, cmp } => zone(*id).is_some_and(|z| compare(cmp, z.fire)),
+            Cond::Wind(cmp) => compare(cmp, facts.wind),
+            Cond::Passable(id) => zone(*id).is_some_and(|z| z.intact),
             Cond::Playing(role) => *role == self.role_id,
             Cond::PlayerSide(side) => side.idx() == self.role_side(),
-            Cond::Sees { side, zone } => world.vision.side_sees(side.idx(), zone.idx()),
+            Cond::Sees { side, zone } => facts.vision.side_sees(side.idx(), zone.idx()),
             Cond::Obscured { zone: id, by, cmp } => {
-                zone(*id).is_some_and(|z| compare(cmp, z.haze.level(by.idx())))
+                zone(*id).is_some_and(|_| compare(cmp, facts.haze(id.idx(), by.idx())))
             }
-            Cond::Fallen(commander) => world
+            Cond::Fallen(commander) => facts
                 .commanders
                 .get(commander.idx())
-                .is_some_and(|c| c.fallen.is_some()),
+                .is_some_and(|c| c.fallen),
             Cond::TurnsSince(id, cmp) => {
                 let Some(watch) = scene.resolved().watched.get(id.idx()) else {
                     return false;
@@ -1365,9 +1392,9 @@ impl Game {
                     .flatten()
                     .or_else(|| {
                         // Not stamped yet: it happened in this turn's settling.
-                        self.marks.now(watch).then_some(world.turn)
+                        self.marks.now(watch).then_some(facts.turn)
                     });
-                since.is_some_and(|at| compare(cmp, f64::from(world.turn.saturating_sub(at))))
+                since.is_some_and(|at| compare(cmp, f64::from(facts.turn.saturating_sub(at))))
             }
         }
     }

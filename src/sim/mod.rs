@@ -38,7 +38,7 @@ pub mod weather;
 
 pub use chronicle::Entry;
 pub use field::Field;
-pub use state::WorldState;
+pub use state::{Facts, WorldState};
 
 use crate::scene::{Act, Effect, Fate, MoraleState, Scene, Targets};
 use bevy_ecs::prelude::*;
@@ -187,8 +187,20 @@ pub struct Battle {
     view: Option<Arc<WorldState>>,
     /// Whether `view` is the world as it is now.
     view_fresh: bool,
+    /// What story conditions read of the world, rewritten in place when
+    /// stale (after a turn, a restore, an effect that touches it).
+    facts: state::Facts,
+    /// Whether `facts` are the world as it is now.
+    facts_fresh: bool,
+    /// The memory of the last targets' mask, reused by the next.
+    mask: Vec<bool>,
+    /// The world's turn (its `Clock`), at hand without a lookup: written
+    /// wherever the clock is (a turn, a reset, a restore).
+    turn: u32,
     /// The queries captures read and a turn's opening writes, built once.
     capture: state::CaptureQueries,
+    /// The queries a reset writes the opening through, built once.
+    write: state::WriteQueries,
     morale: QueryState<&'static mut Morale>,
     /// The field (also the world's resource), at hand without a lookup.
     field: Field,
@@ -211,8 +223,14 @@ impl Battle {
     /// into the entities already there, the schedule kept.
     pub fn reset(&mut self, _scene: &Scene, seed: u64) {
         self.opening.rng = BattleRng::from_seed(seed);
-        self.view_fresh = false;
-        self.opening.apply(&mut self.world);
+        self.changed();
+        self.turn = self.opening.turn;
+        if !self
+            .opening
+            .write_into(&mut self.world, &self.field, &mut self.write)
+        {
+            self.opening.apply(&mut self.world);
+        }
     }
 
     fn empty(scene: &Scene, seed: u64) -> Battle {
@@ -240,6 +258,7 @@ impl Battle {
         opening.vision = state::vision_of(&mut world);
         Battle {
             capture: state::CaptureQueries::new(&mut world),
+            write: state::WriteQueries::new(&mut world),
             queries: ActQueries::new(&mut world),
             morale: world.query(),
             field,
@@ -248,15 +267,20 @@ impl Battle {
             schedule,
             view: None,
             view_fresh: false,
+            facts: state::Facts::default(),
+            facts_fresh: false,
+            mask: Vec::new(),
+            turn: 0,
         }
     }
 
     /// Runs one turn and returns what happened in it.
     pub fn step(&mut self) -> Vec<Entry> {
-        self.view_fresh = false;
+        self.changed();
         {
             let mut clock = self.world.resource_mut::<Clock>();
             clock.turn = clock.turn.saturating_add(1);
+            self.turn = clock.turn;
         }
         for mut morale in self.morale.iter_mut(&mut self.world) {
             morale.last.clear();
@@ -270,7 +294,8 @@ impl Battle {
     }
 
     pub fn turn(&self) -> u32 {
-        self.world.resource::<Clock>().turn
+        debug_assert_eq!(self.turn, self.world.resource::<Clock>().turn);
+        self.turn
     }
 
     pub fn field(&self) -> &Field {
@@ -281,7 +306,7 @@ impl Battle {
     /// unit that is running or gone does not take it. `morale` is added to
     /// its morale (the drums of an attack). False when it was not taken.
     pub fn order_unit(&mut self, unit: usize, order: UnitOrder, morale: f64) -> bool {
-        self.view_fresh = false;
+        self.changed();
         let query = &mut self.queries.order_unit;
         for (info, mut orders, mut state) in query.iter_mut(&mut self.world) {
             if info.idx == unit && state.state.obeys() {
@@ -321,17 +346,53 @@ impl Battle {
         view
     }
 
+    /// Brings [`Battle::facts`] up to the world as it is now: rewritten in
+    /// place after a change that touches what conditions read, kept until
+    /// the next.
+    pub fn refresh_facts(&mut self) {
+        #[cfg(debug_assertions)]
+        if self.facts_fresh {
+            // What effects wrote through is what a capture would read.
+            let mut captured = state::Facts::default();
+            captured.capture_into(&self.world, &self.field, &mut self.capture);
+            debug_assert_eq!(captured, self.facts, "facts out of step with the world");
+        }
+        if !self.facts_fresh {
+            self.facts
+                .capture_into(&self.world, &self.field, &mut self.capture);
+            self.facts_fresh = true;
+        }
+    }
+
+    /// What story conditions read of the world (see [`state::Facts`]), as
+    /// of the last [`Battle::refresh_facts`]: call that first.
+    pub fn facts(&self) -> &state::Facts {
+        debug_assert!(self.facts_fresh, "facts read before refresh_facts");
+        &self.facts
+    }
+
+    /// The world changed: the view and the facts are captured again when
+    /// next asked for.
+    fn changed(&mut self) {
+        self.view_fresh = false;
+        self.facts_fresh = false;
+    }
+
     /// The world itself, for tests that set it up by hand: the shared view
     /// is captured again afterwards.
     #[cfg(test)]
     pub fn world_mut(&mut self) -> &mut World {
-        self.view_fresh = false;
+        self.changed();
         &mut self.world
     }
 
     /// Replaces the whole world with `state`.
     pub fn restore(&mut self, state: &WorldState) {
-        self.view_fresh = false;
+        self.changed();
+        self.turn = state.turn;
+        // The state may hold another number of commanders (facts keep
+        // theirs from capture to capture).
+        self.facts.commanders.clear();
         state.apply(&mut self.world);
     }
 
@@ -348,6 +409,29 @@ impl Battle {
     /// Applies a resolved scene effect; returns what it caused.
     pub fn act(&mut self, act: &Act) -> Vec<Entry> {
         self.view_fresh = false;
+        // What conditions read is untouched by orders, drums, rumors on
+        // their way, wet cloth and the story's own flags and text, and
+        // written through here for a morale push, a commander placed, smoke,
+        // fire, wind and casualties; other effects have the facts captured
+        // again.
+        if !matches!(
+            act,
+            Act::Order { .. }
+                | Act::Rumor { .. }
+                | Act::Drums { .. }
+                | Act::WetCloth(_)
+                | Act::SetFlag(_)
+                | Act::ClearFlag(_)
+                | Act::Narrate(_)
+                | Act::Morale { .. }
+                | Act::CommanderTo { .. }
+                | Act::Smoke { .. }
+                | Act::Fire { .. }
+                | Act::Wind { .. }
+                | Act::Casualties { .. }
+        ) {
+            self.facts_fresh = false;
+        }
         let mut entries = Vec::new();
         match act {
             Act::Order { targets, order } => {
@@ -359,6 +443,7 @@ impl Battle {
                         orders.order = order;
                     }
                 }
+                self.done_with(mask);
             }
             Act::Morale { targets, delta } => {
                 let mask = self.targets(targets);
@@ -369,8 +454,10 @@ impl Battle {
                     {
                         morale.value = (morale.value + delta).clamp(0.0, 100.0);
                         morale.push(morale::Modifier::Orders, *delta);
+                        self.facts.set_morale_value(info.idx, morale.value);
                     }
                 }
+                self.done_with(mask);
             }
             Act::Rumor {
                 zone,
@@ -400,6 +487,7 @@ impl Battle {
                     burning.fire = *intensity;
                     burning.fuel = burning.fuel.max(*intensity * 0.8);
                 });
+
                 if *intensity > 0.0 && was <= 0.0 {
                     entries.push(Entry::FireStarts { zone });
                 } else if *intensity <= 0.0 && was > 0.0 {
@@ -413,6 +501,7 @@ impl Battle {
                 let mut weather = self.world.resource_mut::<Weather>();
                 weather.wind = *strength;
                 weather.toward = *toward;
+                self.facts.wind = *strength;
                 entries.push(Entry::Wind {
                     strength: *strength,
                     toward: *toward,
@@ -438,6 +527,7 @@ impl Battle {
                     if state.idx == idx {
                         state.zone = zone.idx();
                         state.placed = true;
+                        self.facts.set_commander_zone(idx, zone.idx());
                     }
                 }
             }
@@ -452,8 +542,10 @@ impl Battle {
                         strength.men -= lost;
                         strength.lost_this_turn += lost;
                         hits.push((info.idx, lost));
+                        self.facts.lose_men(info.idx, info.side, lost);
                     }
                 }
+                self.done_with(mask);
                 hits.sort_unstable();
                 entries.extend(
                     hits.into_iter()
@@ -567,6 +659,8 @@ impl Battle {
         entries
     }
 
+    /// Changes a zone; its smoke and fire, as they are then, are written
+    /// through to the facts.
     fn with_zone(&mut self, zone: usize, change: impl FnOnce(&mut Burning, &mut Passage)) {
         let query = &mut self.queries.zone;
         if let Some((_, mut burning, mut passage)) = query
@@ -574,13 +668,17 @@ impl Battle {
             .find(|(idx, _, _)| idx.0 == zone)
         {
             change(&mut burning, &mut passage);
+            self.facts.set_burning(zone, &burning);
         }
     }
 
     /// The units a target names (present or not), as a mask by unit index:
     /// each unit is then checked in constant time.
     fn targets(&mut self, targets: &Targets) -> Vec<bool> {
-        let mut mask = vec![false; self.field().units.len()];
+        // The last mask's memory, reused (handed back with `done_with`).
+        let mut mask = std::mem::take(&mut self.mask);
+        mask.clear();
+        mask.resize(self.field().units.len(), false);
         let mut set = |idx: usize| {
             if let Some(slot) = mask.get_mut(idx) {
                 *slot = true;
@@ -617,6 +715,11 @@ impl Battle {
             }
         }
         mask
+    }
+
+    /// Hands a mask from [`Battle::targets`] back for the next to reuse.
+    fn done_with(&mut self, mask: Vec<bool>) {
+        self.mask = mask;
     }
 }
 

@@ -27,6 +27,13 @@ pub(crate) struct CaptureQueries {
         &'static Orders,
         &'static Morale,
     )>,
+    /// What [`Facts`] read of a unit.
+    unit_facts: QueryState<(
+        &'static UnitInfo,
+        &'static Strength,
+        &'static Location,
+        &'static Morale,
+    )>,
     commanders: QueryState<&'static CommanderState>,
     zones: QueryState<(
         &'static ZoneIdx,
@@ -39,6 +46,35 @@ pub(crate) struct CaptureQueries {
 impl CaptureQueries {
     pub(crate) fn new(world: &mut World) -> CaptureQueries {
         CaptureQueries {
+            units: world.query(),
+            unit_facts: world.query(),
+            commanders: world.query(),
+            zones: world.query(),
+        }
+    }
+}
+
+/// The queries a restart writes the opening through, built once per battle.
+pub(crate) struct WriteQueries {
+    units: QueryState<(
+        &'static mut UnitInfo,
+        &'static mut Strength,
+        &'static mut Location,
+        &'static mut Orders,
+        &'static mut Morale,
+    )>,
+    commanders: QueryState<&'static mut CommanderState>,
+    zones: QueryState<(
+        &'static ZoneIdx,
+        &'static mut Burning,
+        &'static mut Passage,
+        &'static mut Haze,
+    )>,
+}
+
+impl WriteQueries {
+    pub(crate) fn new(world: &mut World) -> WriteQueries {
+        WriteQueries {
             units: world.query(),
             commanders: world.query(),
             zones: world.query(),
@@ -207,6 +243,7 @@ impl WorldState {
             units,
             commanders,
             zones,
+            ..
         } = queries;
         let n_units = units.iter(world).count();
         let n_commanders = commanders.iter(world).count();
@@ -432,6 +469,116 @@ impl WorldState {
         true
     }
 
+    /// [`WorldState::apply`] through the battle's queries and into the
+    /// resources already there, allocating nothing once the world's lists
+    /// have grown: what a restart does with the opening. False (and nothing
+    /// written) when the world does not hold exactly one entity per index
+    /// of this state's units, commanders and zones (units with all their
+    /// components, zones with their haze), or lacks a resource: then `apply`
+    /// is the way.
+    pub(crate) fn write_into(
+        &self,
+        world: &mut World,
+        field: &Field,
+        queries: &mut WriteQueries,
+    ) -> bool {
+        let n_units = self.units.len();
+        let n_zones = self.zones.len();
+        let mut seen_units = 0;
+        let mut seen_zones = 0;
+        let mut seen_commanders = 0;
+        let fits = field.units.len() == n_units
+            && queries.units.iter(world).all(|(info, ..)| {
+                seen_units += 1;
+                info.idx < n_units
+            })
+            && queries.commanders.iter(world).all(|c| {
+                seen_commanders += 1;
+                self.commanders.get(c.idx).is_some_and(|s| s.idx == c.idx)
+            })
+            && queries.zones.iter(world).all(|(idx, ..)| {
+                seen_zones += 1;
+                idx.0 < n_zones
+            })
+            && seen_units == n_units
+            && seen_commanders == self.commanders.len()
+            && seen_zones == n_zones;
+        let has_resources = world.contains_resource::<Clock>()
+            && world.contains_resource::<Weather>()
+            && world.contains_resource::<BattleRng>()
+            && world.contains_resource::<Rumors>()
+            && world.contains_resource::<Vision>()
+            && world.contains_resource::<SideOrders>()
+            && world.contains_resource::<Chronicle>()
+            && world.contains_resource::<super::movement::Withdrawals>();
+        if !fits || !has_resources {
+            return false;
+        }
+        let n_sides = field.n_sides;
+        for (mut info, mut strength, mut location, mut orders, mut morale) in
+            queries.units.iter_mut(world)
+        {
+            let unit = &self.units[info.idx];
+            // A side changed by the story (one out of range is ignored).
+            let side = unit
+                .side
+                .filter(|side| *side < n_sides)
+                .unwrap_or(field.units[info.idx].side);
+            if info.side != side {
+                info.side = side;
+            }
+            *strength = Strength {
+                men: unit.men,
+                lost_this_turn: unit.lost_this_turn,
+            };
+            *location = unit.location;
+            *orders = unit.orders;
+            // Field by field (a derived `clone_from` allocates anew);
+            // destructured, so a new field cannot be forgotten here.
+            let Morale {
+                value,
+                state,
+                last,
+                believes_lost,
+                fear,
+            } = &mut *morale;
+            *value = unit.morale.value;
+            *state = unit.morale.state;
+            last.clone_from(&unit.morale.last);
+            *believes_lost = unit.morale.believes_lost;
+            *fear = unit.morale.fear;
+        }
+        for mut commander in queries.commanders.iter_mut(world) {
+            let idx = commander.idx;
+            commander.clone_from(&self.commanders[idx]);
+        }
+        for (idx, mut burning, mut passage, mut haze) in queries.zones.iter_mut(world) {
+            let zone = &self.zones[idx.0];
+            *burning = zone.burning;
+            let Passage { intact, crossed } = &mut *passage;
+            *intact = zone.passage.intact;
+            crossed.clone_from(&zone.passage.crossed);
+            haze.levels.clone_from(&zone.haze.levels);
+        }
+        world.resource_mut::<Clock>().turn = self.turn;
+        *world.resource_mut::<Weather>() = self.weather;
+        world.resource_mut::<BattleRng>().clone_from(&self.rng);
+        let Rumors { active } = &mut *world.resource_mut::<Rumors>();
+        active.clone_from(&self.rumors.active);
+        let Vision { blind, sees } = &mut *world.resource_mut::<Vision>();
+        blind.clone_from(&self.vision.blind);
+        sees.clone_from(&self.vision.sees);
+        // Destructured, so a field added to these cannot be forgotten here.
+        let SideOrders { wet_cloth } = &mut *world.resource_mut::<SideOrders>();
+        wet_cloth.clone_from(&self.wet_cloth);
+        let Chronicle { entries } = &mut *world.resource_mut::<Chronicle>();
+        entries.clear();
+        let super::movement::Withdrawals { units } =
+            &mut *world.resource_mut::<super::movement::Withdrawals>();
+        units.clear();
+        true
+    }
+
     fn respawn(&self, world: &mut World) {
         // Resources live on entities too, so despawn only what this state owns.
         let owned: Vec<Entity> = world
@@ -535,5 +682,345 @@ impl WorldState {
             })
             .map(|(unit, _)| unit.men)
             .sum()
+    }
+}
+
+/// What story conditions read of the world, and nothing else: per unit its
+/// men, place and morale, per commander his zone, side and fall, per zone
+/// its smoke, fire, passage and haze, the wind, the turn, what each side
+/// sees, and the side totals conditions compare (men, men brought, men
+/// routing, men per zone), summed once per capture.
+///
+/// The battle keeps one, rewritten in place after each change that touches
+/// it ([`super::Battle::facts`]): no allocation once it has its size, and a
+/// condition reads in constant time what [`WorldState`]'s methods sum over
+/// every unit. [`Facts::of_state`] gives the same facts of a captured state.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Facts {
+    pub turn: u32,
+    pub wind: f64,
+    pub units: Vec<UnitFact>,
+    pub commanders: Vec<CommanderFact>,
+    pub zones: Vec<ZoneFact>,
+    pub vision: Vision,
+    n_sides: usize,
+    n_zones: usize,
+    n_obscurants: usize,
+    /// Per zone, per side (`zone * n_sides + side`): men who crossed it.
+    crossed: Vec<u32>,
+    /// Per zone, per obscurant (`zone * n_obscurants + by`): its level.
+    haze: Vec<f64>,
+    /// Per side: men on the field (present, not surrendered or shattered).
+    side_men: Vec<u32>,
+    /// Per side: men its present units brought (their starting strength).
+    side_start: Vec<u32>,
+    /// Per side: men of its present units that are routing.
+    side_routing: Vec<u32>,
+    /// Per side, per zone (`side * n_zones + zone`): men on the field there.
+    men_in: Vec<u32>,
+}
+
+/// A unit as conditions read it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UnitFact {
+    pub men: u32,
+    pub zone: usize,
+    pub present: bool,
+    pub state: crate::scene::MoraleState,
+    pub value: f64,
+}
+
+/// A commander as conditions read him.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommanderFact {
+    pub zone: usize,
+    pub side: usize,
+    pub fallen: bool,
+}
+
+/// A zone as conditions read it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ZoneFact {
+    pub smoke: f64,
+    pub fire: f64,
+    pub intact: bool,
+}
+
+const NO_UNIT: UnitFact = UnitFact {
+    men: 0,
+    zone: 0,
+    present: false,
+    state: crate::scene::MoraleState::Steady,
+    value: 0.0,
+};
+
+const NO_COMMANDER: CommanderFact = CommanderFact {
+    zone: 0,
+    side: 0,
+    fallen: false,
+};
+
+const NO_ZONE: ZoneFact = ZoneFact {
+    smoke: 0.0,
+    fire: 0.0,
+    intact: false,
+};
+
+impl Facts {
+    /// The facts of a captured state (the same as the battle's of the world
+    /// the state was captured from).
+    pub fn of_state(state: &WorldState, field: &Field) -> Facts {
+        let mut facts = Facts::default();
+        facts.begin(
+            field,
+            state.units.len(),
+            state.commanders.len(),
+            state.zones.len(),
+        );
+        facts.turn = state.turn;
+        facts.wind = state.weather.wind;
+        for (idx, (unit, info)) in state.units.iter().zip(&field.units).enumerate() {
+            facts.unit(
+                idx,
+                unit.side(info),
+                info.start_men,
+                unit.men,
+                unit.location,
+                &unit.morale,
+            );
+        }
+        for commander in &state.commanders {
+            facts.commander(commander);
+        }
+        for (idx, zone) in state.zones.iter().enumerate() {
+            facts.zone(idx, &zone.burning, &zone.passage, Some(&zone.haze));
+        }
+        facts.vision = state.vision.clone();
+        facts
+    }
+
+    /// The facts of the world as it is now, written over these, reusing
+    /// their memory, through the battle's queries.
+    pub(crate) fn capture_into(
+        &mut self,
+        world: &World,
+        field: &Field,
+        queries: &mut CaptureQueries,
+    ) {
+        let n_commanders = self.commanders.len();
+        self.begin(field, field.units.len(), n_commanders, field.zones.len());
+        for (info, strength, location, morale) in queries.unit_facts.iter(world) {
+            // The world's `UnitInfo` is the field's, but for its side.
+            self.unit(
+                info.idx,
+                info.side,
+                info.start_men,
+                strength.men,
+                *location,
+                morale,
+            );
+        }
+        for commander in queries.commanders.iter(world) {
+            if commander.idx >= self.commanders.len() {
+                // The first capture (commanders are never removed).
+                self.commanders.resize(commander.idx + 1, NO_COMMANDER);
+            }
+            self.commander(commander);
+        }
+        for (idx, burning, passage, haze) in queries.zones.iter(world) {
+            self.zone(idx.0, burning, passage, haze);
+        }
+        self.turn = world.resource::<Clock>().turn;
+        self.wind = world.resource::<Weather>().wind;
+        // Field by field: a derived `clone_from` would allocate anew.
+        let Vision { blind, sees } = world.resource::<Vision>();
+        self.vision.blind.clone_from(blind);
+        self.vision.sees.clone_from(sees);
+    }
+
+    /// Sizes the lists (each entry is then written) and zeroes the totals.
+    fn begin(&mut self, field: &Field, n_units: usize, n_commanders: usize, n_zones: usize) {
+        /// `list` of `len` entries: resized only when its length differs.
+        fn sized<T: Clone>(list: &mut Vec<T>, len: usize, blank: T) {
+            if list.len() != len {
+                list.clear();
+                list.resize(len, blank);
+            }
+        }
+        self.n_sides = field.n_sides;
+        self.n_zones = n_zones;
+        self.n_obscurants = field.obscurants.len();
+        sized(&mut self.units, n_units, NO_UNIT);
+        sized(&mut self.commanders, n_commanders, NO_COMMANDER);
+        sized(&mut self.zones, n_zones, NO_ZONE);
+        sized(&mut self.crossed, n_zones * self.n_sides, 0);
+        sized(&mut self.haze, n_zones * self.n_obscurants, 0.0);
+        for totals in [
+            &mut self.side_men,
+            &mut self.side_start,
+            &mut self.side_routing,
+        ] {
+            sized(totals, self.n_sides, 0);
+            totals.fill(0);
+        }
+        sized(&mut self.men_in, self.n_sides * n_zones, 0);
+        self.men_in.fill(0);
+    }
+
+    /// A unit's morale value changed (and nothing else these facts hold).
+    pub(crate) fn set_morale_value(&mut self, unit: usize, value: f64) {
+        if let Some(fact) = self.units.get_mut(unit) {
+            fact.value = value;
+        }
+    }
+
+    /// A present unit of `side` lost `lost` men (and nothing else changed):
+    /// its men and its side's totals follow.
+    pub(crate) fn lose_men(&mut self, unit: usize, side: usize, lost: u32) {
+        let n_zones = self.n_zones;
+        let Some(fact) = self.units.get_mut(unit) else {
+            return;
+        };
+        fact.men = fact.men.saturating_sub(lost);
+        if side >= self.n_sides || !fact.present {
+            return;
+        }
+        if fact.state.can_fight_or_flee() {
+            self.side_men[side] = self.side_men[side].saturating_sub(lost);
+            if fact.zone < n_zones {
+                let slot = &mut self.men_in[side * n_zones + fact.zone];
+                *slot = slot.saturating_sub(lost);
+            }
+        }
+        if fact.state == crate::scene::MoraleState::Routing {
+            self.side_routing[side] = self.side_routing[side].saturating_sub(lost);
+        }
+    }
+
+    /// A commander was put in another zone (and nothing else changed).
+    pub(crate) fn set_commander_zone(&mut self, commander: usize, zone: usize) {
+        if let Some(fact) = self.commanders.get_mut(commander) {
+            fact.zone = zone;
+        }
+    }
+
+    /// A zone's smoke and fire changed (and nothing else these facts hold).
+    pub(crate) fn set_burning(&mut self, zone: usize, burning: &Burning) {
+        if let Some(fact) = self.zones.get_mut(zone) {
+            fact.smoke = burning.smoke;
+            fact.fire = burning.fire;
+        }
+    }
+
+    fn unit(
+        &mut self,
+        idx: usize,
+        side: usize,
+        start_men: u32,
+        men: u32,
+        location: Location,
+        morale: &Morale,
+    ) {
+        let Some(slot) = self.units.get_mut(idx) else {
+            return;
+        };
+        *slot = UnitFact {
+            men,
+            zone: location.zone,
+            present: location.present,
+            state: morale.state,
+            value: morale.value,
+        };
+        if side >= self.n_sides || !location.present {
+            return;
+        }
+        self.side_start[side] += start_men;
+        if morale.state.can_fight_or_flee() {
+            self.side_men[side] += men;
+            if location.zone < self.n_zones {
+                self.men_in[side * self.n_zones + location.zone] += men;
+            }
+        }
+        if morale.state == crate::scene::MoraleState::Routing {
+            self.side_routing[side] += men;
+        }
+    }
+
+    fn commander(&mut self, commander: &CommanderState) {
+        if let Some(slot) = self.commanders.get_mut(commander.idx) {
+            *slot = CommanderFact {
+                zone: commander.zone,
+                side: commander.side,
+                fallen: commander.fallen.is_some(),
+            };
+        }
+    }
+
+    fn zone(&mut self, idx: usize, burning: &Burning, passage: &Passage, haze: Option<&Haze>) {
+        let Some(slot) = self.zones.get_mut(idx) else {
+            return;
+        };
+        *slot = ZoneFact {
+            smoke: burning.smoke,
+            fire: burning.fire,
+            intact: passage.intact,
+        };
+        for side in 0..self.n_sides {
+            self.crossed[idx * self.n_sides + side] =
+                passage.crossed.get(side).copied().unwrap_or(0);
+        }
+        for by in 0..self.n_obscurants {
+            self.haze[idx * self.n_obscurants + by] = haze.map_or(0.0, |h| h.level(by));
+        }
+    }
+
+    /// Men of `side` on the field: present, not surrendered or shattered.
+    pub fn side_men(&self, side: usize) -> u32 {
+        self.side_men.get(side).copied().unwrap_or(0)
+    }
+
+    /// Men `side` brought onto the field (present units' starting strength).
+    pub fn side_start_men(&self, side: usize) -> u32 {
+        self.side_start.get(side).copied().unwrap_or(0)
+    }
+
+    /// Men `side` has lost: killed, trampled, surrendered, scattered.
+    pub fn side_losses(&self, side: usize) -> u32 {
+        self.side_start_men(side)
+            .saturating_sub(self.side_men(side))
+    }
+
+    /// Share of the side's men on the field that are routing.
+    pub fn side_routing(&self, side: usize) -> f64 {
+        let on_field = self.side_men(side);
+        if on_field == 0 {
+            return 0.0;
+        }
+        let routing = self.side_routing.get(side).copied().unwrap_or(0);
+        f64::from(routing) / f64::from(on_field)
+    }
+
+    /// Men of `side` on the field in `zone`.
+    pub fn side_men_in(&self, side: usize, zone: usize) -> u32 {
+        if side >= self.n_sides || zone >= self.n_zones {
+            return 0;
+        }
+        self.men_in[side * self.n_zones + zone]
+    }
+
+    /// Men of `side` who have crossed at `zone`.
+    pub fn crossed(&self, zone: usize, side: usize) -> u32 {
+        if side >= self.n_sides || zone >= self.n_zones {
+            return 0;
+        }
+        self.crossed[zone * self.n_sides + side]
+    }
+
+    /// The level of obscurant `by` in `zone`.
+    pub fn haze(&self, zone: usize, by: usize) -> f64 {
+        if by >= self.n_obscurants || zone >= self.n_zones {
+            return 0.0;
+        }
+        self.haze[zone * self.n_obscurants + by]
     }
 }
