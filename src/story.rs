@@ -448,6 +448,22 @@ impl Game {
         meta.start_minute
             .saturating_add(self.turn().saturating_mul(meta.turn_minutes))
     }
+    /// The units that fight for the player's side now, in unit order: the
+    /// side the scene gives them, unless a `ChangeSide` has moved them.
+    pub fn player_units(&mut self) -> Vec<usize> {
+        let side = self.role_side();
+        let world = self.battle.view();
+        let field = self.battle.field();
+        world
+            .units
+            .iter()
+            .zip(&field.units)
+            .enumerate()
+            .filter(|(_, (record, info))| record.side(info) == side)
+            .map(|(idx, _)| idx)
+            .collect()
+    }
+
     pub fn world(&mut self) -> WorldState {
         self.battle.state()
     }
@@ -511,16 +527,10 @@ impl Game {
                 commander.name.get(crate::scene::Locale::En).to_string(),
             ));
         }
-        let side = self.role_side();
+        let own = self.player_units();
         let idx = scene
             .unit_idx(unit_id)
-            .filter(|i| {
-                self.battle
-                    .field()
-                    .units
-                    .get(*i)
-                    .is_some_and(|u| u.side == side)
-            })
+            .filter(|i| own.binary_search(i).is_ok())
             .ok_or_else(|| StoryError::NoSuchUnit(unit_id.to_string()))?;
         if let UnitCommand::Advance(zone) | UnitCommand::Attack(zone) = &order
             && scene.zone_idx(zone).is_none()
@@ -1837,6 +1847,52 @@ mod tests {
         assert!(
             game.world().vision.side_sees(0, tent),
             "now the Ming see the tent"
+        );
+    }
+
+    #[test]
+    fn units_that_came_over_take_orders_and_units_that_left_do_not() {
+        // The Khan goes over to the Ming at turn 2 with the Han foot he leads;
+        // the Ming foot goes over to the Jin.
+        let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.units[2].leader = Some("khan".into());
+            raw.events.push(crate::scene::Event {
+                id: "revealed".into(),
+                when: Condition::Turn(Cmp::AtLeast(2.0)),
+                text: None,
+                effects: vec![
+                    Effect::ChangeSide {
+                        who: "khan".into(),
+                        side: "ming".into(),
+                    },
+                    Effect::ChangeSide {
+                        who: "ming-foot".into(),
+                        side: "jin".into(),
+                    },
+                ],
+            });
+            raw
+        }));
+        let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", 1).expect("game");
+        assert_eq!(game.player_units(), vec![0]);
+        assert!(matches!(
+            game.order("han-foot", UnitCommand::Hold),
+            Err(StoryError::NoSuchUnit(_))
+        ));
+        game.next().expect("turn 1");
+        game.next().expect("turn 2");
+        assert!(game.story().happened.iter().any(|id| id == "revealed"));
+        assert_eq!(game.player_units(), vec![2]);
+        assert!(matches!(
+            game.order("ming-foot", UnitCommand::Hold),
+            Err(StoryError::NoSuchUnit(_))
+        ));
+        assert!(
+            !matches!(
+                game.order("han-foot", UnitCommand::Hold),
+                Err(StoryError::NoSuchUnit(_))
+            ),
+            "the Han foot fight for the Ming now"
         );
     }
 

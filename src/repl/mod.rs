@@ -940,7 +940,7 @@ impl<'a> Session<'a> {
         format!("[{}] > ", crate::story::clock(self.game.minute()))
     }
 
-    fn completions(&self) -> Vec<String> {
+    fn completions(&mut self) -> Vec<String> {
         let mut words: Vec<String> = match self.game.pending() {
             Some(tp) => (1..=tp.options.len()).map(|n| n.to_string()).collect(),
             None => Vec::new(),
@@ -951,15 +951,11 @@ impl<'a> Session<'a> {
                 .map(|s| format!("slot:{s}")),
         );
         let scene = self.game.scene_arc();
-        let side = self.game.role_side();
-        let field = self.game.field();
+        let own = self.game.player_units();
         words.extend(
-            scene
-                .units()
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| field.units.get(*i).is_some_and(|u| u.side == side))
-                .map(|(_, u)| format!("unit:{}", u.id)),
+            own.iter()
+                .filter_map(|i| scene.units().get(*i))
+                .map(|u| format!("unit:{}", u.id)),
         );
         words.extend(scene.zones().iter().map(|z| format!("zone:{}", z.id)));
         words
@@ -1206,14 +1202,11 @@ impl<'a> Session<'a> {
         let unit_words = args[..verb_at].join(" ");
         let zone_words = args[verb_at + 1..].join(" ");
         let scene = self.game.scene_arc();
-        let side = self.game.role_side();
-        let field = self.game.field().clone();
-        let units: Vec<(&str, Vec<&str>)> = scene
-            .units()
+        let own = self.game.player_units();
+        let units: Vec<(&str, Vec<&str>)> = own
             .iter()
-            .enumerate()
-            .filter(|(i, _)| field.units.get(*i).is_some_and(|u| u.side == side))
-            .map(|(_, u)| (u.id.as_str(), names(&u.name)))
+            .filter_map(|i| scene.units().get(*i))
+            .map(|u| (u.id.as_str(), names(&u.name)))
             .collect();
         let unit = match find(&unit_words, &units) {
             Ok(id) => id.to_string(),
