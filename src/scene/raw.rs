@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 #[serde(untagged)]
 pub enum Text {
     Plain(String),
-    Localized(BTreeMap<String, String>),
+    Localized(super::text::LocaleMap),
 }
 
 impl Default for Text {
@@ -108,7 +108,7 @@ impl<'de> Deserialize<'de> for Prose {
                 while let Some((tag, text)) = map.next_entry::<String, String>()? {
                     out.insert(tag, text);
                 }
-                Ok(Prose::One(Text::Localized(out)))
+                Ok(Prose::One(Text::Localized(out.into())))
             }
             fn visit_seq<A: serde::de::SeqAccess<'de>>(
                 self,

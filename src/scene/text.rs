@@ -3,6 +3,7 @@
 use super::hant;
 use super::raw::Text;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// A locale the engine can show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -80,7 +81,6 @@ impl Text {
                     .iter()
                     .find_map(|tag| map.get(*tag))
                     .or_else(|| map.values().next())
-                    .map(String::as_str)
                     .unwrap_or("")
             }
         }
@@ -97,7 +97,130 @@ impl Text {
     pub fn tags(&self) -> Vec<&str> {
         match self {
             Text::Plain(_) => Vec::new(),
-            Text::Localized(map) => map.keys().map(String::as_str).collect(),
+            Text::Localized(map) => map.keys().collect(),
         }
+    }
+}
+
+/// The texts of a [`Text`] by locale tag, in the order of their tags (as a
+/// `BTreeMap<String, String>` keeps them, and read and written as one), held
+/// in two allocations whatever the number of locales: every tag and text one
+/// after another in one string, and where each ends. A unit's name in two
+/// locales takes about fifty bytes so, where a map took over five hundred.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct LocaleMap {
+    /// Tag, text, tag, text, … with nothing between them.
+    chars: Box<str>,
+    /// Where each tag and each text ends in `chars`: two to an entry.
+    ends: Box<[u32]>,
+}
+
+impl LocaleMap {
+    /// The entries of `entries` (tags sorted, each once), in one block.
+    fn from_sorted<'a>(entries: impl Iterator<Item = (&'a str, &'a str)> + Clone) -> LocaleMap {
+        let len = entries
+            .clone()
+            .map(|(tag, text)| tag.len() + text.len())
+            .sum();
+        let mut chars = String::with_capacity(len);
+        let mut ends = Vec::with_capacity(2 * entries.clone().count());
+        for (tag, text) in entries {
+            for part in [tag, text] {
+                chars.push_str(part);
+                // Texts come from files read with a cap far below 4 GiB; an
+                // end past it would only make the lookups below find nothing.
+                ends.push(u32::try_from(chars.len()).unwrap_or(u32::MAX));
+            }
+        }
+        LocaleMap {
+            chars: chars.into_boxed_str(),
+            ends: ends.into_boxed_slice(),
+        }
+    }
+
+    fn part(&self, at: usize) -> &str {
+        let start = match at {
+            0 => 0,
+            _ => self.ends.get(at - 1).map_or(usize::MAX, |&end| end as usize),
+        };
+        let end = self.ends.get(at).map_or(0, |&end| end as usize);
+        self.chars.get(start..end).unwrap_or("")
+    }
+
+    /// Tag and text of each entry, tags in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + Clone + '_ {
+        (0..self.len()).map(|entry| (self.part(2 * entry), self.part(2 * entry + 1)))
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len() / 2
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> + '_ {
+        self.iter().map(|(tag, _)| tag)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &str> + '_ {
+        self.iter().map(|(_, text)| text)
+    }
+
+    /// The text for `tag`.
+    pub fn get(&self, tag: &str) -> Option<&str> {
+        self.iter().find(|(t, _)| *t == tag).map(|(_, text)| text)
+    }
+
+    pub fn contains_key(&self, tag: &str) -> bool {
+        self.get(tag).is_some()
+    }
+
+    /// Sets the text for `tag` (replacing the one there).
+    pub fn insert(&mut self, tag: &str, text: &str) {
+        let mut map = self.to_map();
+        map.insert(tag.to_string(), text.to_string());
+        *self = LocaleMap::from(&map);
+    }
+
+    /// The same entries as a map.
+    pub fn to_map(&self) -> BTreeMap<String, String> {
+        self.iter()
+            .map(|(tag, text)| (tag.to_string(), text.to_string()))
+            .collect()
+    }
+}
+
+impl From<&BTreeMap<String, String>> for LocaleMap {
+    fn from(map: &BTreeMap<String, String>) -> Self {
+        LocaleMap::from_sorted(map.iter().map(|(tag, text)| (tag.as_str(), text.as_str())))
+    }
+}
+
+impl From<BTreeMap<String, String>> for LocaleMap {
+    fn from(map: BTreeMap<String, String>) -> Self {
+        LocaleMap::from(&map)
+    }
+}
+
+/// As the map it stands for: `{"en": "…", "zh-Hans": "…"}`.
+impl std::fmt::Debug for LocaleMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// As the map it stands for.
+impl Serialize for LocaleMap {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+/// Read as a map of tag to text (a tag written twice keeps its last text).
+impl<'de> Deserialize<'de> for LocaleMap {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        BTreeMap::<String, String>::deserialize(deserializer).map(LocaleMap::from)
     }
 }
