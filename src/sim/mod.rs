@@ -219,6 +219,9 @@ impl Battle {
         let field = Field::new(scene);
         world.insert_resource(field.clone());
         world.insert_resource(BattleRng::from_seed(seed));
+        // Made by the schedule's first run otherwise, after the units: a
+        // resource on an entity after them keeps a slot for each.
+        world.init_resource::<bevy_ecs::schedule::Schedules>();
         let mut schedule = Schedule::default();
         schedule.add_systems(
             (
