@@ -193,8 +193,11 @@ pub struct Battle {
     field: Field,
     queries: ActQueries,
     /// The opening world (its random stream aside, the same for every
-    /// seed) with its vision: what a reset writes.
-    opening: WorldState,
+    /// seed) with its vision: what a reset writes. Made again from the
+    /// scene at the first reset and kept from then on: a battle played
+    /// once does not hold a second copy of every unit for nothing, one
+    /// restarted many times (simulate) makes it once.
+    opening: Option<WorldState>,
 }
 
 impl Battle {
@@ -202,16 +205,30 @@ impl Battle {
     pub fn new(scene: &Scene, seed: u64) -> Battle {
         let mut battle = Battle::empty(scene, seed);
         battle.reset(scene, seed);
+        battle.opening = None;
         battle
     }
 
     /// Puts the battle back at the opening of `scene` (the scene it was
     /// built for) with `seed`: the same world as [`Battle::new`], written
     /// into the entities already there, the schedule kept.
-    pub fn reset(&mut self, _scene: &Scene, seed: u64) {
-        self.opening.rng = BattleRng::from_seed(seed);
+    pub fn reset(&mut self, scene: &Scene, seed: u64) {
+        let world = &mut self.world;
+        let opening = self
+            .opening
+            .get_or_insert_with(|| Battle::opening(scene, seed, world));
+        opening.rng = BattleRng::from_seed(seed);
         self.view_fresh = false;
-        self.opening.apply(&mut self.world);
+        opening.apply(world);
+    }
+
+    /// The opening of `scene` with its vision, seen in `world` (written
+    /// there to be seen: the caller writes it again with its stream).
+    fn opening(scene: &Scene, seed: u64, world: &mut World) -> WorldState {
+        let mut opening = WorldState::opening(scene, seed);
+        opening.apply(world);
+        opening.vision = state::vision_of(world);
+        opening
     }
 
     fn empty(scene: &Scene, seed: u64) -> Battle {
@@ -237,15 +254,13 @@ impl Battle {
             )
                 .chain(),
         );
-        let mut opening = WorldState::opening(scene, seed);
-        opening.apply(&mut world);
-        opening.vision = state::vision_of(&mut world);
+        let opening = Battle::opening(scene, seed, &mut world);
         Battle {
             capture: state::CaptureQueries::new(&mut world),
             queries: ActQueries::new(&mut world),
             morale: world.query(),
             field,
-            opening,
+            opening: Some(opening),
             world,
             schedule,
             view: None,
