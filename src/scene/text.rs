@@ -218,9 +218,161 @@ impl Serialize for LocaleMap {
     }
 }
 
-/// Read as a map of tag to text (a tag written twice keeps its last text).
+/// Read as a map of tag to text, as a `BTreeMap<String, String>` reads
+/// (the same values taken, a tag written twice keeping its last text), but
+/// into the block at once: no map, no string for each tag and text.
 impl<'de> Deserialize<'de> for LocaleMap {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        BTreeMap::<String, String>::deserialize(deserializer).map(LocaleMap::from)
+        deserializer.deserialize_map(Entries)
+    }
+}
+
+/// The visitor of [`LocaleMap`]'s reading.
+struct Entries;
+
+impl<'de> serde::de::Visitor<'de> for Entries {
+    type Value = LocaleMap;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a map")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<LocaleMap, A::Error> {
+        let mut chars = String::with_capacity(64);
+        // Per entry as read: where its tag starts, where its text starts, where it ends.
+        let mut read: Vec<[usize; 3]> = Vec::with_capacity(3);
+        loop {
+            let start = chars.len();
+            if map.next_key_seed(Append(&mut chars))?.is_none() {
+                break;
+            }
+            let tag_end = chars.len();
+            map.next_value_seed(Append(&mut chars))?;
+            read.push([start, tag_end, chars.len()]);
+        }
+        let tag = |[start, end, _]: [usize; 3]| chars.get(start..end).unwrap_or("");
+        let in_order = read.windows(2).all(|pair| tag(pair[0]) < tag(pair[1]));
+        if !in_order {
+            // Tags out of order or written twice (rare): sorted by a map.
+            let mut sorted = BTreeMap::new();
+            for entry in &read {
+                let [_, tag_end, end] = *entry;
+                sorted.insert(tag(*entry), chars.get(tag_end..end).unwrap_or(""));
+            }
+            return Ok(LocaleMap::from_sorted(sorted.iter().map(|(t, x)| (*t, *x))));
+        }
+        let ends = read
+            .iter()
+            .flat_map(|&[_, tag_end, end]| [tag_end, end])
+            .map(|end| u32::try_from(end).unwrap_or(u32::MAX))
+            .collect();
+        Ok(LocaleMap {
+            chars: chars.into_boxed_str(),
+            ends,
+        })
+    }
+}
+
+/// Reads a string as serde reads a `String` (text, or bytes that are
+/// UTF-8) onto the end of the one given.
+struct Append<'a>(&'a mut String);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Append<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_string(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Append<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<(), E> {
+        self.0.push_str(text);
+        Ok(())
+    }
+
+    fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<(), E> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.visit_str(text),
+            Err(_) => Err(E::invalid_value(serde::de::Unexpected::Bytes(bytes), &self)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(source: &str) -> Result<Text, ron::error::SpannedError> {
+        ron::from_str(source)
+    }
+
+    fn map(entries: &[(&str, &str)]) -> BTreeMap<String, String> {
+        entries
+            .iter()
+            .map(|(tag, text)| (tag.to_string(), text.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_text_by_locale_reads_as_the_map_did() {
+        for (source, entries) in [
+            (r#"{"en": "Ford", "zh-Hans": "渡口"}"#, &[("en", "Ford"), ("zh-Hans", "渡口")][..]),
+            // Out of order, and a tag written twice: sorted, the last kept.
+            (
+                r#"{"zh-Hans": "渡口", "en": "Ford", "en": "The ford"}"#,
+                &[("en", "The ford"), ("zh-Hans", "渡口")][..],
+            ),
+            (r#"{"en": ""}"#, &[("en", "")][..]),
+            ("{}", &[][..]),
+        ] {
+            let expected = map(entries);
+            let Ok(Text::Localized(read)) = text(source) else {
+                panic!("{source} reads as a map");
+            };
+            assert_eq!(read.to_map(), expected, "{source}");
+            assert_eq!(read, LocaleMap::from(&expected));
+            assert_eq!(read.len(), expected.len());
+            assert_eq!(read.keys().collect::<Vec<_>>(), expected.keys().collect::<Vec<_>>());
+            assert_eq!(format!("{read:?}"), format!("{expected:?}"));
+            assert_eq!(
+                ron::to_string(&read).ok(),
+                ron::to_string(&expected).ok(),
+                "{source} is written as the map was"
+            );
+            for (tag, value) in &expected {
+                assert_eq!(read.get(tag), Some(value.as_str()));
+            }
+            assert_eq!(read.get("fr"), None);
+        }
+    }
+
+    #[test]
+    fn a_text_that_is_neither_form_is_refused_as_before() {
+        for source in [r#"{"en": 3}"#, "3", r#"{"en": ["a"]}"#, r#"{1: "a"}"#] {
+            let err = text(source).err().map(|err| err.code.to_string());
+            assert_eq!(
+                err.as_deref(),
+                Some("data did not match any variant of untagged enum Text"),
+                "{source}"
+            );
+        }
+        assert_eq!(text(r#""Ford""#).ok(), Some(Text::Plain("Ford".into())));
+    }
+
+    #[test]
+    fn an_insert_keeps_the_tags_in_order() {
+        let mut read = LocaleMap::from(map(&[("en", "Ford"), ("zh-Hans", "渡口")]));
+        read.insert("zh-Hant", "渡口");
+        read.insert("en", "The ford");
+        assert_eq!(
+            read.to_map(),
+            map(&[("en", "The ford"), ("zh-Hans", "渡口"), ("zh-Hant", "渡口")])
+        );
     }
 }
