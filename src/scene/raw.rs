@@ -100,15 +100,10 @@ impl<'de> Deserialize<'de> for Prose {
             fn visit_string<E: serde::de::Error>(self, value: String) -> Result<Prose, E> {
                 Ok(Prose::One(Text::Plain(value)))
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Prose, A::Error> {
-                let mut out = BTreeMap::new();
-                while let Some((tag, text)) = map.next_entry::<String, String>()? {
-                    out.insert(tag, text);
-                }
-                Ok(Prose::One(Text::Localized(out.into())))
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Prose, A::Error> {
+                // As a map of tag to text (a tag written twice keeps its last text).
+                let texts = super::text::LocaleMap::read_map(map)?;
+                Ok(Prose::One(Text::Localized(texts)))
             }
             fn visit_seq<A: serde::de::SeqAccess<'de>>(
                 self,

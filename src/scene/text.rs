@@ -138,18 +138,15 @@ impl LocaleMap {
         }
     }
 
-    fn part(&self, at: usize) -> &str {
-        let start = match at {
-            0 => 0,
-            _ => self.ends.get(at - 1).map_or(usize::MAX, |&end| end as usize),
-        };
-        let end = self.ends.get(at).map_or(0, |&end| end as usize);
-        self.chars.get(start..end).unwrap_or("")
-    }
-
     /// Tag and text of each entry, tags in order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + Clone + '_ {
-        (0..self.len()).map(|entry| (self.part(2 * entry), self.part(2 * entry + 1)))
+        self.ends.chunks_exact(2).scan(0, |start, ends| {
+            let (tag_end, end) = (ends[0] as usize, ends[1] as usize);
+            let tag = self.chars.get(*start..tag_end).unwrap_or("");
+            let text = self.chars.get(tag_end..end).unwrap_or("");
+            *start = end;
+            Some((tag, text))
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -182,6 +179,12 @@ impl LocaleMap {
         let mut map = self.to_map();
         map.insert(tag.to_string(), text.to_string());
         *self = LocaleMap::from(&map);
+    }
+
+    /// Reads the entries of `map` as a `BTreeMap<String, String>` would
+    /// (the same strings taken, a tag written twice keeping its last text).
+    pub fn read_map<'de, A: serde::de::MapAccess<'de>>(map: A) -> Result<LocaleMap, A::Error> {
+        serde::de::Visitor::visit_map(Entries, map)
     }
 
     /// The same entries as a map.
