@@ -79,7 +79,7 @@ impl Text {
                 };
                 chain
                     .iter()
-                    .find_map(|tag| map.get(*tag))
+                    .find_map(|tag| map.get(tag))
                     .or_else(|| map.values().next())
                     .unwrap_or("")
             }
@@ -325,7 +325,10 @@ mod tests {
     #[test]
     fn a_text_by_locale_reads_as_the_map_did() {
         for (source, entries) in [
-            (r#"{"en": "Ford", "zh-Hans": "渡口"}"#, &[("en", "Ford"), ("zh-Hans", "渡口")][..]),
+            (
+                r#"{"en": "Ford", "zh-Hans": "渡口"}"#,
+                &[("en", "Ford"), ("zh-Hans", "渡口")][..],
+            ),
             // Out of order, and a tag written twice: sorted, the last kept.
             (
                 r#"{"zh-Hans": "渡口", "en": "Ford", "en": "The ford"}"#,
@@ -341,7 +344,10 @@ mod tests {
             assert_eq!(read.to_map(), expected, "{source}");
             assert_eq!(read, LocaleMap::from(&expected));
             assert_eq!(read.len(), expected.len());
-            assert_eq!(read.keys().collect::<Vec<_>>(), expected.keys().collect::<Vec<_>>());
+            assert_eq!(
+                read.keys().collect::<Vec<_>>(),
+                expected.keys().collect::<Vec<_>>()
+            );
             assert_eq!(format!("{read:?}"), format!("{expected:?}"));
             assert_eq!(
                 ron::to_string(&read).ok(),

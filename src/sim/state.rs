@@ -447,25 +447,28 @@ impl WorldState {
         let n_sides = world.resource::<Field>().n_sides;
         // In batches: the tables are made the size of the batch, not grown
         // by doubling.
-        world.spawn_batch(unit_infos.into_iter().zip(&self.units).map(
-            |(mut info, unit)| {
-                // A side changed by the story (a side out of range, from a
-                // hand-edited save, is ignored rather than indexed).
-                if let Some(side) = unit.side.filter(|side| *side < n_sides) {
-                    info.side = side;
-                }
-                (
-                    info,
-                    Strength {
-                        men: unit.men,
-                        lost_this_turn: unit.lost_this_turn,
-                    },
-                    unit.location,
-                    unit.orders,
-                    unit.morale.clone(),
-                )
-            },
-        ));
+        world.spawn_batch(
+            unit_infos
+                .into_iter()
+                .zip(&self.units)
+                .map(|(mut info, unit)| {
+                    // A side changed by the story (a side out of range, from a
+                    // hand-edited save, is ignored rather than indexed).
+                    if let Some(side) = unit.side.filter(|side| *side < n_sides) {
+                        info.side = side;
+                    }
+                    (
+                        info,
+                        Strength {
+                            men: unit.men,
+                            lost_this_turn: unit.lost_this_turn,
+                        },
+                        unit.location,
+                        unit.orders,
+                        unit.morale.clone(),
+                    )
+                }),
+        );
         world.spawn_batch(self.commanders.iter().cloned());
         world.spawn_batch(self.zones.iter().enumerate().map(|(idx, zone)| {
             (
