@@ -56,16 +56,20 @@ fn main() {
         let from_text = LIVE.load(Ordering::Relaxed);
         let scene = xiaoling::scene::parse_scene("scaled.ron", &source, &rules).ok();
         drop(source);
+        let with_scene = LIVE.load(Ordering::Relaxed);
         let mut battle = scene.as_ref().map(|scene| Battle::new(scene, 1));
         if let Some(battle) = &mut battle {
             battle.step();
         }
         let held = LIVE.load(Ordering::Relaxed).saturating_sub(before);
+        let in_scene = with_scene.saturating_sub(before);
         let peak = PEAK.load(Ordering::Relaxed).saturating_sub(from_text);
         println!(
-            "{units:>9} units: {:>5} bytes per unit held (scene + battle after a turn), \
+            "{units:>9} units: {:>5} bytes per unit held (scene {} + battle after a turn {}), \
              {:>5} at the peak of loading (besides the {:.0} bytes of RON text per unit)",
             held / units,
+            in_scene / units,
+            held.saturating_sub(in_scene) / units,
             peak / units,
             source_bytes as f64 / units as f64,
         );

@@ -1022,7 +1022,7 @@ impl Game {
         for tag in ["en", "zh-Hans", "zh-Hant"] {
             let template = match &text {
                 Text::Plain(s) => Some(s.as_str()),
-                Text::Localized(map) => map.get(tag).map(String::as_str),
+                Text::Localized(map) => map.get(tag),
             };
             for (_, inside) in crate::scene::placeholder::spans(template.unwrap_or("")) {
                 if args.iter().any(|(name, _)| name == inside) {

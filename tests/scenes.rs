@@ -1411,7 +1411,7 @@ const KNOWN_IN_SRC: &[(&str, &str)] = &[];
 fn texts(text: &Text) -> Vec<&str> {
     match text {
         Text::Plain(s) => vec![s.as_str()],
-        Text::Localized(map) => map.values().map(String::as_str).collect(),
+        Text::Localized(map) => map.values().collect(),
     }
 }
 

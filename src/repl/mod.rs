@@ -55,7 +55,7 @@ fn verb(word: &str) -> Option<Verb> {
 fn names(text: &crate::scene::Text) -> Vec<&str> {
     match text {
         crate::scene::Text::Plain(name) => vec![name.as_str()],
-        crate::scene::Text::Localized(map) => map.values().map(String::as_str).collect(),
+        crate::scene::Text::Localized(map) => map.values().collect(),
     }
 }
 

@@ -529,7 +529,7 @@ impl From<&Text> for SavedText {
     fn from(text: &Text) -> Self {
         match text {
             Text::Plain(s) => SavedText::Plain(s.clone()),
-            Text::Localized(map) => SavedText::Localized(map.clone()),
+            Text::Localized(map) => SavedText::Localized(map.to_map()),
         }
     }
 }
@@ -538,7 +538,7 @@ impl From<&SavedText> for Text {
     fn from(text: &SavedText) -> Self {
         match text {
             SavedText::Plain(s) => Text::Plain(s.clone()),
-            SavedText::Localized(map) => Text::Localized(map.clone()),
+            SavedText::Localized(map) => Text::Localized(map.into()),
         }
     }
 }

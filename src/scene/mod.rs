@@ -22,7 +22,7 @@ pub use resolved::{
     Targets, TpId, UnitId, WatchId, ZoneId,
 };
 pub use rules::{KindRules, Rules};
-pub use text::Locale;
+pub use text::{Locale, LocaleMap};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -239,10 +239,17 @@ pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec
             && !hant::register(simplified, &terms)
         {
             let traditional = hant::to_traditional_with(simplified, &terms);
-            map.insert("zh-Hant".to_string(), traditional);
+            map.insert("zh-Hant", &traditional);
         }
     });
     raw.meta.zh_hant_terms = terms;
+    // The lists were read without knowing their length, so each may have
+    // room for as many items again; what is kept for the battle's life is
+    // only what it holds.
+    raw.sides.shrink_to_fit();
+    raw.zones.shrink_to_fit();
+    raw.commanders.shrink_to_fit();
+    raw.units.shrink_to_fit();
     let zone_index = IdIndex::new(&raw.zones);
     let mut scene = Scene {
         adjacency: adjacency(&raw.zones, &zone_index),

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 #[serde(untagged)]
 pub enum Text {
     Plain(String),
-    Localized(BTreeMap<String, String>),
+    Localized(super::text::LocaleMap),
 }
 
 impl Default for Text {
@@ -100,15 +100,10 @@ impl<'de> Deserialize<'de> for Prose {
             fn visit_string<E: serde::de::Error>(self, value: String) -> Result<Prose, E> {
                 Ok(Prose::One(Text::Plain(value)))
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Prose, A::Error> {
-                let mut out = BTreeMap::new();
-                while let Some((tag, text)) = map.next_entry::<String, String>()? {
-                    out.insert(tag, text);
-                }
-                Ok(Prose::One(Text::Localized(out)))
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Prose, A::Error> {
+                // As a map of tag to text (a tag written twice keeps its last text).
+                let texts = super::text::LocaleMap::read_map(map)?;
+                Ok(Prose::One(Text::Localized(texts)))
             }
             fn visit_seq<A: serde::de::SeqAccess<'de>>(
                 self,
@@ -348,17 +343,43 @@ pub struct Commander {
 /// kinds the rules declare (`kinds` in `rules.ron`) or the scene's own
 /// `kinds`. The shipped rules declare the kinds of the Ming–Jin wars; a
 /// battle of another age declares its own.
+///
+/// Its name is shared: every unit of a kind holds the same one (the scene,
+/// the field and each unit's component), not a copy of its own.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct UnitKind(pub String);
+pub struct UnitKind(std::sync::Arc<str>);
 
 impl UnitKind {
     pub fn new(name: &str) -> UnitKind {
-        UnitKind(name.to_string())
+        UnitKind(shared_name(name))
     }
     pub fn name(&self) -> &str {
         &self.0
     }
 }
+
+/// The shared copy of a kind's name: the first [`KEPT_KINDS`] names asked
+/// for are kept for the life of the program and handed out again; past
+/// them (a file of made-up kinds) each name is its own.
+fn shared_name(name: &str) -> std::sync::Arc<str> {
+    use std::sync::{Arc, Mutex};
+    static NAMES: Mutex<Vec<Arc<str>>> = Mutex::new(Vec::new());
+    let mut names = NAMES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(found) = names.iter().find(|kept| ***kept == *name) {
+        return Arc::clone(found);
+    }
+    let made: Arc<str> = Arc::from(name);
+    if names.len() < KEPT_KINDS {
+        names.push(Arc::clone(&made));
+    }
+    made
+}
+
+/// How many kinds' names [`shared_name`] keeps (the shipped rules declare
+/// nine; a scene may declare a few of its own).
+const KEPT_KINDS: usize = 64;
 
 impl Serialize for UnitKind {
     /// As the bare word it is written as (RON writes a unit variant so).

@@ -1378,7 +1378,7 @@ fn is_plain_id(id: &str) -> bool {
 fn all_strings(text: &Text) -> Box<dyn Iterator<Item = &str> + '_> {
     match text {
         Text::Plain(s) => Box::new(std::iter::once(s.as_str())),
-        Text::Localized(map) => Box::new(map.values().map(String::as_str)),
+        Text::Localized(map) => Box::new(map.values()),
     }
 }
 

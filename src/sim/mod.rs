@@ -206,8 +206,11 @@ pub struct Battle {
     field: Field,
     queries: ActQueries,
     /// The opening world (its random stream aside, the same for every
-    /// seed) with its vision: what a reset writes.
-    opening: WorldState,
+    /// seed) with its vision: what a reset writes. Made again from the
+    /// scene at the first reset and kept from then on: a battle played
+    /// once does not hold a second copy of every unit for nothing, one
+    /// restarted many times (simulate) makes it once.
+    opening: Option<WorldState>,
 }
 
 impl Battle {
@@ -215,22 +218,33 @@ impl Battle {
     pub fn new(scene: &Scene, seed: u64) -> Battle {
         let mut battle = Battle::empty(scene, seed);
         battle.reset(scene, seed);
+        battle.opening = None;
         battle
     }
 
     /// Puts the battle back at the opening of `scene` (the scene it was
     /// built for) with `seed`: the same world as [`Battle::new`], written
     /// into the entities already there, the schedule kept.
-    pub fn reset(&mut self, _scene: &Scene, seed: u64) {
-        self.opening.rng = BattleRng::from_seed(seed);
-        self.changed();
-        self.turn = self.opening.turn;
-        if !self
+    pub fn reset(&mut self, scene: &Scene, seed: u64) {
+        let world = &mut self.world;
+        let opening = self
             .opening
-            .write_into(&mut self.world, &self.field, &mut self.write)
-        {
-            self.opening.apply(&mut self.world);
+            .get_or_insert_with(|| Battle::opening(scene, seed, world));
+        opening.rng = BattleRng::from_seed(seed);
+        self.turn = opening.turn;
+        if !opening.write_into(world, &self.field, &mut self.write) {
+            opening.apply(world);
         }
+        self.changed();
+    }
+
+    /// The opening of `scene` with its vision, seen in `world` (written
+    /// there to be seen: the caller writes it again with its stream).
+    fn opening(scene: &Scene, seed: u64, world: &mut World) -> WorldState {
+        let mut opening = WorldState::opening(scene, seed);
+        opening.apply(world);
+        opening.vision = state::vision_of(world);
+        opening
     }
 
     fn empty(scene: &Scene, seed: u64) -> Battle {
@@ -238,6 +252,9 @@ impl Battle {
         let field = Field::new(scene);
         world.insert_resource(field.clone());
         world.insert_resource(BattleRng::from_seed(seed));
+        // Made by the schedule's first run otherwise, after the units: a
+        // resource on an entity after them keeps a slot for each.
+        world.init_resource::<bevy_ecs::schedule::Schedules>();
         let mut schedule = Schedule::default();
         schedule.add_systems(
             (
@@ -253,16 +270,14 @@ impl Battle {
             )
                 .chain(),
         );
-        let mut opening = WorldState::opening(scene, seed);
-        opening.apply(&mut world);
-        opening.vision = state::vision_of(&mut world);
+        let opening = Battle::opening(scene, seed, &mut world);
         Battle {
             capture: state::CaptureQueries::new(&mut world),
             write: state::WriteQueries::new(&mut world),
             queries: ActQueries::new(&mut world),
             morale: world.query(),
             field,
-            opening,
+            opening: Some(opening),
             world,
             schedule,
             view: None,

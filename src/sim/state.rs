@@ -373,9 +373,8 @@ impl WorldState {
     /// the first: undo, load, a new simulated game) has its components
     /// written in place; only a world of another shape is respawned.
     pub fn apply(&self, world: &mut World) {
-        if !self.write_in_place(world) {
-            self.respawn(world);
-        }
+        // Resources first: a resource put on an entity after the units keeps
+        // a slot for every entity before it (4 bytes a unit, each).
         world.insert_resource(Clock { turn: self.turn });
         world.insert_resource(self.weather);
         world.insert_resource(self.rng.clone());
@@ -386,6 +385,9 @@ impl WorldState {
         });
         world.insert_resource(Chronicle::default());
         world.insert_resource(super::movement::Withdrawals::default());
+        if !self.write_in_place(world) {
+            self.respawn(world);
+        }
     }
 
     /// Writes units, commanders and zones into the entities there, when the
@@ -590,34 +592,39 @@ impl WorldState {
         }
         let unit_infos = world.resource::<Field>().units.clone();
         let n_sides = world.resource::<Field>().n_sides;
-        for (mut info, unit) in unit_infos.into_iter().zip(&self.units) {
-            // A side changed by the story (a side out of range, from a
-            // hand-edited save, is ignored rather than indexed).
-            if let Some(side) = unit.side.filter(|side| *side < n_sides) {
-                info.side = side;
-            }
-            world.spawn((
-                info,
-                Strength {
-                    men: unit.men,
-                    lost_this_turn: unit.lost_this_turn,
-                },
-                unit.location,
-                unit.orders,
-                unit.morale.clone(),
-            ));
-        }
-        for commander in &self.commanders {
-            world.spawn(commander.clone());
-        }
-        for (idx, zone) in self.zones.iter().enumerate() {
-            world.spawn((
+        // In batches: the tables are made the size of the batch, not grown
+        // by doubling.
+        world.spawn_batch(
+            unit_infos
+                .into_iter()
+                .zip(&self.units)
+                .map(|(mut info, unit)| {
+                    // A side changed by the story (a side out of range, from a
+                    // hand-edited save, is ignored rather than indexed).
+                    if let Some(side) = unit.side.filter(|side| *side < n_sides) {
+                        info.side = side;
+                    }
+                    (
+                        info,
+                        Strength {
+                            men: unit.men,
+                            lost_this_turn: unit.lost_this_turn,
+                        },
+                        unit.location,
+                        unit.orders,
+                        unit.morale.clone(),
+                    )
+                }),
+        );
+        world.spawn_batch(self.commanders.iter().cloned());
+        world.spawn_batch(self.zones.iter().enumerate().map(|(idx, zone)| {
+            (
                 ZoneIdx(idx),
                 zone.burning,
                 zone.passage.clone(),
                 zone.haze.clone(),
-            ));
-        }
+            )
+        }));
     }
 
     /// Men of `side` on the field: present, not surrendered or shattered.
