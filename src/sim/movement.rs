@@ -173,13 +173,32 @@ pub fn room(field: &Field, info: &UnitInfo, men: u32) -> f64 {
 /// What the movement system's later steps need of each unit, read once,
 /// in the order the units are visited (unit-index order).
 #[derive(Debug, Clone, Copy)]
+/// Narrow fields: one is kept per unit between turns (20 bytes, not 40).
 struct Walker {
-    idx: usize,
-    side: usize,
-    zone: usize,
+    idx: u32,
+    side: u32,
+    zone: u32,
     present: bool,
     obeys: bool,
     men: u32,
+}
+
+/// A unit, side or zone index as a Walker holds it: scenes are far below
+/// four billion of any (a larger index saturates, and is never a real one).
+fn narrow(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(u32::MAX)
+}
+
+impl Walker {
+    fn idx(&self) -> usize {
+        self.idx as usize
+    }
+    fn side(&self) -> usize {
+        self.side as usize
+    }
+    fn zone(&self) -> usize {
+        self.zone as usize
+    }
 }
 
 /// The movement system's working lists, kept between turns so a turn
@@ -396,9 +415,9 @@ pub fn movement_system(
             field.next_hop_by(from, goal, back, open)
         });
         let walker = Walker {
-            idx: info.idx,
-            side: info.side,
-            zone: from,
+            idx: narrow(info.idx),
+            side: narrow(info.side),
+            zone: narrow(from),
             present: location.present,
             obeys: morale.state.obeys(),
             men: strength.men,
@@ -432,8 +451,8 @@ pub fn movement_system(
         if !walker.obeys {
             continue;
         }
-        let from = walker.zone;
-        let side = walker.side;
+        let from = walker.zone();
+        let side = walker.side();
         let coming = column((to, from));
         let theirs: u32 = coming
             .iter()
@@ -464,7 +483,7 @@ pub fn movement_system(
     refill(holding, n * n_sides, false);
     for (walker, want) in walkers.iter().zip(wants.iter()) {
         if walker.present && walker.obeys && walker.men > 0 && want.is_none() {
-            holding[walker.side * n + walker.zone] = true;
+            holding[walker.side() * n + walker.zone()] = true;
         }
     }
     // With the withdrawal rules on, a unit may break contact instead, at a
@@ -473,18 +492,20 @@ pub fn movement_system(
     let in_contact = |side: usize, zone: usize| {
         (0..n_sides).any(|other| other != side && unbroken[other * n + zone])
     };
-    let most = walkers.iter().map(|w| w.idx + 1).max().unwrap_or(0);
+    let most = walkers.iter().map(|w| w.idx() + 1).max().unwrap_or(0);
     refill(engaged, most, false);
     for (walker, want) in walkers.iter().zip(wants.iter_mut()) {
         if want.is_none() || !walker.obeys {
             continue;
         }
         if !disengage {
-            if (0..n_sides).any(|other| other != walker.side && holding[other * n + walker.zone]) {
+            if (0..n_sides)
+                .any(|other| other != walker.side() && holding[other * n + walker.zone()])
+            {
                 *want = None;
             }
-        } else if walker.present && in_contact(walker.side, walker.zone) {
-            engaged[walker.idx] = true;
+        } else if walker.present && in_contact(walker.side(), walker.zone()) {
+            engaged[walker.idx()] = true;
         }
     }
 
