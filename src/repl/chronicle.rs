@@ -472,7 +472,13 @@ impl View<'_> {
         let mut say = |rank: u8, weight: u32, text: String| {
             facts.push(Fact { rank, weight, text });
         };
-        let pick = |units: &[usize], one: Say, many: Say| if units.len() == 1 { one } else { many };
+        // One unit with a plural name ("the Grey Companies") takes the
+        // plural verb as a list does.
+        let scene_units = self.scene.units();
+        let pick = |units: &[usize], one: Say, many: Say| match units {
+            [unit] if !scene_units.get(*unit).is_some_and(|u| u.plural) => one,
+            _ => many,
+        };
 
         // Each unit's final state this turn.
         let mut fates: BTreeMap<usize, (Fate, Fate)> = BTreeMap::new();
@@ -1025,7 +1031,10 @@ mod tests {
     /// bank and the Han foot at the tent, both Jin), seen by the Ming, who
     /// see the south bank and the ford but not the north bank or the tent.
     fn tell(entries: &[Entry], memory: &mut Memory) -> Composed {
-        let scene = crate::sim::testing::small_scene(|raw| raw);
+        tell_in(crate::sim::testing::small_scene(|raw| raw), entries, memory)
+    }
+
+    fn tell_in(scene: crate::scene::Scene, entries: &[Entry], memory: &mut Memory) -> Composed {
         let mut battle = crate::sim::Battle::new(&scene, 7);
         let mut world: WorldState = battle.state();
         world.vision.sees = vec![
@@ -1160,6 +1169,20 @@ mod tests {
             ]
         );
         assert_eq!(told.alert, Some(Alert::Destroyed));
+    }
+
+    #[test]
+    fn a_unit_with_a_plural_name_takes_the_plural_verb() {
+        let scene = crate::sim::testing::small_scene(|mut raw| {
+            raw.units[0].name = crate::scene::Text::Plain("Grey Companies".into());
+            raw.units[0].plural = true;
+            raw
+        });
+        let told = tell_in(scene, &[Entry::Routs { unit: 0 }], &mut Memory::default());
+        assert_eq!(told.sentences, ["Grey Companies break and run!"]);
+        // Without the mark, a name is one thing.
+        let told = tell(&[Entry::Routs { unit: 0 }], &mut Memory::default());
+        assert_eq!(told.sentences, ["Ming foot breaks and runs!"]);
     }
 
     #[test]

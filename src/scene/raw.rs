@@ -456,6 +456,14 @@ pub struct Unit {
     /// False: not on the field until an `Arrive` effect brings it.
     #[serde(default = "yes")]
     pub present: bool,
+    /// Its English name is plural ("the Grey Companies"): the chronicle
+    /// says "the Grey Companies break and run", not "breaks".
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub plural: bool,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 fn hold() -> Order {
