@@ -212,6 +212,24 @@ enum Detail {
 }
 
 /// A chronicle template for `locale`, with `{name}` placeholders.
+/// The English template for one unit whose name is plural (`plural: true`
+/// in the scene: "the Grey Companies break and run!"), where the verb differs.
+fn plural_template(key: Detail) -> Option<&'static str> {
+    Some(match key {
+        Detail::RumorLost => "{unit} hear the cry and believe all is lost.",
+        Detail::RumorWon => "{unit} hear the cry and take heart.",
+        Detail::RumorDoubted => "{unit} can see for themselves and pay the cry no heed.",
+        Detail::Wavers => "{unit} waver.",
+        Detail::Steadies => "{unit} steady.",
+        Detail::Routs => "{unit} break and run!",
+        Detail::Cascade => "Seeing those around them flee, {unit} break too!",
+        Detail::Shattered => "{unit} are shattered; their men scatter beyond recall.",
+        Detail::DrumsHeard => "{unit} hear {commander}'s drums through the smoke.",
+        Detail::Rallies => "{unit} rally.",
+        _ => return None,
+    })
+}
+
 fn template(locale: Locale, key: Detail) -> &'static str {
     let zh = locale.is_chinese();
     locale.zh(match (key, zh) {
@@ -497,6 +515,17 @@ impl View<'_> {
             .collect()
     }
 
+    /// The template for one unit: its plural form when the scene says the
+    /// unit's English name is plural.
+    fn unit_template(&self, key: Detail, unit: usize) -> &'static str {
+        let plural =
+            self.locale == Locale::En && self.scene.units().get(unit).is_some_and(|u| u.plural);
+        plural
+            .then(|| plural_template(key))
+            .flatten()
+            .unwrap_or_else(|| template(self.locale, key))
+    }
+
     pub(crate) fn owns(&self, unit: usize) -> bool {
         self.unit_side(unit) == self.side
     }
@@ -588,13 +617,13 @@ impl View<'_> {
                 }
                 let bad_news = (self.unit_side(*unit) == *about) == *routed;
                 fill(
-                    template(
-                        l,
+                    self.unit_template(
                         if bad_news {
                             Detail::RumorLost
                         } else {
                             Detail::RumorWon
                         },
+                        *unit,
                     ),
                     &unit_args(*unit),
                 )
@@ -603,7 +632,10 @@ impl View<'_> {
                 if !own(*unit) {
                     return None;
                 }
-                fill(template(l, Detail::RumorDoubted), &unit_args(*unit))
+                fill(
+                    self.unit_template(Detail::RumorDoubted, *unit),
+                    &unit_args(*unit),
+                )
             }
             Entry::Moves { unit, from, to } => {
                 if !own(*unit) {
@@ -701,7 +733,7 @@ impl View<'_> {
                     Entry::Shattered { .. } => Detail::Shattered,
                     _ => Detail::Rallies,
                 };
-                fill(template(l, key), &unit_args(*unit))
+                fill(self.unit_template(key, *unit), &unit_args(*unit))
             }
             Entry::Drums { commander, zone } => fill(
                 template(l, Detail::Drums),
@@ -715,7 +747,7 @@ impl View<'_> {
                     return None;
                 }
                 fill(
-                    template(l, Detail::DrumsHeard),
+                    self.unit_template(Detail::DrumsHeard, *unit),
                     &[
                         ("unit", self.unit_name(*unit)),
                         ("commander", self.commander_name(*commander)),
@@ -1536,6 +1568,50 @@ mod tests {
         );
         assert_eq!(time_words(Locale::ZhHans, 19 * 60), "一更（19:00）");
         assert_eq!(time_words(Locale::En, 16 * 60 + 45), "16:45");
+    }
+
+    #[test]
+    fn a_unit_with_a_plural_name_is_told_with_plural_verbs() {
+        let scene = crate::sim::testing::small_scene(|mut raw| {
+            raw.units[0].name = crate::scene::Text::Plain("the Grey Companies".into());
+            raw.units[0].plural = true;
+            raw
+        });
+        let mut battle = crate::sim::Battle::new(&scene, 1);
+        let world = battle.state();
+        let field = battle.field().clone();
+        let view = |locale| View {
+            scene: &scene,
+            field: &field,
+            world: &world,
+            locale,
+            side: 0,
+            role: None,
+            style: Style {
+                colour: false,
+                columns: 80,
+            },
+        };
+        let told = |locale, entry: Entry| {
+            let line = view(locale).entry(&entry).expect("told");
+            line.chars()
+                .filter(|c| {
+                    *c != crate::repl::wrap::NAME_OPEN && *c != crate::repl::wrap::NAME_CLOSE
+                })
+                .collect::<String>()
+        };
+        assert_eq!(
+            told(Locale::En, Entry::Routs { unit: 0 }),
+            "the Grey Companies break and run!"
+        );
+        assert_eq!(
+            told(Locale::En, Entry::Wavers { unit: 0 }),
+            "the Grey Companies waver."
+        );
+        assert_eq!(
+            told(Locale::ZhHans, Entry::Routs { unit: 0 }),
+            "the Grey Companies溃散奔逃！"
+        );
     }
 
     #[test]
