@@ -518,7 +518,7 @@ impl View<'_> {
                     about,
                     routed,
                 } if own(*unit) => {
-                    let bad_news = (self.field.units[*unit].side == *about) == *routed;
+                    let bad_news = (self.unit_side(*unit) == *about) == *routed;
                     beliefs.insert(*unit, if bad_news { -1 } else { 1 });
                 }
                 Entry::RumorDoubted { unit } if own(*unit) => {
@@ -1169,6 +1169,50 @@ mod tests {
             ]
         );
         assert_eq!(told.alert, Some(Alert::Destroyed));
+    }
+
+    #[test]
+    fn a_cry_is_good_or_bad_news_by_the_side_a_unit_fights_for_now() {
+        // The Banner (Jin) has gone over to the Ming: a cry that the Jin are
+        // routed heartens it.
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 7);
+        let mut world: WorldState = battle.state();
+        world.units[1].side = Some(0);
+        let field = battle.field().clone();
+        let view = View {
+            scene: &scene,
+            field: &field,
+            world: &world,
+            locale: Locale::En,
+            side: 0,
+            role: None,
+            style: Style {
+                colour: false,
+                columns: 80,
+            },
+        };
+        let told = view.compose(
+            &[Entry::RumorBelieved {
+                unit: 1,
+                about: 1,
+                routed: true,
+            }],
+            &mut Memory::default(),
+            true,
+        );
+        let sentences: Vec<String> = told
+            .sentences
+            .iter()
+            .map(|s| {
+                s.chars()
+                    .filter(|c| {
+                        *c != crate::repl::wrap::NAME_OPEN && *c != crate::repl::wrap::NAME_CLOSE
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(sentences, ["Banner takes heart at the cry."]);
     }
 
     #[test]

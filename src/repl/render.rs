@@ -423,7 +423,7 @@ impl View<'_> {
             .unwrap_or_default()
     }
 
-    fn unit_side(&self, unit: usize) -> usize {
+    pub(crate) fn unit_side(&self, unit: usize) -> usize {
         // The side it fights for now: a `ChangeSide` may have moved it.
         self.field
             .units
