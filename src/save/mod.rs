@@ -256,7 +256,7 @@ impl SavedState {
             world: WorldState {
                 turn: *turn,
                 weather: weather.into(),
-                rng: BattleRng(rng.to_rng()?),
+                rng: BattleRng::new(rng.to_rng()?),
                 units: units.iter().map(Into::into).collect(),
                 commanders: commanders.iter().map(Into::into).collect(),
                 zones: zones.iter().map(Into::into).collect(),
@@ -265,7 +265,7 @@ impl SavedState {
                 wet_cloth: wet_cloth.clone(),
             },
             story: (&self.story).into(),
-            policy_rng: BattleRng(self.policy_rng.to_rng()?),
+            policy_rng: BattleRng::new(self.policy_rng.to_rng()?),
             log_len,
         })
     }

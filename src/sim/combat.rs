@@ -121,9 +121,7 @@ pub fn combat_system(
                 && let Some(here) = by_zone.get_mut(location.zone)
             {
                 let kind = field
-                    .kinds
-                    .get(info.idx)
-                    .copied()
+                    .kind_rules(info.idx)
                     .unwrap_or_else(|| rules.kind(&info.kind));
                 here.push(fighters.len());
                 fighters.push(Fighter {

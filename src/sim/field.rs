@@ -45,13 +45,25 @@ pub struct FieldData {
     pub zones: Vec<ZoneInfo>,
     pub neighbours: Vec<Vec<usize>>,
     pub units: Vec<UnitInfo>,
-    /// Per unit (by index): its kind's rules, looked up once, not by name each turn.
-    pub kinds: Vec<crate::scene::KindRules>,
+    /// Per unit (by index): which of `kind_rules` is its kind's, looked up
+    /// once, not by name each turn (an index, not a copy of the rules for
+    /// each of a million units).
+    kinds: Vec<u32>,
+    /// The rules of each kind the scene's units are of.
+    kind_rules: Vec<crate::scene::KindRules>,
     pub n_sides: usize,
     /// Per side: the zone its routing units run to (none: they stand).
     pub retreat: Vec<Option<usize>>,
     /// The scene's obscurants besides smoke, in the scene's order.
     pub obscurants: Vec<super::haze::ObscurantInfo>,
+}
+
+impl FieldData {
+    /// The rules of unit `idx`'s kind (none for an index the scene has not).
+    pub fn kind_rules(&self, idx: usize) -> Option<crate::scene::KindRules> {
+        let kind = *self.kinds.get(idx)?;
+        self.kind_rules.get(kind as usize).copied()
+    }
 }
 
 impl Field {
@@ -89,10 +101,17 @@ impl Field {
                 leader: resolved.unit_leader[idx].map(|c| c.idx()),
             })
             .collect();
+        let mut kind_rules = Vec::new();
+        let mut kind_at = std::collections::HashMap::new();
         let kinds = scene
             .units()
             .iter()
-            .map(|unit| rules.kind(&unit.kind))
+            .map(|unit| {
+                *kind_at.entry(&unit.kind).or_insert_with(|| {
+                    kind_rules.push(rules.kind(&unit.kind));
+                    u32::try_from(kind_rules.len() - 1).unwrap_or(u32::MAX)
+                })
+            })
             .collect();
         let retreat = resolved
             .retreat
@@ -108,6 +127,7 @@ impl Field {
             neighbours,
             units,
             kinds,
+            kind_rules,
             n_sides: scene.sides().len(),
             retreat,
             obscurants: scene

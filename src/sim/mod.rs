@@ -230,7 +230,7 @@ impl Battle {
         let opening = self
             .opening
             .get_or_insert_with(|| Battle::opening(scene, seed, world));
-        opening.rng = BattleRng::from_seed(seed);
+        opening.rng.reseed(seed);
         self.turn = opening.turn;
         if !opening.write_into(world, &self.field, &mut self.write) {
             opening.apply(world);

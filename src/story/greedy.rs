@@ -94,7 +94,7 @@ impl Game {
                 self.seed, snapshot.world.turn
             ));
             let mut start = snapshot.clone();
-            start.world.rng = BattleRng::from_seed(key);
+            start.world.rng.reseed(key);
             for (option, score) in scores.iter_mut().enumerate() {
                 copy.look_ahead(&start, key, tp_id, option, limit);
                 *score += copy.side_score(side);
