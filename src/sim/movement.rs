@@ -173,18 +173,40 @@ pub fn room(field: &Field, info: &UnitInfo, men: u32) -> f64 {
 /// What the movement system's later steps need of each unit, read once,
 /// in the order the units are visited (unit-index order).
 #[derive(Debug, Clone, Copy)]
-/// Narrow fields: one is kept per unit between turns (20 bytes, not 40).
+/// Narrow fields: one is kept per unit between turns (28 bytes, not 48).
 struct Walker {
     idx: u32,
     side: u32,
     zone: u32,
-    present: bool,
-    obeys: bool,
     men: u32,
+    order: Heading,
+    state: MoraleState,
+    present: bool,
 }
 
-/// A unit, side or zone index as a Walker holds it: scenes are far below
-/// four billion of any (a larger index saturates, and is never a real one).
+/// A unit's order as a [`Walker`] holds it: [`UnitOrder`] with narrow indices.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Heading {
+    Hold,
+    MoveTo(u32),
+    Pursue,
+    RallyTo(u32),
+}
+
+impl From<UnitOrder> for Heading {
+    fn from(order: UnitOrder) -> Heading {
+        match order {
+            UnitOrder::Hold => Heading::Hold,
+            UnitOrder::MoveTo(zone) => Heading::MoveTo(narrow(zone)),
+            UnitOrder::Pursue => Heading::Pursue,
+            UnitOrder::RallyTo(commander) => Heading::RallyTo(narrow(commander)),
+        }
+    }
+}
+
+/// A unit, side, zone or commander index as a Walker holds it: scenes are
+/// far below four billion of any (a larger index saturates, and is never a
+/// real one).
 fn narrow(index: usize) -> u32 {
     u32::try_from(index).unwrap_or(u32::MAX)
 }
@@ -198,6 +220,9 @@ impl Walker {
     }
     fn zone(&self) -> usize {
         self.zone as usize
+    }
+    fn obeys(&self) -> bool {
+        self.state.obeys()
     }
 }
 
@@ -310,40 +335,51 @@ pub fn movement_system(
     // side; where each side has an unbroken unit (contact); and the room
     // taken in each crossing, and how fast it flows.
     // In unit-index order: as the units are stored, checked on the way; when
-    // the world holds them otherwise, the pass is made again, sorted.
+    // the world holds them otherwise, the pass is made again, sorted. What
+    // the later steps need of each unit is read here, once: they walk these
+    // records instead of the world.
     let mut stored = true;
     loop {
         refill(enemy_routing_in, n * n_sides, false);
         refill(unbroken, n * n_sides, false);
         refill(crowd_room, n, 0.0);
         refill(flowing_room, n, 0.0);
+        walkers.clear();
         let mut order = Rising::default();
-        for (info, strength, location, _, morale) in by_index(&units, stored) {
-            if stored && !order.see(info.idx) {
-                break;
+        by_index(&units, stored).for_each(|(info, strength, location, orders, morale)| {
+            order.see(info.idx);
+            let state = morale.state;
+            walkers.push(Walker {
+                idx: narrow(info.idx),
+                side: narrow(info.side),
+                zone: narrow(location.zone),
+                men: strength.men,
+                order: orders.order.into(),
+                state,
+                present: location.present,
+            });
+            if !location.present || !state.can_fight_or_flee() {
+                return;
             }
-            if !location.present || !morale.state.can_fight_or_flee() {
-                continue;
-            }
-            if morale.state == MoraleState::Routing && strength.men > 0 {
+            if state == MoraleState::Routing && strength.men > 0 {
                 for other in 0..n_sides {
                     if other != info.side {
                         enemy_routing_in[other * n + location.zone] = true;
                     }
                 }
             }
-            if morale.state.obeys() && strength.men > 0 {
+            if state.obeys() && strength.men > 0 {
                 unbroken[info.side * n + location.zone] = true;
             }
             if field.zones[location.zone].is_crossing() {
                 let unit_room = room(&field, info, strength.men);
-                let routing = morale.state == MoraleState::Routing;
+                let routing = state == MoraleState::Routing;
                 let flow = if routing { rules.routing_flow } else { 1.0 };
                 crowd_room[location.zone] += unit_room;
                 flowing_room[location.zone] += unit_room * flow;
             }
-        }
-        if order.rose() {
+        });
+        if !stored || order.rose() {
             break;
         }
         stored = false;
@@ -370,31 +406,31 @@ pub fn movement_system(
     let local = n > LOCAL_SEARCH_ZONES;
     pursuit.clear();
     wants.clear();
-    walkers.clear();
     columns.clear();
     column_men.clear();
-    for (info, strength, location, orders, morale) in by_index(&units, stored) {
-        let from = location.zone;
-        let goal = if !location.present || !morale.state.can_fight_or_flee() {
+    for walker in walkers.iter() {
+        let from = walker.zone();
+        let side = walker.side();
+        let goal = if !walker.present || !walker.state.can_fight_or_flee() {
             None
-        } else if morale.state == MoraleState::Routing {
-            match orders.order {
-                UnitOrder::RallyTo(commander) => commander_zone(commander),
-                _ => field.retreat.get(info.side).copied().flatten(),
+        } else if walker.state == MoraleState::Routing {
+            match walker.order {
+                Heading::RallyTo(commander) => commander_zone(commander as usize),
+                _ => field.retreat.get(side).copied().flatten(),
             }
         } else {
-            match orders.order {
-                UnitOrder::Hold => None,
-                UnitOrder::MoveTo(zone) => Some(zone),
-                UnitOrder::RallyTo(commander) => commander_zone(commander),
-                UnitOrder::Pursue => *pursuit.entry((info.side, from)).or_insert_with(|| {
-                    let visible = |zone: usize| vision.side_sees(info.side, zone) || zone == from;
+            match walker.order {
+                Heading::Hold => None,
+                Heading::MoveTo(zone) => Some(zone as usize),
+                Heading::RallyTo(commander) => commander_zone(commander as usize),
+                Heading::Pursue => *pursuit.entry((side, from)).or_insert_with(|| {
+                    let visible = |zone: usize| vision.side_sees(side, zone) || zone == from;
                     let distance = out_from
                         .entry(from)
                         .or_insert_with(|| field.distances(from, open));
                     (0..n)
                         .filter(|&z| {
-                            enemy_routing_in[info.side * n + z]
+                            enemy_routing_in[side * n + z]
                                 && visible(z)
                                 && distance[z] != usize::MAX
                         })
@@ -414,27 +450,18 @@ pub fn movement_system(
                 .get_or_insert_with(|| field.distances(goal, open));
             field.next_hop_by(from, goal, back, open)
         });
-        let walker = Walker {
-            idx: narrow(info.idx),
-            side: narrow(info.side),
-            zone: narrow(from),
-            present: location.present,
-            obeys: morale.state.obeys(),
-            men: strength.men,
-        };
         if let Some(to) = want
             && walker.present
-            && walker.obeys
+            && walker.obeys()
         {
             let start = *columns.entry((from, to)).or_insert_with(|| {
                 let start = column_men.len();
                 column_men.resize(start + n_sides, 0);
                 start
             });
-            column_men[start + info.side] += strength.men;
+            column_men[start + side] += walker.men;
         }
         wants.push(want);
-        walkers.push(walker);
     }
 
     // Head-on: enemy columns ordered into each other's zones meet instead of
@@ -448,7 +475,7 @@ pub fn movement_system(
     };
     for (walker, want) in walkers.iter().zip(wants.iter_mut()) {
         let Some(to) = *want else { continue };
-        if !walker.obeys {
+        if !walker.obeys() {
             continue;
         }
         let from = walker.zone();
@@ -482,7 +509,7 @@ pub fn movement_system(
     // ford stops the enemy it faces, not its own side's columns behind them.
     refill(holding, n * n_sides, false);
     for (walker, want) in walkers.iter().zip(wants.iter()) {
-        if walker.present && walker.obeys && walker.men > 0 && want.is_none() {
+        if walker.present && walker.obeys() && walker.men > 0 && want.is_none() {
             holding[walker.side() * n + walker.zone()] = true;
         }
     }
@@ -495,7 +522,7 @@ pub fn movement_system(
     let most = walkers.iter().map(|w| w.idx() + 1).max().unwrap_or(0);
     refill(engaged, most, false);
     for (walker, want) in walkers.iter().zip(wants.iter_mut()) {
-        if want.is_none() || !walker.obeys {
+        if want.is_none() || !walker.obeys() {
             continue;
         }
         if !disengage {
