@@ -238,8 +238,9 @@ pub struct MovementScratch {
     /// from turn to turn until a crossing is destroyed or mended.
     searched_with: Vec<bool>,
     enemy_routing_in: Vec<bool>,
-    /// Per goal zone: steps back from it to every zone.
-    back_from: Vec<Option<Vec<usize>>>,
+    /// Per goal zone: the next hop towards it from every zone. A unit's hop
+    /// is looked up, not searched among its zone's neighbours each turn.
+    hops_to: Vec<Option<Vec<Option<usize>>>>,
     reach_from: HashMap<usize, Reach>,
     /// Steps from a pursuer's zone to every zone, through open zones.
     out_from: HashMap<usize, Vec<usize>>,
@@ -294,7 +295,7 @@ pub fn movement_system(
         intact,
         searched_with,
         enemy_routing_in,
-        back_from,
+        hops_to,
         reach_from,
         out_from,
         pursuit,
@@ -323,8 +324,8 @@ pub fn movement_system(
     // Paths depend only on the field and which zones are open: searches made
     // on this field with the same zones open are still good.
     if !searched_on.as_ref().is_some_and(|f| f.same(&field)) || searched_with != intact {
-        back_from.clear();
-        back_from.resize(n, None);
+        hops_to.clear();
+        hops_to.resize(n, None);
         reach_from.clear();
         out_from.clear();
         searched_with.clone_from(intact);
@@ -445,10 +446,13 @@ pub fn movement_system(
                     .or_insert_with(|| Reach::new(goal, n))
                     .next_hop(&field, from, open);
             }
-            let back = back_from
-                .get_mut(goal)?
-                .get_or_insert_with(|| field.distances(goal, open));
-            field.next_hop_by(from, goal, back, open)
+            let hops = hops_to.get_mut(goal)?.get_or_insert_with(|| {
+                let back = field.distances(goal, open);
+                (0..n)
+                    .map(|from| field.next_hop_by(from, goal, &back, open))
+                    .collect()
+            });
+            hops.get(from).copied().flatten()
         });
         if let Some(to) = want
             && walker.present
