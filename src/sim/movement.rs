@@ -29,7 +29,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::Morale;
-use super::order::{Rising, by_index, by_index_mut};
+use super::order::{Rising, by_index_mut};
 use super::perception::Vision;
 use super::weather::Passage;
 use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
@@ -162,18 +162,19 @@ pub struct Withdrawals {
 
 /// Room a unit takes in a crossing: a horse counts as several men.
 pub fn room(field: &Field, info: &UnitInfo, men: u32) -> f64 {
-    let per_man = if info.mounted {
-        field.rules.horse_men
-    } else {
-        1.0
-    };
-    f64::from(men) * per_man
+    f64::from(men) * room_per_man(field, info.mounted)
+}
+
+/// Room one man of a unit takes: a horse's if mounted.
+fn room_per_man(field: &Field, mounted: bool) -> f64 {
+    if mounted { field.rules.horse_men } else { 1.0 }
 }
 
 /// What the movement system's later steps need of each unit, read once,
 /// in the order the units are visited (unit-index order).
 #[derive(Debug, Clone, Copy)]
 /// Narrow fields: one is kept per unit between turns (28 bytes, not 48).
+/// A unit's men and state are as at the start of the moves.
 struct Walker {
     idx: u32,
     side: u32,
@@ -182,6 +183,7 @@ struct Walker {
     order: Heading,
     state: MoraleState,
     present: bool,
+    mounted: bool,
 }
 
 /// A unit's order as a [`Walker`] holds it: [`UnitOrder`] with narrow indices.
@@ -335,55 +337,55 @@ pub fn movement_system(
     // As the turn's moves begin: where routing enemies are (for pursuit), by
     // side; where each side has an unbroken unit (contact); and the room
     // taken in each crossing, and how fast it flows.
-    // In unit-index order: as the units are stored, checked on the way; when
-    // the world holds them otherwise, the pass is made again, sorted. What
-    // the later steps need of each unit is read here, once: they walk these
-    // records instead of the world.
-    let mut stored = true;
-    loop {
-        refill(enemy_routing_in, n * n_sides, false);
-        refill(unbroken, n * n_sides, false);
-        refill(crowd_room, n, 0.0);
-        refill(flowing_room, n, 0.0);
-        walkers.clear();
-        let mut order = Rising::default();
-        by_index(&units, stored).for_each(|(info, strength, location, orders, morale)| {
-            order.see(info.idx);
-            let state = morale.state;
-            walkers.push(Walker {
-                idx: narrow(info.idx),
-                side: narrow(info.side),
-                zone: narrow(location.zone),
-                men: strength.men,
-                order: orders.order.into(),
-                state,
-                present: location.present,
-            });
-            if !location.present || !state.can_fight_or_flee() {
-                return;
-            }
-            if state == MoraleState::Routing && strength.men > 0 {
-                for other in 0..n_sides {
-                    if other != info.side {
-                        enemy_routing_in[other * n + location.zone] = true;
-                    }
+    // What the later steps need of each unit is read here, once, in the
+    // order the world stores the units: they walk these records instead of
+    // the world. When that is not index order (checked on the way), the
+    // records are sorted by index, as the later passes over the world are.
+    walkers.clear();
+    let mut order = Rising::default();
+    units.iter().for_each(|(info, strength, location, orders, morale)| {
+        order.see(info.idx);
+        walkers.push(Walker {
+            idx: narrow(info.idx),
+            side: narrow(info.side),
+            zone: narrow(location.zone),
+            men: strength.men,
+            order: orders.order.into(),
+            state: morale.state,
+            present: location.present,
+            mounted: info.mounted,
+        });
+    });
+    let stored = order.rose();
+    if !stored {
+        walkers.sort_by_key(|walker| walker.idx);
+    }
+    refill(enemy_routing_in, n * n_sides, false);
+    refill(unbroken, n * n_sides, false);
+    refill(crowd_room, n, 0.0);
+    refill(flowing_room, n, 0.0);
+    for walker in walkers.iter() {
+        let (side, zone, men, state) = (walker.side(), walker.zone(), walker.men, walker.state);
+        if !walker.present || !state.can_fight_or_flee() {
+            continue;
+        }
+        if state == MoraleState::Routing && men > 0 {
+            for other in 0..n_sides {
+                if other != side {
+                    enemy_routing_in[other * n + zone] = true;
                 }
             }
-            if state.obeys() && strength.men > 0 {
-                unbroken[info.side * n + location.zone] = true;
-            }
-            if field.zones[location.zone].is_crossing() {
-                let unit_room = room(&field, info, strength.men);
-                let routing = state == MoraleState::Routing;
-                let flow = if routing { rules.routing_flow } else { 1.0 };
-                crowd_room[location.zone] += unit_room;
-                flowing_room[location.zone] += unit_room * flow;
-            }
-        });
-        if !stored || order.rose() {
-            break;
         }
-        stored = false;
+        if state.obeys() && men > 0 {
+            unbroken[side * n + zone] = true;
+        }
+        if field.zones[zone].is_crossing() {
+            let unit_room = f64::from(men) * room_per_man(&field, walker.mounted);
+            let routing = state == MoraleState::Routing;
+            let flow = if routing { rules.routing_flow } else { 1.0 };
+            crowd_room[zone] += unit_room;
+            flowing_room[zone] += unit_room * flow;
+        }
     }
     // Where each commander stands (the first entity of an index, as found;
     // an index past the scene's commanders is looked for).
