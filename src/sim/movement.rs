@@ -29,7 +29,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::Morale;
-use super::order::{Rising, by_index_mut};
+use super::order::Rising;
 use super::perception::Vision;
 use super::weather::Passage;
 use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
@@ -173,9 +173,10 @@ fn room_per_man(field: &Field, mounted: bool) -> f64 {
 /// What the movement system's later steps need of each unit, read once,
 /// in the order the units are visited (unit-index order).
 #[derive(Debug, Clone, Copy)]
-/// Narrow fields: one is kept per unit between turns (28 bytes, not 48).
+/// Narrow fields: one is kept per unit between turns (40 bytes, not 56).
 /// A unit's men and state are as at the start of the moves.
 struct Walker {
+    entity: Entity,
     idx: u32,
     side: u32,
     zone: u32,
@@ -282,6 +283,7 @@ pub fn movement_system(
     mut commanders: Query<&mut CommanderState>,
     mut passages: Query<(&ZoneIdx, &mut Passage)>,
     mut units: Query<(
+        Entity,
         &UnitInfo,
         &mut Strength,
         &mut Location,
@@ -343,9 +345,10 @@ pub fn movement_system(
     // records are sorted by index, as the later passes over the world are.
     walkers.clear();
     let mut order = Rising::default();
-    units.iter().for_each(|(info, strength, location, orders, morale)| {
+    units.iter().for_each(|(entity, info, strength, location, orders, morale)| {
         order.see(info.idx);
         walkers.push(Walker {
+            entity,
             idx: narrow(info.idx),
             side: narrow(info.side),
             zone: narrow(location.zone),
@@ -570,8 +573,21 @@ pub fn movement_system(
     refill(trampled, n, 0);
     refill(crossed, n * n_sides, 0);
     moved.clear();
-    let units = by_index_mut(&mut units, stored);
-    for ((info, mut strength, mut location, mut orders, morale), want) in units.zip(wants.iter()) {
+    // Only units on the field that want to move or stand in a crossing, and
+    // those ordered to where they already are, have anything to write: they
+    // are reached by entity, in index order, instead of walking the world.
+    for (walker, &want) in walkers.iter().zip(wants.iter()) {
+        let active = walker.present && walker.state.can_fight_or_flee();
+        let crossing = field.zones.get(walker.zone()).is_some_and(|z| z.is_crossing());
+        if !(active && (want.is_some() || crossing) || walker.order == Heading::MoveTo(walker.zone))
+        {
+            continue;
+        }
+        let Ok((_, info, mut strength, mut location, mut orders, morale)) =
+            units.get_mut(walker.entity)
+        else {
+            continue;
+        };
         'unit: {
             if !location.present || !morale.state.can_fight_or_flee() {
                 break 'unit;
@@ -580,7 +596,7 @@ pub fn movement_system(
             if field.zones[zone].is_crossing() {
                 let crowd = crowd_room[zone];
                 let own_room = room(&field, info, strength.men);
-                let per_man = if info.mounted { rules.horse_men } else { 1.0 };
+                let per_man = room_per_man(&field, info.mounted);
                 let own_panic = panic(morale.state == MoraleState::Routing, zone);
                 if crowd > capacity[zone] && crowd > 0.0 && own_panic > 0.0 {
                     // Each unit's part of the excess, by the room it takes and its own panic.
@@ -595,7 +611,7 @@ pub fn movement_system(
                     strength.lost_this_turn += lost;
                     trampled[zone] += lost;
                 }
-                let Some(next) = *want else { break 'unit };
+                let Some(next) = want else { break 'unit };
                 if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
                     // Turning back before setting out is a step, not a crossing.
                     move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
@@ -614,7 +630,7 @@ pub fn movement_system(
                     move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
                     moved.push((info.idx, next));
                 }
-            } else if let Some(next) = *want {
+            } else if let Some(next) = want {
                 move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
                 moved.push((info.idx, next));
             }
