@@ -215,9 +215,6 @@ fn narrow(index: usize) -> u32 {
 }
 
 impl Walker {
-    fn idx(&self) -> usize {
-        self.idx as usize
-    }
     fn side(&self) -> usize {
         self.side as usize
     }
@@ -226,6 +223,65 @@ impl Walker {
     }
     fn obeys(&self) -> bool {
         self.state.obeys()
+    }
+}
+
+/// A unit that may have something to do in the moves: its record's place
+/// among the walkers, where it wants to go, and whether it sets out in
+/// contact with an unbroken enemy (with the withdrawal rules on).
+#[derive(Debug, Clone, Copy)]
+struct Mover {
+    walker: usize,
+    want: Option<usize>,
+    engaged: bool,
+}
+
+/// Where the units stand as the turn's moves begin, counted from their
+/// records in unit-index order (per side and zone: `side * zones + zone`).
+#[derive(Default)]
+struct Census {
+    /// Where routing enemies of each side are (for pursuit).
+    enemy_routing_in: Vec<bool>,
+    /// Where each side has an unbroken unit (contact).
+    unbroken: Vec<bool>,
+    /// Per zone: the room taken in a crossing, and that room by how fast it flows.
+    crowd_room: Vec<f64>,
+    flowing_room: Vec<f64>,
+}
+
+impl Census {
+    /// Nothing counted yet, for `zones` zones and `sides` sides.
+    fn reset(&mut self, zones: usize, sides: usize) {
+        refill(&mut self.enemy_routing_in, zones * sides, false);
+        refill(&mut self.unbroken, zones * sides, false);
+        refill(&mut self.crowd_room, zones, 0.0);
+        refill(&mut self.flowing_room, zones, 0.0);
+    }
+
+    /// Counts one unit (units are counted in index order: the rooms are sums).
+    fn count(&mut self, field: &Field, walker: &Walker) {
+        let (side, zone, men, state) = (walker.side(), walker.zone(), walker.men, walker.state);
+        if !walker.present || !state.can_fight_or_flee() {
+            return;
+        }
+        let n = field.zones.len();
+        if state == MoraleState::Routing && men > 0 {
+            for other in 0..field.n_sides {
+                if other != side {
+                    self.enemy_routing_in[other * n + zone] = true;
+                }
+            }
+        }
+        if state.obeys() && men > 0 {
+            self.unbroken[side * n + zone] = true;
+        }
+        if field.zones[zone].is_crossing() {
+            let unit_room = f64::from(men) * room_per_man(field, walker.mounted);
+            let routing = state == MoraleState::Routing;
+            let flow = if routing { field.rules.routing_flow } else { 1.0 };
+            self.crowd_room[zone] += unit_room;
+            self.flowing_room[zone] += unit_room * flow;
+        }
     }
 }
 
@@ -240,7 +296,7 @@ pub struct MovementScratch {
     /// The open zones the kept path searches were made with: they are kept
     /// from turn to turn until a crossing is destroyed or mended.
     searched_with: Vec<bool>,
-    enemy_routing_in: Vec<bool>,
+    census: Census,
     /// Per goal zone: the next hop towards it from every zone. A unit's hop
     /// is looked up, not searched among its zone's neighbours each turn.
     hops_to: Vec<Option<Vec<Option<usize>>>>,
@@ -250,15 +306,10 @@ pub struct MovementScratch {
     pursuit: HashMap<(usize, usize), Option<usize>>,
     commander_zone: Vec<Option<usize>>,
     walkers: Vec<Walker>,
-    wants: Vec<Option<usize>>,
+    movers: Vec<Mover>,
     columns: HashMap<(usize, usize), usize>,
     column_men: Vec<u32>,
     holding: Vec<bool>,
-    unbroken: Vec<bool>,
-    /// By unit index: in contact with an unbroken enemy as it set out.
-    engaged: Vec<bool>,
-    crowd_room: Vec<f64>,
-    flowing_room: Vec<f64>,
     capacity: Vec<f64>,
     trampled: Vec<u32>,
     crossed: Vec<u32>,
@@ -298,21 +349,17 @@ pub fn movement_system(
         field: searched_on,
         intact,
         searched_with,
-        enemy_routing_in,
+        census,
         hops_to,
         reach_from,
         out_from,
         pursuit,
         commander_zone,
         walkers,
-        wants,
+        movers,
         columns,
         column_men,
         holding,
-        unbroken,
-        engaged,
-        crowd_room,
-        flowing_room,
         capacity,
         trampled,
         crossed,
@@ -336,18 +383,20 @@ pub fn movement_system(
         *searched_on = Some(field.clone());
     }
     let open = |zone: usize| intact.get(zone).copied().unwrap_or(false);
-    // As the turn's moves begin: where routing enemies are (for pursuit), by
-    // side; where each side has an unbroken unit (contact); and the room
-    // taken in each crossing, and how fast it flows.
     // What the later steps need of each unit is read here, once, in the
     // order the world stores the units: they walk these records instead of
-    // the world. When that is not index order (checked on the way), the
-    // records are sorted by index, as the later passes over the world are.
+    // the world. As the turn's moves begin: where routing enemies are (for
+    // pursuit), by side; where each side has an unbroken unit (contact); and
+    // the room taken in each crossing, and how fast it flows — summed in
+    // unit-index order, so when the world holds the units otherwise (checked
+    // on the way) the records are sorted by index and counted again.
+    census.reset(n, n_sides);
     walkers.clear();
     let mut order = Rising::default();
+    let mut rallying = false;
     units.iter().for_each(|(entity, info, strength, location, orders, morale)| {
         order.see(info.idx);
-        walkers.push(Walker {
+        let walker = Walker {
             entity,
             idx: narrow(info.idx),
             side: narrow(info.side),
@@ -357,45 +406,34 @@ pub fn movement_system(
             state: morale.state,
             present: location.present,
             mounted: info.mounted,
-        });
+        };
+        rallying |= matches!(walker.order, Heading::RallyTo(_));
+        census.count(&field, &walker);
+        walkers.push(walker);
     });
-    let stored = order.rose();
-    if !stored {
+    if !order.rose() {
         walkers.sort_by_key(|walker| walker.idx);
-    }
-    refill(enemy_routing_in, n * n_sides, false);
-    refill(unbroken, n * n_sides, false);
-    refill(crowd_room, n, 0.0);
-    refill(flowing_room, n, 0.0);
-    for walker in walkers.iter() {
-        let (side, zone, men, state) = (walker.side(), walker.zone(), walker.men, walker.state);
-        if !walker.present || !state.can_fight_or_flee() {
-            continue;
-        }
-        if state == MoraleState::Routing && men > 0 {
-            for other in 0..n_sides {
-                if other != side {
-                    enemy_routing_in[other * n + zone] = true;
-                }
-            }
-        }
-        if state.obeys() && men > 0 {
-            unbroken[side * n + zone] = true;
-        }
-        if field.zones[zone].is_crossing() {
-            let unit_room = f64::from(men) * room_per_man(&field, walker.mounted);
-            let routing = state == MoraleState::Routing;
-            let flow = if routing { rules.routing_flow } else { 1.0 };
-            crowd_room[zone] += unit_room;
-            flowing_room[zone] += unit_room * flow;
+        census.reset(n, n_sides);
+        for walker in walkers.iter() {
+            census.count(&field, walker);
         }
     }
+    let Census {
+        enemy_routing_in,
+        unbroken,
+        crowd_room,
+        flowing_room,
+    } = census;
     // Where each commander stands (the first entity of an index, as found;
-    // an index past the scene's commanders is looked for).
-    refill(commander_zone, commanders.iter().len(), None);
-    for commander in commanders.iter() {
-        if let Some(slot) = commander_zone.get_mut(commander.idx) {
-            slot.get_or_insert(commander.zone);
+    // an index past the scene's commanders is looked for), if any unit makes
+    // for a commander's drums.
+    commander_zone.clear();
+    if rallying {
+        refill(commander_zone, commanders.iter().len(), None);
+        for commander in commanders.iter() {
+            if let Some(slot) = commander_zone.get_mut(commander.idx) {
+                slot.get_or_insert(commander.zone);
+            }
         }
     }
     let commander_zone = |idx: usize| match commander_zone.get(idx) {
@@ -409,15 +447,19 @@ pub fn movement_system(
     // (a whole-map search per goal is quadratic when goals grow with the map).
     // Men of each side's obeying columns, per (from, to) zone pair:
     // `columns` gives where a pair's men start in `column_men` (one slot per side).
+    // The units that may have anything to do in the moves below are listed,
+    // in index order; those that obey and stay put hold their zone.
     let local = n > LOCAL_SEARCH_ZONES;
     pursuit.clear();
-    wants.clear();
+    movers.clear();
     columns.clear();
     column_men.clear();
-    for walker in walkers.iter() {
+    refill(holding, n * n_sides, false);
+    for (slot, walker) in walkers.iter().enumerate() {
         let from = walker.zone();
         let side = walker.side();
-        let goal = if !walker.present || !walker.state.can_fight_or_flee() {
+        let active = walker.present && walker.state.can_fight_or_flee();
+        let goal = if !active {
             None
         } else if walker.state == MoraleState::Routing {
             match walker.order {
@@ -459,18 +501,29 @@ pub fn movement_system(
             });
             hops.get(from).copied().flatten()
         });
-        if let Some(to) = want
-            && walker.present
-            && walker.obeys()
-        {
-            let start = *columns.entry((from, to)).or_insert_with(|| {
-                let start = column_men.len();
-                column_men.resize(start + n_sides, 0);
-                start
-            });
-            column_men[start + side] += walker.men;
+        if walker.present && walker.obeys() {
+            match want {
+                Some(to) => {
+                    let start = *columns.entry((from, to)).or_insert_with(|| {
+                        let start = column_men.len();
+                        column_men.resize(start + n_sides, 0);
+                        start
+                    });
+                    column_men[start + side] += walker.men;
+                }
+                None if walker.men > 0 => holding[side * n + from] = true,
+                None => {}
+            }
         }
-        wants.push(want);
+        // Active units stand in a zone (counted above): a crossing, or not.
+        let crossing = active && field.zones[from].is_crossing();
+        if want.is_some() || crossing || walker.order == Heading::MoveTo(walker.zone) {
+            movers.push(Mover {
+                walker: slot,
+                want,
+                engaged: false,
+            });
+        }
     }
 
     // Head-on: enemy columns ordered into each other's zones meet instead of
@@ -482,8 +535,9 @@ pub fn movement_system(
             .get(&pair)
             .map_or(&no_column[..], |&start| &column_men[start..start + n_sides])
     };
-    for (walker, want) in walkers.iter().zip(wants.iter_mut()) {
-        let Some(to) = *want else { continue };
+    for mover in movers.iter_mut() {
+        let Some(to) = mover.want else { continue };
+        let walker = &walkers[mover.walker];
         if !walker.obeys() {
             continue;
         }
@@ -506,7 +560,11 @@ pub fn movement_system(
             .unwrap_or(side);
         let wins = ours > theirs || (ours == theirs && side < strongest_enemy_side);
         if !wins {
-            *want = None;
+            // It stays, and holds its zone (it is on the field and obeys).
+            mover.want = None;
+            if walker.men > 0 {
+                holding[side * n + from] = true;
+            }
         }
     }
 
@@ -516,38 +574,35 @@ pub fn movement_system(
     // its heels) go on fighting wherever they arrive. Only holders pin: a unit
     // pinned this turn does not pin others in turn, so one blocking unit in a
     // ford stops the enemy it faces, not its own side's columns behind them.
-    refill(holding, n * n_sides, false);
-    for (walker, want) in walkers.iter().zip(wants.iter()) {
-        if walker.present && walker.obeys() && walker.men > 0 && want.is_none() {
-            holding[walker.side() * n + walker.zone()] = true;
-        }
-    }
     // With the withdrawal rules on, a unit may break contact instead, at a
     // cost: those in contact with an unbroken enemy as the moves begin.
     let disengage = rules.withdraw_morale > 0.0 || rules.withdraw_rout > 0.0;
     let in_contact = |side: usize, zone: usize| {
         (0..n_sides).any(|other| other != side && unbroken[other * n + zone])
     };
-    let most = walkers.iter().map(|w| w.idx() + 1).max().unwrap_or(0);
-    refill(engaged, most, false);
-    for (walker, want) in walkers.iter().zip(wants.iter_mut()) {
-        if want.is_none() || !walker.obeys() {
+    for mover in movers.iter_mut() {
+        let walker = &walkers[mover.walker];
+        if mover.want.is_none() || !walker.obeys() {
             continue;
         }
         if !disengage {
             if (0..n_sides)
                 .any(|other| other != walker.side() && holding[other * n + walker.zone()])
             {
-                *want = None;
+                mover.want = None;
             }
         } else if walker.present && in_contact(walker.side(), walker.zone()) {
-            engaged[walker.idx()] = true;
+            mover.engaged = true;
         }
     }
 
     // Crossings: capacity shared by room; a routing crowd jams, and the excess tramples.
     capacity.clear();
     capacity.extend((0..n).map(|zone| {
+        // Only a crossing's capacity is ever asked for.
+        if !field.zones[zone].is_crossing() {
+            return 0.0;
+        }
         let flow = if crowd_room[zone] > 0.0 {
             flowing_room[zone] / crowd_room[zone]
         } else {
@@ -572,15 +627,18 @@ pub fn movement_system(
     };
     refill(trampled, n, 0);
     refill(crossed, n * n_sides, 0);
+    let mut any_crossed = false;
     moved.clear();
-    // Only units on the field that want to move or stand in a crossing, and
-    // those ordered to where they already are, have anything to write: they
-    // are reached by entity, in index order, instead of walking the world.
-    for (walker, &want) in walkers.iter().zip(wants.iter()) {
-        let active = walker.present && walker.state.can_fight_or_flee();
+    // Those that left an enemy standing pay for it in the morale step.
+    withdrawals.units.clear();
+    // The listed units are reached by entity, in index order, instead of
+    // walking the world: those still wanting to move, those in a crossing,
+    // and those ordered to where they already are.
+    for mover in movers.iter() {
+        let walker = &walkers[mover.walker];
+        let want = mover.want;
         let crossing = field.zones.get(walker.zone()).is_some_and(|z| z.is_crossing());
-        if !(active && (want.is_some() || crossing) || walker.order == Heading::MoveTo(walker.zone))
-        {
+        if want.is_none() && !crossing && walker.order != Heading::MoveTo(walker.zone) {
             continue;
         }
         let Ok((_, info, mut strength, mut location, mut orders, morale)) =
@@ -593,7 +651,7 @@ pub fn movement_system(
                 break 'unit;
             }
             let zone = location.zone;
-            if field.zones[zone].is_crossing() {
+            let next = if field.zones[zone].is_crossing() {
                 let crowd = crowd_room[zone];
                 let own_room = room(&field, info, strength.men);
                 let per_man = room_per_man(&field, info.mounted);
@@ -614,25 +672,31 @@ pub fn movement_system(
                 let Some(next) = want else { break 'unit };
                 if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
                     // Turning back before setting out is a step, not a crossing.
-                    move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
-                    moved.push((info.idx, next));
-                    break 'unit;
-                }
-                let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
-                orders.progress += capacity[zone].min(crowd.max(1.0)) * share / per_man;
-                if orders.progress >= f64::from(strength.men) {
+                    next
+                } else {
+                    let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
+                    orders.progress += capacity[zone].min(crowd.max(1.0)) * share / per_man;
+                    if orders.progress < f64::from(strength.men) {
+                        break 'unit;
+                    }
                     crossed[zone * n_sides + info.side] += strength.men;
+                    any_crossed = true;
                     chronicle.push(Entry::Crossed {
                         unit: info.idx,
                         zone,
                         to: next,
                     });
-                    move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
-                    moved.push((info.idx, next));
+                    next
                 }
             } else if let Some(next) = want {
-                move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
-                moved.push((info.idx, next));
+                next
+            } else {
+                break 'unit;
+            };
+            move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
+            moved.push((info.idx, next));
+            if mover.engaged {
+                withdrawals.units.push(info.idx);
             }
         }
         // A unit that reached its destination holds there.
@@ -645,33 +709,30 @@ pub fn movement_system(
             chronicle.push(Entry::Trampled { zone, men: *men });
         }
     }
-    for (idx, mut passage) in passages.iter_mut() {
-        if idx.0 < n {
-            let by_side = &crossed[idx.0 * n_sides..(idx.0 + 1) * n_sides];
-            if by_side.iter().all(|men| *men == 0) {
-                continue;
-            }
-            for (side, men) in by_side.iter().enumerate() {
-                if let Some(total) = passage.crossed.get_mut(side) {
-                    *total = total.saturating_add(*men);
+    if any_crossed {
+        for (idx, mut passage) in passages.iter_mut() {
+            if idx.0 < n {
+                let by_side = &crossed[idx.0 * n_sides..(idx.0 + 1) * n_sides];
+                if by_side.iter().all(|men| *men == 0) {
+                    continue;
+                }
+                for (side, men) in by_side.iter().enumerate() {
+                    if let Some(total) = passage.crossed.get_mut(side) {
+                        *total = total.saturating_add(*men);
+                    }
                 }
             }
         }
     }
-    // Those that left an enemy standing pay for it in the morale step.
-    withdrawals.units.clear();
-    withdrawals.units.extend(
-        moved
-            .iter()
-            .map(|(unit, _)| *unit)
-            .filter(|unit| engaged.get(*unit).copied().unwrap_or(false)),
-    );
     // A commander rides with the unit he leads (the first of his that moved,
     // by unit index) unless the scene has put him somewhere himself.
+    let leader = |unit: usize| field.units.get(unit).and_then(|u| u.leader);
+    if !moved.iter().any(|&(unit, _)| leader(unit).is_some()) {
+        return;
+    }
     refill(followed, commanders.iter().len(), None);
     for &(unit, zone) in moved.iter() {
-        let leader = field.units.get(unit).and_then(|u| u.leader);
-        if let Some(slot) = leader.and_then(|leader| followed.get_mut(leader)) {
+        if let Some(slot) = leader(unit).and_then(|leader| followed.get_mut(leader)) {
             slot.get_or_insert(zone);
         }
     }
@@ -683,9 +744,7 @@ pub fn movement_system(
             Some(zone) => *zone,
             None => moved
                 .iter()
-                .find(|(unit, _)| {
-                    field.units.get(*unit).and_then(|u| u.leader) == Some(commander.idx)
-                })
+                .find(|(unit, _)| leader(*unit) == Some(commander.idx))
                 .map(|(_, zone)| *zone),
         };
         if let Some(zone) = follows {
