@@ -170,118 +170,167 @@ fn room_per_man(field: &Field, mounted: bool) -> f64 {
     if mounted { field.rules.horse_men } else { 1.0 }
 }
 
-/// What the movement system's later steps need of each unit, read once,
-/// in the order the units are visited (unit-index order).
-#[derive(Debug, Clone, Copy)]
-/// Narrow fields: one is kept per unit between turns (40 bytes, not 56).
-/// A unit's men and state are as at the start of the moves.
-struct Walker {
-    entity: Entity,
-    idx: u32,
-    side: u32,
-    zone: u32,
-    men: u32,
-    order: Heading,
-    state: MoraleState,
-    present: bool,
-    mounted: bool,
-}
-
-/// A unit's order as a [`Walker`] holds it: [`UnitOrder`] with narrow indices.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Heading {
-    Hold,
-    MoveTo(u32),
-    Pursue,
-    RallyTo(u32),
-}
-
-impl From<UnitOrder> for Heading {
-    fn from(order: UnitOrder) -> Heading {
-        match order {
-            UnitOrder::Hold => Heading::Hold,
-            UnitOrder::MoveTo(zone) => Heading::MoveTo(narrow(zone)),
-            UnitOrder::Pursue => Heading::Pursue,
-            UnitOrder::RallyTo(commander) => Heading::RallyTo(narrow(commander)),
-        }
-    }
-}
-
-/// A unit, side, zone or commander index as a Walker holds it: scenes are
-/// far below four billion of any (a larger index saturates, and is never a
-/// real one).
-fn narrow(index: usize) -> u32 {
-    u32::try_from(index).unwrap_or(u32::MAX)
-}
-
-impl Walker {
-    fn side(&self) -> usize {
-        self.side as usize
-    }
-    fn zone(&self) -> usize {
-        self.zone as usize
-    }
-    fn obeys(&self) -> bool {
-        self.state.obeys()
-    }
-}
-
-/// A unit that may have something to do in the moves: its record's place
-/// among the walkers, where it wants to go, and whether it sets out in
-/// contact with an unbroken enemy (with the withdrawal rules on).
+/// A unit that may have something to do in the moves, as it stood when they
+/// began: one on the field that wants to move or stands in a crossing, or
+/// one ordered to where it already is. Listed in unit-index order.
 #[derive(Debug, Clone, Copy)]
 struct Mover {
-    walker: usize,
+    entity: Entity,
+    idx: usize,
+    side: usize,
+    zone: usize,
+    men: u32,
+    state: MoraleState,
+    /// In a crossing.
+    crossing: bool,
+    /// Ordered to the zone it is in: it holds there from now on.
+    arrived: bool,
+    /// Pursues: its target is found once every unit is counted.
+    pursuing: bool,
+    /// The neighbouring zone it wants to move to.
     want: Option<usize>,
+    /// Sets out in contact with an unbroken enemy (the withdrawal rules on).
     engaged: bool,
 }
 
-/// Where the units stand as the turn's moves begin, counted from their
-/// records in unit-index order (per side and zone: `side * zones + zone`).
-#[derive(Default)]
-struct Census {
-    /// Where routing enemies of each side are (for pursuit).
-    enemy_routing_in: Vec<bool>,
-    /// Where each side has an unbroken unit (contact).
-    unbroken: Vec<bool>,
-    /// Per zone: the room taken in a crossing, and that room by how fast it flows.
-    crowd_room: Vec<f64>,
-    flowing_room: Vec<f64>,
+/// A unit's share of a crossing's crowd as the moves begin: the room it
+/// takes there, and that room by how fast it flows.
+#[derive(Debug, Clone, Copy)]
+struct Crowding {
+    idx: usize,
+    zone: usize,
+    room: f64,
+    flowing: f64,
 }
 
-impl Census {
-    /// Nothing counted yet, for `zones` zones and `sides` sides.
-    fn reset(&mut self, zones: usize, sides: usize) {
-        refill(&mut self.enemy_routing_in, zones * sides, false);
-        refill(&mut self.unbroken, zones * sides, false);
-        refill(&mut self.crowd_room, zones, 0.0);
-        refill(&mut self.flowing_room, zones, 0.0);
-    }
+/// Path searches, kept from turn to turn while the field and its open
+/// zones stay the same (paths depend on nothing else).
+#[derive(Default)]
+struct Paths {
+    /// The field the searches were made on.
+    field: Option<Field>,
+    /// Per zone: open (a destroyed crossing is not), as the searches saw it.
+    open: Vec<bool>,
+    /// Per goal zone: the next hop towards it from every zone. A unit's hop
+    /// is looked up, not searched among its zone's neighbours each turn.
+    hops_to: Vec<Option<Vec<Option<usize>>>>,
+    /// Per goal zone, on maps of more than [`LOCAL_SEARCH_ZONES`]: a search
+    /// from the goal only as far as the units asking stand.
+    reach_from: HashMap<usize, Reach>,
+    /// Steps from a pursuer's zone to every zone, through open zones.
+    out_from: HashMap<usize, Vec<usize>>,
+}
 
-    /// Counts one unit (units are counted in index order: the rooms are sums).
-    fn count(&mut self, field: &Field, walker: &Walker) {
-        let (side, zone, men, state) = (walker.side(), walker.zone(), walker.men, walker.state);
-        if !walker.present || !state.can_fight_or_flee() {
+impl Paths {
+    /// Forgets the searches unless they were made on `field` with the same zones open.
+    fn keep_for(&mut self, field: &Field, open: &[bool]) {
+        if self.field.as_ref().is_some_and(|f| f.same(field)) && self.open == open {
             return;
         }
+        self.hops_to.clear();
+        self.hops_to.resize(field.zones.len(), None);
+        self.reach_from.clear();
+        self.out_from.clear();
+        self.open.clear();
+        self.open.extend_from_slice(open);
+        self.field = Some(field.clone());
+    }
+
+    /// The neighbour of `from` on a shortest open path to `goal`, if any.
+    fn next_hop(&mut self, field: &Field, from: usize, goal: usize) -> Option<usize> {
+        let Paths {
+            open,
+            hops_to,
+            reach_from,
+            ..
+        } = self;
         let n = field.zones.len();
-        if state == MoraleState::Routing && men > 0 {
-            for other in 0..field.n_sides {
-                if other != side {
-                    self.enemy_routing_in[other * n + zone] = true;
-                }
-            }
+        let open = |zone: usize| open.get(zone).copied().unwrap_or(false);
+        // On a large map each goal's search goes only as far as its units
+        // stand (a whole-map search per goal is quadratic when goals grow
+        // with the map).
+        if n > LOCAL_SEARCH_ZONES {
+            return reach_from
+                .entry(goal)
+                .or_insert_with(|| Reach::new(goal, n))
+                .next_hop(field, from, open);
         }
-        if state.obeys() && men > 0 {
-            self.unbroken[side * n + zone] = true;
+        let hops = hops_to.get_mut(goal)?.get_or_insert_with(|| {
+            let back = field.distances(goal, open);
+            (0..n)
+                .map(|from| field.next_hop_by(from, goal, &back, open))
+                .collect()
+        });
+        hops.get(from).copied().flatten()
+    }
+
+    /// The nearest zone (lowest index first) reachable from `from` that
+    /// `wanted` picks.
+    fn nearest(
+        &mut self,
+        field: &Field,
+        from: usize,
+        wanted: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
+        let Paths { open, out_from, .. } = self;
+        let open = |zone: usize| open.get(zone).copied().unwrap_or(false);
+        let distance = out_from
+            .entry(from)
+            .or_insert_with(|| field.distances(from, open));
+        (0..field.zones.len())
+            .filter(|&z| wanted(z) && distance[z] != usize::MAX)
+            .min_by_key(|&z| (distance[z], z))
+    }
+}
+
+/// Where each side's obeying units march and stand as the moves begin
+/// (per side and zone: `side * zones + zone`).
+#[derive(Default)]
+struct Stands {
+    /// Per (from, to) zone pair: where the pair's men start in `column_men`
+    /// (one slot per side).
+    columns: HashMap<(usize, usize), usize>,
+    column_men: Vec<u32>,
+    /// Where a side has an unbroken unit that stays: it holds the zone.
+    holding: Vec<bool>,
+}
+
+impl Stands {
+    fn reset(&mut self, zones: usize, sides: usize) {
+        self.columns.clear();
+        self.column_men.clear();
+        refill(&mut self.holding, zones * sides, false);
+    }
+
+    /// Notes an obeying unit of `men` in `from`, moving to `want` or staying.
+    #[inline]
+    fn note(&mut self, field: &Field, side: usize, from: usize, men: u32, want: Option<usize>) {
+        match want {
+            Some(to) => self.march(field, side, (from, to), men),
+            None if men > 0 => self.holding[side * field.zones.len() + from] = true,
+            None => {}
         }
-        if field.zones[zone].is_crossing() {
-            let unit_room = f64::from(men) * room_per_man(field, walker.mounted);
-            let routing = state == MoraleState::Routing;
-            let flow = if routing { field.rules.routing_flow } else { 1.0 };
-            self.crowd_room[zone] += unit_room;
-            self.flowing_room[zone] += unit_room * flow;
-        }
+    }
+
+    fn march(&mut self, field: &Field, side: usize, pair: (usize, usize), men: u32) {
+        let Stands {
+            columns,
+            column_men,
+            ..
+        } = self;
+        let start = *columns.entry(pair).or_insert_with(|| {
+            let start = column_men.len();
+            column_men.resize(start + field.n_sides, 0);
+            start
+        });
+        column_men[start + side] += men;
+    }
+
+    /// Men of each side in the column from one zone to another.
+    fn column(&self, field: &Field, pair: (usize, usize)) -> &[u32] {
+        self.columns.get(&pair).map_or(&[][..], |&start| {
+            &self.column_men[start..start + field.n_sides]
+        })
     }
 }
 
@@ -290,26 +339,20 @@ impl Census {
 /// `side * zones + zone`; per zone and side: `zone * sides + side`).
 #[derive(Default)]
 pub struct MovementScratch {
-    /// The field the path searches below were made on.
-    field: Option<Field>,
     intact: Vec<bool>,
-    /// The open zones the kept path searches were made with: they are kept
-    /// from turn to turn until a crossing is destroyed or mended.
-    searched_with: Vec<bool>,
-    census: Census,
-    /// Per goal zone: the next hop towards it from every zone. A unit's hop
-    /// is looked up, not searched among its zone's neighbours each turn.
-    hops_to: Vec<Option<Vec<Option<usize>>>>,
-    reach_from: HashMap<usize, Reach>,
-    /// Steps from a pursuer's zone to every zone, through open zones.
-    out_from: HashMap<usize, Vec<usize>>,
+    paths: Paths,
+    /// Where routing enemies of each side are (for pursuit).
+    enemy_routing_in: Vec<bool>,
+    /// Where each side has an unbroken unit (contact).
+    unbroken: Vec<bool>,
+    crowding: Vec<Crowding>,
+    /// Per zone: the room taken in a crossing, and that room by how fast it flows.
+    crowd_room: Vec<f64>,
+    flowing_room: Vec<f64>,
     pursuit: HashMap<(usize, usize), Option<usize>>,
     commander_zone: Vec<Option<usize>>,
-    walkers: Vec<Walker>,
     movers: Vec<Mover>,
-    columns: HashMap<(usize, usize), usize>,
-    column_men: Vec<u32>,
-    holding: Vec<bool>,
+    stands: Stands,
     capacity: Vec<f64>,
     trampled: Vec<u32>,
     crossed: Vec<u32>,
@@ -346,20 +389,17 @@ pub fn movement_system(
     let n = field.zones.len();
     let n_sides = field.n_sides;
     let MovementScratch {
-        field: searched_on,
         intact,
-        searched_with,
-        census,
-        hops_to,
-        reach_from,
-        out_from,
+        paths,
+        enemy_routing_in,
+        unbroken,
+        crowding,
+        crowd_room,
+        flowing_room,
         pursuit,
         commander_zone,
-        walkers,
         movers,
-        columns,
-        column_men,
-        holding,
+        stands,
         capacity,
         trampled,
         crossed,
@@ -372,178 +412,147 @@ pub fn movement_system(
             *slot = passage.intact;
         }
     }
-    // Paths depend only on the field and which zones are open: searches made
-    // on this field with the same zones open are still good.
-    if !searched_on.as_ref().is_some_and(|f| f.same(&field)) || searched_with != intact {
-        hops_to.clear();
-        hops_to.resize(n, None);
-        reach_from.clear();
-        out_from.clear();
-        searched_with.clone_from(intact);
-        *searched_on = Some(field.clone());
-    }
+    paths.keep_for(&field, intact);
     let open = |zone: usize| intact.get(zone).copied().unwrap_or(false);
-    // What the later steps need of each unit is read here, once, in the
-    // order the world stores the units: they walk these records instead of
-    // the world. As the turn's moves begin: where routing enemies are (for
-    // pursuit), by side; where each side has an unbroken unit (contact); and
-    // the room taken in each crossing, and how fast it flows — summed in
-    // unit-index order, so when the world holds the units otherwise (checked
-    // on the way) the records are sorted by index and counted again.
-    census.reset(n, n_sides);
-    walkers.clear();
-    let mut order = Rising::default();
-    let mut rallying = false;
-    units.iter().for_each(|(entity, info, strength, location, orders, morale)| {
-        order.see(info.idx);
-        let walker = Walker {
-            entity,
-            idx: narrow(info.idx),
-            side: narrow(info.side),
-            zone: narrow(location.zone),
-            men: strength.men,
-            order: orders.order.into(),
-            state: morale.state,
-            present: location.present,
-            mounted: info.mounted,
-        };
-        rallying |= matches!(walker.order, Heading::RallyTo(_));
-        census.count(&field, &walker);
-        walkers.push(walker);
-    });
-    if !order.rose() {
-        walkers.sort_by_key(|walker| walker.idx);
-        census.reset(n, n_sides);
-        for walker in walkers.iter() {
-            census.count(&field, walker);
-        }
-    }
-    let Census {
-        enemy_routing_in,
-        unbroken,
-        crowd_room,
-        flowing_room,
-    } = census;
+
     // Where each commander stands (the first entity of an index, as found;
-    // an index past the scene's commanders is looked for), if any unit makes
-    // for a commander's drums.
-    commander_zone.clear();
-    if rallying {
-        refill(commander_zone, commanders.iter().len(), None);
-        for commander in commanders.iter() {
-            if let Some(slot) = commander_zone.get_mut(commander.idx) {
-                slot.get_or_insert(commander.zone);
+    // an index past the scene's commanders is looked for), read when a unit
+    // first makes for a commander's drums.
+    let mut commanders_read = false;
+    let mut commander_at = |idx: usize| {
+        if !commanders_read {
+            refill(commander_zone, commanders.iter().len(), None);
+            for commander in commanders.iter() {
+                if let Some(slot) = commander_zone.get_mut(commander.idx) {
+                    slot.get_or_insert(commander.zone);
+                }
             }
+            commanders_read = true;
         }
-    }
-    let commander_zone = |idx: usize| match commander_zone.get(idx) {
-        Some(zone) => *zone,
-        None => commanders.iter().find(|c| c.idx == idx).map(|c| c.zone),
+        match commander_zone.get(idx) {
+            Some(zone) => *zone,
+            None => commanders.iter().find(|c| c.idx == idx).map(|c| c.zone),
+        }
     };
 
-    // Each unit's wanted next zone. Paths are searched once per goal (steps
-    // back from it) and pursuit targets once per side and zone, not per unit.
-    // On a large map each goal's search goes only as far as its units stand
-    // (a whole-map search per goal is quadratic when goals grow with the map).
-    // Men of each side's obeying columns, per (from, to) zone pair:
-    // `columns` gives where a pair's men start in `column_men` (one slot per side).
-    // The units that may have anything to do in the moves below are listed,
-    // in index order; those that obey and stay put hold their zone.
-    let local = n > LOCAL_SEARCH_ZONES;
-    pursuit.clear();
+    // Each unit is read once, in the order the world stores the units. As
+    // the moves begin: where routing enemies are (for pursuit), by side;
+    // where each side has an unbroken unit (contact); the room taken in each
+    // crossing, and how fast it flows; each unit's wanted next zone, and
+    // where each side's obeying units march and stand. The units that may
+    // have anything to do in the moves are listed. The crowds are summed and
+    // the list walked in unit-index order: when the world holds the units
+    // otherwise (checked on the way), both are sorted by index first.
+    refill(enemy_routing_in, n * n_sides, false);
+    refill(unbroken, n * n_sides, false);
+    crowding.clear();
     movers.clear();
-    columns.clear();
-    column_men.clear();
-    refill(holding, n * n_sides, false);
-    for (slot, walker) in walkers.iter().enumerate() {
-        let from = walker.zone();
-        let side = walker.side();
-        let active = walker.present && walker.state.can_fight_or_flee();
-        let goal = if !active {
-            None
-        } else if walker.state == MoraleState::Routing {
-            match walker.order {
-                Heading::RallyTo(commander) => commander_zone(commander as usize),
+    stands.reset(n, n_sides);
+    let mut order = Rising::default();
+    units.iter().for_each(|(entity, info, strength, location, orders, morale)| {
+        order.see(info.idx);
+        let (side, from, men, state) = (info.side, location.zone, strength.men, morale.state);
+        let arrived = orders.order == UnitOrder::MoveTo(from);
+        let mut mover = Mover {
+            entity,
+            idx: info.idx,
+            side,
+            zone: from,
+            men,
+            state,
+            crossing: false,
+            arrived,
+            pursuing: false,
+            want: None,
+            engaged: false,
+        };
+        if !location.present || !state.can_fight_or_flee() {
+            if arrived {
+                movers.push(mover);
+            }
+            return;
+        }
+        let routing = state == MoraleState::Routing;
+        if routing && men > 0 {
+            for other in 0..n_sides {
+                if other != side {
+                    enemy_routing_in[other * n + from] = true;
+                }
+            }
+        }
+        if state.obeys() && men > 0 {
+            unbroken[side * n + from] = true;
+        }
+        mover.crossing = field.zones[from].is_crossing();
+        if mover.crossing {
+            let room = room(&field, info, men);
+            let flow = if routing { rules.routing_flow } else { 1.0 };
+            crowding.push(Crowding {
+                idx: info.idx,
+                zone: from,
+                room,
+                flowing: room * flow,
+            });
+        }
+        let goal = if routing {
+            match orders.order {
+                UnitOrder::RallyTo(commander) => commander_at(commander),
                 _ => field.retreat.get(side).copied().flatten(),
             }
         } else {
-            match walker.order {
-                Heading::Hold => None,
-                Heading::MoveTo(zone) => Some(zone as usize),
-                Heading::RallyTo(commander) => commander_zone(commander as usize),
-                Heading::Pursue => *pursuit.entry((side, from)).or_insert_with(|| {
-                    let visible = |zone: usize| vision.side_sees(side, zone) || zone == from;
-                    let distance = out_from
-                        .entry(from)
-                        .or_insert_with(|| field.distances(from, open));
-                    (0..n)
-                        .filter(|&z| {
-                            enemy_routing_in[side * n + z]
-                                && visible(z)
-                                && distance[z] != usize::MAX
-                        })
-                        .min_by_key(|&z| (distance[z], z))
-                }),
+            match orders.order {
+                UnitOrder::Hold => None,
+                UnitOrder::MoveTo(zone) => Some(zone),
+                UnitOrder::RallyTo(commander) => commander_at(commander),
+                UnitOrder::Pursue => {
+                    mover.pursuing = true;
+                    None
+                }
             }
         };
-        let want = goal.and_then(|goal| {
-            if local {
-                return reach_from
-                    .entry(goal)
-                    .or_insert_with(|| Reach::new(goal, n))
-                    .next_hop(&field, from, open);
-            }
-            let hops = hops_to.get_mut(goal)?.get_or_insert_with(|| {
-                let back = field.distances(goal, open);
-                (0..n)
-                    .map(|from| field.next_hop_by(from, goal, &back, open))
-                    .collect()
-            });
-            hops.get(from).copied().flatten()
-        });
-        if walker.present && walker.obeys() {
-            match want {
-                Some(to) => {
-                    let start = *columns.entry((from, to)).or_insert_with(|| {
-                        let start = column_men.len();
-                        column_men.resize(start + n_sides, 0);
-                        start
-                    });
-                    column_men[start + side] += walker.men;
-                }
-                None if walker.men > 0 => holding[side * n + from] = true,
-                None => {}
-            }
+        mover.want = goal.and_then(|goal| paths.next_hop(&field, from, goal));
+        if state.obeys() && !mover.pursuing {
+            stands.note(&field, side, from, men, mover.want);
         }
-        // Active units stand in a zone (counted above): a crossing, or not.
-        let crossing = active && field.zones[from].is_crossing();
-        if want.is_some() || crossing || walker.order == Heading::MoveTo(walker.zone) {
-            movers.push(Mover {
-                walker: slot,
-                want,
-                engaged: false,
-            });
+        if mover.want.is_some() || mover.crossing || arrived || mover.pursuing {
+            movers.push(mover);
+        }
+    });
+    if !order.rose() {
+        crowding.sort_by_key(|crowding| crowding.idx);
+        movers.sort_by_key(|mover| mover.idx);
+    }
+    refill(crowd_room, n, 0.0);
+    refill(flowing_room, n, 0.0);
+    for crowding in crowding.iter() {
+        crowd_room[crowding.zone] += crowding.room;
+        flowing_room[crowding.zone] += crowding.flowing;
+    }
+    // Pursuers make for the nearest routing enemy their side sees, found
+    // once per side and zone.
+    pursuit.clear();
+    for mover in movers.iter_mut().filter(|mover| mover.pursuing) {
+        let (side, from) = (mover.side, mover.zone);
+        let target = *pursuit.entry((side, from)).or_insert_with(|| {
+            let visible = |zone: usize| vision.side_sees(side, zone) || zone == from;
+            paths.nearest(&field, from, |z| enemy_routing_in[side * n + z] && visible(z))
+        });
+        mover.want = target.and_then(|goal| paths.next_hop(&field, from, goal));
+        if mover.state.obeys() {
+            stands.note(&field, side, from, mover.men, mover.want);
         }
     }
 
     // Head-on: enemy columns ordered into each other's zones meet instead of
     // passing. The stronger column (men that have not broken) goes on into
     // the other's zone; the weaker stands and receives it, so they fight there.
-    let no_column = [0u32; 0];
-    let column = |pair: (usize, usize)| -> &[u32] {
-        columns
-            .get(&pair)
-            .map_or(&no_column[..], |&start| &column_men[start..start + n_sides])
-    };
     for mover in movers.iter_mut() {
         let Some(to) = mover.want else { continue };
-        let walker = &walkers[mover.walker];
-        if !walker.obeys() {
+        if !mover.state.obeys() {
             continue;
         }
-        let from = walker.zone();
-        let side = walker.side();
-        let coming = column((to, from));
+        let (from, side) = (mover.zone, mover.side);
+        let coming = stands.column(&field, (to, from));
         let theirs: u32 = coming
             .iter()
             .enumerate()
@@ -553,17 +562,17 @@ pub fn movement_system(
         if theirs == 0 {
             continue;
         }
-        let ours = column((from, to)).get(side).copied().unwrap_or(0);
+        let ours = stands.column(&field, (from, to)).get(side).copied().unwrap_or(0);
         let strongest_enemy_side = (0..field.n_sides)
             .filter(|&s| s != side)
             .max_by_key(|&s| (coming.get(s).copied().unwrap_or(0), std::cmp::Reverse(s)))
             .unwrap_or(side);
         let wins = ours > theirs || (ours == theirs && side < strongest_enemy_side);
         if !wins {
-            // It stays, and holds its zone (it is on the field and obeys).
+            // It stays, and holds its zone.
             mover.want = None;
-            if walker.men > 0 {
-                holding[side * n + from] = true;
+            if mover.men > 0 {
+                stands.holding[side * n + from] = true;
             }
         }
     }
@@ -577,21 +586,17 @@ pub fn movement_system(
     // With the withdrawal rules on, a unit may break contact instead, at a
     // cost: those in contact with an unbroken enemy as the moves begin.
     let disengage = rules.withdraw_morale > 0.0 || rules.withdraw_rout > 0.0;
-    let in_contact = |side: usize, zone: usize| {
-        (0..n_sides).any(|other| other != side && unbroken[other * n + zone])
-    };
     for mover in movers.iter_mut() {
-        let walker = &walkers[mover.walker];
-        if mover.want.is_none() || !walker.obeys() {
+        if mover.want.is_none() || !mover.state.obeys() {
             continue;
         }
+        let (side, zone) = (mover.side, mover.zone);
+        let enemy = |by_side: &[bool]| (0..n_sides).any(|other| other != side && by_side[other * n + zone]);
         if !disengage {
-            if (0..n_sides)
-                .any(|other| other != walker.side() && holding[other * n + walker.zone()])
-            {
+            if enemy(&stands.holding) {
                 mover.want = None;
             }
-        } else if walker.present && in_contact(walker.side(), walker.zone()) {
+        } else if enemy(unbroken) {
             mover.engaged = true;
         }
     }
@@ -635,14 +640,12 @@ pub fn movement_system(
     // walking the world: those still wanting to move, those in a crossing,
     // and those ordered to where they already are.
     for mover in movers.iter() {
-        let walker = &walkers[mover.walker];
         let want = mover.want;
-        let crossing = field.zones.get(walker.zone()).is_some_and(|z| z.is_crossing());
-        if want.is_none() && !crossing && walker.order != Heading::MoveTo(walker.zone) {
+        if want.is_none() && !mover.crossing && !mover.arrived {
             continue;
         }
         let Ok((_, info, mut strength, mut location, mut orders, morale)) =
-            units.get_mut(walker.entity)
+            units.get_mut(mover.entity)
         else {
             continue;
         };
