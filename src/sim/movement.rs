@@ -303,7 +303,6 @@ impl Stands {
     }
 
     /// Notes an obeying unit of `men` in `from`, moving to `want` or staying.
-    #[inline]
     fn note(&mut self, field: &Field, side: usize, from: usize, men: u32, want: Option<usize>) {
         match want {
             Some(to) => self.march(field, side, (from, to), men),
@@ -312,6 +311,8 @@ impl Stands {
         }
     }
 
+    // Kept out of `note`, which most units (those that stay) pass through.
+    #[inline(never)]
     fn march(&mut self, field: &Field, side: usize, pair: (usize, usize), men: u32) {
         let Stands {
             columns,
