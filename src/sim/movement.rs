@@ -237,7 +237,19 @@ impl Paths {
     }
 
     /// The neighbour of `from` on a shortest open path to `goal`, if any.
+    #[inline]
     fn next_hop(&mut self, field: &Field, from: usize, goal: usize) -> Option<usize> {
+        // Most turns every goal's hops are known: a look-up.
+        match self.hops_to.get(goal) {
+            Some(Some(hops)) => hops.get(from).copied().flatten(),
+            _ => self.search(field, from, goal),
+        }
+    }
+
+    /// [`Paths::next_hop`] when the goal's hops are not known yet, or the
+    /// map is searched only as far as needed.
+    #[inline(never)]
+    fn search(&mut self, field: &Field, from: usize, goal: usize) -> Option<usize> {
         let Paths {
             open,
             hops_to,
@@ -602,24 +614,22 @@ pub fn movement_system(
         }
     }
 
-    // Crossings: capacity shared by room; a routing crowd jams, and the excess tramples.
-    capacity.clear();
-    capacity.extend((0..n).map(|zone| {
-        // Only a crossing's capacity is ever asked for.
-        if !field.zones[zone].is_crossing() {
-            return 0.0;
-        }
+    // Crossings: capacity shared by room; a routing crowd jams, and the excess
+    // tramples. Only the crossings units stand in are asked for.
+    refill(capacity, n, 0.0);
+    for crowding in crowding.iter() {
+        let zone = crowding.zone;
         let flow = if crowd_room[zone] > 0.0 {
             flowing_room[zone] / crowd_room[zone]
         } else {
             1.0
         };
-        if open(zone) {
+        capacity[zone] = if open(zone) {
             field.capacity(zone, vision.is_blind(zone)) * flow
         } else {
             0.0
-        }
-    }));
+        };
+    }
     // What makes a crowd trample is panic and blindness, not its size: an
     // orderly column in clear air waits its turn at the water's edge.
     let panic = |routing: bool, zone: usize| {
