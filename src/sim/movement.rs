@@ -462,75 +462,77 @@ pub fn movement_system(
     movers.clear();
     stands.reset(n, n_sides);
     let mut order = Rising::default();
-    units.iter().for_each(|(entity, info, strength, location, orders, morale)| {
-        order.see(info.idx);
-        let (side, from, men, state) = (info.side, location.zone, strength.men, morale.state);
-        let arrived = orders.order == UnitOrder::MoveTo(from);
-        let mut mover = Mover {
-            entity,
-            idx: info.idx,
-            side,
-            zone: from,
-            men,
-            state,
-            crossing: false,
-            arrived,
-            pursuing: false,
-            want: None,
-            engaged: false,
-        };
-        if !location.present || !state.can_fight_or_flee() {
-            if arrived {
+    units
+        .iter()
+        .for_each(|(entity, info, strength, location, orders, morale)| {
+            order.see(info.idx);
+            let (side, from, men, state) = (info.side, location.zone, strength.men, morale.state);
+            let arrived = orders.order == UnitOrder::MoveTo(from);
+            let mut mover = Mover {
+                entity,
+                idx: info.idx,
+                side,
+                zone: from,
+                men,
+                state,
+                crossing: false,
+                arrived,
+                pursuing: false,
+                want: None,
+                engaged: false,
+            };
+            if !location.present || !state.can_fight_or_flee() {
+                if arrived {
+                    movers.push(mover);
+                }
+                return;
+            }
+            let routing = state == MoraleState::Routing;
+            if routing && men > 0 {
+                for other in 0..n_sides {
+                    if other != side {
+                        enemy_routing_in[other * n + from] = true;
+                    }
+                }
+            }
+            if state.obeys() && men > 0 {
+                unbroken[side * n + from] = true;
+            }
+            mover.crossing = field.zones[from].is_crossing();
+            if mover.crossing {
+                let room = room(&field, info, men);
+                let flow = if routing { rules.routing_flow } else { 1.0 };
+                crowding.push(Crowding {
+                    idx: info.idx,
+                    zone: from,
+                    room,
+                    flowing: room * flow,
+                });
+            }
+            let goal = if routing {
+                match orders.order {
+                    UnitOrder::RallyTo(commander) => commander_at(commander),
+                    _ => field.retreat.get(side).copied().flatten(),
+                }
+            } else {
+                match orders.order {
+                    UnitOrder::Hold => None,
+                    UnitOrder::MoveTo(zone) => Some(zone),
+                    UnitOrder::RallyTo(commander) => commander_at(commander),
+                    UnitOrder::Pursue => {
+                        mover.pursuing = true;
+                        None
+                    }
+                }
+            };
+            mover.want = goal.and_then(|goal| paths.next_hop(&field, from, goal));
+            if state.obeys() && !mover.pursuing {
+                stands.note(&field, side, from, men, mover.want);
+            }
+            if mover.want.is_some() || mover.crossing || arrived || mover.pursuing {
                 movers.push(mover);
             }
-            return;
-        }
-        let routing = state == MoraleState::Routing;
-        if routing && men > 0 {
-            for other in 0..n_sides {
-                if other != side {
-                    enemy_routing_in[other * n + from] = true;
-                }
-            }
-        }
-        if state.obeys() && men > 0 {
-            unbroken[side * n + from] = true;
-        }
-        mover.crossing = field.zones[from].is_crossing();
-        if mover.crossing {
-            let room = room(&field, info, men);
-            let flow = if routing { rules.routing_flow } else { 1.0 };
-            crowding.push(Crowding {
-                idx: info.idx,
-                zone: from,
-                room,
-                flowing: room * flow,
-            });
-        }
-        let goal = if routing {
-            match orders.order {
-                UnitOrder::RallyTo(commander) => commander_at(commander),
-                _ => field.retreat.get(side).copied().flatten(),
-            }
-        } else {
-            match orders.order {
-                UnitOrder::Hold => None,
-                UnitOrder::MoveTo(zone) => Some(zone),
-                UnitOrder::RallyTo(commander) => commander_at(commander),
-                UnitOrder::Pursue => {
-                    mover.pursuing = true;
-                    None
-                }
-            }
-        };
-        mover.want = goal.and_then(|goal| paths.next_hop(&field, from, goal));
-        if state.obeys() && !mover.pursuing {
-            stands.note(&field, side, from, men, mover.want);
-        }
-        if mover.want.is_some() || mover.crossing || arrived || mover.pursuing {
-            movers.push(mover);
-        }
-    });
+        });
     if !order.rose() {
         crowding.sort_by_key(|crowding| crowding.idx);
         movers.sort_by_key(|mover| mover.idx);
@@ -548,7 +550,9 @@ pub fn movement_system(
         let (side, from) = (mover.side, mover.zone);
         let target = *pursuit.entry((side, from)).or_insert_with(|| {
             let visible = |zone: usize| vision.side_sees(side, zone) || zone == from;
-            paths.nearest(&field, from, |z| enemy_routing_in[side * n + z] && visible(z))
+            paths.nearest(&field, from, |z| {
+                enemy_routing_in[side * n + z] && visible(z)
+            })
         });
         mover.want = target.and_then(|goal| paths.next_hop(&field, from, goal));
         if mover.state.obeys() {
@@ -575,7 +579,11 @@ pub fn movement_system(
         if theirs == 0 {
             continue;
         }
-        let ours = stands.column(&field, (from, to)).get(side).copied().unwrap_or(0);
+        let ours = stands
+            .column(&field, (from, to))
+            .get(side)
+            .copied()
+            .unwrap_or(0);
         let strongest_enemy_side = (0..field.n_sides)
             .filter(|&s| s != side)
             .max_by_key(|&s| (coming.get(s).copied().unwrap_or(0), std::cmp::Reverse(s)))
@@ -604,7 +612,8 @@ pub fn movement_system(
             continue;
         }
         let (side, zone) = (mover.side, mover.zone);
-        let enemy = |by_side: &[bool]| (0..n_sides).any(|other| other != side && by_side[other * n + zone]);
+        let enemy =
+            |by_side: &[bool]| (0..n_sides).any(|other| other != side && by_side[other * n + zone]);
         if !disengage {
             if enemy(&stands.holding) {
                 mover.want = None;
