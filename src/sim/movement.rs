@@ -29,7 +29,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::Morale;
-use super::order::{Rising, by_index, by_index_mut};
+use super::order::Rising;
 use super::perception::Vision;
 use super::weather::Passage;
 use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
@@ -162,42 +162,188 @@ pub struct Withdrawals {
 
 /// Room a unit takes in a crossing: a horse counts as several men.
 pub fn room(field: &Field, info: &UnitInfo, men: u32) -> f64 {
-    let per_man = if info.mounted {
-        field.rules.horse_men
-    } else {
-        1.0
-    };
-    f64::from(men) * per_man
+    f64::from(men) * room_per_man(field, info.mounted)
 }
 
-/// What the movement system's later steps need of each unit, read once,
-/// in the order the units are visited (unit-index order).
+/// Room one man of a unit takes: a horse's if mounted.
+fn room_per_man(field: &Field, mounted: bool) -> f64 {
+    if mounted { field.rules.horse_men } else { 1.0 }
+}
+
+/// A unit that may have something to do in the moves, as it stood when they
+/// began: one on the field that wants to move or stands in a crossing, or
+/// one ordered to where it already is. Listed in unit-index order.
 #[derive(Debug, Clone, Copy)]
-/// Narrow fields: one is kept per unit between turns (20 bytes, not 40).
-struct Walker {
-    idx: u32,
-    side: u32,
-    zone: u32,
-    present: bool,
-    obeys: bool,
+struct Mover {
+    entity: Entity,
+    idx: usize,
+    side: usize,
+    zone: usize,
     men: u32,
+    state: MoraleState,
+    /// In a crossing.
+    crossing: bool,
+    /// Ordered to the zone it is in: it holds there from now on.
+    arrived: bool,
+    /// Pursues: its target is found once every unit is counted.
+    pursuing: bool,
+    /// The neighbouring zone it wants to move to.
+    want: Option<usize>,
+    /// Sets out in contact with an unbroken enemy (the withdrawal rules on).
+    engaged: bool,
 }
 
-/// A unit, side or zone index as a Walker holds it: scenes are far below
-/// four billion of any (a larger index saturates, and is never a real one).
-fn narrow(index: usize) -> u32 {
-    u32::try_from(index).unwrap_or(u32::MAX)
+/// A unit's share of a crossing's crowd as the moves begin: the room it
+/// takes there, and that room by how fast it flows.
+#[derive(Debug, Clone, Copy)]
+struct Crowding {
+    idx: usize,
+    zone: usize,
+    room: f64,
+    flowing: f64,
 }
 
-impl Walker {
-    fn idx(&self) -> usize {
-        self.idx as usize
+/// Path searches, kept from turn to turn while the field and its open
+/// zones stay the same (paths depend on nothing else).
+#[derive(Default)]
+struct Paths {
+    /// The field the searches were made on.
+    field: Option<Field>,
+    /// Per zone: open (a destroyed crossing is not), as the searches saw it.
+    open: Vec<bool>,
+    /// Per goal zone: the next hop towards it from every zone. A unit's hop
+    /// is looked up, not searched among its zone's neighbours each turn.
+    hops_to: Vec<Option<Vec<Option<usize>>>>,
+    /// Per goal zone, on maps of more than [`LOCAL_SEARCH_ZONES`]: a search
+    /// from the goal only as far as the units asking stand.
+    reach_from: HashMap<usize, Reach>,
+    /// Steps from a pursuer's zone to every zone, through open zones.
+    out_from: HashMap<usize, Vec<usize>>,
+}
+
+impl Paths {
+    /// Forgets the searches unless they were made on `field` with the same zones open.
+    fn keep_for(&mut self, field: &Field, open: &[bool]) {
+        if self.field.as_ref().is_some_and(|f| f.same(field)) && self.open == open {
+            return;
+        }
+        self.hops_to.clear();
+        self.hops_to.resize(field.zones.len(), None);
+        self.reach_from.clear();
+        self.out_from.clear();
+        self.open.clear();
+        self.open.extend_from_slice(open);
+        self.field = Some(field.clone());
     }
-    fn side(&self) -> usize {
-        self.side as usize
+
+    /// The neighbour of `from` on a shortest open path to `goal`, if any.
+    #[inline]
+    fn next_hop(&mut self, field: &Field, from: usize, goal: usize) -> Option<usize> {
+        // Most turns every goal's hops are known: a look-up.
+        match self.hops_to.get(goal) {
+            Some(Some(hops)) => hops.get(from).copied().flatten(),
+            _ => self.search(field, from, goal),
+        }
     }
-    fn zone(&self) -> usize {
-        self.zone as usize
+
+    /// [`Paths::next_hop`] when the goal's hops are not known yet, or the
+    /// map is searched only as far as needed.
+    #[inline(never)]
+    fn search(&mut self, field: &Field, from: usize, goal: usize) -> Option<usize> {
+        let Paths {
+            open,
+            hops_to,
+            reach_from,
+            ..
+        } = self;
+        let n = field.zones.len();
+        let open = |zone: usize| open.get(zone).copied().unwrap_or(false);
+        // On a large map each goal's search goes only as far as its units
+        // stand (a whole-map search per goal is quadratic when goals grow
+        // with the map).
+        if n > LOCAL_SEARCH_ZONES {
+            return reach_from
+                .entry(goal)
+                .or_insert_with(|| Reach::new(goal, n))
+                .next_hop(field, from, open);
+        }
+        let hops = hops_to.get_mut(goal)?.get_or_insert_with(|| {
+            let back = field.distances(goal, open);
+            (0..n)
+                .map(|from| field.next_hop_by(from, goal, &back, open))
+                .collect()
+        });
+        hops.get(from).copied().flatten()
+    }
+
+    /// The nearest zone (lowest index first) reachable from `from` that
+    /// `wanted` picks.
+    fn nearest(
+        &mut self,
+        field: &Field,
+        from: usize,
+        wanted: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
+        let Paths { open, out_from, .. } = self;
+        let open = |zone: usize| open.get(zone).copied().unwrap_or(false);
+        let distance = out_from
+            .entry(from)
+            .or_insert_with(|| field.distances(from, open));
+        (0..field.zones.len())
+            .filter(|&z| wanted(z) && distance[z] != usize::MAX)
+            .min_by_key(|&z| (distance[z], z))
+    }
+}
+
+/// Where each side's obeying units march and stand as the moves begin
+/// (per side and zone: `side * zones + zone`).
+#[derive(Default)]
+struct Stands {
+    /// Per (from, to) zone pair: where the pair's men start in `column_men`
+    /// (one slot per side).
+    columns: HashMap<(usize, usize), usize>,
+    column_men: Vec<u32>,
+    /// Where a side has an unbroken unit that stays: it holds the zone.
+    holding: Vec<bool>,
+}
+
+impl Stands {
+    fn reset(&mut self, zones: usize, sides: usize) {
+        self.columns.clear();
+        self.column_men.clear();
+        refill(&mut self.holding, zones * sides, false);
+    }
+
+    /// Notes an obeying unit of `men` in `from`, moving to `want` or staying.
+    fn note(&mut self, field: &Field, side: usize, from: usize, men: u32, want: Option<usize>) {
+        match want {
+            Some(to) => self.march(field, side, (from, to), men),
+            None if men > 0 => self.holding[side * field.zones.len() + from] = true,
+            None => {}
+        }
+    }
+
+    // Kept out of `note`, which most units (those that stay) pass through.
+    #[inline(never)]
+    fn march(&mut self, field: &Field, side: usize, pair: (usize, usize), men: u32) {
+        let Stands {
+            columns,
+            column_men,
+            ..
+        } = self;
+        let start = *columns.entry(pair).or_insert_with(|| {
+            let start = column_men.len();
+            column_men.resize(start + field.n_sides, 0);
+            start
+        });
+        column_men[start + side] += men;
+    }
+
+    /// Men of each side in the column from one zone to another.
+    fn column(&self, field: &Field, pair: (usize, usize)) -> &[u32] {
+        self.columns.get(&pair).map_or(&[][..], |&start| {
+            &self.column_men[start..start + field.n_sides]
+        })
     }
 }
 
@@ -206,30 +352,20 @@ impl Walker {
 /// `side * zones + zone`; per zone and side: `zone * sides + side`).
 #[derive(Default)]
 pub struct MovementScratch {
-    /// The field the path searches below were made on.
-    field: Option<Field>,
     intact: Vec<bool>,
-    /// The open zones the kept path searches were made with: they are kept
-    /// from turn to turn until a crossing is destroyed or mended.
-    searched_with: Vec<bool>,
+    paths: Paths,
+    /// Where routing enemies of each side are (for pursuit).
     enemy_routing_in: Vec<bool>,
-    /// Per goal zone: steps back from it to every zone.
-    back_from: Vec<Option<Vec<usize>>>,
-    reach_from: HashMap<usize, Reach>,
-    /// Steps from a pursuer's zone to every zone, through open zones.
-    out_from: HashMap<usize, Vec<usize>>,
-    pursuit: HashMap<(usize, usize), Option<usize>>,
-    commander_zone: Vec<Option<usize>>,
-    walkers: Vec<Walker>,
-    wants: Vec<Option<usize>>,
-    columns: HashMap<(usize, usize), usize>,
-    column_men: Vec<u32>,
-    holding: Vec<bool>,
+    /// Where each side has an unbroken unit (contact).
     unbroken: Vec<bool>,
-    /// By unit index: in contact with an unbroken enemy as it set out.
-    engaged: Vec<bool>,
+    crowding: Vec<Crowding>,
+    /// Per zone: the room taken in a crossing, and that room by how fast it flows.
     crowd_room: Vec<f64>,
     flowing_room: Vec<f64>,
+    pursuit: HashMap<(usize, usize), Option<usize>>,
+    commander_zone: Vec<Option<usize>>,
+    movers: Vec<Mover>,
+    stands: Stands,
     capacity: Vec<f64>,
     trampled: Vec<u32>,
     crossed: Vec<u32>,
@@ -254,6 +390,7 @@ pub fn movement_system(
     mut commanders: Query<&mut CommanderState>,
     mut passages: Query<(&ZoneIdx, &mut Passage)>,
     mut units: Query<(
+        Entity,
         &UnitInfo,
         &mut Strength,
         &mut Location,
@@ -265,24 +402,17 @@ pub fn movement_system(
     let n = field.zones.len();
     let n_sides = field.n_sides;
     let MovementScratch {
-        field: searched_on,
         intact,
-        searched_with,
+        paths,
         enemy_routing_in,
-        back_from,
-        reach_from,
-        out_from,
-        pursuit,
-        commander_zone,
-        walkers,
-        wants,
-        columns,
-        column_men,
-        holding,
         unbroken,
-        engaged,
+        crowding,
         crowd_room,
         flowing_room,
+        pursuit,
+        commander_zone,
+        movers,
+        stands,
         capacity,
         trampled,
         crossed,
@@ -295,165 +425,151 @@ pub fn movement_system(
             *slot = passage.intact;
         }
     }
-    // Paths depend only on the field and which zones are open: searches made
-    // on this field with the same zones open are still good.
-    if !searched_on.as_ref().is_some_and(|f| f.same(&field)) || searched_with != intact {
-        back_from.clear();
-        back_from.resize(n, None);
-        reach_from.clear();
-        out_from.clear();
-        searched_with.clone_from(intact);
-        *searched_on = Some(field.clone());
-    }
+    paths.keep_for(&field, intact);
     let open = |zone: usize| intact.get(zone).copied().unwrap_or(false);
-    // As the turn's moves begin: where routing enemies are (for pursuit), by
-    // side; where each side has an unbroken unit (contact); and the room
-    // taken in each crossing, and how fast it flows.
-    // In unit-index order: as the units are stored, checked on the way; when
-    // the world holds them otherwise, the pass is made again, sorted.
-    let mut stored = true;
-    loop {
-        refill(enemy_routing_in, n * n_sides, false);
-        refill(unbroken, n * n_sides, false);
-        refill(crowd_room, n, 0.0);
-        refill(flowing_room, n, 0.0);
-        let mut order = Rising::default();
-        for (info, strength, location, _, morale) in by_index(&units, stored) {
-            if stored && !order.see(info.idx) {
-                break;
+
+    // Where each commander stands (the first entity of an index, as found;
+    // an index past the scene's commanders is looked for), read when a unit
+    // first makes for a commander's drums.
+    let mut commanders_read = false;
+    let mut commander_at = |idx: usize| {
+        if !commanders_read {
+            refill(commander_zone, commanders.iter().len(), None);
+            for commander in commanders.iter() {
+                if let Some(slot) = commander_zone.get_mut(commander.idx) {
+                    slot.get_or_insert(commander.zone);
+                }
             }
-            if !location.present || !morale.state.can_fight_or_flee() {
-                continue;
+            commanders_read = true;
+        }
+        match commander_zone.get(idx) {
+            Some(zone) => *zone,
+            None => commanders.iter().find(|c| c.idx == idx).map(|c| c.zone),
+        }
+    };
+
+    // Each unit is read once, in the order the world stores the units. As
+    // the moves begin: where routing enemies are (for pursuit), by side;
+    // where each side has an unbroken unit (contact); the room taken in each
+    // crossing, and how fast it flows; each unit's wanted next zone, and
+    // where each side's obeying units march and stand. The units that may
+    // have anything to do in the moves are listed. The crowds are summed and
+    // the list walked in unit-index order: when the world holds the units
+    // otherwise (checked on the way), both are sorted by index first.
+    refill(enemy_routing_in, n * n_sides, false);
+    refill(unbroken, n * n_sides, false);
+    crowding.clear();
+    movers.clear();
+    stands.reset(n, n_sides);
+    let mut order = Rising::default();
+    units
+        .iter()
+        .for_each(|(entity, info, strength, location, orders, morale)| {
+            order.see(info.idx);
+            let (side, from, men, state) = (info.side, location.zone, strength.men, morale.state);
+            let arrived = orders.order == UnitOrder::MoveTo(from);
+            let mut mover = Mover {
+                entity,
+                idx: info.idx,
+                side,
+                zone: from,
+                men,
+                state,
+                crossing: false,
+                arrived,
+                pursuing: false,
+                want: None,
+                engaged: false,
+            };
+            if !location.present || !state.can_fight_or_flee() {
+                if arrived {
+                    movers.push(mover);
+                }
+                return;
             }
-            if morale.state == MoraleState::Routing && strength.men > 0 {
+            let routing = state == MoraleState::Routing;
+            if routing && men > 0 {
                 for other in 0..n_sides {
-                    if other != info.side {
-                        enemy_routing_in[other * n + location.zone] = true;
+                    if other != side {
+                        enemy_routing_in[other * n + from] = true;
                     }
                 }
             }
-            if morale.state.obeys() && strength.men > 0 {
-                unbroken[info.side * n + location.zone] = true;
+            if state.obeys() && men > 0 {
+                unbroken[side * n + from] = true;
             }
-            if field.zones[location.zone].is_crossing() {
-                let unit_room = room(&field, info, strength.men);
-                let routing = morale.state == MoraleState::Routing;
+            mover.crossing = field.zones[from].is_crossing();
+            if mover.crossing {
+                let room = room(&field, info, men);
                 let flow = if routing { rules.routing_flow } else { 1.0 };
-                crowd_room[location.zone] += unit_room;
-                flowing_room[location.zone] += unit_room * flow;
+                crowding.push(Crowding {
+                    idx: info.idx,
+                    zone: from,
+                    room,
+                    flowing: room * flow,
+                });
             }
-        }
-        if order.rose() {
-            break;
-        }
-        stored = false;
-    }
-    // Where each commander stands (the first entity of an index, as found;
-    // an index past the scene's commanders is looked for).
-    refill(commander_zone, commanders.iter().len(), None);
-    for commander in commanders.iter() {
-        if let Some(slot) = commander_zone.get_mut(commander.idx) {
-            slot.get_or_insert(commander.zone);
-        }
-    }
-    let commander_zone = |idx: usize| match commander_zone.get(idx) {
-        Some(zone) => *zone,
-        None => commanders.iter().find(|c| c.idx == idx).map(|c| c.zone),
-    };
-
-    // Each unit's wanted next zone. Paths are searched once per goal (steps
-    // back from it) and pursuit targets once per side and zone, not per unit.
-    // On a large map each goal's search goes only as far as its units stand
-    // (a whole-map search per goal is quadratic when goals grow with the map).
-    // Men of each side's obeying columns, per (from, to) zone pair:
-    // `columns` gives where a pair's men start in `column_men` (one slot per side).
-    let local = n > LOCAL_SEARCH_ZONES;
-    pursuit.clear();
-    wants.clear();
-    walkers.clear();
-    columns.clear();
-    column_men.clear();
-    for (info, strength, location, orders, morale) in by_index(&units, stored) {
-        let from = location.zone;
-        let goal = if !location.present || !morale.state.can_fight_or_flee() {
-            None
-        } else if morale.state == MoraleState::Routing {
-            match orders.order {
-                UnitOrder::RallyTo(commander) => commander_zone(commander),
-                _ => field.retreat.get(info.side).copied().flatten(),
+            let goal = if routing {
+                match orders.order {
+                    UnitOrder::RallyTo(commander) => commander_at(commander),
+                    _ => field.retreat.get(side).copied().flatten(),
+                }
+            } else {
+                match orders.order {
+                    UnitOrder::Hold => None,
+                    UnitOrder::MoveTo(zone) => Some(zone),
+                    UnitOrder::RallyTo(commander) => commander_at(commander),
+                    UnitOrder::Pursue => {
+                        mover.pursuing = true;
+                        None
+                    }
+                }
+            };
+            mover.want = goal.and_then(|goal| paths.next_hop(&field, from, goal));
+            if state.obeys() && !mover.pursuing {
+                stands.note(&field, side, from, men, mover.want);
             }
-        } else {
-            match orders.order {
-                UnitOrder::Hold => None,
-                UnitOrder::MoveTo(zone) => Some(zone),
-                UnitOrder::RallyTo(commander) => commander_zone(commander),
-                UnitOrder::Pursue => *pursuit.entry((info.side, from)).or_insert_with(|| {
-                    let visible = |zone: usize| vision.side_sees(info.side, zone) || zone == from;
-                    let distance = out_from
-                        .entry(from)
-                        .or_insert_with(|| field.distances(from, open));
-                    (0..n)
-                        .filter(|&z| {
-                            enemy_routing_in[info.side * n + z]
-                                && visible(z)
-                                && distance[z] != usize::MAX
-                        })
-                        .min_by_key(|&z| (distance[z], z))
-                }),
+            if mover.want.is_some() || mover.crossing || arrived || mover.pursuing {
+                movers.push(mover);
             }
-        };
-        let want = goal.and_then(|goal| {
-            if local {
-                return reach_from
-                    .entry(goal)
-                    .or_insert_with(|| Reach::new(goal, n))
-                    .next_hop(&field, from, open);
-            }
-            let back = back_from
-                .get_mut(goal)?
-                .get_or_insert_with(|| field.distances(goal, open));
-            field.next_hop_by(from, goal, back, open)
         });
-        let walker = Walker {
-            idx: narrow(info.idx),
-            side: narrow(info.side),
-            zone: narrow(from),
-            present: location.present,
-            obeys: morale.state.obeys(),
-            men: strength.men,
-        };
-        if let Some(to) = want
-            && walker.present
-            && walker.obeys
-        {
-            let start = *columns.entry((from, to)).or_insert_with(|| {
-                let start = column_men.len();
-                column_men.resize(start + n_sides, 0);
-                start
-            });
-            column_men[start + info.side] += strength.men;
+    if !order.rose() {
+        crowding.sort_by_key(|crowding| crowding.idx);
+        movers.sort_by_key(|mover| mover.idx);
+    }
+    refill(crowd_room, n, 0.0);
+    refill(flowing_room, n, 0.0);
+    for crowding in crowding.iter() {
+        crowd_room[crowding.zone] += crowding.room;
+        flowing_room[crowding.zone] += crowding.flowing;
+    }
+    // Pursuers make for the nearest routing enemy their side sees, found
+    // once per side and zone.
+    pursuit.clear();
+    for mover in movers.iter_mut().filter(|mover| mover.pursuing) {
+        let (side, from) = (mover.side, mover.zone);
+        let target = *pursuit.entry((side, from)).or_insert_with(|| {
+            let visible = |zone: usize| vision.side_sees(side, zone) || zone == from;
+            paths.nearest(&field, from, |z| {
+                enemy_routing_in[side * n + z] && visible(z)
+            })
+        });
+        mover.want = target.and_then(|goal| paths.next_hop(&field, from, goal));
+        if mover.state.obeys() {
+            stands.note(&field, side, from, mover.men, mover.want);
         }
-        wants.push(want);
-        walkers.push(walker);
     }
 
     // Head-on: enemy columns ordered into each other's zones meet instead of
     // passing. The stronger column (men that have not broken) goes on into
     // the other's zone; the weaker stands and receives it, so they fight there.
-    let no_column = [0u32; 0];
-    let column = |pair: (usize, usize)| -> &[u32] {
-        columns
-            .get(&pair)
-            .map_or(&no_column[..], |&start| &column_men[start..start + n_sides])
-    };
-    for (walker, want) in walkers.iter().zip(wants.iter_mut()) {
-        let Some(to) = *want else { continue };
-        if !walker.obeys {
+    for mover in movers.iter_mut() {
+        let Some(to) = mover.want else { continue };
+        if !mover.state.obeys() {
             continue;
         }
-        let from = walker.zone();
-        let side = walker.side();
-        let coming = column((to, from));
+        let (from, side) = (mover.zone, mover.side);
+        let coming = stands.column(&field, (to, from));
         let theirs: u32 = coming
             .iter()
             .enumerate()
@@ -463,14 +579,22 @@ pub fn movement_system(
         if theirs == 0 {
             continue;
         }
-        let ours = column((from, to)).get(side).copied().unwrap_or(0);
+        let ours = stands
+            .column(&field, (from, to))
+            .get(side)
+            .copied()
+            .unwrap_or(0);
         let strongest_enemy_side = (0..field.n_sides)
             .filter(|&s| s != side)
             .max_by_key(|&s| (coming.get(s).copied().unwrap_or(0), std::cmp::Reverse(s)))
             .unwrap_or(side);
         let wins = ours > theirs || (ours == theirs && side < strongest_enemy_side);
         if !wins {
-            *want = None;
+            // It stays, and holds its zone.
+            mover.want = None;
+            if mover.men > 0 {
+                stands.holding[side * n + from] = true;
+            }
         }
     }
 
@@ -480,49 +604,41 @@ pub fn movement_system(
     // its heels) go on fighting wherever they arrive. Only holders pin: a unit
     // pinned this turn does not pin others in turn, so one blocking unit in a
     // ford stops the enemy it faces, not its own side's columns behind them.
-    refill(holding, n * n_sides, false);
-    for (walker, want) in walkers.iter().zip(wants.iter()) {
-        if walker.present && walker.obeys && walker.men > 0 && want.is_none() {
-            holding[walker.side() * n + walker.zone()] = true;
-        }
-    }
     // With the withdrawal rules on, a unit may break contact instead, at a
     // cost: those in contact with an unbroken enemy as the moves begin.
     let disengage = rules.withdraw_morale > 0.0 || rules.withdraw_rout > 0.0;
-    let in_contact = |side: usize, zone: usize| {
-        (0..n_sides).any(|other| other != side && unbroken[other * n + zone])
-    };
-    let most = walkers.iter().map(|w| w.idx() + 1).max().unwrap_or(0);
-    refill(engaged, most, false);
-    for (walker, want) in walkers.iter().zip(wants.iter_mut()) {
-        if want.is_none() || !walker.obeys {
+    for mover in movers.iter_mut() {
+        if mover.want.is_none() || !mover.state.obeys() {
             continue;
         }
+        let (side, zone) = (mover.side, mover.zone);
+        let enemy =
+            |by_side: &[bool]| (0..n_sides).any(|other| other != side && by_side[other * n + zone]);
         if !disengage {
-            if (0..n_sides)
-                .any(|other| other != walker.side() && holding[other * n + walker.zone()])
-            {
-                *want = None;
+            if enemy(&stands.holding) {
+                mover.want = None;
             }
-        } else if walker.present && in_contact(walker.side(), walker.zone()) {
-            engaged[walker.idx()] = true;
+        } else if enemy(unbroken) {
+            mover.engaged = true;
         }
     }
 
-    // Crossings: capacity shared by room; a routing crowd jams, and the excess tramples.
-    capacity.clear();
-    capacity.extend((0..n).map(|zone| {
+    // Crossings: capacity shared by room; a routing crowd jams, and the excess
+    // tramples. Only the crossings units stand in are asked for.
+    refill(capacity, n, 0.0);
+    for crowding in crowding.iter() {
+        let zone = crowding.zone;
         let flow = if crowd_room[zone] > 0.0 {
             flowing_room[zone] / crowd_room[zone]
         } else {
             1.0
         };
-        if open(zone) {
+        capacity[zone] = if open(zone) {
             field.capacity(zone, vision.is_blind(zone)) * flow
         } else {
             0.0
-        }
-    }));
+        };
+    }
     // What makes a crowd trample is panic and blindness, not its size: an
     // orderly column in clear air waits its turn at the water's edge.
     let panic = |routing: bool, zone: usize| {
@@ -536,18 +652,32 @@ pub fn movement_system(
     };
     refill(trampled, n, 0);
     refill(crossed, n * n_sides, 0);
+    let mut any_crossed = false;
     moved.clear();
-    let units = by_index_mut(&mut units, stored);
-    for ((info, mut strength, mut location, mut orders, morale), want) in units.zip(wants.iter()) {
+    // Those that left an enemy standing pay for it in the morale step.
+    withdrawals.units.clear();
+    // The listed units are reached by entity, in index order, instead of
+    // walking the world: those still wanting to move, those in a crossing,
+    // and those ordered to where they already are.
+    for mover in movers.iter() {
+        let want = mover.want;
+        if want.is_none() && !mover.crossing && !mover.arrived {
+            continue;
+        }
+        let Ok((_, info, mut strength, mut location, mut orders, morale)) =
+            units.get_mut(mover.entity)
+        else {
+            continue;
+        };
         'unit: {
             if !location.present || !morale.state.can_fight_or_flee() {
                 break 'unit;
             }
             let zone = location.zone;
-            if field.zones[zone].is_crossing() {
+            let next = if field.zones[zone].is_crossing() {
                 let crowd = crowd_room[zone];
                 let own_room = room(&field, info, strength.men);
-                let per_man = if info.mounted { rules.horse_men } else { 1.0 };
+                let per_man = room_per_man(&field, info.mounted);
                 let own_panic = panic(morale.state == MoraleState::Routing, zone);
                 if crowd > capacity[zone] && crowd > 0.0 && own_panic > 0.0 {
                     // Each unit's part of the excess, by the room it takes and its own panic.
@@ -562,28 +692,34 @@ pub fn movement_system(
                     strength.lost_this_turn += lost;
                     trampled[zone] += lost;
                 }
-                let Some(next) = *want else { break 'unit };
+                let Some(next) = want else { break 'unit };
                 if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
                     // Turning back before setting out is a step, not a crossing.
-                    move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
-                    moved.push((info.idx, next));
-                    break 'unit;
-                }
-                let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
-                orders.progress += capacity[zone].min(crowd.max(1.0)) * share / per_man;
-                if orders.progress >= f64::from(strength.men) {
+                    next
+                } else {
+                    let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
+                    orders.progress += capacity[zone].min(crowd.max(1.0)) * share / per_man;
+                    if orders.progress < f64::from(strength.men) {
+                        break 'unit;
+                    }
                     crossed[zone * n_sides + info.side] += strength.men;
+                    any_crossed = true;
                     chronicle.push(Entry::Crossed {
                         unit: info.idx,
                         zone,
                         to: next,
                     });
-                    move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
-                    moved.push((info.idx, next));
+                    next
                 }
-            } else if let Some(next) = *want {
-                move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
-                moved.push((info.idx, next));
+            } else if let Some(next) = want {
+                next
+            } else {
+                break 'unit;
+            };
+            move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
+            moved.push((info.idx, next));
+            if mover.engaged {
+                withdrawals.units.push(info.idx);
             }
         }
         // A unit that reached its destination holds there.
@@ -596,33 +732,30 @@ pub fn movement_system(
             chronicle.push(Entry::Trampled { zone, men: *men });
         }
     }
-    for (idx, mut passage) in passages.iter_mut() {
-        if idx.0 < n {
-            let by_side = &crossed[idx.0 * n_sides..(idx.0 + 1) * n_sides];
-            if by_side.iter().all(|men| *men == 0) {
-                continue;
-            }
-            for (side, men) in by_side.iter().enumerate() {
-                if let Some(total) = passage.crossed.get_mut(side) {
-                    *total = total.saturating_add(*men);
+    if any_crossed {
+        for (idx, mut passage) in passages.iter_mut() {
+            if idx.0 < n {
+                let by_side = &crossed[idx.0 * n_sides..(idx.0 + 1) * n_sides];
+                if by_side.iter().all(|men| *men == 0) {
+                    continue;
+                }
+                for (side, men) in by_side.iter().enumerate() {
+                    if let Some(total) = passage.crossed.get_mut(side) {
+                        *total = total.saturating_add(*men);
+                    }
                 }
             }
         }
     }
-    // Those that left an enemy standing pay for it in the morale step.
-    withdrawals.units.clear();
-    withdrawals.units.extend(
-        moved
-            .iter()
-            .map(|(unit, _)| *unit)
-            .filter(|unit| engaged.get(*unit).copied().unwrap_or(false)),
-    );
     // A commander rides with the unit he leads (the first of his that moved,
     // by unit index) unless the scene has put him somewhere himself.
+    let leader = |unit: usize| field.units.get(unit).and_then(|u| u.leader);
+    if !moved.iter().any(|&(unit, _)| leader(unit).is_some()) {
+        return;
+    }
     refill(followed, commanders.iter().len(), None);
     for &(unit, zone) in moved.iter() {
-        let leader = field.units.get(unit).and_then(|u| u.leader);
-        if let Some(slot) = leader.and_then(|leader| followed.get_mut(leader)) {
+        if let Some(slot) = leader(unit).and_then(|leader| followed.get_mut(leader)) {
             slot.get_or_insert(zone);
         }
     }
@@ -634,9 +767,7 @@ pub fn movement_system(
             Some(zone) => *zone,
             None => moved
                 .iter()
-                .find(|(unit, _)| {
-                    field.units.get(*unit).and_then(|u| u.leader) == Some(commander.idx)
-                })
+                .find(|(unit, _)| leader(*unit) == Some(commander.idx))
                 .map(|(_, zone)| *zone),
         };
         if let Some(zone) = follows {
