@@ -84,6 +84,12 @@ impl Morale {
         morale
     }
 
+    /// Moves morale by `delta` (kept within 0..100) and notes why.
+    pub fn feel(&mut self, modifier: Modifier, delta: f64) {
+        self.value = (self.value + delta).clamp(0.0, 100.0);
+        self.push(modifier, delta);
+    }
+
     pub fn push(&mut self, modifier: Modifier, delta: f64) {
         if delta != 0.0 {
             self.last.push((modifier, delta));
@@ -118,7 +124,6 @@ pub struct MoraleScratch {
     /// is held or closed.
     near: Vec<Option<(f64, f64, f64)>>,
     trapped: Vec<Option<bool>>,
-    deltas: Vec<(Modifier, f64)>,
 }
 
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
@@ -158,7 +163,6 @@ pub fn morale_system(
         withdrawn,
         near,
         trapped: trapped_in,
-        deltas,
     } = &mut *scratch;
     refill(smoke, n, 0.0);
     refill(open, n, true);
@@ -239,12 +243,25 @@ pub fn morale_system(
         let morale: &mut Morale = morale.into_inner();
         let zone = location.zone;
         let side = info.side;
-        deltas.clear();
+        // Each modifier is felt as it is found, in the order `why` shows
+        // them; the leader's ceiling and recovery measure from where morale
+        // stood before any of them.
+        let before_turn = morale.value;
+        // Pressed: something (here or earlier this turn) told against it.
+        let mut pressed = !morale.last.is_empty();
+        let mut feel = |morale: &mut Morale, modifier: Modifier, delta: f64| {
+            pressed |= delta < 0.0;
+            morale.feel(modifier, delta);
+        };
         // Casualties this turn, as a share of the men before them.
         let before = f64::from(strength.men + lost_this_turn);
         if lost_this_turn > 0 && before > 0.0 {
             let percent = 100.0 * f64::from(lost_this_turn) / before;
-            deltas.push((Modifier::Casualties, -rules.casualty_morale * percent));
+            feel(
+                morale,
+                Modifier::Casualties,
+                -rules.casualty_morale * percent,
+            );
         }
         // Contagion: routing friends in this zone and the neighbours it can
         // see; and the enemy in the zone (heard if not seen).
@@ -266,7 +283,7 @@ pub fn morale_system(
             });
         // Outnumbered by the enemy in the zone.
         if enemy_here > 1.5 * men[side * n + zone] {
-            deltas.push((Modifier::Outnumbered, -rules.outnumbered_morale));
+            feel(morale, Modifier::Outnumbered, -rules.outnumbered_morale);
         }
         let own_men = f64::from(strength.men);
         let own_routing = if morale.state.is_broken() {
@@ -302,7 +319,11 @@ pub fn morale_system(
         }
         let felt_share = routing_share.max(believed).max(feared);
         if felt_share > 0.0 {
-            deltas.push((Modifier::Contagion, -rules.contagion_morale * felt_share));
+            feel(
+                morale,
+                Modifier::Contagion,
+                -rules.contagion_morale * felt_share,
+            );
         }
         // A commander standing here.
         // A commander standing here lifts spirits toward a ceiling a little above
@@ -310,9 +331,9 @@ pub fn morale_system(
         let leadership = best_leader(side, zone);
         if leadership > 0.0 {
             let ceiling = (info.start_morale + leadership * rules.leader_ceiling).min(100.0);
-            let lift = (rules.leader_morale * leadership).min((ceiling - morale.value).max(0.0));
+            let lift = (rules.leader_morale * leadership).min((ceiling - before_turn).max(0.0));
             if lift > 0.0 {
-                deltas.push((Modifier::Leader, lift));
+                feel(morale, Modifier::Leader, lift);
             }
         }
         // Smoke chokes; wet cloth helps, but riders mid-ford cannot reach the water.
@@ -320,7 +341,7 @@ pub fn morale_system(
         let cloth = side_orders.wet_cloth.get(side).copied().unwrap_or(false) && !mid_ford;
         let choke = rules.smoke_morale * smoke[zone] * if cloth { rules.wet_cloth } else { 1.0 };
         if smoke[zone] >= rules.smoke_thin {
-            deltas.push((Modifier::Smoke, -choke));
+            feel(morale, Modifier::Smoke, -choke);
         }
         // No line of retreat: enemy here and every way out held by the enemy or closed.
         if enemy_here > 0.0 {
@@ -332,22 +353,17 @@ pub fn morale_system(
                 })
             });
             if trapped {
-                deltas.push((Modifier::Trapped, -rules.trapped_morale));
+                feel(morale, Modifier::Trapped, -rules.trapped_morale);
             }
         }
         // Turning its back on an enemy within reach (the withdrawal rules).
         let withdrew = withdrew_now(info.idx);
         if withdrew && rules.withdraw_morale > 0.0 {
-            deltas.push((Modifier::Withdrawal, -rules.withdraw_morale));
+            feel(morale, Modifier::Withdrawal, -rules.withdraw_morale);
         }
-        let pressed = deltas.iter().any(|(_, d)| *d < 0.0) || !morale.last.is_empty();
-        if !pressed && !morale.state.is_broken() && morale.value < info.start_morale {
-            let recovery = rules.morale_recovery.min(info.start_morale - morale.value);
-            deltas.push((Modifier::Recovery, recovery));
-        }
-        for &(modifier, delta) in deltas.iter() {
-            morale.value = (morale.value + delta).clamp(0.0, 100.0);
-            morale.push(modifier, delta);
+        if !pressed && !morale.state.is_broken() && before_turn < info.start_morale {
+            let recovery = rules.morale_recovery.min(info.start_morale - before_turn);
+            morale.feel(Modifier::Recovery, recovery);
         }
 
         // State changes.
