@@ -118,12 +118,33 @@ pub struct MoraleScratch {
     leading: Vec<f64>,
     /// Whether each unit (by index) withdrew from a fight this turn.
     withdrawn: Vec<bool>,
-    /// Per side and zone, found when the first unit there asks: men and
-    /// routing (or withdrawing) men of the side in the zone and the
-    /// neighbours it sees, and enemy men in the zone; whether every way out
-    /// is held or closed.
-    near: Vec<Option<(f64, f64, f64)>>,
-    trapped: Vec<Option<bool>>,
+    /// Per side and zone, found when the first unit there asks.
+    places: Vec<Option<Place>>,
+}
+
+/// What the units of one side in one zone feel alike this turn, found when
+/// the first of them asks.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    /// Men of the side in the zone and the neighbours it sees, and of those
+    /// the routing (or withdrawing) men.
+    near_men: f64,
+    near_routing: f64,
+    /// The enemy in the zone (heard if not seen) outnumbers the side half
+    /// again.
+    outnumbered: bool,
+    /// Enemy here, and every way out held by the enemy or closed.
+    trapped: bool,
+    /// The smoke here is thick enough to choke.
+    smoky: bool,
+    /// The zone is blind with smoke.
+    blind: bool,
+    /// What the smoke takes from men on foot, and from riders (who cannot
+    /// reach the water to wet their cloth mid-ford).
+    choke: f64,
+    choke_mounted: f64,
+    /// The best leadership standing here (none: 0).
+    leadership: f64,
 }
 
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
@@ -161,8 +182,7 @@ pub fn morale_system(
         routing,
         leading,
         withdrawn,
-        near,
-        trapped: trapped_in,
+        places,
     } = &mut *scratch;
     refill(smoke, n, 0.0);
     refill(open, n, true);
@@ -228,9 +248,41 @@ pub fn morale_system(
             *best = best.max(commander.leading(rules));
         }
     }
-    let best_leader = |side: usize, zone: usize| leading[side * n + zone];
-    refill(near, n * field.n_sides, None);
-    refill(trapped_in, n * field.n_sides, None);
+    refill(places, n * field.n_sides, None);
+    let wet_cloth = |side: usize| side_orders.wet_cloth.get(side).copied().unwrap_or(false);
+    let place = |side: usize, zone: usize| {
+        let mut near_men = 0.0;
+        let mut near_routing = 0.0;
+        for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
+            if z == zone || vision.side_sees(side, z) {
+                near_men += men[side * n + z];
+                near_routing += routing[side * n + z] + withdrawing[side * n + z];
+            }
+        }
+        let enemy_here: f64 = (0..field.n_sides)
+            .filter(|s| *s != side)
+            .map(|s| men[s * n + zone])
+            .sum();
+        let trapped = enemy_here > 0.0
+            && field.neighbours[zone].iter().all(|&z| {
+                !open[z]
+                    || (0..field.n_sides).any(|s| s != side && men[s * n + z] > men[side * n + z])
+            });
+        let choke_with = |cloth: bool| {
+            rules.smoke_morale * smoke[zone] * if cloth { rules.wet_cloth } else { 1.0 }
+        };
+        Place {
+            near_men,
+            near_routing,
+            outnumbered: enemy_here > 1.5 * men[side * n + zone],
+            trapped,
+            smoky: smoke[zone] >= rules.smoke_thin,
+            blind: vision.is_blind(zone),
+            choke: choke_with(wet_cloth(side)),
+            choke_mounted: choke_with(wet_cloth(side) && !field.zones[zone].is_crossing()),
+            leadership: leading[side * n + zone],
+        }
+    };
 
     for (info, mut strength, location, mut orders, morale) in by_index_mut(&mut units, stored) {
         // Losses are counted until morale has felt them: those of this turn,
@@ -243,6 +295,8 @@ pub fn morale_system(
         let morale: &mut Morale = morale.into_inner();
         let zone = location.zone;
         let side = info.side;
+        let here = *places[side * n + zone].get_or_insert_with(|| place(side, zone));
+        let withdrew = withdrew_now(info.idx);
         // Each modifier is felt as it is found, in the order `why` shows
         // them; the leader's ceiling and recovery measure from where morale
         // stood before any of them.
@@ -263,28 +317,12 @@ pub fn morale_system(
                 -rules.casualty_morale * percent,
             );
         }
-        // Contagion: routing friends in this zone and the neighbours it can
-        // see; and the enemy in the zone (heard if not seen).
-        let (near_men, near_routing, enemy_here) =
-            *near[side * n + zone].get_or_insert_with(|| {
-                let mut near_men = 0.0;
-                let mut near_routing = 0.0;
-                for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
-                    if z == zone || vision.side_sees(side, z) {
-                        near_men += men[side * n + z];
-                        near_routing += routing[side * n + z] + withdrawing[side * n + z];
-                    }
-                }
-                let enemy_here: f64 = (0..field.n_sides)
-                    .filter(|s| *s != side)
-                    .map(|s| men[s * n + zone])
-                    .sum();
-                (near_men, near_routing, enemy_here)
-            });
         // Outnumbered by the enemy in the zone.
-        if enemy_here > 1.5 * men[side * n + zone] {
+        if here.outnumbered {
             feel(morale, Modifier::Outnumbered, -rules.outnumbered_morale);
         }
+        // Contagion: routing friends in this zone and the neighbours it can
+        // see (less itself).
         let own_men = f64::from(strength.men);
         let own_routing = if morale.state.is_broken() {
             own_men
@@ -293,18 +331,18 @@ pub fn morale_system(
         };
         // A withdrawing unit knows its own order.
         let own_routing = own_routing
-            + if withdrew_now(info.idx) && !morale.state.is_broken() {
+            + if withdrew && !morale.state.is_broken() {
                 own_men * rules.withdrawal_seen_as_flight
             } else {
                 0.0
             };
-        let others = near_men - own_men;
+        let others = here.near_men - own_men;
         let routing_share = if others > 0.0 {
-            ((near_routing - own_routing) / others).clamp(0.0, 1.0)
+            ((here.near_routing - own_routing) / others).clamp(0.0, 1.0)
         } else {
             0.0
         };
-        let believed = if morale.believes_lost && vision.is_blind(zone) {
+        let believed = if morale.believes_lost && here.blind {
             0.5
         } else {
             0.0
@@ -325,10 +363,9 @@ pub fn morale_system(
                 -rules.contagion_morale * felt_share,
             );
         }
-        // A commander standing here.
         // A commander standing here lifts spirits toward a ceiling a little above
         // the unit's usual morale; his presence is not a bonus that piles up each turn.
-        let leadership = best_leader(side, zone);
+        let leadership = here.leadership;
         if leadership > 0.0 {
             let ceiling = (info.start_morale + leadership * rules.leader_ceiling).min(100.0);
             let lift = (rules.leader_morale * leadership).min((ceiling - before_turn).max(0.0));
@@ -337,27 +374,19 @@ pub fn morale_system(
             }
         }
         // Smoke chokes; wet cloth helps, but riders mid-ford cannot reach the water.
-        let mid_ford = info.mounted && field.zones[zone].is_crossing();
-        let cloth = side_orders.wet_cloth.get(side).copied().unwrap_or(false) && !mid_ford;
-        let choke = rules.smoke_morale * smoke[zone] * if cloth { rules.wet_cloth } else { 1.0 };
-        if smoke[zone] >= rules.smoke_thin {
+        if here.smoky {
+            let choke = if info.mounted {
+                here.choke_mounted
+            } else {
+                here.choke
+            };
             feel(morale, Modifier::Smoke, -choke);
         }
-        // No line of retreat: enemy here and every way out held by the enemy or closed.
-        if enemy_here > 0.0 {
-            let trapped = *trapped_in[side * n + zone].get_or_insert_with(|| {
-                field.neighbours[zone].iter().all(|&z| {
-                    !open[z]
-                        || (0..field.n_sides)
-                            .any(|s| s != side && men[s * n + z] > men[side * n + z])
-                })
-            });
-            if trapped {
-                feel(morale, Modifier::Trapped, -rules.trapped_morale);
-            }
+        // No line of retreat.
+        if here.trapped {
+            feel(morale, Modifier::Trapped, -rules.trapped_morale);
         }
         // Turning its back on an enemy within reach (the withdrawal rules).
-        let withdrew = withdrew_now(info.idx);
         if withdrew && rules.withdraw_morale > 0.0 {
             feel(morale, Modifier::Withdrawal, -rules.withdraw_morale);
         }
