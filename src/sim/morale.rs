@@ -295,7 +295,7 @@ pub fn morale_system(
         let morale: &mut Morale = morale.into_inner();
         let zone = location.zone;
         let side = info.side;
-        let here = *places[side * n + zone].get_or_insert_with(|| place(side, zone));
+        let here = &*places[side * n + zone].get_or_insert_with(|| place(side, zone));
         let withdrew = withdrew_now(info.idx);
         // Each modifier is felt as it is found, in the order `why` shows
         // them; the leader's ceiling and recovery measure from where morale
