@@ -208,17 +208,17 @@ pub fn morale_system(
     // and routing men per side and zone, as the turn stands.
     let seen_as_flight = rules.withdrawal_seen_as_flight > 0.0;
     // In unit-index order: as the units are stored, checked on the way; when
-    // the world holds them otherwise, the pass is made again, sorted.
+    // the world holds them otherwise, the pass is made again, sorted. (A
+    // fold, not a `for` loop: the query's own walks its tables without a
+    // check per item.)
     let mut stored = true;
     loop {
         refill(withdrawing, n * field.n_sides, 0.0);
         refill(men, n * field.n_sides, 0.0);
         refill(routing, n * field.n_sides, 0.0);
         let mut order = Rising::default();
-        for (info, strength, location, _, morale) in by_index(&units, stored) {
-            if stored && !order.see(info.idx) {
-                break;
-            }
+        by_index(&units, stored).for_each(|(info, strength, location, _, morale)| {
+            order.see(info.idx);
             if seen_as_flight
                 && withdrew_now(info.idx)
                 && location.present
@@ -234,8 +234,8 @@ pub fn morale_system(
                     routing[info.side * n + location.zone] += f64::from(strength.men);
                 }
             }
-        }
-        if order.rose() {
+        });
+        if !stored || order.rose() {
             break;
         }
         stored = false;
