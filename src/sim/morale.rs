@@ -22,7 +22,7 @@ use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::{Burning, Passage};
 use super::{CommanderState, SideOrders, Strength, UnitInfo, ZoneIdx};
-use crate::scene::MoraleState;
+use crate::scene::{MoraleState, Rules};
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -119,13 +119,15 @@ pub struct MoraleScratch {
     /// Whether each unit (by index) withdrew from a fight this turn.
     withdrawn: Vec<bool>,
     /// Per side and zone, found when the first unit there asks.
-    places: Vec<Option<Place>>,
+    places: Vec<Place>,
 }
 
 /// What the units of one side in one zone feel alike this turn, found when
 /// the first of them asks.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct Place {
+    /// Found this turn (else the rest is not yet known).
+    found: bool,
     /// Men of the side in the zone and the neighbours it sees, and of those
     /// the routing (or withdrawing) men.
     near_men: f64,
@@ -248,9 +250,86 @@ pub fn morale_system(
             *best = best.max(commander.leading(rules));
         }
     }
-    refill(places, n * field.n_sides, None);
-    let wet_cloth = |side: usize| side_orders.wet_cloth.get(side).copied().unwrap_or(false);
-    let place = |side: usize, zone: usize| {
+    refill(places, n * field.n_sides, Place::default());
+    let mut turn = Turn {
+        rules,
+        field: &field,
+        vision: &vision,
+        wet_cloth: &side_orders.wet_cloth,
+        n,
+        smoke,
+        open,
+        withdrawing,
+        men,
+        routing,
+        leading,
+        withdrawn,
+        places,
+        rng: &mut rng,
+        chronicle: &mut chronicle,
+    };
+    // A fold, not a `for` loop: the query's own walks its tables without a
+    // check per item, and with the unit's turn out of line (`Turn::unit`)
+    // the walk keeps its place in registers.
+    by_index_mut(&mut units, stored).for_each(
+        |(info, mut strength, location, mut orders, mut morale)| {
+            // Losses are counted until morale has felt them: those of this
+            // turn, and those effects caused between turns (a mine, a volley
+            // from a scene event).
+            let lost_this_turn = std::mem::take(&mut strength.lost_this_turn);
+            if location.present
+                && morale.state.can_fight_or_flee()
+                && turn.unit(
+                    info,
+                    strength.men,
+                    lost_this_turn,
+                    location.zone,
+                    &mut morale,
+                )
+            {
+                orders.order = UnitOrder::Hold;
+            }
+        },
+    );
+}
+
+/// What every unit's morale reads this turn, gathered once (per side and
+/// zone: `side * zones + zone`), and what it writes to.
+struct Turn<'a> {
+    rules: &'a Rules,
+    field: &'a Field,
+    vision: &'a Vision,
+    wet_cloth: &'a [bool],
+    /// Zones on the field.
+    n: usize,
+    smoke: &'a [f64],
+    open: &'a [bool],
+    withdrawing: &'a [f64],
+    men: &'a [f64],
+    routing: &'a [f64],
+    leading: &'a [f64],
+    withdrawn: &'a [bool],
+    places: &'a mut [Place],
+    rng: &'a mut BattleRng,
+    chronicle: &'a mut Chronicle,
+}
+
+impl Turn<'_> {
+    /// What the units of `side` in `zone` feel alike.
+    fn place(&self, side: usize, zone: usize) -> Place {
+        let Turn {
+            rules,
+            field,
+            vision,
+            n,
+            smoke,
+            open,
+            withdrawing,
+            men,
+            routing,
+            leading,
+            ..
+        } = *self;
         let mut near_men = 0.0;
         let mut near_routing = 0.0;
         for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
@@ -268,35 +347,47 @@ pub fn morale_system(
                 !open[z]
                     || (0..field.n_sides).any(|s| s != side && men[s * n + z] > men[side * n + z])
             });
+        let wet_cloth = self.wet_cloth.get(side).copied().unwrap_or(false);
         let choke_with = |cloth: bool| {
             rules.smoke_morale * smoke[zone] * if cloth { rules.wet_cloth } else { 1.0 }
         };
         Place {
+            found: true,
             near_men,
             near_routing,
             outnumbered: enemy_here > 1.5 * men[side * n + zone],
             trapped,
             smoky: smoke[zone] >= rules.smoke_thin,
             blind: vision.is_blind(zone),
-            choke: choke_with(wet_cloth(side)),
-            choke_mounted: choke_with(wet_cloth(side) && !field.zones[zone].is_crossing()),
+            choke: choke_with(wet_cloth),
+            choke_mounted: choke_with(wet_cloth && !field.zones[zone].is_crossing()),
             leadership: leading[side * n + zone],
         }
-    };
+    }
 
-    for (info, mut strength, location, mut orders, morale) in by_index_mut(&mut units, stored) {
-        // Losses are counted until morale has felt them: those of this turn,
-        // and those effects caused between turns (a mine, a volley from a
-        // scene event).
-        let lost_this_turn = std::mem::take(&mut strength.lost_this_turn);
-        if !location.present || !morale.state.can_fight_or_flee() {
-            continue;
-        }
-        let morale: &mut Morale = morale.into_inner();
-        let zone = location.zone;
+    /// One unit's turn of morale (one on the field, able to fight or flee):
+    /// the modifiers it feels and the state it comes to. True when it
+    /// breaks now (it stops to no order but flight).
+    ///
+    /// Never inlined: the fold over the query that calls it stays small,
+    /// so the walk keeps its place in registers rather than on the stack.
+    #[inline(never)]
+    fn unit(
+        &mut self,
+        info: &UnitInfo,
+        men: u32,
+        lost_this_turn: u32,
+        zone: usize,
+        morale: &mut Morale,
+    ) -> bool {
+        let rules = self.rules;
         let side = info.side;
-        let here = &*places[side * n + zone].get_or_insert_with(|| place(side, zone));
-        let withdrew = withdrew_now(info.idx);
+        let at = side * self.n + zone;
+        if !self.places[at].found {
+            self.places[at] = self.place(side, zone);
+        }
+        let here = &self.places[at];
+        let withdrew = self.withdrawn.get(info.idx).copied().unwrap_or(false);
         // Each modifier is felt as it is found, in the order `why` shows
         // them; the leader's ceiling and recovery measure from where morale
         // stood before any of them.
@@ -308,7 +399,7 @@ pub fn morale_system(
             morale.feel(modifier, delta);
         };
         // Casualties this turn, as a share of the men before them.
-        let before = f64::from(strength.men + lost_this_turn);
+        let before = f64::from(men + lost_this_turn);
         if lost_this_turn > 0 && before > 0.0 {
             let percent = 100.0 * f64::from(lost_this_turn) / before;
             feel(
@@ -323,7 +414,7 @@ pub fn morale_system(
         }
         // Contagion: routing friends in this zone and the neighbours it can
         // see (less itself).
-        let own_men = f64::from(strength.men);
+        let own_men = f64::from(men);
         let own_routing = if morale.state.is_broken() {
             own_men
         } else {
@@ -405,14 +496,18 @@ pub fn morale_system(
         let flight = withdrew
             && !morale.state.is_broken()
             && rules.withdraw_rout > 0.0
-            && rng.chance(rules.withdraw_rout * (1.0 - info.quality));
+            && self.rng.chance(rules.withdraw_rout * (1.0 - info.quality));
         let new = if cascade || flight {
             MoraleState::Routing
         } else {
             match old {
                 MoraleState::Steady | MoraleState::Rallied if morale.value < rules.waver_below => {
                     if morale.value < rules.rout_below
-                        && rng.chance(rout_chance(morale.value, info.quality, rules.rout_below))
+                        && self.rng.chance(rout_chance(
+                            morale.value,
+                            info.quality,
+                            rules.rout_below,
+                        ))
                     {
                         MoraleState::Routing
                     } else {
@@ -422,7 +517,7 @@ pub fn morale_system(
                 MoraleState::Wavering if morale.value > rules.steady_above => MoraleState::Steady,
                 MoraleState::Wavering
                     if morale.value < rules.rout_below
-                        && rng.chance(rout_chance(
+                        && self.rng.chance(rout_chance(
                             morale.value,
                             info.quality,
                             rules.rout_below,
@@ -431,8 +526,7 @@ pub fn morale_system(
                     MoraleState::Routing
                 }
                 MoraleState::Routing
-                    if f64::from(strength.men)
-                        < rules.shatter_share * f64::from(info.start_men) =>
+                    if f64::from(men) < rules.shatter_share * f64::from(info.start_men) =>
                 {
                     MoraleState::Shattered
                 }
@@ -442,7 +536,7 @@ pub fn morale_system(
         if new != old {
             morale.state = new;
             let unit = info.idx;
-            chronicle.push(match new {
+            self.chronicle.push(match new {
                 MoraleState::Wavering => Entry::Wavers { unit },
                 MoraleState::Steady => Entry::Steadies { unit },
                 MoraleState::Routing if cascade => Entry::Cascade { unit },
@@ -450,10 +544,8 @@ pub fn morale_system(
                 MoraleState::Shattered => Entry::Shattered { unit },
                 _ => Entry::Rallies { unit },
             });
-            if new == MoraleState::Routing {
-                orders.order = UnitOrder::Hold;
-            }
         }
+        new == MoraleState::Routing && new != old
     }
 }
 
