@@ -188,14 +188,16 @@ pub fn morale_system(
     } = &mut *scratch;
     refill(smoke, n, 0.0);
     refill(open, n, true);
-    for (idx, burning, passage, haze) in zones.iter() {
+    // (Folds, here and below, not `for` loops: a query's own fold walks its
+    // tables without a check per item.)
+    zones.iter().for_each(|(idx, burning, passage, haze)| {
         if idx.0 < n {
             // A choking obscurant of the scene's weighs as smoke does.
             let choking = haze.map_or(0.0, |haze| haze.choking(&field));
             smoke[idx.0] = burning.smoke.max(choking);
             open[idx.0] = passage.intact;
         }
-    }
+    });
     // The units that withdrew from a fight this turn, by index.
     let most = withdrawals.units.iter().max().map_or(0, |idx| idx + 1);
     refill(withdrawn, most.max(field.units.len()), false);
@@ -210,9 +212,7 @@ pub fn morale_system(
     // and routing men per side and zone, as the turn stands.
     let seen_as_flight = rules.withdrawal_seen_as_flight > 0.0;
     // In unit-index order: as the units are stored, checked on the way; when
-    // the world holds them otherwise, the pass is made again, sorted. (A
-    // fold, not a `for` loop: the query's own walks its tables without a
-    // check per item.)
+    // the world holds them otherwise, the pass is made again, sorted.
     let mut stored = true;
     loop {
         refill(withdrawing, n * field.n_sides, 0.0);
@@ -244,12 +244,12 @@ pub fn morale_system(
     }
     // The best leadership standing in each side and zone (none: 0).
     refill(leading, n * field.n_sides, 0.0);
-    for commander in commanders.iter() {
+    commanders.iter().for_each(|commander| {
         if commander.side < field.n_sides && commander.zone < n {
             let best = &mut leading[commander.side * n + commander.zone];
             *best = best.max(commander.leading(rules));
         }
-    }
+    });
     refill(places, n * field.n_sides, Place::default());
     let mut turn = Turn {
         rules,
@@ -268,9 +268,8 @@ pub fn morale_system(
         rng: &mut rng,
         chronicle: &mut chronicle,
     };
-    // A fold, not a `for` loop: the query's own walks its tables without a
-    // check per item, and with the unit's turn out of line (`Turn::unit`)
-    // the walk keeps its place in registers.
+    // With the unit's turn out of line (`Turn::unit`) the walk keeps its
+    // place in registers.
     by_index_mut(&mut units, stored).for_each(
         |(info, mut strength, location, mut orders, mut morale)| {
             // Losses are counted until morale has felt them: those of this
