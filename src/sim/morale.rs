@@ -109,25 +109,39 @@ pub fn rout_chance(morale: f64, quality: f64, rout_below: f64) -> f64 {
 /// allocates nothing (per side and zone: `side * zones + zone`).
 #[derive(Default)]
 pub struct MoraleScratch {
+    /// Per zone.
     smoke: Vec<f64>,
     open: Vec<bool>,
-    withdrawing: Vec<f64>,
-    men: Vec<f64>,
-    routing: Vec<f64>,
-    /// The best leadership standing in each side and zone.
-    leading: Vec<f64>,
+    /// Per side and zone.
+    tally: Vec<Tally>,
     /// Whether each unit (by index) withdrew from a fight this turn.
     withdrawn: Vec<bool>,
-    /// Per side and zone, found when the first unit there asks.
+    /// Per side and zone, found when the first unit there asks: current
+    /// when its `found` is this run's.
     places: Vec<Place>,
+    /// Counts the system's runs.
+    run: u64,
+}
+
+/// One side in one zone as the turn stands.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    /// Men able to fight or flee, and of them the routing.
+    men: f64,
+    routing: f64,
+    /// Men that withdrew from a fight this turn, as flight seen from another
+    /// zone (the rule `withdrawal_seen_as_flight`).
+    withdrawing: f64,
+    /// The best leadership standing there (none: 0).
+    leading: f64,
 }
 
 /// What the units of one side in one zone feel alike this turn, found when
 /// the first of them asks.
 #[derive(Debug, Clone, Copy, Default)]
 struct Place {
-    /// Found this turn (else the rest is not yet known).
-    found: bool,
+    /// The run it was found on (0: never).
+    found: u64,
     /// Men of the side in the zone and the neighbours it sees, and of those
     /// the routing (or withdrawing) men.
     near_men: f64,
@@ -179,13 +193,12 @@ pub fn morale_system(
     let MoraleScratch {
         smoke,
         open,
-        withdrawing,
-        men,
-        routing,
-        leading,
+        tally,
         withdrawn,
         places,
+        run,
     } = &mut *scratch;
+    *run += 1;
     refill(smoke, n, 0.0);
     refill(open, n, true);
     // (Folds, here and below, not `for` loops: a query's own fold walks its
@@ -215,9 +228,7 @@ pub fn morale_system(
     // the world holds them otherwise, the pass is made again, sorted.
     let mut stored = true;
     loop {
-        refill(withdrawing, n * field.n_sides, 0.0);
-        refill(men, n * field.n_sides, 0.0);
-        refill(routing, n * field.n_sides, 0.0);
+        refill(tally, n * field.n_sides, Tally::default());
         let mut order = Rising::default();
         by_index(&units, stored).for_each(|(info, strength, location, _, morale)| {
             order.see(info.idx);
@@ -227,13 +238,14 @@ pub fn morale_system(
                 && !morale.state.is_broken()
                 && location.zone < n
             {
-                withdrawing[info.side * n + location.zone] +=
+                tally[info.side * n + location.zone].withdrawing +=
                     f64::from(strength.men) * rules.withdrawal_seen_as_flight;
             }
             if location.present && morale.state.can_fight_or_flee() {
-                men[info.side * n + location.zone] += f64::from(strength.men);
+                let here = &mut tally[info.side * n + location.zone];
+                here.men += f64::from(strength.men);
                 if morale.state.is_broken() {
-                    routing[info.side * n + location.zone] += f64::from(strength.men);
+                    here.routing += f64::from(strength.men);
                 }
             }
         });
@@ -243,14 +255,15 @@ pub fn morale_system(
         stored = false;
     }
     // The best leadership standing in each side and zone (none: 0).
-    refill(leading, n * field.n_sides, 0.0);
     commanders.iter().for_each(|commander| {
         if commander.side < field.n_sides && commander.zone < n {
-            let best = &mut leading[commander.side * n + commander.zone];
+            let best = &mut tally[commander.side * n + commander.zone].leading;
             *best = best.max(commander.leading(rules));
         }
     });
-    refill(places, n * field.n_sides, Place::default());
+    // Kept from run to run, not emptied: a place found on an earlier run
+    // is found again.
+    places.resize(n * field.n_sides, Place::default());
     let mut turn = Turn {
         rules,
         field: &field,
@@ -259,12 +272,10 @@ pub fn morale_system(
         n,
         smoke,
         open,
-        withdrawing,
-        men,
-        routing,
-        leading,
+        tally,
         withdrawn,
         places,
+        run: *run,
         rng: &mut rng,
         chronicle: &mut chronicle,
     };
@@ -303,12 +314,10 @@ struct Turn<'a> {
     n: usize,
     smoke: &'a [f64],
     open: &'a [bool],
-    withdrawing: &'a [f64],
-    men: &'a [f64],
-    routing: &'a [f64],
-    leading: &'a [f64],
+    tally: &'a [Tally],
     withdrawn: &'a [bool],
     places: &'a mut [Place],
+    run: u64,
     rng: &'a mut BattleRng,
     chronicle: &'a mut Chronicle,
 }
@@ -323,44 +332,43 @@ impl Turn<'_> {
             n,
             smoke,
             open,
-            withdrawing,
-            men,
-            routing,
-            leading,
+            tally,
             ..
         } = *self;
         let mut near_men = 0.0;
         let mut near_routing = 0.0;
         for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
             if z == zone || vision.side_sees(side, z) {
-                near_men += men[side * n + z];
-                near_routing += routing[side * n + z] + withdrawing[side * n + z];
+                let there = &tally[side * n + z];
+                near_men += there.men;
+                near_routing += there.routing + there.withdrawing;
             }
         }
         let enemy_here: f64 = (0..field.n_sides)
             .filter(|s| *s != side)
-            .map(|s| men[s * n + zone])
+            .map(|s| tally[s * n + zone].men)
             .sum();
         let trapped = enemy_here > 0.0
             && field.neighbours[zone].iter().all(|&z| {
                 !open[z]
-                    || (0..field.n_sides).any(|s| s != side && men[s * n + z] > men[side * n + z])
+                    || (0..field.n_sides)
+                        .any(|s| s != side && tally[s * n + z].men > tally[side * n + z].men)
             });
         let wet_cloth = self.wet_cloth.get(side).copied().unwrap_or(false);
         let choke_with = |cloth: bool| {
             rules.smoke_morale * smoke[zone] * if cloth { rules.wet_cloth } else { 1.0 }
         };
         Place {
-            found: true,
+            found: self.run,
             near_men,
             near_routing,
-            outnumbered: enemy_here > 1.5 * men[side * n + zone],
+            outnumbered: enemy_here > 1.5 * tally[side * n + zone].men,
             trapped,
             smoky: smoke[zone] >= rules.smoke_thin,
             blind: vision.is_blind(zone),
             choke: choke_with(wet_cloth),
             choke_mounted: choke_with(wet_cloth && !field.zones[zone].is_crossing()),
-            leadership: leading[side * n + zone],
+            leadership: tally[side * n + zone].leading,
         }
     }
 
@@ -382,7 +390,7 @@ impl Turn<'_> {
         let rules = self.rules;
         let side = info.side;
         let at = side * self.n + zone;
-        if !self.places[at].found {
+        if self.places[at].found != self.run {
             self.places[at] = self.place(side, zone);
         }
         let here = &self.places[at];
