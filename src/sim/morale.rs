@@ -212,8 +212,14 @@ pub fn morale_system(
         }
     });
     // The units that withdrew from a fight this turn, by index.
+    // (Left empty on the many turns none did.)
     let most = withdrawals.units.iter().max().map_or(0, |idx| idx + 1);
-    refill(withdrawn, most.max(field.units.len()), false);
+    let listed = if withdrawals.units.is_empty() {
+        0
+    } else {
+        most.max(field.units.len())
+    };
+    refill(withdrawn, listed, false);
     for &unit in &withdrawals.units {
         withdrawn[unit] = true;
     }
