@@ -85,6 +85,7 @@ impl Morale {
     }
 
     /// Moves morale by `delta` (kept within 0..100) and notes why.
+    #[inline]
     pub fn feel(&mut self, modifier: Modifier, delta: f64) {
         self.value = (self.value + delta).clamp(0.0, 100.0);
         self.push(modifier, delta);
