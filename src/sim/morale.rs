@@ -22,7 +22,7 @@ use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::{Burning, Passage};
 use super::{CommanderState, SideOrders, Strength, UnitInfo, ZoneIdx};
-use crate::scene::MoraleState;
+use crate::scene::{MoraleState, Rules};
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -84,6 +84,13 @@ impl Morale {
         morale
     }
 
+    /// Moves morale by `delta` (kept within 0..100) and notes why.
+    #[inline]
+    pub fn feel(&mut self, modifier: Modifier, delta: f64) {
+        self.value = (self.value + delta).clamp(0.0, 100.0);
+        self.push(modifier, delta);
+    }
+
     pub fn push(&mut self, modifier: Modifier, delta: f64) {
         if delta != 0.0 {
             self.last.push((modifier, delta));
@@ -103,22 +110,58 @@ pub fn rout_chance(morale: f64, quality: f64, rout_below: f64) -> f64 {
 /// allocates nothing (per side and zone: `side * zones + zone`).
 #[derive(Default)]
 pub struct MoraleScratch {
+    /// Per zone.
     smoke: Vec<f64>,
     open: Vec<bool>,
-    withdrawing: Vec<f64>,
-    men: Vec<f64>,
-    routing: Vec<f64>,
-    /// The best leadership standing in each side and zone.
-    leading: Vec<f64>,
+    /// Per side and zone.
+    tally: Vec<Tally>,
     /// Whether each unit (by index) withdrew from a fight this turn.
     withdrawn: Vec<bool>,
-    /// Per side and zone, found when the first unit there asks: men and
-    /// routing (or withdrawing) men of the side in the zone and the
-    /// neighbours it sees, and enemy men in the zone; whether every way out
-    /// is held or closed.
-    near: Vec<Option<(f64, f64, f64)>>,
-    trapped: Vec<Option<bool>>,
-    deltas: Vec<(Modifier, f64)>,
+    /// Per side and zone, found when the first unit there asks: current
+    /// when its `found` is this run's.
+    places: Vec<Place>,
+    /// Counts the system's runs.
+    run: u64,
+}
+
+/// One side in one zone as the turn stands.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    /// Men able to fight or flee, and of them the routing.
+    men: f64,
+    routing: f64,
+    /// Men that withdrew from a fight this turn, as flight seen from another
+    /// zone (the rule `withdrawal_seen_as_flight`).
+    withdrawing: f64,
+    /// The best leadership standing there (none: 0).
+    leading: f64,
+}
+
+/// What the units of one side in one zone feel alike this turn, found when
+/// the first of them asks.
+#[derive(Debug, Clone, Copy, Default)]
+struct Place {
+    /// The run it was found on (0: never).
+    found: u64,
+    /// Men of the side in the zone and the neighbours it sees, and of those
+    /// the routing (or withdrawing) men.
+    near_men: f64,
+    near_routing: f64,
+    /// The enemy in the zone (heard if not seen) outnumbers the side half
+    /// again.
+    outnumbered: bool,
+    /// Enemy here, and every way out held by the enemy or closed.
+    trapped: bool,
+    /// The smoke here is thick enough to choke.
+    smoky: bool,
+    /// The zone is blind with smoke.
+    blind: bool,
+    /// What the smoke takes from men on foot, and from riders (who cannot
+    /// reach the water to wet their cloth mid-ford).
+    choke: f64,
+    choke_mounted: f64,
+    /// The best leadership standing here (none: 0).
+    leadership: f64,
 }
 
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
@@ -151,28 +194,33 @@ pub fn morale_system(
     let MoraleScratch {
         smoke,
         open,
-        withdrawing,
-        men,
-        routing,
-        leading,
+        tally,
         withdrawn,
-        near,
-        trapped: trapped_in,
-        deltas,
+        places,
+        run,
     } = &mut *scratch;
+    *run += 1;
     refill(smoke, n, 0.0);
     refill(open, n, true);
-    for (idx, burning, passage, haze) in zones.iter() {
+    // (Folds, here and below, not `for` loops: a query's own fold walks its
+    // tables without a check per item.)
+    zones.iter().for_each(|(idx, burning, passage, haze)| {
         if idx.0 < n {
             // A choking obscurant of the scene's weighs as smoke does.
             let choking = haze.map_or(0.0, |haze| haze.choking(&field));
             smoke[idx.0] = burning.smoke.max(choking);
             open[idx.0] = passage.intact;
         }
-    }
+    });
     // The units that withdrew from a fight this turn, by index.
+    // (Left empty on the many turns none did.)
     let most = withdrawals.units.iter().max().map_or(0, |idx| idx + 1);
-    refill(withdrawn, most.max(field.units.len()), false);
+    let listed = if withdrawals.units.is_empty() {
+        0
+    } else {
+        most.max(field.units.len())
+    };
+    refill(withdrawn, listed, false);
     for &unit in &withdrawals.units {
         withdrawn[unit] = true;
     }
@@ -187,88 +235,200 @@ pub fn morale_system(
     // the world holds them otherwise, the pass is made again, sorted.
     let mut stored = true;
     loop {
-        refill(withdrawing, n * field.n_sides, 0.0);
-        refill(men, n * field.n_sides, 0.0);
-        refill(routing, n * field.n_sides, 0.0);
+        refill(tally, n * field.n_sides, Tally::default());
         let mut order = Rising::default();
-        for (info, strength, location, _, morale) in by_index(&units, stored) {
-            if stored && !order.see(info.idx) {
-                break;
-            }
+        by_index(&units, stored).for_each(|(info, strength, location, _, morale)| {
+            order.see(info.idx);
             if seen_as_flight
                 && withdrew_now(info.idx)
                 && location.present
                 && !morale.state.is_broken()
                 && location.zone < n
             {
-                withdrawing[info.side * n + location.zone] +=
+                tally[info.side * n + location.zone].withdrawing +=
                     f64::from(strength.men) * rules.withdrawal_seen_as_flight;
             }
             if location.present && morale.state.can_fight_or_flee() {
-                men[info.side * n + location.zone] += f64::from(strength.men);
+                let here = &mut tally[info.side * n + location.zone];
+                here.men += f64::from(strength.men);
                 if morale.state.is_broken() {
-                    routing[info.side * n + location.zone] += f64::from(strength.men);
+                    here.routing += f64::from(strength.men);
                 }
             }
-        }
-        if order.rose() {
+        });
+        if !stored || order.rose() {
             break;
         }
         stored = false;
     }
     // The best leadership standing in each side and zone (none: 0).
-    refill(leading, n * field.n_sides, 0.0);
-    for commander in commanders.iter() {
+    commanders.iter().for_each(|commander| {
         if commander.side < field.n_sides && commander.zone < n {
-            let best = &mut leading[commander.side * n + commander.zone];
+            let best = &mut tally[commander.side * n + commander.zone].leading;
             *best = best.max(commander.leading(rules));
         }
-    }
-    let best_leader = |side: usize, zone: usize| leading[side * n + zone];
-    refill(near, n * field.n_sides, None);
-    refill(trapped_in, n * field.n_sides, None);
+    });
+    // Kept from run to run, not emptied: a place found on an earlier run
+    // is found again.
+    places.resize(n * field.n_sides, Place::default());
+    let mut turn = Turn {
+        rules,
+        field: &field,
+        vision: &vision,
+        wet_cloth: &side_orders.wet_cloth,
+        n,
+        smoke,
+        open,
+        tally,
+        withdrawn,
+        places,
+        run: *run,
+        rng: &mut rng,
+        chronicle: &mut chronicle,
+    };
+    // With the unit's turn out of line (`Turn::unit`) the walk keeps its
+    // place in registers.
+    by_index_mut(&mut units, stored).for_each(
+        |(info, mut strength, location, mut orders, mut morale)| {
+            // Losses are counted until morale has felt them: those of this
+            // turn, and those effects caused between turns (a mine, a volley
+            // from a scene event).
+            let lost_this_turn = std::mem::take(&mut strength.lost_this_turn);
+            if location.present
+                && morale.state.can_fight_or_flee()
+                && turn.unit(
+                    info,
+                    strength.men,
+                    lost_this_turn,
+                    location.zone,
+                    &mut morale,
+                )
+            {
+                orders.order = UnitOrder::Hold;
+            }
+        },
+    );
+}
 
-    for (info, mut strength, location, mut orders, morale) in by_index_mut(&mut units, stored) {
-        // Losses are counted until morale has felt them: those of this turn,
-        // and those effects caused between turns (a mine, a volley from a
-        // scene event).
-        let lost_this_turn = std::mem::take(&mut strength.lost_this_turn);
-        if !location.present || !morale.state.can_fight_or_flee() {
-            continue;
+/// What every unit's morale reads this turn, gathered once (per side and
+/// zone: `side * zones + zone`), and what it writes to.
+struct Turn<'a> {
+    rules: &'a Rules,
+    field: &'a Field,
+    vision: &'a Vision,
+    wet_cloth: &'a [bool],
+    /// Zones on the field.
+    n: usize,
+    smoke: &'a [f64],
+    open: &'a [bool],
+    tally: &'a [Tally],
+    withdrawn: &'a [bool],
+    places: &'a mut [Place],
+    run: u64,
+    rng: &'a mut BattleRng,
+    chronicle: &'a mut Chronicle,
+}
+
+impl Turn<'_> {
+    /// What the units of `side` in `zone` feel alike.
+    fn place(&self, side: usize, zone: usize) -> Place {
+        let Turn {
+            rules,
+            field,
+            vision,
+            n,
+            smoke,
+            open,
+            tally,
+            ..
+        } = *self;
+        let mut near_men = 0.0;
+        let mut near_routing = 0.0;
+        for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
+            if z == zone || vision.side_sees(side, z) {
+                let there = &tally[side * n + z];
+                near_men += there.men;
+                near_routing += there.routing + there.withdrawing;
+            }
         }
-        let morale: &mut Morale = morale.into_inner();
-        let zone = location.zone;
+        let enemy_here: f64 = (0..field.n_sides)
+            .filter(|s| *s != side)
+            .map(|s| tally[s * n + zone].men)
+            .sum();
+        let trapped = enemy_here > 0.0
+            && field.neighbours[zone].iter().all(|&z| {
+                !open[z]
+                    || (0..field.n_sides)
+                        .any(|s| s != side && tally[s * n + z].men > tally[side * n + z].men)
+            });
+        let wet_cloth = self.wet_cloth.get(side).copied().unwrap_or(false);
+        let choke_with = |cloth: bool| {
+            rules.smoke_morale * smoke[zone] * if cloth { rules.wet_cloth } else { 1.0 }
+        };
+        Place {
+            found: self.run,
+            near_men,
+            near_routing,
+            outnumbered: enemy_here > 1.5 * tally[side * n + zone].men,
+            trapped,
+            smoky: smoke[zone] >= rules.smoke_thin,
+            blind: vision.is_blind(zone),
+            choke: choke_with(wet_cloth),
+            choke_mounted: choke_with(wet_cloth && !field.zones[zone].is_crossing()),
+            leadership: tally[side * n + zone].leading,
+        }
+    }
+
+    /// One unit's turn of morale (one on the field, able to fight or flee):
+    /// the modifiers it feels and the state it comes to. True when it
+    /// breaks now (it stops to no order but flight).
+    ///
+    /// Never inlined: the fold over the query that calls it stays small,
+    /// so the walk keeps its place in registers rather than on the stack.
+    #[inline(never)]
+    fn unit(
+        &mut self,
+        info: &UnitInfo,
+        men: u32,
+        lost_this_turn: u32,
+        zone: usize,
+        morale: &mut Morale,
+    ) -> bool {
+        let rules = self.rules;
         let side = info.side;
-        deltas.clear();
+        let at = side * self.n + zone;
+        if self.places[at].found != self.run {
+            self.places[at] = self.place(side, zone);
+        }
+        let here = &self.places[at];
+        let withdrew = self.withdrawn.get(info.idx).copied().unwrap_or(false);
+        // Each modifier is felt as it is found, in the order `why` shows
+        // them; the leader's ceiling and recovery measure from where morale
+        // stood before any of them.
+        let before_turn = morale.value;
+        // Pressed: something (here or earlier this turn) told against it.
+        let mut pressed = !morale.last.is_empty();
+        let mut feel = |morale: &mut Morale, modifier: Modifier, delta: f64| {
+            pressed |= delta < 0.0;
+            morale.feel(modifier, delta);
+        };
         // Casualties this turn, as a share of the men before them.
-        let before = f64::from(strength.men + lost_this_turn);
+        let before = f64::from(men + lost_this_turn);
         if lost_this_turn > 0 && before > 0.0 {
             let percent = 100.0 * f64::from(lost_this_turn) / before;
-            deltas.push((Modifier::Casualties, -rules.casualty_morale * percent));
+            feel(
+                morale,
+                Modifier::Casualties,
+                -rules.casualty_morale * percent,
+            );
+        }
+        // Outnumbered by the enemy in the zone.
+        if here.outnumbered {
+            feel(morale, Modifier::Outnumbered, -rules.outnumbered_morale);
         }
         // Contagion: routing friends in this zone and the neighbours it can
-        // see; and the enemy in the zone (heard if not seen).
-        let (near_men, near_routing, enemy_here) =
-            *near[side * n + zone].get_or_insert_with(|| {
-                let mut near_men = 0.0;
-                let mut near_routing = 0.0;
-                for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
-                    if z == zone || vision.side_sees(side, z) {
-                        near_men += men[side * n + z];
-                        near_routing += routing[side * n + z] + withdrawing[side * n + z];
-                    }
-                }
-                let enemy_here: f64 = (0..field.n_sides)
-                    .filter(|s| *s != side)
-                    .map(|s| men[s * n + zone])
-                    .sum();
-                (near_men, near_routing, enemy_here)
-            });
-        // Outnumbered by the enemy in the zone.
-        if enemy_here > 1.5 * men[side * n + zone] {
-            deltas.push((Modifier::Outnumbered, -rules.outnumbered_morale));
-        }
-        let own_men = f64::from(strength.men);
+        // see (less itself).
+        let own_men = f64::from(men);
         let own_routing = if morale.state.is_broken() {
             own_men
         } else {
@@ -276,18 +436,18 @@ pub fn morale_system(
         };
         // A withdrawing unit knows its own order.
         let own_routing = own_routing
-            + if withdrew_now(info.idx) && !morale.state.is_broken() {
+            + if withdrew && !morale.state.is_broken() {
                 own_men * rules.withdrawal_seen_as_flight
             } else {
                 0.0
             };
-        let others = near_men - own_men;
+        let others = here.near_men - own_men;
         let routing_share = if others > 0.0 {
-            ((near_routing - own_routing) / others).clamp(0.0, 1.0)
+            ((here.near_routing - own_routing) / others).clamp(0.0, 1.0)
         } else {
             0.0
         };
-        let believed = if morale.believes_lost && vision.is_blind(zone) {
+        let believed = if morale.believes_lost && here.blind {
             0.5
         } else {
             0.0
@@ -302,52 +462,42 @@ pub fn morale_system(
         }
         let felt_share = routing_share.max(believed).max(feared);
         if felt_share > 0.0 {
-            deltas.push((Modifier::Contagion, -rules.contagion_morale * felt_share));
+            feel(
+                morale,
+                Modifier::Contagion,
+                -rules.contagion_morale * felt_share,
+            );
         }
-        // A commander standing here.
         // A commander standing here lifts spirits toward a ceiling a little above
         // the unit's usual morale; his presence is not a bonus that piles up each turn.
-        let leadership = best_leader(side, zone);
+        let leadership = here.leadership;
         if leadership > 0.0 {
             let ceiling = (info.start_morale + leadership * rules.leader_ceiling).min(100.0);
-            let lift = (rules.leader_morale * leadership).min((ceiling - morale.value).max(0.0));
+            let lift = (rules.leader_morale * leadership).min((ceiling - before_turn).max(0.0));
             if lift > 0.0 {
-                deltas.push((Modifier::Leader, lift));
+                feel(morale, Modifier::Leader, lift);
             }
         }
         // Smoke chokes; wet cloth helps, but riders mid-ford cannot reach the water.
-        let mid_ford = info.mounted && field.zones[zone].is_crossing();
-        let cloth = side_orders.wet_cloth.get(side).copied().unwrap_or(false) && !mid_ford;
-        let choke = rules.smoke_morale * smoke[zone] * if cloth { rules.wet_cloth } else { 1.0 };
-        if smoke[zone] >= rules.smoke_thin {
-            deltas.push((Modifier::Smoke, -choke));
+        if here.smoky {
+            let choke = if info.mounted {
+                here.choke_mounted
+            } else {
+                here.choke
+            };
+            feel(morale, Modifier::Smoke, -choke);
         }
-        // No line of retreat: enemy here and every way out held by the enemy or closed.
-        if enemy_here > 0.0 {
-            let trapped = *trapped_in[side * n + zone].get_or_insert_with(|| {
-                field.neighbours[zone].iter().all(|&z| {
-                    !open[z]
-                        || (0..field.n_sides)
-                            .any(|s| s != side && men[s * n + z] > men[side * n + z])
-                })
-            });
-            if trapped {
-                deltas.push((Modifier::Trapped, -rules.trapped_morale));
-            }
+        // No line of retreat.
+        if here.trapped {
+            feel(morale, Modifier::Trapped, -rules.trapped_morale);
         }
         // Turning its back on an enemy within reach (the withdrawal rules).
-        let withdrew = withdrew_now(info.idx);
         if withdrew && rules.withdraw_morale > 0.0 {
-            deltas.push((Modifier::Withdrawal, -rules.withdraw_morale));
+            feel(morale, Modifier::Withdrawal, -rules.withdraw_morale);
         }
-        let pressed = deltas.iter().any(|(_, d)| *d < 0.0) || !morale.last.is_empty();
-        if !pressed && !morale.state.is_broken() && morale.value < info.start_morale {
-            let recovery = rules.morale_recovery.min(info.start_morale - morale.value);
-            deltas.push((Modifier::Recovery, recovery));
-        }
-        for &(modifier, delta) in deltas.iter() {
-            morale.value = (morale.value + delta).clamp(0.0, 100.0);
-            morale.push(modifier, delta);
+        if !pressed && !morale.state.is_broken() && before_turn < info.start_morale {
+            let recovery = rules.morale_recovery.min(info.start_morale - before_turn);
+            morale.feel(Modifier::Recovery, recovery);
         }
 
         // State changes.
@@ -360,14 +510,18 @@ pub fn morale_system(
         let flight = withdrew
             && !morale.state.is_broken()
             && rules.withdraw_rout > 0.0
-            && rng.chance(rules.withdraw_rout * (1.0 - info.quality));
+            && self.rng.chance(rules.withdraw_rout * (1.0 - info.quality));
         let new = if cascade || flight {
             MoraleState::Routing
         } else {
             match old {
                 MoraleState::Steady | MoraleState::Rallied if morale.value < rules.waver_below => {
                     if morale.value < rules.rout_below
-                        && rng.chance(rout_chance(morale.value, info.quality, rules.rout_below))
+                        && self.rng.chance(rout_chance(
+                            morale.value,
+                            info.quality,
+                            rules.rout_below,
+                        ))
                     {
                         MoraleState::Routing
                     } else {
@@ -377,7 +531,7 @@ pub fn morale_system(
                 MoraleState::Wavering if morale.value > rules.steady_above => MoraleState::Steady,
                 MoraleState::Wavering
                     if morale.value < rules.rout_below
-                        && rng.chance(rout_chance(
+                        && self.rng.chance(rout_chance(
                             morale.value,
                             info.quality,
                             rules.rout_below,
@@ -386,8 +540,7 @@ pub fn morale_system(
                     MoraleState::Routing
                 }
                 MoraleState::Routing
-                    if f64::from(strength.men)
-                        < rules.shatter_share * f64::from(info.start_men) =>
+                    if f64::from(men) < rules.shatter_share * f64::from(info.start_men) =>
                 {
                     MoraleState::Shattered
                 }
@@ -397,7 +550,7 @@ pub fn morale_system(
         if new != old {
             morale.state = new;
             let unit = info.idx;
-            chronicle.push(match new {
+            self.chronicle.push(match new {
                 MoraleState::Wavering => Entry::Wavers { unit },
                 MoraleState::Steady => Entry::Steadies { unit },
                 MoraleState::Routing if cascade => Entry::Cascade { unit },
@@ -405,10 +558,8 @@ pub fn morale_system(
                 MoraleState::Shattered => Entry::Shattered { unit },
                 _ => Entry::Rallies { unit },
             });
-            if new == MoraleState::Routing {
-                orders.order = UnitOrder::Hold;
-            }
         }
+        new == MoraleState::Routing && new != old
     }
 }
 

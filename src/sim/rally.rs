@@ -9,7 +9,7 @@ use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::{Location, Orders, UnitOrder};
-use super::order::{Rising, by_index_mut};
+use super::order::{Rising, into_index_order};
 use super::{CommanderState, Strength, UnitInfo};
 use crate::scene::MoraleState;
 use bevy_ecs::prelude::*;
@@ -21,7 +21,11 @@ pub struct RallyScratch {
     drummers: Vec<(usize, usize, usize, f64)>,
     /// Per side and zone: a commander who can rally stands there.
     commander_in: Vec<bool>,
-    enemy_in: Vec<bool>,
+    /// Per side and zone: a unit of the side stands there able to fight
+    /// (present, not broken, with men).
+    fighting_in: Vec<bool>,
+    /// The wavering and routing units (index first), in index order.
+    shaken: Vec<(usize, Entity)>,
     /// The field the distances below were measured on.
     field: Option<Field>,
     /// Steps from a drummer's zone to every zone (drums carry over any
@@ -29,134 +33,143 @@ pub struct RallyScratch {
     from_zone: HashMap<usize, Vec<usize>>,
 }
 
+/// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
+fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
+    list.clear();
+    list.resize(len, value);
+}
+
 pub fn rally_system(
     mut scratch: Local<RallyScratch>,
     field: Res<Field>,
     mut chronicle: ResMut<Chronicle>,
     mut commanders: Query<&mut CommanderState>,
-    mut units: Query<(&UnitInfo, &Strength, &Location, &mut Orders, &mut Morale)>,
+    mut units: Query<(
+        Entity,
+        &UnitInfo,
+        &Strength,
+        &Location,
+        &mut Orders,
+        &mut Morale,
+    )>,
 ) {
     let rules = &field.rules;
     let RallyScratch {
         drummers,
         commander_in,
-        enemy_in,
+        fighting_in,
+        shaken,
         field: measured_on,
         from_zone,
     } = &mut *scratch;
-    drummers.clear();
-    drummers.extend(
-        commanders
-            .iter()
-            .filter(|c| c.drums_left > 0 && c.rallies())
-            .map(|c| (c.idx, c.side, c.zone, c.leadership)),
-    );
-    drummers.sort_unstable_by_key(|d| d.0);
     let nz = field.zones.len();
-    commander_in.clear();
-    commander_in.resize(nz * field.n_sides, false);
-    for c in commanders.iter() {
-        if c.rallies() && c.side < field.n_sides && c.zone < nz {
+    let n_sides = field.n_sides;
+    // The drummers as they stand before this turn's beat, and where the
+    // commanders who can rally stand; then a beat of the drums is spent.
+    drummers.clear();
+    refill(commander_in, nz * n_sides, false);
+    commanders.iter_mut().for_each(|mut c| {
+        if c.drums_left > 0 && c.rallies() {
+            drummers.push((c.idx, c.side, c.zone, c.leadership));
+        }
+        if c.rallies() && c.side < n_sides && c.zone < nz {
             commander_in[c.side * nz + c.zone] = true;
         }
-    }
-    enemy_in.clear();
-    enemy_in.resize(nz * field.n_sides, false);
-    // Only a wavering or routing unit hears the drums or rallies.
-    let mut shaken = 0;
+        c.drums_left = c.drums_left.saturating_sub(1);
+    });
+    drummers.sort_unstable_by_key(|d| d.0);
+    // Only a wavering or routing unit hears the drums or rallies: they are
+    // listed, and reached by entity afterwards, not found by walking all.
+    refill(fighting_in, nz * n_sides, false);
+    shaken.clear();
     let mut order = Rising::default();
-    for (info, strength, location, _, morale) in units.iter() {
-        order.see(info.idx);
-        if location.present && matches!(morale.state, MoraleState::Routing | MoraleState::Wavering)
-        {
-            shaken += 1;
-        }
-        if location.present
-            && morale.state.can_fight_or_flee()
-            && !morale.state.is_broken()
-            && strength.men > 0
-        {
-            for side in 0..field.n_sides {
-                if side != info.side {
-                    enemy_in[side * nz + location.zone] = true;
-                }
-            }
-        }
-    }
-    // (Nothing to do for the units when none is shaken.)
-    if shaken > 0 {
-        let stored = order.rose();
-        let range = rules.drums_range.round() as usize;
-        if !measured_on.as_ref().is_some_and(|f| f.same(&field)) {
-            from_zone.clear();
-            *measured_on = Some(field.clone());
-        }
-        for d in drummers.iter() {
-            from_zone
-                .entry(d.2)
-                .or_insert_with(|| field.distances(d.2, |_| true));
-        }
-        let no_distances = Vec::new();
-        let distance_from = |zone: usize| from_zone.get(&zone).unwrap_or(&no_distances);
-        for (info, _, location, mut orders, mut morale) in by_index_mut(&mut units, stored) {
-            if !location.present
-                || !matches!(morale.state, MoraleState::Routing | MoraleState::Wavering)
+    units
+        .iter()
+        .for_each(|(entity, info, strength, location, _, morale)| {
+            order.see(info.idx);
+            if location.present
+                && matches!(morale.state, MoraleState::Routing | MoraleState::Wavering)
             {
-                continue;
+                shaken.push((info.idx, entity));
             }
-            let heard = drummers
-                .iter()
-                .map(|d| (d, distance_from(d.2)))
-                .filter(|(d, _)| d.1 == info.side)
-                .filter(|(_, dist)| dist[location.zone] <= range)
-                .min_by_key(|(d, dist)| (dist[location.zone], d.0));
-            let mut rally_here = false;
-            if let Some((drummer, _)) = heard {
-                let boost = rules.drums_morale;
-                morale.value = (morale.value + boost).clamp(0.0, 100.0);
-                morale.push(Modifier::Drums, boost);
-                if !morale.last.iter().any(|(m, _)| *m == Modifier::Orders) {
-                    chronicle.push(Entry::DrumsHeard {
-                        unit: info.idx,
-                        commander: drummer.0,
-                    });
-                }
-                if morale.state == MoraleState::Routing {
-                    orders.order = UnitOrder::RallyTo(drummer.0);
-                    rally_here = morale.value > rules.rally_above;
-                }
-            } else if morale.state == MoraleState::Routing {
-                let own_commander_here = commander_in
-                    .get(info.side * nz + location.zone)
-                    .copied()
-                    .unwrap_or(false);
-                rally_here = own_commander_here
-                    && !enemy_in[info.side * nz + location.zone]
-                    && morale.value > rules.rally_above;
-                if own_commander_here && !enemy_in[info.side * nz + location.zone] {
-                    // Safe by its own banner: it settles a little each turn.
-                    let settle = rules.morale_recovery * 2.0;
-                    morale.value = (morale.value + settle).clamp(0.0, 100.0);
-                    morale.push(Modifier::Recovery, settle);
-                }
+            if location.present
+                && morale.state.can_fight_or_flee()
+                && !morale.state.is_broken()
+                && strength.men > 0
+            {
+                fighting_in[info.side * nz + location.zone] = true;
             }
-            if rally_here {
-                morale.state = MoraleState::Rallied;
-                chronicle.push(Entry::Rallies { unit: info.idx });
-                if let UnitOrder::RallyTo(commander) = orders.order {
-                    let zone = drummers.iter().find(|d| d.0 == commander).map(|d| d.2);
-                    orders.order = match zone {
-                        Some(zone) if zone != location.zone => UnitOrder::MoveTo(zone),
-                        _ => UnitOrder::Hold,
-                    };
-                } else {
-                    orders.order = UnitOrder::Hold;
-                }
+        });
+    if shaken.is_empty() {
+        return;
+    }
+    into_index_order(shaken, order.rose());
+    let range = rules.drums_range.round() as usize;
+    if !measured_on.as_ref().is_some_and(|f| f.same(&field)) {
+        from_zone.clear();
+        *measured_on = Some(field.clone());
+    }
+    for d in drummers.iter() {
+        from_zone
+            .entry(d.2)
+            .or_insert_with(|| field.distances(d.2, |_| true));
+    }
+    let no_distances = Vec::new();
+    let distance_from = |zone: usize| from_zone.get(&zone).unwrap_or(&no_distances);
+    // Another side's unit able to fight stands in the zone.
+    let enemy_in = |side: usize, zone: usize| {
+        (0..n_sides).any(|other| other != side && fighting_in[other * nz + zone])
+    };
+    for &(_, entity) in shaken.iter() {
+        let Ok((_, info, _, location, mut orders, mut morale)) = units.get_mut(entity) else {
+            continue;
+        };
+        let heard = drummers
+            .iter()
+            .map(|d| (d, distance_from(d.2)))
+            .filter(|(d, _)| d.1 == info.side)
+            .filter(|(_, dist)| dist[location.zone] <= range)
+            .min_by_key(|(d, dist)| (dist[location.zone], d.0));
+        let mut rally_here = false;
+        if let Some((drummer, _)) = heard {
+            let boost = rules.drums_morale;
+            morale.feel(Modifier::Drums, boost);
+            if !morale.last.iter().any(|(m, _)| *m == Modifier::Orders) {
+                chronicle.push(Entry::DrumsHeard {
+                    unit: info.idx,
+                    commander: drummer.0,
+                });
+            }
+            if morale.state == MoraleState::Routing {
+                orders.order = UnitOrder::RallyTo(drummer.0);
+                rally_here = morale.value > rules.rally_above;
+            }
+        } else if morale.state == MoraleState::Routing {
+            let own_commander_here = commander_in
+                .get(info.side * nz + location.zone)
+                .copied()
+                .unwrap_or(false);
+            let safe = own_commander_here && !enemy_in(info.side, location.zone);
+            rally_here = safe && morale.value > rules.rally_above;
+            if safe {
+                // Safe by its own banner: it settles a little each turn.
+                let settle = rules.morale_recovery * 2.0;
+                morale.feel(Modifier::Recovery, settle);
             }
         }
-    }
-    for mut commander in commanders.iter_mut() {
-        commander.drums_left = commander.drums_left.saturating_sub(1);
+        if rally_here {
+            morale.state = MoraleState::Rallied;
+            chronicle.push(Entry::Rallies { unit: info.idx });
+            if let UnitOrder::RallyTo(commander) = orders.order {
+                let zone = drummers.iter().find(|d| d.0 == commander).map(|d| d.2);
+                orders.order = match zone {
+                    Some(zone) if zone != location.zone => UnitOrder::MoveTo(zone),
+                    _ => UnitOrder::Hold,
+                };
+            } else {
+                orders.order = UnitOrder::Hold;
+            }
+        }
     }
 }
 
