@@ -8,7 +8,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::Morale;
 use super::movement::{Location, room};
-use super::order::{Rising, by_index, by_index_mut};
+use super::order::{Rising, by_index_mut};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::Passage;
@@ -37,6 +37,21 @@ pub fn surrender_system(
 ) {
     let rules = &field.rules;
     let n = field.zones.len();
+    // Only a broken or wavering unit that may surrender can: most turns
+    // there is none, and one read-only look (in any order; a fold, which
+    // walks the query's tables without a check per unit) ends the turn's
+    // surrenders.
+    let candidate = |info: &UnitInfo, location: &Location, morale: &Morale| {
+        info.may_surrender
+            && location.present
+            && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
+    };
+    let any_candidate = units.iter().fold(false, |any, (info, _, location, morale)| {
+        any || candidate(info, location, morale)
+    });
+    if !any_candidate {
+        return;
+    }
     let SurrenderScratch { open, men, crowd } = &mut *scratch;
     open.clear();
     open.resize(n, true);
@@ -45,50 +60,45 @@ pub fn surrender_system(
             open[idx.0] = passage.intact;
         }
     }
-    // In unit-index order: as the units are stored, checked on the way; when
-    // the world holds them otherwise, the pass is made again, sorted.
-    let mut stored = true;
-    // Only a broken or wavering unit that may surrender can.
-    let mut candidates;
-    loop {
+    // The men of each side in each zone and each zone's crowd, summed in
+    // unit-index order: as the units are stored (a fold over the tables),
+    // checked on the way; when the world holds them otherwise, the sums are
+    // made again, sorted.
+    let add = |men: &mut Vec<f64>,
+               crowd: &mut Vec<f64>,
+               (info, strength, location, morale): (&UnitInfo, &Strength, &Location, &Morale)| {
+        if location.present && morale.state.can_fight_or_flee() {
+            men[info.side * n + location.zone] += f64::from(strength.men);
+            crowd[location.zone] += room(&field, info, strength.men);
+        }
+    };
+    let zero = |men: &mut Vec<f64>, crowd: &mut Vec<f64>| {
         men.clear();
         men.resize(n * field.n_sides, 0.0);
         crowd.clear();
         crowd.resize(n, 0.0);
-        candidates = 0;
-        let mut order = Rising::default();
-        for (info, strength, location, morale) in by_index(&units, stored) {
-            if stored && !order.see(info.idx) {
-                break;
-            }
-            if info.may_surrender
-                && location.present
-                && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
-            {
-                candidates += 1;
-            }
-            if location.present && morale.state.can_fight_or_flee() {
-                men[info.side * n + location.zone] += f64::from(strength.men);
-                crowd[location.zone] += room(&field, info, strength.men);
-            }
-        }
-        if order.rose() {
-            break;
-        }
-        stored = false;
+    };
+    zero(men, crowd);
+    let mut order = Rising::default();
+    units.iter().for_each(|item| {
+        order.see(item.0.idx);
+        add(men, crowd, item);
+    });
+    let stored = order.rose();
+    if !stored {
+        zero(men, crowd);
+        units
+            .iter()
+            .sort_by_key::<&UnitInfo, _>(|info| info.idx)
+            .for_each(|item| add(men, crowd, item));
     }
     let jammed = |zone: usize| {
         field.zones[zone].is_crossing() && crowd[zone] > field.capacity(zone, vision.is_blind(zone))
     };
-    if candidates == 0 {
-        return;
-    }
-    for (info, mut strength, location, mut morale) in by_index_mut(&mut units, stored) {
-        if !info.may_surrender
-            || !location.present
-            || !matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
-        {
-            continue;
+    // A fold over the tables too (the units in the same order as above).
+    by_index_mut(&mut units, stored).for_each(|(info, mut strength, location, mut morale)| {
+        if !candidate(info, &location, &morale) {
+            return;
         }
         let zone = location.zone;
         let side = info.side;
@@ -108,7 +118,7 @@ pub fn surrender_system(
                 officers,
             });
         }
-    }
+    });
 }
 
 #[cfg(test)]
