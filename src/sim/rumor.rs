@@ -41,14 +41,24 @@ pub struct Rumors {
 /// per side and zone: `side * zones + zone`).
 #[derive(Default)]
 pub struct RumorScratch {
-    /// The units on the field, in unit-index order, with the zone they are in.
-    listeners: Vec<(usize, (Entity, usize))>,
+    /// The units on the field, in unit-index order (index first).
+    listeners: Vec<(usize, Listener)>,
     seen_men: Vec<f64>,
     seen_routing: Vec<f64>,
     men_in: Vec<f64>,
     routing_in: Vec<f64>,
     newly: Vec<bool>,
     heard: Vec<bool>,
+}
+
+/// What the rumor system reads of a unit on the field, once a turn.
+#[derive(Debug, Clone, Copy)]
+struct Listener {
+    entity: Entity,
+    side: usize,
+    zone: usize,
+    /// Routing or shattered: counted as routing by whoever sees it.
+    broken: bool,
 }
 
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
@@ -78,45 +88,58 @@ pub fn rumor_system(
         newly,
         heard,
     } = &mut *scratch;
-    // What each side can see of each side: routing share of visible men.
+    // No cry abroad: nothing to hear.
     if rumors.active.is_empty() {
         return;
     }
     let n = field.zones.len();
-    refill(seen_men, n_sides * n_sides, 0.0);
-    refill(seen_routing, n_sides * n_sides, 0.0);
-    refill(men_in, n * n_sides, 0.0);
-    refill(routing_in, n * n_sides, 0.0);
-    // Units (counted, in any order) each side sees of each side, and units
-    // of each side in each zone.
+    // The units on the field, read once (in any order: put in index order
+    // after).
     let mut order = Rising::default();
     listeners.clear();
-    for (entity, info, location, morale) in units.iter() {
+    units.iter().for_each(|(entity, info, location, morale)| {
         order.see(info.idx);
-        if !location.present || !morale.state.can_fight_or_flee() {
-            continue;
+        if location.present && morale.state.can_fight_or_flee() {
+            let listener = Listener {
+                entity,
+                side: info.side,
+                zone: location.zone,
+                broken: morale.state.is_broken(),
+            };
+            listeners.push((info.idx, listener));
         }
-        listeners.push((info.idx, (entity, location.zone)));
-        for viewer in 0..field.n_sides {
-            if vision.side_sees(viewer, location.zone) {
-                seen_men[viewer * n_sides + info.side] += 1.0;
-                if morale.state.is_broken() {
-                    seen_routing[viewer * n_sides + info.side] += 1.0;
+    });
+    into_index_order(listeners, order.rose());
+    // Units each side sees of each side, and units of each side in each
+    // zone: counted only once a unit is to make up its mind (most turns a
+    // cry has been heard by all it reaches), from the units as they stood
+    // at the start of the turn (counts of whole units: the same in any order).
+    let mut counted = false;
+    let count = |seen_men: &mut Vec<f64>,
+                 seen_routing: &mut Vec<f64>,
+                 men_in: &mut Vec<f64>,
+                 routing_in: &mut Vec<f64>| {
+        refill(seen_men, n_sides * n_sides, 0.0);
+        refill(seen_routing, n_sides * n_sides, 0.0);
+        refill(men_in, n * n_sides, 0.0);
+        refill(routing_in, n * n_sides, 0.0);
+        for (_, unit) in listeners.iter() {
+            for viewer in 0..n_sides {
+                if vision.side_sees(viewer, unit.zone) {
+                    seen_men[viewer * n_sides + unit.side] += 1.0;
+                    if unit.broken {
+                        seen_routing[viewer * n_sides + unit.side] += 1.0;
+                    }
+                }
+            }
+            if unit.zone < n {
+                men_in[unit.side * n + unit.zone] += 1.0;
+                if unit.broken {
+                    routing_in[unit.side * n + unit.zone] += 1.0;
                 }
             }
         }
-        if location.zone < n {
-            men_in[info.side * n + location.zone] += 1.0;
-            if morale.state.is_broken() {
-                routing_in[info.side * n + location.zone] += 1.0;
-            }
-        }
-    }
-    let front = |side: usize, zone: usize| {
-        men_in[side * n + zone] > 0.0
-            && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
     };
-    into_index_order(listeners, order.rose());
     for rumor in rumors.active.iter_mut() {
         newly.clear();
         newly.extend_from_slice(&rumor.reached);
@@ -134,13 +157,21 @@ pub fn rumor_system(
                 *slot = true;
             }
         }
-        for &(idx, (entity, zone)) in listeners.iter() {
-            if !rumor.reached.get(zone).copied().unwrap_or(false)
+        for &(idx, unit) in listeners.iter() {
+            if !rumor.reached.get(unit.zone).copied().unwrap_or(false)
                 || heard.get(idx).copied().unwrap_or(false)
             {
                 continue;
             }
-            let Ok((_, info, location, mut morale)) = units.get_mut(entity) else {
+            if !counted {
+                count(seen_men, seen_routing, men_in, routing_in);
+                counted = true;
+            }
+            let front = |side: usize, zone: usize| {
+                men_in[side * n + zone] > 0.0
+                    && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
+            };
+            let Ok((_, info, location, mut morale)) = units.get_mut(unit.entity) else {
                 continue;
             };
             rumor.believers.push(info.idx);
