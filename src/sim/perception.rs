@@ -85,24 +85,26 @@ fn compute_into(
     let Vision { blind, sees } = vision;
     blind.clear();
     blind.resize(n, false);
-    for (idx, burning, haze) in zones.iter() {
+    // Each pass marks flags, the same in any order: folds over the tables
+    // (`for_each`), without the query's check per item.
+    zones.iter().for_each(|(idx, burning, haze)| {
         if let Some(slot) = blind.get_mut(idx.0) {
             *slot = burning.smoke >= field.rules.smoke_blind
                 || haze.is_some_and(|haze| haze.blinds(field));
         }
-    }
+    });
     present.clear();
     present.resize(n * field.n_sides, false);
-    for (info, location, morale) in units.iter() {
+    units.iter().for_each(|(info, location, morale)| {
         if location.present && morale.state.can_fight_or_flee() && location.zone < n {
             present[info.side * n + location.zone] = true;
         }
-    }
-    for commander in commanders.iter() {
+    });
+    commanders.iter().for_each(|commander| {
         if commander.standing() && commander.zone < n && commander.side < field.n_sides {
             present[commander.side * n + commander.zone] = true;
         }
-    }
+    });
     sees.resize_with(field.n_sides, Vec::new);
     sees.truncate(field.n_sides);
     for (side, seen) in sees.iter_mut().enumerate() {
