@@ -53,11 +53,14 @@ impl Haze {
     }
 }
 
-pub fn haze_system(
-    field: Res<Field>,
-    weather: Res<Weather>,
-    mut chronicle: ResMut<Chronicle>,
-    mut zones: Query<(&ZoneIdx, &mut Haze)>,
+/// Carries and thins the scene's obscurants, after the smoke: the second
+/// half of the weather system's step (one system, not two: a turn pays a
+/// system's fixed cost once, and most scenes have no obscurant at all).
+pub fn carry(
+    field: &Field,
+    weather: &Weather,
+    chronicle: &mut Chronicle,
+    zones: &mut Query<(&ZoneIdx, &mut Haze)>,
 ) {
     if field.obscurants.is_empty() {
         return;
@@ -74,7 +77,7 @@ pub fn haze_system(
     }
     let mut next = state.clone();
     for (zone, levels) in state.iter().enumerate() {
-        let target = downwind(&field, zone, weather.toward);
+        let target = downwind(field, zone, weather.toward);
         for (k, info) in field.obscurants.iter().enumerate() {
             let here = levels[k];
             let carried = if target.is_some() {

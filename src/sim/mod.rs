@@ -5,7 +5,8 @@
 //! The turn runs these systems, chained, in this order (the order is part of
 //! the design: each step reads what the one before it settled):
 //!
-//! 1. [`weather`] — wind drifts; fire spreads downwind and burns out; smoke follows.
+//! 1. [`weather`] — wind drifts; fire spreads downwind and burns out; smoke follows;
+//!    then the scene's obscurants ([`haze`]) are carried and thin.
 //! 2. [`perception`] — which zones each side can see through the smoke.
 //! 3. [`rumor`] — cries spread; units that cannot see may believe them.
 //! 4. [`movement`] — units move on the zone graph; crossings pass only so many; crowds trample.
@@ -258,8 +259,8 @@ impl Battle {
         let mut schedule = Schedule::default();
         schedule.add_systems(
             (
+                // Haze too ([`haze::carry`]).
                 weather::weather_system,
-                haze::haze_system,
                 perception::perception_system,
                 rumor::rumor_system,
                 movement::movement_system,

@@ -2,11 +2,13 @@
 //!
 //! Fire burns its zone's fuel and jumps to the downwind neighbour; with no
 //! fuel left it dies. Smoke is made by fire, carried downwind, thinned by
-//! still air and cleared by wind once the fire is out.
+//! still air and cleared by wind once the fire is out. Then the scene's own
+//! obscurants are carried and thin in the same wind ([`haze::carry`]).
 
 use super::ZoneIdx;
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
+use super::haze::{self, Haze};
 use super::rng::BattleRng;
 use crate::scene::Compass;
 use bevy_ecs::prelude::*;
@@ -97,6 +99,7 @@ pub fn weather_system(
     mut rng: ResMut<BattleRng>,
     mut chronicle: ResMut<Chronicle>,
     mut zones: Query<(&ZoneIdx, &mut Burning)>,
+    mut hazes: Query<(&ZoneIdx, &mut Haze)>,
 ) {
     let rules = &field.rules;
     if rng.chance(rules.wind_drift) {
@@ -118,17 +121,33 @@ pub fn weather_system(
             });
         }
     }
+    fire_and_smoke(&mut scratch, &field, &weather, &mut chronicle, &mut zones);
+    // Stable order for the transcript whatever order the query visited zones in.
+    chronicle.entries.sort_by_key(entry_zone_key);
+    // Then the scene's own obscurants (dust, fog, night), in the same wind.
+    haze::carry(&field, &weather, &mut chronicle, &mut hazes);
+}
+
+/// Fire burns and spreads downwind, smoke is made, carried and cleared.
+fn fire_and_smoke(
+    scratch: &mut WeatherScratch,
+    field: &Field,
+    weather: &Weather,
+    chronicle: &mut Chronicle,
+    zones: &mut Query<(&ZoneIdx, &mut Burning)>,
+) {
+    let rules = &field.rules;
     let n = field.zones.len();
     let WeatherScratch {
         field: found_on,
         downwind: downwind_by,
         state,
         next,
-    } = &mut *scratch;
-    if !found_on.as_ref().is_some_and(|f| f.same(&field)) {
+    } = scratch;
+    if !found_on.as_ref().is_some_and(|f| f.same(field)) {
         for (toward, zones) in COMPASS.iter().zip(downwind_by.iter_mut()) {
             zones.clear();
-            zones.extend((0..n).map(|zone| downwind(&field, zone, *toward)));
+            zones.extend((0..n).map(|zone| downwind(field, zone, *toward)));
         }
         *found_on = Some(field.clone());
     }
@@ -197,8 +216,6 @@ pub fn weather_system(
             chronicle.push(Entry::SmokeClears { zone });
         }
     }
-    // Stable order for the transcript whatever order the query visited zones in.
-    chronicle.entries.sort_by_key(entry_zone_key);
 }
 
 fn entry_zone_key(entry: &Entry) -> (u8, usize) {
