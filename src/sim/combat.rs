@@ -127,18 +127,20 @@ pub fn combat_system(
     refill(first_side, n, None);
     refill(contested, n, false);
     let mut any_contested = false;
-    units.iter().for_each(|(_, info, strength, location, _, morale)| {
-        if fights(strength, location, morale) && location.zone < n {
-            match first_side[location.zone] {
-                None => first_side[location.zone] = Some(info.side),
-                Some(side) if side != info.side => {
-                    contested[location.zone] = true;
-                    any_contested = true;
+    units
+        .iter()
+        .for_each(|(_, info, strength, location, _, morale)| {
+            if fights(strength, location, morale) && location.zone < n {
+                match first_side[location.zone] {
+                    None => first_side[location.zone] = Some(info.side),
+                    Some(side) if side != info.side => {
+                        contested[location.zone] = true;
+                        any_contested = true;
+                    }
+                    Some(_) => {}
                 }
-                Some(_) => {}
             }
-        }
-    });
+        });
     if !any_contested {
         return;
     }

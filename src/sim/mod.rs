@@ -7,8 +7,8 @@
 //!
 //! 1. [`weather`] — wind drifts; fire spreads downwind and burns out; smoke follows;
 //!    then the scene's obscurants ([`haze`]) are carried and thin.
-//! 2. [`perception`] — which zones each side can see through the smoke.
-//! 3. [`rumor`] — cries spread; units that cannot see may believe them.
+//! 2. [`perception`] — which zones each side can see through the smoke;
+//! 3. then [`rumor`] (the same system) — cries spread; units that cannot see may believe them.
 //! 4. [`movement`] — units move on the zone graph; crossings pass only so many; crowds trample.
 //! 5. [`combat`] — opposing units in a zone take losses.
 //! 6. [`morale`] — modifiers summed, states changed with a seeded roll; cascades.
@@ -261,8 +261,8 @@ impl Battle {
             (
                 // Haze too ([`haze::carry`]).
                 weather::weather_system,
+                // Rumor too ([`rumor::spread`]).
                 perception::perception_system,
-                rumor::rumor_system,
                 movement::movement_system,
                 combat::combat_system,
                 morale::morale_system,

@@ -36,13 +36,11 @@ pub struct Rumors {
     pub active: Vec<Rumor>,
 }
 
-/// The rumor system's working lists, kept between turns so a turn allocates
+/// The rumor step's working lists, kept between turns so a turn allocates
 /// nothing once they have grown (per viewer and side: `viewer * sides + side`;
 /// per side and zone: `side * zones + zone`).
 #[derive(Default)]
 pub struct RumorScratch {
-    /// The units on the field, in unit-index order (index first).
-    listeners: Vec<(usize, Listener)>,
     seen_men: Vec<f64>,
     seen_routing: Vec<f64>,
     men_in: Vec<f64>,
@@ -51,50 +49,34 @@ pub struct RumorScratch {
     heard: Vec<bool>,
 }
 
-/// What the rumor system reads of a unit on the field, once a turn.
+/// A unit on the field (there, not surrendered or shattered) as the turn's
+/// first steps read it, once: perception, where each side stands; the rumor
+/// step, who hears a cry.
 #[derive(Debug, Clone, Copy)]
-struct Listener {
-    entity: Entity,
-    side: usize,
-    zone: usize,
+pub struct Listener {
+    pub entity: Entity,
+    pub side: usize,
+    pub zone: usize,
     /// Routing or shattered: counted as routing by whoever sees it.
-    broken: bool,
+    pub broken: bool,
 }
 
-/// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
-fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
-    list.clear();
-    list.resize(len, value);
-}
+/// The units the rumor step reads and moves.
+pub type Listeners<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static UnitInfo,
+        &'static Location,
+        &'static mut Morale,
+    ),
+>;
 
-#[allow(clippy::too_many_arguments)]
-pub fn rumor_system(
-    mut scratch: Local<RumorScratch>,
-    field: Res<Field>,
-    vision: Res<Vision>,
-    mut rumors: ResMut<Rumors>,
-    mut rng: ResMut<BattleRng>,
-    mut chronicle: ResMut<Chronicle>,
-    mut units: Query<(Entity, &UnitInfo, &Location, &mut Morale)>,
-) {
-    let rules = &field.rules;
-    let n_sides = field.n_sides;
-    let RumorScratch {
-        listeners,
-        seen_men,
-        seen_routing,
-        men_in,
-        routing_in,
-        newly,
-        heard,
-    } = &mut *scratch;
-    // No cry abroad: nothing to hear.
-    if rumors.active.is_empty() {
-        return;
-    }
-    let n = field.zones.len();
-    // The units on the field, read once (in any order: put in index order
-    // after).
+/// The units on the field, in unit-index order (index first), into
+/// `listeners`: read in one fold over the tables, put in index order after
+/// when the world holds them otherwise.
+pub fn listeners_into(units: &Listeners, listeners: &mut Vec<(usize, Listener)>) {
     let mut order = Rising::default();
     listeners.clear();
     units.iter().for_each(|(entity, info, location, morale)| {
@@ -110,6 +92,44 @@ pub fn rumor_system(
         }
     });
     into_index_order(listeners, order.rose());
+}
+
+/// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
+fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
+    list.clear();
+    list.resize(len, value);
+}
+
+/// Cries spread a zone; the units on the field (`listeners`, from
+/// [`listeners_into`]) they reach make up their minds, given what `vision`
+/// lets them see. Run by the perception system, right after it has found
+/// what each side sees.
+#[allow(clippy::too_many_arguments)]
+pub fn spread(
+    scratch: &mut RumorScratch,
+    listeners: &[(usize, Listener)],
+    field: &Field,
+    vision: &Vision,
+    rumors: &mut Rumors,
+    rng: &mut BattleRng,
+    chronicle: &mut Chronicle,
+    units: &mut Listeners,
+) {
+    let rules = &field.rules;
+    let n_sides = field.n_sides;
+    let RumorScratch {
+        seen_men,
+        seen_routing,
+        men_in,
+        routing_in,
+        newly,
+        heard,
+    } = scratch;
+    // No cry abroad: nothing to hear.
+    if rumors.active.is_empty() {
+        return;
+    }
+    let n = field.zones.len();
     // Units each side sees of each side, and units of each side in each
     // zone: counted only once a unit is to make up its mind (most turns a
     // cry has been heard by all it reaches), from the units as they stood

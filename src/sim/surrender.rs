@@ -46,9 +46,11 @@ pub fn surrender_system(
             && location.present
             && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
     };
-    let any_candidate = units.iter().fold(false, |any, (info, _, location, morale)| {
-        any || candidate(info, location, morale)
-    });
+    let any_candidate = units
+        .iter()
+        .fold(false, |any, (info, _, location, morale)| {
+            any || candidate(info, location, morale)
+        });
     if !any_candidate {
         return;
     }
@@ -64,14 +66,15 @@ pub fn surrender_system(
     // unit-index order: as the units are stored (a fold over the tables),
     // checked on the way; when the world holds them otherwise, the sums are
     // made again, sorted.
-    let add = |men: &mut Vec<f64>,
-               crowd: &mut Vec<f64>,
-               (info, strength, location, morale): (&UnitInfo, &Strength, &Location, &Morale)| {
-        if location.present && morale.state.can_fight_or_flee() {
-            men[info.side * n + location.zone] += f64::from(strength.men);
-            crowd[location.zone] += room(&field, info, strength.men);
-        }
-    };
+    let add =
+        |men: &mut Vec<f64>,
+         crowd: &mut Vec<f64>,
+         (info, strength, location, morale): (&UnitInfo, &Strength, &Location, &Morale)| {
+            if location.present && morale.state.can_fight_or_flee() {
+                men[info.side * n + location.zone] += f64::from(strength.men);
+                crowd[location.zone] += room(&field, info, strength.men);
+            }
+        };
     let zero = |men: &mut Vec<f64>, crowd: &mut Vec<f64>| {
         men.clear();
         men.resize(n * field.n_sides, 0.0);
