@@ -271,6 +271,9 @@ impl Battle {
             )
                 .chain(),
         );
+        // No system of the turn queues commands (they write the world
+        // through their queries and resources): nothing to apply after them.
+        schedule.set_apply_final_deferred(false);
         let opening = Battle::opening(scene, seed, &mut world);
         Battle {
             capture: state::CaptureQueries::new(&mut world),
