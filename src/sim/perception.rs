@@ -56,6 +56,23 @@ pub fn perception_system(
     mut units: Listeners,
     commanders: Query<&CommanderState>,
 ) {
+    if rumors.active.is_empty() {
+        // No cry abroad (most turns): where each side stands is read
+        // straight from the units, and nobody is listening.
+        let standing = units
+            .iter()
+            .filter(|(_, _, location, morale)| on_field(location, morale))
+            .map(|(_, info, location, _)| (info.side, location.zone));
+        see_into(
+            &field,
+            &zones,
+            standing,
+            &commanders,
+            &mut present,
+            &mut vision,
+        );
+        return;
+    }
     rumor::listeners_into(&units, &mut listeners);
     let standing = listeners.iter().map(|(_, unit)| (unit.side, unit.zone));
     see_into(
@@ -87,7 +104,7 @@ pub fn compute(
     let mut vision = Vision::default();
     let standing = units
         .iter()
-        .filter(|(_, location, morale)| location.present && morale.state.can_fight_or_flee())
+        .filter(|(_, location, morale)| on_field(location, morale))
         .map(|(info, location, _)| (info.side, location.zone));
     see_into(
         field,
@@ -98,6 +115,12 @@ pub fn compute(
         &mut vision,
     );
     vision
+}
+
+/// A unit that gives its side sight where it stands: there, and not
+/// surrendered or shattered.
+fn on_field(location: &Location, morale: &Morale) -> bool {
+    location.present && morale.state.can_fight_or_flee()
 }
 
 /// What each side sees, written into `vision`, keeping its memory (and
