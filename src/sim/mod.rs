@@ -43,6 +43,7 @@ pub use state::{Facts, WorldState};
 
 use crate::scene::{Act, Effect, Fate, MoraleState, Scene, Targets};
 use bevy_ecs::prelude::*;
+use bevy_ecs::system::BoxedSystem;
 use chronicle::Chronicle;
 use morale::Morale;
 use movement::{Location, Orders, UnitOrder};
@@ -178,10 +179,61 @@ impl ActQueries {
     }
 }
 
+/// The turn's systems, run one after another, in this order, by
+/// [`Turn::run`]: what a chained bevy `Schedule` of them does, without its
+/// executor's bookkeeping per system (conditions, system sets, deferred
+/// commands, a panic guard), which none of them uses and which cost a turn
+/// about as much as one of the small systems.
+pub struct Turn {
+    systems: Vec<BoxedSystem>,
+}
+
+impl Turn {
+    /// The turn's systems, initialized on `world` (their queries and
+    /// resources found; a system whose parameters conflict panics here, as
+    /// in a schedule).
+    fn new(world: &mut World) -> Turn {
+        let mut systems: Vec<BoxedSystem> = vec![
+            // Haze too ([`haze::carry`]).
+            Box::new(IntoSystem::into_system(weather::weather_system)),
+            // Rumor too ([`rumor::spread`]).
+            Box::new(IntoSystem::into_system(perception::perception_system)),
+            Box::new(IntoSystem::into_system(movement::movement_system)),
+            Box::new(IntoSystem::into_system(combat::combat_system)),
+            Box::new(IntoSystem::into_system(morale::morale_system)),
+            Box::new(IntoSystem::into_system(rally::rally_system)),
+            Box::new(IntoSystem::into_system(surrender::surrender_system)),
+        ];
+        for system in &mut systems {
+            system.initialize(world);
+        }
+        Turn { systems }
+    }
+
+    /// Runs one turn of the systems on `world` (the world they were
+    /// initialized on). Their resources are the battle's own, there from
+    /// its making: a system that cannot find one is a bug in this module,
+    /// and stops the program as a schedule would.
+    pub fn run(&mut self, world: &mut World) {
+        for system in &mut self.systems {
+            if let Err(error) = system.run_without_applying_deferred((), world) {
+                panic!("the turn's system {} did not run: {error}", system.name());
+            }
+        }
+        // Change ticks kept from wrapping over a long session, as a
+        // schedule keeps them.
+        if let Some(check) = world.check_change_ticks() {
+            for system in &mut self.systems {
+                system.check_change_tick(check);
+            }
+        }
+    }
+}
+
 /// The battle world and its turn schedule.
 pub struct Battle {
     pub(crate) world: World,
-    pub(crate) schedule: Schedule,
+    pub(crate) schedule: Turn,
     /// The world as plain data, captured on demand and kept until the world
     /// changes (a turn, an effect, a restore): the story reads conditions
     /// from it many times a turn without copying the world each time.
@@ -253,28 +305,8 @@ impl Battle {
         let field = Field::new(scene);
         world.insert_resource(field.clone());
         world.insert_resource(BattleRng::from_seed(seed));
-        // Made by the schedule's first run otherwise, after the units: a
-        // resource on an entity after them keeps a slot for each.
-        world.init_resource::<bevy_ecs::schedule::Schedules>();
-        let mut schedule = Schedule::default();
-        schedule.add_systems(
-            (
-                // Haze too ([`haze::carry`]).
-                weather::weather_system,
-                // Rumor too ([`rumor::spread`]).
-                perception::perception_system,
-                movement::movement_system,
-                combat::combat_system,
-                morale::morale_system,
-                rally::rally_system,
-                surrender::surrender_system,
-            )
-                .chain(),
-        );
-        // No system of the turn queues commands (they write the world
-        // through their queries and resources): nothing to apply after them.
-        schedule.set_apply_final_deferred(false);
         let opening = Battle::opening(scene, seed, &mut world);
+        let schedule = Turn::new(&mut world);
         Battle {
             capture: state::CaptureQueries::new(&mut world),
             write: state::WriteQueries::new(&mut world),
