@@ -143,19 +143,31 @@ pub fn spread(
         refill(seen_routing, n_sides * n_sides, 0.0);
         refill(men_in, n * n_sides, 0.0);
         refill(routing_in, n * n_sides, 0.0);
+        // Units of each side in each zone; what each side sees of each side
+        // is then summed zone by zone (whole units: the same counts as unit
+        // by unit, in any order).
         for (_, unit) in listeners.iter() {
-            for viewer in 0..n_sides {
-                if vision.side_sees(viewer, unit.zone) {
+            if unit.zone < n {
+                men_in[unit.side * n + unit.zone] += 1.0;
+                if unit.broken {
+                    routing_in[unit.side * n + unit.zone] += 1.0;
+                }
+            } else {
+                // Off the map: seen by every side, as `side_sees` says of
+                // a zone it does not know.
+                for viewer in 0..n_sides {
                     seen_men[viewer * n_sides + unit.side] += 1.0;
                     if unit.broken {
                         seen_routing[viewer * n_sides + unit.side] += 1.0;
                     }
                 }
             }
-            if unit.zone < n {
-                men_in[unit.side * n + unit.zone] += 1.0;
-                if unit.broken {
-                    routing_in[unit.side * n + unit.zone] += 1.0;
+        }
+        for viewer in 0..n_sides {
+            for zone in (0..n).filter(|&zone| vision.side_sees(viewer, zone)) {
+                for side in 0..n_sides {
+                    seen_men[viewer * n_sides + side] += men_in[side * n + zone];
+                    seen_routing[viewer * n_sides + side] += routing_in[side * n + zone];
                 }
             }
         }
