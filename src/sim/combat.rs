@@ -51,10 +51,8 @@ pub struct CombatScratch {
     falls: Vec<(usize, Fate)>,
     fighters: Vec<Fighter>,
     by_zone: Vec<Vec<usize>>,
-    /// Per zone: the side of the first fighting unit met there.
-    first_side: Vec<Option<usize>>,
-    /// Per zone: fighting men of more than one side stand there.
-    contested: Vec<bool>,
+    /// Per zone: who stands there to fight.
+    fronts: Vec<Front>,
     men: Vec<f64>,
     melee: Vec<f64>,
     missile: Vec<f64>,
@@ -62,6 +60,16 @@ pub struct CombatScratch {
     side_units: Vec<usize>,
     exposures: Vec<f64>,
     standing: Vec<(usize, usize)>,
+}
+
+/// Who stands in a zone to fight, as combat first reads the units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Front {
+    Empty,
+    /// Units of this side only.
+    Held(usize),
+    /// Units of two sides or more.
+    Contested,
 }
 
 /// Whether a unit is on the field as a body of men that can fight or be hurt.
@@ -106,8 +114,7 @@ pub fn combat_system(
         falls,
         fighters,
         by_zone,
-        first_side,
-        contested,
+        fronts,
         men,
         melee,
         missile,
@@ -122,23 +129,23 @@ pub fn combat_system(
     let n = field.zones.len();
     // Only where men of two sides stand is anybody hurt (or a commander at
     // risk): first which zones those are, read in any order (the sides a
-    // zone holds do not depend on it). Most turns there are none, and the
-    // turn's fighting is over at once.
-    refill(first_side, n, None);
-    refill(contested, n, false);
+    // zone holds do not depend on it). A turn with none is over at once.
+    refill(fronts, n, Front::Empty);
     let mut any_contested = false;
     units
         .iter()
         .for_each(|(_, info, strength, location, _, morale)| {
-            if fights(strength, location, morale) && location.zone < n {
-                match first_side[location.zone] {
-                    None => first_side[location.zone] = Some(info.side),
-                    Some(side) if side != info.side => {
-                        contested[location.zone] = true;
+            if fights(strength, location, morale)
+                && let Some(front) = fronts.get_mut(location.zone)
+            {
+                *front = match *front {
+                    Front::Empty => Front::Held(info.side),
+                    Front::Held(side) if side != info.side => {
                         any_contested = true;
+                        Front::Contested
                     }
-                    Some(_) => {}
-                }
+                    held => held,
+                };
             }
         });
     if !any_contested {
@@ -150,11 +157,13 @@ pub fn combat_system(
     // way; when the world holds them otherwise, the pass is made again, sorted.
     by_zone.resize_with(n, Vec::new);
     by_zone.truncate(n);
-    let contested = &*contested;
+    let fronts = &*fronts;
     let gather = |fighters: &mut Vec<Fighter>,
                   by_zone: &mut Vec<Vec<usize>>,
                   (entity, info, strength, location, orders, morale): UnitItem| {
-        if fights(strength, location, morale) && contested.get(location.zone) == Some(&true) {
+        if fights(strength, location, morale)
+            && fronts.get(location.zone) == Some(&Front::Contested)
+        {
             let kind = field
                 .kinds
                 .get(info.idx)
