@@ -1,8 +1,8 @@
 //! The simulation: a bevy_ecs world with one entity per unit, commander and
-//! zone, and one ordered turn schedule. No IO, no printing: every system
+//! zone, and the turn's systems run in order ([`Turn`]). No IO, no printing: every system
 //! reports what happened as typed [`chronicle::Entry`] values.
 //!
-//! The turn runs these systems, chained, in this order (the order is part of
+//! The turn runs these steps, in this order (the order is part of
 //! the design: each step reads what the one before it settled):
 //!
 //! 1. [`weather`] — wind drifts; fire spreads downwind and burns out; smoke follows;
