@@ -11,7 +11,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::{Location, Orders, UnitOrder};
-use super::order::{Rising, by_index};
+use super::order::Rising;
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::{CommanderState, Strength, UnitInfo};
@@ -28,8 +28,6 @@ pub fn state_factor(state: MoraleState) -> f64 {
     }
 }
 
-/// The combat system's working lists, kept between turns so a turn
-/// allocates nothing once they have grown.
 /// What combat needs of a unit that can fight, read once, in unit-index
 /// order; `lost` is what it loses, written back once every zone is fought.
 #[derive(Debug, Clone, Copy)]
@@ -46,11 +44,15 @@ struct Fighter {
     lost: u32,
 }
 
+/// The combat system's working lists, kept between turns so a turn
+/// allocates nothing once they have grown.
 #[derive(Default)]
 pub struct CombatScratch {
     falls: Vec<(usize, Fate)>,
     fighters: Vec<Fighter>,
     by_zone: Vec<Vec<usize>>,
+    /// Per zone: who stands there to fight.
+    fronts: Vec<Front>,
     men: Vec<f64>,
     melee: Vec<f64>,
     missile: Vec<f64>,
@@ -59,6 +61,31 @@ pub struct CombatScratch {
     exposures: Vec<f64>,
     standing: Vec<(usize, usize)>,
 }
+
+/// Who stands in a zone to fight, as combat first reads the units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Front {
+    Empty,
+    /// Units of this side only.
+    Held(usize),
+    /// Units of two sides or more.
+    Contested,
+}
+
+/// Whether a unit is on the field as a body of men that can fight or be hurt.
+fn fights(strength: &Strength, location: &Location, morale: &Morale) -> bool {
+    location.present && strength.men > 0 && morale.state.can_fight_or_flee()
+}
+
+/// A unit as combat's pass over the units reads it.
+type UnitItem<'a> = (
+    Entity,
+    &'a UnitInfo,
+    &'a Strength,
+    &'a Location,
+    &'a Orders,
+    &'a Morale,
+);
 
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
 fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
@@ -87,6 +114,7 @@ pub fn combat_system(
         falls,
         fighters,
         by_zone,
+        fronts,
         men,
         melee,
         missile,
@@ -98,49 +126,79 @@ pub fn combat_system(
     falls.clear();
     let rules = &field.rules;
     let n_sides = field.n_sides;
-    // The fighting units of each zone, in unit order: one pass, not one per zone.
-    // Emptied, not dropped: each zone's list keeps its memory. In unit-index
-    // order: as the units are stored, checked on the way; when the world
-    // holds them otherwise, the pass is made again, sorted.
-    by_zone.resize_with(field.zones.len(), Vec::new);
-    by_zone.truncate(field.zones.len());
-    let mut stored = true;
-    loop {
+    let n = field.zones.len();
+    // Only where men of two sides stand is anybody hurt (or a commander at
+    // risk): first which zones those are, read in any order (the sides a
+    // zone holds do not depend on it). A turn with none is over at once.
+    refill(fronts, n, Front::Empty);
+    let mut any_contested = false;
+    units
+        .iter()
+        .for_each(|(_, info, strength, location, _, morale)| {
+            if fights(strength, location, morale)
+                && let Some(front) = fronts.get_mut(location.zone)
+            {
+                *front = match *front {
+                    Front::Empty => Front::Held(info.side),
+                    Front::Held(side) if side != info.side => {
+                        any_contested = true;
+                        Front::Contested
+                    }
+                    held => held,
+                };
+            }
+        });
+    if !any_contested {
+        return;
+    }
+    // The fighting units of each contested zone, in unit order: one pass,
+    // not one per zone. Emptied, not dropped: each zone's list keeps its
+    // memory. In unit-index order: as the units are stored, checked on the
+    // way; when the world holds them otherwise, the pass is made again, sorted.
+    by_zone.resize_with(n, Vec::new);
+    by_zone.truncate(n);
+    let fronts = &*fronts;
+    let gather = |fighters: &mut Vec<Fighter>,
+                  by_zone: &mut Vec<Vec<usize>>,
+                  (entity, info, strength, location, orders, morale): UnitItem| {
+        if fights(strength, location, morale)
+            && fronts.get(location.zone) == Some(&Front::Contested)
+        {
+            let kind = field
+                .kind_rules(info.idx)
+                .unwrap_or_else(|| rules.kind(&info.kind));
+            by_zone[location.zone].push(fighters.len());
+            fighters.push(Fighter {
+                entity,
+                side: info.side,
+                men: strength.men,
+                state: morale.state,
+                order: orders.order,
+                mounted: info.mounted,
+                melee: kind.melee,
+                missile: kind.missile,
+                lost: 0,
+            });
+        }
+    };
+    let empty = |fighters: &mut Vec<Fighter>, by_zone: &mut Vec<Vec<usize>>| {
+        fighters.clear();
         for here in by_zone.iter_mut() {
             here.clear();
         }
-        fighters.clear();
-        let mut order = Rising::default();
-        for (entity, info, strength, location, orders, morale) in by_index(&units, stored) {
-            if stored && !order.see(info.idx) {
-                break;
-            }
-            if location.present
-                && strength.men > 0
-                && morale.state.can_fight_or_flee()
-                && let Some(here) = by_zone.get_mut(location.zone)
-            {
-                let kind = field
-                    .kind_rules(info.idx)
-                    .unwrap_or_else(|| rules.kind(&info.kind));
-                here.push(fighters.len());
-                fighters.push(Fighter {
-                    entity,
-                    side: info.side,
-                    men: strength.men,
-                    state: morale.state,
-                    order: orders.order,
-                    mounted: info.mounted,
-                    melee: kind.melee,
-                    missile: kind.missile,
-                    lost: 0,
-                });
-            }
-        }
-        if order.rose() {
-            break;
-        }
-        stored = false;
+    };
+    empty(fighters, by_zone);
+    let mut order = Rising::default();
+    units.iter().for_each(|item| {
+        order.see(item.1.idx);
+        gather(fighters, by_zone, item);
+    });
+    if !order.rose() {
+        empty(fighters, by_zone);
+        units
+            .iter()
+            .sort_by_key::<&UnitInfo, _>(|info| info.idx)
+            .for_each(|item| gather(fighters, by_zone, item));
     }
     for (zone, here) in by_zone.iter().enumerate() {
         let info_zone = &field.zones[zone];

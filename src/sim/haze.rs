@@ -7,7 +7,7 @@
 use super::ZoneIdx;
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
-use super::weather::{Weather, downwind};
+use super::weather::Weather;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -53,44 +53,69 @@ impl Haze {
     }
 }
 
-pub fn haze_system(
-    field: Res<Field>,
-    weather: Res<Weather>,
-    mut chronicle: ResMut<Chronicle>,
-    mut zones: Query<(&ZoneIdx, &mut Haze)>,
+/// The haze step's working lists, kept between turns so a turn allocates
+/// nothing once they have grown (per zone and obscurant: `zone * kinds + k`).
+#[derive(Debug, Default)]
+pub struct HazeScratch {
+    state: Vec<f64>,
+    next: Vec<f64>,
+    entries: Vec<Entry>,
+}
+
+/// Carries and thins the scene's obscurants toward each zone's downwind
+/// neighbour (`downwind_of`, the weather's, in the wind blowing now), after
+/// the smoke: the second half of the weather system's step (one system, not two: a turn pays a
+/// system's fixed cost once, and most scenes have no obscurant at all).
+pub fn carry(
+    scratch: &mut HazeScratch,
+    downwind_of: &[Option<usize>],
+    field: &Field,
+    weather: &Weather,
+    chronicle: &mut Chronicle,
+    zones: &mut Query<(&ZoneIdx, &mut Haze)>,
 ) {
     if field.obscurants.is_empty() {
         return;
     }
     let n = field.zones.len();
     let kinds = field.obscurants.len();
-    let mut state = vec![vec![0.0_f64; kinds]; n];
+    let HazeScratch {
+        state,
+        next,
+        entries,
+    } = scratch;
+    state.clear();
+    state.resize(n * kinds, 0.0);
     for (idx, haze) in zones.iter() {
-        if let Some(slot) = state.get_mut(idx.0) {
+        if idx.0 < n {
+            let slot = &mut state[idx.0 * kinds..(idx.0 + 1) * kinds];
             for (k, level) in slot.iter_mut().enumerate() {
                 *level = haze.level(k);
             }
         }
     }
-    let mut next = state.clone();
-    for (zone, levels) in state.iter().enumerate() {
-        let target = downwind(&field, zone, weather.toward);
+    next.clone_from(state);
+    for zone in 0..n {
+        let target = downwind_of.get(zone).copied().flatten();
         for (k, info) in field.obscurants.iter().enumerate() {
-            let here = levels[k];
+            let here = state[zone * kinds + k];
             let carried = if target.is_some() {
                 here * info.carry * weather.wind
             } else {
                 0.0
             };
-            next[zone][k] -= carried + here * (info.decay * field.turn_scale).min(1.0);
+            next[zone * kinds + k] -= carried + here * (info.decay * field.turn_scale).min(1.0);
             if let Some(target) = target {
-                next[target][k] += carried;
+                next[target * kinds + k] += carried;
             }
         }
     }
-    let mut entries = Vec::new();
+    entries.clear();
     for (idx, mut haze) in zones.iter_mut() {
-        let Some(new) = next.get(idx.0) else { continue };
+        if idx.0 >= n {
+            continue;
+        }
+        let new = &next[idx.0 * kinds..(idx.0 + 1) * kinds];
         haze.levels.resize(kinds, 0.0);
         for (k, info) in field.obscurants.iter().enumerate() {
             let old = haze.levels[k];
@@ -109,7 +134,7 @@ pub fn haze_system(
         Entry::Unobscured { zone, by } => (1, *by, *zone),
         _ => (2, 0, 0),
     });
-    chronicle.entries.extend(entries);
+    chronicle.entries.append(entries);
 }
 
 #[cfg(test)]

@@ -1,13 +1,14 @@
 //! The simulation: a bevy_ecs world with one entity per unit, commander and
-//! zone, and one ordered turn schedule. No IO, no printing: every system
+//! zone, and the turn's systems run in order ([`Turn`]). No IO, no printing: every system
 //! reports what happened as typed [`chronicle::Entry`] values.
 //!
-//! The turn runs these systems, chained, in this order (the order is part of
+//! The turn runs these steps, in this order (the order is part of
 //! the design: each step reads what the one before it settled):
 //!
-//! 1. [`weather`] — wind drifts; fire spreads downwind and burns out; smoke follows.
-//! 2. [`perception`] — which zones each side can see through the smoke.
-//! 3. [`rumor`] — cries spread; units that cannot see may believe them.
+//! 1. [`weather`] — wind drifts; fire spreads downwind and burns out; smoke follows;
+//!    then the scene's obscurants ([`haze`]) are carried and thin.
+//! 2. [`perception`] — which zones each side can see through the smoke;
+//! 3. then [`rumor`] (the same system) — cries spread; units that cannot see may believe them.
 //! 4. [`movement`] — units move on the zone graph; crossings pass only so many; crowds trample.
 //! 5. [`combat`] — opposing units in a zone take losses.
 //! 6. [`morale`] — modifiers summed, states changed with a seeded roll; cascades.
@@ -42,6 +43,7 @@ pub use state::{Facts, WorldState};
 
 use crate::scene::{Act, Effect, Fate, MoraleState, Scene, Targets};
 use bevy_ecs::prelude::*;
+use bevy_ecs::system::BoxedSystem;
 use chronicle::Chronicle;
 use morale::Morale;
 use movement::{Location, Orders, UnitOrder};
@@ -177,10 +179,61 @@ impl ActQueries {
     }
 }
 
+/// The turn's systems, run one after another, in this order, by
+/// [`Turn::run`]: what a chained bevy `Schedule` of them does, without its
+/// executor's bookkeeping per system (conditions, system sets, deferred
+/// commands, a panic guard), which none of them uses and which cost a turn
+/// about as much as one of the small systems.
+pub struct Turn {
+    systems: Vec<BoxedSystem>,
+}
+
+impl Turn {
+    /// The turn's systems, initialized on `world` (their queries and
+    /// resources found; a system whose parameters conflict panics here, as
+    /// in a schedule).
+    fn new(world: &mut World) -> Turn {
+        let mut systems: Vec<BoxedSystem> = vec![
+            // Haze too ([`haze::carry`]).
+            Box::new(IntoSystem::into_system(weather::weather_system)),
+            // Rumor too ([`rumor::spread`]).
+            Box::new(IntoSystem::into_system(perception::perception_system)),
+            Box::new(IntoSystem::into_system(movement::movement_system)),
+            Box::new(IntoSystem::into_system(combat::combat_system)),
+            Box::new(IntoSystem::into_system(morale::morale_system)),
+            Box::new(IntoSystem::into_system(rally::rally_system)),
+            Box::new(IntoSystem::into_system(surrender::surrender_system)),
+        ];
+        for system in &mut systems {
+            system.initialize(world);
+        }
+        Turn { systems }
+    }
+
+    /// Runs one turn of the systems on `world` (the world they were
+    /// initialized on). Their resources are the battle's own, there from
+    /// its making: a system that cannot find one is a bug in this module,
+    /// and stops the program as a schedule would.
+    pub fn run(&mut self, world: &mut World) {
+        for system in &mut self.systems {
+            if let Err(error) = system.run_without_applying_deferred((), world) {
+                panic!("the turn's system {} did not run: {error}", system.name());
+            }
+        }
+        // Change ticks kept from wrapping over a long session, as a
+        // schedule keeps them.
+        if let Some(check) = world.check_change_ticks() {
+            for system in &mut self.systems {
+                system.check_change_tick(check);
+            }
+        }
+    }
+}
+
 /// The battle world and its turn schedule.
 pub struct Battle {
     pub(crate) world: World,
-    pub(crate) schedule: Schedule,
+    pub(crate) schedule: Turn,
     /// The world as plain data, captured on demand and kept until the world
     /// changes (a turn, an effect, a restore): the story reads conditions
     /// from it many times a turn without copying the world each time.
@@ -252,25 +305,8 @@ impl Battle {
         let field = Field::new(scene);
         world.insert_resource(field.clone());
         world.insert_resource(BattleRng::from_seed(seed));
-        // Made by the schedule's first run otherwise, after the units: a
-        // resource on an entity after them keeps a slot for each.
-        world.init_resource::<bevy_ecs::schedule::Schedules>();
-        let mut schedule = Schedule::default();
-        schedule.add_systems(
-            (
-                weather::weather_system,
-                haze::haze_system,
-                perception::perception_system,
-                rumor::rumor_system,
-                movement::movement_system,
-                combat::combat_system,
-                morale::morale_system,
-                rally::rally_system,
-                surrender::surrender_system,
-            )
-                .chain(),
-        );
         let opening = Battle::opening(scene, seed, &mut world);
+        let schedule = Turn::new(&mut world);
         Battle {
             capture: state::CaptureQueries::new(&mut world),
             write: state::WriteQueries::new(&mut world),
@@ -297,9 +333,10 @@ impl Battle {
             clock.turn = clock.turn.saturating_add(1);
             self.turn = clock.turn;
         }
-        for mut morale in self.morale.iter_mut(&mut self.world) {
-            morale.last.clear();
-        }
+        // A fold over the table (`for_each`): no check per unit.
+        self.morale
+            .iter_mut(&mut self.world)
+            .for_each(|mut morale| morale.last.clear());
         self.schedule.run(&mut self.world);
         // The next turn's list starts as large as this one's: one
         // allocation, not one per doubling.

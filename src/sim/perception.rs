@@ -1,14 +1,18 @@
-//! Perception: which zones each side can see, given the smoke.
+//! Perception: which zones each side can see, given the smoke. The same
+//! system then runs the rumor step ([`rumor::spread`]), which reads it.
 //!
 //! A side sees a zone when the smoke there is below `smoke_blind` and it has
 //! men or a commander in that zone or in a clear neighbouring one. A unit in
 //! thick smoke sees nothing beyond its own shapes: it knows the enemy only by
 //! sound and rumor.
 
+use super::chronicle::Chronicle;
 use super::field::Field;
 use super::haze::Haze;
 use super::morale::Morale;
 use super::movement::Location;
+use super::rng::BattleRng;
+use super::rumor::{self, Listener, Listeners, RumorScratch, Rumors};
 use super::weather::Burning;
 use super::{CommanderState, UnitInfo, ZoneIdx};
 use bevy_ecs::prelude::*;
@@ -35,21 +39,59 @@ impl Vision {
     }
 }
 
+/// What each side sees, then the cries it hears (the rumor step, which
+/// reads what perception found): one system, reading the units on the field
+/// once for both.
+#[allow(clippy::too_many_arguments)]
 pub fn perception_system(
     mut present: Local<Vec<bool>>,
+    mut listeners: Local<Vec<(usize, Listener)>>,
+    mut heard: Local<RumorScratch>,
     field: Res<Field>,
     mut vision: ResMut<Vision>,
+    mut rumors: ResMut<Rumors>,
+    mut rng: ResMut<BattleRng>,
+    mut chronicle: ResMut<Chronicle>,
     zones: Query<(&ZoneIdx, &Burning, Option<&Haze>)>,
-    units: Query<(&UnitInfo, &Location, &Morale)>,
+    mut units: Listeners,
     commanders: Query<&CommanderState>,
 ) {
-    compute_into(
+    if rumors.active.is_empty() {
+        // No cry abroad (most turns): where each side stands is read
+        // straight from the units, and nobody is listening.
+        let standing = units
+            .iter()
+            .filter(|(_, _, location, morale)| on_field(location, morale))
+            .map(|(_, info, location, _)| (info.side, location.zone));
+        see_into(
+            &field,
+            &zones,
+            standing,
+            &commanders,
+            &mut present,
+            &mut vision,
+        );
+        return;
+    }
+    rumor::listeners_into(&units, &mut listeners);
+    let standing = listeners.iter().map(|(_, unit)| (unit.side, unit.zone));
+    see_into(
         &field,
         &zones,
-        &units,
+        standing,
         &commanders,
         &mut present,
         &mut vision,
+    );
+    rumor::spread(
+        &mut heard,
+        &listeners,
+        &field,
+        &vision,
+        &mut rumors,
+        &mut rng,
+        &mut chronicle,
+        &mut units,
     );
 }
 
@@ -60,10 +102,14 @@ pub fn compute(
     commanders: &Query<&CommanderState>,
 ) -> Vision {
     let mut vision = Vision::default();
-    compute_into(
+    let standing = units
+        .iter()
+        .filter(|(_, location, morale)| on_field(location, morale))
+        .map(|(info, location, _)| (info.side, location.zone));
+    see_into(
         field,
         zones,
-        units,
+        standing,
         commanders,
         &mut Vec::new(),
         &mut vision,
@@ -71,12 +117,20 @@ pub fn compute(
     vision
 }
 
-/// [`compute`] written into `vision`, keeping its memory (and `present`'s,
-/// per side and zone: `side * zones + zone`) from turn to turn.
-fn compute_into(
+/// A unit that gives its side sight where it stands: there, and not
+/// surrendered or shattered.
+fn on_field(location: &Location, morale: &Morale) -> bool {
+    location.present && morale.state.can_fight_or_flee()
+}
+
+/// What each side sees, written into `vision`, keeping its memory (and
+/// `present`'s, per side and zone: `side * zones + zone`) from turn to turn.
+/// `standing` gives the side and zone of every unit on the field that can
+/// fight or flee, in any order.
+fn see_into(
     field: &Field,
     zones: &Query<(&ZoneIdx, &Burning, Option<&Haze>)>,
-    units: &Query<(&UnitInfo, &Location, &Morale)>,
+    standing: impl Iterator<Item = (usize, usize)>,
     commanders: &Query<&CommanderState>,
     present: &mut Vec<bool>,
     vision: &mut Vision,
@@ -85,24 +139,26 @@ fn compute_into(
     let Vision { blind, sees } = vision;
     blind.clear();
     blind.resize(n, false);
-    for (idx, burning, haze) in zones.iter() {
+    // Each pass marks flags, the same in any order: folds over the tables
+    // (`for_each`), without the query's check per item.
+    zones.iter().for_each(|(idx, burning, haze)| {
         if let Some(slot) = blind.get_mut(idx.0) {
             *slot = burning.smoke >= field.rules.smoke_blind
                 || haze.is_some_and(|haze| haze.blinds(field));
         }
-    }
+    });
     present.clear();
     present.resize(n * field.n_sides, false);
-    for (info, location, morale) in units.iter() {
-        if location.present && morale.state.can_fight_or_flee() && location.zone < n {
-            present[info.side * n + location.zone] = true;
+    standing.for_each(|(side, zone)| {
+        if zone < n {
+            present[side * n + zone] = true;
         }
-    }
-    for commander in commanders.iter() {
+    });
+    commanders.iter().for_each(|commander| {
         if commander.standing() && commander.zone < n && commander.side < field.n_sides {
             present[commander.side * n + commander.zone] = true;
         }
-    }
+    });
     sees.resize_with(field.n_sides, Vec::new);
     sees.truncate(field.n_sides);
     for (side, seen) in sees.iter_mut().enumerate() {

@@ -36,13 +36,11 @@ pub struct Rumors {
     pub active: Vec<Rumor>,
 }
 
-/// The rumor system's working lists, kept between turns so a turn allocates
+/// The rumor step's working lists, kept between turns so a turn allocates
 /// nothing once they have grown (per viewer and side: `viewer * sides + side`;
 /// per side and zone: `side * zones + zone`).
 #[derive(Default)]
 pub struct RumorScratch {
-    /// The units on the field, in unit-index order, with the zone they are in.
-    listeners: Vec<(usize, (Entity, usize))>,
     seen_men: Vec<f64>,
     seen_routing: Vec<f64>,
     men_in: Vec<f64>,
@@ -51,72 +49,129 @@ pub struct RumorScratch {
     heard: Vec<bool>,
 }
 
+/// A unit on the field (there, not surrendered or shattered) as the turn's
+/// first steps read it, once: perception, where each side stands; the rumor
+/// step, who hears a cry.
+#[derive(Debug, Clone, Copy)]
+pub struct Listener {
+    pub entity: Entity,
+    pub side: usize,
+    pub zone: usize,
+    /// Routing or shattered: counted as routing by whoever sees it.
+    pub broken: bool,
+}
+
+/// The units the rumor step reads and moves.
+pub type Listeners<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static UnitInfo,
+        &'static Location,
+        &'static mut Morale,
+    ),
+>;
+
+/// The units on the field, in unit-index order (index first), into
+/// `listeners`: read in one fold over the tables, put in index order after
+/// when the world holds them otherwise.
+pub fn listeners_into(units: &Listeners, listeners: &mut Vec<(usize, Listener)>) {
+    let mut order = Rising::default();
+    listeners.clear();
+    units.iter().for_each(|(entity, info, location, morale)| {
+        order.see(info.idx);
+        if location.present && morale.state.can_fight_or_flee() {
+            let listener = Listener {
+                entity,
+                side: info.side,
+                zone: location.zone,
+                broken: morale.state.is_broken(),
+            };
+            listeners.push((info.idx, listener));
+        }
+    });
+    into_index_order(listeners, order.rose());
+}
+
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
 fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
     list.clear();
     list.resize(len, value);
 }
 
+/// Cries spread a zone; the units on the field (`listeners`, from
+/// [`listeners_into`]) they reach make up their minds, given what `vision`
+/// lets them see. Run by the perception system, right after it has found
+/// what each side sees.
 #[allow(clippy::too_many_arguments)]
-pub fn rumor_system(
-    mut scratch: Local<RumorScratch>,
-    field: Res<Field>,
-    vision: Res<Vision>,
-    mut rumors: ResMut<Rumors>,
-    mut rng: ResMut<BattleRng>,
-    mut chronicle: ResMut<Chronicle>,
-    mut units: Query<(Entity, &UnitInfo, &Location, &mut Morale)>,
+pub fn spread(
+    scratch: &mut RumorScratch,
+    listeners: &[(usize, Listener)],
+    field: &Field,
+    vision: &Vision,
+    rumors: &mut Rumors,
+    rng: &mut BattleRng,
+    chronicle: &mut Chronicle,
+    units: &mut Listeners,
 ) {
     let rules = &field.rules;
     let n_sides = field.n_sides;
     let RumorScratch {
-        listeners,
         seen_men,
         seen_routing,
         men_in,
         routing_in,
         newly,
         heard,
-    } = &mut *scratch;
-    // What each side can see of each side: routing share of visible men.
+    } = scratch;
+    // No cry abroad: nothing to hear.
     if rumors.active.is_empty() {
         return;
     }
     let n = field.zones.len();
-    refill(seen_men, n_sides * n_sides, 0.0);
-    refill(seen_routing, n_sides * n_sides, 0.0);
-    refill(men_in, n * n_sides, 0.0);
-    refill(routing_in, n * n_sides, 0.0);
-    // Units (counted, in any order) each side sees of each side, and units
-    // of each side in each zone.
-    let mut order = Rising::default();
-    listeners.clear();
-    for (entity, info, location, morale) in units.iter() {
-        order.see(info.idx);
-        if !location.present || !morale.state.can_fight_or_flee() {
-            continue;
-        }
-        listeners.push((info.idx, (entity, location.zone)));
-        for viewer in 0..field.n_sides {
-            if vision.side_sees(viewer, location.zone) {
-                seen_men[viewer * n_sides + info.side] += 1.0;
-                if morale.state.is_broken() {
-                    seen_routing[viewer * n_sides + info.side] += 1.0;
+    // Units each side sees of each side, and units of each side in each
+    // zone: counted only once a unit is to make up its mind (most turns a
+    // cry has been heard by all it reaches), from the units as they stood
+    // at the start of the turn (counts of whole units: the same in any order).
+    let mut counted = false;
+    let count = |seen_men: &mut Vec<f64>,
+                 seen_routing: &mut Vec<f64>,
+                 men_in: &mut Vec<f64>,
+                 routing_in: &mut Vec<f64>| {
+        refill(seen_men, n_sides * n_sides, 0.0);
+        refill(seen_routing, n_sides * n_sides, 0.0);
+        refill(men_in, n * n_sides, 0.0);
+        refill(routing_in, n * n_sides, 0.0);
+        // Units of each side in each zone; what each side sees of each side
+        // is then summed zone by zone (whole units: the same counts as unit
+        // by unit, in any order).
+        for (_, unit) in listeners.iter() {
+            if unit.zone < n {
+                men_in[unit.side * n + unit.zone] += 1.0;
+                if unit.broken {
+                    routing_in[unit.side * n + unit.zone] += 1.0;
+                }
+            } else {
+                // Off the map: seen by every side, as `side_sees` says of
+                // a zone it does not know.
+                for viewer in 0..n_sides {
+                    seen_men[viewer * n_sides + unit.side] += 1.0;
+                    if unit.broken {
+                        seen_routing[viewer * n_sides + unit.side] += 1.0;
+                    }
                 }
             }
         }
-        if location.zone < n {
-            men_in[info.side * n + location.zone] += 1.0;
-            if morale.state.is_broken() {
-                routing_in[info.side * n + location.zone] += 1.0;
+        for viewer in 0..n_sides {
+            for zone in (0..n).filter(|&zone| vision.side_sees(viewer, zone)) {
+                for side in 0..n_sides {
+                    seen_men[viewer * n_sides + side] += men_in[side * n + zone];
+                    seen_routing[viewer * n_sides + side] += routing_in[side * n + zone];
+                }
             }
         }
-    }
-    let front = |side: usize, zone: usize| {
-        men_in[side * n + zone] > 0.0
-            && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
     };
-    into_index_order(listeners, order.rose());
     for rumor in rumors.active.iter_mut() {
         newly.clear();
         newly.extend_from_slice(&rumor.reached);
@@ -134,13 +189,21 @@ pub fn rumor_system(
                 *slot = true;
             }
         }
-        for &(idx, (entity, zone)) in listeners.iter() {
-            if !rumor.reached.get(zone).copied().unwrap_or(false)
+        for &(idx, unit) in listeners.iter() {
+            if !rumor.reached.get(unit.zone).copied().unwrap_or(false)
                 || heard.get(idx).copied().unwrap_or(false)
             {
                 continue;
             }
-            let Ok((_, info, location, mut morale)) = units.get_mut(entity) else {
+            if !counted {
+                count(seen_men, seen_routing, men_in, routing_in);
+                counted = true;
+            }
+            let front = |side: usize, zone: usize| {
+                men_in[side * n + zone] > 0.0
+                    && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
+            };
+            let Ok((_, info, location, mut morale)) = units.get_mut(unit.entity) else {
                 continue;
             };
             rumor.believers.push(info.idx);

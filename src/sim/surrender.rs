@@ -8,7 +8,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::morale::Morale;
 use super::movement::{Location, room};
-use super::order::{Rising, by_index, by_index_mut};
+use super::order::Rising;
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::Passage;
@@ -23,7 +23,12 @@ pub struct SurrenderScratch {
     open: Vec<bool>,
     men: Vec<f64>,
     crowd: Vec<f64>,
+    /// The units that may give up this turn, in unit-index order.
+    candidates: Vec<Entity>,
 }
+
+/// A unit as the surrender system reads it.
+type UnitItem<'a> = (Entity, &'a UnitInfo, &'a Strength, &'a Location, &'a Morale);
 
 #[allow(clippy::too_many_arguments)]
 pub fn surrender_system(
@@ -33,11 +38,33 @@ pub fn surrender_system(
     mut rng: ResMut<BattleRng>,
     mut chronicle: ResMut<Chronicle>,
     zones: Query<(&ZoneIdx, &Passage)>,
-    mut units: Query<(&UnitInfo, &mut Strength, &Location, &mut Morale)>,
+    mut units: Query<(Entity, &UnitInfo, &mut Strength, &Location, &mut Morale)>,
 ) {
     let rules = &field.rules;
     let n = field.zones.len();
-    let SurrenderScratch { open, men, crowd } = &mut *scratch;
+    // Only a broken or wavering unit that may surrender can: most turns
+    // there is none, and one read-only look (in any order; a fold, which
+    // walks the query's tables without a check per unit) ends the turn's
+    // surrenders.
+    let candidate = |info: &UnitInfo, location: &Location, morale: &Morale| {
+        info.may_surrender
+            && location.present
+            && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
+    };
+    let any_candidate = units
+        .iter()
+        .fold(false, |any, (_, info, _, location, morale)| {
+            any || candidate(info, location, morale)
+        });
+    if !any_candidate {
+        return;
+    }
+    let SurrenderScratch {
+        open,
+        men,
+        crowd,
+        candidates,
+    } = &mut *scratch;
     open.clear();
     open.resize(n, true);
     for (idx, passage) in zones.iter() {
@@ -45,51 +72,51 @@ pub fn surrender_system(
             open[idx.0] = passage.intact;
         }
     }
-    // In unit-index order: as the units are stored, checked on the way; when
-    // the world holds them otherwise, the pass is made again, sorted.
-    let mut stored = true;
-    // Only a broken or wavering unit that may surrender can.
-    let mut candidates;
-    loop {
+    // The men of each side in each zone and each zone's crowd, summed in
+    // unit-index order, and the units that may give up listed in that order:
+    // as the units are stored (a fold over the tables), checked on the way;
+    // when the world holds them otherwise, the pass is made again, sorted.
+    let add = |men: &mut Vec<f64>,
+               crowd: &mut Vec<f64>,
+               candidates: &mut Vec<Entity>,
+               (entity, info, strength, location, morale): UnitItem| {
+        if location.present && morale.state.can_fight_or_flee() {
+            men[info.side * n + location.zone] += f64::from(strength.men);
+            crowd[location.zone] += room(&field, info, strength.men);
+        }
+        if candidate(info, location, morale) {
+            candidates.push(entity);
+        }
+    };
+    let zero = |men: &mut Vec<f64>, crowd: &mut Vec<f64>, candidates: &mut Vec<Entity>| {
         men.clear();
         men.resize(n * field.n_sides, 0.0);
         crowd.clear();
         crowd.resize(n, 0.0);
-        candidates = 0;
-        let mut order = Rising::default();
-        for (info, strength, location, morale) in by_index(&units, stored) {
-            if stored && !order.see(info.idx) {
-                break;
-            }
-            if info.may_surrender
-                && location.present
-                && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
-            {
-                candidates += 1;
-            }
-            if location.present && morale.state.can_fight_or_flee() {
-                men[info.side * n + location.zone] += f64::from(strength.men);
-                crowd[location.zone] += room(&field, info, strength.men);
-            }
-        }
-        if order.rose() {
-            break;
-        }
-        stored = false;
+        candidates.clear();
+    };
+    zero(men, crowd, candidates);
+    let mut order = Rising::default();
+    units.iter().for_each(|item| {
+        order.see(item.1.idx);
+        add(men, crowd, candidates, item);
+    });
+    if !order.rose() {
+        zero(men, crowd, candidates);
+        units
+            .iter()
+            .sort_by_key::<&UnitInfo, _>(|info| info.idx)
+            .for_each(|item| add(men, crowd, candidates, item));
     }
     let jammed = |zone: usize| {
         field.zones[zone].is_crossing() && crowd[zone] > field.capacity(zone, vision.is_blind(zone))
     };
-    if candidates == 0 {
-        return;
-    }
-    for (info, mut strength, location, mut morale) in by_index_mut(&mut units, stored) {
-        if !info.may_surrender
-            || !location.present
-            || !matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
-        {
+    // Each unit that may give up, in unit-index order (a unit's surrender
+    // changes no other's case: the sums above stand).
+    for &entity in candidates.iter() {
+        let Ok((_, info, mut strength, location, mut morale)) = units.get_mut(entity) else {
             continue;
-        }
+        };
         let zone = location.zone;
         let side = info.side;
         let enemy_here = (0..field.n_sides).any(|s| s != side && men[s * n + zone] > 0.0);

@@ -32,7 +32,7 @@ pub const SMALL_SCENE: &str = r#"(
 )"#;
 
 /// The small world, changed by `modify`, as a world and its turn schedule.
-pub fn small_world(modify: impl FnOnce(RawScene) -> RawScene) -> (World, Schedule) {
+pub fn small_world(modify: impl FnOnce(RawScene) -> RawScene) -> (World, super::Turn) {
     let battle = small_battle(modify);
     (battle.world, battle.schedule)
 }

@@ -2,11 +2,13 @@
 //!
 //! Fire burns its zone's fuel and jumps to the downwind neighbour; with no
 //! fuel left it dies. Smoke is made by fire, carried downwind, thinned by
-//! still air and cleared by wind once the fire is out.
+//! still air and cleared by wind once the fire is out. Then the scene's own
+//! obscurants are carried and thin in the same wind ([`haze::carry`]).
 
 use super::ZoneIdx;
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
+use super::haze::{self, Haze, HazeScratch};
 use super::rng::BattleRng;
 use crate::scene::Compass;
 use bevy_ecs::prelude::*;
@@ -78,16 +80,45 @@ pub fn downwind(field: &Field, zone: usize, toward: Compass) -> Option<usize> {
 
 const COMPASS: [Compass; 4] = [Compass::North, Compass::East, Compass::South, Compass::West];
 
-/// The weather system's working lists, kept between turns; and each
-/// zone's downwind neighbour for each wind direction, found once per field.
+/// Each zone's downwind neighbour for each wind direction, found once per
+/// field.
 #[derive(Default)]
-pub struct WeatherScratch {
+struct Winds {
     /// The field `downwind` was found on.
     field: Option<Field>,
     /// Per wind direction (in `COMPASS` order), per zone.
     downwind: [Vec<Option<usize>>; 4],
+}
+
+impl Winds {
+    /// Each zone's downwind neighbour on `field` with the wind blowing
+    /// `toward`: [`downwind`] of each, found again only for another field.
+    fn of(&mut self, field: &Field, toward: Compass) -> &[Option<usize>] {
+        if !self.field.as_ref().is_some_and(|f| f.same(field)) {
+            let n = field.zones.len();
+            for (toward, zones) in COMPASS.iter().zip(self.downwind.iter_mut()) {
+                zones.clear();
+                zones.extend((0..n).map(|zone| downwind(field, zone, *toward)));
+            }
+            self.field = Some(field.clone());
+        }
+        &self.downwind[match toward {
+            Compass::North => 0,
+            Compass::East => 1,
+            Compass::South => 2,
+            Compass::West => 3,
+        }]
+    }
+}
+
+/// The weather system's working lists, kept between turns.
+#[derive(Default)]
+pub struct WeatherScratch {
+    winds: Winds,
     state: Vec<Burning>,
     next: Vec<Burning>,
+    /// The haze step's own.
+    haze: HazeScratch,
 }
 
 pub fn weather_system(
@@ -97,6 +128,7 @@ pub fn weather_system(
     mut rng: ResMut<BattleRng>,
     mut chronicle: ResMut<Chronicle>,
     mut zones: Query<(&ZoneIdx, &mut Burning)>,
+    mut hazes: Query<(&ZoneIdx, &mut Haze)>,
 ) {
     let rules = &field.rules;
     if rng.chance(rules.wind_drift) {
@@ -118,26 +150,47 @@ pub fn weather_system(
             });
         }
     }
-    let n = field.zones.len();
     let WeatherScratch {
-        field: found_on,
-        downwind: downwind_by,
+        winds,
         state,
         next,
+        haze,
     } = &mut *scratch;
-    if !found_on.as_ref().is_some_and(|f| f.same(&field)) {
-        for (toward, zones) in COMPASS.iter().zip(downwind_by.iter_mut()) {
-            zones.clear();
-            zones.extend((0..n).map(|zone| downwind(&field, zone, *toward)));
-        }
-        *found_on = Some(field.clone());
-    }
-    let downwind_of = &downwind_by[match weather.toward {
-        Compass::North => 0,
-        Compass::East => 1,
-        Compass::South => 2,
-        Compass::West => 3,
-    }];
+    let downwind_of = winds.of(&field, weather.toward);
+    fire_and_smoke(
+        (state, next),
+        downwind_of,
+        &field,
+        &weather,
+        &mut chronicle,
+        &mut zones,
+    );
+    // Stable order for the transcript whatever order the query visited zones in.
+    chronicle.entries.sort_by_key(entry_zone_key);
+    // Then the scene's own obscurants (dust, fog, night), in the same wind.
+    haze::carry(
+        haze,
+        downwind_of,
+        &field,
+        &weather,
+        &mut chronicle,
+        &mut hazes,
+    );
+}
+
+/// Fire burns and spreads downwind (`downwind_of`: each zone's neighbour
+/// that way), smoke is made, carried and cleared; `state` and `next` are
+/// working lists.
+fn fire_and_smoke(
+    (state, next): (&mut Vec<Burning>, &mut Vec<Burning>),
+    downwind_of: &[Option<usize>],
+    field: &Field,
+    weather: &Weather,
+    chronicle: &mut Chronicle,
+    zones: &mut Query<(&ZoneIdx, &mut Burning)>,
+) {
+    let rules = &field.rules;
+    let n = field.zones.len();
     state.clear();
     state.resize(n, Burning::default());
     for (idx, burning) in zones.iter() {
@@ -197,8 +250,6 @@ pub fn weather_system(
             chronicle.push(Entry::SmokeClears { zone });
         }
     }
-    // Stable order for the transcript whatever order the query visited zones in.
-    chronicle.entries.sort_by_key(entry_zone_key);
 }
 
 fn entry_zone_key(entry: &Entry) -> (u8, usize) {
