@@ -369,12 +369,12 @@ impl Battle {
         if self.facts_fresh {
             // What effects wrote through is what a capture would read.
             let mut captured = state::Facts::default();
-            captured.capture_into(&self.world, &self.field, &mut self.capture);
+            captured.capture_into(&self.world, &self.field, self.turn, &mut self.capture);
             debug_assert_eq!(captured, self.facts, "facts out of step with the world");
         }
         if !self.facts_fresh {
             self.facts
-                .capture_into(&self.world, &self.field, &mut self.capture);
+                .capture_into(&self.world, &self.field, self.turn, &mut self.capture);
             self.facts_fresh = true;
         }
     }

@@ -806,38 +806,47 @@ impl Facts {
         facts
     }
 
-    /// The facts of the world as it is now, written over these, reusing
-    /// their memory, through the battle's queries.
+    /// The facts of the world as it is now, at `turn` (the world's clock,
+    /// which the battle keeps at hand), written over these, reusing their
+    /// memory, through the battle's queries.
     pub(crate) fn capture_into(
         &mut self,
         world: &World,
         field: &Field,
+        turn: u32,
         queries: &mut CaptureQueries,
     ) {
         let n_commanders = self.commanders.len();
         self.begin(field, field.units.len(), n_commanders, field.zones.len());
-        for (info, strength, location, morale) in queries.unit_facts.iter(world) {
-            // The world's `UnitInfo` is the field's, but for its side.
-            self.unit(
-                info.idx,
-                info.side,
-                info.start_men,
-                strength.men,
-                *location,
-                morale,
-            );
-        }
-        for commander in queries.commanders.iter(world) {
+        // `for_each`: bevy walks a query's tables in a tighter loop than
+        // item by item.
+        queries
+            .unit_facts
+            .iter(world)
+            .for_each(|(info, strength, location, morale)| {
+                // The world's `UnitInfo` is the field's, but for its side.
+                self.unit(
+                    info.idx,
+                    info.side,
+                    info.start_men,
+                    strength.men,
+                    *location,
+                    morale,
+                );
+            });
+        queries.commanders.iter(world).for_each(|commander| {
             if commander.idx >= self.commanders.len() {
                 // The first capture (commanders are never removed).
                 self.commanders.resize(commander.idx + 1, NO_COMMANDER);
             }
             self.commander(commander);
-        }
-        for (idx, burning, passage, haze) in queries.zones.iter(world) {
-            self.zone(idx.0, burning, passage, haze);
-        }
-        self.turn = world.resource::<Clock>().turn;
+        });
+        queries
+            .zones
+            .iter(world)
+            .for_each(|(idx, burning, passage, haze)| self.zone(idx.0, burning, passage, haze));
+        debug_assert_eq!(turn, world.resource::<Clock>().turn);
+        self.turn = turn;
         self.wind = world.resource::<Weather>().wind;
         // Field by field: a derived `clone_from` would allocate anew.
         let Vision { blind, sees } = world.resource::<Vision>();
@@ -919,6 +928,7 @@ impl Facts {
         }
     }
 
+    #[inline]
     fn unit(
         &mut self,
         idx: usize,
