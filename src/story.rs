@@ -244,6 +244,9 @@ pub struct Game {
     marks: Marks,
     /// Which conditions read which marks (`verdicts.rs`).
     readers: verdicts::Readers,
+    /// The verdicts a restarted game opens with, kept from the first
+    /// restart (`verdicts.rs`).
+    opening: Option<verdicts::Opening>,
     /// The copy the greedy policy plays its look-ahead games on, built at
     /// its first decision (`greedy.rs`).
     lookahead: Option<Box<Game>>,
@@ -358,6 +361,7 @@ impl Game {
             ),
             marks: Marks::of(&scene, &StoryState::default()),
             readers: verdicts::Readers::of(scene.resolved()),
+            opening: None,
             lookahead: None,
             scene,
         };
@@ -376,6 +380,7 @@ impl Game {
         self.story = StoryState::default();
         self.marks = Marks::of(&self.scene, &self.story);
         self.seed = seed;
+        self.open_verdicts();
         self.policy_rng = BattleRng::from_seed(seed ^ POLICY_STREAM);
         self.log.clear();
         self.undo_stack.clear();

@@ -71,6 +71,8 @@ pub(super) struct Readers {
     n_flags: usize,
     /// Per mark, the conditions that read it.
     of_mark: Vec<Vec<u32>>,
+    /// Per condition, whether it has a `Chance` (keyed by the game's seed).
+    seeded: Vec<bool>,
 }
 
 impl Readers {
@@ -82,6 +84,7 @@ impl Readers {
             n_tps: resolved.turning_points.len(),
             n_flags: resolved.flags.len(),
             of_mark: Vec::new(),
+            seeded: Vec::new(),
         };
         readers.of_mark = vec![Vec::new(); readers.n_marks(resolved)];
         let whens = resolved
@@ -92,6 +95,7 @@ impl Readers {
             .chain(resolved.turning_points.iter().map(|t| &t.when));
         let mut marks = Vec::new();
         for (slot, when) in whens.enumerate() {
+            readers.seeded.push(has_chance(when));
             marks.clear();
             readers.marks_read(when, resolved, &mut marks);
             marks.sort_unstable();
@@ -159,11 +163,31 @@ impl Readers {
     }
 }
 
+/// Whether `cond` has a `Chance` in it.
+fn has_chance(cond: &Cond) -> bool {
+    match cond {
+        Cond::All(items) | Cond::Any(items) => items.iter().any(has_chance),
+        Cond::Not(item) => has_chance(item),
+        Cond::Chance(_) => true,
+        _ => false,
+    }
+}
+
 /// The verdicts kept, by condition; `None` until read, or since a mark it
 /// reads changed.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Verdicts {
     known: Vec<Option<Known>>,
+}
+
+/// The verdicts every game of a [`Game`] opens with (its marks fresh, at
+/// the opening turn), read at its first restart and written into the
+/// marks at each one after: the same whatever the seed, but for conditions
+/// with a `Chance`, which are left to be read.
+#[derive(Debug, Clone)]
+pub(super) struct Opening {
+    turn: u32,
+    verdicts: Verdicts,
 }
 
 impl Verdicts {
@@ -228,6 +252,40 @@ impl Marks {
 }
 
 impl Game {
+    /// Gives the fresh marks of a restarted game (built from an empty
+    /// story, nothing applied yet) the verdicts every game opens with.
+    pub(super) fn open_verdicts(&mut self) {
+        let turn = self.turn();
+        if self.opening.as_ref().is_none_or(|o| o.turn != turn) {
+            let scene = std::sync::Arc::clone(&self.scene);
+            let resolved = scene.resolved();
+            let whens = (scene.events().iter().zip(&resolved.events))
+                .map(|(e, r)| (&r.when, e.id.as_str()))
+                .chain(
+                    (scene.endings().iter().zip(&resolved.endings))
+                        .map(|(e, r)| (&r.when, e.id.as_str())),
+                )
+                .chain(
+                    (scene.turning_points().iter().zip(&resolved.turning_points))
+                        .map(|(t, r)| (&r.when, t.id.as_str())),
+                );
+            let known = whens
+                .zip(&self.readers.seeded)
+                .map(|((when, owner), seeded)| (!seeded).then(|| self.verdict(when, owner, turn)))
+                .collect();
+            self.opening = Some(Opening {
+                turn,
+                verdicts: Verdicts { known },
+            });
+        }
+        if let Some(opening) = &self.opening {
+            self.marks
+                .verdicts
+                .known
+                .clone_from(&opening.verdicts.known);
+        }
+    }
+
     /// Whether the condition kept in `slot`, `when` (owned by `owner`),
     /// holds now: from its verdict on the marks and the turn when that
     /// stands, else read in full from the battle's facts.
