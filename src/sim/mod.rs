@@ -211,6 +211,8 @@ pub struct Battle {
     /// once does not hold a second copy of every unit for nothing, one
     /// restarted many times (simulate) makes it once.
     opening: Option<WorldState>,
+    /// What conditions read of the opening, kept with it.
+    opening_facts: Option<state::Facts>,
 }
 
 impl Battle {
@@ -219,6 +221,7 @@ impl Battle {
         let mut battle = Battle::empty(scene, seed);
         battle.reset(scene, seed);
         battle.opening = None;
+        battle.opening_facts = None;
         battle
     }
 
@@ -232,10 +235,24 @@ impl Battle {
             .get_or_insert_with(|| Battle::opening(scene, seed, world));
         opening.rng = BattleRng::from_seed(seed);
         self.turn = opening.turn;
-        if !opening.write_into(world, &self.field, &mut self.write) {
+        let written = opening.write_into(world, &self.field, &mut self.write);
+        if !written {
             opening.apply(world);
         }
         self.changed();
+        // What conditions read of the opening is the same whatever the
+        // seed: captured at the first reset, copied at each one after that
+        // writes the opening into the same entities.
+        match &self.opening_facts {
+            Some(facts) if written => {
+                self.facts.copy_from(facts);
+                self.facts_fresh = true;
+            }
+            _ => {
+                self.refresh_facts();
+                self.opening_facts = Some(self.facts.clone());
+            }
+        }
     }
 
     /// The opening of `scene` with its vision, seen in `world` (written
@@ -278,6 +295,7 @@ impl Battle {
             morale: world.query(),
             field,
             opening: Some(opening),
+            opening_facts: None,
             world,
             schedule,
             view: None,

@@ -854,6 +854,45 @@ impl Facts {
         self.vision.sees.clone_from(sees);
     }
 
+    /// These facts made the same as `other`, reusing their memory (a
+    /// derived `clone_from` would allocate anew).
+    pub(crate) fn copy_from(&mut self, other: &Facts) {
+        // Destructured, so a field added to facts cannot be forgotten here.
+        let Facts {
+            turn,
+            wind,
+            units,
+            commanders,
+            zones,
+            vision: Vision { blind, sees },
+            n_sides,
+            n_zones,
+            n_obscurants,
+            crossed,
+            haze,
+            side_men,
+            side_start,
+            side_routing,
+            men_in,
+        } = other;
+        self.turn = *turn;
+        self.wind = *wind;
+        self.units.clone_from(units);
+        self.commanders.clone_from(commanders);
+        self.zones.clone_from(zones);
+        self.vision.blind.clone_from(blind);
+        self.vision.sees.clone_from(sees);
+        self.n_sides = *n_sides;
+        self.n_zones = *n_zones;
+        self.n_obscurants = *n_obscurants;
+        self.crossed.clone_from(crossed);
+        self.haze.clone_from(haze);
+        self.side_men.clone_from(side_men);
+        self.side_start.clone_from(side_start);
+        self.side_routing.clone_from(side_routing);
+        self.men_in.clone_from(men_in);
+    }
+
     /// Sizes the lists (each entry is then written) and zeroes the totals.
     fn begin(&mut self, field: &Field, n_units: usize, n_commanders: usize, n_zones: usize) {
         /// `list` of `len` entries: resized only when its length differs.
