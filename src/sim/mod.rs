@@ -445,8 +445,8 @@ impl Battle {
         // What conditions read is untouched by orders, drums, rumors on
         // their way, wet cloth and the story's own flags and text, and
         // written through here for a morale push, a commander placed, smoke,
-        // fire, wind and casualties; other effects have the facts captured
-        // again.
+        // fire, wind, casualties, a surrender and an arrival; other effects
+        // have the facts captured again.
         if !matches!(
             act,
             Act::Order { .. }
@@ -462,6 +462,8 @@ impl Battle {
                 | Act::Fire { .. }
                 | Act::Wind { .. }
                 | Act::Casualties { .. }
+                | Act::Surrender(_)
+                | Act::Arrive(_)
         ) {
             self.facts_fresh = false;
         }
@@ -602,6 +604,12 @@ impl Battle {
                 for (info, mut morale, strength, location) in query.iter_mut(&mut self.world) {
                     if info.idx == idx && location.present && morale.state.can_fight_or_flee() {
                         morale.state = MoraleState::Surrendered;
+                        self.facts.set_state(
+                            idx,
+                            info.side,
+                            info.start_men,
+                            MoraleState::Surrendered,
+                        );
                         entries.push(Entry::Surrenders {
                             unit: idx,
                             men: strength.men,
@@ -644,6 +652,7 @@ impl Battle {
                 for (info, mut location) in query.iter_mut(&mut self.world) {
                     if info.idx == idx && !location.present {
                         location.present = true;
+                        self.facts.set_present(idx, info.side, info.start_men);
                         entries.push(Entry::Arrives {
                             unit: idx,
                             zone: location.zone,

@@ -952,6 +952,68 @@ impl Facts {
         }
     }
 
+    /// A unit of `side` (which brought `start_men`) came onto the field (and
+    /// nothing else changed): its fact and its side's totals follow.
+    pub(crate) fn set_present(&mut self, unit: usize, side: usize, start_men: u32) {
+        self.restate(unit, side, start_men, |fact| fact.present = true);
+    }
+
+    /// A unit of `side` (which brought `start_men`) took another morale
+    /// state (and nothing else changed): its fact and its side's totals follow.
+    pub(crate) fn set_state(
+        &mut self,
+        unit: usize,
+        side: usize,
+        start_men: u32,
+        state: crate::scene::MoraleState,
+    ) {
+        self.restate(unit, side, start_men, |fact| fact.state = state);
+    }
+
+    /// Changes a unit's fact: its part of its side's totals is taken out
+    /// as it was and put back as it is.
+    fn restate(
+        &mut self,
+        unit: usize,
+        side: usize,
+        start_men: u32,
+        change: impl FnOnce(&mut UnitFact),
+    ) {
+        let Some(&was) = self.units.get(unit) else {
+            return;
+        };
+        self.count(&was, side, start_men, false);
+        let mut now = was;
+        change(&mut now);
+        self.units[unit] = now;
+        self.count(&now, side, start_men, true);
+    }
+
+    /// Adds a unit's men to its side's totals (or takes them out).
+    fn count(&mut self, fact: &UnitFact, side: usize, start_men: u32, add: bool) {
+        if side >= self.n_sides || !fact.present {
+            return;
+        }
+        let n_zones = self.n_zones;
+        let change = |total: &mut u32, men: u32| {
+            *total = if add {
+                total.saturating_add(men)
+            } else {
+                total.saturating_sub(men)
+            };
+        };
+        change(&mut self.side_start[side], start_men);
+        if fact.state.can_fight_or_flee() {
+            change(&mut self.side_men[side], fact.men);
+            if fact.zone < n_zones {
+                change(&mut self.men_in[side * n_zones + fact.zone], fact.men);
+            }
+        }
+        if fact.state == crate::scene::MoraleState::Routing {
+            change(&mut self.side_routing[side], fact.men);
+        }
+    }
+
     /// A commander was put in another zone (and nothing else changed).
     pub(crate) fn set_commander_zone(&mut self, commander: usize, zone: usize) {
         if let Some(fact) = self.commanders.get_mut(commander) {
