@@ -36,6 +36,12 @@ pub(super) struct Known {
 
 impl Known {
     const ALWAYS: (u32, u32) = (0, u32::MAX);
+    /// No verdict: its span holds no turn.
+    const NONE: Known = Known {
+        verdict: Verdict::Open,
+        from: 1,
+        to: 0,
+    };
 
     fn new(verdict: Verdict, (from, to): (u32, u32)) -> Known {
         Known { verdict, from, to }
@@ -173,11 +179,11 @@ fn has_chance(cond: &Cond) -> bool {
     }
 }
 
-/// The verdicts kept, by condition; `None` until read, or since a mark it
-/// reads changed.
+/// The verdicts kept, by condition; [`Known::NONE`] until read, or since a
+/// mark it reads changed.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Verdicts {
-    known: Vec<Option<Known>>,
+    known: Vec<Known>,
 }
 
 /// The verdicts every game of a [`Game`] opens with (its marks fresh, at
@@ -194,26 +200,22 @@ impl Verdicts {
     /// None kept, for `n` conditions.
     pub(super) fn new(n: usize) -> Verdicts {
         Verdicts {
-            known: vec![None; n],
+            known: vec![Known::NONE; n],
         }
     }
 
     fn forget(&mut self, readers: &[u32]) {
         for &slot in readers {
             if let Some(known) = self.known.get_mut(slot as usize) {
-                *known = None;
+                *known = Known::NONE;
             }
         }
     }
 
     /// The verdict kept for `slot`, if it stands at `turn`.
     fn at(&self, slot: usize, turn: u32) -> Option<Verdict> {
-        self.known
-            .get(slot)
-            .copied()
-            .flatten()
-            .filter(|k| k.from <= turn && turn <= k.to)
-            .map(|k| k.verdict)
+        let known = self.known.get(slot)?;
+        (known.from <= turn && turn <= known.to).then_some(known.verdict)
     }
 }
 
@@ -271,7 +273,10 @@ impl Game {
                 );
             let known = whens
                 .zip(&self.readers.seeded)
-                .map(|((when, owner), seeded)| (!seeded).then(|| self.verdict(when, owner, turn)))
+                .map(|((when, owner), seeded)| match seeded {
+                    true => Known::NONE,
+                    false => self.verdict(when, owner, turn),
+                })
                 .collect();
             self.opening = Some(Opening {
                 turn,
@@ -296,7 +301,7 @@ impl Game {
             None => {
                 let known = self.verdict(when, owner, turn);
                 if let Some(kept) = self.marks.verdicts.known.get_mut(slot) {
-                    *kept = Some(known);
+                    *kept = known;
                 }
                 known.verdict
             }
