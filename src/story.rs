@@ -267,7 +267,52 @@ struct Marks {
     verdicts: verdicts::Verdicts,
 }
 
+impl StoryState {
+    /// Empties the story (a new game), keeping its lists' memory.
+    fn clear(&mut self) {
+        // Destructured, so a field added to the story cannot be forgotten here.
+        let StoryState {
+            chosen,
+            happened,
+            flags,
+            pending,
+            ended,
+            journal,
+            couriers,
+            since,
+            answers,
+        } = self;
+        chosen.clear();
+        happened.clear();
+        flags.clear();
+        *pending = None;
+        *ended = None;
+        journal.clear();
+        couriers.clear();
+        since.clear();
+        answers.clear();
+    }
+}
+
 impl Marks {
+    /// The marks of an empty story, written over these (of the same scene).
+    fn clear(&mut self) {
+        let Marks {
+            happened,
+            reached,
+            chosen,
+            flags,
+            since,
+            verdicts,
+        } = self;
+        happened.fill(false);
+        reached.fill(false);
+        chosen.fill(None);
+        flags.fill(false);
+        since.fill(None);
+        verdicts.forget_all();
+    }
+
     /// The marks of `story` in `scene`'s ids (ids the scene lacks, as a
     /// hand-edited save may hold, mark nothing).
     fn of(scene: &Scene, story: &StoryState) -> Marks {
@@ -377,8 +422,8 @@ impl Game {
     /// What `simulate` plays its thousands of games with.
     pub fn restart(&mut self, seed: u64) -> Vec<Output> {
         self.battle.reset(&self.scene, seed);
-        self.story = StoryState::default();
-        self.marks = Marks::of(&self.scene, &self.story);
+        self.story.clear();
+        self.marks.clear();
         self.seed = seed;
         self.open_verdicts();
         self.policy_rng = BattleRng::from_seed(seed ^ POLICY_STREAM);

@@ -204,6 +204,11 @@ impl Verdicts {
         }
     }
 
+    /// Forgets every verdict.
+    pub(super) fn forget_all(&mut self) {
+        self.known.fill(Known::NONE);
+    }
+
     fn forget(&mut self, readers: &[u32]) {
         for &slot in readers {
             if let Some(known) = self.known.get_mut(slot as usize) {
