@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 mod doctrine;
 mod greedy;
+mod verdicts;
 
 /// Story text as it was told: the scene's text and the values its
 /// placeholders had at that moment, kept apart so the REPL can write them in
@@ -241,6 +242,11 @@ pub struct Game {
     /// The story's state by index, kept with `story` (which holds it by
     /// id, for saves): what conditions read.
     marks: Marks,
+    /// Which conditions read which marks (`verdicts.rs`).
+    readers: verdicts::Readers,
+    /// The verdicts a restarted game opens with, kept from the first
+    /// restart (`verdicts.rs`).
+    opening: Option<verdicts::Opening>,
     /// The copy the greedy policy plays its look-ahead games on, built at
     /// its first decision (`greedy.rs`).
     lookahead: Option<Box<Game>>,
@@ -256,9 +262,57 @@ struct Marks {
     flags: Vec<bool>,
     /// Per watched id, the turn noted in `StoryState::since`.
     since: Vec<Option<u32>>,
+    /// What the `when`s of events, endings and turning points come to on
+    /// these marks (`verdicts.rs`): changed through the setters there.
+    verdicts: verdicts::Verdicts,
+}
+
+impl StoryState {
+    /// Empties the story (a new game), keeping its lists' memory.
+    fn clear(&mut self) {
+        // Destructured, so a field added to the story cannot be forgotten here.
+        let StoryState {
+            chosen,
+            happened,
+            flags,
+            pending,
+            ended,
+            journal,
+            couriers,
+            since,
+            answers,
+        } = self;
+        chosen.clear();
+        happened.clear();
+        flags.clear();
+        *pending = None;
+        *ended = None;
+        journal.clear();
+        couriers.clear();
+        since.clear();
+        answers.clear();
+    }
 }
 
 impl Marks {
+    /// The marks of an empty story, written over these (of the same scene).
+    fn clear(&mut self) {
+        let Marks {
+            happened,
+            reached,
+            chosen,
+            flags,
+            since,
+            verdicts,
+        } = self;
+        happened.fill(false);
+        reached.fill(false);
+        chosen.fill(None);
+        flags.fill(false);
+        since.fill(None);
+        verdicts.forget_all();
+    }
+
     /// The marks of `story` in `scene`'s ids (ids the scene lacks, as a
     /// hand-edited save may hold, mark nothing).
     fn of(scene: &Scene, story: &StoryState) -> Marks {
@@ -273,6 +327,9 @@ impl Marks {
                 .iter()
                 .map(|w| story.since.get(&w.id).copied())
                 .collect(),
+            verdicts: verdicts::Verdicts::new(
+                scene.events().len() + scene.endings().len() + scene.turning_points().len(),
+            ),
         };
         for id in &story.happened {
             if let Some(event) = resolved.event(id) {
@@ -348,6 +405,8 @@ impl Game {
                     .unwrap_or(0),
             ),
             marks: Marks::of(&scene, &StoryState::default()),
+            readers: verdicts::Readers::of(scene.resolved()),
+            opening: None,
             lookahead: None,
             scene,
         };
@@ -363,9 +422,10 @@ impl Game {
     /// What `simulate` plays its thousands of games with.
     pub fn restart(&mut self, seed: u64) -> Vec<Output> {
         self.battle.reset(&self.scene, seed);
-        self.story = StoryState::default();
-        self.marks = Marks::of(&self.scene, &self.story);
+        self.story.clear();
+        self.marks.clear();
         self.seed = seed;
+        self.open_verdicts();
         self.policy_rng = BattleRng::from_seed(seed ^ POLICY_STREAM);
         self.log.clear();
         self.undo_stack.clear();
@@ -836,10 +896,11 @@ impl Game {
         for (idx, watch) in watched.iter().enumerate().filter(|(_, w)| w.stamped) {
             if self.marks.now(watch) {
                 if self.marks.since[idx].is_none() {
-                    self.marks.since[idx] = Some(turn);
+                    self.marks.set_since(&self.readers, idx, Some(turn));
                     self.story.since.insert(watch.id.clone(), turn);
                 }
-            } else if self.marks.since[idx].take().is_some() {
+            } else if self.marks.since[idx].is_some() {
+                self.marks.set_since(&self.readers, idx, None);
                 self.story.since.remove(&watch.id);
             }
         }
@@ -886,8 +947,8 @@ impl Game {
             return;
         };
         self.story.chosen.push((tp.id.clone(), option.id.clone()));
-        self.marks.reached[tp_idx] = true;
-        self.marks.chosen[tp_idx] = u32::try_from(option_idx).ok();
+        self.marks
+            .set_chosen(&self.readers, tp_idx, u32::try_from(option_idx).ok());
         out.push(Output::Decided {
             tp: tp.id.clone(),
             option: option.id.clone(),
@@ -928,11 +989,11 @@ impl Game {
         match (effect, act) {
             (Effect::SetFlag(flag), Act::SetFlag(id)) => {
                 self.story.flags.insert(flag.clone());
-                self.marks.flags[id.idx()] = true;
+                self.marks.set_flag(&self.readers, id.idx(), true);
             }
             (Effect::ClearFlag(flag), Act::ClearFlag(id)) => {
                 self.story.flags.remove(flag);
-                self.marks.flags[id.idx()] = false;
+                self.marks.set_flag(&self.readers, id.idx(), false);
             }
             (Effect::Narrate(text), Act::Narrate(variants)) => {
                 if voice != Voice::Other {
@@ -1170,17 +1231,13 @@ impl Game {
             let mut fired = false;
             let resolved = scene.resolved();
             for (idx, (event, r_event)) in scene.events().iter().zip(&resolved.events).enumerate() {
-                if self.marks.happened[idx] {
-                    continue;
-                }
-                // The facts are brought up to date before each condition
-                // (a no-op unless an effect changed the world since).
-                self.battle.refresh_facts();
-                if !self.check(&r_event.when, self.battle.facts(), &event.id) {
+                if self.marks.happened[idx]
+                    || !self.holds_now(self.readers.event_slot(idx), &r_event.when, &event.id)
+                {
                     continue;
                 }
                 self.story.happened.push(event.id.clone());
-                self.marks.happened[idx] = true;
+                self.marks.set_happened(&self.readers, idx);
                 let text = event
                     .text
                     .as_ref()
@@ -1198,24 +1255,19 @@ impl Game {
                 }
                 fired = true;
             }
-            self.battle.refresh_facts();
-            let facts = self.battle.facts();
-            if let Some((ending, _)) = scene
-                .endings()
-                .iter()
-                .zip(&resolved.endings)
-                .find(|(e, r)| self.check(&r.when, facts, &e.id))
-            {
+            let ending = (scene.endings().iter().zip(&resolved.endings).enumerate()).find(
+                |(idx, (e, r))| self.holds_now(self.readers.ending_slot(*idx), &r.when, &e.id),
+            );
+            if let Some((_, (ending, _))) = ending {
                 self.end(&ending.id, out);
                 return;
             }
-            let next_tp = scene
-                .turning_points()
-                .iter()
+            let next_tp = (scene.turning_points().iter())
                 .zip(&resolved.turning_points)
                 .enumerate()
                 .find(|(idx, (tp, r))| {
-                    !self.marks.reached[*idx] && self.check(&r.when, facts, &tp.id)
+                    !self.marks.reached[*idx]
+                        && self.holds_now(self.readers.tp_slot(*idx), &r.when, &tp.id)
                 })
                 .map(|(idx, (tp, r))| (idx, tp, r));
             let player = resolved.roles[self.role_id.idx()];

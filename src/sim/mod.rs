@@ -264,6 +264,8 @@ pub struct Battle {
     /// once does not hold a second copy of every unit for nothing, one
     /// restarted many times (simulate) makes it once.
     opening: Option<WorldState>,
+    /// What conditions read of the opening, kept with it.
+    opening_facts: Option<state::Facts>,
 }
 
 impl Battle {
@@ -272,6 +274,7 @@ impl Battle {
         let mut battle = Battle::empty(scene, seed);
         battle.reset(scene, seed);
         battle.opening = None;
+        battle.opening_facts = None;
         battle
     }
 
@@ -285,10 +288,24 @@ impl Battle {
             .get_or_insert_with(|| Battle::opening(scene, seed, world));
         opening.rng.reseed(seed);
         self.turn = opening.turn;
-        if !opening.write_into(world, &self.field, &mut self.write) {
+        let written = opening.write_into(world, &self.field, &mut self.write);
+        if !written {
             opening.apply(world);
         }
         self.changed();
+        // What conditions read of the opening is the same whatever the
+        // seed: captured at the first reset, copied at each one after that
+        // writes the opening into the same entities.
+        match &self.opening_facts {
+            Some(facts) if written => {
+                self.facts.copy_from(facts);
+                self.facts_fresh = true;
+            }
+            _ => {
+                self.refresh_facts();
+                self.opening_facts = Some(self.facts.clone());
+            }
+        }
     }
 
     /// The opening of `scene` with its vision, seen in `world` (written
@@ -314,6 +331,7 @@ impl Battle {
             morale: world.query(),
             field,
             opening: Some(opening),
+            opening_facts: None,
             world,
             schedule,
             view: None,
@@ -406,12 +424,12 @@ impl Battle {
         if self.facts_fresh {
             // What effects wrote through is what a capture would read.
             let mut captured = state::Facts::default();
-            captured.capture_into(&self.world, &self.field, &mut self.capture);
+            captured.capture_into(&self.world, &self.field, self.turn, &mut self.capture);
             debug_assert_eq!(captured, self.facts, "facts out of step with the world");
         }
         if !self.facts_fresh {
             self.facts
-                .capture_into(&self.world, &self.field, &mut self.capture);
+                .capture_into(&self.world, &self.field, self.turn, &mut self.capture);
             self.facts_fresh = true;
         }
     }
@@ -464,8 +482,8 @@ impl Battle {
         // What conditions read is untouched by orders, drums, rumors on
         // their way, wet cloth and the story's own flags and text, and
         // written through here for a morale push, a commander placed, smoke,
-        // fire, wind and casualties; other effects have the facts captured
-        // again.
+        // fire, wind, casualties, a surrender and an arrival; other effects
+        // have the facts captured again.
         if !matches!(
             act,
             Act::Order { .. }
@@ -481,6 +499,8 @@ impl Battle {
                 | Act::Fire { .. }
                 | Act::Wind { .. }
                 | Act::Casualties { .. }
+                | Act::Surrender(_)
+                | Act::Arrive(_)
         ) {
             self.facts_fresh = false;
         }
@@ -490,25 +510,32 @@ impl Battle {
                 let order = UnitOrder::from(*order);
                 let mask = self.targets(targets);
                 let query = &mut self.queries.order;
-                for (info, mut orders, morale) in query.iter_mut(&mut self.world) {
-                    if mask.get(info.idx).copied().unwrap_or(false) && morale.state.obeys() {
-                        orders.order = order;
-                    }
-                }
+                // `for_each`: bevy walks a query's tables in a tighter loop
+                // than item by item.
+                query
+                    .iter_mut(&mut self.world)
+                    .for_each(|(info, mut orders, morale)| {
+                        if mask.get(info.idx).copied().unwrap_or(false) && morale.state.obeys() {
+                            orders.order = order;
+                        }
+                    });
                 self.done_with(mask);
             }
             Act::Morale { targets, delta } => {
                 let mask = self.targets(targets);
                 let query = &mut self.queries.morale;
-                for (info, mut morale) in query.iter_mut(&mut self.world) {
-                    if mask.get(info.idx).copied().unwrap_or(false)
-                        && morale.state.can_fight_or_flee()
-                    {
-                        morale.value = (morale.value + delta).clamp(0.0, 100.0);
-                        morale.push(morale::Modifier::Orders, *delta);
-                        self.facts.set_morale_value(info.idx, morale.value);
-                    }
-                }
+                let facts = &mut self.facts;
+                query
+                    .iter_mut(&mut self.world)
+                    .for_each(|(info, mut morale)| {
+                        if mask.get(info.idx).copied().unwrap_or(false)
+                            && morale.state.can_fight_or_flee()
+                        {
+                            morale.value = (morale.value + delta).clamp(0.0, 100.0);
+                            morale.push(morale::Modifier::Orders, *delta);
+                            facts.set_morale_value(info.idx, morale.value);
+                        }
+                    });
                 self.done_with(mask);
             }
             Act::Rumor {
@@ -587,16 +614,19 @@ impl Battle {
                 let mask = self.targets(targets);
                 let query = &mut self.queries.casualties;
                 let mut hits: Vec<(usize, u32)> = Vec::new();
-                for (info, mut strength, location) in query.iter_mut(&mut self.world) {
-                    if mask.get(info.idx).copied().unwrap_or(false) && location.present {
-                        let lost =
-                            ((f64::from(strength.men) * share).round() as u32).min(strength.men);
-                        strength.men -= lost;
-                        strength.lost_this_turn += lost;
-                        hits.push((info.idx, lost));
-                        self.facts.lose_men(info.idx, info.side, lost);
-                    }
-                }
+                let facts = &mut self.facts;
+                query
+                    .iter_mut(&mut self.world)
+                    .for_each(|(info, mut strength, location)| {
+                        if mask.get(info.idx).copied().unwrap_or(false) && location.present {
+                            let lost = ((f64::from(strength.men) * share).round() as u32)
+                                .min(strength.men);
+                            strength.men -= lost;
+                            strength.lost_this_turn += lost;
+                            hits.push((info.idx, lost));
+                            facts.lose_men(info.idx, info.side, lost);
+                        }
+                    });
                 self.done_with(mask);
                 hits.sort_unstable();
                 entries.extend(
@@ -611,6 +641,12 @@ impl Battle {
                 for (info, mut morale, strength, location) in query.iter_mut(&mut self.world) {
                     if info.idx == idx && location.present && morale.state.can_fight_or_flee() {
                         morale.state = MoraleState::Surrendered;
+                        self.facts.set_state(
+                            idx,
+                            info.side,
+                            info.start_men,
+                            MoraleState::Surrendered,
+                        );
                         entries.push(Entry::Surrenders {
                             unit: idx,
                             men: strength.men,
@@ -653,6 +689,7 @@ impl Battle {
                 for (info, mut location) in query.iter_mut(&mut self.world) {
                     if info.idx == idx && !location.present {
                         location.present = true;
+                        self.facts.set_present(idx, info.side, info.start_men);
                         entries.push(Entry::Arrives {
                             unit: idx,
                             zone: location.zone,

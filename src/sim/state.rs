@@ -806,43 +806,91 @@ impl Facts {
         facts
     }
 
-    /// The facts of the world as it is now, written over these, reusing
-    /// their memory, through the battle's queries.
+    /// The facts of the world as it is now, at `turn` (the world's clock,
+    /// which the battle keeps at hand), written over these, reusing their
+    /// memory, through the battle's queries.
     pub(crate) fn capture_into(
         &mut self,
         world: &World,
         field: &Field,
+        turn: u32,
         queries: &mut CaptureQueries,
     ) {
         let n_commanders = self.commanders.len();
         self.begin(field, field.units.len(), n_commanders, field.zones.len());
-        for (info, strength, location, morale) in queries.unit_facts.iter(world) {
-            // The world's `UnitInfo` is the field's, but for its side.
-            self.unit(
-                info.idx,
-                info.side,
-                info.start_men,
-                strength.men,
-                *location,
-                morale,
-            );
-        }
-        for commander in queries.commanders.iter(world) {
+        // `for_each`: bevy walks a query's tables in a tighter loop than
+        // item by item.
+        queries
+            .unit_facts
+            .iter(world)
+            .for_each(|(info, strength, location, morale)| {
+                // The world's `UnitInfo` is the field's, but for its side.
+                self.unit(
+                    info.idx,
+                    info.side,
+                    info.start_men,
+                    strength.men,
+                    *location,
+                    morale,
+                );
+            });
+        queries.commanders.iter(world).for_each(|commander| {
             if commander.idx >= self.commanders.len() {
                 // The first capture (commanders are never removed).
                 self.commanders.resize(commander.idx + 1, NO_COMMANDER);
             }
             self.commander(commander);
-        }
-        for (idx, burning, passage, haze) in queries.zones.iter(world) {
-            self.zone(idx.0, burning, passage, haze);
-        }
-        self.turn = world.resource::<Clock>().turn;
+        });
+        queries
+            .zones
+            .iter(world)
+            .for_each(|(idx, burning, passage, haze)| self.zone(idx.0, burning, passage, haze));
+        debug_assert_eq!(turn, world.resource::<Clock>().turn);
+        self.turn = turn;
         self.wind = world.resource::<Weather>().wind;
         // Field by field: a derived `clone_from` would allocate anew.
         let Vision { blind, sees } = world.resource::<Vision>();
         self.vision.blind.clone_from(blind);
         self.vision.sees.clone_from(sees);
+    }
+
+    /// These facts made the same as `other`, reusing their memory (a
+    /// derived `clone_from` would allocate anew).
+    pub(crate) fn copy_from(&mut self, other: &Facts) {
+        // Destructured, so a field added to facts cannot be forgotten here.
+        let Facts {
+            turn,
+            wind,
+            units,
+            commanders,
+            zones,
+            vision: Vision { blind, sees },
+            n_sides,
+            n_zones,
+            n_obscurants,
+            crossed,
+            haze,
+            side_men,
+            side_start,
+            side_routing,
+            men_in,
+        } = other;
+        self.turn = *turn;
+        self.wind = *wind;
+        self.units.clone_from(units);
+        self.commanders.clone_from(commanders);
+        self.zones.clone_from(zones);
+        self.vision.blind.clone_from(blind);
+        self.vision.sees.clone_from(sees);
+        self.n_sides = *n_sides;
+        self.n_zones = *n_zones;
+        self.n_obscurants = *n_obscurants;
+        self.crossed.clone_from(crossed);
+        self.haze.clone_from(haze);
+        self.side_men.clone_from(side_men);
+        self.side_start.clone_from(side_start);
+        self.side_routing.clone_from(side_routing);
+        self.men_in.clone_from(men_in);
     }
 
     /// Sizes the lists (each entry is then written) and zeroes the totals.
@@ -904,6 +952,68 @@ impl Facts {
         }
     }
 
+    /// A unit of `side` (which brought `start_men`) came onto the field (and
+    /// nothing else changed): its fact and its side's totals follow.
+    pub(crate) fn set_present(&mut self, unit: usize, side: usize, start_men: u32) {
+        self.restate(unit, side, start_men, |fact| fact.present = true);
+    }
+
+    /// A unit of `side` (which brought `start_men`) took another morale
+    /// state (and nothing else changed): its fact and its side's totals follow.
+    pub(crate) fn set_state(
+        &mut self,
+        unit: usize,
+        side: usize,
+        start_men: u32,
+        state: crate::scene::MoraleState,
+    ) {
+        self.restate(unit, side, start_men, |fact| fact.state = state);
+    }
+
+    /// Changes a unit's fact: its part of its side's totals is taken out
+    /// as it was and put back as it is.
+    fn restate(
+        &mut self,
+        unit: usize,
+        side: usize,
+        start_men: u32,
+        change: impl FnOnce(&mut UnitFact),
+    ) {
+        let Some(&was) = self.units.get(unit) else {
+            return;
+        };
+        self.count(&was, side, start_men, false);
+        let mut now = was;
+        change(&mut now);
+        self.units[unit] = now;
+        self.count(&now, side, start_men, true);
+    }
+
+    /// Adds a unit's men to its side's totals (or takes them out).
+    fn count(&mut self, fact: &UnitFact, side: usize, start_men: u32, add: bool) {
+        if side >= self.n_sides || !fact.present {
+            return;
+        }
+        let n_zones = self.n_zones;
+        let change = |total: &mut u32, men: u32| {
+            *total = if add {
+                total.saturating_add(men)
+            } else {
+                total.saturating_sub(men)
+            };
+        };
+        change(&mut self.side_start[side], start_men);
+        if fact.state.can_fight_or_flee() {
+            change(&mut self.side_men[side], fact.men);
+            if fact.zone < n_zones {
+                change(&mut self.men_in[side * n_zones + fact.zone], fact.men);
+            }
+        }
+        if fact.state == crate::scene::MoraleState::Routing {
+            change(&mut self.side_routing[side], fact.men);
+        }
+    }
+
     /// A commander was put in another zone (and nothing else changed).
     pub(crate) fn set_commander_zone(&mut self, commander: usize, zone: usize) {
         if let Some(fact) = self.commanders.get_mut(commander) {
@@ -919,6 +1029,7 @@ impl Facts {
         }
     }
 
+    #[inline]
     fn unit(
         &mut self,
         idx: usize,

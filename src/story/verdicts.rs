@@ -1,0 +1,504 @@
+//! What the `when` of each event, ending and turning point comes to on the
+//! story's own marks and the turn alone, kept between settlings.
+//!
+//! Most of these conditions are decided without the world: an event waits
+//! for a turn or for a choice that was not made, and stays that way for many
+//! settlings. Conditions are pure (`Chance` too: it is keyed by the seed, the
+//! turn and its owner), so a verdict on the marks and the turn stands until
+//! a mark the condition reads changes or the turn leaves the span of turns
+//! over which every turn comparison it made keeps its answer. Only a
+//! condition the world decides (`Open`) is then read in full, from the
+//! battle's facts.
+
+use super::{Game, Marks, compare, luck};
+use crate::scene::resolved::Resolved;
+use crate::scene::{Cmp, Cond};
+
+/// A condition's answer on the marks and the turn alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Verdict {
+    Holds,
+    Fails,
+    /// The world decides: read it in full.
+    Open,
+}
+
+/// A verdict and the turns (inclusive) over which it stands, while the
+/// marks it read are unchanged: from the turn it was read on (turns go back
+/// only by a restore, which forgets every verdict with the marks) to the
+/// last before a turn comparison in it changes its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Known {
+    verdict: Verdict,
+    from: u32,
+    to: u32,
+}
+
+impl Known {
+    const ALWAYS: (u32, u32) = (0, u32::MAX);
+    /// No verdict: its span holds no turn.
+    const NONE: Known = Known {
+        verdict: Verdict::Open,
+        from: 1,
+        to: 0,
+    };
+
+    fn new(verdict: Verdict, (from, to): (u32, u32)) -> Known {
+        Known { verdict, from, to }
+    }
+
+    fn of(holds: bool, span: (u32, u32)) -> Known {
+        let verdict = if holds {
+            Verdict::Holds
+        } else {
+            Verdict::Fails
+        };
+        Known::new(verdict, span)
+    }
+
+    /// This verdict over the turns both this and `other` stand.
+    fn narrowed(self, other: Known) -> Known {
+        Known {
+            verdict: self.verdict,
+            from: self.from.max(other.from),
+            to: self.to.min(other.to),
+        }
+    }
+}
+
+/// The conditions kept here, numbered: the events' `when`s, then the
+/// endings', then the turning points'. And the marks they read, numbered:
+/// events, turning points, flags, then the ids `TurnsSince` watches.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Readers {
+    n_events: usize,
+    n_endings: usize,
+    n_tps: usize,
+    n_flags: usize,
+    /// Per mark, the conditions that read it.
+    of_mark: Vec<Vec<u32>>,
+    /// Per condition, whether it has a `Chance` (keyed by the game's seed).
+    seeded: Vec<bool>,
+}
+
+impl Readers {
+    /// The readers of `resolved`'s marks.
+    pub(super) fn of(resolved: &Resolved) -> Readers {
+        let mut readers = Readers {
+            n_events: resolved.events.len(),
+            n_endings: resolved.endings.len(),
+            n_tps: resolved.turning_points.len(),
+            n_flags: resolved.flags.len(),
+            of_mark: Vec::new(),
+            seeded: Vec::new(),
+        };
+        readers.of_mark = vec![Vec::new(); readers.n_marks(resolved)];
+        let whens = resolved
+            .events
+            .iter()
+            .map(|e| &e.when)
+            .chain(resolved.endings.iter().map(|e| &e.when))
+            .chain(resolved.turning_points.iter().map(|t| &t.when));
+        let mut marks = Vec::new();
+        for (slot, when) in whens.enumerate() {
+            readers.seeded.push(has_chance(when));
+            marks.clear();
+            readers.marks_read(when, resolved, &mut marks);
+            marks.sort_unstable();
+            marks.dedup();
+            for &mark in &marks {
+                if let (Some(list), Ok(slot)) = (readers.of_mark.get_mut(mark), u32::try_from(slot))
+                {
+                    list.push(slot);
+                }
+            }
+        }
+        readers
+    }
+
+    fn n_marks(&self, resolved: &Resolved) -> usize {
+        self.n_events + self.n_tps + self.n_flags + resolved.watched.len()
+    }
+
+    pub(super) fn event_slot(&self, event: usize) -> usize {
+        event
+    }
+    pub(super) fn ending_slot(&self, ending: usize) -> usize {
+        self.n_events + ending
+    }
+    pub(super) fn tp_slot(&self, tp: usize) -> usize {
+        self.n_events + self.n_endings + tp
+    }
+
+    fn event_mark(&self, event: usize) -> usize {
+        event
+    }
+    fn tp_mark(&self, tp: usize) -> usize {
+        self.n_events + tp
+    }
+    fn flag_mark(&self, flag: usize) -> usize {
+        self.n_events + self.n_tps + flag
+    }
+    fn watch_mark(&self, watch: usize) -> usize {
+        self.n_events + self.n_tps + self.n_flags + watch
+    }
+
+    /// The marks `cond` reads, pushed onto `out`.
+    fn marks_read(&self, cond: &Cond, resolved: &Resolved, out: &mut Vec<usize>) {
+        match cond {
+            Cond::All(items) | Cond::Any(items) => {
+                for item in items {
+                    self.marks_read(item, resolved, out);
+                }
+            }
+            Cond::Not(item) => self.marks_read(item, resolved, out),
+            Cond::Chosen { tp, .. } | Cond::Reached(tp) => out.push(self.tp_mark(tp.idx())),
+            Cond::Happened(event) => out.push(self.event_mark(event.idx())),
+            Cond::Flag(flag) => out.push(self.flag_mark(flag.idx())),
+            Cond::TurnsSince(id, _) => {
+                // Its turn, and (before it is noted) whether it has happened.
+                out.push(self.watch_mark(id.idx()));
+                if let Some(watch) = resolved.watched.get(id.idx()) {
+                    out.extend(watch.event.map(|e| self.event_mark(e.idx())));
+                    out.extend(watch.tp.map(|t| self.tp_mark(t.idx())));
+                    out.extend(watch.flag.map(|f| self.flag_mark(f.idx())));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether `cond` has a `Chance` in it.
+fn has_chance(cond: &Cond) -> bool {
+    match cond {
+        Cond::All(items) | Cond::Any(items) => items.iter().any(has_chance),
+        Cond::Not(item) => has_chance(item),
+        Cond::Chance(_) => true,
+        _ => false,
+    }
+}
+
+/// The verdicts kept, by condition; [`Known::NONE`] until read, or since a
+/// mark it reads changed.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Verdicts {
+    known: Vec<Known>,
+}
+
+/// The verdicts every game of a [`Game`] opens with (its marks fresh, at
+/// the opening turn), read at its first restart and written into the
+/// marks at each one after: the same whatever the seed, but for conditions
+/// with a `Chance`, which are left to be read.
+#[derive(Debug, Clone)]
+pub(super) struct Opening {
+    turn: u32,
+    verdicts: Verdicts,
+}
+
+impl Verdicts {
+    /// None kept, for `n` conditions.
+    pub(super) fn new(n: usize) -> Verdicts {
+        Verdicts {
+            known: vec![Known::NONE; n],
+        }
+    }
+
+    /// Forgets every verdict.
+    pub(super) fn forget_all(&mut self) {
+        self.known.fill(Known::NONE);
+    }
+
+    fn forget(&mut self, readers: &[u32]) {
+        for &slot in readers {
+            if let Some(known) = self.known.get_mut(slot as usize) {
+                *known = Known::NONE;
+            }
+        }
+    }
+
+    /// The verdict kept for `slot`, if it stands at `turn`.
+    fn at(&self, slot: usize, turn: u32) -> Option<Verdict> {
+        let known = self.known.get(slot)?;
+        (known.from <= turn && turn <= known.to).then_some(known.verdict)
+    }
+}
+
+impl Marks {
+    /// Forgets the verdicts of the conditions that read mark `mark`.
+    fn changed(&mut self, readers: &Readers, mark: usize) {
+        if let Some(list) = readers.of_mark.get(mark) {
+            self.verdicts.forget(list);
+        }
+    }
+
+    /// The event has happened.
+    pub(super) fn set_happened(&mut self, readers: &Readers, event: usize) {
+        self.happened[event] = true;
+        self.changed(readers, readers.event_mark(event));
+    }
+
+    /// The turning point was decided, with `option`.
+    pub(super) fn set_chosen(&mut self, readers: &Readers, tp: usize, option: Option<u32>) {
+        self.reached[tp] = true;
+        self.chosen[tp] = option;
+        self.changed(readers, readers.tp_mark(tp));
+    }
+
+    /// The flag was set or cleared.
+    pub(super) fn set_flag(&mut self, readers: &Readers, flag: usize, set: bool) {
+        self.flags[flag] = set;
+        self.changed(readers, readers.flag_mark(flag));
+    }
+
+    /// The watched id was noted at a turn, or no longer is.
+    pub(super) fn set_since(&mut self, readers: &Readers, watch: usize, at: Option<u32>) {
+        self.since[watch] = at;
+        self.changed(readers, readers.watch_mark(watch));
+    }
+}
+
+impl Game {
+    /// Gives the fresh marks of a restarted game (built from an empty
+    /// story, nothing applied yet) the verdicts every game opens with.
+    pub(super) fn open_verdicts(&mut self) {
+        let turn = self.turn();
+        if self.opening.as_ref().is_none_or(|o| o.turn != turn) {
+            let scene = std::sync::Arc::clone(&self.scene);
+            let resolved = scene.resolved();
+            let whens = (scene.events().iter().zip(&resolved.events))
+                .map(|(e, r)| (&r.when, e.id.as_str()))
+                .chain(
+                    (scene.endings().iter().zip(&resolved.endings))
+                        .map(|(e, r)| (&r.when, e.id.as_str())),
+                )
+                .chain(
+                    (scene.turning_points().iter().zip(&resolved.turning_points))
+                        .map(|(t, r)| (&r.when, t.id.as_str())),
+                );
+            let known = whens
+                .zip(&self.readers.seeded)
+                .map(|((when, owner), seeded)| match seeded {
+                    true => Known::NONE,
+                    false => self.verdict(when, owner, turn),
+                })
+                .collect();
+            self.opening = Some(Opening {
+                turn,
+                verdicts: Verdicts { known },
+            });
+        }
+        if let Some(opening) = &self.opening {
+            self.marks
+                .verdicts
+                .known
+                .clone_from(&opening.verdicts.known);
+        }
+    }
+
+    /// Whether the condition kept in `slot`, `when` (owned by `owner`),
+    /// holds now: from its verdict on the marks and the turn when that
+    /// stands, else read in full from the battle's facts.
+    pub(super) fn holds_now(&mut self, slot: usize, when: &Cond, owner: &str) -> bool {
+        let turn = self.turn();
+        let verdict = match self.marks.verdicts.at(slot, turn) {
+            Some(verdict) => verdict,
+            None => {
+                let known = self.verdict(when, owner, turn);
+                if let Some(kept) = self.marks.verdicts.known.get_mut(slot) {
+                    *kept = known;
+                }
+                known.verdict
+            }
+        };
+        let holds = match verdict {
+            Verdict::Holds => true,
+            Verdict::Fails => false,
+            Verdict::Open => {
+                self.battle.refresh_facts();
+                return self.check(when, self.battle.facts(), owner);
+            }
+        };
+        #[cfg(debug_assertions)]
+        {
+            self.battle.refresh_facts();
+            debug_assert_eq!(
+                holds,
+                self.check(when, self.battle.facts(), owner),
+                "the kept verdict of {owner} is out of step with the world"
+            );
+        }
+        holds
+    }
+
+    /// What `cond` comes to at `turn` on the story's marks alone, and the
+    /// turns over which that stands (as [`Game::check`] reads it).
+    fn verdict(&self, cond: &Cond, owner: &str, turn: u32) -> Known {
+        match cond {
+            Cond::Always => Known::of(true, Known::ALWAYS),
+            Cond::Never => Known::of(false, Known::ALWAYS),
+            Cond::All(items) => {
+                let mut all = Known::new(Verdict::Holds, Known::ALWAYS);
+                for item in items {
+                    let known = self.verdict(item, owner, turn);
+                    all = all.narrowed(known);
+                    match known.verdict {
+                        Verdict::Fails => {
+                            return Known {
+                                verdict: Verdict::Fails,
+                                ..all
+                            };
+                        }
+                        Verdict::Open => all.verdict = Verdict::Open,
+                        Verdict::Holds => {}
+                    }
+                }
+                all
+            }
+            Cond::Any(items) => {
+                let mut any = Known::new(Verdict::Fails, Known::ALWAYS);
+                for item in items {
+                    let known = self.verdict(item, owner, turn);
+                    any = any.narrowed(known);
+                    match known.verdict {
+                        Verdict::Holds => {
+                            return Known {
+                                verdict: Verdict::Holds,
+                                ..any
+                            };
+                        }
+                        Verdict::Open => any.verdict = Verdict::Open,
+                        Verdict::Fails => {}
+                    }
+                }
+                any
+            }
+            Cond::Not(item) => {
+                let known = self.verdict(item, owner, turn);
+                let verdict = match known.verdict {
+                    Verdict::Holds => Verdict::Fails,
+                    Verdict::Fails => Verdict::Holds,
+                    Verdict::Open => Verdict::Open,
+                };
+                Known { verdict, ..known }
+            }
+            Cond::Turn(cmp) => {
+                let (holds, span) = turn_span(cmp, turn);
+                Known::of(holds, span)
+            }
+            Cond::Chosen { tp, option } => Known::of(
+                self.marks.chosen.get(tp.idx()).copied().flatten() == Some(*option),
+                Known::ALWAYS,
+            ),
+            Cond::Reached(tp) => Known::of(
+                self.marks.reached.get(tp.idx()).copied().unwrap_or(false),
+                Known::ALWAYS,
+            ),
+            Cond::Happened(event) => Known::of(
+                self.marks
+                    .happened
+                    .get(event.idx())
+                    .copied()
+                    .unwrap_or(false),
+                Known::ALWAYS,
+            ),
+            Cond::Flag(flag) => Known::of(
+                self.marks.flags.get(flag.idx()).copied().unwrap_or(false),
+                Known::ALWAYS,
+            ),
+            Cond::Playing(role) => Known::of(*role == self.role_id, Known::ALWAYS),
+            Cond::PlayerSide(side) => Known::of(side.idx() == self.role_side(), Known::ALWAYS),
+            // Keyed by the seed, the turn and its owner: the same all this turn.
+            Cond::Chance(p) => Known::of(luck(self.seed, turn, owner, *p) < *p, (turn, turn)),
+            Cond::TurnsSince(id, cmp) => {
+                let Some(watch) = self.scene.resolved().watched.get(id.idx()) else {
+                    return Known::of(false, Known::ALWAYS);
+                };
+                let since = self
+                    .marks
+                    .since
+                    .get(id.idx())
+                    .copied()
+                    .flatten()
+                    // Not stamped yet: it happened in this turn's settling.
+                    .or_else(|| self.marks.now(watch).then_some(turn));
+                match since {
+                    None => Known::of(false, Known::ALWAYS),
+                    Some(at) => {
+                        let (holds, (_, to)) = turn_span(cmp, turn.saturating_sub(at));
+                        Known::of(holds, (turn, at.saturating_add(to).max(turn)))
+                    }
+                }
+            }
+            // The clock and everything on the field: the world decides.
+            _ => Known::new(Verdict::Open, Known::ALWAYS),
+        }
+    }
+}
+
+/// Whether `cmp` holds of the number `n` (a turn, or turns since), and a
+/// span of numbers from `n` on (inclusive) over which the answer is the
+/// same: to the last before it changes.
+fn turn_span(cmp: &Cmp, n: u32) -> (bool, (u32, u32)) {
+    let holds = compare(cmp, f64::from(n));
+    // The last whole number with the same answer, where the comparison
+    // changes at all (`as` saturates; a NaN bound holds of nothing).
+    let last = match (*cmp, holds) {
+        (Cmp::AtLeast(_) | Cmp::Above(_), true) | (Cmp::AtMost(_) | Cmp::Below(_), false) => {
+            u32::MAX
+        }
+        (Cmp::AtLeast(x), false) | (Cmp::Below(x), true) if !x.is_nan() => (x.ceil() - 1.0) as u32,
+        (Cmp::Above(x), false) | (Cmp::AtMost(x), true) if !x.is_nan() => x.floor() as u32,
+        _ => u32::MAX,
+    };
+    (holds, (n, last.max(n)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every span holds the number it was asked of, and the comparison gives
+    /// the same answer everywhere in it.
+    #[test]
+    fn turn_spans_keep_their_answer() {
+        let xs = [
+            -3.0,
+            -0.5,
+            0.0,
+            0.3,
+            1.0,
+            2.5,
+            4.0,
+            7.0,
+            7.99,
+            12.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e12,
+        ];
+        for x in xs {
+            for cmp in [
+                Cmp::AtLeast(x),
+                Cmp::AtMost(x),
+                Cmp::Above(x),
+                Cmp::Below(x),
+            ] {
+                for n in 0..20 {
+                    let (holds, (from, to)) = turn_span(&cmp, n);
+                    assert_eq!(holds, compare(&cmp, f64::from(n)), "{cmp:?} at {n}");
+                    assert!(from <= n && n <= to, "{cmp:?} at {n}: {from}..={to}");
+                    for m in from..=to.min(40) {
+                        assert_eq!(compare(&cmp, f64::from(m)), holds, "{cmp:?} at {m}");
+                    }
+                    // The span reaches as far as the answer stands.
+                    assert_eq!(from, n);
+                    if to < 40 {
+                        assert_ne!(compare(&cmp, f64::from(to + 1)), holds, "{cmp:?}");
+                    }
+                }
+            }
+        }
+    }
+}
