@@ -188,6 +188,19 @@ fn load_scenes(dir: &SceneDir) -> Result<Vec<Arc<Scene>>> {
     }
 }
 
+/// The shipped battle `id`, parsed alone, when no scene folder is given and
+/// it loads cleanly; otherwise none, and the caller loads every scene (which
+/// reports any problem, or the battles there are when the name is wrong).
+fn shipped_named(id: &str, dir: &SceneDir) -> Option<Arc<Scene>> {
+    if dir.scenes.is_some() {
+        return None;
+    }
+    match scene::load_embedded_one(id) {
+        Some(Ok(scene)) if scene.id() == id => Some(Arc::new(scene)),
+        _ => None,
+    }
+}
+
 fn find_scene(scenes: &[Arc<Scene>], id: &str) -> Result<Arc<Scene>> {
     scenes
         .iter()
@@ -262,11 +275,8 @@ fn stdout_error(err: std::io::Error) -> anyhow::Error {
 fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     // A start that names a shipped battle parses that one alone; the others
     // wait until a save of theirs is loaded.
-    let one = match (&args.scene, &common.dir.scenes, &args.load) {
-        (Some(id), None, None) => match scene::load_embedded_one(id) {
-            Some(Ok(scene)) if scene.id() == id => Some(Arc::new(scene)),
-            _ => None,
-        },
+    let one = match (&args.scene, &args.load) {
+        (Some(id), None) => shipped_named(id, &common.dir),
         _ => None,
     };
     let partial = one.is_some();
@@ -559,8 +569,11 @@ fn pick(
 }
 
 fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
-    let scenes = load_scenes(dir)?;
-    let scene = find_scene(&scenes, &args.scene)?;
+    // The battle played is the only one parsed, as for `play --scene`.
+    let scene = match shipped_named(&args.scene, dir) {
+        Some(scene) => scene,
+        None => find_scene(&load_scenes(dir)?, &args.scene)?,
+    };
     check_role(&scene, &args.role)?;
     if args.runs == 0 {
         bail!("--runs must be at least 1");
