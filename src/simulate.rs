@@ -131,15 +131,22 @@ fn share(hits: u32, games: u32) -> f64 {
     }
 }
 
-fn shares(endings: &BTreeMap<String, u32>, games: u32) -> Vec<Share> {
+fn shares(endings: &BTreeMap<&str, u32>, games: u32) -> Vec<Share> {
     endings
         .iter()
         .map(|(id, &count)| Share {
-            id: id.clone(),
+            id: id.to_string(),
             count,
             share: share(count, games),
             interval95: interval95(count, games),
         })
+        .collect()
+}
+
+/// A map keyed by borrowed ids, with its keys owned (for the report).
+fn owned<V: Copy>(map: &BTreeMap<&str, V>) -> BTreeMap<String, V> {
+    map.iter()
+        .map(|(id, &value)| (id.to_string(), value))
         .collect()
 }
 
@@ -242,39 +249,39 @@ pub fn simulate_counted(
 }
 
 /// Sums the outcomes, in run order, into the report.
-fn fold(
-    scene: &Scene,
+fn fold<'a>(
+    scene: &'a Scene,
     role: &str,
     seed: u64,
     policies: Policies,
     runs: u32,
-    outcomes: &[Outcome],
+    outcomes: &'a [Outcome],
 ) -> Report {
+    // Keyed by ids borrowed from the outcomes and the scene: nothing is
+    // copied per game, only once per id for the report.
     #[derive(Default)]
-    struct Sums {
+    struct Sums<'a> {
         games: u32,
-        endings: BTreeMap<String, u32>,
-        first_seed: BTreeMap<String, u64>,
-        losses: BTreeMap<String, f64>,
+        endings: BTreeMap<&'a str, u32>,
+        first_seed: BTreeMap<&'a str, u64>,
+        losses: BTreeMap<&'a str, f64>,
     }
-    let mut all = Sums::default();
-    let mut by_option: BTreeMap<(String, String), Sums> = BTreeMap::new();
+    let mut all: Sums<'a> = Sums::default();
+    let mut by_option: BTreeMap<(&'a str, &'a str), Sums<'a>> = BTreeMap::new();
     let mut turns = 0.0;
     for (run, outcome) in outcomes.iter().enumerate() {
         let game_seed = seed.wrapping_add(run as u64);
-        let add = |sums: &mut Sums| {
+        let add = |sums: &mut Sums<'a>| {
             sums.games += 1;
-            *sums.endings.entry(outcome.ending.clone()).or_default() += 1;
-            sums.first_seed
-                .entry(outcome.ending.clone())
-                .or_insert(game_seed);
+            *sums.endings.entry(&outcome.ending).or_default() += 1;
+            sums.first_seed.entry(&outcome.ending).or_insert(game_seed);
             for (side, lost) in scene.sides().iter().zip(&outcome.losses) {
-                *sums.losses.entry(side.id.clone()).or_default() += lost;
+                *sums.losses.entry(&side.id).or_default() += lost;
             }
         };
         add(&mut all);
-        for choice in &outcome.chosen {
-            add(by_option.entry(choice.clone()).or_default());
+        for (tp, option) in &outcome.chosen {
+            add(by_option.entry((tp, option)).or_default());
         }
         turns += f64::from(outcome.turns);
     }
@@ -282,7 +289,7 @@ fn fold(
         let games = f64::from(sums.games.max(1));
         sums.losses
             .iter()
-            .map(|(side, total)| (side.clone(), total / games))
+            .map(|(side, total)| (side.to_string(), total / games))
             .collect()
     };
     Report {
@@ -297,25 +304,25 @@ fn fold(
         choices: by_option
             .iter()
             .map(|((tp, option), sums)| Choice {
-                tp: tp.clone(),
-                option: option.clone(),
+                tp: tp.to_string(),
+                option: option.to_string(),
                 count: sums.games,
             })
             .collect(),
         options: by_option
             .iter()
             .map(|((tp, option), sums)| OptionReport {
-                turning_point: tp.clone(),
-                option: option.clone(),
+                turning_point: tp.to_string(),
+                option: option.to_string(),
                 games: sums.games,
                 ending_shares: shares(&sums.endings, sums.games),
-                first_seed: sums.first_seed.clone(),
+                first_seed: owned(&sums.first_seed),
                 mean_losses: means(sums),
-                endings: sums.endings.clone(),
+                endings: owned(&sums.endings),
             })
             .collect(),
-        endings: all.endings,
-        first_seed: all.first_seed,
+        endings: owned(&all.endings),
+        first_seed: owned(&all.first_seed),
     }
 }
 

@@ -230,6 +230,14 @@ impl Turn {
     }
 }
 
+/// A stamp no battle's facts have had yet in this process.
+fn next_stamp() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    // Only uniqueness matters, not order between threads.
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
 /// The battle world and its turn schedule.
 pub struct Battle {
     pub(crate) world: World,
@@ -245,6 +253,10 @@ pub struct Battle {
     facts: state::Facts,
     /// Whether `facts` are the world as it is now.
     facts_fresh: bool,
+    /// Names the facts as they are: taken anew (see [`next_stamp`]) by
+    /// every change that may touch them, so an answer read from them can be
+    /// kept against it ([`Battle::facts_stamp`]).
+    facts_stamp: u64,
     /// The memory of the last targets' mask, reused by the next.
     mask: Vec<bool>,
     /// The world's turn (its `Clock`), at hand without a lookup: written
@@ -338,6 +350,7 @@ impl Battle {
             view_fresh: false,
             facts: state::Facts::default(),
             facts_fresh: false,
+            facts_stamp: next_stamp(),
             mask: Vec::new(),
             turn: 0,
         }
@@ -446,6 +459,14 @@ impl Battle {
     fn changed(&mut self) {
         self.view_fresh = false;
         self.facts_fresh = false;
+        self.facts_stamp = next_stamp();
+    }
+
+    /// Names [`Battle::facts`] as they are: the same stamp, the same facts.
+    /// No two states of any battle's facts in this process share a stamp (a
+    /// battle replaced or copied cannot meet an answer kept for another).
+    pub fn facts_stamp(&self) -> u64 {
+        self.facts_stamp
     }
 
     /// The world itself, for tests that set it up by hand: the shared view
@@ -503,6 +524,19 @@ impl Battle {
                 | Act::Arrive(_)
         ) {
             self.facts_fresh = false;
+        }
+        // Effects that leave what conditions read alone keep the stamp.
+        if !matches!(
+            act,
+            Act::Order { .. }
+                | Act::Rumor { .. }
+                | Act::Drums { .. }
+                | Act::WetCloth(_)
+                | Act::SetFlag(_)
+                | Act::ClearFlag(_)
+                | Act::Narrate(_)
+        ) {
+            self.facts_stamp = next_stamp();
         }
         let mut entries = Vec::new();
         match act {

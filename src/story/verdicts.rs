@@ -32,6 +32,11 @@ pub(super) struct Known {
     verdict: Verdict,
     from: u32,
     to: u32,
+    /// An open verdict's answer, read in full from the battle's facts, and
+    /// the stamp of the facts it was read from
+    /// ([`crate::sim::Battle::facts_stamp`]): it stands while they are the
+    /// same, and this verdict (so the marks it read and the turn) stands.
+    answer: Option<(u64, bool)>,
 }
 
 impl Known {
@@ -41,10 +46,16 @@ impl Known {
         verdict: Verdict::Open,
         from: 1,
         to: 0,
+        answer: None,
     };
 
     fn new(verdict: Verdict, (from, to): (u32, u32)) -> Known {
-        Known { verdict, from, to }
+        Known {
+            verdict,
+            from,
+            to,
+            answer: None,
+        }
     }
 
     fn of(holds: bool, span: (u32, u32)) -> Known {
@@ -62,6 +73,7 @@ impl Known {
             verdict: self.verdict,
             from: self.from.max(other.from),
             to: self.to.min(other.to),
+            answer: None,
         }
     }
 }
@@ -222,6 +234,22 @@ impl Verdicts {
         let known = self.known.get(slot)?;
         (known.from <= turn && turn <= known.to).then_some(known.verdict)
     }
+
+    /// The answer kept for `slot`'s open verdict, if it was read from the
+    /// facts stamped `stamp`.
+    fn answer(&self, slot: usize, stamp: u64) -> Option<bool> {
+        match self.known.get(slot)?.answer {
+            Some((read_from, holds)) if read_from == stamp => Some(holds),
+            _ => None,
+        }
+    }
+
+    /// Keeps `slot`'s answer, read from the facts stamped `stamp`.
+    fn keep_answer(&mut self, slot: usize, stamp: u64, holds: bool) {
+        if let Some(known) = self.known.get_mut(slot) {
+            known.answer = Some((stamp, holds));
+        }
+    }
 }
 
 impl Marks {
@@ -315,8 +343,21 @@ impl Game {
             Verdict::Holds => true,
             Verdict::Fails => false,
             Verdict::Open => {
+                // Read in full, unless it was since the facts last changed
+                // (a pass of the settling after an event that left them be).
                 self.battle.refresh_facts();
-                return self.check(when, self.battle.facts(), owner);
+                let stamp = self.battle.facts_stamp();
+                if let Some(holds) = self.marks.verdicts.answer(slot, stamp) {
+                    debug_assert_eq!(
+                        holds,
+                        self.check(when, self.battle.facts(), owner),
+                        "the kept answer of {owner} is out of step with the world"
+                    );
+                    return holds;
+                }
+                let holds = self.check(when, self.battle.facts(), owner);
+                self.marks.verdicts.keep_answer(slot, stamp, holds);
+                return holds;
             }
         };
         #[cfg(debug_assertions)]
