@@ -158,28 +158,30 @@ pub fn combat_system(
     by_zone.resize_with(n, Vec::new);
     by_zone.truncate(n);
     let fronts = &*fronts;
+    // Whether a unit joins the fight: checked where the units are stepped
+    // (inlined there), so the rest of `gather` is called only for the
+    // fighters, about half the units.
+    let joins = |(_, _, strength, location, _, morale): &UnitItem| {
+        fights(strength, location, morale) && fronts.get(location.zone) == Some(&Front::Contested)
+    };
     let gather = |fighters: &mut Vec<Fighter>,
                   by_zone: &mut Vec<Vec<usize>>,
                   (entity, info, strength, location, orders, morale): UnitItem| {
-        if fights(strength, location, morale)
-            && fronts.get(location.zone) == Some(&Front::Contested)
-        {
-            let kind = field
-                .kind_rules(info.idx)
-                .unwrap_or_else(|| rules.kind(&info.kind));
-            by_zone[location.zone].push(fighters.len());
-            fighters.push(Fighter {
-                entity,
-                side: info.side,
-                men: strength.men,
-                state: morale.state,
-                order: orders.order,
-                mounted: info.mounted,
-                melee: kind.melee,
-                missile: kind.missile,
-                lost: 0,
-            });
-        }
+        let kind = field
+            .kind_rules(info.idx)
+            .unwrap_or_else(|| rules.kind(&info.kind));
+        by_zone[location.zone].push(fighters.len());
+        fighters.push(Fighter {
+            entity,
+            side: info.side,
+            men: strength.men,
+            state: morale.state,
+            order: orders.order,
+            mounted: info.mounted,
+            melee: kind.melee,
+            missile: kind.missile,
+            lost: 0,
+        });
     };
     let empty = |fighters: &mut Vec<Fighter>, by_zone: &mut Vec<Vec<usize>>| {
         fighters.clear();
@@ -191,13 +193,16 @@ pub fn combat_system(
     let mut order = Rising::default();
     units.iter().for_each(|item| {
         order.see(item.1.idx);
-        gather(fighters, by_zone, item);
+        if joins(&item) {
+            gather(fighters, by_zone, item);
+        }
     });
     if !order.rose() {
         empty(fighters, by_zone);
         units
             .iter()
             .sort_by_key::<&UnitInfo, _>(|info| info.idx)
+            .filter(joins)
             .for_each(|item| gather(fighters, by_zone, item));
     }
     for (zone, here) in by_zone.iter().enumerate() {
