@@ -775,7 +775,12 @@ impl Game {
         self.log.push(Command::Next);
         self.stamp_turns();
         let mut out = Vec::new();
-        let entries = self.battle.step();
+        let entries = if self.tells {
+            self.battle.step()
+        } else {
+            self.battle.step_quiet();
+            Vec::new()
+        };
         // Couriers due by this turn's clock reach their units: the orders
         // hold from the next turn's movement on.
         let mut delivered = Vec::new();
@@ -785,9 +790,7 @@ impl Game {
             turn: self.turn(),
             minute: self.minute(),
         });
-        if self.tells {
-            out.extend(entries.into_iter().map(Output::Chronicle));
-        }
+        out.extend(entries.into_iter().map(Output::Chronicle));
         out.extend(delivered);
         self.settle(&mut out);
         Ok(out)

@@ -358,6 +358,23 @@ impl Battle {
 
     /// Runs one turn and returns what happened in it.
     pub fn step(&mut self) -> Vec<Entry> {
+        self.run_turn();
+        // The next turn's list starts as large as this one's: one
+        // allocation, not one per doubling.
+        let entries = &mut self.world.resource_mut::<Chronicle>().entries;
+        let room = entries.len();
+        std::mem::replace(entries, Vec::with_capacity(room))
+    }
+
+    /// Runs one turn for a caller that tells nothing of it (a simulated
+    /// game): what happened is dropped in place, the list's memory kept
+    /// for the next turn, instead of handed over in a new list every turn.
+    pub fn step_quiet(&mut self) {
+        self.run_turn();
+        self.world.resource_mut::<Chronicle>().entries.clear();
+    }
+
+    fn run_turn(&mut self) {
         self.changed();
         {
             let mut clock = self.world.resource_mut::<Clock>();
@@ -369,11 +386,6 @@ impl Battle {
             .iter_mut(&mut self.world)
             .for_each(|mut morale| morale.last.clear());
         self.schedule.run(&mut self.world);
-        // The next turn's list starts as large as this one's: one
-        // allocation, not one per doubling.
-        let entries = &mut self.world.resource_mut::<Chronicle>().entries;
-        let room = entries.len();
-        std::mem::replace(entries, Vec::with_capacity(room))
     }
 
     pub fn turn(&self) -> u32 {
