@@ -30,12 +30,21 @@ pub struct RallyScratch {
     /// (present, not broken, with men).
     fighting_in: Vec<bool>,
     /// The wavering and routing units, in index order.
-    shaken: Vec<Entity>,
+    shaken: Vec<Shaken>,
     /// The field the distances below were measured on.
     field: Option<Field>,
     /// Steps from a drummer's zone to every zone (drums carry over any
     /// ground, so these never change on one field).
     from_zone: HashMap<usize, Vec<usize>>,
+}
+
+/// A wavering or routing unit as morale left it this turn.
+#[derive(Debug, Clone, Copy)]
+struct Shaken {
+    entity: Entity,
+    side: usize,
+    zone: usize,
+    routing: bool,
 }
 
 impl RallyScratch {
@@ -58,7 +67,12 @@ impl RallyScratch {
         state: MoraleState,
     ) {
         if matches!(state, MoraleState::Routing | MoraleState::Wavering) {
-            self.shaken.push(entity);
+            self.shaken.push(Shaken {
+                entity,
+                side: info.side,
+                zone,
+                routing: state == MoraleState::Routing,
+            });
         }
         if state.can_fight_or_flee() && !state.is_broken() && men > 0 {
             self.fighting_in[info.side * self.zones + zone] = true;
@@ -128,16 +142,32 @@ pub(super) fn rally(
     let enemy_in = |side: usize, zone: usize| {
         (0..n_sides).any(|other| other != side && fighting_in[other * nz + zone])
     };
-    for &entity in shaken.iter() {
-        let Ok((_, info, _, location, mut orders, mut morale)) = units.get_mut(entity) else {
-            continue;
-        };
+    for &Shaken {
+        entity,
+        side,
+        zone,
+        routing,
+    } in shaken.iter()
+    {
         let heard = drummers
             .iter()
             .map(|d| (d, distance_from(d.2)))
-            .filter(|(d, _)| d.1 == info.side)
-            .filter(|(_, dist)| dist[location.zone] <= range)
-            .min_by_key(|(d, dist)| (dist[location.zone], d.0));
+            .filter(|(d, _)| d.1 == side)
+            .filter(|(_, dist)| dist[zone] <= range)
+            .min_by_key(|(d, dist)| (dist[zone], d.0));
+        // Out of earshot, a routing unit may still rally by its own banner:
+        // its commander here, and no enemy able to fight.
+        let safe = heard.is_none()
+            && routing
+            && commander_in.get(side * nz + zone).copied().unwrap_or(false)
+            && !enemy_in(side, zone);
+        // Neither: nothing happens to it, and it is not reached.
+        if heard.is_none() && !safe {
+            continue;
+        }
+        let Ok((_, info, _, location, mut orders, mut morale)) = units.get_mut(entity) else {
+            continue;
+        };
         let mut rally_here = false;
         if let Some((drummer, _)) = heard {
             let boost = rules.drums_morale;
@@ -152,18 +182,11 @@ pub(super) fn rally(
                 orders.order = UnitOrder::RallyTo(drummer.0);
                 rally_here = morale.value > rules.rally_above;
             }
-        } else if morale.state == MoraleState::Routing {
-            let own_commander_here = commander_in
-                .get(info.side * nz + location.zone)
-                .copied()
-                .unwrap_or(false);
-            let safe = own_commander_here && !enemy_in(info.side, location.zone);
-            rally_here = safe && morale.value > rules.rally_above;
-            if safe {
-                // Safe by its own banner: it settles a little each turn.
-                let settle = rules.morale_recovery * 2.0;
-                morale.feel(Modifier::Recovery, settle);
-            }
+        } else {
+            rally_here = morale.value > rules.rally_above;
+            // Safe by its own banner: it settles a little each turn.
+            let settle = rules.morale_recovery * 2.0;
+            morale.feel(Modifier::Recovery, settle);
         }
         if rally_here {
             morale.state = MoraleState::Rallied;
