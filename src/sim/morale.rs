@@ -11,7 +11,8 @@
 //! above `steady_above`; wavering → routing below `rout_below` on a failed
 //! roll; any unit routs at once when the share of routing neighbours it sees
 //! passes `cascade_base + cascade_quality × quality`; a routing unit cut
-//! below `shatter_share` of its men is shattered. Rallying is the rally system's.
+//! below `shatter_share` of its men is shattered. Rallying is the rally's
+//! ([`super::rally`]), which this system runs as its last step.
 
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
