@@ -200,8 +200,8 @@ impl Turn {
             Box::new(IntoSystem::into_system(perception::perception_system)),
             Box::new(IntoSystem::into_system(movement::movement_system)),
             Box::new(IntoSystem::into_system(combat::combat_system)),
+            // Rally too ([`rally::rally`]).
             Box::new(IntoSystem::into_system(morale::morale_system)),
-            Box::new(IntoSystem::into_system(rally::rally_system)),
             Box::new(IntoSystem::into_system(surrender::surrender_system)),
         ];
         for system in &mut systems {

@@ -11,7 +11,8 @@
 //! above `steady_above`; wavering → routing below `rout_below` on a failed
 //! roll; any unit routs at once when the share of routing neighbours it sees
 //! passes `cascade_base + cascade_quality × quality`; a routing unit cut
-//! below `shatter_share` of its men is shattered. Rallying is the rally system's.
+//! below `shatter_share` of its men is shattered. Rallying is the rally's
+//! ([`super::rally`]), which this system runs as its last step.
 
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
@@ -19,6 +20,7 @@ use super::haze::Haze;
 use super::movement::{Location, Orders, UnitOrder, Withdrawals};
 use super::order::{Rising, by_index, by_index_mut};
 use super::perception::Vision;
+use super::rally::{RallyScratch, rally};
 use super::rng::BattleRng;
 use super::weather::{Burning, Passage};
 use super::{CommanderState, SideOrders, Strength, UnitInfo, ZoneIdx};
@@ -106,6 +108,20 @@ pub fn rout_chance(morale: f64, quality: f64, rout_below: f64) -> f64 {
     (0.25 + 0.5 * (1.0 - quality) + 0.5 * (rout_below - morale) / rout_below).clamp(0.0, 1.0)
 }
 
+/// The units as the morale system (and the rally it runs) reads and writes them.
+pub(super) type MoraleUnits<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static UnitInfo,
+        &'static mut Strength,
+        &'static Location,
+        &'static mut Orders,
+        &'static mut Morale,
+    ),
+>;
+
 /// The morale system's working lists, kept between turns so a turn
 /// allocates nothing (per side and zone: `side * zones + zone`).
 #[derive(Default)]
@@ -122,6 +138,8 @@ pub struct MoraleScratch {
     places: Vec<Place>,
     /// Counts the system's runs.
     run: u64,
+    /// The rally's, which this system runs last.
+    rally: RallyScratch,
 }
 
 /// One side in one zone as the turn stands.
@@ -170,7 +188,9 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
     list.resize(len, value);
 }
 
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+/// Morale, then rally ([`rally`]): rally reads the units' states as morale
+/// leaves them, noted on morale's walk, and nothing runs between the two.
+#[allow(clippy::too_many_arguments)]
 pub fn morale_system(
     mut scratch: Local<MoraleScratch>,
     field: Res<Field>,
@@ -180,14 +200,8 @@ pub fn morale_system(
     mut chronicle: ResMut<Chronicle>,
     withdrawals: Res<Withdrawals>,
     zones: Query<(&ZoneIdx, &Burning, &Passage, Option<&Haze>)>,
-    commanders: Query<&CommanderState>,
-    mut units: Query<(
-        &UnitInfo,
-        &mut Strength,
-        &Location,
-        &mut Orders,
-        &mut Morale,
-    )>,
+    mut commanders: Query<&mut CommanderState>,
+    mut units: MoraleUnits,
 ) {
     let rules = &field.rules;
     let n = field.zones.len();
@@ -198,6 +212,7 @@ pub fn morale_system(
         withdrawn,
         places,
         run,
+        rally: rallying,
     } = &mut *scratch;
     *run += 1;
     refill(smoke, n, 0.0);
@@ -237,7 +252,7 @@ pub fn morale_system(
     loop {
         refill(tally, n * field.n_sides, Tally::default());
         let mut order = Rising::default();
-        by_index(&units, stored).for_each(|(info, strength, location, _, morale)| {
+        by_index(&units, stored).for_each(|(_, info, strength, location, _, morale)| {
             order.see(info.idx);
             if seen_as_flight
                 && withdrew_now(info.idx)
@@ -285,28 +300,38 @@ pub fn morale_system(
         run: *run,
         rng: &mut rng,
         chronicle: &mut chronicle,
+        rallying: &mut *rallying,
     };
+    turn.rallying.begin(n, field.n_sides);
     // With the unit's turn out of line (`Turn::unit`) the walk keeps its
     // place in registers.
     by_index_mut(&mut units, stored).for_each(
-        |(info, mut strength, location, mut orders, mut morale)| {
+        |(entity, info, mut strength, location, mut orders, mut morale)| {
             // Losses are counted until morale has felt them: those of this
             // turn, and those effects caused between turns (a mine, a volley
             // from a scene event).
             let lost_this_turn = std::mem::take(&mut strength.lost_this_turn);
-            if location.present
-                && morale.state.can_fight_or_flee()
-                && turn.unit(
-                    info,
-                    strength.men,
-                    lost_this_turn,
-                    location.zone,
-                    &mut morale,
-                )
-            {
+            if !location.present || !morale.state.can_fight_or_flee() {
+                return;
+            }
+            if turn.unit(
+                entity,
+                info,
+                strength.men,
+                lost_this_turn,
+                location.zone,
+                &mut morale,
+            ) {
                 orders.order = UnitOrder::Hold;
             }
         },
+    );
+    rally(
+        rallying,
+        &field,
+        &mut chronicle,
+        &mut commanders,
+        &mut units,
     );
 }
 
@@ -327,6 +352,8 @@ struct Turn<'a> {
     run: u64,
     rng: &'a mut BattleRng,
     chronicle: &'a mut Chronicle,
+    /// The rally's notes of each unit as its morale leaves it.
+    rallying: &'a mut RallyScratch,
 }
 
 impl Turn<'_> {
@@ -386,8 +413,10 @@ impl Turn<'_> {
     /// Never inlined: the fold over the query that calls it stays small,
     /// so the walk keeps its place in registers rather than on the stack.
     #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
     fn unit(
         &mut self,
+        entity: Entity,
         info: &UnitInfo,
         men: u32,
         lost_this_turn: u32,
@@ -559,6 +588,7 @@ impl Turn<'_> {
                 _ => Entry::Rallies { unit },
             });
         }
+        self.rallying.note(entity, info, zone, men, new);
         new == MoraleState::Routing && new != old
     }
 }

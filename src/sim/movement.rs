@@ -299,16 +299,31 @@ impl Paths {
 /// (per side and zone: `side * zones + zone`).
 #[derive(Default)]
 struct Stands {
-    /// Per (from, to) zone pair: where the pair's men start in `column_men`
-    /// (one slot per side).
-    columns: HashMap<(usize, usize), usize>,
+    /// Per zone: the first of the columns leaving it this turn (an index in
+    /// `columns`), if any. A zone has few ways out, so a pair's column is
+    /// found by walking its zone's short list rather than by hashing.
+    leaving: Vec<Option<u32>>,
+    columns: Vec<Column>,
+    /// Men of each side in each column: one slot per side, from the
+    /// column's `start`.
     column_men: Vec<u32>,
     /// Where a side has an unbroken unit that stays: it holds the zone.
     holding: Vec<bool>,
 }
 
+/// The units of every side marching from one zone to a neighbour.
+#[derive(Debug, Clone, Copy)]
+struct Column {
+    to: usize,
+    /// Where its men start in `column_men`.
+    start: usize,
+    /// The next column leaving the same zone.
+    next: Option<u32>,
+}
+
 impl Stands {
     fn reset(&mut self, zones: usize, sides: usize) {
+        refill(&mut self.leaving, zones, None);
         self.columns.clear();
         self.column_men.clear();
         refill(&mut self.holding, zones * sides, false);
@@ -323,25 +338,46 @@ impl Stands {
         }
     }
 
+    /// Where the column from one zone to another starts in `column_men`.
+    fn find(&self, (from, to): (usize, usize)) -> Option<usize> {
+        let mut at = self.leaving.get(from).copied().flatten();
+        while let Some(column) = at.and_then(|at| self.columns.get(at as usize)) {
+            if column.to == to {
+                return Some(column.start);
+            }
+            at = column.next;
+        }
+        None
+    }
+
     // Kept out of `note`, which most units (those that stay) pass through.
     #[inline(never)]
     fn march(&mut self, field: &Field, side: usize, pair: (usize, usize), men: u32) {
-        let Stands {
-            columns,
-            column_men,
-            ..
-        } = self;
-        let start = *columns.entry(pair).or_insert_with(|| {
-            let start = column_men.len();
-            column_men.resize(start + field.n_sides, 0);
-            start
-        });
-        column_men[start + side] += men;
+        let start = match self.find(pair) {
+            Some(start) => start,
+            None => {
+                let start = self.column_men.len();
+                self.column_men.resize(start + field.n_sides, 0);
+                if let Some(first) = self.leaving.get_mut(pair.0) {
+                    let at = u32::try_from(self.columns.len()).ok();
+                    self.columns.push(Column {
+                        to: pair.1,
+                        start,
+                        next: *first,
+                    });
+                    *first = at;
+                }
+                start
+            }
+        };
+        if let Some(slot) = self.column_men.get_mut(start + side) {
+            *slot += men;
+        }
     }
 
     /// Men of each side in the column from one zone to another.
     fn column(&self, field: &Field, pair: (usize, usize)) -> &[u32] {
-        self.columns.get(&pair).map_or(&[][..], |&start| {
+        self.find(pair).map_or(&[][..], |start| {
             &self.column_men[start..start + field.n_sides]
         })
     }

@@ -3,34 +3,81 @@
 //! him gain `drums_morale` and make for him; a routing one above `rally_above`
 //! rallies. Without drums, a routing unit that reaches its own commander, with
 //! no enemy in the zone, may rally there too. Shattered units cannot rally.
+//!
+//! Run by the morale system as its last step ([`rally`]): morale sees every
+//! unit's state as the turn leaves it, and notes for rally the units it must
+//! reach and where each side can fight, so the units are walked once.
 
 use super::chronicle::{Chronicle, Entry};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
-use super::morale::{Modifier, Morale};
-use super::movement::{Location, Orders, UnitOrder};
-use super::order::{Rising, into_index_order};
-use super::{CommanderState, Strength, UnitInfo};
+use super::morale::{Modifier, MoraleUnits};
+use super::movement::UnitOrder;
+use super::{CommanderState, UnitInfo};
 use crate::scene::MoraleState;
 use bevy_ecs::prelude::*;
 
-/// The rally system's working lists, kept between turns (per side and zone:
+/// The rally's working lists, kept between turns (per side and zone:
 /// `side * zones + zone`).
 #[derive(Default)]
 pub struct RallyScratch {
     drummers: Vec<(usize, usize, usize, f64)>,
     /// Per side and zone: a commander who can rally stands there.
     commander_in: Vec<bool>,
+    /// Zones on the field, as of [`RallyScratch::begin`].
+    zones: usize,
     /// Per side and zone: a unit of the side stands there able to fight
     /// (present, not broken, with men).
     fighting_in: Vec<bool>,
-    /// The wavering and routing units (index first), in index order.
-    shaken: Vec<(usize, Entity)>,
+    /// The wavering and routing units, in index order.
+    shaken: Vec<Shaken>,
     /// The field the distances below were measured on.
     field: Option<Field>,
     /// Steps from a drummer's zone to every zone (drums carry over any
     /// ground, so these never change on one field).
     from_zone: HashMap<usize, Vec<usize>>,
+}
+
+/// A wavering or routing unit as morale left it this turn.
+#[derive(Debug, Clone, Copy)]
+struct Shaken {
+    entity: Entity,
+    side: usize,
+    zone: usize,
+    routing: bool,
+}
+
+impl RallyScratch {
+    /// Starts a turn's notes of the units: none seen yet.
+    pub(super) fn begin(&mut self, zones: usize, sides: usize) {
+        self.zones = zones;
+        refill(&mut self.fighting_in, zones * sides, false);
+        self.shaken.clear();
+    }
+
+    /// Notes a unit that is on the field and able to fight or flee, as its
+    /// morale leaves it this turn. Called in unit-index order.
+    #[inline]
+    pub(super) fn note(
+        &mut self,
+        entity: Entity,
+        info: &UnitInfo,
+        zone: usize,
+        men: u32,
+        state: MoraleState,
+    ) {
+        if matches!(state, MoraleState::Routing | MoraleState::Wavering) {
+            self.shaken.push(Shaken {
+                entity,
+                side: info.side,
+                zone,
+                routing: state == MoraleState::Routing,
+            });
+        }
+        if state.can_fight_or_flee() && !state.is_broken() && men > 0 {
+            self.fighting_in[info.side * self.zones + zone] = true;
+        }
+    }
 }
 
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
@@ -39,29 +86,25 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
     list.resize(len, value);
 }
 
-pub fn rally_system(
-    mut scratch: Local<RallyScratch>,
-    field: Res<Field>,
-    mut chronicle: ResMut<Chronicle>,
-    mut commanders: Query<&mut CommanderState>,
-    mut units: Query<(
-        Entity,
-        &UnitInfo,
-        &Strength,
-        &Location,
-        &mut Orders,
-        &mut Morale,
-    )>,
+/// The turn's rally, once morale has noted every unit in `scratch`
+/// ([`RallyScratch::begin`], [`RallyScratch::note`]).
+pub(super) fn rally(
+    scratch: &mut RallyScratch,
+    field: &Field,
+    chronicle: &mut Chronicle,
+    commanders: &mut Query<&mut CommanderState>,
+    units: &mut MoraleUnits,
 ) {
     let rules = &field.rules;
     let RallyScratch {
         drummers,
         commander_in,
+        zones: _,
         fighting_in,
         shaken,
         field: measured_on,
         from_zone,
-    } = &mut *scratch;
+    } = scratch;
     let nz = field.zones.len();
     let n_sides = field.n_sides;
     // The drummers as they stand before this turn's beat, and where the
@@ -78,34 +121,13 @@ pub fn rally_system(
         c.drums_left = c.drums_left.saturating_sub(1);
     });
     drummers.sort_unstable_by_key(|d| d.0);
-    // Only a wavering or routing unit hears the drums or rallies: they are
-    // listed, and reached by entity afterwards, not found by walking all.
-    refill(fighting_in, nz * n_sides, false);
-    shaken.clear();
-    let mut order = Rising::default();
-    units
-        .iter()
-        .for_each(|(entity, info, strength, location, _, morale)| {
-            order.see(info.idx);
-            if location.present
-                && matches!(morale.state, MoraleState::Routing | MoraleState::Wavering)
-            {
-                shaken.push((info.idx, entity));
-            }
-            if location.present
-                && morale.state.can_fight_or_flee()
-                && !morale.state.is_broken()
-                && strength.men > 0
-            {
-                fighting_in[info.side * nz + location.zone] = true;
-            }
-        });
+    // Only a wavering or routing unit hears the drums or rallies: they were
+    // listed by morale, and are reached by entity, not found by walking all.
     if shaken.is_empty() {
         return;
     }
-    into_index_order(shaken, order.rose());
     let range = rules.drums_range.round() as usize;
-    if !measured_on.as_ref().is_some_and(|f| f.same(&field)) {
+    if !measured_on.as_ref().is_some_and(|f| f.same(field)) {
         from_zone.clear();
         *measured_on = Some(field.clone());
     }
@@ -120,16 +142,32 @@ pub fn rally_system(
     let enemy_in = |side: usize, zone: usize| {
         (0..n_sides).any(|other| other != side && fighting_in[other * nz + zone])
     };
-    for &(_, entity) in shaken.iter() {
-        let Ok((_, info, _, location, mut orders, mut morale)) = units.get_mut(entity) else {
-            continue;
-        };
+    for &Shaken {
+        entity,
+        side,
+        zone,
+        routing,
+    } in shaken.iter()
+    {
         let heard = drummers
             .iter()
             .map(|d| (d, distance_from(d.2)))
-            .filter(|(d, _)| d.1 == info.side)
-            .filter(|(_, dist)| dist[location.zone] <= range)
-            .min_by_key(|(d, dist)| (dist[location.zone], d.0));
+            .filter(|(d, _)| d.1 == side)
+            .filter(|(_, dist)| dist[zone] <= range)
+            .min_by_key(|(d, dist)| (dist[zone], d.0));
+        // Out of earshot, a routing unit may still rally by its own banner:
+        // its commander here, and no enemy able to fight.
+        let safe = heard.is_none()
+            && routing
+            && commander_in.get(side * nz + zone).copied().unwrap_or(false)
+            && !enemy_in(side, zone);
+        // Neither: nothing happens to it, and it is not reached.
+        if heard.is_none() && !safe {
+            continue;
+        }
+        let Ok((_, info, _, location, mut orders, mut morale)) = units.get_mut(entity) else {
+            continue;
+        };
         let mut rally_here = false;
         if let Some((drummer, _)) = heard {
             let boost = rules.drums_morale;
@@ -144,18 +182,11 @@ pub fn rally_system(
                 orders.order = UnitOrder::RallyTo(drummer.0);
                 rally_here = morale.value > rules.rally_above;
             }
-        } else if morale.state == MoraleState::Routing {
-            let own_commander_here = commander_in
-                .get(info.side * nz + location.zone)
-                .copied()
-                .unwrap_or(false);
-            let safe = own_commander_here && !enemy_in(info.side, location.zone);
-            rally_here = safe && morale.value > rules.rally_above;
-            if safe {
-                // Safe by its own banner: it settles a little each turn.
-                let settle = rules.morale_recovery * 2.0;
-                morale.feel(Modifier::Recovery, settle);
-            }
+        } else {
+            rally_here = morale.value > rules.rally_above;
+            // Safe by its own banner: it settles a little each turn.
+            let settle = rules.morale_recovery * 2.0;
+            morale.feel(Modifier::Recovery, settle);
         }
         if rally_here {
             morale.state = MoraleState::Rallied;
