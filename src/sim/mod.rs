@@ -230,6 +230,38 @@ impl Turn {
     }
 }
 
+/// Whether an effect leaves what conditions read untouched: orders, drums,
+/// rumors on their way, wet cloth and the story's own flags and text.
+fn leaves_facts(act: &Act) -> bool {
+    matches!(
+        act,
+        Act::Order { .. }
+            | Act::Rumor { .. }
+            | Act::Drums { .. }
+            | Act::WetCloth(_)
+            | Act::SetFlag(_)
+            | Act::ClearFlag(_)
+            | Act::Narrate(_)
+    )
+}
+
+/// Whether `Battle::act` writes an effect's change to what conditions read
+/// straight through to the facts (so they stay fresh): a morale push, a
+/// commander placed, smoke, fire, wind, casualties, a surrender, an arrival.
+fn writes_facts_through(act: &Act) -> bool {
+    matches!(
+        act,
+        Act::Morale { .. }
+            | Act::CommanderTo { .. }
+            | Act::Smoke { .. }
+            | Act::Fire { .. }
+            | Act::Wind { .. }
+            | Act::Casualties { .. }
+            | Act::Surrender(_)
+            | Act::Arrive(_)
+    )
+}
+
 /// A stamp no battle's facts have had yet in this process.
 fn next_stamp() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -517,37 +549,11 @@ impl Battle {
         // written through here for a morale push, a commander placed, smoke,
         // fire, wind, casualties, a surrender and an arrival; other effects
         // have the facts captured again.
-        if !matches!(
-            act,
-            Act::Order { .. }
-                | Act::Rumor { .. }
-                | Act::Drums { .. }
-                | Act::WetCloth(_)
-                | Act::SetFlag(_)
-                | Act::ClearFlag(_)
-                | Act::Narrate(_)
-                | Act::Morale { .. }
-                | Act::CommanderTo { .. }
-                | Act::Smoke { .. }
-                | Act::Fire { .. }
-                | Act::Wind { .. }
-                | Act::Casualties { .. }
-                | Act::Surrender(_)
-                | Act::Arrive(_)
-        ) {
+        if !leaves_facts(act) && !writes_facts_through(act) {
             self.facts_fresh = false;
         }
         // Effects that leave what conditions read alone keep the stamp.
-        if !matches!(
-            act,
-            Act::Order { .. }
-                | Act::Rumor { .. }
-                | Act::Drums { .. }
-                | Act::WetCloth(_)
-                | Act::SetFlag(_)
-                | Act::ClearFlag(_)
-                | Act::Narrate(_)
-        ) {
+        if !leaves_facts(act) {
             self.facts_stamp = next_stamp();
         }
         let mut entries = Vec::new();
