@@ -754,9 +754,9 @@ impl Game {
                 .is_some_and(|u| u.location.present && u.morale.state.obeys());
             if listens {
                 self.deliver(idx, &courier.order);
-                out.push(Output::OrderArrived { unit: idx });
+                self.say(out, || Output::OrderArrived { unit: idx });
             } else {
-                out.push(Output::OrderLost { unit: idx });
+                self.say(out, || Output::OrderLost { unit: idx });
             }
         }
     }
@@ -786,7 +786,7 @@ impl Game {
         let mut delivered = Vec::new();
         self.deliver_couriers(&mut delivered);
         self.deliver_answers();
-        out.push(Output::Turn {
+        self.say(&mut out, || Output::Turn {
             turn: self.turn(),
             minute: self.minute(),
         });
@@ -919,11 +919,21 @@ impl Game {
     }
 
     /// Stops (or resumes) telling story text: for games nobody reads
-    /// (`simulate`). Outputs then carry no told text and no chronicle
-    /// entries (what the battle reported is only told), and the journal
-    /// stays empty; events, choices, endings and the battle are the same.
+    /// (`simulate`). Turns, choices and effects then give no outputs at all
+    /// (no told text, no chronicle entries, no events, choices or endings:
+    /// nobody reads them, and each would copy ids), and the journal stays
+    /// empty; the story's state, the events, choices, endings and the
+    /// battle are the same.
     pub fn tell_story(&mut self, tell: bool) {
         self.tells = tell;
+    }
+
+    /// Adds an output, made only when this game tells its story (see
+    /// [`Game::tell_story`]).
+    fn say(&self, out: &mut Vec<Output>, output: impl FnOnce() -> Output) {
+        if self.tells {
+            out.push(output());
+        }
     }
 
     fn push_undo(&mut self) {
@@ -952,7 +962,7 @@ impl Game {
         self.story.chosen.push((tp.id.clone(), option.id.clone()));
         self.marks
             .set_chosen(&self.readers, tp_idx, u32::try_from(option_idx).ok());
-        out.push(Output::Decided {
+        self.say(out, || Output::Decided {
             tp: tp.id.clone(),
             option: option.id.clone(),
             by_player,
@@ -1013,12 +1023,15 @@ impl Game {
                 // event's cry is told in the event's own text.
                 if let (Effect::Rumor { cry, .. }, Act::Rumor { zone, .. }) = (effect, act)
                     && voice == Voice::Other
+                    && self.tells
                     && self.within_earshot(*zone)
                 {
-                    out.push(Output::Cry(Told {
-                        text: cry.clone(),
-                        args: Vec::new(),
-                    }));
+                    self.say(out, || {
+                        Output::Cry(Told {
+                            text: cry.clone(),
+                            args: Vec::new(),
+                        })
+                    });
                 }
                 let entries = self.battle.act(act);
                 if self.tells {
@@ -1249,7 +1262,7 @@ impl Game {
                 if let Some(told) = &text {
                     self.story.journal.push((self.turn(), told.clone()));
                 }
-                out.push(Output::Event {
+                self.say(out, || Output::Event {
                     id: event.id.clone(),
                     text,
                 });
@@ -1277,7 +1290,7 @@ impl Game {
             match next_tp {
                 Some((_, tp, r)) if r.role == player && self.player_policy.is_none() => {
                     self.story.pending = Some(tp.id.clone());
-                    out.push(Output::Situation { tp: tp.id.clone() });
+                    self.say(out, || Output::Situation { tp: tp.id.clone() });
                     return;
                 }
                 Some((tp_idx, tp, r)) => {
@@ -1318,7 +1331,7 @@ impl Game {
         let history = ending
             .and_then(|(e, r)| e.history.as_ref().zip(r.history.as_ref()))
             .and_then(|(h, v)| self.tell_variants(h, v, id));
-        out.push(Output::Ending {
+        self.say(out, || Output::Ending {
             id: id.to_string(),
             text,
             summary,
