@@ -1241,15 +1241,31 @@ impl Game {
     /// nothing more happens now.
     fn settle(&mut self, out: &mut Vec<Output>) {
         let scene = Arc::clone(&self.scene);
+        // Conditions that sleep (`verdicts.rs`) do not hold now: only the
+        // awake ones are read, in file order. A mark changed by what fires
+        // wakes its readers, later ones read in this same pass.
+        self.marks.verdicts.wake(self.turn());
+        let (event_slots, ending_slots, tp_slots) = (
+            self.readers.event_slots(),
+            self.readers.ending_slots(),
+            self.readers.tp_slots(),
+        );
         // Bounded: each pass marks at least one event or point as done.
         let limit = scene.events().len() + scene.turning_points().len() + 2;
         for _ in 0..limit {
+            #[cfg(debug_assertions)]
+            self.check_sleepers();
             let mut fired = false;
             let resolved = scene.resolved();
-            for (idx, (event, r_event)) in scene.events().iter().zip(&resolved.events).enumerate() {
-                if self.marks.happened[idx]
-                    || !self.holds_now(self.readers.event_slot(idx), &r_event.when, &event.id)
-                {
+            let mut from = event_slots.start;
+            while let Some(slot) = self.marks.verdicts.next_awake(from..event_slots.end) {
+                from = slot + 1;
+                let idx = slot - event_slots.start;
+                let (Some(event), Some(r_event)) = (scene.events().get(idx), resolved.events.get(idx))
+                else {
+                    break;
+                };
+                if self.marks.happened[idx] || !self.holds_now(slot, &r_event.when, &event.id) {
                     continue;
                 }
                 self.story.happened.push(event.id.clone());
@@ -1271,21 +1287,35 @@ impl Game {
                 }
                 fired = true;
             }
-            let ending = (scene.endings().iter().zip(&resolved.endings).enumerate()).find(
-                |(idx, (e, r))| self.holds_now(self.readers.ending_slot(*idx), &r.when, &e.id),
-            );
-            if let Some((_, (ending, _))) = ending {
-                self.end(&ending.id, out);
-                return;
+            let mut from = ending_slots.start;
+            while let Some(slot) = self.marks.verdicts.next_awake(from..ending_slots.end) {
+                from = slot + 1;
+                let idx = slot - ending_slots.start;
+                let (Some(ending), Some(r)) = (scene.endings().get(idx), resolved.endings.get(idx))
+                else {
+                    break;
+                };
+                if self.holds_now(slot, &r.when, &ending.id) {
+                    self.end(&ending.id, out);
+                    return;
+                }
             }
-            let next_tp = (scene.turning_points().iter())
-                .zip(&resolved.turning_points)
-                .enumerate()
-                .find(|(idx, (tp, r))| {
-                    !self.marks.reached[*idx]
-                        && self.holds_now(self.readers.tp_slot(*idx), &r.when, &tp.id)
-                })
-                .map(|(idx, (tp, r))| (idx, tp, r));
+            let mut next_tp = None;
+            let mut from = tp_slots.start;
+            while let Some(slot) = self.marks.verdicts.next_awake(from..tp_slots.end) {
+                from = slot + 1;
+                let idx = slot - tp_slots.start;
+                let (Some(tp), Some(r)) = (
+                    scene.turning_points().get(idx),
+                    resolved.turning_points.get(idx),
+                ) else {
+                    break;
+                };
+                if !self.marks.reached[idx] && self.holds_now(slot, &r.when, &tp.id) {
+                    next_tp = Some((idx, tp, r));
+                    break;
+                }
+            }
             let player = resolved.roles[self.role_id.idx()];
             match next_tp {
                 Some((_, tp, r)) if r.role == player && self.player_policy.is_none() => {

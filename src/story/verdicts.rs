@@ -11,6 +11,7 @@
 //! battle's facts.
 
 use super::{Game, Marks, compare, luck};
+use std::ops::Range;
 use crate::scene::resolved::Resolved;
 use crate::scene::{Cmp, Cond};
 
@@ -142,6 +143,19 @@ impl Readers {
         self.n_events + self.n_endings + tp
     }
 
+    /// The slots of the events' conditions, in file order.
+    pub(super) fn event_slots(&self) -> Range<usize> {
+        self.event_slot(0)..self.event_slot(self.n_events)
+    }
+    /// The slots of the endings' conditions, in file order.
+    pub(super) fn ending_slots(&self) -> Range<usize> {
+        self.ending_slot(0)..self.ending_slot(self.n_endings)
+    }
+    /// The slots of the turning points' conditions, in file order.
+    pub(super) fn tp_slots(&self) -> Range<usize> {
+        self.tp_slot(0)..self.tp_slot(self.n_tps)
+    }
+
     fn event_mark(&self, event: usize) -> usize {
         event
     }
@@ -193,9 +207,21 @@ fn has_chance(cond: &Cond) -> bool {
 
 /// The verdicts kept, by condition; [`Known::NONE`] until read, or since a
 /// mark it reads changed.
+///
+/// A condition whose kept verdict fails, and stands until a later turn,
+/// *sleeps*: settling does not visit it (its answer is known: it does not
+/// hold) until a mark it reads changes or the turn leaves its span. Most
+/// conditions wait so, for a turn or a choice, most of a game: settling
+/// walks only the others.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Verdicts {
     known: Vec<Known>,
+    /// Per condition, a bit (64 a word): set when it is awake, that is
+    /// settling must read it.
+    awake: Vec<u64>,
+    /// The first turn past the span of some sleeping verdict: the turn from
+    /// which [`Verdicts::wake`] has sleepers to wake.
+    wakes_at: u32,
 }
 
 /// The verdicts every game of a [`Game`] opens with (its marks fresh, at
@@ -211,22 +237,112 @@ pub(super) struct Opening {
 impl Verdicts {
     /// None kept, for `n` conditions.
     pub(super) fn new(n: usize) -> Verdicts {
-        Verdicts {
+        let mut verdicts = Verdicts {
             known: vec![Known::NONE; n],
-        }
+            awake: vec![0; n.div_ceil(64)],
+            wakes_at: u32::MAX,
+        };
+        verdicts.forget_all();
+        verdicts
+    }
+
+    /// These verdicts made the same as `other`'s (of as many conditions),
+    /// reusing their memory.
+    fn copy_from(&mut self, other: &Verdicts) {
+        self.known.clone_from(&other.known);
+        self.awake.clone_from(&other.awake);
+        self.wakes_at = other.wakes_at;
     }
 
     /// Forgets every verdict.
     pub(super) fn forget_all(&mut self) {
         self.known.fill(Known::NONE);
+        self.awake.fill(u64::MAX);
+        self.wakes_at = u32::MAX;
     }
 
     fn forget(&mut self, readers: &[u32]) {
         for &slot in readers {
-            if let Some(known) = self.known.get_mut(slot as usize) {
+            let slot = slot as usize;
+            if let Some(known) = self.known.get_mut(slot) {
                 *known = Known::NONE;
+                self.set_awake(slot, true);
             }
         }
+    }
+
+    fn set_awake(&mut self, slot: usize, awake: bool) {
+        if let Some(word) = self.awake.get_mut(slot / 64) {
+            let bit = 1 << (slot % 64);
+            if awake {
+                *word |= bit;
+            } else {
+                *word &= !bit;
+            }
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    fn is_awake(&self, slot: usize) -> bool {
+        self.awake
+            .get(slot / 64)
+            .is_none_or(|word| word & (1 << (slot % 64)) != 0)
+    }
+
+    /// Keeps `slot`'s verdict, read now: it sleeps if it fails over a span.
+    fn keep(&mut self, slot: usize, known: Known) {
+        let Some(kept) = self.known.get_mut(slot) else {
+            return;
+        };
+        *kept = known;
+        let sleeps = known.verdict == Verdict::Fails && known.from <= known.to;
+        self.set_awake(slot, !sleeps);
+        if sleeps {
+            self.wakes_at = self.wakes_at.min(known.to.saturating_add(1));
+        }
+    }
+
+    /// Wakes the sleepers whose span `turn` has left (turns only go on
+    /// between restores, which forget every verdict).
+    pub(super) fn wake(&mut self, turn: u32) {
+        if turn < self.wakes_at {
+            return;
+        }
+        self.wakes_at = u32::MAX;
+        for (word_idx, word) in self.awake.iter_mut().enumerate() {
+            // The sleepers of this word, one bit at a time.
+            let mut sleeping = !*word;
+            while sleeping != 0 {
+                let bit = sleeping.trailing_zeros();
+                sleeping &= sleeping - 1;
+                let Some(known) = self.known.get(word_idx * 64 + bit as usize) else {
+                    break;
+                };
+                if known.to < turn {
+                    *word |= 1 << bit;
+                } else {
+                    self.wakes_at = self.wakes_at.min(known.to.saturating_add(1));
+                }
+            }
+        }
+    }
+
+    /// The first awake slot in `slots`.
+    pub(super) fn next_awake(&self, slots: Range<usize>) -> Option<usize> {
+        let mut slot = slots.start;
+        while slot < slots.end {
+            let Some(&word) = self.awake.get(slot / 64) else {
+                // Beyond the bits kept: awake.
+                return Some(slot);
+            };
+            let rest = word >> (slot % 64);
+            if rest != 0 {
+                let found = slot + rest.trailing_zeros() as usize;
+                return (found < slots.end).then_some(found);
+            }
+            slot = (slot / 64 + 1) * 64;
+        }
+        None
     }
 
     /// The verdict kept for `slot`, if it stands at `turn`.
@@ -304,38 +420,61 @@ impl Game {
                     (scene.turning_points().iter().zip(&resolved.turning_points))
                         .map(|(t, r)| (&r.when, t.id.as_str())),
                 );
-            let known = whens
-                .zip(&self.readers.seeded)
-                .map(|((when, owner), seeded)| match seeded {
-                    true => Known::NONE,
-                    false => self.verdict(when, owner, turn),
-                })
-                .collect();
-            self.opening = Some(Opening {
-                turn,
-                verdicts: Verdicts { known },
-            });
+            let mut verdicts = Verdicts::new(self.marks.verdicts.known.len());
+            for (slot, ((when, owner), seeded)) in whens.zip(&self.readers.seeded).enumerate() {
+                if !seeded {
+                    verdicts.keep(slot, self.verdict(when, owner, turn));
+                }
+            }
+            self.opening = Some(Opening { turn, verdicts });
         }
         if let Some(opening) = &self.opening {
-            self.marks
-                .verdicts
-                .known
-                .clone_from(&opening.verdicts.known);
+            self.marks.verdicts.copy_from(&opening.verdicts);
+        }
+    }
+
+    /// Debug builds: every sleeping verdict stands now and fails, and the
+    /// world agrees (settling does not read them).
+    #[cfg(debug_assertions)]
+    pub(super) fn check_sleepers(&mut self) {
+        let turn = self.turn();
+        self.battle.refresh_facts();
+        let scene = std::sync::Arc::clone(&self.scene);
+        let resolved = scene.resolved();
+        let whens = (scene.events().iter().zip(&resolved.events))
+            .map(|(e, r)| (&r.when, e.id.as_str()))
+            .chain((scene.endings().iter().zip(&resolved.endings)).map(|(e, r)| (&r.when, e.id.as_str())))
+            .chain(
+                (scene.turning_points().iter().zip(&resolved.turning_points))
+                    .map(|(t, r)| (&r.when, t.id.as_str())),
+            );
+        for (slot, (when, owner)) in whens.enumerate() {
+            if self.marks.verdicts.is_awake(slot) {
+                continue;
+            }
+            assert_eq!(
+                self.marks.verdicts.at(slot, turn),
+                Some(Verdict::Fails),
+                "{owner} sleeps without a failing verdict at turn {turn}"
+            );
+            assert!(
+                !self.check(when, self.battle.facts(), owner),
+                "{owner} sleeps but holds at turn {turn}"
+            );
         }
     }
 
     /// Whether the condition kept in `slot`, `when` (owned by `owner`),
     /// holds now: from its verdict on the marks and the turn when that
     /// stands, else read in full from the battle's facts.
+    #[inline]
     pub(super) fn holds_now(&mut self, slot: usize, when: &Cond, owner: &str) -> bool {
         let turn = self.turn();
         let verdict = match self.marks.verdicts.at(slot, turn) {
             Some(verdict) => verdict,
             None => {
                 let known = self.verdict(when, owner, turn);
-                if let Some(kept) = self.marks.verdicts.known.get_mut(slot) {
-                    *kept = known;
-                }
+                self.marks.verdicts.keep(slot, known);
                 known.verdict
             }
         };
