@@ -1524,22 +1524,40 @@ impl Marks {
 /// probability asked: chance in conditions without drawing from any stream,
 /// so reading a condition twice gives the same answer and replays are exact.
 fn luck(seed: u64, turn: u32, owner: &str, p: f64) -> f64 {
-    use std::fmt::Write;
-    // The FNV-1a of `content_hash` over the key's text, hashed as it is
-    // written (no string built).
+    // The FNV-1a of `content_hash` over the key's text
+    // ("{seed}:{turn}:{owner}:{bits of p}"), hashed as it is written: no
+    // string built, the numbers' digits made here.
     struct Fnv(u64);
-    impl Write for Fnv {
-        fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            self.0 = s.bytes().fold(self.0, |hash, byte| {
+    impl Fnv {
+        fn bytes(&mut self, bytes: &[u8]) {
+            self.0 = bytes.iter().fold(self.0, |hash, &byte| {
                 (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
             });
-            Ok(())
+        }
+        /// `n` in decimal, as `Display` writes it.
+        fn number(&mut self, mut n: u64) {
+            let mut digits = [0u8; 20];
+            let mut at = digits.len();
+            loop {
+                at -= 1;
+                digits[at] = b'0' + (n % 10) as u8;
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            self.bytes(&digits[at..]);
         }
     }
     let mut fnv = Fnv(crate::scene::content_hash(""));
-    let _ = write!(fnv, "{seed}:{turn}:{owner}:{}", p.to_bits());
-    let hash = fnv.0;
-    let mixed = crate::sim::rng::BattleRng::from_seed(hash).unit();
+    fnv.number(seed);
+    fnv.bytes(b":");
+    fnv.number(u64::from(turn));
+    fnv.bytes(b":");
+    fnv.bytes(owner.as_bytes());
+    fnv.bytes(b":");
+    fnv.number(p.to_bits());
+    let mixed = crate::sim::rng::BattleRng::from_seed(fnv.0).unit();
     mixed.clamp(0.0, 1.0)
 }
 
@@ -1753,7 +1771,12 @@ mod tests {
         assert_eq!(luck(1, 3, "a", 0.5), luck(1, 3, "a", 0.5));
         assert_ne!(luck(1, 3, "a", 0.5), luck(1, 4, "a", 0.5));
         // Hashed as written: the same number as hashing the key's text.
-        for (seed, turn, owner, p) in [(1, 3, "a", 0.5), (u64::MAX, 0, "ford-event", 0.05)] {
+        for (seed, turn, owner, p) in [
+            (1, 3, "a", 0.5),
+            (u64::MAX, 0, "ford-event", 0.05),
+            (0, u32::MAX, "", 0.0),
+            (10, 10, "x", 1.0),
+        ] {
             let key = format!("{seed}:{turn}:{owner}:{}", f64::to_bits(p));
             let hash = crate::scene::content_hash(&key);
             let expected = BattleRng::from_seed(hash).unit().clamp(0.0, 1.0);

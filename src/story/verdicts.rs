@@ -27,7 +27,42 @@ pub(super) enum Verdict {
 /// A verdict and the turns (inclusive) over which it stands, while the
 /// marks it read are unchanged: from the turn it was read on (turns go back
 /// only by a restore, which forgets every verdict with the marks) to the
-/// last before a turn comparison in it changes its answer.
+/// last before a turn comparison in it changes its answer. Small, so that
+/// reading a condition's parts passes it in registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Reading {
+    verdict: Verdict,
+    from: u32,
+    to: u32,
+}
+
+impl Reading {
+    const ALWAYS: (u32, u32) = (0, u32::MAX);
+
+    fn new(verdict: Verdict, (from, to): (u32, u32)) -> Reading {
+        Reading { verdict, from, to }
+    }
+
+    fn of(holds: bool, span: (u32, u32)) -> Reading {
+        let verdict = if holds {
+            Verdict::Holds
+        } else {
+            Verdict::Fails
+        };
+        Reading::new(verdict, span)
+    }
+
+    /// This verdict over the turns both this and `other` stand.
+    fn narrowed(self, other: Reading) -> Reading {
+        Reading {
+            verdict: self.verdict,
+            from: self.from.max(other.from),
+            to: self.to.min(other.to),
+        }
+    }
+}
+
+/// A reading kept for a condition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Known {
     verdict: Verdict,
@@ -41,7 +76,6 @@ pub(super) struct Known {
 }
 
 impl Known {
-    const ALWAYS: (u32, u32) = (0, u32::MAX);
     /// No verdict: its span holds no turn.
     const NONE: Known = Known {
         verdict: Verdict::Open,
@@ -50,30 +84,12 @@ impl Known {
         answer: None,
     };
 
-    fn new(verdict: Verdict, (from, to): (u32, u32)) -> Known {
+    /// `reading` kept, with no answer yet.
+    fn kept(Reading { verdict, from, to }: Reading) -> Known {
         Known {
             verdict,
             from,
             to,
-            answer: None,
-        }
-    }
-
-    fn of(holds: bool, span: (u32, u32)) -> Known {
-        let verdict = if holds {
-            Verdict::Holds
-        } else {
-            Verdict::Fails
-        };
-        Known::new(verdict, span)
-    }
-
-    /// This verdict over the turns both this and `other` stand.
-    fn narrowed(self, other: Known) -> Known {
-        Known {
-            verdict: self.verdict,
-            from: self.from.max(other.from),
-            to: self.to.min(other.to),
             answer: None,
         }
     }
@@ -290,11 +306,11 @@ impl Verdicts {
     }
 
     /// Keeps `slot`'s verdict, read now: it sleeps if it fails over a span.
-    fn keep(&mut self, slot: usize, known: Known) {
+    fn keep(&mut self, slot: usize, known: Reading) {
         let Some(kept) = self.known.get_mut(slot) else {
             return;
         };
-        *kept = known;
+        *kept = Known::kept(known);
         let sleeps = known.verdict == Verdict::Fails && known.from <= known.to;
         self.set_awake(slot, !sleeps);
         if sleeps {
@@ -513,18 +529,18 @@ impl Game {
 
     /// What `cond` comes to at `turn` on the story's marks alone, and the
     /// turns over which that stands (as [`Game::check`] reads it).
-    fn verdict(&self, cond: &Cond, owner: &str, turn: u32) -> Known {
+    fn verdict(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
         match cond {
-            Cond::Always => Known::of(true, Known::ALWAYS),
-            Cond::Never => Known::of(false, Known::ALWAYS),
+            Cond::Always => Reading::of(true, Reading::ALWAYS),
+            Cond::Never => Reading::of(false, Reading::ALWAYS),
             Cond::All(items) => {
-                let mut all = Known::new(Verdict::Holds, Known::ALWAYS);
+                let mut all = Reading::new(Verdict::Holds, Reading::ALWAYS);
                 for item in items {
                     let known = self.verdict(item, owner, turn);
                     all = all.narrowed(known);
                     match known.verdict {
                         Verdict::Fails => {
-                            return Known {
+                            return Reading {
                                 verdict: Verdict::Fails,
                                 ..all
                             };
@@ -536,13 +552,13 @@ impl Game {
                 all
             }
             Cond::Any(items) => {
-                let mut any = Known::new(Verdict::Fails, Known::ALWAYS);
+                let mut any = Reading::new(Verdict::Fails, Reading::ALWAYS);
                 for item in items {
                     let known = self.verdict(item, owner, turn);
                     any = any.narrowed(known);
                     match known.verdict {
                         Verdict::Holds => {
-                            return Known {
+                            return Reading {
                                 verdict: Verdict::Holds,
                                 ..any
                             };
@@ -560,39 +576,39 @@ impl Game {
                     Verdict::Fails => Verdict::Holds,
                     Verdict::Open => Verdict::Open,
                 };
-                Known { verdict, ..known }
+                Reading { verdict, ..known }
             }
             Cond::Turn(cmp) => {
                 let (holds, span) = turn_span(cmp, turn);
-                Known::of(holds, span)
+                Reading::of(holds, span)
             }
-            Cond::Chosen { tp, option } => Known::of(
+            Cond::Chosen { tp, option } => Reading::of(
                 self.marks.chosen.get(tp.idx()).copied().flatten() == Some(*option),
-                Known::ALWAYS,
+                Reading::ALWAYS,
             ),
-            Cond::Reached(tp) => Known::of(
+            Cond::Reached(tp) => Reading::of(
                 self.marks.reached.get(tp.idx()).copied().unwrap_or(false),
-                Known::ALWAYS,
+                Reading::ALWAYS,
             ),
-            Cond::Happened(event) => Known::of(
+            Cond::Happened(event) => Reading::of(
                 self.marks
                     .happened
                     .get(event.idx())
                     .copied()
                     .unwrap_or(false),
-                Known::ALWAYS,
+                Reading::ALWAYS,
             ),
-            Cond::Flag(flag) => Known::of(
+            Cond::Flag(flag) => Reading::of(
                 self.marks.flags.get(flag.idx()).copied().unwrap_or(false),
-                Known::ALWAYS,
+                Reading::ALWAYS,
             ),
-            Cond::Playing(role) => Known::of(*role == self.role_id, Known::ALWAYS),
-            Cond::PlayerSide(side) => Known::of(side.idx() == self.role_side(), Known::ALWAYS),
+            Cond::Playing(role) => Reading::of(*role == self.role_id, Reading::ALWAYS),
+            Cond::PlayerSide(side) => Reading::of(side.idx() == self.role_side(), Reading::ALWAYS),
             // Keyed by the seed, the turn and its owner: the same all this turn.
-            Cond::Chance(p) => Known::of(luck(self.seed, turn, owner, *p) < *p, (turn, turn)),
+            Cond::Chance(p) => Reading::of(luck(self.seed, turn, owner, *p) < *p, (turn, turn)),
             Cond::TurnsSince(id, cmp) => {
                 let Some(watch) = self.scene.resolved().watched.get(id.idx()) else {
-                    return Known::of(false, Known::ALWAYS);
+                    return Reading::of(false, Reading::ALWAYS);
                 };
                 let since = self
                     .marks
@@ -603,15 +619,15 @@ impl Game {
                     // Not stamped yet: it happened in this turn's settling.
                     .or_else(|| self.marks.now(watch).then_some(turn));
                 match since {
-                    None => Known::of(false, Known::ALWAYS),
+                    None => Reading::of(false, Reading::ALWAYS),
                     Some(at) => {
                         let (holds, (_, to)) = turn_span(cmp, turn.saturating_sub(at));
-                        Known::of(holds, (turn, at.saturating_add(to).max(turn)))
+                        Reading::of(holds, (turn, at.saturating_add(to).max(turn)))
                     }
                 }
             }
             // The clock and everything on the field: the world decides.
-            _ => Known::new(Verdict::Open, Known::ALWAYS),
+            _ => Reading::new(Verdict::Open, Reading::ALWAYS),
         }
     }
 }
