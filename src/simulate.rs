@@ -154,7 +154,9 @@ fn owned<V: Copy>(map: &BTreeMap<&str, V>) -> BTreeMap<String, V> {
 struct Outcome {
     ending: String,
     losses: Vec<f64>,
-    chosen: Vec<(String, String)>,
+    /// The options taken, as (turning point, option) indices in the scene:
+    /// named only when folded, not copied per game.
+    chosen: Vec<(usize, usize)>,
     turns: u32,
 }
 
@@ -191,7 +193,7 @@ fn play_out(game: &mut Game, scene: &Scene) -> Outcome {
         losses: (0..scene.sides().len())
             .map(|side| f64::from(game.side_losses(side)))
             .collect(),
-        chosen: game.story().chosen.clone(),
+        chosen: game.decided().collect(),
         turns: game.turn(),
     }
 }
@@ -280,8 +282,14 @@ fn fold<'a>(
             }
         };
         add(&mut all);
-        for (tp, option) in &outcome.chosen {
-            add(by_option.entry((tp, option)).or_default());
+        for &(tp, option) in &outcome.chosen {
+            let Some(tp) = scene.turning_points().get(tp) else {
+                continue;
+            };
+            let Some(option) = tp.options.get(option) else {
+                continue;
+            };
+            add(by_option.entry((&tp.id, &option.id)).or_default());
         }
         turns += f64::from(outcome.turns);
     }

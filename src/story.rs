@@ -533,6 +533,15 @@ impl Game {
         self.battle.refresh_facts();
         self.battle.facts().side_losses(side)
     }
+    /// The options taken at the turning points decided so far, as
+    /// (turning point, option) indices in the scene, in the scene's order
+    /// of turning points (what [`StoryState::chosen`] names by id, in the
+    /// order they were decided).
+    pub fn decided(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (self.marks.chosen.iter().enumerate())
+            .filter_map(|(tp, option)| Some((tp, usize::try_from((*option)?).ok()?)))
+    }
+
     pub fn is_over(&self) -> bool {
         self.story.ended.is_some()
     }
