@@ -135,13 +135,8 @@ pub struct SideOrders {
 /// query is allocation and bookkeeping; effects come many times a turn).
 struct ActQueries {
     order_unit: QueryState<(&'static UnitInfo, &'static mut Orders, &'static mut Morale)>,
-    order: QueryState<(
-        &'static UnitInfo,
-        &'static Location,
-        &'static mut Orders,
-        &'static Morale,
-    )>,
-    morale: QueryState<(&'static UnitInfo, &'static Location, &'static mut Morale)>,
+    order: QueryState<(&'static UnitInfo, &'static mut Orders, &'static Morale)>,
+    morale: QueryState<(&'static UnitInfo, &'static mut Morale)>,
     commanders: QueryState<&'static mut CommanderState>,
     casualties: QueryState<(&'static UnitInfo, &'static mut Strength, &'static Location)>,
     surrender: QueryState<(
@@ -160,6 +155,8 @@ struct ActQueries {
     haze: QueryState<(&'static ZoneIdx, &'static mut haze::Haze)>,
     change_side: QueryState<(&'static mut UnitInfo, &'static mut Orders)>,
     zone: QueryState<(&'static ZoneIdx, &'static mut Burning, &'static mut Passage)>,
+    info: QueryState<&'static UnitInfo>,
+    located: QueryState<(&'static UnitInfo, &'static Location)>,
 }
 
 impl ActQueries {
@@ -176,6 +173,8 @@ impl ActQueries {
             haze: world.query(),
             change_side: world.query(),
             zone: world.query(),
+            info: world.query(),
+            located: world.query(),
         }
     }
 }
@@ -263,56 +262,6 @@ fn writes_facts_through(act: &Act) -> bool {
     )
 }
 
-/// The units a target names (present or not, as each kind of target says),
-/// told apart as an effect's query walks the units: found in the same walk,
-/// not in a walk of their own first.
-enum Aim<'a> {
-    /// Listed units, as a mask by unit index.
-    Listed(&'a [bool]),
-    /// By the side each unit fights for now (a `ChangeSide` moves it).
-    Side(usize),
-    SideIn { side: usize, zone: usize },
-    Zone(usize),
-}
-
-impl<'a> Aim<'a> {
-    /// The aim of `targets`; a list of units is marked in `mask` (memory
-    /// kept from effect to effect), for `n_units` units.
-    fn of(targets: &Targets, mask: &'a mut Vec<bool>, n_units: usize) -> Aim<'a> {
-        match targets {
-            Targets::Units(list) => {
-                mask.clear();
-                mask.resize(n_units, false);
-                for unit in list {
-                    if let Some(slot) = mask.get_mut(unit.idx()) {
-                        *slot = true;
-                    }
-                }
-                Aim::Listed(mask)
-            }
-            Targets::Side(side) => Aim::Side(side.idx()),
-            Targets::SideIn { side, zone } => Aim::SideIn {
-                side: side.idx(),
-                zone: zone.idx(),
-            },
-            Targets::Zone(zone) => Aim::Zone(zone.idx()),
-        }
-    }
-
-    /// Whether it names this unit.
-    #[inline]
-    fn hits(&self, info: &UnitInfo, location: &Location) -> bool {
-        match *self {
-            Aim::Listed(mask) => mask.get(info.idx).copied().unwrap_or(false),
-            Aim::Side(side) => info.side == side,
-            Aim::SideIn { side, zone } => {
-                info.side == side && location.zone == zone && location.present
-            }
-            Aim::Zone(zone) => location.zone == zone && location.present,
-        }
-    }
-}
-
 /// A stamp no battle's facts have had yet in this process.
 fn next_stamp() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -340,6 +289,8 @@ pub struct Battle {
     /// every change that may touch them, so an answer read from them can be
     /// kept against it ([`Battle::facts_stamp`]).
     facts_stamp: u64,
+    /// The memory of the last targets' mask, reused by the next.
+    mask: Vec<bool>,
     /// The world's turn (its `Clock`), at hand without a lookup: written
     /// wherever the clock is (a turn, a reset, a restore).
     turn: u32,
@@ -350,8 +301,6 @@ pub struct Battle {
     morale: QueryState<&'static mut Morale>,
     /// The field (also the world's resource), at hand without a lookup.
     field: Field,
-    /// The memory of the last listed targets' mask ([`Aim`]), reused.
-    mask: Vec<bool>,
     queries: ActQueries,
     /// The opening world (its random stream aside, the same for every
     /// seed) with its vision: what a reset writes. Made again from the
@@ -425,7 +374,6 @@ impl Battle {
             queries: ActQueries::new(&mut world),
             morale: world.query(),
             field,
-            mask: Vec::new(),
             opening: Some(opening),
             opening_facts: None,
             world,
@@ -435,6 +383,7 @@ impl Battle {
             facts: state::Facts::default(),
             facts_fresh: false,
             facts_stamp: next_stamp(),
+            mask: Vec::new(),
             turn: 0,
         }
     }
@@ -611,31 +560,35 @@ impl Battle {
         match act {
             Act::Order { targets, order } => {
                 let order = UnitOrder::from(*order);
-                let aim = Aim::of(targets, &mut self.mask, self.field.units.len());
+                let mask = self.targets(targets);
                 let query = &mut self.queries.order;
                 // `for_each`: bevy walks a query's tables in a tighter loop
                 // than item by item.
                 query
                     .iter_mut(&mut self.world)
-                    .for_each(|(info, location, mut orders, morale)| {
-                        if aim.hits(info, location) && morale.state.obeys() {
+                    .for_each(|(info, mut orders, morale)| {
+                        if mask.get(info.idx).copied().unwrap_or(false) && morale.state.obeys() {
                             orders.order = order;
                         }
                     });
+                self.done_with(mask);
             }
             Act::Morale { targets, delta } => {
-                let aim = Aim::of(targets, &mut self.mask, self.field.units.len());
+                let mask = self.targets(targets);
                 let query = &mut self.queries.morale;
                 let facts = &mut self.facts;
                 query
                     .iter_mut(&mut self.world)
-                    .for_each(|(info, location, mut morale)| {
-                        if aim.hits(info, location) && morale.state.can_fight_or_flee() {
+                    .for_each(|(info, mut morale)| {
+                        if mask.get(info.idx).copied().unwrap_or(false)
+                            && morale.state.can_fight_or_flee()
+                        {
                             morale.value = (morale.value + delta).clamp(0.0, 100.0);
                             morale.push(morale::Modifier::Orders, *delta);
                             facts.set_morale_value(info.idx, morale.value);
                         }
                     });
+                self.done_with(mask);
             }
             Act::Rumor {
                 zone,
@@ -710,14 +663,14 @@ impl Battle {
                 }
             }
             Act::Casualties { targets, share } => {
-                let aim = Aim::of(targets, &mut self.mask, self.field.units.len());
+                let mask = self.targets(targets);
                 let query = &mut self.queries.casualties;
                 let mut hits: Vec<(usize, u32)> = Vec::new();
                 let facts = &mut self.facts;
                 query
                     .iter_mut(&mut self.world)
                     .for_each(|(info, mut strength, location)| {
-                        if aim.hits(info, location) && location.present {
+                        if mask.get(info.idx).copied().unwrap_or(false) && location.present {
                             let lost = ((f64::from(strength.men) * share).round() as u32)
                                 .min(strength.men);
                             strength.men -= lost;
@@ -726,6 +679,7 @@ impl Battle {
                             facts.lose_men(info.idx, info.side, lost);
                         }
                     });
+                self.done_with(mask);
                 hits.sort_unstable();
                 entries.extend(
                     hits.into_iter()
@@ -857,6 +811,56 @@ impl Battle {
             change(&mut burning, &mut passage);
             self.facts.set_burning(zone, &burning);
         }
+    }
+
+    /// The units a target names (present or not), as a mask by unit index:
+    /// each unit is then checked in constant time.
+    fn targets(&mut self, targets: &Targets) -> Vec<bool> {
+        // The last mask's memory, reused (handed back with `done_with`).
+        let mut mask = std::mem::take(&mut self.mask);
+        mask.clear();
+        mask.resize(self.field().units.len(), false);
+        let mut set = |idx: usize| {
+            if let Some(slot) = mask.get_mut(idx) {
+                *slot = true;
+            }
+        };
+        match targets {
+            Targets::Units(list) => list.iter().for_each(|unit| set(unit.idx())),
+            Targets::Side(side) => {
+                // By the side each unit fights for now (a `ChangeSide` moves it).
+                let side = side.idx();
+                let query = &mut self.queries.info;
+                query
+                    .iter(&self.world)
+                    .filter(|info| info.side == side)
+                    .for_each(|info| set(info.idx));
+            }
+            Targets::SideIn { side, zone } => {
+                let (side, zone) = (side.idx(), zone.idx());
+                let query = &mut self.queries.located;
+                query
+                    .iter(&self.world)
+                    .filter(|(info, location)| {
+                        info.side == side && location.zone == zone && location.present
+                    })
+                    .for_each(|(info, _)| set(info.idx));
+            }
+            Targets::Zone(zone) => {
+                let zone = zone.idx();
+                let query = &mut self.queries.located;
+                query
+                    .iter(&self.world)
+                    .filter(|(_, location)| location.zone == zone && location.present)
+                    .for_each(|(info, _)| set(info.idx));
+            }
+        }
+        mask
+    }
+
+    /// Hands a mask from [`Battle::targets`] back for the next to reuse.
+    fn done_with(&mut self, mask: Vec<bool>) {
+        self.mask = mask;
     }
 }
 
