@@ -431,10 +431,22 @@ mod tests {
                 let outcome = play_out(&mut game, &scene);
                 assert_eq!(&outcome.ending, ending);
                 assert!(
-                    outcome
+                    game.story()
                         .chosen
                         .contains(&(option.turning_point.clone(), option.option.clone()))
                 );
+                // The outcome names the same options by index.
+                let named: Vec<(String, String)> = (outcome.chosen.iter())
+                    .map(|&(tp, option)| {
+                        let tp = &scene.turning_points()[tp];
+                        (tp.id.clone(), tp.options[option].id.clone())
+                    })
+                    .collect();
+                let mut decided = game.story().chosen.clone();
+                decided.sort();
+                let mut named_sorted = named;
+                named_sorted.sort();
+                assert_eq!(named_sorted, decided);
             }
         }
         // Staying behind the river keeps the Ming whole more often than crossing.

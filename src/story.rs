@@ -1270,7 +1270,8 @@ impl Game {
             while let Some(slot) = self.marks.verdicts.next_awake(from..event_slots.end) {
                 from = slot + 1;
                 let idx = slot - event_slots.start;
-                let (Some(event), Some(r_event)) = (scene.events().get(idx), resolved.events.get(idx))
+                let (Some(event), Some(r_event)) =
+                    (scene.events().get(idx), resolved.events.get(idx))
                 else {
                     break;
                 };

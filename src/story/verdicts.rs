@@ -11,9 +11,9 @@
 //! battle's facts.
 
 use super::{Game, Marks, compare, luck};
-use std::ops::Range;
 use crate::scene::resolved::Resolved;
 use crate::scene::{Cmp, Cond};
+use std::ops::Range;
 
 /// A condition's answer on the marks and the turn alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -459,7 +459,10 @@ impl Game {
         let resolved = scene.resolved();
         let whens = (scene.events().iter().zip(&resolved.events))
             .map(|(e, r)| (&r.when, e.id.as_str()))
-            .chain((scene.endings().iter().zip(&resolved.endings)).map(|(e, r)| (&r.when, e.id.as_str())))
+            .chain(
+                (scene.endings().iter().zip(&resolved.endings))
+                    .map(|(e, r)| (&r.when, e.id.as_str())),
+            )
             .chain(
                 (scene.turning_points().iter().zip(&resolved.turning_points))
                     .map(|(t, r)| (&r.when, t.id.as_str())),
