@@ -20,7 +20,7 @@ use super::haze::Haze;
 use super::movement::{Location, Orders, UnitOrder, Withdrawals};
 use super::order::{Rising, by_index, by_index_mut};
 use super::perception::Vision;
-use super::rally::{RallyScratch, rally};
+use super::rally::{RallyScratch, rally, spend_beats};
 use super::rng::BattleRng;
 use super::weather::{Burning, Passage};
 use super::{CommanderState, SideOrders, Strength, UnitInfo, ZoneIdx};
@@ -276,13 +276,20 @@ pub fn morale_system(
         }
         stored = false;
     }
-    // The best leadership standing in each side and zone (none: 0).
+    // The best leadership standing in each side and zone (none: 0); and
+    // the rally's notes of the commanders, on the same walk.
+    rallying.begin(n, field.n_sides);
+    let mut beating = false;
     commanders.iter().for_each(|commander| {
         if commander.side < field.n_sides && commander.zone < n {
             let best = &mut tally[commander.side * n + commander.zone].leading;
             *best = best.max(commander.leading(rules));
         }
+        beating |= rallying.commander(commander, field.n_sides);
     });
+    if beating {
+        spend_beats(&mut commanders);
+    }
     // Kept from run to run, not emptied: a place found on an earlier run
     // is found again.
     places.resize(n * field.n_sides, Place::default());
@@ -302,7 +309,6 @@ pub fn morale_system(
         chronicle: &mut chronicle,
         rallying: &mut *rallying,
     };
-    turn.rallying.begin(n, field.n_sides);
     // With the unit's turn out of line (`Turn::unit`) the walk keeps its
     // place in registers.
     by_index_mut(&mut units, stored).for_each(
@@ -326,13 +332,7 @@ pub fn morale_system(
             }
         },
     );
-    rally(
-        rallying,
-        &field,
-        &mut chronicle,
-        &mut commanders,
-        &mut units,
-    );
+    rally(rallying, &field, &mut chronicle, &mut units);
 }
 
 /// What every unit's morale reads this turn, gathered once (per side and
