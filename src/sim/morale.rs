@@ -457,24 +457,30 @@ impl Turn<'_> {
         }
         // Contagion: routing friends in this zone and the neighbours it can
         // see (less itself).
-        let own_men = f64::from(men);
-        let own_routing = if morale.state.is_broken() {
-            own_men
-        } else {
+        // (None routing or withdrawing near, and it did not withdraw: the
+        // share is none, as the sum below would find, without it.)
+        let routing_share = if here.near_routing == 0.0 && !withdrew {
             0.0
-        };
-        // A withdrawing unit knows its own order.
-        let own_routing = own_routing
-            + if withdrew && !morale.state.is_broken() {
-                own_men * rules.withdrawal_seen_as_flight
+        } else {
+            let own_men = f64::from(men);
+            let own_routing = if morale.state.is_broken() {
+                own_men
             } else {
                 0.0
             };
-        let others = here.near_men - own_men;
-        let routing_share = if others > 0.0 {
-            ((here.near_routing - own_routing) / others).clamp(0.0, 1.0)
-        } else {
-            0.0
+            // A withdrawing unit knows its own order.
+            let own_routing = own_routing
+                + if withdrew && !morale.state.is_broken() {
+                    own_men * rules.withdrawal_seen_as_flight
+                } else {
+                    0.0
+                };
+            let others = here.near_men - own_men;
+            if others > 0.0 {
+                ((here.near_routing - own_routing) / others).clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
         };
         let believed = if morale.believes_lost && here.blind {
             0.5
@@ -489,7 +495,15 @@ impl Turn<'_> {
                 morale.fear = 0.0;
             }
         }
-        let felt_share = routing_share.max(believed).max(feared);
+        // The greatest of the three (what `max` finds; a share that is not
+        // a number counts for none).
+        let mut felt_share = believed;
+        if routing_share > felt_share {
+            felt_share = routing_share;
+        }
+        if feared > felt_share {
+            felt_share = feared;
+        }
         if felt_share > 0.0 {
             feel(
                 morale,
