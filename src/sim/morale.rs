@@ -281,11 +281,21 @@ pub fn morale_system(
     rallying.begin(n, field.n_sides);
     let mut beating = false;
     commanders.iter().for_each(|commander| {
-        if commander.side < field.n_sides && commander.zone < n {
-            let best = &mut tally[commander.side * n + commander.zone].leading;
-            *best = best.max(commander.leading(rules));
+        // Where he stands, per side and zone (the tally's and the rally's
+        // lists are laid out alike); none when off the field.
+        let at = (commander.side < field.n_sides && commander.zone < n)
+            .then(|| commander.side * n + commander.zone)
+            .filter(|&at| at < tally.len());
+        if let Some(at) = at {
+            // The greater (as `max` finds it: a leadership that is not a
+            // number counts for none).
+            let leading = commander.leading(rules);
+            let best = &mut tally[at].leading;
+            if leading > *best {
+                *best = leading;
+            }
         }
-        beating |= rallying.commander(commander, field.n_sides);
+        beating |= rallying.commander(commander, at);
     });
     if beating {
         spend_beats(&mut commanders);

@@ -64,14 +64,15 @@ impl RallyScratch {
     /// calls it on its own walk of the commanders, so the rally need not
     /// walk them again (nothing it reads of them changes in between). True
     /// when he has a beat of the drums to spend ([`spend_beats`]).
+    /// `at`: where he stands, per side and zone (none when off the field).
     #[inline]
-    pub(super) fn commander(&mut self, c: &CommanderState, sides: usize) -> bool {
+    pub(super) fn commander(&mut self, c: &CommanderState, at: Option<usize>) -> bool {
         if c.rallies() {
             if c.drums_left > 0 {
                 self.drummers.push((c.idx, c.side, c.zone, c.leadership));
             }
-            if c.side < sides && c.zone < self.zones {
-                self.commander_in[c.side * self.zones + c.zone] = true;
+            if let Some(here) = at.and_then(|at| self.commander_in.get_mut(at)) {
+                *here = true;
             }
         }
         c.drums_left > 0
