@@ -379,13 +379,17 @@ impl Turn<'_> {
             tally,
             ..
         } = *self;
+        // The zone itself, then the neighbours it sees, summed in that order.
         let mut near_men = 0.0;
         let mut near_routing = 0.0;
-        for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
+        let mut add = |there: &Tally| {
+            near_men += there.men;
+            near_routing += there.routing + there.withdrawing;
+        };
+        add(&tally[side * n + zone]);
+        for &z in &field.neighbours[zone] {
             if z == zone || vision.side_sees(side, z) {
-                let there = &tally[side * n + z];
-                near_men += there.men;
-                near_routing += there.routing + there.withdrawing;
+                add(&tally[side * n + z]);
             }
         }
         let enemy_here: f64 = (0..field.n_sides)
