@@ -147,7 +147,12 @@ pub(super) fn rally(
     if shaken.is_empty() {
         return;
     }
-    let range = rules.drums_range.round() as usize;
+    // (Rounded only on the turns a drum beats: no other reads it.)
+    let range = if drummers.is_empty() {
+        0
+    } else {
+        rules.drums_range.round() as usize
+    };
     if !measured_on.as_ref().is_some_and(|f| f.same(field)) {
         from_zone.clear();
         *measured_on = Some(field.clone());
