@@ -20,7 +20,7 @@ use super::haze::Haze;
 use super::movement::{Location, Orders, UnitOrder, Withdrawals};
 use super::order::{Rising, by_index, by_index_mut};
 use super::perception::Vision;
-use super::rally::{RallyScratch, rally};
+use super::rally::{RallyScratch, rally, spend_beats};
 use super::rng::BattleRng;
 use super::weather::{Burning, Passage};
 use super::{CommanderState, SideOrders, Strength, UnitInfo, ZoneIdx};
@@ -276,13 +276,30 @@ pub fn morale_system(
         }
         stored = false;
     }
-    // The best leadership standing in each side and zone (none: 0).
+    // The best leadership standing in each side and zone (none: 0); and
+    // the rally's notes of the commanders, on the same walk.
+    rallying.begin(n, field.n_sides);
+    let mut beating = false;
     commanders.iter().for_each(|commander| {
-        if commander.side < field.n_sides && commander.zone < n {
-            let best = &mut tally[commander.side * n + commander.zone].leading;
-            *best = best.max(commander.leading(rules));
+        // Where he stands, per side and zone (the tally's and the rally's
+        // lists are laid out alike); none when off the field.
+        let at = (commander.side < field.n_sides && commander.zone < n)
+            .then(|| commander.side * n + commander.zone)
+            .filter(|&at| at < tally.len());
+        if let Some(at) = at {
+            // The greater (as `max` finds it: a leadership that is not a
+            // number counts for none).
+            let leading = commander.leading(rules);
+            let best = &mut tally[at].leading;
+            if leading > *best {
+                *best = leading;
+            }
         }
+        beating |= rallying.commander(commander, at);
     });
+    if beating {
+        spend_beats(&mut commanders);
+    }
     // Kept from run to run, not emptied: a place found on an earlier run
     // is found again.
     places.resize(n * field.n_sides, Place::default());
@@ -302,7 +319,6 @@ pub fn morale_system(
         chronicle: &mut chronicle,
         rallying: &mut *rallying,
     };
-    turn.rallying.begin(n, field.n_sides);
     // With the unit's turn out of line (`Turn::unit`) the walk keeps its
     // place in registers.
     by_index_mut(&mut units, stored).for_each(
@@ -326,13 +342,7 @@ pub fn morale_system(
             }
         },
     );
-    rally(
-        rallying,
-        &field,
-        &mut chronicle,
-        &mut commanders,
-        &mut units,
-    );
+    rally(rallying, &field, &mut chronicle, &mut units);
 }
 
 /// What every unit's morale reads this turn, gathered once (per side and
@@ -369,13 +379,17 @@ impl Turn<'_> {
             tally,
             ..
         } = *self;
+        // The zone itself, then the neighbours it sees, summed in that order.
         let mut near_men = 0.0;
         let mut near_routing = 0.0;
-        for z in std::iter::once(zone).chain(field.neighbours[zone].iter().copied()) {
+        let mut add = |there: &Tally| {
+            near_men += there.men;
+            near_routing += there.routing + there.withdrawing;
+        };
+        add(&tally[side * n + zone]);
+        for &z in &field.neighbours[zone] {
             if z == zone || vision.side_sees(side, z) {
-                let there = &tally[side * n + z];
-                near_men += there.men;
-                near_routing += there.routing + there.withdrawing;
+                add(&tally[side * n + z]);
             }
         }
         let enemy_here: f64 = (0..field.n_sides)
@@ -457,24 +471,30 @@ impl Turn<'_> {
         }
         // Contagion: routing friends in this zone and the neighbours it can
         // see (less itself).
-        let own_men = f64::from(men);
-        let own_routing = if morale.state.is_broken() {
-            own_men
-        } else {
+        // (None routing or withdrawing near, and it did not withdraw: the
+        // share is none, as the sum below would find, without it.)
+        let routing_share = if here.near_routing == 0.0 && !withdrew {
             0.0
-        };
-        // A withdrawing unit knows its own order.
-        let own_routing = own_routing
-            + if withdrew && !morale.state.is_broken() {
-                own_men * rules.withdrawal_seen_as_flight
+        } else {
+            let own_men = f64::from(men);
+            let own_routing = if morale.state.is_broken() {
+                own_men
             } else {
                 0.0
             };
-        let others = here.near_men - own_men;
-        let routing_share = if others > 0.0 {
-            ((here.near_routing - own_routing) / others).clamp(0.0, 1.0)
-        } else {
-            0.0
+            // A withdrawing unit knows its own order.
+            let own_routing = own_routing
+                + if withdrew && !morale.state.is_broken() {
+                    own_men * rules.withdrawal_seen_as_flight
+                } else {
+                    0.0
+                };
+            let others = here.near_men - own_men;
+            if others > 0.0 {
+                ((here.near_routing - own_routing) / others).clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
         };
         let believed = if morale.believes_lost && here.blind {
             0.5
@@ -489,7 +509,15 @@ impl Turn<'_> {
                 morale.fear = 0.0;
             }
         }
-        let felt_share = routing_share.max(believed).max(feared);
+        // The greatest of the three (what `max` finds; a share that is not
+        // a number counts for none).
+        let mut felt_share = believed;
+        if routing_share > felt_share {
+            felt_share = routing_share;
+        }
+        if feared > felt_share {
+            felt_share = feared;
+        }
         if felt_share > 0.0 {
             feel(
                 morale,

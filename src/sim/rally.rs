@@ -9,7 +9,6 @@
 //! reach and where each side can fight, so the units are walked once.
 
 use super::chronicle::{Chronicle, Entry};
-use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::{Modifier, MoraleUnits};
 use super::movement::UnitOrder;
@@ -21,6 +20,8 @@ use bevy_ecs::prelude::*;
 /// `side * zones + zone`).
 #[derive(Default)]
 pub struct RallyScratch {
+    /// The commanders beating the drums as the turn began (index, side,
+    /// zone, leadership), in index order once the rally runs.
     drummers: Vec<(usize, usize, usize, f64)>,
     /// Per side and zone: a commander who can rally stands there.
     commander_in: Vec<bool>,
@@ -33,9 +34,10 @@ pub struct RallyScratch {
     shaken: Vec<Shaken>,
     /// The field the distances below were measured on.
     field: Option<Field>,
-    /// Steps from a drummer's zone to every zone (drums carry over any
-    /// ground, so these never change on one field).
-    from_zone: HashMap<usize, Vec<usize>>,
+    /// Per zone: steps from a drummer standing there to every zone, once
+    /// one has (empty until then; drums carry over any ground, so these
+    /// never change on one field).
+    from_zone: Vec<Vec<usize>>,
 }
 
 /// A wavering or routing unit as morale left it this turn.
@@ -48,11 +50,32 @@ struct Shaken {
 }
 
 impl RallyScratch {
-    /// Starts a turn's notes of the units: none seen yet.
+    /// Starts a turn's notes of the commanders and units: none seen yet.
     pub(super) fn begin(&mut self, zones: usize, sides: usize) {
         self.zones = zones;
         refill(&mut self.fighting_in, zones * sides, false);
+        refill(&mut self.commander_in, zones * sides, false);
+        self.drummers.clear();
         self.shaken.clear();
+    }
+
+    /// Notes a commander as he stands before this turn's beat of the drums:
+    /// a drummer, or one who can rally where he stands. The morale system
+    /// calls it on its own walk of the commanders, so the rally need not
+    /// walk them again (nothing it reads of them changes in between). True
+    /// when he has a beat of the drums to spend ([`spend_beats`]).
+    /// `at`: where he stands, per side and zone (none when off the field).
+    #[inline]
+    pub(super) fn commander(&mut self, c: &CommanderState, at: Option<usize>) -> bool {
+        if c.rallies() {
+            if c.drums_left > 0 {
+                self.drummers.push((c.idx, c.side, c.zone, c.leadership));
+            }
+            if let Some(here) = at.and_then(|at| self.commander_in.get_mut(at)) {
+                *here = true;
+            }
+        }
+        c.drums_left > 0
     }
 
     /// Notes a unit that is on the field and able to fight or flee, as its
@@ -80,19 +103,30 @@ impl RallyScratch {
     }
 }
 
+/// Spends a beat of the drums of every commander with one left, on the
+/// turns any has ([`RallyScratch::commander`] said so): the rest are left
+/// alone, not written (the same value as a saturating step down).
+pub(super) fn spend_beats(commanders: &mut Query<&mut CommanderState>) {
+    commanders.iter_mut().for_each(|mut c| {
+        if c.drums_left > 0 {
+            c.drums_left -= 1;
+        }
+    });
+}
+
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
 fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
     list.clear();
     list.resize(len, value);
 }
 
-/// The turn's rally, once morale has noted every unit in `scratch`
-/// ([`RallyScratch::begin`], [`RallyScratch::note`]).
+/// The turn's rally, once morale has noted every commander and unit in
+/// `scratch` ([`RallyScratch::begin`], [`RallyScratch::commander`],
+/// [`RallyScratch::note`]).
 pub(super) fn rally(
     scratch: &mut RallyScratch,
     field: &Field,
     chronicle: &mut Chronicle,
-    commanders: &mut Query<&mut CommanderState>,
     units: &mut MoraleUnits,
 ) {
     let rules = &field.rules;
@@ -107,37 +141,39 @@ pub(super) fn rally(
     } = scratch;
     let nz = field.zones.len();
     let n_sides = field.n_sides;
-    // The drummers as they stand before this turn's beat, and where the
-    // commanders who can rally stand; then a beat of the drums is spent.
-    drummers.clear();
-    refill(commander_in, nz * n_sides, false);
-    commanders.iter_mut().for_each(|mut c| {
-        if c.drums_left > 0 && c.rallies() {
-            drummers.push((c.idx, c.side, c.zone, c.leadership));
-        }
-        if c.rallies() && c.side < n_sides && c.zone < nz {
-            commander_in[c.side * nz + c.zone] = true;
-        }
-        c.drums_left = c.drums_left.saturating_sub(1);
-    });
     drummers.sort_unstable_by_key(|d| d.0);
     // Only a wavering or routing unit hears the drums or rallies: they were
     // listed by morale, and are reached by entity, not found by walking all.
     if shaken.is_empty() {
         return;
     }
-    let range = rules.drums_range.round() as usize;
+    // (Rounded only on the turns a drum beats: no other reads it.)
+    let range = if drummers.is_empty() {
+        0
+    } else {
+        rules.drums_range.round() as usize
+    };
     if !measured_on.as_ref().is_some_and(|f| f.same(field)) {
         from_zone.clear();
         *measured_on = Some(field.clone());
     }
+    from_zone.resize(nz, Vec::new());
     for d in drummers.iter() {
-        from_zone
-            .entry(d.2)
-            .or_insert_with(|| field.distances(d.2, |_| true));
+        if let Some(distances) = from_zone.get_mut(d.2)
+            && distances.is_empty()
+        {
+            *distances = field.distances(d.2, |_| true);
+        }
     }
-    let no_distances = Vec::new();
-    let distance_from = |zone: usize| from_zone.get(&zone).unwrap_or(&no_distances);
+    // Steps from a drummer's zone to `zone` (none measured from a zone off
+    // the field: out of reach, as a measure from there would say).
+    let steps = |from: usize, zone: usize| {
+        from_zone
+            .get(from)
+            .and_then(|distances| distances.get(zone))
+            .copied()
+            .unwrap_or(usize::MAX)
+    };
     // Another side's unit able to fight stands in the zone.
     let enemy_in = |side: usize, zone: usize| {
         (0..n_sides).any(|other| other != side && fighting_in[other * nz + zone])
@@ -149,12 +185,13 @@ pub(super) fn rally(
         routing,
     } in shaken.iter()
     {
+        // (Most turns no drums beat: then none is heard, found at once.)
         let heard = drummers
             .iter()
-            .map(|d| (d, distance_from(d.2)))
-            .filter(|(d, _)| d.1 == side)
-            .filter(|(_, dist)| dist[zone] <= range)
-            .min_by_key(|(d, dist)| (dist[zone], d.0));
+            .filter(|d| d.1 == side)
+            .map(|d| (d, steps(d.2, zone)))
+            .filter(|&(_, steps)| steps <= range)
+            .min_by_key(|&(d, steps)| (steps, d.0));
         // Out of earshot, a routing unit may still rally by its own banner:
         // its commander here, and no enemy able to fight.
         let safe = heard.is_none()
