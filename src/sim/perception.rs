@@ -164,13 +164,19 @@ fn see_into(
     for (side, seen) in sees.iter_mut().enumerate() {
         let here = &present[side * n..(side + 1) * n];
         seen.clear();
-        seen.extend((0..n).map(|zone| {
-            !blind[zone]
-                && (here[zone]
-                    || field.neighbours[zone]
-                        .iter()
-                        .any(|&from| here[from] && !blind[from]))
-        }));
+        seen.resize(n, false);
+        // From each clear zone where the side stands, it sees that zone and
+        // each clear neighbour: the few zones it stands in are visited, not
+        // every zone's neighbours (the same zones, as a zone's neighbours
+        // are neighbours both ways: `Scene::adjacent`).
+        for zone in (0..n).filter(|&zone| here[zone] && !blind[zone]) {
+            seen[zone] = true;
+            for &to in &field.neighbours[zone] {
+                if !blind[to] {
+                    seen[to] = true;
+                }
+            }
+        }
     }
 }
 

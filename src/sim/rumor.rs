@@ -100,6 +100,50 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
     list.resize(len, value);
 }
 
+/// What each side sees of each side (`seen_men`, `seen_routing`: per viewer
+/// and side), and, when a cry about one's own side is judged by the front
+/// one sees (`by_front`), the units of each side in each zone (`men_in`,
+/// `routing_in`: per side and zone), from the units on the field as they
+/// stood at the start of the turn. Counts of whole units: the same in any
+/// order.
+fn count(
+    scratch: &mut RumorScratch,
+    listeners: &[(usize, Listener)],
+    vision: &Vision,
+    (n_sides, n): (usize, usize),
+    by_front: bool,
+) {
+    let RumorScratch {
+        seen_men,
+        seen_routing,
+        men_in,
+        routing_in,
+        ..
+    } = scratch;
+    refill(seen_men, n_sides * n_sides, 0.0);
+    refill(seen_routing, n_sides * n_sides, 0.0);
+    for (_, unit) in listeners {
+        // A zone the vision does not know (off the map) is seen by every
+        // side, as `side_sees` says.
+        for viewer in (0..n_sides).filter(|&viewer| vision.side_sees(viewer, unit.zone)) {
+            seen_men[viewer * n_sides + unit.side] += 1.0;
+            if unit.broken {
+                seen_routing[viewer * n_sides + unit.side] += 1.0;
+            }
+        }
+    }
+    if by_front {
+        refill(men_in, n * n_sides, 0.0);
+        refill(routing_in, n * n_sides, 0.0);
+        for (_, unit) in listeners.iter().filter(|(_, unit)| unit.zone < n) {
+            men_in[unit.side * n + unit.zone] += 1.0;
+            if unit.broken {
+                routing_in[unit.side * n + unit.zone] += 1.0;
+            }
+        }
+    }
+}
+
 /// Cries spread a zone; the units on the field (`listeners`, from
 /// [`listeners_into`]) they reach make up their minds, given what `vision`
 /// lets them see. Run by the perception system, right after it has found
@@ -115,74 +159,35 @@ pub fn spread(
     chronicle: &mut Chronicle,
     units: &mut Listeners,
 ) {
-    let rules = &field.rules;
-    let n_sides = field.n_sides;
-    let RumorScratch {
-        seen_men,
-        seen_routing,
-        men_in,
-        routing_in,
-        newly,
-        heard,
-    } = scratch;
     // No cry abroad: nothing to hear.
     if rumors.active.is_empty() {
         return;
     }
+    let rules = &field.rules;
+    let n_sides = field.n_sides;
     let n = field.zones.len();
-    // Units each side sees of each side, and units of each side in each
-    // zone: counted only once a unit is to make up its mind (most turns a
-    // cry has been heard by all it reaches), from the units as they stood
-    // at the start of the turn (counts of whole units: the same in any order).
+    let by_front = rules.rumor_own_front > 0.5;
+    // What each side sees is counted only once a unit is to make up its
+    // mind (most turns a cry has been heard by all it reaches).
     let mut counted = false;
-    let count = |seen_men: &mut Vec<f64>,
-                 seen_routing: &mut Vec<f64>,
-                 men_in: &mut Vec<f64>,
-                 routing_in: &mut Vec<f64>| {
-        refill(seen_men, n_sides * n_sides, 0.0);
-        refill(seen_routing, n_sides * n_sides, 0.0);
-        refill(men_in, n * n_sides, 0.0);
-        refill(routing_in, n * n_sides, 0.0);
-        // Units of each side in each zone; what each side sees of each side
-        // is then summed zone by zone (whole units: the same counts as unit
-        // by unit, in any order).
-        for (_, unit) in listeners.iter() {
-            if unit.zone < n {
-                men_in[unit.side * n + unit.zone] += 1.0;
-                if unit.broken {
-                    routing_in[unit.side * n + unit.zone] += 1.0;
-                }
-            } else {
-                // Off the map: seen by every side, as `side_sees` says of
-                // a zone it does not know.
-                for viewer in 0..n_sides {
-                    seen_men[viewer * n_sides + unit.side] += 1.0;
-                    if unit.broken {
-                        seen_routing[viewer * n_sides + unit.side] += 1.0;
+    for rumor in rumors.active.iter_mut() {
+        // A cry heard in every zone reaches no further (most of its turns):
+        // its reach is not made again.
+        let spreading = !rumor.reached.iter().all(|&reached| reached);
+        if spreading {
+            let newly = &mut scratch.newly;
+            newly.clear();
+            newly.extend_from_slice(&rumor.reached);
+            for (zone, reached) in rumor.reached.iter().enumerate() {
+                if *reached {
+                    for &next in &field.neighbours[zone] {
+                        newly[next] = true;
                     }
                 }
             }
         }
-        for viewer in 0..n_sides {
-            for zone in (0..n).filter(|&zone| vision.side_sees(viewer, zone)) {
-                for side in 0..n_sides {
-                    seen_men[viewer * n_sides + side] += men_in[side * n + zone];
-                    seen_routing[viewer * n_sides + side] += routing_in[side * n + zone];
-                }
-            }
-        }
-    };
-    for rumor in rumors.active.iter_mut() {
-        newly.clear();
-        newly.extend_from_slice(&rumor.reached);
-        for (zone, reached) in rumor.reached.iter().enumerate() {
-            if *reached {
-                for &next in &field.neighbours[zone] {
-                    newly[next] = true;
-                }
-            }
-        }
         // Who heard it already, as a mask: one look per unit, not a scan of the list.
+        let heard = &mut scratch.heard;
         refill(heard, field.units.len(), false);
         for &unit in &rumor.believers {
             if let Some(slot) = heard.get_mut(unit) {
@@ -191,43 +196,48 @@ pub fn spread(
         }
         for &(idx, unit) in listeners.iter() {
             if !rumor.reached.get(unit.zone).copied().unwrap_or(false)
-                || heard.get(idx).copied().unwrap_or(false)
+                || scratch.heard.get(idx).copied().unwrap_or(false)
             {
                 continue;
             }
             if !counted {
-                count(seen_men, seen_routing, men_in, routing_in);
+                count(scratch, listeners, vision, (n_sides, n), by_front);
                 counted = true;
             }
-            let front = |side: usize, zone: usize| {
-                men_in[side * n + zone] > 0.0
-                    && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
-            };
-            let Ok((_, info, location, mut morale)) = units.get_mut(unit.entity) else {
+            let Ok((_, _, _, mut morale)) = units.get_mut(unit.entity) else {
                 continue;
             };
-            rumor.believers.push(info.idx);
-            let (men_seen, routing_seen) =
-                if rules.rumor_own_front > 0.5 && info.side == rumor.about {
-                    // About its own side: only the fighting it sees from
-                    // where it stands tells it the truth.
-                    let here = location.zone;
-                    std::iter::once(here)
-                        .chain(field.neighbours[here].iter().copied())
-                        .filter(|&z| !vision.is_blind(z) && front(info.side, z))
-                        .fold((0.0, 0.0), |(men, routing), z| {
-                            (
-                                men + men_in[info.side * n + z],
-                                routing + routing_in[info.side * n + z],
-                            )
-                        })
-                } else {
-                    (
-                        seen_men[info.side * n_sides + rumor.about],
-                        seen_routing[info.side * n_sides + rumor.about],
-                    )
+            // Room for every listener at once: one allocation a cry, not one
+            // a doubling.
+            if rumor.believers.len() == rumor.believers.capacity() {
+                rumor.believers.reserve(listeners.len());
+            }
+            rumor.believers.push(idx);
+            let (side, here) = (unit.side, unit.zone);
+            let (men_seen, routing_seen) = if by_front && side == rumor.about {
+                // About its own side: only the fighting it sees from
+                // where it stands tells it the truth.
+                let (men_in, routing_in) = (&scratch.men_in, &scratch.routing_in);
+                let front = |zone: usize| {
+                    men_in[side * n + zone] > 0.0
+                        && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
                 };
-            let truth_seen = men_seen > 0.0 && !vision.is_blind(location.zone);
+                std::iter::once(here)
+                    .chain(field.neighbours[here].iter().copied())
+                    .filter(|&z| !vision.is_blind(z) && front(z))
+                    .fold((0.0, 0.0), |(men, routing), z| {
+                        (
+                            men + men_in[side * n + z],
+                            routing + routing_in[side * n + z],
+                        )
+                    })
+            } else {
+                (
+                    scratch.seen_men[side * n_sides + rumor.about],
+                    scratch.seen_routing[side * n_sides + rumor.about],
+                )
+            };
+            let truth_seen = men_seen > 0.0 && !vision.is_blind(here);
             let actually_routed = men_seen > 0.0 && routing_seen / men_seen >= 0.5;
             let believes = if truth_seen {
                 actually_routed == rumor.routed
@@ -235,10 +245,10 @@ pub fn spread(
                 rng.chance(rumor.credibility)
             };
             if !believes {
-                chronicle.push(Entry::RumorDoubted { unit: info.idx });
+                chronicle.push(Entry::RumorDoubted { unit: idx });
                 continue;
             }
-            let good_news = (info.side == rumor.about) != rumor.routed;
+            let good_news = (side == rumor.about) != rumor.routed;
             let delta = rules.rumor_morale * rumor.credibility * if good_news { 1.0 } else { -1.0 };
             morale.value = (morale.value + delta).clamp(0.0, 100.0);
             morale.push(Modifier::Rumor, delta);
@@ -251,13 +261,15 @@ pub fn spread(
                 };
             }
             chronicle.push(Entry::RumorBelieved {
-                unit: info.idx,
+                unit: idx,
                 about: rumor.about,
                 routed: rumor.routed,
             });
         }
-        // The reached zones take the new list; the old one's memory is kept for the next.
-        std::mem::swap(&mut rumor.reached, newly);
+        if spreading {
+            // The reached zones take the new list; the old one's memory is kept for the next.
+            std::mem::swap(&mut rumor.reached, &mut scratch.newly);
+        }
         rumor.credibility = (rumor.credibility * (1.0 - rules.rumor_decay)).max(0.0);
     }
     rumors.active.retain(|rumor| rumor.credibility >= 0.05);
