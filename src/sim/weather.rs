@@ -193,11 +193,12 @@ fn fire_and_smoke(
     let n = field.zones.len();
     state.clear();
     state.resize(n, Burning::default());
-    for (idx, burning) in zones.iter() {
+    // A fold over the tables (`for_each`), without the query's check per zone.
+    zones.iter().for_each(|(idx, burning)| {
         if let Some(slot) = state.get_mut(idx.0) {
             *slot = *burning;
         }
-    }
+    });
     let wind = weather.wind;
     next.clone_from(state);
     for zone in 0..n {
@@ -231,22 +232,25 @@ fn fire_and_smoke(
         }
     }
     for (idx, mut burning) in zones.iter_mut() {
-        let Some(new) = next.get(idx.0) else { continue };
-        let old = *burning;
         let zone = idx.0;
-        burning.fire = new.fire.clamp(0.0, 1.0);
-        burning.fuel = new.fuel.clamp(0.0, 1.0);
-        burning.smoke = new.smoke.clamp(0.0, 1.0);
-        if old.fire < 0.2 && burning.fire >= 0.2 {
+        let Some(new) = next.get(zone) else { continue };
+        let old = *burning;
+        let new = Burning {
+            fire: new.fire.clamp(0.0, 1.0),
+            fuel: new.fuel.clamp(0.0, 1.0),
+            smoke: new.smoke.clamp(0.0, 1.0),
+        };
+        *burning = new;
+        if old.fire < 0.2 && new.fire >= 0.2 {
             chronicle.push(Entry::FireSpreads { zone });
         }
-        if old.fire > 0.0 && burning.fire <= 0.0 {
+        if old.fire > 0.0 && new.fire <= 0.0 {
             chronicle.push(Entry::FireOut { zone });
         }
-        if old.smoke < rules.smoke_blind && burning.smoke >= rules.smoke_blind {
+        if old.smoke < rules.smoke_blind && new.smoke >= rules.smoke_blind {
             chronicle.push(Entry::SmokeThick { zone });
         }
-        if old.smoke >= rules.smoke_thin && burning.smoke < rules.smoke_thin {
+        if old.smoke >= rules.smoke_thin && new.smoke < rules.smoke_thin {
             chronicle.push(Entry::SmokeClears { zone });
         }
     }
