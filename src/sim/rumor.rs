@@ -101,8 +101,7 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
 }
 
 /// What each side sees of each side (`seen_men`, `seen_routing`: per viewer
-/// and side), and, when a cry about one's own side is judged by the front
-/// one sees (`by_front`), the units of each side in each zone (`men_in`,
+/// and side) and the units of each side in each zone (`men_in`,
 /// `routing_in`: per side and zone), from the units on the field as they
 /// stood at the start of the turn. Counts of whole units: the same in any
 /// order.
@@ -111,7 +110,6 @@ fn count(
     listeners: &[(usize, Listener)],
     vision: &Vision,
     (n_sides, n): (usize, usize),
-    by_front: bool,
 ) {
     let RumorScratch {
         seen_men,
@@ -122,23 +120,35 @@ fn count(
     } = scratch;
     refill(seen_men, n_sides * n_sides, 0.0);
     refill(seen_routing, n_sides * n_sides, 0.0);
+    refill(men_in, n * n_sides, 0.0);
+    refill(routing_in, n * n_sides, 0.0);
     for (_, unit) in listeners {
-        // A zone the vision does not know (off the map) is seen by every
-        // side, as `side_sees` says.
-        for viewer in (0..n_sides).filter(|&viewer| vision.side_sees(viewer, unit.zone)) {
-            seen_men[viewer * n_sides + unit.side] += 1.0;
-            if unit.broken {
-                seen_routing[viewer * n_sides + unit.side] += 1.0;
-            }
-        }
-    }
-    if by_front {
-        refill(men_in, n * n_sides, 0.0);
-        refill(routing_in, n * n_sides, 0.0);
-        for (_, unit) in listeners.iter().filter(|(_, unit)| unit.zone < n) {
+        if unit.zone < n {
             men_in[unit.side * n + unit.zone] += 1.0;
             if unit.broken {
                 routing_in[unit.side * n + unit.zone] += 1.0;
+            }
+        } else {
+            // Off the map: seen by every side, as `side_sees` says of a
+            // zone it does not know.
+            for viewer in 0..n_sides {
+                seen_men[viewer * n_sides + unit.side] += 1.0;
+                if unit.broken {
+                    seen_routing[viewer * n_sides + unit.side] += 1.0;
+                }
+            }
+        }
+    }
+    // Then what each side sees, summed zone by zone (`side_sees`, a side's
+    // row looked up once).
+    for viewer in 0..n_sides {
+        let row = vision.sees.get(viewer);
+        for zone in 0..n {
+            if row.is_none_or(|row| row.get(zone).copied().unwrap_or(true)) {
+                for side in 0..n_sides {
+                    seen_men[viewer * n_sides + side] += men_in[side * n + zone];
+                    seen_routing[viewer * n_sides + side] += routing_in[side * n + zone];
+                }
             }
         }
     }
@@ -201,7 +211,7 @@ pub fn spread(
                 continue;
             }
             if !counted {
-                count(scratch, listeners, vision, (n_sides, n), by_front);
+                count(scratch, listeners, vision, (n_sides, n));
                 counted = true;
             }
             let Ok((_, _, _, mut morale)) = units.get_mut(unit.entity) else {
