@@ -73,6 +73,9 @@ pub fn perception_system(
         );
         return;
     }
+    // Whether the cries are as the rumor step left them at its last run:
+    // changed since only by another hand (a new cry, a restore).
+    let kept = !rumors.is_changed();
     rumor::listeners_into(&units, &mut listeners);
     let standing = listeners.iter().map(|(_, unit)| (unit.side, unit.zone));
     see_into(
@@ -89,6 +92,7 @@ pub fn perception_system(
         &field,
         &vision,
         &mut rumors,
+        kept,
         &mut rng,
         &mut chronicle,
         &mut units,

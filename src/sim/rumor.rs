@@ -47,6 +47,12 @@ pub struct RumorScratch {
     routing_in: Vec<f64>,
     newly: Vec<bool>,
     heard: Vec<bool>,
+    /// Per cry, as the step left them: whether every unit then on the field
+    /// had heard it, the cry reaching every zone already (nobody on the
+    /// field then is left to hear it, nor any zone to reach).
+    settled: Vec<bool>,
+    /// The units on the field at the step's last run, by index (rising).
+    listened: Vec<usize>,
 }
 
 /// A unit on the field (there, not surrendered or shattered) as the turn's
@@ -154,10 +160,19 @@ fn count(
     }
 }
 
+/// Whether every listener now (in rising index order) is in `before` (the
+/// indices of the last run's, rising too).
+fn all_listened_before(now: &[(usize, Listener)], before: &[usize]) -> bool {
+    let mut before = before.iter();
+    now.iter().all(|(idx, _)| before.any(|b| b == idx))
+}
+
 /// Cries spread a zone; the units on the field (`listeners`, from
 /// [`listeners_into`]) they reach make up their minds, given what `vision`
 /// lets them see. Run by the perception system, right after it has found
-/// what each side sees.
+/// what each side sees. `kept`: the cries are as this step left them at its
+/// last run (nothing else has touched them since: no new cry, no restore),
+/// so what it noted of them then (`scratch`) still holds.
 #[allow(clippy::too_many_arguments)]
 pub fn spread(
     scratch: &mut RumorScratch,
@@ -165,6 +180,7 @@ pub fn spread(
     field: &Field,
     vision: &Vision,
     rumors: &mut Rumors,
+    kept: bool,
     rng: &mut BattleRng,
     chronicle: &mut Chronicle,
     units: &mut Listeners,
@@ -177,13 +193,33 @@ pub fn spread(
     let n_sides = field.n_sides;
     let n = field.zones.len();
     let by_front = rules.rumor_own_front > 0.5;
+    // A cry that had reached every zone and every unit then on the field at
+    // the last run has nobody to move now when nobody has come onto the
+    // field since (most of a cry's turns): it only fades.
+    let kept = kept && scratch.settled.len() == rumors.active.len();
+    if !kept {
+        refill(&mut scratch.settled, rumors.active.len(), false);
+    }
+    let same_listeners = kept && all_listened_before(listeners, &scratch.listened);
     // What each side sees is counted only once a unit is to make up its
     // mind (most turns a cry has been heard by all it reaches).
     let mut counted = false;
-    for rumor in rumors.active.iter_mut() {
+    for (cry, rumor) in rumors.active.iter_mut().enumerate() {
+        if same_listeners && scratch.settled[cry] {
+            debug_assert!(
+                listeners
+                    .iter()
+                    .all(|(idx, _)| rumor.believers.contains(idx)),
+                "a settled cry has a listener who has not heard it"
+            );
+            rumor.credibility = (rumor.credibility * (1.0 - rules.rumor_decay)).max(0.0);
+            continue;
+        }
         // A cry heard in every zone reaches no further (most of its turns):
         // its reach is not made again.
         let spreading = !rumor.reached.iter().all(|&reached| reached);
+        // Whether every listener has heard it by the end of this run.
+        let mut all_heard = true;
         if spreading {
             let newly = &mut scratch.newly;
             newly.clear();
@@ -205,9 +241,11 @@ pub fn spread(
             }
         }
         for &(idx, unit) in listeners.iter() {
-            if !rumor.reached.get(unit.zone).copied().unwrap_or(false)
-                || scratch.heard.get(idx).copied().unwrap_or(false)
-            {
+            if scratch.heard.get(idx).copied().unwrap_or(false) {
+                continue;
+            }
+            if !rumor.reached.get(unit.zone).copied().unwrap_or(false) {
+                all_heard = false;
                 continue;
             }
             if !counted {
@@ -215,6 +253,7 @@ pub fn spread(
                 counted = true;
             }
             let Ok((_, _, _, mut morale)) = units.get_mut(unit.entity) else {
+                all_heard = false;
                 continue;
             };
             // Room for every listener at once: one allocation a cry, not one
@@ -280,9 +319,19 @@ pub fn spread(
             // The reached zones take the new list; the old one's memory is kept for the next.
             std::mem::swap(&mut rumor.reached, &mut scratch.newly);
         }
+        scratch.settled[cry] = !spreading && all_heard;
         rumor.credibility = (rumor.credibility * (1.0 - rules.rumor_decay)).max(0.0);
     }
+    // Spent cries are dropped, with what was noted of them.
+    let mut cries = rumors.active.iter();
+    scratch
+        .settled
+        .retain(|_| cries.next().is_some_and(|rumor| rumor.credibility >= 0.05));
     rumors.active.retain(|rumor| rumor.credibility >= 0.05);
+    scratch.listened.clear();
+    scratch
+        .listened
+        .extend(listeners.iter().map(|&(idx, _)| idx));
 }
 
 #[cfg(test)]
