@@ -145,10 +145,12 @@ fn see_into(
     blind.resize(n, false);
     // Each pass marks flags, the same in any order: folds over the tables
     // (`for_each`), without the query's check per item.
+    // Most scenes have no obscurant of their own: only the smoke is read.
+    let hazy = !field.obscurants.is_empty();
     zones.iter().for_each(|(idx, burning, haze)| {
         if let Some(slot) = blind.get_mut(idx.0) {
             *slot = burning.smoke >= field.rules.smoke_blind
-                || haze.is_some_and(|haze| haze.blinds(field));
+                || (hazy && haze.is_some_and(|haze| haze.blinds(field)));
         }
     });
     present.clear();
@@ -173,7 +175,11 @@ fn see_into(
         // each clear neighbour: the few zones it stands in are visited, not
         // every zone's neighbours (the same zones, as a zone's neighbours
         // are neighbours both ways: `Scene::adjacent`).
-        for zone in (0..n).filter(|&zone| here[zone] && !blind[zone]) {
+        let lit = here
+            .iter()
+            .zip(blind.iter())
+            .map(|(&here, &blind)| here && !blind);
+        for (zone, _) in lit.enumerate().filter(|&(_, lit)| lit) {
             seen[zone] = true;
             for &to in &field.neighbours[zone] {
                 if !blind[to] {
