@@ -38,21 +38,52 @@ pub struct Rumors {
 
 /// The rumor step's working lists, kept between turns so a turn allocates
 /// nothing once they have grown (per viewer and side: `viewer * sides + side`;
-/// per side and zone: `side * zones + zone`).
+/// per side and zone: `side * zones + zone`), and what it noted of each cry.
 #[derive(Default)]
 pub struct RumorScratch {
+    counts: Counts,
+    newly: Vec<bool>,
+    /// Per cry (in `Rumors::active` order), as the step left it.
+    noted: Vec<Noted>,
+    /// The units on the field at the step's last run that left a cry
+    /// settled, by index (rising).
+    listened: Vec<usize>,
+}
+
+/// What each side sees of each side (per viewer and side) and the units of
+/// each side in each zone (per side and zone): see [`count`].
+#[derive(Default)]
+struct Counts {
     seen_men: Vec<f64>,
     seen_routing: Vec<f64>,
     men_in: Vec<f64>,
     routing_in: Vec<f64>,
-    newly: Vec<bool>,
+}
+
+/// What the rumor step noted of a cry at its last run.
+#[derive(Debug, Default)]
+struct Noted {
+    /// Per unit (by index): has heard it (its believers, as a mask: one
+    /// look per unit, not a scan of the list).
     heard: Vec<bool>,
-    /// Per cry, as the step left them: whether every unit then on the field
-    /// had heard it, the cry reaching every zone already (nobody on the
-    /// field then is left to hear it, nor any zone to reach).
-    settled: Vec<bool>,
-    /// The units on the field at the step's last run, by index (rising).
-    listened: Vec<usize>,
+    /// Every unit then on the field had heard it, the cry reaching every
+    /// zone already: nobody on the field then is left to hear it, nor any
+    /// zone to reach.
+    settled: bool,
+}
+
+impl Noted {
+    /// Noted afresh from the cry itself: who has heard it (`units`: how
+    /// many units the field has).
+    fn of(&mut self, rumor: &Rumor, units: usize) {
+        refill(&mut self.heard, units, false);
+        for &unit in &rumor.believers {
+            if let Some(slot) = self.heard.get_mut(unit) {
+                *slot = true;
+            }
+        }
+        self.settled = false;
+    }
 }
 
 /// A unit on the field (there, not surrendered or shattered) as the turn's
@@ -112,18 +143,17 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
 /// stood at the start of the turn. Counts of whole units: the same in any
 /// order.
 fn count(
-    scratch: &mut RumorScratch,
+    counts: &mut Counts,
     listeners: &[(usize, Listener)],
     vision: &Vision,
     (n_sides, n): (usize, usize),
 ) {
-    let RumorScratch {
+    let Counts {
         seen_men,
         seen_routing,
         men_in,
         routing_in,
-        ..
-    } = scratch;
+    } = counts;
     refill(seen_men, n_sides * n_sides, 0.0);
     refill(seen_routing, n_sides * n_sides, 0.0);
     refill(men_in, n * n_sides, 0.0);
@@ -193,19 +223,36 @@ pub fn spread(
     let n_sides = field.n_sides;
     let n = field.zones.len();
     let by_front = rules.rumor_own_front > 0.5;
+    // What was noted of each cry at the last run holds while nothing else
+    // has touched the cries; otherwise it is noted afresh.
+    let kept = kept && scratch.noted.len() == rumors.active.len();
+    if !kept {
+        scratch
+            .noted
+            .resize_with(rumors.active.len(), Noted::default);
+        for (noted, rumor) in scratch.noted.iter_mut().zip(&rumors.active) {
+            noted.of(rumor, field.units.len());
+        }
+    }
+    #[cfg(debug_assertions)]
+    for (noted, rumor) in scratch.noted.iter().zip(&rumors.active) {
+        let mut afresh = Noted::default();
+        afresh.of(rumor, field.units.len());
+        debug_assert_eq!(noted.heard, afresh.heard, "a kept mask of who heard a cry");
+    }
     // A cry that had reached every zone and every unit then on the field at
     // the last run has nobody to move now when nobody has come onto the
-    // field since (most of a cry's turns): it only fades.
-    let kept = kept && scratch.settled.len() == rumors.active.len();
-    if !kept {
-        refill(&mut scratch.settled, rumors.active.len(), false);
-    }
-    let same_listeners = kept && all_listened_before(listeners, &scratch.listened);
+    // field since (most of a cry's turns): it only fades. Whether anybody
+    // has is found once, when a cry is settled.
+    let mut same_listeners = None;
     // What each side sees is counted only once a unit is to make up its
     // mind (most turns a cry has been heard by all it reaches).
     let mut counted = false;
     for (cry, rumor) in rumors.active.iter_mut().enumerate() {
-        if same_listeners && scratch.settled[cry] {
+        if scratch.noted[cry].settled
+            && *same_listeners
+                .get_or_insert_with(|| kept && all_listened_before(listeners, &scratch.listened))
+        {
             debug_assert!(
                 listeners
                     .iter()
@@ -232,16 +279,9 @@ pub fn spread(
                 }
             }
         }
-        // Who heard it already, as a mask: one look per unit, not a scan of the list.
-        let heard = &mut scratch.heard;
-        refill(heard, field.units.len(), false);
-        for &unit in &rumor.believers {
-            if let Some(slot) = heard.get_mut(unit) {
-                *slot = true;
-            }
-        }
+        let noted = &mut scratch.noted[cry];
         for &(idx, unit) in listeners.iter() {
-            if scratch.heard.get(idx).copied().unwrap_or(false) {
+            if noted.heard.get(idx).copied().unwrap_or(false) {
                 continue;
             }
             if !rumor.reached.get(unit.zone).copied().unwrap_or(false) {
@@ -249,7 +289,7 @@ pub fn spread(
                 continue;
             }
             if !counted {
-                count(scratch, listeners, vision, (n_sides, n));
+                count(&mut scratch.counts, listeners, vision, (n_sides, n));
                 counted = true;
             }
             let Ok((_, _, _, mut morale)) = units.get_mut(unit.entity) else {
@@ -262,11 +302,17 @@ pub fn spread(
                 rumor.believers.reserve(listeners.len());
             }
             rumor.believers.push(idx);
+            match noted.heard.get_mut(idx) {
+                Some(heard) => *heard = true,
+                // Beyond the mask (no unit of the field's): heard again
+                // each turn, as a mask made from the believers says.
+                None => all_heard = false,
+            }
             let (side, here) = (unit.side, unit.zone);
             let (men_seen, routing_seen) = if by_front && side == rumor.about {
                 // About its own side: only the fighting it sees from
                 // where it stands tells it the truth.
-                let (men_in, routing_in) = (&scratch.men_in, &scratch.routing_in);
+                let (men_in, routing_in) = (&scratch.counts.men_in, &scratch.counts.routing_in);
                 let front = |zone: usize| {
                     men_in[side * n + zone] > 0.0
                         && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
@@ -282,8 +328,8 @@ pub fn spread(
                     })
             } else {
                 (
-                    scratch.seen_men[side * n_sides + rumor.about],
-                    scratch.seen_routing[side * n_sides + rumor.about],
+                    scratch.counts.seen_men[side * n_sides + rumor.about],
+                    scratch.counts.seen_routing[side * n_sides + rumor.about],
                 )
             };
             let truth_seen = men_seen > 0.0 && !vision.is_blind(here);
@@ -319,19 +365,23 @@ pub fn spread(
             // The reached zones take the new list; the old one's memory is kept for the next.
             std::mem::swap(&mut rumor.reached, &mut scratch.newly);
         }
-        scratch.settled[cry] = !spreading && all_heard;
+        noted.settled = !spreading && all_heard;
         rumor.credibility = (rumor.credibility * (1.0 - rules.rumor_decay)).max(0.0);
     }
     // Spent cries are dropped, with what was noted of them.
     let mut cries = rumors.active.iter();
     scratch
-        .settled
+        .noted
         .retain(|_| cries.next().is_some_and(|rumor| rumor.credibility >= 0.05));
     rumors.active.retain(|rumor| rumor.credibility >= 0.05);
-    scratch.listened.clear();
-    scratch
-        .listened
-        .extend(listeners.iter().map(|&(idx, _)| idx));
+    // Who was on the field, when a cry is left settled (read at the next
+    // run only then).
+    if scratch.noted.iter().any(|noted| noted.settled) {
+        scratch.listened.clear();
+        scratch
+            .listened
+            .extend(listeners.iter().map(|&(idx, _)| idx));
+    }
 }
 
 #[cfg(test)]
