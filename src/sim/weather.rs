@@ -201,8 +201,12 @@ fn fire_and_smoke(
     });
     let wind = weather.wind;
     next.clone_from(state);
-    for zone in 0..n {
-        let here = state[zone];
+    // What the wind clears of a zone's smoke with its fire out, and still
+    // burning: the same for every zone this turn (worked out as per zone).
+    let clear_by_wind = rules.smoke_wind_clear * wind;
+    let clearing_out = rules.smoke_decay + clear_by_wind * 1.0;
+    let clearing_burning = rules.smoke_decay + clear_by_wind * 0.3;
+    for (zone, (&here, &target)) in state.iter().zip(downwind_of).enumerate() {
         // Burning eats fuel; without fuel the fire dies down.
         if here.fire > 0.0 {
             next[zone].fuel = (here.fuel - here.fire * rules.fire_burn * field.turn_scale).max(0.0);
@@ -210,7 +214,6 @@ fn fire_and_smoke(
                 next[zone].fire = (here.fire - rules.fire_decay * field.turn_scale).max(0.0);
             }
         }
-        let target = downwind_of[zone];
         if let Some(target) = target
             && here.fire > 0.2
             && state[target].fuel > 0.0
@@ -219,8 +222,11 @@ fn fire_and_smoke(
         }
         // Smoke: made by fire, carried downwind, cleared by wind when the fire is out.
         let made = here.fire * rules.smoke_per_fire * field.turn_scale;
-        let clearing = rules.smoke_decay
-            + rules.smoke_wind_clear * wind * if here.fire < 0.05 { 1.0 } else { 0.3 };
+        let clearing = if here.fire < 0.05 {
+            clearing_out
+        } else {
+            clearing_burning
+        };
         let carried = if target.is_some() {
             here.smoke * rules.smoke_carry * wind
         } else {
