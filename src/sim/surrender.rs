@@ -50,8 +50,10 @@ pub fn surrender_system(
     // Only a broken or wavering unit that may surrender can: most turns
     // there is none, and one read-only look (a fold, which walks the
     // query's tables without a check per unit) ends the turn's surrenders.
-    // The few there are are put in unit-index order.
+    // They are listed as the world holds them, in unit-index order (sorted
+    // when the world holds them otherwise).
     candidates.clear();
+    let mut order = Rising::default();
     units
         .iter()
         .for_each(|(entity, info, _, location, morale)| {
@@ -59,13 +61,16 @@ pub fn surrender_system(
                 && location.present
                 && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
             {
+                order.see(info.idx);
                 candidates.push((info.idx, entity, false));
             }
         });
     if candidates.is_empty() {
         return;
     }
-    candidates.sort_unstable_by_key(|(idx, _, _)| *idx);
+    if !order.rose() {
+        candidates.sort_unstable_by_key(|(idx, _, _)| *idx);
+    }
     open.clear();
     open.resize(n, true);
     for (idx, passage) in zones.iter() {
