@@ -143,10 +143,10 @@ fn see_into(
     let Vision { blind, sees } = vision;
     blind.clear();
     blind.resize(n, false);
-    // Each pass marks flags, the same in any order: folds over the tables
-    // (`for_each`), without the query's check per item.
     // Most scenes have no obscurant of their own: only the smoke is read.
     let hazy = !field.obscurants.is_empty();
+    // Each pass marks flags, the same in any order: folds over the tables
+    // (`for_each`), without the query's check per item.
     zones.iter().for_each(|(idx, burning, haze)| {
         if let Some(slot) = blind.get_mut(idx.0) {
             *slot = burning.smoke >= field.rules.smoke_blind
