@@ -429,6 +429,38 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_world_put_back_hears_its_cry_as_a_fresh_battle_does() {
+        // What the rumor step keeps from turn to turn (who has heard a cry,
+        // whether it is settled) must not outlive a restore: a battle that
+        // played on until everybody had heard, then was put back, goes on
+        // as a fresh battle put in the same state does.
+        use crate::scene::{Claim, Effect, Text};
+        use crate::sim::Battle;
+        use crate::sim::testing::small_scene;
+        let scene = small_scene(|raw| raw);
+        let cry = Effect::Rumor {
+            zone: "south-bank".into(),
+            claim: Claim::Routed("jin".into()),
+            credibility: 0.9,
+            cry: Text::Plain("The Jin are routed!".into()),
+        };
+        let mut played = Battle::new(&scene, 5);
+        played.apply(&scene, &cry);
+        played.step();
+        let early = played.state();
+        for _ in 0..6 {
+            played.step();
+        }
+        played.restore(&early);
+        let mut fresh = Battle::new(&scene, 5);
+        fresh.restore(&early);
+        for _ in 0..4 {
+            assert_eq!(played.step(), fresh.step());
+            assert_eq!(played.state(), fresh.state());
+        }
+    }
+
     fn rumor_moved(world: &mut World, unit: usize) -> bool {
         world
             .query::<(&UnitInfo, &Morale)>()
