@@ -73,6 +73,9 @@ pub fn perception_system(
         );
         return;
     }
+    // Whether the cries are as the rumor step left them at its last run:
+    // changed since only by another hand (a new cry, a restore).
+    let kept = !rumors.is_changed();
     rumor::listeners_into(&units, &mut listeners);
     let standing = listeners.iter().map(|(_, unit)| (unit.side, unit.zone));
     see_into(
@@ -89,6 +92,7 @@ pub fn perception_system(
         &field,
         &vision,
         &mut rumors,
+        kept,
         &mut rng,
         &mut chronicle,
         &mut units,
@@ -139,12 +143,14 @@ fn see_into(
     let Vision { blind, sees } = vision;
     blind.clear();
     blind.resize(n, false);
+    // Most scenes have no obscurant of their own: only the smoke is read.
+    let hazy = !field.obscurants.is_empty();
     // Each pass marks flags, the same in any order: folds over the tables
     // (`for_each`), without the query's check per item.
     zones.iter().for_each(|(idx, burning, haze)| {
         if let Some(slot) = blind.get_mut(idx.0) {
             *slot = burning.smoke >= field.rules.smoke_blind
-                || haze.is_some_and(|haze| haze.blinds(field));
+                || (hazy && haze.is_some_and(|haze| haze.blinds(field)));
         }
     });
     present.clear();
@@ -164,13 +170,23 @@ fn see_into(
     for (side, seen) in sees.iter_mut().enumerate() {
         let here = &present[side * n..(side + 1) * n];
         seen.clear();
-        seen.extend((0..n).map(|zone| {
-            !blind[zone]
-                && (here[zone]
-                    || field.neighbours[zone]
-                        .iter()
-                        .any(|&from| here[from] && !blind[from]))
-        }));
+        seen.resize(n, false);
+        // From each clear zone where the side stands, it sees that zone and
+        // each clear neighbour: the few zones it stands in are visited, not
+        // every zone's neighbours (the same zones, as a zone's neighbours
+        // are neighbours both ways: `Scene::adjacent`).
+        let lit = here
+            .iter()
+            .zip(blind.iter())
+            .map(|(&here, &blind)| here && !blind);
+        for (zone, _) in lit.enumerate().filter(|&(_, lit)| lit) {
+            seen[zone] = true;
+            for &to in &field.neighbours[zone] {
+                if !blind[to] {
+                    seen[to] = true;
+                }
+            }
+        }
     }
 }
 

@@ -38,15 +38,52 @@ pub struct Rumors {
 
 /// The rumor step's working lists, kept between turns so a turn allocates
 /// nothing once they have grown (per viewer and side: `viewer * sides + side`;
-/// per side and zone: `side * zones + zone`).
+/// per side and zone: `side * zones + zone`), and what it noted of each cry.
 #[derive(Default)]
 pub struct RumorScratch {
+    counts: Counts,
+    newly: Vec<bool>,
+    /// Per cry (in `Rumors::active` order), as the step left it.
+    noted: Vec<Noted>,
+    /// The units on the field at the step's last run that left a cry
+    /// settled, by index (rising).
+    listened: Vec<usize>,
+}
+
+/// What each side sees of each side (per viewer and side) and the units of
+/// each side in each zone (per side and zone): see [`count`].
+#[derive(Default)]
+struct Counts {
     seen_men: Vec<f64>,
     seen_routing: Vec<f64>,
     men_in: Vec<f64>,
     routing_in: Vec<f64>,
-    newly: Vec<bool>,
+}
+
+/// What the rumor step noted of a cry at its last run.
+#[derive(Debug, Default)]
+struct Noted {
+    /// Per unit (by index): has heard it (its believers, as a mask: one
+    /// look per unit, not a scan of the list).
     heard: Vec<bool>,
+    /// Every unit then on the field had heard it, the cry reaching every
+    /// zone already: nobody on the field then is left to hear it, nor any
+    /// zone to reach.
+    settled: bool,
+}
+
+impl Noted {
+    /// Noted afresh from the cry itself: who has heard it (`units`: how
+    /// many units the field has).
+    fn of(&mut self, rumor: &Rumor, units: usize) {
+        refill(&mut self.heard, units, false);
+        for &unit in &rumor.believers {
+            if let Some(slot) = self.heard.get_mut(unit) {
+                *slot = true;
+            }
+        }
+        self.settled = false;
+    }
 }
 
 /// A unit on the field (there, not surrendered or shattered) as the turn's
@@ -100,10 +137,72 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
     list.resize(len, value);
 }
 
+/// What each side sees of each side (`seen_men`, `seen_routing`: per viewer
+/// and side) and the units of each side in each zone (`men_in`,
+/// `routing_in`: per side and zone), from the units on the field as they
+/// stood at the start of the turn. Counts of whole units: the same in any
+/// order.
+fn count(
+    counts: &mut Counts,
+    listeners: &[(usize, Listener)],
+    vision: &Vision,
+    (n_sides, n): (usize, usize),
+) {
+    let Counts {
+        seen_men,
+        seen_routing,
+        men_in,
+        routing_in,
+    } = counts;
+    refill(seen_men, n_sides * n_sides, 0.0);
+    refill(seen_routing, n_sides * n_sides, 0.0);
+    refill(men_in, n * n_sides, 0.0);
+    refill(routing_in, n * n_sides, 0.0);
+    for (_, unit) in listeners {
+        if unit.zone < n {
+            men_in[unit.side * n + unit.zone] += 1.0;
+            if unit.broken {
+                routing_in[unit.side * n + unit.zone] += 1.0;
+            }
+        } else {
+            // Off the map: seen by every side, as `side_sees` says of a
+            // zone it does not know.
+            for viewer in 0..n_sides {
+                seen_men[viewer * n_sides + unit.side] += 1.0;
+                if unit.broken {
+                    seen_routing[viewer * n_sides + unit.side] += 1.0;
+                }
+            }
+        }
+    }
+    // Then what each side sees, summed zone by zone (`side_sees`, a side's
+    // row looked up once).
+    for viewer in 0..n_sides {
+        let row = vision.sees.get(viewer);
+        for zone in 0..n {
+            if row.is_none_or(|row| row.get(zone).copied().unwrap_or(true)) {
+                for side in 0..n_sides {
+                    seen_men[viewer * n_sides + side] += men_in[side * n + zone];
+                    seen_routing[viewer * n_sides + side] += routing_in[side * n + zone];
+                }
+            }
+        }
+    }
+}
+
+/// Whether every listener now (in rising index order) is in `before` (the
+/// indices of the last run's, rising too).
+fn all_listened_before(now: &[(usize, Listener)], before: &[usize]) -> bool {
+    let mut before = before.iter();
+    now.iter().all(|(idx, _)| before.any(|b| b == idx))
+}
+
 /// Cries spread a zone; the units on the field (`listeners`, from
 /// [`listeners_into`]) they reach make up their minds, given what `vision`
 /// lets them see. Run by the perception system, right after it has found
-/// what each side sees.
+/// what each side sees. `kept`: the cries are as this step left them at its
+/// last run (nothing else has touched them since: no new cry, no restore),
+/// so what it noted of them then (`scratch`) still holds.
 #[allow(clippy::too_many_arguments)]
 pub fn spread(
     scratch: &mut RumorScratch,
@@ -111,123 +210,129 @@ pub fn spread(
     field: &Field,
     vision: &Vision,
     rumors: &mut Rumors,
+    kept: bool,
     rng: &mut BattleRng,
     chronicle: &mut Chronicle,
     units: &mut Listeners,
 ) {
-    let rules = &field.rules;
-    let n_sides = field.n_sides;
-    let RumorScratch {
-        seen_men,
-        seen_routing,
-        men_in,
-        routing_in,
-        newly,
-        heard,
-    } = scratch;
     // No cry abroad: nothing to hear.
     if rumors.active.is_empty() {
         return;
     }
+    let rules = &field.rules;
+    let n_sides = field.n_sides;
     let n = field.zones.len();
-    // Units each side sees of each side, and units of each side in each
-    // zone: counted only once a unit is to make up its mind (most turns a
-    // cry has been heard by all it reaches), from the units as they stood
-    // at the start of the turn (counts of whole units: the same in any order).
+    let by_front = rules.rumor_own_front > 0.5;
+    // What was noted of each cry at the last run holds while nothing else
+    // has touched the cries; otherwise it is noted afresh.
+    let kept = kept && scratch.noted.len() == rumors.active.len();
+    if !kept {
+        scratch
+            .noted
+            .resize_with(rumors.active.len(), Noted::default);
+        for (noted, rumor) in scratch.noted.iter_mut().zip(&rumors.active) {
+            noted.of(rumor, field.units.len());
+        }
+    }
+    #[cfg(debug_assertions)]
+    for (noted, rumor) in scratch.noted.iter().zip(&rumors.active) {
+        let mut afresh = Noted::default();
+        afresh.of(rumor, field.units.len());
+        debug_assert_eq!(noted.heard, afresh.heard, "a kept mask of who heard a cry");
+    }
+    // A cry that had reached every zone and every unit then on the field at
+    // the last run has nobody to move now when nobody has come onto the
+    // field since (most of a cry's turns): it only fades. Whether anybody
+    // has is found once, when a cry is settled.
+    let mut same_listeners = None;
+    // What each side sees is counted only once a unit is to make up its
+    // mind (most turns a cry has been heard by all it reaches).
     let mut counted = false;
-    let count = |seen_men: &mut Vec<f64>,
-                 seen_routing: &mut Vec<f64>,
-                 men_in: &mut Vec<f64>,
-                 routing_in: &mut Vec<f64>| {
-        refill(seen_men, n_sides * n_sides, 0.0);
-        refill(seen_routing, n_sides * n_sides, 0.0);
-        refill(men_in, n * n_sides, 0.0);
-        refill(routing_in, n * n_sides, 0.0);
-        // Units of each side in each zone; what each side sees of each side
-        // is then summed zone by zone (whole units: the same counts as unit
-        // by unit, in any order).
-        for (_, unit) in listeners.iter() {
-            if unit.zone < n {
-                men_in[unit.side * n + unit.zone] += 1.0;
-                if unit.broken {
-                    routing_in[unit.side * n + unit.zone] += 1.0;
-                }
-            } else {
-                // Off the map: seen by every side, as `side_sees` says of
-                // a zone it does not know.
-                for viewer in 0..n_sides {
-                    seen_men[viewer * n_sides + unit.side] += 1.0;
-                    if unit.broken {
-                        seen_routing[viewer * n_sides + unit.side] += 1.0;
+    for (cry, rumor) in rumors.active.iter_mut().enumerate() {
+        if scratch.noted[cry].settled
+            && *same_listeners
+                .get_or_insert_with(|| kept && all_listened_before(listeners, &scratch.listened))
+        {
+            debug_assert!(
+                listeners
+                    .iter()
+                    .all(|(idx, _)| rumor.believers.contains(idx)),
+                "a settled cry has a listener who has not heard it"
+            );
+            rumor.credibility = (rumor.credibility * (1.0 - rules.rumor_decay)).max(0.0);
+            continue;
+        }
+        // A cry heard in every zone reaches no further (most of its turns):
+        // its reach is not made again.
+        let spreading = !rumor.reached.iter().all(|&reached| reached);
+        // Whether every listener has heard it by the end of this run.
+        let mut all_heard = true;
+        if spreading {
+            let newly = &mut scratch.newly;
+            newly.clear();
+            newly.extend_from_slice(&rumor.reached);
+            for (zone, reached) in rumor.reached.iter().enumerate() {
+                if *reached {
+                    for &next in &field.neighbours[zone] {
+                        newly[next] = true;
                     }
                 }
             }
         }
-        for viewer in 0..n_sides {
-            for zone in (0..n).filter(|&zone| vision.side_sees(viewer, zone)) {
-                for side in 0..n_sides {
-                    seen_men[viewer * n_sides + side] += men_in[side * n + zone];
-                    seen_routing[viewer * n_sides + side] += routing_in[side * n + zone];
-                }
-            }
-        }
-    };
-    for rumor in rumors.active.iter_mut() {
-        newly.clear();
-        newly.extend_from_slice(&rumor.reached);
-        for (zone, reached) in rumor.reached.iter().enumerate() {
-            if *reached {
-                for &next in &field.neighbours[zone] {
-                    newly[next] = true;
-                }
-            }
-        }
-        // Who heard it already, as a mask: one look per unit, not a scan of the list.
-        refill(heard, field.units.len(), false);
-        for &unit in &rumor.believers {
-            if let Some(slot) = heard.get_mut(unit) {
-                *slot = true;
-            }
-        }
+        let noted = &mut scratch.noted[cry];
         for &(idx, unit) in listeners.iter() {
-            if !rumor.reached.get(unit.zone).copied().unwrap_or(false)
-                || heard.get(idx).copied().unwrap_or(false)
-            {
+            if noted.heard.get(idx).copied().unwrap_or(false) {
+                continue;
+            }
+            if !rumor.reached.get(unit.zone).copied().unwrap_or(false) {
+                all_heard = false;
                 continue;
             }
             if !counted {
-                count(seen_men, seen_routing, men_in, routing_in);
+                count(&mut scratch.counts, listeners, vision, (n_sides, n));
                 counted = true;
             }
-            let front = |side: usize, zone: usize| {
-                men_in[side * n + zone] > 0.0
-                    && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
-            };
-            let Ok((_, info, location, mut morale)) = units.get_mut(unit.entity) else {
+            let Ok((_, _, _, mut morale)) = units.get_mut(unit.entity) else {
+                all_heard = false;
                 continue;
             };
-            rumor.believers.push(info.idx);
-            let (men_seen, routing_seen) =
-                if rules.rumor_own_front > 0.5 && info.side == rumor.about {
-                    // About its own side: only the fighting it sees from
-                    // where it stands tells it the truth.
-                    let here = location.zone;
-                    std::iter::once(here)
-                        .chain(field.neighbours[here].iter().copied())
-                        .filter(|&z| !vision.is_blind(z) && front(info.side, z))
-                        .fold((0.0, 0.0), |(men, routing), z| {
-                            (
-                                men + men_in[info.side * n + z],
-                                routing + routing_in[info.side * n + z],
-                            )
-                        })
-                } else {
-                    (
-                        seen_men[info.side * n_sides + rumor.about],
-                        seen_routing[info.side * n_sides + rumor.about],
-                    )
+            // Room for every listener at once: one allocation a cry, not one
+            // a doubling.
+            if rumor.believers.len() == rumor.believers.capacity() {
+                rumor.believers.reserve(listeners.len());
+            }
+            rumor.believers.push(idx);
+            match noted.heard.get_mut(idx) {
+                Some(heard) => *heard = true,
+                // Beyond the mask (no unit of the field's): heard again
+                // each turn, as a mask made from the believers says.
+                None => all_heard = false,
+            }
+            let (side, here) = (unit.side, unit.zone);
+            let (men_seen, routing_seen) = if by_front && side == rumor.about {
+                // About its own side: only the fighting it sees from
+                // where it stands tells it the truth.
+                let (men_in, routing_in) = (&scratch.counts.men_in, &scratch.counts.routing_in);
+                let front = |zone: usize| {
+                    men_in[side * n + zone] > 0.0
+                        && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
                 };
-            let truth_seen = men_seen > 0.0 && !vision.is_blind(location.zone);
+                std::iter::once(here)
+                    .chain(field.neighbours[here].iter().copied())
+                    .filter(|&z| !vision.is_blind(z) && front(z))
+                    .fold((0.0, 0.0), |(men, routing), z| {
+                        (
+                            men + men_in[side * n + z],
+                            routing + routing_in[side * n + z],
+                        )
+                    })
+            } else {
+                (
+                    scratch.counts.seen_men[side * n_sides + rumor.about],
+                    scratch.counts.seen_routing[side * n_sides + rumor.about],
+                )
+            };
+            let truth_seen = men_seen > 0.0 && !vision.is_blind(here);
             let actually_routed = men_seen > 0.0 && routing_seen / men_seen >= 0.5;
             let believes = if truth_seen {
                 actually_routed == rumor.routed
@@ -235,10 +340,10 @@ pub fn spread(
                 rng.chance(rumor.credibility)
             };
             if !believes {
-                chronicle.push(Entry::RumorDoubted { unit: info.idx });
+                chronicle.push(Entry::RumorDoubted { unit: idx });
                 continue;
             }
-            let good_news = (info.side == rumor.about) != rumor.routed;
+            let good_news = (side == rumor.about) != rumor.routed;
             let delta = rules.rumor_morale * rumor.credibility * if good_news { 1.0 } else { -1.0 };
             morale.value = (morale.value + delta).clamp(0.0, 100.0);
             morale.push(Modifier::Rumor, delta);
@@ -251,16 +356,32 @@ pub fn spread(
                 };
             }
             chronicle.push(Entry::RumorBelieved {
-                unit: info.idx,
+                unit: idx,
                 about: rumor.about,
                 routed: rumor.routed,
             });
         }
-        // The reached zones take the new list; the old one's memory is kept for the next.
-        std::mem::swap(&mut rumor.reached, newly);
+        if spreading {
+            // The reached zones take the new list; the old one's memory is kept for the next.
+            std::mem::swap(&mut rumor.reached, &mut scratch.newly);
+        }
+        noted.settled = !spreading && all_heard;
         rumor.credibility = (rumor.credibility * (1.0 - rules.rumor_decay)).max(0.0);
     }
+    // Spent cries are dropped, with what was noted of them.
+    let mut cries = rumors.active.iter();
+    scratch
+        .noted
+        .retain(|_| cries.next().is_some_and(|rumor| rumor.credibility >= 0.05));
     rumors.active.retain(|rumor| rumor.credibility >= 0.05);
+    // Who was on the field, when a cry is left settled (read at the next
+    // run only then).
+    if scratch.noted.iter().any(|noted| noted.settled) {
+        scratch.listened.clear();
+        scratch
+            .listened
+            .extend(listeners.iter().map(|&(idx, _)| idx));
+    }
 }
 
 #[cfg(test)]
@@ -306,6 +427,38 @@ mod tests {
             lost_seeing, 0,
             "a unit that sees its own side standing never believes"
         );
+    }
+
+    #[test]
+    fn a_world_put_back_hears_its_cry_as_a_fresh_battle_does() {
+        // What the rumor step keeps from turn to turn (who has heard a cry,
+        // whether it is settled) must not outlive a restore: a battle that
+        // played on until everybody had heard, then was put back, goes on
+        // as a fresh battle put in the same state does.
+        use crate::scene::{Claim, Effect, Text};
+        use crate::sim::Battle;
+        use crate::sim::testing::small_scene;
+        let scene = small_scene(|raw| raw);
+        let cry = Effect::Rumor {
+            zone: "south-bank".into(),
+            claim: Claim::Routed("jin".into()),
+            credibility: 0.9,
+            cry: Text::Plain("The Jin are routed!".into()),
+        };
+        let mut played = Battle::new(&scene, 5);
+        played.apply(&scene, &cry);
+        played.step();
+        let early = played.state();
+        for _ in 0..6 {
+            played.step();
+        }
+        played.restore(&early);
+        let mut fresh = Battle::new(&scene, 5);
+        fresh.restore(&early);
+        for _ in 0..4 {
+            assert_eq!(played.step(), fresh.step());
+            assert_eq!(played.state(), fresh.state());
+        }
     }
 
     fn rumor_moved(world: &mut World, unit: usize) -> bool {

@@ -23,12 +23,10 @@ pub struct SurrenderScratch {
     open: Vec<bool>,
     men: Vec<f64>,
     crowd: Vec<f64>,
-    /// The units that may give up this turn, in unit-index order.
-    candidates: Vec<Entity>,
+    /// The units that may give up this turn (index, entity, whether they
+    /// are trapped), in unit-index order.
+    candidates: Vec<(usize, Entity, bool)>,
 }
-
-/// A unit as the surrender system reads it.
-type UnitItem<'a> = (Entity, &'a UnitInfo, &'a Strength, &'a Location, &'a Morale);
 
 #[allow(clippy::too_many_arguments)]
 pub fn surrender_system(
@@ -42,29 +40,37 @@ pub fn surrender_system(
 ) {
     let rules = &field.rules;
     let n = field.zones.len();
-    // Only a broken or wavering unit that may surrender can: most turns
-    // there is none, and one read-only look (in any order; a fold, which
-    // walks the query's tables without a check per unit) ends the turn's
-    // surrenders.
-    let candidate = |info: &UnitInfo, location: &Location, morale: &Morale| {
-        info.may_surrender
-            && location.present
-            && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
-    };
-    let any_candidate = units
-        .iter()
-        .fold(false, |any, (_, info, _, location, morale)| {
-            any || candidate(info, location, morale)
-        });
-    if !any_candidate {
-        return;
-    }
+    let n_sides = field.n_sides;
     let SurrenderScratch {
         open,
         men,
         crowd,
         candidates,
     } = &mut *scratch;
+    // Only a broken or wavering unit that may surrender can: most turns
+    // there is none, and one read-only look (a fold, which walks the
+    // query's tables without a check per unit) ends the turn's surrenders.
+    // They are listed as the world holds them, in unit-index order (sorted
+    // when the world holds them otherwise).
+    candidates.clear();
+    let mut order = Rising::default();
+    units
+        .iter()
+        .for_each(|(entity, info, _, location, morale)| {
+            if info.may_surrender
+                && location.present
+                && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
+            {
+                order.see(info.idx);
+                candidates.push((info.idx, entity, false));
+            }
+        });
+    if candidates.is_empty() {
+        return;
+    }
+    if !order.rose() {
+        candidates.sort_unstable_by_key(|(idx, _, _)| *idx);
+    }
     open.clear();
     open.resize(n, true);
     for (idx, passage) in zones.iter() {
@@ -72,58 +78,58 @@ pub fn surrender_system(
             open[idx.0] = passage.intact;
         }
     }
-    // The men of each side in each zone and each zone's crowd, summed in
-    // unit-index order, and the units that may give up listed in that order:
-    // as the units are stored (a fold over the tables), checked on the way;
-    // when the world holds them otherwise, the pass is made again, sorted.
-    let add = |men: &mut Vec<f64>,
-               crowd: &mut Vec<f64>,
-               candidates: &mut Vec<Entity>,
-               (entity, info, strength, location, morale): UnitItem| {
-        if location.present && morale.state.can_fight_or_flee() {
-            men[info.side * n + location.zone] += f64::from(strength.men);
-            crowd[location.zone] += room(&field, info, strength.men);
-        }
-        if candidate(info, location, morale) {
-            candidates.push(entity);
-        }
-    };
-    let zero = |men: &mut Vec<f64>, crowd: &mut Vec<f64>, candidates: &mut Vec<Entity>| {
-        men.clear();
-        men.resize(n * field.n_sides, 0.0);
-        crowd.clear();
-        crowd.resize(n, 0.0);
-        candidates.clear();
-    };
-    zero(men, crowd, candidates);
-    let mut order = Rising::default();
-    units.iter().for_each(|item| {
-        order.see(item.1.idx);
-        add(men, crowd, candidates, item);
-    });
-    if !order.rose() {
-        zero(men, crowd, candidates);
-        units
-            .iter()
-            .sort_by_key::<&UnitInfo, _>(|info| info.idx)
-            .for_each(|item| add(men, crowd, candidates, item));
-    }
-    let jammed = |zone: usize| {
-        field.zones[zone].is_crossing() && crowd[zone] > field.capacity(zone, vision.is_blind(zone))
-    };
-    // Each unit that may give up, in unit-index order (a unit's surrender
-    // changes no other's case: the sums above stand).
-    for &entity in candidates.iter() {
-        let Ok((_, info, mut strength, location, mut morale)) = units.get_mut(entity) else {
+    // The men of each side in each zone: whole men, the same sums in any
+    // order (a fold over the tables).
+    men.clear();
+    men.resize(n * n_sides, 0.0);
+    units
+        .iter()
+        .for_each(|(_, info, strength, location, morale)| {
+            if location.present && morale.state.can_fight_or_flee() {
+                men[info.side * n + location.zone] += f64::from(strength.men);
+            }
+        });
+    let enemy_in =
+        |side: usize, zone: usize| (0..n_sides).any(|s| s != side && men[s * n + zone] > 0.0);
+    // Each candidate's case is judged on the units as they stand before
+    // any gives up (a unit's surrender changes no other's case). A way out
+    // over an open crossing no enemy holds is barred only when the crossing
+    // is jammed: each zone's crowd is summed (in unit-index order: fractions
+    // of men when horses count for more) only when a candidate has one.
+    let mut crowded = false;
+    for (_, entity, trapped) in candidates.iter_mut() {
+        let Ok((_, info, _, location, _)) = units.get(*entity) else {
             continue;
         };
-        let zone = location.zone;
-        let side = info.side;
-        let enemy_here = (0..field.n_sides).any(|s| s != side && men[s * n + zone] > 0.0);
-        let no_exit = field.neighbours[zone].iter().all(|&z| {
-            !open[z] || jammed(z) || (0..field.n_sides).any(|s| s != side && men[s * n + z] > 0.0)
-        });
-        if enemy_here && no_exit && rng.chance(rules.surrender_chance) {
+        let (side, zone) = (info.side, location.zone);
+        if !enemy_in(side, zone) {
+            continue;
+        }
+        if !crowded
+            && field.neighbours[zone]
+                .iter()
+                .any(|&z| open[z] && !enemy_in(side, z) && field.zones[z].is_crossing())
+        {
+            crowd_into(crowd, &field, &units);
+            crowded = true;
+        }
+        let jammed = |zone: usize| {
+            field.zones[zone].is_crossing()
+                && crowd[zone] > field.capacity(zone, vision.is_blind(zone))
+        };
+        *trapped = field.neighbours[zone]
+            .iter()
+            .all(|&z| !open[z] || enemy_in(side, z) || jammed(z));
+    }
+    // Each trapped unit, in unit-index order, may give up.
+    for &(_, entity, trapped) in candidates.iter() {
+        if !trapped {
+            continue;
+        }
+        let Ok((_, info, mut strength, _, mut morale)) = units.get_mut(entity) else {
+            continue;
+        };
+        if rng.chance(rules.surrender_chance) {
             let officers = (f64::from(strength.men) * rules.officer_refusal).round() as u32;
             let officers = officers.min(strength.men);
             strength.men -= officers;
@@ -135,6 +141,45 @@ pub fn surrender_system(
                 officers,
             });
         }
+    }
+}
+
+/// Each zone's crowd (the room its units on the field take) into `crowd`,
+/// summed in unit-index order: as the units are stored (a fold over the
+/// tables), checked on the way; when the world holds them otherwise, the
+/// pass is made again, sorted.
+fn crowd_into(
+    crowd: &mut Vec<f64>,
+    field: &Field,
+    units: &Query<(Entity, &UnitInfo, &mut Strength, &Location, &mut Morale)>,
+) {
+    let add = |crowd: &mut Vec<f64>,
+               info: &UnitInfo,
+               strength: &Strength,
+               location: &Location,
+               morale: &Morale| {
+        if location.present && morale.state.can_fight_or_flee() {
+            crowd[location.zone] += room(field, info, strength.men);
+        }
+    };
+    crowd.clear();
+    crowd.resize(field.zones.len(), 0.0);
+    let mut order = Rising::default();
+    units
+        .iter()
+        .for_each(|(_, info, strength, location, morale)| {
+            order.see(info.idx);
+            add(crowd, info, strength, location, morale);
+        });
+    if !order.rose() {
+        crowd.clear();
+        crowd.resize(field.zones.len(), 0.0);
+        units
+            .iter()
+            .sort_by_key::<&UnitInfo, _>(|info| info.idx)
+            .for_each(|(_, info, strength, location, morale)| {
+                add(crowd, info, strength, location, morale)
+            });
     }
 }
 

@@ -193,15 +193,20 @@ fn fire_and_smoke(
     let n = field.zones.len();
     state.clear();
     state.resize(n, Burning::default());
-    for (idx, burning) in zones.iter() {
+    // A fold over the tables (`for_each`), without the query's check per zone.
+    zones.iter().for_each(|(idx, burning)| {
         if let Some(slot) = state.get_mut(idx.0) {
             *slot = *burning;
         }
-    }
+    });
     let wind = weather.wind;
     next.clone_from(state);
-    for zone in 0..n {
-        let here = state[zone];
+    // What the wind clears of a zone's smoke with its fire out, and still
+    // burning: the same for every zone this turn (worked out as per zone).
+    let clear_by_wind = rules.smoke_wind_clear * wind;
+    let clearing_out = rules.smoke_decay + clear_by_wind * 1.0;
+    let clearing_burning = rules.smoke_decay + clear_by_wind * 0.3;
+    for (zone, (&here, &target)) in state.iter().zip(downwind_of).enumerate() {
         // Burning eats fuel; without fuel the fire dies down.
         if here.fire > 0.0 {
             next[zone].fuel = (here.fuel - here.fire * rules.fire_burn * field.turn_scale).max(0.0);
@@ -209,7 +214,6 @@ fn fire_and_smoke(
                 next[zone].fire = (here.fire - rules.fire_decay * field.turn_scale).max(0.0);
             }
         }
-        let target = downwind_of[zone];
         if let Some(target) = target
             && here.fire > 0.2
             && state[target].fuel > 0.0
@@ -218,8 +222,11 @@ fn fire_and_smoke(
         }
         // Smoke: made by fire, carried downwind, cleared by wind when the fire is out.
         let made = here.fire * rules.smoke_per_fire * field.turn_scale;
-        let clearing = rules.smoke_decay
-            + rules.smoke_wind_clear * wind * if here.fire < 0.05 { 1.0 } else { 0.3 };
+        let clearing = if here.fire < 0.05 {
+            clearing_out
+        } else {
+            clearing_burning
+        };
         let carried = if target.is_some() {
             here.smoke * rules.smoke_carry * wind
         } else {
@@ -231,22 +238,25 @@ fn fire_and_smoke(
         }
     }
     for (idx, mut burning) in zones.iter_mut() {
-        let Some(new) = next.get(idx.0) else { continue };
-        let old = *burning;
         let zone = idx.0;
-        burning.fire = new.fire.clamp(0.0, 1.0);
-        burning.fuel = new.fuel.clamp(0.0, 1.0);
-        burning.smoke = new.smoke.clamp(0.0, 1.0);
-        if old.fire < 0.2 && burning.fire >= 0.2 {
+        let Some(new) = next.get(zone) else { continue };
+        let old = *burning;
+        let new = Burning {
+            fire: new.fire.clamp(0.0, 1.0),
+            fuel: new.fuel.clamp(0.0, 1.0),
+            smoke: new.smoke.clamp(0.0, 1.0),
+        };
+        *burning = new;
+        if old.fire < 0.2 && new.fire >= 0.2 {
             chronicle.push(Entry::FireSpreads { zone });
         }
-        if old.fire > 0.0 && burning.fire <= 0.0 {
+        if old.fire > 0.0 && new.fire <= 0.0 {
             chronicle.push(Entry::FireOut { zone });
         }
-        if old.smoke < rules.smoke_blind && burning.smoke >= rules.smoke_blind {
+        if old.smoke < rules.smoke_blind && new.smoke >= rules.smoke_blind {
             chronicle.push(Entry::SmokeThick { zone });
         }
-        if old.smoke >= rules.smoke_thin && burning.smoke < rules.smoke_thin {
+        if old.smoke >= rules.smoke_thin && new.smoke < rules.smoke_thin {
             chronicle.push(Entry::SmokeClears { zone });
         }
     }
