@@ -503,6 +503,21 @@ pub fn movement_system(
         .for_each(|(entity, info, strength, location, orders, morale)| {
             order.see(info.idx);
             let (side, from, men, state) = (info.side, location.zone, strength.men, morale.state);
+            // Most units stand where they are, in good order, outside a
+            // crossing: all they tell the moves is that their side is there
+            // unbroken and holds the zone (what the general path below
+            // finds for them, without the rest).
+            if orders.order == UnitOrder::Hold
+                && state.obeys()
+                && location.present
+                && !field.zones[from].is_crossing()
+            {
+                if men > 0 {
+                    unbroken[side * n + from] = true;
+                    stands.holding[side * n + from] = true;
+                }
+                return;
+            }
             let arrived = orders.order == UnitOrder::MoveTo(from);
             let mut mover = Mover {
                 entity,
