@@ -712,8 +712,19 @@ pub fn movement_system(
     // and those ordered to where they already are.
     for mover in movers.iter() {
         let want = mover.want;
-        if want.is_none() && !mover.crossing && !mover.arrived {
-            continue;
+        if want.is_none() && !mover.arrived {
+            // Staying put: only a crush in the crossing it waits in can
+            // touch it (as the moves began, which is as it still stands).
+            let zone = mover.zone;
+            let crowd = crowd_room.get(zone).copied().unwrap_or(0.0);
+            let room = capacity.get(zone).copied().unwrap_or(0.0);
+            let crushed = mover.crossing
+                && crowd > room
+                && crowd > 0.0
+                && panic(mover.state == MoraleState::Routing, zone) > 0.0;
+            if !crushed {
+                continue;
+            }
         }
         let Ok((_, info, mut strength, mut location, mut orders, morale)) =
             units.get_mut(mover.entity)
