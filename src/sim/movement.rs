@@ -498,77 +498,90 @@ pub fn movement_system(
     movers.clear();
     stands.reset(n, n_sides);
     let mut order = Rising::default();
-    units
-        .iter()
-        .for_each(|(entity, info, strength, location, orders, morale)| {
-            order.see(info.idx);
-            let (side, from, men, state) = (info.side, location.zone, strength.men, morale.state);
-            let arrived = orders.order == UnitOrder::MoveTo(from);
-            let mut mover = Mover {
-                entity,
-                idx: info.idx,
-                side,
-                zone: from,
-                men,
-                state,
-                crossing: false,
-                arrived,
-                pursuing: false,
-                want: None,
-                engaged: false,
-            };
-            if !location.present || !state.can_fight_or_flee() {
-                if arrived {
-                    movers.push(mover);
-                }
-                return;
-            }
-            let routing = state == MoraleState::Routing;
-            if routing && men > 0 {
-                for other in 0..n_sides {
-                    if other != side {
-                        enemy_routing_in[other * n + from] = true;
-                    }
-                }
-            }
-            if state.obeys() && men > 0 {
+    for (entity, info, strength, location, orders, morale) in units.iter() {
+        order.see(info.idx);
+        let (side, from, men, state) = (info.side, location.zone, strength.men, morale.state);
+        // Most units stand where they are, in good order, outside a
+        // crossing: all they tell the moves is that their side is there
+        // unbroken and holds the zone (what the general path below
+        // finds for them, without the rest).
+        if orders.order == UnitOrder::Hold
+            && state.obeys()
+            && location.present
+            && !field.zones[from].is_crossing()
+        {
+            if men > 0 {
                 unbroken[side * n + from] = true;
+                stands.holding[side * n + from] = true;
             }
-            mover.crossing = field.zones[from].is_crossing();
-            if mover.crossing {
-                let room = room(&field, info, men);
-                let flow = if routing { rules.routing_flow } else { 1.0 };
-                crowding.push(Crowding {
-                    idx: info.idx,
-                    zone: from,
-                    room,
-                    flowing: room * flow,
-                });
-            }
-            let goal = if routing {
-                match orders.order {
-                    UnitOrder::RallyTo(commander) => commander_at(commander),
-                    _ => field.retreat.get(side).copied().flatten(),
-                }
-            } else {
-                match orders.order {
-                    UnitOrder::Hold => None,
-                    UnitOrder::MoveTo(zone) => Some(zone),
-                    UnitOrder::RallyTo(commander) => commander_at(commander),
-                    UnitOrder::Pursue => {
-                        mover.pursuing = true;
-                        None
-                    }
-                }
-            };
-            mover.want = goal.and_then(|goal| paths.next_hop(&field, from, goal));
-            if state.obeys() && !mover.pursuing {
-                stands.note(&field, side, from, men, mover.want);
-            }
-            if mover.want.is_some() || mover.crossing || arrived || mover.pursuing {
+            continue;
+        }
+        let arrived = orders.order == UnitOrder::MoveTo(from);
+        let mut mover = Mover {
+            entity,
+            idx: info.idx,
+            side,
+            zone: from,
+            men,
+            state,
+            crossing: false,
+            arrived,
+            pursuing: false,
+            want: None,
+            engaged: false,
+        };
+        if !location.present || !state.can_fight_or_flee() {
+            if arrived {
                 movers.push(mover);
             }
-        });
+            continue;
+        }
+        let routing = state == MoraleState::Routing;
+        if routing && men > 0 {
+            for other in 0..n_sides {
+                if other != side {
+                    enemy_routing_in[other * n + from] = true;
+                }
+            }
+        }
+        if state.obeys() && men > 0 {
+            unbroken[side * n + from] = true;
+        }
+        mover.crossing = field.zones[from].is_crossing();
+        if mover.crossing {
+            let room = room(&field, info, men);
+            let flow = if routing { rules.routing_flow } else { 1.0 };
+            crowding.push(Crowding {
+                idx: info.idx,
+                zone: from,
+                room,
+                flowing: room * flow,
+            });
+        }
+        let goal = if routing {
+            match orders.order {
+                UnitOrder::RallyTo(commander) => commander_at(commander),
+                _ => field.retreat.get(side).copied().flatten(),
+            }
+        } else {
+            match orders.order {
+                UnitOrder::Hold => None,
+                UnitOrder::MoveTo(zone) => Some(zone),
+                UnitOrder::RallyTo(commander) => commander_at(commander),
+                UnitOrder::Pursue => {
+                    mover.pursuing = true;
+                    None
+                }
+            }
+        };
+        mover.want = goal.and_then(|goal| paths.next_hop(&field, from, goal));
+        if state.obeys() && !mover.pursuing {
+            stands.note(&field, side, from, men, mover.want);
+        }
+        if mover.want.is_some() || mover.crossing || arrived || mover.pursuing {
+            movers.push(mover);
+        }
+    }
     if !order.rose() {
         crowding.sort_by_key(|crowding| crowding.idx);
         movers.sort_by_key(|mover| mover.idx);
@@ -697,8 +710,19 @@ pub fn movement_system(
     // and those ordered to where they already are.
     for mover in movers.iter() {
         let want = mover.want;
-        if want.is_none() && !mover.crossing && !mover.arrived {
-            continue;
+        if want.is_none() && !mover.arrived {
+            // Staying put: only a crush in the crossing it waits in can
+            // touch it (as the moves began, which is as it still stands).
+            let zone = mover.zone;
+            let crowd = crowd_room.get(zone).copied().unwrap_or(0.0);
+            let room = capacity.get(zone).copied().unwrap_or(0.0);
+            let crushed = mover.crossing
+                && crowd > room
+                && crowd > 0.0
+                && panic(mover.state == MoraleState::Routing, zone) > 0.0;
+            if !crushed {
+                continue;
+            }
         }
         let Ok((_, info, mut strength, mut location, mut orders, morale)) =
             units.get_mut(mover.entity)
