@@ -9,11 +9,12 @@
 //! `benches/memory.rs`. Results are in README.md.
 
 mod common;
+#[path = "../tests/common/mod.rs"]
+mod test_common;
 
 use divan::{Bencher, black_box};
 use std::cell::RefCell;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use xiaoling::repl::{Options, Session};
@@ -25,10 +26,9 @@ fn main() {
     divan::main();
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xiaoling-bench-{name}-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
-    dir
+/// A folder of the bench's own, removed when it is done with it.
+fn temp_dir(name: &str) -> test_common::TempDir {
+    test_common::temp_dir(&format!("bench-{name}"))
 }
 
 /// A game of false-cry as Zhang Chun, the novel's line, at `turn` with no
@@ -119,7 +119,7 @@ fn played_turn_with_autosave(bencher: Bencher) {
                     colour: false,
                     columns: 80,
                 },
-                saves_dir: dir.clone(),
+                saves_dir: dir.to_path_buf(),
             };
             Session::new(game_at(10), options, vec![Arc::clone(&scene)], sink)
         })

@@ -103,7 +103,7 @@ fn commands_answer_in_traditional_and_saves_keep_it() {
             colour: false,
             columns: 80,
         },
-        saves_dir: dir.clone(),
+        saves_dir: dir.to_path_buf(),
     };
     let commands = [
         "lang zh-Hant",

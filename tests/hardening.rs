@@ -270,16 +270,15 @@ fn write_errors_on_stdout_are_reported_and_the_exit_status_is_not_zero() {
             .open("/dev/full")
             .expect("/dev/full")
     };
+    // Kept to the end: the game writes its saves there.
+    let saves = common::temp_dir("full");
     for (what, list) in [
         ("scenes", vec!["scenes".to_string()]),
         (
             "graph",
             vec!["graph".into(), "--scene".into(), "false-cry".into()],
         ),
-        (
-            "play",
-            play_args("false-cry", "zhang-chun", 1, &common::temp_dir("full")),
-        ),
+        ("play", play_args("false-cry", "zhang-chun", 1, &saves)),
     ] {
         let out = std::process::Command::new(common::bin())
             .args(&list)

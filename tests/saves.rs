@@ -3,7 +3,7 @@
 //! files, refused slot names, a changed scene, `replay` exit codes).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::sync::Arc;
 use xiaoling::save::{self, SaveError, SavedState};
@@ -54,7 +54,7 @@ fn dir_arg(dir: &Path) -> String {
 }
 
 /// A folder holding the shipped rules and one battle, its text changed by `edit`.
-fn edited_scenes(name: &str, edit: impl Fn(String) -> String) -> PathBuf {
+fn edited_scenes(name: &str, edit: impl Fn(String) -> String) -> common::TempDir {
     let dir = temp_dir(name);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
     std::fs::copy(root.join("rules.ron"), dir.join("rules.ron")).expect("copy rules");

@@ -122,7 +122,7 @@ fn play_lines(scene: Arc<Scene>, role: &str, locale: Locale, lines: &str) -> Str
             colour: false,
             columns: 80,
         },
-        saves_dir: saves.clone(),
+        saves_dir: saves.to_path_buf(),
     };
     let mut out: Vec<u8> = Vec::new();
     {

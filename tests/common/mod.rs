@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 use xiaoling::repl::render::Style;
@@ -69,14 +69,55 @@ pub fn find(scenes: &[Arc<Scene>], id: &str) -> Arc<Scene> {
         .unwrap_or_else(|| panic!("no scene `{id}`"))
 }
 
-/// A fresh folder of its own for each call, even from tests running at once.
-pub fn temp_dir(name: &str) -> PathBuf {
+/// A fresh folder of its own for each call, even from tests running at once,
+/// removed when the returned guard is dropped (kept, and named on stderr,
+/// when the test is failing, to be looked at).
+pub fn temp_dir(name: &str) -> TempDir {
     static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("xiaoling-test-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    TempDir(dir)
+}
+
+/// A test's own folder under the system's temporary folder; see [`temp_dir`].
+#[derive(Debug)]
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for TempDir {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("kept for a look: {}", self.0.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// Plays a whole game through the REPL session and returns the transcript.
@@ -108,7 +149,7 @@ pub fn play_styled(
     let options = Options {
         locale,
         style,
-        saves_dir: saves.clone(),
+        saves_dir: saves.to_path_buf(),
     };
     let mut out: Vec<u8> = Vec::new();
     {
@@ -121,7 +162,6 @@ pub fn play_styled(
         };
         session.run(&mut script);
     }
-    let _ = std::fs::remove_dir_all(&saves);
     String::from_utf8(out).expect("utf-8 transcript")
 }
 
@@ -142,7 +182,7 @@ pub fn play_script(scene_id: &str, role: &str, seed: u64, locale: Locale, script
             colour: false,
             columns: 80,
         },
-        saves_dir: saves.clone(),
+        saves_dir: saves.to_path_buf(),
     };
     let mut out: Vec<u8> = Vec::new();
     {
@@ -151,7 +191,6 @@ pub fn play_script(scene_id: &str, role: &str, seed: u64, locale: Locale, script
         session.show(&outputs);
         session.run(&mut xiaoling::repl::Piped::new(script.as_bytes()));
     }
-    let _ = std::fs::remove_dir_all(&saves);
     String::from_utf8(out).expect("utf-8 transcript")
 }
 
