@@ -2,7 +2,6 @@
 //! localized prose. Indices refer to the scene's units, zones, sides and commanders.
 
 use crate::scene::{Compass, Fate};
-use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -115,8 +114,9 @@ pub enum Entry {
     },
 }
 
-/// The entries of the turn being run.
-#[derive(Resource, Debug, Clone, Default)]
+/// The entries of the turn being run (the turn's own, not the world's:
+/// see [`super::TurnIo`]).
+#[derive(Debug, Clone, Default)]
 pub struct Chronicle {
     pub entries: Vec<Entry>,
 }

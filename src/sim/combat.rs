@@ -7,8 +7,8 @@
 //! die `routing_exposure` times faster) × thick smoke × cavalry deep in water.
 //! Cover protects a unit that holds. Losses are shared by men within a side.
 
-use super::chronicle::{Chronicle, Entry};
-use super::field::Field;
+use super::TurnIo;
+use super::chronicle::Entry;
 use super::morale::{Modifier, Morale};
 use super::movement::{Location, Orders, UnitOrder};
 use super::order::Rising;
@@ -95,11 +95,10 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
 
 #[allow(clippy::too_many_arguments)]
 pub fn combat_system(
+    InMut(io): InMut<TurnIo>,
     mut scratch: Local<CombatScratch>,
-    field: Res<Field>,
     vision: Res<Vision>,
     mut rng: ResMut<BattleRng>,
-    mut chronicle: ResMut<Chronicle>,
     mut commanders: Query<&mut CommanderState>,
     mut units: Query<(
         Entity,
@@ -110,6 +109,7 @@ pub fn combat_system(
         &mut Morale,
     )>,
 ) {
+    let (field, chronicle) = io.split();
     let CombatScratch {
         falls,
         fighters,

@@ -29,6 +29,13 @@ impl ZoneInfo {
 #[derive(Resource, Debug, Clone)]
 pub struct Field(Arc<FieldData>);
 
+impl Field {
+    /// Whether `other` is this very field (a clone of it), not only an equal one.
+    pub fn same_as(&self, other: &Field) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 impl std::ops::Deref for Field {
     type Target = FieldData;
     fn deref(&self) -> &FieldData {

@@ -185,15 +185,36 @@ impl ActQueries {
 /// commands, a panic guard), which none of them uses and which cost a turn
 /// about as much as one of the small systems.
 pub struct Turn {
-    systems: Vec<BoxedSystem>,
+    /// The turn's systems; each takes the turn's [`TurnIo`] as its input.
+    systems: Vec<BoxedSystem<InMut<'static, TurnIo>>>,
+    io: TurnIo,
+}
+
+/// What the turn's systems share besides the world: the battle's field to
+/// read and the chronicle of the turn to write. Handed to each system as
+/// its input, not looked up in the world as a resource by each system every
+/// turn (a look-up costs about as much as a small system's own work).
+pub struct TurnIo {
+    /// The battle's field: the same shared data as the world's resource,
+    /// which never changes once the battle is made.
+    field: Field,
+    /// What happened this turn, taken out (or dropped) after it.
+    chronicle: Chronicle,
+}
+
+impl TurnIo {
+    /// The field to read and the chronicle to write, at once.
+    pub fn split(&mut self) -> (&Field, &mut Chronicle) {
+        (&self.field, &mut self.chronicle)
+    }
 }
 
 impl Turn {
     /// The turn's systems, initialized on `world` (their queries and
     /// resources found; a system whose parameters conflict panics here, as
-    /// in a schedule).
+    /// in a schedule). The world holds the battle's [`Field`] already.
     fn new(world: &mut World) -> Turn {
-        let mut systems: Vec<BoxedSystem> = vec![
+        let mut systems: Vec<BoxedSystem<InMut<'static, TurnIo>>> = vec![
             // Haze too ([`haze::carry`]).
             Box::new(IntoSystem::into_system(weather::weather_system)),
             // Rumor too ([`rumor::spread`]).
@@ -207,7 +228,11 @@ impl Turn {
         for system in &mut systems {
             system.initialize(world);
         }
-        Turn { systems }
+        let io = TurnIo {
+            field: world.resource::<Field>().clone(),
+            chronicle: Chronicle::default(),
+        };
+        Turn { systems, io }
     }
 
     /// Runs one turn of the systems on `world` (the world they were
@@ -215,8 +240,12 @@ impl Turn {
     /// its making: a system that cannot find one is a bug in this module,
     /// and stops the program as a schedule would.
     pub fn run(&mut self, world: &mut World) {
+        debug_assert!(
+            self.io.field.same_as(world.resource::<Field>()),
+            "the turn's field is the world's"
+        );
         for system in &mut self.systems {
-            if let Err(error) = system.run_without_applying_deferred((), world) {
+            if let Err(error) = system.run_without_applying_deferred(&mut self.io, world) {
                 panic!("the turn's system {} did not run: {error}", system.name());
             }
         }
@@ -393,7 +422,7 @@ impl Battle {
         self.run_turn();
         // The next turn's list starts as large as this one's: one
         // allocation, not one per doubling.
-        let entries = &mut self.world.resource_mut::<Chronicle>().entries;
+        let entries = &mut self.schedule.io.chronicle.entries;
         let room = entries.len();
         std::mem::replace(entries, Vec::with_capacity(room))
     }
@@ -403,7 +432,7 @@ impl Battle {
     /// for the next turn, instead of handed over in a new list every turn.
     pub fn step_quiet(&mut self) {
         self.run_turn();
-        self.world.resource_mut::<Chronicle>().entries.clear();
+        self.schedule.io.chronicle.entries.clear();
     }
 
     fn run_turn(&mut self) {

@@ -14,6 +14,7 @@
 //! below `shatter_share` of its men is shattered. Rallying is the rally's
 //! ([`super::rally`]), which this system runs as its last step.
 
+use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::haze::Haze;
@@ -192,17 +193,17 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
 /// leaves them, noted on morale's walk, and nothing runs between the two.
 #[allow(clippy::too_many_arguments)]
 pub fn morale_system(
+    InMut(io): InMut<TurnIo>,
     mut scratch: Local<MoraleScratch>,
-    field: Res<Field>,
     vision: Res<Vision>,
     side_orders: Res<SideOrders>,
     mut rng: ResMut<BattleRng>,
-    mut chronicle: ResMut<Chronicle>,
     withdrawals: Res<Withdrawals>,
     zones: Query<(&ZoneIdx, &Burning, &Passage, Option<&Haze>)>,
     mut commanders: Query<&mut CommanderState>,
     mut units: MoraleUnits,
 ) {
+    let (field, chronicle) = io.split();
     let rules = &field.rules;
     let n = field.zones.len();
     let MoraleScratch {
@@ -222,7 +223,7 @@ pub fn morale_system(
     zones.iter().for_each(|(idx, burning, passage, haze)| {
         if idx.0 < n {
             // A choking obscurant of the scene's weighs as smoke does.
-            let choking = haze.map_or(0.0, |haze| haze.choking(&field));
+            let choking = haze.map_or(0.0, |haze| haze.choking(field));
             smoke[idx.0] = burning.smoke.max(choking);
             open[idx.0] = passage.intact;
         }
@@ -305,7 +306,7 @@ pub fn morale_system(
     places.resize(n * field.n_sides, Place::default());
     let mut turn = Turn {
         rules,
-        field: &field,
+        field,
         vision: &vision,
         wet_cloth: &side_orders.wet_cloth,
         n,
@@ -316,7 +317,7 @@ pub fn morale_system(
         places,
         run: *run,
         rng: &mut rng,
-        chronicle: &mut chronicle,
+        chronicle,
         rallying: &mut *rallying,
     };
     // With the unit's turn out of line (`Turn::unit`) the walk keeps its
@@ -342,7 +343,7 @@ pub fn morale_system(
             }
         },
     );
-    rally(rallying, &field, &mut chronicle, &mut units);
+    rally(rallying, field, chronicle, &mut units);
 }
 
 /// What every unit's morale reads this turn, gathered once (per side and

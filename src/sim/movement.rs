@@ -25,6 +25,7 @@
 //! who flees with his guard is where his guard is, and his presence (morale,
 //! rallying, sight) goes with it.
 
+use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
@@ -418,10 +419,9 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
 
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn movement_system(
+    InMut(io): InMut<TurnIo>,
     mut scratch: Local<MovementScratch>,
-    field: Res<Field>,
     vision: Res<Vision>,
-    mut chronicle: ResMut<Chronicle>,
     mut withdrawals: ResMut<Withdrawals>,
     mut commanders: Query<&mut CommanderState>,
     mut passages: Query<(&ZoneIdx, &mut Passage)>,
@@ -434,6 +434,7 @@ pub fn movement_system(
         &Morale,
     )>,
 ) {
+    let (field, chronicle) = io.split();
     let rules = &field.rules;
     let n = field.zones.len();
     let n_sides = field.n_sides;
@@ -461,7 +462,7 @@ pub fn movement_system(
             *slot = passage.intact;
         }
     }
-    paths.keep_for(&field, intact);
+    paths.keep_for(field, intact);
     let open = |zone: usize| intact.get(zone).copied().unwrap_or(false);
 
     // Where each commander stands (the first entity of an index, as found;
@@ -549,7 +550,7 @@ pub fn movement_system(
         }
         mover.crossing = field.zones[from].is_crossing();
         if mover.crossing {
-            let room = room(&field, info, men);
+            let room = room(field, info, men);
             let flow = if routing { rules.routing_flow } else { 1.0 };
             crowding.push(Crowding {
                 idx: info.idx,
@@ -574,9 +575,9 @@ pub fn movement_system(
                 }
             }
         };
-        mover.want = goal.and_then(|goal| paths.next_hop(&field, from, goal));
+        mover.want = goal.and_then(|goal| paths.next_hop(field, from, goal));
         if state.obeys() && !mover.pursuing {
-            stands.note(&field, side, from, men, mover.want);
+            stands.note(field, side, from, men, mover.want);
         }
         if mover.want.is_some() || mover.crossing || arrived || mover.pursuing {
             movers.push(mover);
@@ -599,13 +600,13 @@ pub fn movement_system(
         let (side, from) = (mover.side, mover.zone);
         let target = *pursuit.entry((side, from)).or_insert_with(|| {
             let visible = |zone: usize| vision.side_sees(side, zone) || zone == from;
-            paths.nearest(&field, from, |z| {
+            paths.nearest(field, from, |z| {
                 enemy_routing_in[side * n + z] && visible(z)
             })
         });
-        mover.want = target.and_then(|goal| paths.next_hop(&field, from, goal));
+        mover.want = target.and_then(|goal| paths.next_hop(field, from, goal));
         if mover.state.obeys() {
-            stands.note(&field, side, from, mover.men, mover.want);
+            stands.note(field, side, from, mover.men, mover.want);
         }
     }
 
@@ -618,7 +619,7 @@ pub fn movement_system(
             continue;
         }
         let (from, side) = (mover.zone, mover.side);
-        let coming = stands.column(&field, (to, from));
+        let coming = stands.column(field, (to, from));
         let theirs: u32 = coming
             .iter()
             .enumerate()
@@ -629,7 +630,7 @@ pub fn movement_system(
             continue;
         }
         let ours = stands
-            .column(&field, (from, to))
+            .column(field, (from, to))
             .get(side)
             .copied()
             .unwrap_or(0);
@@ -736,8 +737,8 @@ pub fn movement_system(
             let zone = location.zone;
             let next = if field.zones[zone].is_crossing() {
                 let crowd = crowd_room[zone];
-                let own_room = room(&field, info, strength.men);
-                let per_man = room_per_man(&field, info.mounted);
+                let own_room = room(field, info, strength.men);
+                let per_man = room_per_man(field, info.mounted);
                 let own_panic = panic(morale.state == MoraleState::Routing, zone);
                 if crowd > capacity[zone] && crowd > 0.0 && own_panic > 0.0 {
                     // Each unit's part of the excess, by the room it takes and its own panic.
@@ -776,7 +777,7 @@ pub fn movement_system(
             } else {
                 break 'unit;
             };
-            move_to(&mut chronicle, info.idx, &mut location, &mut orders, next);
+            move_to(chronicle, info.idx, &mut location, &mut orders, next);
             moved.push((info.idx, next));
             if mover.engaged {
                 withdrawals.units.push(info.idx);

@@ -6,7 +6,7 @@
 //! thick smoke sees nothing beyond its own shapes: it knows the enemy only by
 //! sound and rumor.
 
-use super::chronicle::Chronicle;
+use super::TurnIo;
 use super::field::Field;
 use super::haze::Haze;
 use super::morale::Morale;
@@ -44,18 +44,18 @@ impl Vision {
 /// once for both.
 #[allow(clippy::too_many_arguments)]
 pub fn perception_system(
+    InMut(io): InMut<TurnIo>,
     mut present: Local<Vec<bool>>,
     mut listeners: Local<Vec<(usize, Listener)>>,
     mut heard: Local<RumorScratch>,
-    field: Res<Field>,
     mut vision: ResMut<Vision>,
     mut rumors: ResMut<Rumors>,
     mut rng: ResMut<BattleRng>,
-    mut chronicle: ResMut<Chronicle>,
     zones: Query<(&ZoneIdx, &Burning, Option<&Haze>)>,
     mut units: Listeners,
     commanders: Query<&CommanderState>,
 ) {
+    let (field, chronicle) = io.split();
     if rumors.active.is_empty() {
         // No cry abroad (most turns): where each side stands is read
         // straight from the units, and nobody is listening.
@@ -64,7 +64,7 @@ pub fn perception_system(
             .filter(|(_, _, location, morale)| on_field(location, morale))
             .map(|(_, info, location, _)| (info.side, location.zone));
         see_into(
-            &field,
+            field,
             &zones,
             standing,
             &commanders,
@@ -79,7 +79,7 @@ pub fn perception_system(
     rumor::listeners_into(&units, &mut listeners);
     let standing = listeners.iter().map(|(_, unit)| (unit.side, unit.zone));
     see_into(
-        &field,
+        field,
         &zones,
         standing,
         &commanders,
@@ -89,12 +89,12 @@ pub fn perception_system(
     rumor::spread(
         &mut heard,
         &listeners,
-        &field,
+        field,
         &vision,
         &mut rumors,
         kept,
         &mut rng,
-        &mut chronicle,
+        chronicle,
         &mut units,
     );
 }

@@ -4,7 +4,6 @@
 //! rewinds it and how a save stores it. What cannot change (the field) is
 //! rebuilt from the scene and never stored.
 
-use super::chronicle::Chronicle;
 use super::field::Field;
 use super::haze::Haze;
 use super::morale::Morale;
@@ -383,7 +382,6 @@ impl WorldState {
         world.insert_resource(SideOrders {
             wet_cloth: self.wet_cloth.clone(),
         });
-        world.insert_resource(Chronicle::default());
         world.insert_resource(super::movement::Withdrawals::default());
         if !self.write_in_place(world) {
             self.respawn(world);
@@ -511,7 +509,6 @@ impl WorldState {
             && world.contains_resource::<Rumors>()
             && world.contains_resource::<Vision>()
             && world.contains_resource::<SideOrders>()
-            && world.contains_resource::<Chronicle>()
             && world.contains_resource::<super::movement::Withdrawals>();
         if !fits || !has_resources {
             return false;
@@ -573,8 +570,6 @@ impl WorldState {
         // Destructured, so a field added to these cannot be forgotten here.
         let SideOrders { wet_cloth } = &mut *world.resource_mut::<SideOrders>();
         wet_cloth.clone_from(&self.wet_cloth);
-        let Chronicle { entries } = &mut *world.resource_mut::<Chronicle>();
-        entries.clear();
         let super::movement::Withdrawals { units } =
             &mut *world.resource_mut::<super::movement::Withdrawals>();
         units.clear();

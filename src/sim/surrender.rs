@@ -4,7 +4,8 @@
 //! `surrender_chance` per turn. Its officers who refuse — `officer_refusal`
 //! of its men — are cut down by their own men.
 
-use super::chronicle::{Chronicle, Entry};
+use super::TurnIo;
+use super::chronicle::Entry;
 use super::field::Field;
 use super::morale::Morale;
 use super::movement::{Location, room};
@@ -30,14 +31,14 @@ pub struct SurrenderScratch {
 
 #[allow(clippy::too_many_arguments)]
 pub fn surrender_system(
+    InMut(io): InMut<TurnIo>,
     mut scratch: Local<SurrenderScratch>,
-    field: Res<Field>,
     vision: Res<Vision>,
     mut rng: ResMut<BattleRng>,
-    mut chronicle: ResMut<Chronicle>,
     zones: Query<(&ZoneIdx, &Passage)>,
     mut units: Query<(Entity, &UnitInfo, &mut Strength, &Location, &mut Morale)>,
 ) {
+    let (field, chronicle) = io.split();
     let rules = &field.rules;
     let n = field.zones.len();
     let n_sides = field.n_sides;
@@ -110,7 +111,7 @@ pub fn surrender_system(
                 .iter()
                 .any(|&z| open[z] && !enemy_in(side, z) && field.zones[z].is_crossing())
         {
-            crowd_into(crowd, &field, &units);
+            crowd_into(crowd, field, &units);
             crowded = true;
         }
         let jammed = |zone: usize| {

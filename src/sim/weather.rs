@@ -5,6 +5,7 @@
 //! still air and cleared by wind once the fire is out. Then the scene's own
 //! obscurants are carried and thin in the same wind ([`haze::carry`]).
 
+use super::TurnIo;
 use super::ZoneIdx;
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
@@ -122,14 +123,14 @@ pub struct WeatherScratch {
 }
 
 pub fn weather_system(
+    InMut(io): InMut<TurnIo>,
     mut scratch: Local<WeatherScratch>,
-    field: Res<Field>,
     mut weather: ResMut<Weather>,
     mut rng: ResMut<BattleRng>,
-    mut chronicle: ResMut<Chronicle>,
     mut zones: Query<(&ZoneIdx, &mut Burning)>,
     mut hazes: Query<(&ZoneIdx, &mut Haze)>,
 ) {
+    let (field, chronicle) = io.split();
     let rules = &field.rules;
     if rng.chance(rules.wind_drift) {
         let shift = rng.unit() * 0.4 - 0.2;
@@ -156,26 +157,19 @@ pub fn weather_system(
         next,
         haze,
     } = &mut *scratch;
-    let downwind_of = winds.of(&field, weather.toward);
+    let downwind_of = winds.of(field, weather.toward);
     fire_and_smoke(
         (state, next),
         downwind_of,
-        &field,
+        field,
         &weather,
-        &mut chronicle,
+        chronicle,
         &mut zones,
     );
     // Stable order for the transcript whatever order the query visited zones in.
     chronicle.entries.sort_by_key(entry_zone_key);
     // Then the scene's own obscurants (dust, fog, night), in the same wind.
-    haze::carry(
-        haze,
-        downwind_of,
-        &field,
-        &weather,
-        &mut chronicle,
-        &mut hazes,
-    );
+    haze::carry(haze, downwind_of, field, &weather, chronicle, &mut hazes);
 }
 
 /// Fire burns and spreads downwind (`downwind_of`: each zone's neighbour
