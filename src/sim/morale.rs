@@ -221,12 +221,17 @@ pub fn morale_system(
     } = &mut *scratch;
     refill(smoke, n, 0.0);
     refill(open, n, true);
+    // A choking obscurant of the scene's weighs as smoke does (none to
+    // look for in most scenes).
+    let any_choking = field.obscurants.iter().any(|o| o.chokes);
     // (Folds, here and below, not `for` loops: a query's own fold walks its
     // tables without a check per item.)
     zones.iter().for_each(|(idx, burning, passage, haze)| {
         if idx.0 < n {
-            // A choking obscurant of the scene's weighs as smoke does.
-            let choking = haze.map_or(0.0, |haze| haze.choking(&field));
+            let choking = match haze {
+                Some(haze) if any_choking => haze.choking(&field),
+                _ => 0.0,
+            };
             smoke[idx.0] = burning.smoke.max(choking);
             open[idx.0] = passage.intact;
         }
@@ -255,6 +260,9 @@ pub fn morale_system(
     let mut stored = true;
     loop {
         refill(tally, n * field.n_sides, Tally::default());
+        // (A slice, not the list: the walk keeps where it starts and ends
+        // in registers rather than reading them again through the list.)
+        let tally = &mut tally[..];
         let mut order = Rising::default();
         by_index(&units, stored).for_each(|(_, info, strength, location, _, morale)| {
             order.see(info.idx);
@@ -392,8 +400,11 @@ impl Gather<'_> {
             near_routing += there.routing + there.withdrawing;
         };
         add(&tally[side * n + zone]);
+        // What the side sees, per zone (all, when not known: as
+        // `Vision::side_sees` reads it).
+        let sees = vision.sees.get(side);
         for &z in &field.neighbours[zone] {
-            if z == zone || vision.side_sees(side, z) {
+            if z == zone || sees.and_then(|row| row.get(z)).copied().unwrap_or(true) {
                 add(&tally[side * n + z]);
             }
         }
@@ -464,7 +475,8 @@ impl Turn<'_> {
     ) -> bool {
         let rules = self.rules;
         let side = info.side;
-        let here = &self.places[side * self.n + zone];
+        let at = side * self.n + zone;
+        let here = &self.places[at];
         let withdrew = self.withdrawn.get(info.idx).copied().unwrap_or(false);
         // Each modifier is felt as it is found, in the order `why` shows
         // them; the leader's ceiling and recovery measure from where morale
@@ -637,7 +649,7 @@ impl Turn<'_> {
                 _ => Entry::Rallies { unit },
             });
         }
-        self.rallying.note(entity, info, zone, men, new);
+        self.rallying.note(entity, info, zone, at, men, new);
         new == MoraleState::Routing && new != old
     }
 }
