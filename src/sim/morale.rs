@@ -455,7 +455,6 @@ struct Turn<'a> {
 }
 
 impl Turn<'_> {
-
     /// One unit's turn of morale (one on the field, able to fight or flee):
     /// the modifiers it feels and the state it comes to. True when it
     /// breaks now (it stops to no order but flight).
