@@ -134,11 +134,10 @@ pub struct MoraleScratch {
     tally: Vec<Tally>,
     /// Whether each unit (by index) withdrew from a fight this turn.
     withdrawn: Vec<bool>,
-    /// Per side and zone, found when the first unit there asks: current
-    /// when its `found` is this run's.
+    /// Per side and zone, found before the units' walk for every place
+    /// a unit reads (the others are left as an earlier turn left them:
+    /// nothing reads them).
     places: Vec<Place>,
-    /// Counts the system's runs.
-    run: u64,
     /// The rally's, which this system runs last.
     rally: RallyScratch,
 }
@@ -154,18 +153,21 @@ struct Tally {
     withdrawing: f64,
     /// The best leadership standing there (none: 0).
     leading: f64,
+    /// The units able to fight or flee there: those whose morale is
+    /// felt this turn, each reading the side's place in the zone.
+    units: u32,
 }
 
-/// What the units of one side in one zone feel alike this turn, found when
-/// the first of them asks.
+/// What the units of one side in one zone feel alike this turn, found
+/// once for all of them.
 #[derive(Debug, Clone, Copy, Default)]
 struct Place {
-    /// The run it was found on (0: never).
-    found: u64,
     /// Men of the side in the zone and the neighbours it sees, and of those
     /// the routing (or withdrawing) men.
     near_men: f64,
     near_routing: f64,
+    /// None routing or withdrawing near (`near_routing` is zero).
+    calm: bool,
     /// The enemy in the zone (heard if not seen) outnumbers the side half
     /// again.
     outnumbered: bool,
@@ -179,8 +181,12 @@ struct Place {
     /// reach the water to wet their cloth mid-ford).
     choke: f64,
     choke_mounted: f64,
-    /// The best leadership standing here (none: 0).
+    /// The best leadership standing here (none: 0), and what it adds to
+    /// a unit's usual morale for its ceiling (× `leader_ceiling`) and lifts
+    /// it by (`leader_morale` ×).
     leadership: f64,
+    ceiling_over: f64,
+    lift: f64,
 }
 
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
@@ -212,18 +218,22 @@ pub fn morale_system(
         tally,
         withdrawn,
         places,
-        run,
         rally: rallying,
     } = &mut *scratch;
-    *run += 1;
     refill(smoke, n, 0.0);
     refill(open, n, true);
+    // A choking obscurant of the scene's weighs as smoke does (none to
+    // look for in most scenes).
+    let any_choking = field.obscurants.iter().any(|o| o.chokes);
     // (Folds, here and below, not `for` loops: a query's own fold walks its
     // tables without a check per item.)
     zones.iter().for_each(|(idx, burning, passage, haze)| {
         if idx.0 < n {
             // A choking obscurant of the scene's weighs as smoke does.
-            let choking = haze.map_or(0.0, |haze| haze.choking(field));
+            let choking = match haze {
+                Some(haze) if any_choking => haze.choking(field),
+                _ => 0.0,
+            };
             smoke[idx.0] = burning.smoke.max(choking);
             open[idx.0] = passage.intact;
         }
@@ -252,6 +262,9 @@ pub fn morale_system(
     let mut stored = true;
     loop {
         refill(tally, n * field.n_sides, Tally::default());
+        // (A slice, not the list: the walk keeps where it starts and ends
+        // in registers rather than reading them again through the list.)
+        let tally = &mut tally[..];
         let mut order = Rising::default();
         by_index(&units, stored).for_each(|(_, info, strength, location, _, morale)| {
             order.see(info.idx);
@@ -266,6 +279,7 @@ pub fn morale_system(
             }
             if location.present && morale.state.can_fight_or_flee() {
                 let here = &mut tally[info.side * n + location.zone];
+                here.units += 1;
                 here.men += f64::from(strength.men);
                 if morale.state.is_broken() {
                     here.routing += f64::from(strength.men);
@@ -301,10 +315,10 @@ pub fn morale_system(
     if beating {
         spend_beats(&mut commanders);
     }
-    // Kept from run to run, not emptied: a place found on an earlier run
-    // is found again.
+    // What the units of each side in each zone feel alike, for the places
+    // units stand in.
     places.resize(n * field.n_sides, Place::default());
-    let mut turn = Turn {
+    let gather = Gather {
         rules,
         field,
         vision: &vision,
@@ -313,9 +327,17 @@ pub fn morale_system(
         smoke,
         open,
         tally,
+    };
+    for (at, there) in tally.iter().enumerate() {
+        if there.units > 0 {
+            places[at] = gather.place(at / n, at % n);
+        }
+    }
+    let mut turn = Turn {
+        rules,
+        n,
         withdrawn,
         places,
-        run: *run,
         rng: &mut rng,
         chronicle,
         rallying: &mut *rallying,
@@ -346,9 +368,8 @@ pub fn morale_system(
     rally(rallying, field, chronicle, &mut units);
 }
 
-/// What every unit's morale reads this turn, gathered once (per side and
-/// zone: `side * zones + zone`), and what it writes to.
-struct Turn<'a> {
+/// What the places (per side and zone) are found from.
+struct Gather<'a> {
     rules: &'a Rules,
     field: &'a Field,
     vision: &'a Vision,
@@ -358,19 +379,12 @@ struct Turn<'a> {
     smoke: &'a [f64],
     open: &'a [bool],
     tally: &'a [Tally],
-    withdrawn: &'a [bool],
-    places: &'a mut [Place],
-    run: u64,
-    rng: &'a mut BattleRng,
-    chronicle: &'a mut Chronicle,
-    /// The rally's notes of each unit as its morale leaves it.
-    rallying: &'a mut RallyScratch,
 }
 
-impl Turn<'_> {
+impl Gather<'_> {
     /// What the units of `side` in `zone` feel alike.
     fn place(&self, side: usize, zone: usize) -> Place {
-        let Turn {
+        let Gather {
             rules,
             field,
             vision,
@@ -388,8 +402,11 @@ impl Turn<'_> {
             near_routing += there.routing + there.withdrawing;
         };
         add(&tally[side * n + zone]);
+        // What the side sees, per zone (all, when not known: as
+        // `Vision::side_sees` reads it).
+        let sees = vision.sees.get(side);
         for &z in &field.neighbours[zone] {
-            if z == zone || vision.side_sees(side, z) {
+            if z == zone || sees.and_then(|row| row.get(z)).copied().unwrap_or(true) {
                 add(&tally[side * n + z]);
             }
         }
@@ -407,20 +424,39 @@ impl Turn<'_> {
         let choke_with = |cloth: bool| {
             rules.smoke_morale * smoke[zone] * if cloth { rules.wet_cloth } else { 1.0 }
         };
+        let leadership = tally[side * n + zone].leading;
         Place {
-            found: self.run,
             near_men,
             near_routing,
+            calm: near_routing == 0.0,
             outnumbered: enemy_here > 1.5 * tally[side * n + zone].men,
             trapped,
             smoky: smoke[zone] >= rules.smoke_thin,
             blind: vision.is_blind(zone),
             choke: choke_with(wet_cloth),
             choke_mounted: choke_with(wet_cloth && !field.zones[zone].is_crossing()),
-            leadership: tally[side * n + zone].leading,
+            leadership,
+            ceiling_over: leadership * rules.leader_ceiling,
+            lift: rules.leader_morale * leadership,
         }
     }
+}
 
+/// What every unit's morale reads this turn, gathered once (per side and
+/// zone: `side * zones + zone`), and what it writes to.
+struct Turn<'a> {
+    rules: &'a Rules,
+    /// Zones on the field.
+    n: usize,
+    withdrawn: &'a [bool],
+    places: &'a [Place],
+    rng: &'a mut BattleRng,
+    chronicle: &'a mut Chronicle,
+    /// The rally's notes of each unit as its morale leaves it.
+    rallying: &'a mut RallyScratch,
+}
+
+impl Turn<'_> {
     /// One unit's turn of morale (one on the field, able to fight or flee):
     /// the modifiers it feels and the state it comes to. True when it
     /// breaks now (it stops to no order but flight).
@@ -441,9 +477,6 @@ impl Turn<'_> {
         let rules = self.rules;
         let side = info.side;
         let at = side * self.n + zone;
-        if self.places[at].found != self.run {
-            self.places[at] = self.place(side, zone);
-        }
         let here = &self.places[at];
         let withdrew = self.withdrawn.get(info.idx).copied().unwrap_or(false);
         // Each modifier is felt as it is found, in the order `why` shows
@@ -457,14 +490,16 @@ impl Turn<'_> {
             morale.feel(modifier, delta);
         };
         // Casualties this turn, as a share of the men before them.
-        let before = f64::from(men + lost_this_turn);
-        if lost_this_turn > 0 && before > 0.0 {
-            let percent = 100.0 * f64::from(lost_this_turn) / before;
-            feel(
-                morale,
-                Modifier::Casualties,
-                -rules.casualty_morale * percent,
-            );
+        if lost_this_turn > 0 {
+            let before = f64::from(men + lost_this_turn);
+            if before > 0.0 {
+                let percent = 100.0 * f64::from(lost_this_turn) / before;
+                feel(
+                    morale,
+                    Modifier::Casualties,
+                    -rules.casualty_morale * percent,
+                );
+            }
         }
         // Outnumbered by the enemy in the zone.
         if here.outnumbered {
@@ -474,7 +509,7 @@ impl Turn<'_> {
         // see (less itself).
         // (None routing or withdrawing near, and it did not withdraw: the
         // share is none, as the sum below would find, without it.)
-        let routing_share = if here.near_routing == 0.0 && !withdrew {
+        let routing_share = if here.calm && !withdrew {
             0.0
         } else {
             let own_men = f64::from(men);
@@ -528,10 +563,9 @@ impl Turn<'_> {
         }
         // A commander standing here lifts spirits toward a ceiling a little above
         // the unit's usual morale; his presence is not a bonus that piles up each turn.
-        let leadership = here.leadership;
-        if leadership > 0.0 {
-            let ceiling = (info.start_morale + leadership * rules.leader_ceiling).min(100.0);
-            let lift = (rules.leader_morale * leadership).min((ceiling - before_turn).max(0.0));
+        if here.leadership > 0.0 {
+            let ceiling = (info.start_morale + here.ceiling_over).min(100.0);
+            let lift = here.lift.min((ceiling - before_turn).max(0.0));
             if lift > 0.0 {
                 feel(morale, Modifier::Leader, lift);
             }
@@ -559,11 +593,10 @@ impl Turn<'_> {
         }
 
         // State changes.
-        let threshold = rules.cascade_base + rules.cascade_quality * info.quality;
         let old = morale.state;
         let cascade = !morale.state.is_broken()
-            && felt_share > threshold
-            && morale.value < rules.steady_above;
+            && morale.value < rules.steady_above
+            && felt_share > rules.cascade_base + rules.cascade_quality * info.quality;
         // An ordered withdrawal that turns into flight (drawn only when on).
         let flight = withdrew
             && !morale.state.is_broken()
@@ -617,7 +650,7 @@ impl Turn<'_> {
                 _ => Entry::Rallies { unit },
             });
         }
-        self.rallying.note(entity, info, zone, men, new);
+        self.rallying.note(entity, info, zone, at, men, new);
         new == MoraleState::Routing && new != old
     }
 }

@@ -79,13 +79,15 @@ impl RallyScratch {
     }
 
     /// Notes a unit that is on the field and able to fight or flee, as its
-    /// morale leaves it this turn. Called in unit-index order.
+    /// morale leaves it this turn. Called in unit-index order. `at`: its
+    /// side and zone, as laid out here (`side * zones + zone`).
     #[inline]
     pub(super) fn note(
         &mut self,
         entity: Entity,
         info: &UnitInfo,
         zone: usize,
+        at: usize,
         men: u32,
         state: MoraleState,
     ) {
@@ -98,7 +100,7 @@ impl RallyScratch {
             });
         }
         if state.can_fight_or_flee() && !state.is_broken() && men > 0 {
-            self.fighting_in[info.side * self.zones + zone] = true;
+            self.fighting_in[at] = true;
         }
     }
 }
