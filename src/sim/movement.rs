@@ -410,6 +410,114 @@ pub struct MovementScratch {
     followed: Vec<Option<usize>>,
 }
 
+/// The movement system's reading of the units as the moves begin: what
+/// each unit that may have something to do tells the moves.
+struct Census<'a, C> {
+    field: &'a Field,
+    paths: &'a mut Paths,
+    enemy_routing_in: &'a mut Vec<bool>,
+    unbroken: &'a mut Vec<bool>,
+    crowding: &'a mut Vec<Crowding>,
+    movers: &'a mut Vec<Mover>,
+    stands: &'a mut Stands,
+    /// Where a commander stands.
+    commander_at: C,
+}
+
+impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
+    /// Reads a unit that does not simply stand where it is: where routing
+    /// enemies are (for pursuit), by side; where each side has an unbroken
+    /// unit (contact); the room taken in each crossing, and how fast it
+    /// flows; the unit's wanted next zone, and where each side's obeying
+    /// units march and stand. A unit that may have anything to do in the
+    /// moves is listed.
+    // Kept out of the loop over the units, which most units (those that
+    // stand) leave at once.
+    #[inline(never)]
+    fn unit(
+        &mut self,
+        entity: Entity,
+        info: &UnitInfo,
+        men: u32,
+        location: &Location,
+        order: UnitOrder,
+        state: MoraleState,
+    ) {
+        let field = self.field;
+        let (n, n_sides) = (field.zones.len(), field.n_sides);
+        let (side, from) = (info.side, location.zone);
+        let arrived = order == UnitOrder::MoveTo(from);
+        let mut mover = Mover {
+            entity,
+            idx: info.idx,
+            side,
+            zone: from,
+            men,
+            state,
+            crossing: false,
+            arrived,
+            pursuing: false,
+            want: None,
+            engaged: false,
+        };
+        if !location.present || !state.can_fight_or_flee() {
+            if arrived {
+                self.movers.push(mover);
+            }
+            return;
+        }
+        let routing = state == MoraleState::Routing;
+        if routing && men > 0 {
+            for other in 0..n_sides {
+                if other != side {
+                    self.enemy_routing_in[other * n + from] = true;
+                }
+            }
+        }
+        if state.obeys() && men > 0 {
+            self.unbroken[side * n + from] = true;
+        }
+        mover.crossing = field.zones[from].is_crossing();
+        if mover.crossing {
+            let room = room(field, info, men);
+            let flow = if routing {
+                field.rules.routing_flow
+            } else {
+                1.0
+            };
+            self.crowding.push(Crowding {
+                idx: info.idx,
+                zone: from,
+                room,
+                flowing: room * flow,
+            });
+        }
+        let goal = if routing {
+            match order {
+                UnitOrder::RallyTo(commander) => (self.commander_at)(commander),
+                _ => field.retreat.get(side).copied().flatten(),
+            }
+        } else {
+            match order {
+                UnitOrder::Hold => None,
+                UnitOrder::MoveTo(zone) => Some(zone),
+                UnitOrder::RallyTo(commander) => (self.commander_at)(commander),
+                UnitOrder::Pursue => {
+                    mover.pursuing = true;
+                    None
+                }
+            }
+        };
+        mover.want = goal.and_then(|goal| self.paths.next_hop(field, from, goal));
+        if state.obeys() && !mover.pursuing {
+            self.stands.note(field, side, from, men, mover.want);
+        }
+        if mover.want.is_some() || mover.crossing || arrived || mover.pursuing {
+            self.movers.push(mover);
+        }
+    }
+}
+
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
 fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
     list.clear();
@@ -468,7 +576,7 @@ pub fn movement_system(
     // an index past the scene's commanders is looked for), read when a unit
     // first makes for a commander's drums.
     let mut commanders_read = false;
-    let mut commander_at = |idx: usize| {
+    let commander_at = |idx: usize| {
         if !commanders_read {
             refill(commander_zone, commanders.iter().len(), None);
             for commander in commanders.iter() {
@@ -498,90 +606,41 @@ pub fn movement_system(
     movers.clear();
     stands.reset(n, n_sides);
     let mut order = Rising::default();
-    for (entity, info, strength, location, orders, morale) in units.iter() {
-        order.see(info.idx);
-        let (side, from, men, state) = (info.side, location.zone, strength.men, morale.state);
-        // Most units stand where they are, in good order, outside a
-        // crossing: all they tell the moves is that their side is there
-        // unbroken and holds the zone (what the general path below
-        // finds for them, without the rest).
-        if orders.order == UnitOrder::Hold
-            && state.obeys()
-            && location.present
-            && !field.zones[from].is_crossing()
-        {
-            if men > 0 {
-                unbroken[side * n + from] = true;
-                stands.holding[side * n + from] = true;
-            }
-            continue;
-        }
-        let arrived = orders.order == UnitOrder::MoveTo(from);
-        let mut mover = Mover {
-            entity,
-            idx: info.idx,
-            side,
-            zone: from,
-            men,
-            state,
-            crossing: false,
-            arrived,
-            pursuing: false,
-            want: None,
-            engaged: false,
-        };
-        if !location.present || !state.can_fight_or_flee() {
-            if arrived {
-                movers.push(mover);
-            }
-            continue;
-        }
-        let routing = state == MoraleState::Routing;
-        if routing && men > 0 {
-            for other in 0..n_sides {
-                if other != side {
-                    enemy_routing_in[other * n + from] = true;
+    let mut census = Census {
+        field: &field,
+        paths: &mut *paths,
+        enemy_routing_in: &mut *enemy_routing_in,
+        unbroken: &mut *unbroken,
+        crowding: &mut *crowding,
+        movers: &mut *movers,
+        stands: &mut *stands,
+        commander_at,
+    };
+    // `for_each`, not a `for` loop: bevy then walks each table's columns as
+    // slices, and the loop stays small enough to keep them in registers
+    // (the units that stand go no further than this).
+    units
+        .iter()
+        .for_each(|(entity, info, strength, location, orders, morale)| {
+            order.see(info.idx);
+            let (side, from, men) = (info.side, location.zone, strength.men);
+            // Most units stand where they are, in good order, outside a
+            // crossing: all they tell the moves is that their side is there
+            // unbroken and holds the zone (what `Census::unit` finds for
+            // them, without the rest).
+            if orders.order == UnitOrder::Hold
+                && morale.state.obeys()
+                && location.present
+                && !field.zones[from].is_crossing()
+            {
+                if men > 0 {
+                    census.unbroken[side * n + from] = true;
+                    census.stands.holding[side * n + from] = true;
                 }
+                return;
             }
-        }
-        if state.obeys() && men > 0 {
-            unbroken[side * n + from] = true;
-        }
-        mover.crossing = field.zones[from].is_crossing();
-        if mover.crossing {
-            let room = room(&field, info, men);
-            let flow = if routing { rules.routing_flow } else { 1.0 };
-            crowding.push(Crowding {
-                idx: info.idx,
-                zone: from,
-                room,
-                flowing: room * flow,
-            });
-        }
-        let goal = if routing {
-            match orders.order {
-                UnitOrder::RallyTo(commander) => commander_at(commander),
-                _ => field.retreat.get(side).copied().flatten(),
-            }
-        } else {
-            match orders.order {
-                UnitOrder::Hold => None,
-                UnitOrder::MoveTo(zone) => Some(zone),
-                UnitOrder::RallyTo(commander) => commander_at(commander),
-                UnitOrder::Pursue => {
-                    mover.pursuing = true;
-                    None
-                }
-            }
-        };
-        mover.want = goal.and_then(|goal| paths.next_hop(&field, from, goal));
-        if state.obeys() && !mover.pursuing {
-            stands.note(&field, side, from, men, mover.want);
-        }
-        if mover.want.is_some() || mover.crossing || arrived || mover.pursuing {
-            movers.push(mover);
-        }
-    }
+            census.unit(entity, info, men, location, orders.order, morale.state);
+        });
     if !order.rose() {
         crowding.sort_by_key(|crowding| crowding.idx);
         movers.sort_by_key(|mover| mover.idx);
