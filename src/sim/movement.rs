@@ -389,6 +389,8 @@ impl Stands {
 #[derive(Default)]
 pub struct MovementScratch {
     intact: Vec<bool>,
+    /// Per zone: a ford or bridge (read for every unit, so kept at hand).
+    crossing: Vec<bool>,
     paths: Paths,
     /// Where routing enemies of each side are (for pursuit).
     enemy_routing_in: Vec<bool>,
@@ -414,6 +416,7 @@ pub struct MovementScratch {
 /// each unit that may have something to do tells the moves.
 struct Census<'a, C> {
     field: &'a Field,
+    crossing: &'a [bool],
     paths: &'a mut Paths,
     enemy_routing_in: &'a mut Vec<bool>,
     unbroken: &'a mut Vec<bool>,
@@ -477,7 +480,7 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
         if state.obeys() && men > 0 {
             self.unbroken[side * n + from] = true;
         }
-        mover.crossing = field.zones[from].is_crossing();
+        mover.crossing = self.crossing[from];
         if mover.crossing {
             let room = room(field, info, men);
             let flow = if routing {
@@ -547,6 +550,7 @@ pub fn movement_system(
     let n_sides = field.n_sides;
     let MovementScratch {
         intact,
+        crossing,
         paths,
         enemy_routing_in,
         unbroken,
@@ -570,6 +574,9 @@ pub fn movement_system(
         }
     }
     paths.keep_for(&field, intact);
+    crossing.clear();
+    crossing.extend(field.zones.iter().map(|zone| zone.is_crossing()));
+    let crossing = &crossing[..];
     let open = |zone: usize| intact.get(zone).copied().unwrap_or(false);
 
     // Where each commander stands (the first entity of an index, as found;
@@ -608,6 +615,7 @@ pub fn movement_system(
     let mut order = Rising::default();
     let mut census = Census {
         field: &field,
+        crossing,
         paths: &mut *paths,
         enemy_routing_in: &mut *enemy_routing_in,
         unbroken: &mut *unbroken,
@@ -631,7 +639,7 @@ pub fn movement_system(
             if orders.order == UnitOrder::Hold
                 && morale.state.obeys()
                 && location.present
-                && !field.zones[from].is_crossing()
+                && !crossing[from]
             {
                 if men > 0 {
                     census.unbroken[side * n + from] = true;
@@ -793,7 +801,7 @@ pub fn movement_system(
                 break 'unit;
             }
             let zone = location.zone;
-            let next = if field.zones[zone].is_crossing() {
+            let next = if crossing[zone] {
                 let crowd = crowd_room[zone];
                 let own_room = room(&field, info, strength.men);
                 let per_man = room_per_man(&field, info.mounted);
