@@ -29,7 +29,6 @@ use super::chronicle::{Chronicle, Entry};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::Morale;
-use super::order::Rising;
 use super::perception::Vision;
 use super::weather::Passage;
 use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
@@ -419,7 +418,7 @@ struct Census<'a, C> {
     crossing: &'a [bool],
     paths: &'a mut Paths,
     enemy_routing_in: &'a mut Vec<bool>,
-    unbroken: &'a mut Vec<bool>,
+    unbroken: &'a mut [bool],
     crowding: &'a mut Vec<Crowding>,
     movers: &'a mut Vec<Mover>,
     stands: &'a mut Stands,
@@ -606,19 +605,19 @@ pub fn movement_system(
     // where each side's obeying units march and stand. The units that may
     // have anything to do in the moves are listed. The crowds are summed and
     // the list walked in unit-index order: when the world holds the units
-    // otherwise (checked on the way), both are sorted by index first.
+    // otherwise, both are sorted by index first (checked on the short lists,
+    // not on the way past every unit).
     refill(enemy_routing_in, n * n_sides, false);
     refill(unbroken, n * n_sides, false);
     crowding.clear();
     movers.clear();
     stands.reset(n, n_sides);
-    let mut order = Rising::default();
     let mut census = Census {
         field: &field,
         crossing,
         paths: &mut *paths,
         enemy_routing_in: &mut *enemy_routing_in,
-        unbroken: &mut *unbroken,
+        unbroken: &mut unbroken[..],
         crowding: &mut *crowding,
         movers: &mut *movers,
         stands: &mut *stands,
@@ -630,7 +629,6 @@ pub fn movement_system(
     units
         .iter()
         .for_each(|(entity, info, strength, location, orders, morale)| {
-            order.see(info.idx);
             let (side, from, men) = (info.side, location.zone, strength.men);
             // Most units stand where they are, in good order, outside a
             // crossing: all they tell the moves is that their side is there
@@ -649,8 +647,12 @@ pub fn movement_system(
             }
             census.unit(entity, info, men, location, orders.order, morale.state);
         });
-    if !order.rose() {
+    // Each unit is listed once: sorted by index, the lists are in the one
+    // order whatever the order they were read in.
+    if !crowding.is_sorted_by_key(|crowding| crowding.idx) {
         crowding.sort_by_key(|crowding| crowding.idx);
+    }
+    if !movers.is_sorted_by_key(|mover| mover.idx) {
         movers.sort_by_key(|mover| mover.idx);
     }
     refill(crowd_room, n, 0.0);
