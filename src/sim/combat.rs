@@ -213,13 +213,16 @@ pub fn combat_system(
         refill(men, n_sides, 0.0);
         refill(melee, n_sides, 0.0);
         refill(missile, n_sides, 0.0);
+        // What the zone does to every fighter in it, found once.
+        let blind = vision.is_blind(zone);
+        let deep = info_zone.depth_m > rules.deep_water_m;
         for &i in here {
             let fighter = &fighters[i];
             let mut power = state_factor(fighter.state);
-            if vision.is_blind(zone) {
+            if blind {
                 power *= rules.smoke_combat;
             }
-            if fighter.mounted && info_zone.depth_m > rules.deep_water_m {
+            if fighter.mounted && deep {
                 power *= rules.cavalry_in_water;
             }
             let m = f64::from(fighter.men);
