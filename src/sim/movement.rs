@@ -744,8 +744,14 @@ pub fn movement_system(
     // Crossings: capacity shared by room; a routing crowd jams, and the excess
     // tramples. Only the crossings units stand in are asked for.
     refill(capacity, n, 0.0);
+    let mut rated = None;
     for crowding in crowding.iter() {
         let zone = crowding.zone;
+        // The units in one crossing mostly follow each other in the list:
+        // its capacity is worked out once for them.
+        if rated.replace(zone) == Some(zone) {
+            continue;
+        }
         let flow = if crowd_room[zone] > 0.0 {
             flowing_room[zone] / crowd_room[zone]
         } else {
@@ -771,6 +777,7 @@ pub fn movement_system(
     refill(trampled, n, 0);
     refill(crossed, n * n_sides, 0);
     let mut any_crossed = false;
+    let mut any_trampled = false;
     moved.clear();
     // Those that left an enemy standing pay for it in the morale step.
     withdrawals.units.clear();
@@ -820,6 +827,7 @@ pub fn movement_system(
                     strength.men -= lost;
                     strength.lost_this_turn += lost;
                     trampled[zone] += lost;
+                    any_trampled |= lost > 0;
                 }
                 let Some(next) = want else { break 'unit };
                 if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
@@ -856,9 +864,11 @@ pub fn movement_system(
             orders.order = UnitOrder::Hold;
         }
     }
-    for (zone, men) in trampled.iter().enumerate() {
-        if *men > 0 {
-            chronicle.push(Entry::Trampled { zone, men: *men });
+    if any_trampled {
+        for (zone, men) in trampled.iter().enumerate() {
+            if *men > 0 {
+                chronicle.push(Entry::Trampled { zone, men: *men });
+            }
         }
     }
     if any_crossed {
