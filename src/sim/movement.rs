@@ -424,6 +424,8 @@ struct Census<'a, C> {
     stands: &'a mut Stands,
     /// Where a commander stands.
     commander_at: C,
+    /// Some unit listed pursues.
+    any_pursuing: bool,
 }
 
 impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
@@ -506,6 +508,7 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
                 UnitOrder::RallyTo(commander) => (self.commander_at)(commander),
                 UnitOrder::Pursue => {
                     mover.pursuing = true;
+                    self.any_pursuing = true;
                     None
                 }
             }
@@ -567,11 +570,11 @@ pub fn movement_system(
         followed,
     } = &mut *scratch;
     refill(intact, n, true);
-    for (idx, passage) in passages.iter() {
+    passages.iter().for_each(|(idx, passage)| {
         if let Some(slot) = intact.get_mut(idx.0) {
             *slot = passage.intact;
         }
-    }
+    });
     paths.keep_for(&field, intact);
     crossing.clear();
     crossing.extend(field.zones.iter().map(|zone| zone.is_crossing()));
@@ -622,6 +625,7 @@ pub fn movement_system(
         movers: &mut *movers,
         stands: &mut *stands,
         commander_at,
+        any_pursuing: false,
     };
     // `for_each`, not a `for` loop: bevy then walks each table's columns as
     // slices, and the loop stays small enough to keep them in registers
@@ -647,6 +651,7 @@ pub fn movement_system(
             }
             census.unit(entity, info, men, location, orders.order, morale.state);
         });
+    let any_pursuing = census.any_pursuing;
     // Each unit is listed once: sorted by index, the lists are in the one
     // order whatever the order they were read in.
     if !crowding.is_sorted_by_key(|crowding| crowding.idx) {
@@ -664,7 +669,12 @@ pub fn movement_system(
     // Pursuers make for the nearest routing enemy their side sees, found
     // once per side and zone.
     pursuit.clear();
-    for mover in movers.iter_mut().filter(|mover| mover.pursuing) {
+    let pursuers = if any_pursuing {
+        &mut movers[..]
+    } else {
+        &mut []
+    };
+    for mover in pursuers.iter_mut().filter(|mover| mover.pursuing) {
         let (side, from) = (mover.side, mover.zone);
         let target = *pursuit.entry((side, from)).or_insert_with(|| {
             let visible = |zone: usize| vision.side_sees(side, zone) || zone == from;
@@ -898,9 +908,9 @@ pub fn movement_system(
             slot.get_or_insert(zone);
         }
     }
-    for mut commander in commanders.iter_mut() {
+    commanders.iter_mut().for_each(|mut commander| {
         if commander.placed || !commander.standing() {
-            continue;
+            return;
         }
         let follows = match followed.get(commander.idx) {
             Some(zone) => *zone,
@@ -912,7 +922,7 @@ pub fn movement_system(
         if let Some(zone) = follows {
             commander.zone = zone;
         }
-    }
+    });
 }
 
 fn move_to(
