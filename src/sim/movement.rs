@@ -306,8 +306,19 @@ struct Stands {
     /// Men of each side in each column: one slot per side, from the
     /// column's `start`.
     column_men: Vec<u32>,
-    /// Where a side has an unbroken unit that stays: it holds the zone.
-    holding: Vec<bool>,
+    /// How each side stands in each zone.
+    stand: Vec<Stand>,
+}
+
+/// How a side stands in a zone as the moves begin: a side that holds a
+/// zone is there unbroken too, so one list says both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stand {
+    Absent,
+    /// It has an unbroken unit there (contact).
+    Unbroken,
+    /// It has an unbroken unit there that stays: it holds the zone.
+    Holding,
 }
 
 /// The units of every side marching from one zone to a neighbour.
@@ -325,14 +336,14 @@ impl Stands {
         refill(&mut self.leaving, zones, None);
         self.columns.clear();
         self.column_men.clear();
-        refill(&mut self.holding, zones * sides, false);
+        refill(&mut self.stand, zones * sides, Stand::Absent);
     }
 
     /// Notes an obeying unit of `men` in `from`, moving to `want` or staying.
     fn note(&mut self, field: &Field, side: usize, from: usize, men: u32, want: Option<usize>) {
         match want {
             Some(to) => self.march(field, side, (from, to), men),
-            None if men > 0 => self.holding[side * field.zones.len() + from] = true,
+            None if men > 0 => self.stand[side * field.zones.len() + from] = Stand::Holding,
             None => {}
         }
     }
@@ -393,8 +404,6 @@ pub struct MovementScratch {
     paths: Paths,
     /// Where routing enemies of each side are (for pursuit).
     enemy_routing_in: Vec<bool>,
-    /// Where each side has an unbroken unit (contact).
-    unbroken: Vec<bool>,
     crowding: Vec<Crowding>,
     /// Per zone: the room taken in a crossing, and that room by how fast it flows.
     crowd_room: Vec<f64>,
@@ -418,7 +427,6 @@ struct Census<'a, C> {
     crossing: &'a [bool],
     paths: &'a mut Paths,
     enemy_routing_in: &'a mut Vec<bool>,
-    unbroken: &'a mut [bool],
     crowding: &'a mut Vec<Crowding>,
     movers: &'a mut Vec<Mover>,
     stands: &'a mut Stands,
@@ -479,7 +487,8 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
             }
         }
         if state.obeys() && men > 0 {
-            self.unbroken[side * n + from] = true;
+            let stand = &mut self.stands.stand[side * n + from];
+            *stand = (*stand).max(Stand::Unbroken);
         }
         mover.crossing = self.crossing[from];
         if mover.crossing {
@@ -555,7 +564,6 @@ pub fn movement_system(
         crossing,
         paths,
         enemy_routing_in,
-        unbroken,
         crowding,
         crowd_room,
         flowing_room,
@@ -611,7 +619,6 @@ pub fn movement_system(
     // otherwise, both are sorted by index first (checked on the short lists,
     // not on the way past every unit).
     refill(enemy_routing_in, n * n_sides, false);
-    refill(unbroken, n * n_sides, false);
     crowding.clear();
     movers.clear();
     stands.reset(n, n_sides);
@@ -620,7 +627,6 @@ pub fn movement_system(
         crossing,
         paths: &mut *paths,
         enemy_routing_in: &mut *enemy_routing_in,
-        unbroken: &mut unbroken[..],
         crowding: &mut *crowding,
         movers: &mut *movers,
         stands: &mut *stands,
@@ -644,8 +650,7 @@ pub fn movement_system(
                 && !crossing[from]
             {
                 if men > 0 {
-                    census.unbroken[side * n + from] = true;
-                    census.stands.holding[side * n + from] = true;
+                    census.stands.stand[side * n + from] = Stand::Holding;
                 }
                 return;
             }
@@ -721,7 +726,7 @@ pub fn movement_system(
             // It stays, and holds its zone.
             mover.want = None;
             if mover.men > 0 {
-                stands.holding[side * n + from] = true;
+                stands.stand[side * n + from] = Stand::Holding;
             }
         }
     }
@@ -740,13 +745,14 @@ pub fn movement_system(
             continue;
         }
         let (side, zone) = (mover.side, mover.zone);
-        let enemy =
-            |by_side: &[bool]| (0..n_sides).any(|other| other != side && by_side[other * n + zone]);
+        let enemy = |at_least: Stand| {
+            (0..n_sides).any(|other| other != side && stands.stand[other * n + zone] >= at_least)
+        };
         if !disengage {
-            if enemy(&stands.holding) {
+            if enemy(Stand::Holding) {
                 mover.want = None;
             }
-        } else if enemy(unbroken) {
+        } else if enemy(Stand::Unbroken) {
             mover.engaged = true;
         }
     }
