@@ -654,6 +654,13 @@ pub fn movement_system(
                 }
                 return;
             }
+            // Off the field or gone as a body of men: nothing to tell the
+            // moves, unless ordered to where it is (the order is done).
+            if !(location.present && morale.state.can_fight_or_flee())
+                && orders.order != UnitOrder::MoveTo(from)
+            {
+                return;
+            }
             census.unit(entity, info, men, location, orders.order, morale.state);
         });
     let any_pursuing = census.any_pursuing;
