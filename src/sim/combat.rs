@@ -11,7 +11,6 @@ use super::TurnIo;
 use super::chronicle::Entry;
 use super::morale::{Modifier, Morale};
 use super::movement::{Location, Orders, UnitOrder};
-use super::order::Rising;
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::{CommanderState, Strength, UnitInfo};
@@ -34,6 +33,7 @@ pub fn state_factor(state: MoraleState) -> f64 {
 struct Fighter {
     /// The unit, to write its losses to.
     entity: Entity,
+    idx: usize,
     side: usize,
     men: u32,
     state: MoraleState,
@@ -153,8 +153,9 @@ pub fn combat_system(
     }
     // The fighting units of each contested zone, in unit order: one pass,
     // not one per zone. Emptied, not dropped: each zone's list keeps its
-    // memory. In unit-index order: as the units are stored, checked on the
-    // way; when the world holds them otherwise, the pass is made again, sorted.
+    // memory. In unit-index order: as the units are stored, checked once
+    // they are listed; when the world holds them otherwise, the pass is made
+    // again, sorted.
     by_zone.resize_with(n, Vec::new);
     by_zone.truncate(n);
     let fronts = &*fronts;
@@ -173,6 +174,7 @@ pub fn combat_system(
         by_zone[location.zone].push(fighters.len());
         fighters.push(Fighter {
             entity,
+            idx: info.idx,
             side: info.side,
             men: strength.men,
             state: morale.state,
@@ -190,14 +192,14 @@ pub fn combat_system(
         }
     };
     empty(fighters, by_zone);
-    let mut order = Rising::default();
     units.iter().for_each(|item| {
-        order.see(item.1.idx);
         if joins(&item) {
             gather(fighters, by_zone, item);
         }
     });
-    if !order.rose() {
+    // Checked on the short list of fighters, not on the way past every unit:
+    // in index order, it is the list the sorted pass would make.
+    if !fighters.is_sorted_by_key(|fighter| fighter.idx) {
         empty(fighters, by_zone);
         units
             .iter()
@@ -213,13 +215,16 @@ pub fn combat_system(
         refill(men, n_sides, 0.0);
         refill(melee, n_sides, 0.0);
         refill(missile, n_sides, 0.0);
+        // What the zone does to every fighter in it, found once.
+        let blind = vision.is_blind(zone);
+        let deep = info_zone.depth_m > rules.deep_water_m;
         for &i in here {
             let fighter = &fighters[i];
             let mut power = state_factor(fighter.state);
-            if vision.is_blind(zone) {
+            if blind {
                 power *= rules.smoke_combat;
             }
-            if fighter.mounted && info_zone.depth_m > rules.deep_water_m {
+            if fighter.mounted && deep {
                 power *= rules.cavalry_in_water;
             }
             let m = f64::from(fighter.men);

@@ -30,7 +30,6 @@ use super::chronicle::{Chronicle, Entry};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::Morale;
-use super::order::Rising;
 use super::perception::Vision;
 use super::weather::Passage;
 use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
@@ -308,8 +307,19 @@ struct Stands {
     /// Men of each side in each column: one slot per side, from the
     /// column's `start`.
     column_men: Vec<u32>,
-    /// Where a side has an unbroken unit that stays: it holds the zone.
-    holding: Vec<bool>,
+    /// How each side stands in each zone.
+    stand: Vec<Stand>,
+}
+
+/// How a side stands in a zone as the moves begin: a side that holds a
+/// zone is there unbroken too, so one list says both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stand {
+    Absent,
+    /// It has an unbroken unit there (contact).
+    Unbroken,
+    /// It has an unbroken unit there that stays: it holds the zone.
+    Holding,
 }
 
 /// The units of every side marching from one zone to a neighbour.
@@ -327,14 +337,14 @@ impl Stands {
         refill(&mut self.leaving, zones, None);
         self.columns.clear();
         self.column_men.clear();
-        refill(&mut self.holding, zones * sides, false);
+        refill(&mut self.stand, zones * sides, Stand::Absent);
     }
 
     /// Notes an obeying unit of `men` in `from`, moving to `want` or staying.
     fn note(&mut self, field: &Field, side: usize, from: usize, men: u32, want: Option<usize>) {
         match want {
             Some(to) => self.march(field, side, (from, to), men),
-            None if men > 0 => self.holding[side * field.zones.len() + from] = true,
+            None if men > 0 => self.stand[side * field.zones.len() + from] = Stand::Holding,
             None => {}
         }
     }
@@ -390,11 +400,11 @@ impl Stands {
 #[derive(Default)]
 pub struct MovementScratch {
     intact: Vec<bool>,
+    /// Per zone: a ford or bridge (read for every unit, so kept at hand).
+    crossing: Vec<bool>,
     paths: Paths,
     /// Where routing enemies of each side are (for pursuit).
     enemy_routing_in: Vec<bool>,
-    /// Where each side has an unbroken unit (contact).
-    unbroken: Vec<bool>,
     crowding: Vec<Crowding>,
     /// Per zone: the room taken in a crossing, and that room by how fast it flows.
     crowd_room: Vec<f64>,
@@ -409,6 +419,118 @@ pub struct MovementScratch {
     moved: Vec<(usize, usize)>,
     /// By commander index: the zone the first of his units that moved went to.
     followed: Vec<Option<usize>>,
+}
+
+/// The movement system's reading of the units as the moves begin: what
+/// each unit that may have something to do tells the moves.
+struct Census<'a, C> {
+    field: &'a Field,
+    crossing: &'a [bool],
+    paths: &'a mut Paths,
+    enemy_routing_in: &'a mut Vec<bool>,
+    crowding: &'a mut Vec<Crowding>,
+    movers: &'a mut Vec<Mover>,
+    stands: &'a mut Stands,
+    /// Where a commander stands.
+    commander_at: C,
+    /// Some unit listed pursues.
+    any_pursuing: bool,
+}
+
+impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
+    /// Reads a unit that does not simply stand where it is: where routing
+    /// enemies are (for pursuit), by side; where each side has an unbroken
+    /// unit (contact); the room taken in each crossing, and how fast it
+    /// flows; the unit's wanted next zone, and where each side's obeying
+    /// units march and stand. A unit that may have anything to do in the
+    /// moves is listed.
+    // Kept out of the loop over the units, which most units (those that
+    // stand) leave at once.
+    #[inline(never)]
+    fn unit(
+        &mut self,
+        entity: Entity,
+        info: &UnitInfo,
+        men: u32,
+        location: &Location,
+        order: UnitOrder,
+        state: MoraleState,
+    ) {
+        let field = self.field;
+        let (n, n_sides) = (field.zones.len(), field.n_sides);
+        let (side, from) = (info.side, location.zone);
+        let arrived = order == UnitOrder::MoveTo(from);
+        let mut mover = Mover {
+            entity,
+            idx: info.idx,
+            side,
+            zone: from,
+            men,
+            state,
+            crossing: false,
+            arrived,
+            pursuing: false,
+            want: None,
+            engaged: false,
+        };
+        if !location.present || !state.can_fight_or_flee() {
+            if arrived {
+                self.movers.push(mover);
+            }
+            return;
+        }
+        let routing = state == MoraleState::Routing;
+        if routing && men > 0 {
+            for other in 0..n_sides {
+                if other != side {
+                    self.enemy_routing_in[other * n + from] = true;
+                }
+            }
+        }
+        if state.obeys() && men > 0 {
+            let stand = &mut self.stands.stand[side * n + from];
+            *stand = (*stand).max(Stand::Unbroken);
+        }
+        mover.crossing = self.crossing[from];
+        if mover.crossing {
+            let room = room(field, info, men);
+            let flow = if routing {
+                field.rules.routing_flow
+            } else {
+                1.0
+            };
+            self.crowding.push(Crowding {
+                idx: info.idx,
+                zone: from,
+                room,
+                flowing: room * flow,
+            });
+        }
+        let goal = if routing {
+            match order {
+                UnitOrder::RallyTo(commander) => (self.commander_at)(commander),
+                _ => field.retreat.get(side).copied().flatten(),
+            }
+        } else {
+            match order {
+                UnitOrder::Hold => None,
+                UnitOrder::MoveTo(zone) => Some(zone),
+                UnitOrder::RallyTo(commander) => (self.commander_at)(commander),
+                UnitOrder::Pursue => {
+                    mover.pursuing = true;
+                    self.any_pursuing = true;
+                    None
+                }
+            }
+        };
+        mover.want = goal.and_then(|goal| self.paths.next_hop(field, from, goal));
+        if state.obeys() && !mover.pursuing {
+            self.stands.note(field, side, from, men, mover.want);
+        }
+        if mover.want.is_some() || mover.crossing || arrived || mover.pursuing {
+            self.movers.push(mover);
+        }
+    }
 }
 
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
@@ -440,9 +562,9 @@ pub fn movement_system(
     let n_sides = field.n_sides;
     let MovementScratch {
         intact,
+        crossing,
         paths,
         enemy_routing_in,
-        unbroken,
         crowding,
         crowd_room,
         flowing_room,
@@ -457,19 +579,22 @@ pub fn movement_system(
         followed,
     } = &mut *scratch;
     refill(intact, n, true);
-    for (idx, passage) in passages.iter() {
+    passages.iter().for_each(|(idx, passage)| {
         if let Some(slot) = intact.get_mut(idx.0) {
             *slot = passage.intact;
         }
-    }
-    paths.keep_for(field, intact);
+    });
+    paths.keep_for(&field, intact);
+    crossing.clear();
+    crossing.extend(field.zones.iter().map(|zone| zone.is_crossing()));
+    let crossing = &crossing[..];
     let open = |zone: usize| intact.get(zone).copied().unwrap_or(false);
 
     // Where each commander stands (the first entity of an index, as found;
     // an index past the scene's commanders is looked for), read when a unit
     // first makes for a commander's drums.
     let mut commanders_read = false;
-    let mut commander_at = |idx: usize| {
+    let commander_at = |idx: usize| {
         if !commanders_read {
             refill(commander_zone, commanders.iter().len(), None);
             for commander in commanders.iter() {
@@ -492,99 +617,60 @@ pub fn movement_system(
     // where each side's obeying units march and stand. The units that may
     // have anything to do in the moves are listed. The crowds are summed and
     // the list walked in unit-index order: when the world holds the units
-    // otherwise (checked on the way), both are sorted by index first.
+    // otherwise, both are sorted by index first (checked on the short lists,
+    // not on the way past every unit).
     refill(enemy_routing_in, n * n_sides, false);
-    refill(unbroken, n * n_sides, false);
     crowding.clear();
     movers.clear();
     stands.reset(n, n_sides);
-    let mut order = Rising::default();
-    for (entity, info, strength, location, orders, morale) in units.iter() {
-        order.see(info.idx);
-        let (side, from, men, state) = (info.side, location.zone, strength.men, morale.state);
-        // Most units stand where they are, in good order, outside a
-        // crossing: all they tell the moves is that their side is there
-        // unbroken and holds the zone (what the general path below
-        // finds for them, without the rest).
-        if orders.order == UnitOrder::Hold
-            && state.obeys()
-            && location.present
-            && !field.zones[from].is_crossing()
-        {
-            if men > 0 {
-                unbroken[side * n + from] = true;
-                stands.holding[side * n + from] = true;
-            }
-            continue;
-        }
-        let arrived = orders.order == UnitOrder::MoveTo(from);
-        let mut mover = Mover {
-            entity,
-            idx: info.idx,
-            side,
-            zone: from,
-            men,
-            state,
-            crossing: false,
-            arrived,
-            pursuing: false,
-            want: None,
-            engaged: false,
-        };
-        if !location.present || !state.can_fight_or_flee() {
-            if arrived {
-                movers.push(mover);
-            }
-            continue;
-        }
-        let routing = state == MoraleState::Routing;
-        if routing && men > 0 {
-            for other in 0..n_sides {
-                if other != side {
-                    enemy_routing_in[other * n + from] = true;
+    let mut census = Census {
+        field: &field,
+        crossing,
+        paths: &mut *paths,
+        enemy_routing_in: &mut *enemy_routing_in,
+        crowding: &mut *crowding,
+        movers: &mut *movers,
+        stands: &mut *stands,
+        commander_at,
+        any_pursuing: false,
+    };
+    // `for_each`, not a `for` loop: bevy then walks each table's columns as
+    // slices, and the loop stays small enough to keep them in registers
+    // (the units that stand go no further than this).
+    units
+        .iter()
+        .for_each(|(entity, info, strength, location, orders, morale)| {
+            let (side, from, men) = (info.side, location.zone, strength.men);
+            // Most units stand where they are, in good order, outside a
+            // crossing: all they tell the moves is that their side is there
+            // unbroken and holds the zone (what `Census::unit` finds for
+            // them, without the rest).
+            if orders.order == UnitOrder::Hold
+                && morale.state.obeys()
+                && location.present
+                && !crossing[from]
+            {
+                if men > 0 {
+                    census.stands.stand[side * n + from] = Stand::Holding;
                 }
+                return;
             }
-        }
-        if state.obeys() && men > 0 {
-            unbroken[side * n + from] = true;
-        }
-        mover.crossing = field.zones[from].is_crossing();
-        if mover.crossing {
-            let room = room(field, info, men);
-            let flow = if routing { rules.routing_flow } else { 1.0 };
-            crowding.push(Crowding {
-                idx: info.idx,
-                zone: from,
-                room,
-                flowing: room * flow,
-            });
-        }
-        let goal = if routing {
-            match orders.order {
-                UnitOrder::RallyTo(commander) => commander_at(commander),
-                _ => field.retreat.get(side).copied().flatten(),
+            // Off the field or gone as a body of men: nothing to tell the
+            // moves, unless ordered to where it is (the order is done).
+            if !(location.present && morale.state.can_fight_or_flee())
+                && orders.order != UnitOrder::MoveTo(from)
+            {
+                return;
             }
-        } else {
-            match orders.order {
-                UnitOrder::Hold => None,
-                UnitOrder::MoveTo(zone) => Some(zone),
-                UnitOrder::RallyTo(commander) => commander_at(commander),
-                UnitOrder::Pursue => {
-                    mover.pursuing = true;
-                    None
-                }
-            }
-        };
-        mover.want = goal.and_then(|goal| paths.next_hop(field, from, goal));
-        if state.obeys() && !mover.pursuing {
-            stands.note(field, side, from, men, mover.want);
-        }
-        if mover.want.is_some() || mover.crossing || arrived || mover.pursuing {
-            movers.push(mover);
-        }
-    }
-    if !order.rose() {
+            census.unit(entity, info, men, location, orders.order, morale.state);
+        });
+    let any_pursuing = census.any_pursuing;
+    // Each unit is listed once: sorted by index, the lists are in the one
+    // order whatever the order they were read in.
+    if !crowding.is_sorted_by_key(|crowding| crowding.idx) {
         crowding.sort_by_key(|crowding| crowding.idx);
+    }
+    if !movers.is_sorted_by_key(|mover| mover.idx) {
         movers.sort_by_key(|mover| mover.idx);
     }
     refill(crowd_room, n, 0.0);
@@ -596,7 +682,12 @@ pub fn movement_system(
     // Pursuers make for the nearest routing enemy their side sees, found
     // once per side and zone.
     pursuit.clear();
-    for mover in movers.iter_mut().filter(|mover| mover.pursuing) {
+    let pursuers = if any_pursuing {
+        &mut movers[..]
+    } else {
+        &mut []
+    };
+    for mover in pursuers.iter_mut().filter(|mover| mover.pursuing) {
         let (side, from) = (mover.side, mover.zone);
         let target = *pursuit.entry((side, from)).or_insert_with(|| {
             let visible = |zone: usize| vision.side_sees(side, zone) || zone == from;
@@ -643,7 +734,7 @@ pub fn movement_system(
             // It stays, and holds its zone.
             mover.want = None;
             if mover.men > 0 {
-                stands.holding[side * n + from] = true;
+                stands.stand[side * n + from] = Stand::Holding;
             }
         }
     }
@@ -662,13 +753,14 @@ pub fn movement_system(
             continue;
         }
         let (side, zone) = (mover.side, mover.zone);
-        let enemy =
-            |by_side: &[bool]| (0..n_sides).any(|other| other != side && by_side[other * n + zone]);
+        let enemy = |at_least: Stand| {
+            (0..n_sides).any(|other| other != side && stands.stand[other * n + zone] >= at_least)
+        };
         if !disengage {
-            if enemy(&stands.holding) {
+            if enemy(Stand::Holding) {
                 mover.want = None;
             }
-        } else if enemy(unbroken) {
+        } else if enemy(Stand::Unbroken) {
             mover.engaged = true;
         }
     }
@@ -676,8 +768,14 @@ pub fn movement_system(
     // Crossings: capacity shared by room; a routing crowd jams, and the excess
     // tramples. Only the crossings units stand in are asked for.
     refill(capacity, n, 0.0);
+    let mut rated = None;
     for crowding in crowding.iter() {
         let zone = crowding.zone;
+        // The units in one crossing mostly follow each other in the list:
+        // its capacity is worked out once for them.
+        if rated.replace(zone) == Some(zone) {
+            continue;
+        }
         let flow = if crowd_room[zone] > 0.0 {
             flowing_room[zone] / crowd_room[zone]
         } else {
@@ -703,6 +801,7 @@ pub fn movement_system(
     refill(trampled, n, 0);
     refill(crossed, n * n_sides, 0);
     let mut any_crossed = false;
+    let mut any_trampled = false;
     moved.clear();
     // Those that left an enemy standing pay for it in the morale step.
     withdrawals.units.clear();
@@ -735,7 +834,7 @@ pub fn movement_system(
                 break 'unit;
             }
             let zone = location.zone;
-            let next = if field.zones[zone].is_crossing() {
+            let next = if crossing[zone] {
                 let crowd = crowd_room[zone];
                 let own_room = room(field, info, strength.men);
                 let per_man = room_per_man(field, info.mounted);
@@ -752,6 +851,7 @@ pub fn movement_system(
                     strength.men -= lost;
                     strength.lost_this_turn += lost;
                     trampled[zone] += lost;
+                    any_trampled |= lost > 0;
                 }
                 let Some(next) = want else { break 'unit };
                 if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
@@ -788,9 +888,11 @@ pub fn movement_system(
             orders.order = UnitOrder::Hold;
         }
     }
-    for (zone, men) in trampled.iter().enumerate() {
-        if *men > 0 {
-            chronicle.push(Entry::Trampled { zone, men: *men });
+    if any_trampled {
+        for (zone, men) in trampled.iter().enumerate() {
+            if *men > 0 {
+                chronicle.push(Entry::Trampled { zone, men: *men });
+            }
         }
     }
     if any_crossed {
@@ -820,9 +922,9 @@ pub fn movement_system(
             slot.get_or_insert(zone);
         }
     }
-    for mut commander in commanders.iter_mut() {
+    commanders.iter_mut().for_each(|mut commander| {
         if commander.placed || !commander.standing() {
-            continue;
+            return;
         }
         let follows = match followed.get(commander.idx) {
             Some(zone) => *zone,
@@ -834,7 +936,7 @@ pub fn movement_system(
         if let Some(zone) = follows {
             commander.zone = zone;
         }
-    }
+    });
 }
 
 fn move_to(
