@@ -131,6 +131,9 @@ pub fn weather_system(
     mut hazes: Query<(&ZoneIdx, &mut Haze)>,
 ) {
     let rules = &field.rules;
+    // Where this turn's weather entries start (the list is empty at the
+    // start of a battle's turn; a test's world may keep older ones).
+    let start = chronicle.entries.len();
     if rng.chance(rules.wind_drift) {
         let shift = rng.unit() * 0.4 - 0.2;
         let old = *weather;
@@ -165,8 +168,13 @@ pub fn weather_system(
         &mut chronicle,
         &mut zones,
     );
-    // Stable order for the transcript whatever order the query visited zones in.
-    chronicle.entries.sort_by_key(entry_zone_key);
+    // Stable order for the transcript whatever order the query visited
+    // zones in: this turn's own entries, sorted when they are not already
+    // (most turns there are none or one).
+    let made = chronicle.entries.get_mut(start..).unwrap_or_default();
+    if !made.is_sorted_by_key(entry_zone_key) {
+        made.sort_by_key(entry_zone_key);
+    }
     // Then the scene's own obscurants (dust, fog, night), in the same wind.
     haze::carry(
         haze,
