@@ -245,9 +245,11 @@ fn fire_and_smoke(
             next[target].smoke += carried;
         }
     }
-    for (idx, mut burning) in zones.iter_mut() {
+    // A fold over the tables (`for_each`), in the order the loop over the
+    // query would take, without its check per zone.
+    zones.iter_mut().for_each(|(idx, mut burning)| {
         let zone = idx.0;
-        let Some(new) = next.get(zone) else { continue };
+        let Some(new) = next.get(zone) else { return };
         let old = *burning;
         let new = Burning {
             fire: new.fire.clamp(0.0, 1.0),
@@ -267,7 +269,7 @@ fn fire_and_smoke(
         if old.smoke >= rules.smoke_thin && new.smoke < rules.smoke_thin {
             chronicle.push(Entry::SmokeClears { zone });
         }
-    }
+    });
 }
 
 fn entry_zone_key(entry: &Entry) -> (u8, usize) {
