@@ -209,7 +209,7 @@ fn all_listened_before(now: &[(usize, Listener)], before: &[usize]) -> bool {
 }
 
 /// Cries spread a zone; the units on the field (`listeners`, from
-/// [`listeners_into`]) they reach make up their minds, given what `vision`
+/// [`listeners_into`] on `units` in the same run) they reach make up their minds, given what `vision`
 /// lets them see. Run by the perception system, right after it has found
 /// what each side sees. `kept`: the cries are as this step left them at its
 /// last run (nothing else has touched them since: no new cry, no restore),
@@ -307,10 +307,6 @@ pub fn spread(
                 scratch.counts.begin(n_sides);
                 counted = true;
             }
-            let Ok((_, _, _, mut morale)) = units.get_mut(unit.entity) else {
-                all_heard = false;
-                continue;
-            };
             // A new cry's list takes the memory of a spent one's, if any;
             // else room for every listener at once: one allocation a cry,
             // not one a doubling.
@@ -363,6 +359,12 @@ pub fn spread(
                 chronicle.push(Entry::RumorDoubted { unit: idx });
                 continue;
             }
+            // Only a unit that believes is moved, and so looked up (every
+            // listener was read from `units` in this run: it is there).
+            let Ok((_, _, _, mut morale)) = units.get_mut(unit.entity) else {
+                debug_assert!(false, "a listener missing from the units");
+                continue;
+            };
             let good_news = (side == rumor.about) != rumor.routed;
             let delta = rules.rumor_morale * rumor.credibility * if good_news { 1.0 } else { -1.0 };
             morale.value = (morale.value + delta).clamp(0.0, 100.0);
