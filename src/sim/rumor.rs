@@ -204,6 +204,10 @@ impl Counts {
 /// Whether every listener now (in rising index order) is in `before` (the
 /// indices of the last run's, rising too).
 fn all_listened_before(now: &[(usize, Listener)], before: &[usize]) -> bool {
+    if now.len() == before.len() {
+        // As many (most turns): the same units, index by index.
+        return now.iter().zip(before).all(|((idx, _), b)| idx == b);
+    }
     let mut before = before.iter();
     now.iter().all(|(idx, _)| before.any(|b| b == idx))
 }
@@ -395,23 +399,29 @@ pub fn spread(
     let mut left = 0;
     for cry in 0..rumors.active.len() {
         if rumors.active[cry].credibility >= 0.05 {
-            rumors.active.swap(left, cry);
-            scratch.noted.swap(left, cry);
+            if left != cry {
+                rumors.active.swap(left, cry);
+                scratch.noted.swap(left, cry);
+            }
             left += 1;
         }
     }
-    for mut spent in rumors.active.drain(left..) {
-        // Only memory worth keeping: no more lists kept than there have
-        // been cries at once.
-        if spent.believers.capacity() > 0 {
-            spent.believers.clear();
-            scratch.spare_believers.push(spent.believers);
+    if left < rumors.active.len() {
+        for mut spent in rumors.active.drain(left..) {
+            // Only memory worth keeping: no more lists kept than there have
+            // been cries at once.
+            if spent.believers.capacity() > 0 {
+                spent.believers.clear();
+                scratch.spare_believers.push(spent.believers);
+            }
         }
+        scratch.spare_noted.extend(scratch.noted.drain(left..));
     }
-    scratch.spare_noted.extend(scratch.noted.drain(left..));
     // Who was on the field, when a cry is left settled (read at the next
-    // run only then).
-    if scratch.noted.iter().any(|noted| noted.settled) {
+    // run only then): written unless it is already the list (every unit on
+    // the field now was on it at the last run, and as many).
+    let listened_now = same_listeners == Some(true) && listeners.len() == scratch.listened.len();
+    if !listened_now && scratch.noted.iter().any(|noted| noted.settled) {
         scratch.listened.clear();
         scratch
             .listened
