@@ -330,7 +330,12 @@ pub fn spread(
                 None => all_heard = false,
             }
             let (side, here) = (unit.side, unit.zone);
-            let (men_seen, routing_seen) = if by_front && side == rumor.about {
+            // In thick smoke a unit sees nothing to judge the cry by: what
+            // it could see is not counted for it.
+            let blind_here = vision.is_blind(here);
+            let (men_seen, routing_seen) = if blind_here {
+                (0.0, 0.0)
+            } else if by_front && side == rumor.about {
                 // About its own side: only the fighting it sees from
                 // where it stands tells it the truth.
                 let (men_in, routing_in) = scratch.counts.zones(listeners, (n_sides, n));
@@ -352,7 +357,7 @@ pub fn spread(
                     .counts
                     .seen(listeners, vision, (n_sides, n), (side, rumor.about))
             };
-            let truth_seen = men_seen > 0.0 && !vision.is_blind(here);
+            let truth_seen = men_seen > 0.0 && !blind_here;
             let actually_routed = men_seen > 0.0 && routing_seen / men_seen >= 0.5;
             let believes = if truth_seen {
                 actually_routed == rumor.routed
