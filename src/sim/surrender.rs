@@ -23,14 +23,22 @@ pub struct SurrenderScratch {
     open: Vec<bool>,
     men: Vec<f64>,
     crowd: Vec<f64>,
-    /// The units that may give up this turn (index, entity, whether they
-    /// are trapped), in unit-index order.
-    candidates: Vec<(usize, Entity, bool)>,
+    /// The units that may give up this turn, in unit-index order.
+    candidates: Vec<Candidate>,
     /// The units the scene lets surrender at all, in unit-index order, and
     /// how many units the world held when they were found: see
-    /// [`SurrenderScratch::may_surrender`].
+    /// [`SurrenderScratch::find_candidates`].
     may: Vec<(usize, Entity)>,
     units_seen: usize,
+}
+
+/// A unit that may give up this turn, where it stands as the turn's
+/// surrenders begin, and whether it is trapped there.
+struct Candidate {
+    entity: Entity,
+    side: usize,
+    zone: usize,
+    trapped: bool,
 }
 
 /// The units the surrender system reads and writes.
@@ -88,14 +96,19 @@ impl SurrenderScratch {
     /// gone (the list no longer holds).
     fn candidates_from_kept(&mut self, units: &Units) -> bool {
         self.candidates.clear();
-        for &(idx, entity) in &self.may {
-            let Ok((_, _, _, location, morale)) = units.get(entity) else {
+        for &(_, entity) in &self.may {
+            let Ok((_, info, _, location, morale)) = units.get(entity) else {
                 return false;
             };
             if location.present
                 && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
             {
-                self.candidates.push((idx, entity, false));
+                self.candidates.push(Candidate {
+                    entity,
+                    side: info.side,
+                    zone: location.zone,
+                    trapped: false,
+                });
             }
         }
         true
@@ -155,11 +168,8 @@ pub fn surrender_system(
     // is jammed: each zone's crowd is summed (in unit-index order: fractions
     // of men when horses count for more) only when a candidate has one.
     let mut crowded = false;
-    for (_, entity, trapped) in candidates.iter_mut() {
-        let Ok((_, info, _, location, _)) = units.get(*entity) else {
-            continue;
-        };
-        let (side, zone) = (info.side, location.zone);
+    for candidate in candidates.iter_mut() {
+        let (side, zone) = (candidate.side, candidate.zone);
         if !enemy_in(side, zone) {
             continue;
         }
@@ -175,16 +185,16 @@ pub fn surrender_system(
             field.zones[zone].is_crossing()
                 && crowd[zone] > field.capacity(zone, vision.is_blind(zone))
         };
-        *trapped = field.neighbours[zone]
+        candidate.trapped = field.neighbours[zone]
             .iter()
             .all(|&z| !open[z] || enemy_in(side, z) || jammed(z));
     }
     // Each trapped unit, in unit-index order, may give up.
-    for &(_, entity, trapped) in candidates.iter() {
-        if !trapped {
+    for candidate in candidates.iter() {
+        if !candidate.trapped {
             continue;
         }
-        let Ok((_, info, mut strength, _, mut morale)) = units.get_mut(entity) else {
+        let Ok((_, info, mut strength, _, mut morale)) = units.get_mut(candidate.entity) else {
             continue;
         };
         if rng.chance(rules.surrender_chance) {
