@@ -35,6 +35,7 @@ pub struct SurrenderScratch {
 /// A unit that may give up this turn, where it stands as the turn's
 /// surrenders begin, and whether it is trapped there.
 struct Candidate {
+    idx: usize,
     entity: Entity,
     side: usize,
     zone: usize,
@@ -63,8 +64,14 @@ impl SurrenderScratch {
     /// again, with one walk over them, when their number has changed or an
     /// entity it names is gone (the battle spawns its units anew all
     /// together, on a restore that needs it: every old entity is then gone).
+    /// When many units may surrender, one walk over them all finds the
+    /// candidates for less than a look-up of each (several steps of a walk).
     fn find_candidates(&mut self, units: &Units) {
         let count = units.iter().len();
+        if count == self.units_seen && self.may.len() * 8 >= count {
+            self.candidates_by_walk(units);
+            return;
+        }
         if count != self.units_seen || !self.candidates_from_kept(units) {
             self.may.clear();
             units.iter().for_each(|(entity, info, ..)| {
@@ -92,11 +99,40 @@ impl SurrenderScratch {
         }
     }
 
+    /// The candidates among all the units: one read-only walk (a fold over
+    /// the query's tables), sorted when the world holds the units out of
+    /// index order.
+    fn candidates_by_walk(&mut self, units: &Units) {
+        let candidates = &mut self.candidates;
+        candidates.clear();
+        let mut order = Rising::default();
+        units
+            .iter()
+            .for_each(|(entity, info, _, location, morale)| {
+                if info.may_surrender
+                    && location.present
+                    && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
+                {
+                    order.see(info.idx);
+                    candidates.push(Candidate {
+                        idx: info.idx,
+                        entity,
+                        side: info.side,
+                        zone: location.zone,
+                        trapped: false,
+                    });
+                }
+            });
+        if !order.rose() {
+            candidates.sort_unstable_by_key(|candidate| candidate.idx);
+        }
+    }
+
     /// The candidates among the units in `may`; false when one of those is
     /// gone (the list no longer holds).
     fn candidates_from_kept(&mut self, units: &Units) -> bool {
         self.candidates.clear();
-        for &(_, entity) in &self.may {
+        for &(idx, entity) in &self.may {
             let Ok((_, info, _, location, morale)) = units.get(entity) else {
                 return false;
             };
@@ -104,6 +140,7 @@ impl SurrenderScratch {
                 && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
             {
                 self.candidates.push(Candidate {
+                    idx,
                     entity,
                     side: info.side,
                     zone: location.zone,
