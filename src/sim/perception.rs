@@ -45,7 +45,7 @@ impl Vision {
 #[allow(clippy::too_many_arguments)]
 pub fn perception_system(
     InMut(io): InMut<TurnIo>,
-    mut present: Local<Vec<bool>>,
+    mut sight: Local<Sight>,
     mut listeners: Local<Vec<(usize, Listener)>>,
     mut heard: Local<RumorScratch>,
     mut vision: ResMut<Vision>,
@@ -63,14 +63,8 @@ pub fn perception_system(
             .iter()
             .filter(|(_, _, location, morale)| on_field(location, morale))
             .map(|(_, info, location, _)| (info.side, location.zone));
-        see_into(
-            field,
-            &zones,
-            standing,
-            &commanders,
-            &mut present,
-            &mut vision,
-        );
+        sight.look(field, &zones, standing, &commanders);
+        see(&mut sight, field, &mut vision);
         return;
     }
     // Whether the cries are as the rumor step left them at its last run:
@@ -78,14 +72,8 @@ pub fn perception_system(
     let kept = !rumors.is_changed();
     rumor::listeners_into(&units, &mut listeners);
     let standing = listeners.iter().map(|(_, unit)| (unit.side, unit.zone));
-    see_into(
-        field,
-        &zones,
-        standing,
-        &commanders,
-        &mut present,
-        &mut vision,
-    );
+    sight.look(field, &zones, standing, &commanders);
+    see(&mut sight, field, &mut vision);
     rumor::spread(
         &mut heard,
         &listeners,
@@ -110,14 +98,9 @@ pub fn compute(
         .iter()
         .filter(|(_, location, morale)| on_field(location, morale))
         .map(|(info, location, _)| (info.side, location.zone));
-    see_into(
-        field,
-        zones,
-        standing,
-        commanders,
-        &mut Vec::new(),
-        &mut vision,
-    );
+    let mut sight = Sight::default();
+    sight.look(field, zones, standing, commanders);
+    sight.see_into(field, &mut vision);
     vision
 }
 
@@ -127,63 +110,110 @@ fn on_field(location: &Location, morale: &Morale) -> bool {
     location.present && morale.state.can_fight_or_flee()
 }
 
-/// What each side sees, written into `vision`, keeping its memory (and
-/// `present`'s, per side and zone: `side * zones + zone`) from turn to turn.
-/// `standing` gives the side and zone of every unit on the field that can
-/// fight or flee, in any order.
-fn see_into(
-    field: &Field,
-    zones: &Query<(&ZoneIdx, &Burning, Option<&Haze>)>,
-    standing: impl Iterator<Item = (usize, usize)>,
-    commanders: &Query<&CommanderState>,
-    present: &mut Vec<bool>,
-    vision: &mut Vision,
-) {
-    let n = field.zones.len();
-    let Vision { blind, sees } = vision;
-    blind.clear();
-    blind.resize(n, false);
-    // Most scenes have no obscurant of their own: only the smoke is read.
-    let hazy = !field.obscurants.is_empty();
-    // Each pass marks flags, the same in any order: folds over the tables
-    // (`for_each`), without the query's check per item.
-    zones.iter().for_each(|(idx, burning, haze)| {
-        if let Some(slot) = blind.get_mut(idx.0) {
-            *slot = burning.smoke >= field.rules.smoke_blind
-                || (hazy && haze.is_some_and(|haze| haze.blinds(field)));
-        }
-    });
-    present.clear();
-    present.resize(n * field.n_sides, false);
-    standing.for_each(|(side, zone)| {
-        if zone < n {
-            present[side * n + zone] = true;
-        }
-    });
-    commanders.iter().for_each(|commander| {
-        if commander.standing() && commander.zone < n && commander.side < field.n_sides {
-            present[commander.side * n + commander.zone] = true;
-        }
-    });
-    sees.resize_with(field.n_sides, Vec::new);
-    sees.truncate(field.n_sides);
-    for (side, seen) in sees.iter_mut().enumerate() {
-        let here = &present[side * n..(side + 1) * n];
-        seen.clear();
-        seen.resize(n, false);
-        // From each clear zone where the side stands, it sees that zone and
-        // each clear neighbour: the few zones it stands in are visited, not
-        // every zone's neighbours (the same zones, as a zone's neighbours
-        // are neighbours both ways: `Scene::adjacent`).
-        let lit = here
-            .iter()
-            .zip(blind.iter())
-            .map(|(&here, &blind)| here && !blind);
-        for (zone, _) in lit.enumerate().filter(|&(_, lit)| lit) {
-            seen[zone] = true;
-            for &to in &field.neighbours[zone] {
-                if !blind[to] {
-                    seen[to] = true;
+/// What each side sees into `vision`, from what [`Sight::look`] read:
+/// worked out again only when the blind zones or where the sides stand
+/// differ from the last time (most turns nobody's sight changes), or when
+/// `vision` has been written by another hand since this system's last run
+/// (a restore).
+fn see(sight: &mut Sight, field: &Field, vision: &mut ResMut<Vision>) {
+    // The field is the turn's own and never changes (`super::TurnIo`).
+    let kept = !vision.is_changed();
+    if !(kept && sight.as_seen(vision)) {
+        sight.see_into(field, vision);
+    }
+}
+
+/// What perception reads of the field each turn, kept from turn to turn
+/// (the lists' memory, and what each side was last found to see from).
+#[derive(Default)]
+pub struct Sight {
+    /// Per zone: too thick to see through.
+    blind: Vec<bool>,
+    /// Per side and zone (`side * zones + zone`): the side has men or a
+    /// standing commander there.
+    present: Vec<bool>,
+    /// `present` as it was when `Vision::sees` was last worked out here.
+    seen_from: Vec<bool>,
+}
+
+impl Sight {
+    /// Reads which zones are blind and where each side stands. `standing`
+    /// gives the side and zone of every unit on the field that can fight or
+    /// flee, in any order.
+    fn look(
+        &mut self,
+        field: &Field,
+        zones: &Query<(&ZoneIdx, &Burning, Option<&Haze>)>,
+        standing: impl Iterator<Item = (usize, usize)>,
+        commanders: &Query<&CommanderState>,
+    ) {
+        let n = field.zones.len();
+        let Sight { blind, present, .. } = self;
+        blind.clear();
+        blind.resize(n, false);
+        // Most scenes have no obscurant of their own: only the smoke is read.
+        let hazy = !field.obscurants.is_empty();
+        // Each pass marks flags, the same in any order: folds over the tables
+        // (`for_each`), without the query's check per item.
+        zones.iter().for_each(|(idx, burning, haze)| {
+            if let Some(slot) = blind.get_mut(idx.0) {
+                *slot = burning.smoke >= field.rules.smoke_blind
+                    || (hazy && haze.is_some_and(|haze| haze.blinds(field)));
+            }
+        });
+        present.clear();
+        present.resize(n * field.n_sides, false);
+        standing.for_each(|(side, zone)| {
+            if zone < n {
+                present[side * n + zone] = true;
+            }
+        });
+        commanders.iter().for_each(|commander| {
+            if commander.standing() && commander.zone < n && commander.side < field.n_sides {
+                present[commander.side * n + commander.zone] = true;
+            }
+        });
+    }
+
+    /// What [`Sight::look`] read is what `vision` was last worked out from
+    /// here.
+    fn as_seen(&self, vision: &Vision) -> bool {
+        self.blind == vision.blind && self.present == self.seen_from
+    }
+
+    /// What each side sees, from what [`Sight::look`] read, into `vision`.
+    fn see_into(&mut self, field: &Field, vision: &mut Vision) {
+        let Vision { blind, sees } = vision;
+        blind.clone_from(&self.blind);
+        self.sees_into(field, sees);
+        std::mem::swap(&mut self.present, &mut self.seen_from);
+    }
+
+    /// Each side sees each clear zone where it stands and that zone's clear
+    /// neighbours.
+    fn sees_into(&self, field: &Field, sees: &mut Vec<Vec<bool>>) {
+        let n = field.zones.len();
+        let blind = &self.blind;
+        sees.resize_with(field.n_sides, Vec::new);
+        sees.truncate(field.n_sides);
+        for (side, seen) in sees.iter_mut().enumerate() {
+            let here = &self.present[side * n..(side + 1) * n];
+            seen.clear();
+            seen.resize(n, false);
+            // From each clear zone where the side stands, it sees that zone and
+            // each clear neighbour: the few zones it stands in are visited, not
+            // every zone's neighbours (the same zones, as a zone's neighbours
+            // are neighbours both ways: `Scene::adjacent`).
+            let lit = here
+                .iter()
+                .zip(blind.iter())
+                .map(|(&here, &blind)| here && !blind);
+            for (zone, _) in lit.enumerate().filter(|&(_, lit)| lit) {
+                seen[zone] = true;
+                for &to in &field.neighbours[zone] {
+                    if !blind[to] {
+                        seen[to] = true;
+                    }
                 }
             }
         }

@@ -45,19 +45,26 @@ pub struct RumorScratch {
     newly: Vec<bool>,
     /// Per cry (in `Rumors::active` order), as the step left it.
     noted: Vec<Noted>,
+    /// What was noted of spent cries, kept for the memory of its mask.
+    spare_noted: Vec<Noted>,
+    /// The emptied lists of believers of spent cries, kept for new cries.
+    spare_believers: Vec<Vec<usize>>,
     /// The units on the field at the step's last run that left a cry
     /// settled, by index (rising).
     listened: Vec<usize>,
 }
 
-/// What each side sees of each side (per viewer and side) and the units of
-/// each side in each zone (per side and zone): see [`count`].
+/// What each side sees of each side (per viewer and side: the units, and
+/// those routing) and the units of each side in each zone (per side and
+/// zone), counted in a run only once a unit is to make up its mind by them.
 #[derive(Default)]
 struct Counts {
-    seen_men: Vec<f64>,
-    seen_routing: Vec<f64>,
+    /// Per viewer and side, once counted in this run.
+    seen: Vec<Option<(f64, f64)>>,
     men_in: Vec<f64>,
     routing_in: Vec<f64>,
+    /// `men_in` and `routing_in` are this run's.
+    zones_counted: bool,
 }
 
 /// What the rumor step noted of a cry at its last run.
@@ -137,68 +144,76 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
     list.resize(len, value);
 }
 
-/// What each side sees of each side (`seen_men`, `seen_routing`: per viewer
-/// and side) and the units of each side in each zone (`men_in`,
-/// `routing_in`: per side and zone), from the units on the field as they
-/// stood at the start of the turn. Counts of whole units: the same in any
-/// order.
-fn count(
-    counts: &mut Counts,
-    listeners: &[(usize, Listener)],
-    vision: &Vision,
-    (n_sides, n): (usize, usize),
-) {
-    let Counts {
-        seen_men,
-        seen_routing,
-        men_in,
-        routing_in,
-    } = counts;
-    refill(seen_men, n_sides * n_sides, 0.0);
-    refill(seen_routing, n_sides * n_sides, 0.0);
-    refill(men_in, n * n_sides, 0.0);
-    refill(routing_in, n * n_sides, 0.0);
-    for (_, unit) in listeners {
-        if unit.zone < n {
-            men_in[unit.side * n + unit.zone] += 1.0;
-            if unit.broken {
-                routing_in[unit.side * n + unit.zone] += 1.0;
-            }
-        } else {
-            // Off the map: seen by every side, as `side_sees` says of a
-            // zone it does not know.
-            for viewer in 0..n_sides {
-                seen_men[viewer * n_sides + unit.side] += 1.0;
-                if unit.broken {
-                    seen_routing[viewer * n_sides + unit.side] += 1.0;
-                }
-            }
-        }
+impl Counts {
+    /// Starts a run: nothing counted yet.
+    fn begin(&mut self, n_sides: usize) {
+        refill(&mut self.seen, n_sides * n_sides, None);
+        self.zones_counted = false;
     }
-    // Then what each side sees, summed zone by zone (`side_sees`, a side's
-    // row looked up once).
-    for viewer in 0..n_sides {
-        let row = vision.sees.get(viewer);
-        for zone in 0..n {
-            if row.is_none_or(|row| row.get(zone).copied().unwrap_or(true)) {
-                for side in 0..n_sides {
-                    seen_men[viewer * n_sides + side] += men_in[side * n + zone];
-                    seen_routing[viewer * n_sides + side] += routing_in[side * n + zone];
+
+    /// The units of `side` (all, and those routing) that `viewer` sees,
+    /// from the units on the field (`listeners`) as they stood at the start
+    /// of the turn: those in a zone it sees, and any off the map (seen by
+    /// every side, as `side_sees` says of a zone it does not know). Counts
+    /// of whole units: the same in any order. Counted once a run.
+    fn seen(
+        &mut self,
+        listeners: &[(usize, Listener)],
+        vision: &Vision,
+        (n_sides, n): (usize, usize),
+        (viewer, side): (usize, usize),
+    ) -> (f64, f64) {
+        *self.seen[viewer * n_sides + side].get_or_insert_with(|| {
+            let row = vision.sees.get(viewer);
+            let sees = |zone: usize| {
+                zone >= n || row.is_none_or(|row| row.get(zone).copied().unwrap_or(true))
+            };
+            listeners
+                .iter()
+                .filter(|(_, unit)| unit.side == side && sees(unit.zone))
+                .fold((0.0, 0.0), |(men, routing), (_, unit)| {
+                    (men + 1.0, if unit.broken { routing + 1.0 } else { routing })
+                })
+        })
+    }
+
+    /// The units of each side in each zone (all, and those routing: per
+    /// side and zone), from the units on the field; counted once a run.
+    fn zones(
+        &mut self,
+        listeners: &[(usize, Listener)],
+        (n_sides, n): (usize, usize),
+    ) -> (&[f64], &[f64]) {
+        if !self.zones_counted {
+            refill(&mut self.men_in, n * n_sides, 0.0);
+            refill(&mut self.routing_in, n * n_sides, 0.0);
+            for (_, unit) in listeners {
+                if unit.zone < n {
+                    self.men_in[unit.side * n + unit.zone] += 1.0;
+                    if unit.broken {
+                        self.routing_in[unit.side * n + unit.zone] += 1.0;
+                    }
                 }
             }
+            self.zones_counted = true;
         }
+        (&self.men_in, &self.routing_in)
     }
 }
 
 /// Whether every listener now (in rising index order) is in `before` (the
 /// indices of the last run's, rising too).
 fn all_listened_before(now: &[(usize, Listener)], before: &[usize]) -> bool {
+    if now.len() == before.len() {
+        // As many (most turns): the same units, index by index.
+        return now.iter().zip(before).all(|((idx, _), b)| idx == b);
+    }
     let mut before = before.iter();
     now.iter().all(|(idx, _)| before.any(|b| b == idx))
 }
 
 /// Cries spread a zone; the units on the field (`listeners`, from
-/// [`listeners_into`]) they reach make up their minds, given what `vision`
+/// [`listeners_into`] on `units` in the same run) they reach make up their minds, given what `vision`
 /// lets them see. Run by the perception system, right after it has found
 /// what each side sees. `kept`: the cries are as this step left them at its
 /// last run (nothing else has touched them since: no new cry, no restore),
@@ -227,9 +242,13 @@ pub fn spread(
     // has touched the cries; otherwise it is noted afresh.
     let kept = kept && scratch.noted.len() == rumors.active.len();
     if !kept {
-        scratch
-            .noted
-            .resize_with(rumors.active.len(), Noted::default);
+        let RumorScratch {
+            noted, spare_noted, ..
+        } = scratch;
+        spare_noted.extend(noted.drain(rumors.active.len().min(noted.len())..));
+        while noted.len() < rumors.active.len() {
+            noted.push(spare_noted.pop().unwrap_or_default());
+        }
         for (noted, rumor) in scratch.noted.iter_mut().zip(&rumors.active) {
             noted.of(rumor, field.units.len());
         }
@@ -289,15 +308,17 @@ pub fn spread(
                 continue;
             }
             if !counted {
-                count(&mut scratch.counts, listeners, vision, (n_sides, n));
+                scratch.counts.begin(n_sides);
                 counted = true;
             }
-            let Ok((_, _, _, mut morale)) = units.get_mut(unit.entity) else {
-                all_heard = false;
-                continue;
-            };
-            // Room for every listener at once: one allocation a cry, not one
-            // a doubling.
+            // A new cry's list takes the memory of a spent one's, if any;
+            // else room for every listener at once: one allocation a cry,
+            // not one a doubling.
+            if rumor.believers.capacity() == 0
+                && let Some(spare) = scratch.spare_believers.pop()
+            {
+                rumor.believers = spare;
+            }
             if rumor.believers.len() == rumor.believers.capacity() {
                 rumor.believers.reserve(listeners.len());
             }
@@ -309,10 +330,15 @@ pub fn spread(
                 None => all_heard = false,
             }
             let (side, here) = (unit.side, unit.zone);
-            let (men_seen, routing_seen) = if by_front && side == rumor.about {
+            // In thick smoke a unit sees nothing to judge the cry by: what
+            // it could see is not counted for it.
+            let blind_here = vision.is_blind(here);
+            let (men_seen, routing_seen) = if blind_here {
+                (0.0, 0.0)
+            } else if by_front && side == rumor.about {
                 // About its own side: only the fighting it sees from
                 // where it stands tells it the truth.
-                let (men_in, routing_in) = (&scratch.counts.men_in, &scratch.counts.routing_in);
+                let (men_in, routing_in) = scratch.counts.zones(listeners, (n_sides, n));
                 let front = |zone: usize| {
                     men_in[side * n + zone] > 0.0
                         && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
@@ -327,12 +353,11 @@ pub fn spread(
                         )
                     })
             } else {
-                (
-                    scratch.counts.seen_men[side * n_sides + rumor.about],
-                    scratch.counts.seen_routing[side * n_sides + rumor.about],
-                )
+                scratch
+                    .counts
+                    .seen(listeners, vision, (n_sides, n), (side, rumor.about))
             };
-            let truth_seen = men_seen > 0.0 && !vision.is_blind(here);
+            let truth_seen = men_seen > 0.0 && !blind_here;
             let actually_routed = men_seen > 0.0 && routing_seen / men_seen >= 0.5;
             let believes = if truth_seen {
                 actually_routed == rumor.routed
@@ -343,6 +368,12 @@ pub fn spread(
                 chronicle.push(Entry::RumorDoubted { unit: idx });
                 continue;
             }
+            // Only a unit that believes is moved, and so looked up (every
+            // listener was read from `units` in this run: it is there).
+            let Ok((_, _, _, mut morale)) = units.get_mut(unit.entity) else {
+                debug_assert!(false, "a listener missing from the units");
+                continue;
+            };
             let good_news = (side == rumor.about) != rumor.routed;
             let delta = rules.rumor_morale * rumor.credibility * if good_news { 1.0 } else { -1.0 };
             morale.value = (morale.value + delta).clamp(0.0, 100.0);
@@ -368,15 +399,34 @@ pub fn spread(
         noted.settled = !spreading && all_heard;
         rumor.credibility = (rumor.credibility * (1.0 - rules.rumor_decay)).max(0.0);
     }
-    // Spent cries are dropped, with what was noted of them.
-    let mut cries = rumors.active.iter();
-    scratch
-        .noted
-        .retain(|_| cries.next().is_some_and(|rumor| rumor.credibility >= 0.05));
-    rumors.active.retain(|rumor| rumor.credibility >= 0.05);
+    // Spent cries are dropped, with what was noted of them (the cries left
+    // in their order); the memory of their lists is kept for new cries.
+    let mut left = 0;
+    for cry in 0..rumors.active.len() {
+        if rumors.active[cry].credibility >= 0.05 {
+            if left != cry {
+                rumors.active.swap(left, cry);
+                scratch.noted.swap(left, cry);
+            }
+            left += 1;
+        }
+    }
+    if left < rumors.active.len() {
+        for mut spent in rumors.active.drain(left..) {
+            // Only memory worth keeping: no more lists kept than there have
+            // been cries at once.
+            if spent.believers.capacity() > 0 {
+                spent.believers.clear();
+                scratch.spare_believers.push(spent.believers);
+            }
+        }
+        scratch.spare_noted.extend(scratch.noted.drain(left..));
+    }
     // Who was on the field, when a cry is left settled (read at the next
-    // run only then).
-    if scratch.noted.iter().any(|noted| noted.settled) {
+    // run only then): written unless it is already the list (every unit on
+    // the field now was on it at the last run, and as many).
+    let listened_now = same_listeners == Some(true) && listeners.len() == scratch.listened.len();
+    if !listened_now && scratch.noted.iter().any(|noted| noted.settled) {
         scratch.listened.clear();
         scratch
             .listened

@@ -24,9 +24,133 @@ pub struct SurrenderScratch {
     open: Vec<bool>,
     men: Vec<f64>,
     crowd: Vec<f64>,
-    /// The units that may give up this turn (index, entity, whether they
-    /// are trapped), in unit-index order.
-    candidates: Vec<(usize, Entity, bool)>,
+    /// The units that may give up this turn, in unit-index order.
+    candidates: Vec<Candidate>,
+    /// The units the scene lets surrender at all, in unit-index order, and
+    /// how many units the world held when they were found: see
+    /// [`SurrenderScratch::find_candidates`].
+    may: Vec<(usize, Entity)>,
+    units_seen: usize,
+}
+
+/// A unit that may give up this turn, where it stands as the turn's
+/// surrenders begin, and whether it is trapped there.
+struct Candidate {
+    idx: usize,
+    entity: Entity,
+    side: usize,
+    zone: usize,
+    trapped: bool,
+}
+
+/// The units the surrender system reads and writes.
+type Units<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static UnitInfo,
+        &'static mut Strength,
+        &'static Location,
+        &'static mut Morale,
+    ),
+>;
+
+impl SurrenderScratch {
+    /// Lists in `candidates` the units that may give up this turn: those
+    /// the scene lets surrender, on the field, wavering or routing, in
+    /// unit-index order. Which units the scene lets surrender is kept from
+    /// the last run (`may`: a unit's `may_surrender` is the scene's and
+    /// never changes) while the world holds the same units; it is found
+    /// again, with one walk over them, when their number has changed or an
+    /// entity it names is gone (the battle spawns its units anew all
+    /// together, on a restore that needs it: every old entity is then gone).
+    /// When many units may surrender, one walk over them all finds the
+    /// candidates for less than a look-up of each (several steps of a walk).
+    fn find_candidates(&mut self, units: &Units) {
+        let count = units.iter().len();
+        if count == self.units_seen && self.may.len() * 8 >= count {
+            self.candidates_by_walk(units);
+            return;
+        }
+        if count != self.units_seen || !self.candidates_from_kept(units) {
+            self.may.clear();
+            units.iter().for_each(|(entity, info, ..)| {
+                if info.may_surrender {
+                    self.may.push((info.idx, entity));
+                }
+            });
+            self.may.sort_unstable_by_key(|&(idx, _)| idx);
+            self.units_seen = count;
+            let found = self.candidates_from_kept(units);
+            debug_assert!(found, "a unit just listed is gone");
+        }
+        #[cfg(debug_assertions)]
+        {
+            let mut afresh: Vec<(usize, Entity)> = units
+                .iter()
+                .filter(|(_, info, ..)| info.may_surrender)
+                .map(|(entity, info, ..)| (info.idx, entity))
+                .collect();
+            afresh.sort_unstable_by_key(|&(idx, _)| idx);
+            debug_assert_eq!(
+                self.may, afresh,
+                "a kept list of the units that may surrender"
+            );
+        }
+    }
+
+    /// The candidates among all the units: one read-only walk (a fold over
+    /// the query's tables), sorted when the world holds the units out of
+    /// index order.
+    fn candidates_by_walk(&mut self, units: &Units) {
+        let candidates = &mut self.candidates;
+        candidates.clear();
+        let mut order = Rising::default();
+        units
+            .iter()
+            .for_each(|(entity, info, _, location, morale)| {
+                if info.may_surrender
+                    && location.present
+                    && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
+                {
+                    order.see(info.idx);
+                    candidates.push(Candidate {
+                        idx: info.idx,
+                        entity,
+                        side: info.side,
+                        zone: location.zone,
+                        trapped: false,
+                    });
+                }
+            });
+        if !order.rose() {
+            candidates.sort_unstable_by_key(|candidate| candidate.idx);
+        }
+    }
+
+    /// The candidates among the units in `may`; false when one of those is
+    /// gone (the list no longer holds).
+    fn candidates_from_kept(&mut self, units: &Units) -> bool {
+        self.candidates.clear();
+        for &(idx, entity) in &self.may {
+            let Ok((_, info, _, location, morale)) = units.get(entity) else {
+                return false;
+            };
+            if location.present
+                && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
+            {
+                self.candidates.push(Candidate {
+                    idx,
+                    entity,
+                    side: info.side,
+                    zone: location.zone,
+                    trapped: false,
+                });
+            }
+        }
+        true
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -36,41 +160,25 @@ pub fn surrender_system(
     vision: Res<Vision>,
     mut rng: ResMut<BattleRng>,
     zones: Query<(&ZoneIdx, &Passage)>,
-    mut units: Query<(Entity, &UnitInfo, &mut Strength, &Location, &mut Morale)>,
+    mut units: Units,
 ) {
     let (field, chronicle) = io.split();
     let rules = &field.rules;
     let n = field.zones.len();
     let n_sides = field.n_sides;
+    // Only a broken or wavering unit that may surrender can: most turns
+    // there is none, and a look at the few the scene lets surrender ends
+    // the turn's surrenders.
+    scratch.find_candidates(&units);
     let SurrenderScratch {
         open,
         men,
         crowd,
         candidates,
+        ..
     } = &mut *scratch;
-    // Only a broken or wavering unit that may surrender can: most turns
-    // there is none, and one read-only look (a fold, which walks the
-    // query's tables without a check per unit) ends the turn's surrenders.
-    // They are listed as the world holds them, in unit-index order (sorted
-    // when the world holds them otherwise).
-    candidates.clear();
-    let mut order = Rising::default();
-    units
-        .iter()
-        .for_each(|(entity, info, _, location, morale)| {
-            if info.may_surrender
-                && location.present
-                && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
-            {
-                order.see(info.idx);
-                candidates.push((info.idx, entity, false));
-            }
-        });
     if candidates.is_empty() {
         return;
-    }
-    if !order.rose() {
-        candidates.sort_unstable_by_key(|(idx, _, _)| *idx);
     }
     open.clear();
     open.resize(n, true);
@@ -98,11 +206,8 @@ pub fn surrender_system(
     // is jammed: each zone's crowd is summed (in unit-index order: fractions
     // of men when horses count for more) only when a candidate has one.
     let mut crowded = false;
-    for (_, entity, trapped) in candidates.iter_mut() {
-        let Ok((_, info, _, location, _)) = units.get(*entity) else {
-            continue;
-        };
-        let (side, zone) = (info.side, location.zone);
+    for candidate in candidates.iter_mut() {
+        let (side, zone) = (candidate.side, candidate.zone);
         if !enemy_in(side, zone) {
             continue;
         }
@@ -118,16 +223,16 @@ pub fn surrender_system(
             field.zones[zone].is_crossing()
                 && crowd[zone] > field.capacity(zone, vision.is_blind(zone))
         };
-        *trapped = field.neighbours[zone]
+        candidate.trapped = field.neighbours[zone]
             .iter()
             .all(|&z| !open[z] || enemy_in(side, z) || jammed(z));
     }
     // Each trapped unit, in unit-index order, may give up.
-    for &(_, entity, trapped) in candidates.iter() {
-        if !trapped {
+    for candidate in candidates.iter() {
+        if !candidate.trapped {
             continue;
         }
-        let Ok((_, info, mut strength, _, mut morale)) = units.get_mut(entity) else {
+        let Ok((_, info, mut strength, _, mut morale)) = units.get_mut(candidate.entity) else {
             continue;
         };
         if rng.chance(rules.surrender_chance) {
@@ -149,11 +254,7 @@ pub fn surrender_system(
 /// summed in unit-index order: as the units are stored (a fold over the
 /// tables), checked on the way; when the world holds them otherwise, the
 /// pass is made again, sorted.
-fn crowd_into(
-    crowd: &mut Vec<f64>,
-    field: &Field,
-    units: &Query<(Entity, &UnitInfo, &mut Strength, &Location, &mut Morale)>,
-) {
+fn crowd_into(crowd: &mut Vec<f64>, field: &Field, units: &Units) {
     let add = |crowd: &mut Vec<f64>,
                info: &UnitInfo,
                strength: &Strength,

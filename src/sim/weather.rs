@@ -132,6 +132,9 @@ pub fn weather_system(
 ) {
     let (field, chronicle) = io.split();
     let rules = &field.rules;
+    // Where this turn's weather entries start (the list is empty at the
+    // start of a battle's turn; a test's world may keep older ones).
+    let start = chronicle.entries.len();
     if rng.chance(rules.wind_drift) {
         let shift = rng.unit() * 0.4 - 0.2;
         let old = *weather;
@@ -166,8 +169,13 @@ pub fn weather_system(
         chronicle,
         &mut zones,
     );
-    // Stable order for the transcript whatever order the query visited zones in.
-    chronicle.entries.sort_by_key(entry_zone_key);
+    // Stable order for the transcript whatever order the query visited
+    // zones in: this turn's own entries, sorted when they are not already
+    // (most turns there are none or one).
+    let made = chronicle.entries.get_mut(start..).unwrap_or_default();
+    if !made.is_sorted_by_key(entry_zone_key) {
+        made.sort_by_key(entry_zone_key);
+    }
     // Then the scene's own obscurants (dust, fog, night), in the same wind.
     haze::carry(haze, downwind_of, field, &weather, chronicle, &mut hazes);
 }
@@ -231,9 +239,11 @@ fn fire_and_smoke(
             next[target].smoke += carried;
         }
     }
-    for (idx, mut burning) in zones.iter_mut() {
+    // A fold over the tables (`for_each`), in the order the loop over the
+    // query would take, without its check per zone.
+    zones.iter_mut().for_each(|(idx, mut burning)| {
         let zone = idx.0;
-        let Some(new) = next.get(zone) else { continue };
+        let Some(new) = next.get(zone) else { return };
         let old = *burning;
         let new = Burning {
             fire: new.fire.clamp(0.0, 1.0),
@@ -253,7 +263,7 @@ fn fire_and_smoke(
         if old.smoke >= rules.smoke_thin && new.smoke < rules.smoke_thin {
             chronicle.push(Entry::SmokeClears { zone });
         }
-    }
+    });
 }
 
 fn entry_zone_key(entry: &Entry) -> (u8, usize) {
