@@ -191,7 +191,8 @@ pub struct Turn {
 }
 
 /// What the turn's systems share besides the world: the battle's field to
-/// read and the chronicle of the turn to write. Handed to each system as
+/// read, the chronicle of the turn to write and the units that withdrew
+/// (movement's, for morale). Handed to each system as
 /// its input, not looked up in the world as a resource by each system every
 /// turn (a look-up costs about as much as a small system's own work).
 pub struct TurnIo {
@@ -200,12 +201,19 @@ pub struct TurnIo {
     field: Field,
     /// What happened this turn, taken out (or dropped) after it.
     chronicle: Chronicle,
+    /// The units movement saw withdraw this turn, for morale.
+    withdrawals: movement::Withdrawals,
 }
 
 impl TurnIo {
     /// The field to read and the chronicle to write, at once.
     pub fn split(&mut self) -> (&Field, &mut Chronicle) {
         (&self.field, &mut self.chronicle)
+    }
+
+    /// [`TurnIo::split`], and the turn's withdrawals.
+    pub fn split_withdrawals(&mut self) -> (&Field, &mut Chronicle, &mut movement::Withdrawals) {
+        (&self.field, &mut self.chronicle, &mut self.withdrawals)
     }
 }
 
@@ -231,6 +239,7 @@ impl Turn {
         let io = TurnIo {
             field: world.resource::<Field>().clone(),
             chronicle: Chronicle::default(),
+            withdrawals: movement::Withdrawals::default(),
         };
         Turn { systems, io }
     }

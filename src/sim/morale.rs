@@ -18,7 +18,7 @@ use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::haze::Haze;
-use super::movement::{Location, Orders, UnitOrder, Withdrawals};
+use super::movement::{Location, Orders, UnitOrder};
 use super::order::{Rising, by_index, by_index_mut};
 use super::perception::Vision;
 use super::rally::{RallyScratch, rally, spend_beats};
@@ -204,12 +204,12 @@ pub fn morale_system(
     vision: Res<Vision>,
     side_orders: Res<SideOrders>,
     mut rng: ResMut<BattleRng>,
-    withdrawals: Res<Withdrawals>,
     zones: Query<(&ZoneIdx, &Burning, &Passage, Option<&Haze>)>,
     mut commanders: Query<&mut CommanderState>,
     mut units: MoraleUnits,
 ) {
-    let (field, chronicle) = io.split();
+    let (field, chronicle, withdrawals) = io.split_withdrawals();
+    let withdrawals = &*withdrawals;
     let rules = &field.rules;
     let n = field.zones.len();
     let MoraleScratch {

@@ -155,7 +155,7 @@ pub struct Orders {
 /// The units that left a zone with an unbroken enemy in it this turn, under
 /// orders: the morale system makes them pay for it. Filled only when the
 /// rule `withdraw_morale` or `withdraw_rout` is on; emptied each turn.
-#[derive(Resource, Debug, Clone, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Withdrawals {
     pub units: Vec<usize>,
 }
@@ -544,7 +544,6 @@ pub fn movement_system(
     InMut(io): InMut<TurnIo>,
     mut scratch: Local<MovementScratch>,
     vision: Res<Vision>,
-    mut withdrawals: ResMut<Withdrawals>,
     mut commanders: Query<&mut CommanderState>,
     mut passages: Query<(&ZoneIdx, &mut Passage)>,
     mut units: Query<(
@@ -556,7 +555,7 @@ pub fn movement_system(
         &Morale,
     )>,
 ) {
-    let (field, chronicle) = io.split();
+    let (field, chronicle, withdrawals) = io.split_withdrawals();
     let rules = &field.rules;
     let n = field.zones.len();
     let n_sides = field.n_sides;

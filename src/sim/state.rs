@@ -382,7 +382,6 @@ impl WorldState {
         world.insert_resource(SideOrders {
             wet_cloth: self.wet_cloth.clone(),
         });
-        world.insert_resource(super::movement::Withdrawals::default());
         if !self.write_in_place(world) {
             self.respawn(world);
         }
@@ -508,8 +507,7 @@ impl WorldState {
             && world.contains_resource::<BattleRng>()
             && world.contains_resource::<Rumors>()
             && world.contains_resource::<Vision>()
-            && world.contains_resource::<SideOrders>()
-            && world.contains_resource::<super::movement::Withdrawals>();
+            && world.contains_resource::<SideOrders>();
         if !fits || !has_resources {
             return false;
         }
@@ -570,9 +568,6 @@ impl WorldState {
         // Destructured, so a field added to these cannot be forgotten here.
         let SideOrders { wet_cloth } = &mut *world.resource_mut::<SideOrders>();
         wet_cloth.clone_from(&self.wet_cloth);
-        let super::movement::Withdrawals { units } =
-            &mut *world.resource_mut::<super::movement::Withdrawals>();
-        units.clear();
         true
     }
 
