@@ -583,7 +583,7 @@ pub fn movement_system(
             *slot = passage.intact;
         }
     });
-    paths.keep_for(&field, intact);
+    paths.keep_for(field, intact);
     crossing.clear();
     crossing.extend(field.zones.iter().map(|zone| zone.is_crossing()));
     let crossing = &crossing[..];
@@ -623,7 +623,7 @@ pub fn movement_system(
     movers.clear();
     stands.reset(n, n_sides);
     let mut census = Census {
-        field: &field,
+        field,
         crossing,
         paths: &mut *paths,
         enemy_routing_in: &mut *enemy_routing_in,
