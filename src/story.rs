@@ -250,6 +250,9 @@ pub struct Game {
     /// The copy the greedy policy plays its look-ahead games on, built at
     /// its first decision (`greedy.rs`).
     lookahead: Option<Box<Game>>,
+    /// What the last effect caused in the battle, told or dropped at once:
+    /// one list's memory for every effect of a game.
+    entries: Vec<crate::sim::Entry>,
 }
 
 /// [`StoryState`] by the scene's typed ids: what happened, was decided and
@@ -408,6 +411,7 @@ impl Game {
             readers: verdicts::Readers::of(scene.resolved()),
             opening: None,
             lookahead: None,
+            entries: Vec::new(),
             scene,
         };
         let mut out = Vec::new();
@@ -1042,9 +1046,11 @@ impl Game {
                         })
                     });
                 }
-                let entries = self.battle.act(act);
+                self.battle.act_into(act, &mut self.entries);
                 if self.tells {
-                    out.extend(entries.into_iter().map(Output::Chronicle));
+                    out.extend(self.entries.drain(..).map(Output::Chronicle));
+                } else {
+                    self.entries.clear();
                 }
             }
         }
