@@ -534,12 +534,10 @@ impl Game {
     /// turns over which that stands (as [`Game::check`] reads it).
     fn verdict(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
         match cond {
-            Cond::Always => Reading::of(true, Reading::ALWAYS),
-            Cond::Never => Reading::of(false, Reading::ALWAYS),
             Cond::All(items) => {
                 let mut all = Reading::new(Verdict::Holds, Reading::ALWAYS);
                 for item in items {
-                    let known = self.verdict(item, owner, turn);
+                    let known = self.verdict_item(item, owner, turn);
                     all = all.narrowed(known);
                     match known.verdict {
                         Verdict::Fails => {
@@ -557,7 +555,7 @@ impl Game {
             Cond::Any(items) => {
                 let mut any = Reading::new(Verdict::Fails, Reading::ALWAYS);
                 for item in items {
-                    let known = self.verdict(item, owner, turn);
+                    let known = self.verdict_item(item, owner, turn);
                     any = any.narrowed(known);
                     match known.verdict {
                         Verdict::Holds => {
@@ -573,7 +571,7 @@ impl Game {
                 any
             }
             Cond::Not(item) => {
-                let known = self.verdict(item, owner, turn);
+                let known = self.verdict_item(item, owner, turn);
                 let verdict = match known.verdict {
                     Verdict::Holds => Verdict::Fails,
                     Verdict::Fails => Verdict::Holds,
@@ -581,6 +579,21 @@ impl Game {
                 };
                 Reading { verdict, ..known }
             }
+            _ => self.verdict_item(cond, owner, turn),
+        }
+    }
+
+    /// [`Game::verdict`] of one condition, read in line: most items of an
+    /// `All` or `Any` are a mark, the turn, or the world's (open), and a
+    /// call for each showed in profiles. Nested lists go back to
+    /// [`Game::verdict`]; `Chance` and `TurnsSince` to
+    /// [`Game::verdict_keyed`].
+    #[inline(always)]
+    fn verdict_item(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
+        match cond {
+            Cond::All(_) | Cond::Any(_) | Cond::Not(_) => self.verdict(cond, owner, turn),
+            Cond::Always => Reading::of(true, Reading::ALWAYS),
+            Cond::Never => Reading::of(false, Reading::ALWAYS),
             Cond::Turn(cmp) => {
                 let (holds, span) = turn_span(cmp, turn);
                 Reading::of(holds, span)
@@ -607,6 +620,17 @@ impl Game {
             ),
             Cond::Playing(role) => Reading::of(*role == self.role_id, Reading::ALWAYS),
             Cond::PlayerSide(side) => Reading::of(side.idx() == self.role_side(), Reading::ALWAYS),
+            Cond::Chance(_) | Cond::TurnsSince(..) => self.verdict_keyed(cond, owner, turn),
+            // The clock and everything on the field: the world decides.
+            _ => Reading::new(Verdict::Open, Reading::ALWAYS),
+        }
+    }
+
+    /// [`Game::verdict`] of a `Chance` or a `TurnsSince` (kept apart: they
+    /// are rarer and larger than the items read in line).
+    #[inline(never)]
+    fn verdict_keyed(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
+        match cond {
             // Keyed by the seed, the turn and its owner: the same all this turn.
             Cond::Chance(p) => Reading::of(luck(self.seed, turn, owner, *p) < *p, (turn, turn)),
             Cond::TurnsSince(id, cmp) => {
@@ -629,8 +653,7 @@ impl Game {
                     }
                 }
             }
-            // The clock and everything on the field: the world decides.
-            _ => Reading::new(Verdict::Open, Reading::ALWAYS),
+            _ => self.verdict(cond, owner, turn),
         }
     }
 }
