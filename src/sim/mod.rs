@@ -292,6 +292,8 @@ pub struct Battle {
     facts_stamp: u64,
     /// The memory of the last targets' mask of units, reused by the next.
     mask: Vec<bool>,
+    /// The memory of the last casualties' list (unit, men lost), reused.
+    hits: Vec<(usize, u32)>,
     /// The world's turn (its `Clock`), at hand without a lookup: written
     /// wherever the clock is (a turn, a reset, a restore).
     turn: u32,
@@ -385,6 +387,7 @@ impl Battle {
             facts_fresh: false,
             facts_stamp: next_stamp(),
             mask: Vec::new(),
+            hits: Vec::new(),
             turn: 0,
         }
     }
@@ -670,7 +673,8 @@ impl Battle {
             Act::Casualties { targets, share } => {
                 let pick = Battle::targets(&mut self.mask, self.field.units.len(), targets);
                 let query = &mut self.queries.casualties;
-                let mut hits: Vec<(usize, u32)> = Vec::new();
+                let hits = &mut self.hits;
+                hits.clear();
                 let facts = &mut self.facts;
                 query
                     .iter_mut(&mut self.world)
@@ -686,9 +690,9 @@ impl Battle {
                     });
                 hits.sort_unstable();
                 entries.extend(
-                    hits.into_iter()
+                    hits.iter()
                         .filter(|(_, men)| *men > 0)
-                        .map(|(unit, men)| Entry::Casualties { unit, men }),
+                        .map(|&(unit, men)| Entry::Casualties { unit, men }),
                 );
             }
             Act::Surrender(unit) => {
