@@ -235,6 +235,10 @@ pub(super) struct Verdicts {
     /// Per condition, a bit (64 a word): set when it is awake, that is
     /// settling must read it.
     awake: Vec<u64>,
+    /// Per condition, a bit: set when what it decides is done (its event
+    /// happened, its turning point was decided), so that settling never
+    /// visits it again, awake or not.
+    done: Vec<u64>,
     /// The first turn past the span of some sleeping verdict: the turn from
     /// which [`Verdicts::wake`] has sleepers to wake.
     wakes_at: u32,
@@ -256,6 +260,7 @@ impl Verdicts {
         let mut verdicts = Verdicts {
             known: vec![Known::NONE; n],
             awake: vec![0; n.div_ceil(64)],
+            done: vec![0; n.div_ceil(64)],
             wakes_at: u32::MAX,
         };
         verdicts.forget_all();
@@ -267,6 +272,7 @@ impl Verdicts {
     fn copy_from(&mut self, other: &Verdicts) {
         self.known.clone_from(&other.known);
         self.awake.clone_from(&other.awake);
+        self.done.clone_from(&other.done);
         self.wakes_at = other.wakes_at;
     }
 
@@ -274,6 +280,7 @@ impl Verdicts {
     pub(super) fn forget_all(&mut self) {
         self.known.fill(Known::NONE);
         self.awake.fill(u64::MAX);
+        self.done.fill(0);
         self.wakes_at = u32::MAX;
     }
 
@@ -295,6 +302,13 @@ impl Verdicts {
             } else {
                 *word &= !bit;
             }
+        }
+    }
+
+    /// `slot` is done for good (until a restore or restart forgets all).
+    fn set_done(&mut self, slot: usize) {
+        if let Some(word) = self.done.get_mut(slot / 64) {
+            *word |= 1 << (slot % 64);
         }
     }
 
@@ -343,7 +357,7 @@ impl Verdicts {
         }
     }
 
-    /// The first awake slot in `slots`.
+    /// The first awake slot in `slots` that is not done.
     pub(super) fn next_awake(&self, slots: Range<usize>) -> Option<usize> {
         let mut slot = slots.start;
         while slot < slots.end {
@@ -351,7 +365,8 @@ impl Verdicts {
                 // Beyond the bits kept: awake.
                 return Some(slot);
             };
-            let rest = word >> (slot % 64);
+            let done = self.done.get(slot / 64).copied().unwrap_or(0);
+            let rest = (word & !done) >> (slot % 64);
             if rest != 0 {
                 let found = slot + rest.trailing_zeros() as usize;
                 return (found < slots.end).then_some(found);
@@ -396,6 +411,7 @@ impl Marks {
     pub(super) fn set_happened(&mut self, readers: &Readers, event: usize) {
         self.happened[event] = true;
         self.changed(readers, readers.event_mark(event));
+        self.verdicts.set_done(readers.event_slot(event));
     }
 
     /// The turning point was decided, with `option`.
@@ -403,6 +419,7 @@ impl Marks {
         self.reached[tp] = true;
         self.chosen[tp] = option;
         self.changed(readers, readers.tp_mark(tp));
+        self.verdicts.set_done(readers.tp_slot(tp));
     }
 
     /// The flag was set or cleared.
