@@ -250,6 +250,11 @@ pub struct Game {
     /// The copy the greedy policy plays its look-ahead games on, built at
     /// its first decision (`greedy.rs`).
     lookahead: Option<Box<Game>>,
+    /// What the last effect caused in the battle, told or dropped at once:
+    /// one list's memory for every effect of a game.
+    entries: Vec<crate::sim::Entry>,
+    /// Strings of the last game's story, for this one's ids.
+    spare: Spare,
 }
 
 /// [`StoryState`] by the scene's typed ids: what happened, was decided and
@@ -268,8 +273,9 @@ struct Marks {
 }
 
 impl StoryState {
-    /// Empties the story (a new game), keeping its lists' memory.
-    fn clear(&mut self) {
+    /// Empties the story (a new game), keeping its lists' memory and
+    /// handing its strings to `spare`.
+    fn clear(&mut self, spare: &mut Spare) {
         // Destructured, so a field added to the story cannot be forgotten here.
         let StoryState {
             chosen,
@@ -282,15 +288,43 @@ impl StoryState {
             since,
             answers,
         } = self;
-        chosen.clear();
-        happened.clear();
-        flags.clear();
-        *pending = None;
-        *ended = None;
+        let spare = &mut spare.0;
+        for (tp, option) in chosen.drain(..) {
+            spare.push(tp);
+            spare.push(option);
+        }
+        spare.append(happened);
+        while let Some(flag) = flags.pop_first() {
+            spare.push(flag);
+        }
+        spare.extend(pending.take());
+        spare.extend(ended.take());
         journal.clear();
         couriers.clear();
-        since.clear();
+        while let Some((id, _)) = since.pop_first() {
+            spare.push(id);
+        }
         answers.clear();
+    }
+}
+
+/// The strings a restarted game's story held, their memory kept for the
+/// ids the next game records (a simulated game records dozens, and a
+/// simulation plays thousands): copying an id into one allocates nothing.
+#[derive(Debug, Default)]
+struct Spare(Vec<String>);
+
+impl Spare {
+    /// `id` as an owned string, in spare memory when there is some.
+    fn copy(&mut self, id: &str) -> String {
+        match self.0.pop() {
+            Some(mut string) => {
+                string.clear();
+                string.push_str(id);
+                string
+            }
+            None => id.to_string(),
+        }
     }
 }
 
@@ -408,6 +442,8 @@ impl Game {
             readers: verdicts::Readers::of(scene.resolved()),
             opening: None,
             lookahead: None,
+            entries: Vec::new(),
+            spare: Spare::default(),
             scene,
         };
         let mut out = Vec::new();
@@ -422,7 +458,7 @@ impl Game {
     /// What `simulate` plays its thousands of games with.
     pub fn restart(&mut self, seed: u64) -> Vec<Output> {
         self.battle.reset(&self.scene, seed);
-        self.story.clear();
+        self.story.clear(&mut self.spare);
         self.marks.clear();
         self.seed = seed;
         self.open_verdicts();
@@ -909,7 +945,8 @@ impl Game {
             if self.marks.now(watch) {
                 if self.marks.since[idx].is_none() {
                     self.marks.set_since(&self.readers, idx, Some(turn));
-                    self.story.since.insert(watch.id.clone(), turn);
+                    let id = self.spare.copy(&watch.id);
+                    self.story.since.insert(id, turn);
                 }
             } else if self.marks.since[idx].is_some() {
                 self.marks.set_since(&self.readers, idx, None);
@@ -968,7 +1005,8 @@ impl Game {
         else {
             return;
         };
-        self.story.chosen.push((tp.id.clone(), option.id.clone()));
+        let chosen = (self.spare.copy(&tp.id), self.spare.copy(&option.id));
+        self.story.chosen.push(chosen);
         self.marks
             .set_chosen(&self.readers, tp_idx, u32::try_from(option_idx).ok());
         self.say(out, || Output::Decided {
@@ -1010,7 +1048,10 @@ impl Game {
     fn apply(&mut self, effect: &Effect, act: &Act, voice: Voice, out: &mut Vec<Output>) {
         match (effect, act) {
             (Effect::SetFlag(flag), Act::SetFlag(id)) => {
-                self.story.flags.insert(flag.clone());
+                if !self.story.flags.contains(flag) {
+                    let flag = self.spare.copy(flag);
+                    self.story.flags.insert(flag);
+                }
                 self.marks.set_flag(&self.readers, id.idx(), true);
             }
             (Effect::ClearFlag(flag), Act::ClearFlag(id)) => {
@@ -1042,9 +1083,11 @@ impl Game {
                         })
                     });
                 }
-                let entries = self.battle.act(act);
+                self.battle.act_into(act, &mut self.entries);
                 if self.tells {
-                    out.extend(entries.into_iter().map(Output::Chronicle));
+                    out.extend(self.entries.drain(..).map(Output::Chronicle));
+                } else {
+                    self.entries.clear();
                 }
             }
         }
@@ -1278,7 +1321,8 @@ impl Game {
                 if self.marks.happened[idx] || !self.holds_now(slot, &r_event.when, &event.id) {
                     continue;
                 }
-                self.story.happened.push(event.id.clone());
+                let id = self.spare.copy(&event.id);
+                self.story.happened.push(id);
                 self.marks.set_happened(&self.readers, idx);
                 let text = event
                     .text
@@ -1357,7 +1401,7 @@ impl Game {
     }
 
     fn end(&mut self, id: &str, out: &mut Vec<Output>) {
-        self.story.ended = Some(id.to_string());
+        self.story.ended = Some(self.spare.copy(id));
         self.story.pending = None;
         let scene = Arc::clone(&self.scene);
         let ending = scene.resolved().ending(id).and_then(|idx| {

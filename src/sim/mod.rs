@@ -135,8 +135,13 @@ pub struct SideOrders {
 /// query is allocation and bookkeeping; effects come many times a turn).
 struct ActQueries {
     order_unit: QueryState<(&'static UnitInfo, &'static mut Orders, &'static mut Morale)>,
-    order: QueryState<(&'static UnitInfo, &'static mut Orders, &'static Morale)>,
-    morale: QueryState<(&'static UnitInfo, &'static mut Morale)>,
+    order: QueryState<(
+        &'static UnitInfo,
+        &'static Location,
+        &'static mut Orders,
+        &'static Morale,
+    )>,
+    morale: QueryState<(&'static UnitInfo, &'static Location, &'static mut Morale)>,
     commanders: QueryState<&'static mut CommanderState>,
     casualties: QueryState<(&'static UnitInfo, &'static mut Strength, &'static Location)>,
     surrender: QueryState<(
@@ -155,8 +160,6 @@ struct ActQueries {
     haze: QueryState<(&'static ZoneIdx, &'static mut haze::Haze)>,
     change_side: QueryState<(&'static mut UnitInfo, &'static mut Orders)>,
     zone: QueryState<(&'static ZoneIdx, &'static mut Burning, &'static mut Passage)>,
-    info: QueryState<&'static UnitInfo>,
-    located: QueryState<(&'static UnitInfo, &'static Location)>,
 }
 
 impl ActQueries {
@@ -173,8 +176,6 @@ impl ActQueries {
             haze: world.query(),
             change_side: world.query(),
             zone: world.query(),
-            info: world.query(),
-            located: world.query(),
         }
     }
 }
@@ -327,8 +328,10 @@ pub struct Battle {
     /// every change that may touch them, so an answer read from them can be
     /// kept against it ([`Battle::facts_stamp`]).
     facts_stamp: u64,
-    /// The memory of the last targets' mask, reused by the next.
+    /// The memory of the last targets' mask of units, reused by the next.
     mask: Vec<bool>,
+    /// The memory of the last casualties' list (unit, men lost), reused.
+    hits: Vec<(usize, u32)>,
     /// The world's turn (its `Clock`), at hand without a lookup: written
     /// wherever the clock is (a turn, a reset, a restore).
     turn: u32,
@@ -422,6 +425,7 @@ impl Battle {
             facts_fresh: false,
             facts_stamp: next_stamp(),
             mask: Vec::new(),
+            hits: Vec::new(),
             turn: 0,
         }
     }
@@ -581,6 +585,14 @@ impl Battle {
 
     /// Applies a resolved scene effect; returns what it caused.
     pub fn act(&mut self, act: &Act) -> Vec<Entry> {
+        let mut entries = Vec::new();
+        self.act_into(act, &mut entries);
+        entries
+    }
+
+    /// [`Battle::act`], adding what the effect caused to `entries`: a
+    /// caller that applies many effects keeps one list for them all.
+    pub fn act_into(&mut self, act: &Act, entries: &mut Vec<Entry>) {
         self.view_fresh = false;
         // What conditions read is untouched by orders, drums, rumors on
         // their way, wet cloth and the story's own flags and text, and
@@ -594,39 +606,35 @@ impl Battle {
         if !leaves_facts(act) {
             self.facts_stamp = next_stamp();
         }
-        let mut entries = Vec::new();
         match act {
             Act::Order { targets, order } => {
                 let order = UnitOrder::from(*order);
-                let mask = self.targets(targets);
+                let pick = Battle::targets(&mut self.mask, self.field.units.len(), targets);
                 let query = &mut self.queries.order;
                 // `for_each`: bevy walks a query's tables in a tighter loop
-                // than item by item.
+                // than item by item. The targets are read in the same walk
+                // (no effect here moves a unit or changes its side).
                 query
                     .iter_mut(&mut self.world)
-                    .for_each(|(info, mut orders, morale)| {
-                        if mask.get(info.idx).copied().unwrap_or(false) && morale.state.obeys() {
+                    .for_each(|(info, location, mut orders, morale)| {
+                        if pick.names(info, location) && morale.state.obeys() {
                             orders.order = order;
                         }
                     });
-                self.done_with(mask);
             }
             Act::Morale { targets, delta } => {
-                let mask = self.targets(targets);
+                let pick = Battle::targets(&mut self.mask, self.field.units.len(), targets);
                 let query = &mut self.queries.morale;
                 let facts = &mut self.facts;
                 query
                     .iter_mut(&mut self.world)
-                    .for_each(|(info, mut morale)| {
-                        if mask.get(info.idx).copied().unwrap_or(false)
-                            && morale.state.can_fight_or_flee()
-                        {
+                    .for_each(|(info, location, mut morale)| {
+                        if pick.names(info, location) && morale.state.can_fight_or_flee() {
                             morale.value = (morale.value + delta).clamp(0.0, 100.0);
                             morale.push(morale::Modifier::Orders, *delta);
                             facts.set_morale_value(info.idx, morale.value);
                         }
                     });
-                self.done_with(mask);
             }
             Act::Rumor {
                 zone,
@@ -701,14 +709,15 @@ impl Battle {
                 }
             }
             Act::Casualties { targets, share } => {
-                let mask = self.targets(targets);
+                let pick = Battle::targets(&mut self.mask, self.field.units.len(), targets);
                 let query = &mut self.queries.casualties;
-                let mut hits: Vec<(usize, u32)> = Vec::new();
+                let hits = &mut self.hits;
+                hits.clear();
                 let facts = &mut self.facts;
                 query
                     .iter_mut(&mut self.world)
                     .for_each(|(info, mut strength, location)| {
-                        if mask.get(info.idx).copied().unwrap_or(false) && location.present {
+                        if pick.names(info, location) && location.present {
                             let lost = ((f64::from(strength.men) * share).round() as u32)
                                 .min(strength.men);
                             strength.men -= lost;
@@ -717,12 +726,11 @@ impl Battle {
                             facts.lose_men(info.idx, info.side, lost);
                         }
                     });
-                self.done_with(mask);
                 hits.sort_unstable();
                 entries.extend(
-                    hits.into_iter()
+                    hits.iter()
                         .filter(|(_, men)| *men > 0)
-                        .map(|(unit, men)| Entry::Casualties { unit, men }),
+                        .map(|&(unit, men)| Entry::Casualties { unit, men }),
                 );
             }
             Act::Surrender(unit) => {
@@ -794,7 +802,7 @@ impl Battle {
                 }
             }
             Act::Fall { commander, fate } => {
-                fall::fall(&mut self.world, commander.idx(), *fate, &mut entries);
+                fall::fall(&mut self.world, commander.idx(), *fate, entries);
             }
             Act::Obscure { zones, by, level } => {
                 let by = by.idx();
@@ -835,7 +843,6 @@ impl Battle {
             }
             Act::SetFlag(_) | Act::ClearFlag(_) | Act::Narrate(_) => {}
         }
-        entries
     }
 
     /// Changes a zone; its smoke and fire, as they are then, are written
@@ -851,54 +858,61 @@ impl Battle {
         }
     }
 
-    /// The units a target names (present or not), as a mask by unit index:
-    /// each unit is then checked in constant time.
-    fn targets(&mut self, targets: &Targets) -> Vec<bool> {
-        // The last mask's memory, reused (handed back with `done_with`).
-        let mut mask = std::mem::take(&mut self.mask);
-        mask.clear();
-        mask.resize(self.field().units.len(), false);
-        let mut set = |idx: usize| {
-            if let Some(slot) = mask.get_mut(idx) {
-                *slot = true;
-            }
+    /// What `targets` names, to be read unit by unit ([`Pick::names`]): a
+    /// list of units as a mask by index, in memory reused from the last.
+    fn targets<'a>(mask: &'a mut Vec<bool>, n_units: usize, targets: &Targets) -> Pick<'a> {
+        let by = |side: Option<usize>, zone: Option<usize>| Pick {
+            units: None,
+            side,
+            zone,
         };
         match targets {
-            Targets::Units(list) => list.iter().for_each(|unit| set(unit.idx())),
-            Targets::Side(side) => {
-                // By the side each unit fights for now (a `ChangeSide` moves it).
-                let side = side.idx();
-                let query = &mut self.queries.info;
-                query
-                    .iter(&self.world)
-                    .filter(|info| info.side == side)
-                    .for_each(|info| set(info.idx));
+            Targets::Units(list) => {
+                mask.clear();
+                mask.resize(n_units, false);
+                for unit in list {
+                    if let Some(slot) = mask.get_mut(unit.idx()) {
+                        *slot = true;
+                    }
+                }
+                Pick {
+                    units: Some(mask),
+                    side: None,
+                    zone: None,
+                }
             }
-            Targets::SideIn { side, zone } => {
-                let (side, zone) = (side.idx(), zone.idx());
-                let query = &mut self.queries.located;
-                query
-                    .iter(&self.world)
-                    .filter(|(info, location)| {
-                        info.side == side && location.zone == zone && location.present
-                    })
-                    .for_each(|(info, _)| set(info.idx));
-            }
-            Targets::Zone(zone) => {
-                let zone = zone.idx();
-                let query = &mut self.queries.located;
-                query
-                    .iter(&self.world)
-                    .filter(|(_, location)| location.zone == zone && location.present)
-                    .for_each(|(info, _)| set(info.idx));
+            Targets::Side(side) => by(Some(side.idx()), None),
+            Targets::SideIn { side, zone } => by(Some(side.idx()), Some(zone.idx())),
+            Targets::Zone(zone) => by(None, Some(zone.idx())),
+        }
+    }
+}
+
+/// The units a target names, read from each unit as it is when the effect
+/// happens, in constant time and in the same walk that changes them (no
+/// effect that takes targets moves a unit or changes its side).
+#[derive(Clone, Copy)]
+struct Pick<'a> {
+    /// By index, for a list of units (`None`: by side and zone).
+    units: Option<&'a [bool]>,
+    /// The side they fight for now (a `ChangeSide` moves a unit), if named.
+    side: Option<usize>,
+    /// The zone they are present in, if named.
+    zone: Option<usize>,
+}
+
+impl Pick<'_> {
+    #[inline(always)]
+    fn names(self, info: &UnitInfo, location: &Location) -> bool {
+        match self.units {
+            Some(mask) => mask.get(info.idx).copied().unwrap_or(false),
+            None => {
+                self.side.is_none_or(|side| info.side == side)
+                    && self
+                        .zone
+                        .is_none_or(|zone| location.present && location.zone == zone)
             }
         }
-        mask
-    }
-
-    /// Hands a mask from [`Battle::targets`] back for the next to reuse.
-    fn done_with(&mut self, mask: Vec<bool>) {
-        self.mask = mask;
     }
 }
 

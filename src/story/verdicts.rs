@@ -235,6 +235,10 @@ pub(super) struct Verdicts {
     /// Per condition, a bit (64 a word): set when it is awake, that is
     /// settling must read it.
     awake: Vec<u64>,
+    /// Per condition, a bit: set when what it decides is done (its event
+    /// happened, its turning point was decided), so that settling never
+    /// visits it again, awake or not.
+    done: Vec<u64>,
     /// The first turn past the span of some sleeping verdict: the turn from
     /// which [`Verdicts::wake`] has sleepers to wake.
     wakes_at: u32,
@@ -256,6 +260,7 @@ impl Verdicts {
         let mut verdicts = Verdicts {
             known: vec![Known::NONE; n],
             awake: vec![0; n.div_ceil(64)],
+            done: vec![0; n.div_ceil(64)],
             wakes_at: u32::MAX,
         };
         verdicts.forget_all();
@@ -267,6 +272,7 @@ impl Verdicts {
     fn copy_from(&mut self, other: &Verdicts) {
         self.known.clone_from(&other.known);
         self.awake.clone_from(&other.awake);
+        self.done.clone_from(&other.done);
         self.wakes_at = other.wakes_at;
     }
 
@@ -274,6 +280,7 @@ impl Verdicts {
     pub(super) fn forget_all(&mut self) {
         self.known.fill(Known::NONE);
         self.awake.fill(u64::MAX);
+        self.done.fill(0);
         self.wakes_at = u32::MAX;
     }
 
@@ -295,6 +302,13 @@ impl Verdicts {
             } else {
                 *word &= !bit;
             }
+        }
+    }
+
+    /// `slot` is done for good (until a restore or restart forgets all).
+    fn set_done(&mut self, slot: usize) {
+        if let Some(word) = self.done.get_mut(slot / 64) {
+            *word |= 1 << (slot % 64);
         }
     }
 
@@ -343,7 +357,7 @@ impl Verdicts {
         }
     }
 
-    /// The first awake slot in `slots`.
+    /// The first awake slot in `slots` that is not done.
     pub(super) fn next_awake(&self, slots: Range<usize>) -> Option<usize> {
         let mut slot = slots.start;
         while slot < slots.end {
@@ -351,7 +365,8 @@ impl Verdicts {
                 // Beyond the bits kept: awake.
                 return Some(slot);
             };
-            let rest = word >> (slot % 64);
+            let done = self.done.get(slot / 64).copied().unwrap_or(0);
+            let rest = (word & !done) >> (slot % 64);
             if rest != 0 {
                 let found = slot + rest.trailing_zeros() as usize;
                 return (found < slots.end).then_some(found);
@@ -396,6 +411,7 @@ impl Marks {
     pub(super) fn set_happened(&mut self, readers: &Readers, event: usize) {
         self.happened[event] = true;
         self.changed(readers, readers.event_mark(event));
+        self.verdicts.set_done(readers.event_slot(event));
     }
 
     /// The turning point was decided, with `option`.
@@ -403,6 +419,7 @@ impl Marks {
         self.reached[tp] = true;
         self.chosen[tp] = option;
         self.changed(readers, readers.tp_mark(tp));
+        self.verdicts.set_done(readers.tp_slot(tp));
     }
 
     /// The flag was set or cleared.
@@ -534,12 +551,10 @@ impl Game {
     /// turns over which that stands (as [`Game::check`] reads it).
     fn verdict(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
         match cond {
-            Cond::Always => Reading::of(true, Reading::ALWAYS),
-            Cond::Never => Reading::of(false, Reading::ALWAYS),
             Cond::All(items) => {
                 let mut all = Reading::new(Verdict::Holds, Reading::ALWAYS);
                 for item in items {
-                    let known = self.verdict(item, owner, turn);
+                    let known = self.verdict_item(item, owner, turn);
                     all = all.narrowed(known);
                     match known.verdict {
                         Verdict::Fails => {
@@ -557,7 +572,7 @@ impl Game {
             Cond::Any(items) => {
                 let mut any = Reading::new(Verdict::Fails, Reading::ALWAYS);
                 for item in items {
-                    let known = self.verdict(item, owner, turn);
+                    let known = self.verdict_item(item, owner, turn);
                     any = any.narrowed(known);
                     match known.verdict {
                         Verdict::Holds => {
@@ -573,7 +588,7 @@ impl Game {
                 any
             }
             Cond::Not(item) => {
-                let known = self.verdict(item, owner, turn);
+                let known = self.verdict_item(item, owner, turn);
                 let verdict = match known.verdict {
                     Verdict::Holds => Verdict::Fails,
                     Verdict::Fails => Verdict::Holds,
@@ -581,6 +596,21 @@ impl Game {
                 };
                 Reading { verdict, ..known }
             }
+            _ => self.verdict_item(cond, owner, turn),
+        }
+    }
+
+    /// [`Game::verdict`] of one condition, read in line: most items of an
+    /// `All` or `Any` are a mark, the turn, or the world's (open), and a
+    /// call for each showed in profiles. Nested lists go back to
+    /// [`Game::verdict`]; `Chance` and `TurnsSince` to
+    /// [`Game::verdict_keyed`].
+    #[inline(always)]
+    fn verdict_item(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
+        match cond {
+            Cond::All(_) | Cond::Any(_) | Cond::Not(_) => self.verdict(cond, owner, turn),
+            Cond::Always => Reading::of(true, Reading::ALWAYS),
+            Cond::Never => Reading::of(false, Reading::ALWAYS),
             Cond::Turn(cmp) => {
                 let (holds, span) = turn_span(cmp, turn);
                 Reading::of(holds, span)
@@ -607,6 +637,17 @@ impl Game {
             ),
             Cond::Playing(role) => Reading::of(*role == self.role_id, Reading::ALWAYS),
             Cond::PlayerSide(side) => Reading::of(side.idx() == self.role_side(), Reading::ALWAYS),
+            Cond::Chance(_) | Cond::TurnsSince(..) => self.verdict_keyed(cond, owner, turn),
+            // The clock and everything on the field: the world decides.
+            _ => Reading::new(Verdict::Open, Reading::ALWAYS),
+        }
+    }
+
+    /// [`Game::verdict`] of a `Chance` or a `TurnsSince` (kept apart: they
+    /// are rarer and larger than the items read in line).
+    #[inline(never)]
+    fn verdict_keyed(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
+        match cond {
             // Keyed by the seed, the turn and its owner: the same all this turn.
             Cond::Chance(p) => Reading::of(luck(self.seed, turn, owner, *p) < *p, (turn, turn)),
             Cond::TurnsSince(id, cmp) => {
@@ -629,8 +670,7 @@ impl Game {
                     }
                 }
             }
-            // The clock and everything on the field: the world decides.
-            _ => Reading::new(Verdict::Open, Reading::ALWAYS),
+            _ => self.verdict(cond, owner, turn),
         }
     }
 }
