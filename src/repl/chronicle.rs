@@ -395,12 +395,18 @@ fn estimate(men: u32) -> String {
 }
 
 impl View<'_> {
-    /// A list of names: "A", "A and B", "A, B and C", "A, B and 3 others";
-    /// 「甲、乙、丙」, 「甲、乙、丙等另3部」.
+    /// A list of names: "A", "A and B", "A, B, C and D", "A, B, C and 3
+    /// more"; 「甲、乙、丙、丁」, 「甲、乙、丙等5部」. Four are named in full:
+    /// "and 1 more" would hide a name in the room it takes to write it.
     fn name_list(&self, units: &[usize]) -> String {
         let l = self.locale;
-        let shown: Vec<String> = units.iter().take(3).map(|u| self.unit_name(*u)).collect();
-        let rest = units.len().saturating_sub(3);
+        let named = if units.len() <= 4 { units.len() } else { 3 };
+        let shown: Vec<String> = units
+            .iter()
+            .take(named)
+            .map(|u| self.unit_name(*u))
+            .collect();
+        let rest = units.len() - named;
         if l.is_chinese() {
             let mut out = shown.join("、");
             if rest > 0 {
@@ -1217,6 +1223,45 @@ mod tests {
         // Without the mark, a name is one thing.
         let told = tell(&[Entry::Routs { unit: 0 }], &mut Memory::default());
         assert_eq!(told.sentences, ["Ming foot breaks and runs!"]);
+    }
+
+    #[test]
+    fn four_units_are_named_and_a_longer_list_is_cut_after_three() {
+        // Ming foot and four more Ming companies, all on the south bank.
+        let scene = || {
+            crate::sim::testing::small_scene(|mut raw| {
+                for n in 1..=4 {
+                    let mut unit = raw.units[0].clone();
+                    unit.id = format!("company-{n}");
+                    unit.name = crate::scene::Text::Plain(format!("Company {n}"));
+                    raw.units.push(unit);
+                }
+                raw
+            })
+        };
+        let routs = |units: &[usize]| -> Vec<Entry> {
+            units.iter().map(|&unit| Entry::Routs { unit }).collect()
+        };
+        let told = tell_in(
+            scene(),
+            |_| {},
+            &routs(&[0, 3, 4, 5]),
+            &mut Memory::default(),
+        );
+        assert_eq!(
+            told.sentences,
+            ["Ming foot, Company 1, Company 2 and Company 3 break and run!"]
+        );
+        let told = tell_in(
+            scene(),
+            |_| {},
+            &routs(&[0, 3, 4, 5, 6]),
+            &mut Memory::default(),
+        );
+        assert_eq!(
+            told.sentences,
+            ["Ming foot, Company 1, Company 2 and 2 more break and run!"]
+        );
     }
 
     #[test]
