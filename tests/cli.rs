@@ -388,3 +388,56 @@ fn play_takes_the_other_sides_policy_and_its_transcript_says_how_to_play_it_agai
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_battle_written_from_history_says_history_not_the_novel() {
+    let input = format!("{}log\n", choose_first_and_wait());
+    let out = xiaoling(
+        &[
+            "play", "--scene", "sarhu", "--role", "nurhaci", "--seed", "1",
+        ],
+        &input,
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("\nHistory\n"), "{stdout}");
+    assert!(stdout.contains("(as in history)"), "{stdout}");
+    assert!(!stdout.contains("novel"), "{stdout}");
+    // A battle told from the novel says so.
+    let out = xiaoling(
+        &[
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "zhang-chun",
+            "--seed",
+            "1",
+        ],
+        &choose_first_and_wait(),
+    );
+    assert!(text(&out.stdout).contains("What the novel tells"));
+}
+
+#[test]
+fn an_order_verb_alone_is_told_the_order_it_needs_and_help_keeps_its_column() {
+    let out = xiaoling(
+        &[
+            "play", "--scene", "sarhu", "--role", "du-song", "--seed", "1",
+        ],
+        "rally\nattack sarhu\nhelp\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("`order UNIT rally`"), "{stdout}");
+    assert!(stdout.contains("`order UNIT attack sarhu`"), "{stdout}");
+    // The long usage of `order` stands on a line of its own; the others keep
+    // their descriptions beside them, in a column that leaves them room.
+    assert!(
+        stdout.contains("\n  order UNIT hold|advance ZONE|attack ZONE|withdraw|rally\n"),
+        "{stdout}"
+    );
+    let look = stdout
+        .lines()
+        .find(|line| line.starts_with("  look "))
+        .expect("help lists look");
+    assert!(look.contains("the situation now, and the choice"), "{look}");
+}

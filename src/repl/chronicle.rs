@@ -99,6 +99,8 @@ pub enum Say {
     SteadyMany,
     March,
     MarchMany,
+    Flee,
+    FleeMany,
     Cross,
     CrossMany,
     EnemyComes,
@@ -153,6 +155,8 @@ impl Say {
             Say::SteadyMany => "{list} steady again.",
             Say::March => "{list} moves to {zone}.",
             Say::MarchMany => "{list} move to {zone}.",
+            Say::Flee => "{list} flees toward {zone}.",
+            Say::FleeMany => "{list} flee toward {zone}.",
             Say::Cross => "{list} comes through {ford} to {zone}.",
             Say::CrossMany => "{list} come through {ford} to {zone}.",
             Say::EnemyComes => "The {enemy} come on at {zone}.",
@@ -196,6 +200,7 @@ impl Say {
             Say::Waver | Say::WaverMany => "{list}阵脚动摇。",
             Say::Steady | Say::SteadyMany => "{list}重新稳住阵脚。",
             Say::March | Say::MarchMany => "{list}开赴{zone}。",
+            Say::Flee | Say::FleeMany => "{list}向{zone}溃退。",
             Say::Cross | Say::CrossMany => "{list}经{ford}抵达{zone}。",
             Say::EnemyComes => "{enemy}向{zone}压来。",
             Say::FireStarts => "{zone}火起。",
@@ -218,7 +223,7 @@ impl Say {
 
     /// Every template, for the test that none is empty or lacks a placeholder.
     #[cfg(test)]
-    const ALL: [Say; 48] = [
+    const ALL: [Say; 50] = [
         Say::Destroyed,
         Say::DestroyedEmpty,
         Say::OwnRout,
@@ -257,6 +262,8 @@ impl Say {
         Say::SteadyMany,
         Say::March,
         Say::MarchMany,
+        Say::Flee,
+        Say::FleeMany,
         Say::Cross,
         Say::CrossMany,
         Say::EnemyComes,
@@ -294,6 +301,8 @@ enum Fate {
 pub enum Alert {
     /// A bridge or ford destroyed.
     Destroyed,
+    /// A commander of his side killed, wounded or taken in the fighting.
+    CommanderFell,
     /// One of his units broke, shattered or surrendered.
     OwnBroke,
     /// His units are being attacked.
@@ -312,6 +321,8 @@ impl Alert {
         locale.zh(match (self, zh) {
             (Alert::Destroyed, false) => "a crossing is destroyed",
             (Alert::Destroyed, true) => "渡口被毁",
+            (Alert::CommanderFell, false) => "a commander of yours has fallen",
+            (Alert::CommanderFell, true) => "我军将领有失",
             (Alert::OwnBroke, false) => "your men are breaking",
             (Alert::OwnBroke, true) => "我军有部溃散",
             (Alert::Attacked, false) => "your men are under attack",
@@ -583,6 +594,25 @@ impl View<'_> {
                         say(0, *men, t(Say::Destroyed, &args));
                     } else {
                         say(0, 0, t(Say::DestroyedEmpty, &args));
+                    }
+                }
+                // A commander struck down in the fighting, his own side's or
+                // one seen: told first, whatever else the turn holds. Only in
+                // the turn's own chronicle: a fall a scene's effect makes is
+                // told in the scene's words, by the event that makes it.
+                Entry::CommanderFalls { commander, fate } if new_turn => {
+                    if let Some(text) = self.commander_fall(*commander, *fate) {
+                        let own = self
+                            .world
+                            .commanders
+                            .get(*commander)
+                            .is_some_and(|c| c.side == self.side);
+                        raise(if own {
+                            Alert::CommanderFell
+                        } else {
+                            Alert::Story
+                        });
+                        say(0, u32::MAX, text);
                     }
                 }
                 Entry::Drums { commander, zone } => {
@@ -942,8 +972,17 @@ impl View<'_> {
             }
         }
 
-        // Marches of the player's units, by where they went.
-        let mut by_dest: BTreeMap<(usize, Option<usize>), Vec<usize>> = BTreeMap::new();
+        // Marches of the player's units, by where they went; men still
+        // running from an earlier turn's rout flee there, they do not march.
+        let fleeing = |unit: usize| {
+            self.world.units.get(unit).is_some_and(|u| {
+                matches!(
+                    u.morale.state,
+                    crate::scene::MoraleState::Routing | crate::scene::MoraleState::Shattered
+                )
+            })
+        };
+        let mut by_dest: BTreeMap<(usize, Option<usize>, bool), Vec<usize>> = BTreeMap::new();
         for (unit, (to, through)) in &marches {
             let still_moving = fates.get(unit).is_some_and(|(_, last)| {
                 matches!(last, Fate::Routed | Fate::Shattered | Fate::Surrendered)
@@ -951,9 +990,12 @@ impl View<'_> {
             if still_moving {
                 continue; // told as a rout
             }
-            by_dest.entry((*to, *through)).or_default().push(*unit);
+            by_dest
+                .entry((*to, *through, fleeing(*unit)))
+                .or_default()
+                .push(*unit);
         }
-        for ((to, through), units) in &by_dest {
+        for ((to, through, flee), units) in &by_dest {
             match through {
                 Some(ford) => say(
                     6,
@@ -971,7 +1013,11 @@ impl View<'_> {
                     6,
                     men_of(units),
                     t(
-                        pick(units, Say::March, Say::MarchMany),
+                        if *flee {
+                            pick(units, Say::Flee, Say::FleeMany)
+                        } else {
+                            pick(units, Say::March, Say::MarchMany)
+                        },
                         &[
                             ("list", self.name_list(units)),
                             ("zone", self.zone_name(*to)),
@@ -1223,6 +1269,28 @@ mod tests {
         // Without the mark, a name is one thing.
         let told = tell(&[Entry::Routs { unit: 0 }], &mut Memory::default());
         assert_eq!(told.sentences, ["Ming foot breaks and runs!"]);
+    }
+
+    #[test]
+    fn a_commander_struck_down_in_the_fighting_is_told_first() {
+        let fall = Entry::CommanderFalls {
+            commander: 0,
+            fate: crate::scene::Fate::Killed,
+        };
+        let clash = Entry::Clash {
+            zone: 0,
+            losses: vec![(0, 500), (1, 900)],
+        };
+        let told = tell(&[clash.clone(), fall.clone()], &mut Memory::default());
+        assert_eq!(told.sentences[0], "Zhang is killed at South bank!");
+        assert_eq!(told.alert, Some(Alert::CommanderFell));
+        // The Khan falls in his tent, out of the Ming's sight: untold.
+        let unseen = Entry::CommanderFalls {
+            commander: 1,
+            fate: crate::scene::Fate::Killed,
+        };
+        let told = tell(&[unseen], &mut Memory::default());
+        assert!(told.sentences.is_empty(), "{:?}", told.sentences);
     }
 
     #[test]

@@ -122,7 +122,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         aliases: &["w"],
         usage: "why",
         help_en: "what moved your units' morale last turn",
-        help_zh: "上一刻各部士气起落之因",
+        help_zh: "上一回合各部士气起落之因",
         max_args: 0,
         action: Action::Why,
     },
@@ -314,7 +314,17 @@ pub fn parse(line: &str) -> Parsed {
 /// The command list, wrapped to `columns`: the help of a command that does
 /// not fit beside its usage goes on the lines below it.
 pub fn help_text(locale: Locale, columns: usize) -> String {
-    let width = COMMANDS.iter().map(|c| c.usage.len()).max().unwrap_or(0);
+    // The descriptions stand in a column after the usual usages; a usage
+    // longer than USAGE_COLUMN (`order UNIT hold|advance ZONE|…`) has its
+    // description on the lines below it, so that it does not squeeze every
+    // other description into a narrow strip.
+    const USAGE_COLUMN: usize = 24;
+    let width = COMMANDS
+        .iter()
+        .map(|c| c.usage.len())
+        .filter(|len| *len <= USAGE_COLUMN)
+        .max()
+        .unwrap_or(0);
     let mut out = String::new();
     out.push_str(match locale {
         Locale::En => "Type a number to choose an option. Commands:\n",
@@ -329,6 +339,10 @@ pub fn help_text(locale: Locale, columns: usize) -> String {
         };
         if beside + 20 <= columns {
             let wrapped = super::wrap::wrap(help, columns, &" ".repeat(beside));
+            if spec.usage.len() > width {
+                out.push_str(&format!("  {}\n{wrapped}\n", spec.usage));
+                continue;
+            }
             out.push_str(&format!(
                 "  {:width$}  {}\n",
                 spec.usage,

@@ -924,7 +924,12 @@ impl<'a> Session<'a> {
         self.say(&losses);
         if let Some(history) = history {
             self.say("");
-            self.say(&self.options.style.bold(ui(l, "history")));
+            let key = if render::from_novel(self.game.scene()) {
+                "history"
+            } else {
+                "history_records"
+            };
+            self.say(&self.options.style.bold(ui(l, key)));
             self.say_told(history);
         }
     }
@@ -1148,6 +1153,40 @@ impl<'a> Session<'a> {
                     )
                 };
                 self.say_wrapped(&text, "");
+            }
+            // An order's verb alone ("rally", "attack ford"): the order
+            // needs the unit it is for.
+            Parsed::Unknown { word, .. } if verb(&word).is_some() => {
+                let scene = self.game.scene_arc();
+                if let Some(commander) = scene.commander(self.game.role())
+                    && !commander.gives_orders
+                {
+                    let name = commander.name.get(Locale::En).to_string();
+                    self.error(&StoryError::NoOrders(name));
+                    return true;
+                }
+                let rest = line
+                    .split_whitespace()
+                    .skip(1)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let example = if rest.is_empty() {
+                    format!("order UNIT {word}")
+                } else {
+                    format!("order UNIT {word} {rest}")
+                };
+                let message = if l.is_chinese() {
+                    format!(
+                        "{}`{example}`{}",
+                        l.zh("命令要指明哪一部："),
+                        l.zh("。UNIT 填部队的 id 或名字，`status` 列出你的部队。")
+                    )
+                } else {
+                    format!(
+                        "An order names the unit it is for: `{example}`, with a unit's id or name (`status` lists yours)."
+                    )
+                };
+                self.say_wrapped(&message, "");
             }
             Parsed::Unknown { word, suggestion } => {
                 let message = match (suggestion, l.is_chinese()) {
@@ -1603,10 +1642,15 @@ impl<'a> Session<'a> {
                 .commander(&tp.role)
                 .map(|c| c.name.get(l).to_string())
                 .unwrap_or_default();
+            let source = if render::from_novel(&scene) {
+                ui(l, "novel")
+            } else {
+                ui(l, "history_choice")
+            };
             let mark = match (option.historical, l.is_chinese()) {
                 (false, _) => String::new(),
-                (true, false) => format!(" ({})", ui(l, "novel")),
-                (true, true) => format!("（{}）", ui(l, "novel")),
+                (true, false) => format!(" ({source})"),
+                (true, true) => format!("（{source}）"),
             };
             let colon = if l.is_chinese() { "：" } else { ": " };
             let at = first_state(k, |s| s.1);

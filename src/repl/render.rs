@@ -54,6 +54,17 @@ impl Style {
     }
 }
 
+/// Whether a battle is told from a novel: one of its sources is a chapter in
+/// `seeds/`. A battle written from general history (Sarhu) says "history"
+/// where the others say "the novel".
+pub fn from_novel(scene: &Scene) -> bool {
+    scene
+        .meta()
+        .sources
+        .iter()
+        .any(|source| !source.seed.is_empty())
+}
+
 /// Fixed interface strings, by key.
 pub fn ui(locale: Locale, key: &str) -> &'static str {
     let zh = locale.is_chinese();
@@ -70,6 +81,8 @@ pub fn ui(locale: Locale, key: &str) -> &'static str {
         ("after_action", true) => "战后",
         ("history", false) => "What the novel tells",
         ("history", true) => "书中所记",
+        ("history_records", false) => "History",
+        ("history_records", true) => "史实",
         ("losses", false) => "lost",
         ("losses", true) => "折损",
         ("on_field", false) => "still in the field",
@@ -86,10 +99,12 @@ pub fn ui(locale: Locale, key: &str) -> &'static str {
         ("they_chose", true) => "决断",
         ("novel", false) => "the novel's choice",
         ("novel", true) => "书中之选",
+        ("history_choice", false) => "as in history",
+        ("history_choice", true) => "史实之选",
         ("men", false) => "men",
         ("men", true) => "人",
         ("no_why", false) => "Nothing moved your units' morale last turn.",
-        ("no_why", true) => "上一刻各部士气并无起落。",
+        ("no_why", true) => "上一回合各部士气并无起落。",
         ("no_log", false) => "Nothing has been decided yet.",
         ("no_log", true) => "尚无抉择。",
         ("seed", false) => "seed",
@@ -815,7 +830,7 @@ impl View<'_> {
                 .unwrap_or_default()
         };
         let words = match (order, l.is_chinese()) {
-            (UnitCommand::Hold, false) => "hold where it stands".to_string(),
+            (UnitCommand::Hold, false) => "hold fast".to_string(),
             (UnitCommand::Hold, true) => "原地坚守".to_string(),
             (UnitCommand::Advance(z), false) => format!("advance to {}", zone(z)),
             (UnitCommand::Advance(z), true) => format!("进至{}", zone(z)),
@@ -839,11 +854,19 @@ impl View<'_> {
             meta.start_minute
                 .saturating_add(turn.saturating_mul(meta.turn_minutes))
         };
+        // "The Red Banners have the order", "reach them": a plural name
+        // takes the plural, as in the chronicle.
+        let plural = self.scene.units().get(unit).is_some_and(|u| u.plural);
+        let (has, it) = if plural {
+            ("have", "them")
+        } else {
+            ("has", "it")
+        };
         match (arrives, l.is_chinese()) {
-            (None, false) => capitalize(&format!("{name} has the order at once: {what}.")),
+            (None, false) => capitalize(&format!("{name} {has} the order at once: {what}.")),
             (None, true) => l.zh_string(format!("{name}当即奉令：{what}。")),
             (Some(turn), false) => format!(
-                "A rider gallops off to {name} with the order to {what}; he should reach it by {}.",
+                "A rider gallops off to {name} with the order to {what}; he should reach {it} by {}.",
                 clock(minute(turn))
             ),
             (Some(turn), true) => l.zh_string(format!(
@@ -969,7 +992,11 @@ impl View<'_> {
 
     /// A commander's fall, told to his own side and to an enemy who sees
     /// where he stood.
-    fn commander_fall(&self, commander: usize, fate: crate::scene::Fate) -> Option<String> {
+    pub(crate) fn commander_fall(
+        &self,
+        commander: usize,
+        fate: crate::scene::Fate,
+    ) -> Option<String> {
         use crate::scene::Fate;
         let state = self.world.commanders.get(commander)?;
         if state.side != self.side && !self.sees_zone(state.zone) {
