@@ -1215,7 +1215,7 @@ impl View<'_> {
         } else {
             "north ↑"
         }));
-        for (i, y) in rows.iter().enumerate() {
+        for y in &rows {
             let mut zones: Vec<usize> = (0..self.scene.zones().len())
                 .filter(|z| self.scene.zones()[*z].at.1 == *y)
                 .collect();
@@ -1231,16 +1231,24 @@ impl View<'_> {
                     row
                 }
             };
+            // Two zones side by side are joined by " ─ " only where a road
+            // runs between them; every other road is listed under the row.
+            let adjacent = |a: usize, b: usize| self.scene.adjacent(a).contains(&b);
             let mut row = String::new();
-            for cell in cells {
+            for (k, cell) in cells.into_iter().enumerate() {
+                let link = if k > 0 && adjacent(zones[k - 1], zones[k]) {
+                    " ─ "
+                } else {
+                    "   "
+                };
                 if row.is_empty() {
                     row = cell;
                 } else if width(&row) + 3 + width(&cell) <= columns {
-                    row.push_str(" ─ ");
+                    row.push_str(link);
                     row.push_str(&cell);
                 } else {
                     lines.push(fit(std::mem::take(&mut row)));
-                    row = format!("  ─ {cell}");
+                    row = format!(" {link}{cell}");
                 }
             }
             if !row.is_empty() {
@@ -1264,14 +1272,35 @@ impl View<'_> {
                 };
                 lines.push(wrap(&line, self.style.columns, "    "));
             }
-            if i + 1 < rows.len() {
-                lines.push(self.style.dim("    │"));
+            // The roads from this row not drawn in it, each once: to a zone
+            // of a row below, or to one of its own row not beside it.
+            for (k, &z) in zones.iter().enumerate() {
+                let others: Vec<String> = self
+                    .scene
+                    .adjacent(z)
+                    .iter()
+                    .filter(|&&o| {
+                        let at = self.scene.zones()[o].at.1;
+                        let beside = zones
+                            .iter()
+                            .position(|&x| x == o)
+                            .is_some_and(|p| p + 1 == k || k + 1 == p);
+                        at < *y || (at == *y && o > z && !beside)
+                    })
+                    .map(|&o| self.zone_name(o))
+                    .collect();
+                if others.is_empty() {
+                    continue;
+                }
+                let list = others.join(if l.is_chinese() { "、" } else { ", " });
+                let line = format!("    │ {} ─ {list}", capitalize(&self.zone_name(z)));
+                lines.push(self.style.dim(&wrap(&line, self.style.columns, "      ")));
             }
         }
         let legend = if l.is_chinese() {
-            l.zh("图例：▲ 营寨　· 道路　≈ 渡口　= 桥　（火、烟）　？烟中不明")
+            l.zh("图例：▲ 营寨　· 道路　≈ 渡口　= 桥　（火、烟）　│ 道路相通　？未见")
         } else {
-            "Legend: ▲ camp  · road  ≈ ford  = bridge  (fire, smoke)  ? unseen in smoke"
+            "Legend: ▲ camp  · road  ≈ ford  = bridge  (fire, smoke)  │ a road between  ? unseen"
         };
         lines.push(wrap(&self.style.dim(legend), self.style.columns, ""));
         lines.join("\n")
@@ -1340,7 +1369,7 @@ impl View<'_> {
         }
         if hidden || (!seen && out.is_empty()) {
             out.push(self.style.dim(if self.locale.is_chinese() {
-                self.locale.zh("？烟中不明")
+                self.locale.zh("？未见")
             } else {
                 "? unseen"
             }));
@@ -1639,6 +1668,40 @@ mod tests {
             told(Locale::ZhHans, Entry::Routs { unit: 0 }),
             "the Grey Companies溃散奔逃！"
         );
+    }
+
+    #[test]
+    fn the_map_joins_zones_side_by_side_only_where_a_road_runs() {
+        // The tent moved beside the south bank, with no road between them:
+        // its road to the north bank is listed under the north bank's row.
+        let scene = crate::sim::testing::small_scene(|mut raw| {
+            raw.zones[3].at = (1, 0);
+            raw
+        });
+        let mut battle = crate::sim::Battle::new(&scene, 1);
+        let world = battle.state();
+        let field = battle.field().clone();
+        let view = View {
+            scene: &scene,
+            field: &field,
+            world: &world,
+            locale: Locale::En,
+            side: 0,
+            role: None,
+            style: Style {
+                colour: false,
+                columns: 80,
+            },
+        };
+        let map: String = view
+            .map()
+            .chars()
+            .filter(|c| *c != crate::repl::wrap::NAME_OPEN && *c != crate::repl::wrap::NAME_CLOSE)
+            .collect();
+        assert!(map.contains("\n[South bank]   [▲Tent]\n"), "{map}");
+        assert!(map.contains("│ North bank ─ Ford, Tent\n"), "{map}");
+        assert!(map.contains("│ Ford ─ South bank\n"), "{map}");
+        assert!(!map.contains("South bank ─ Tent"), "{map}");
     }
 
     #[test]

@@ -209,9 +209,9 @@ pub fn assert_fits(text: &str, columns: usize) {
             i + 1
         );
         let start = visible.trim_start();
-        // The map's mark for what smoke hides ("? unseen", "？烟中不明") is a
+        // The map's mark for what is out of sight ("? unseen", "？未见") is a
         // symbol, not a question mark closing a sentence.
-        let unseen_mark = start.starts_with("? ") || start.starts_with("？烟");
+        let unseen_mark = start.starts_with("? ") || start.starts_with("？未见");
         if let Some(first) = start.chars().next() {
             assert!(
                 !NO_LINE_START.contains(first) || unseen_mark,
