@@ -566,8 +566,10 @@ impl Game {
     /// Men `side` has lost so far (as [`WorldState::side_losses`] counts
     /// them), read without copying the world.
     pub fn side_losses(&mut self, side: usize) -> u32 {
-        self.battle.refresh_facts();
-        self.battle.facts().side_losses(side)
+        self.battle.refresh_facts_of(crate::sim::Parts::UNITS);
+        self.battle
+            .facts_of(crate::sim::Parts::UNITS)
+            .side_losses(side)
     }
     /// The options taken at the turning points decided so far, as
     /// (turning point, option) indices in the scene, in the scene's order

@@ -13,6 +13,7 @@
 use super::{Game, Marks, compare, luck};
 use crate::scene::resolved::Resolved;
 use crate::scene::{Cmp, Cond};
+use crate::sim::Parts;
 use std::ops::Range;
 
 /// A condition's answer on the marks and the turn alone.
@@ -108,6 +109,9 @@ pub(super) struct Readers {
     of_mark: Vec<Vec<u32>>,
     /// Per condition, whether it has a `Chance` (keyed by the game's seed).
     seeded: Vec<bool>,
+    /// Per condition, the parts of the battle's facts it reads: only those
+    /// are captured for it.
+    parts: Vec<Parts>,
 }
 
 impl Readers {
@@ -120,6 +124,7 @@ impl Readers {
             n_flags: resolved.flags.len(),
             of_mark: Vec::new(),
             seeded: Vec::new(),
+            parts: Vec::new(),
         };
         readers.of_mark = vec![Vec::new(); readers.n_marks(resolved)];
         let whens = resolved
@@ -131,6 +136,7 @@ impl Readers {
         let mut marks = Vec::new();
         for (slot, when) in whens.enumerate() {
             readers.seeded.push(has_chance(when));
+            readers.parts.push(parts_read(when));
             marks.clear();
             readers.marks_read(when, resolved, &mut marks);
             marks.sort_unstable();
@@ -208,6 +214,44 @@ impl Readers {
             }
             _ => {}
         }
+    }
+}
+
+/// The parts of the battle's facts `cond` reads (as [`Game::check`] reads
+/// it; the turn is in every part).
+fn parts_read(cond: &Cond) -> Parts {
+    match cond {
+        Cond::All(items) | Cond::Any(items) => items
+            .iter()
+            .fold(Parts::NONE, |parts, item| parts.with(parts_read(item))),
+        Cond::Not(item) => parts_read(item),
+        Cond::Always
+        | Cond::Never
+        | Cond::Turn(_)
+        | Cond::Minute(_)
+        | Cond::Chance(_)
+        | Cond::Chosen { .. }
+        | Cond::Reached(_)
+        | Cond::Happened(_)
+        | Cond::Flag(_)
+        | Cond::TurnsSince(..)
+        | Cond::Playing(_)
+        | Cond::PlayerSide(_) => Parts::NONE,
+        Cond::UnitState { .. }
+        | Cond::UnitIn { .. }
+        | Cond::UnitMen { .. }
+        | Cond::UnitMorale { .. }
+        | Cond::SideStrength { .. }
+        | Cond::SideLosses { .. }
+        | Cond::SideRouting { .. }
+        | Cond::SideMenIn { .. } => Parts::UNITS,
+        Cond::CommanderIn { .. } | Cond::Fallen(_) => Parts::COMMANDERS,
+        Cond::SideCrossed { .. }
+        | Cond::Smoke { .. }
+        | Cond::Fire { .. }
+        | Cond::Passable(_)
+        | Cond::Obscured { .. } => Parts::ZONES,
+        Cond::Wind(_) | Cond::Sees { .. } => Parts::SKY,
     }
 }
 
@@ -519,19 +563,28 @@ impl Game {
             Verdict::Fails => false,
             Verdict::Open => {
                 // Read in full, unless it was since the facts last changed
-                // (a pass of the settling after an event that left them be).
-                self.battle.refresh_facts();
+                // (a pass of the settling after an event that left them be),
+                // from the parts of the facts it reads, brought up to date.
+                let parts = self.readers.parts.get(slot).copied().unwrap_or(Parts::ALL);
+                self.battle.refresh_facts_of(parts);
                 let stamp = self.battle.facts_stamp();
-                if let Some(holds) = self.marks.verdicts.answer(slot, stamp) {
-                    debug_assert_eq!(
+                let holds = match self.marks.verdicts.answer(slot, stamp) {
+                    Some(holds) => holds,
+                    None => {
+                        let holds = self.check(when, self.battle.facts_of(parts), owner);
+                        self.marks.verdicts.keep_answer(slot, stamp, holds);
+                        holds
+                    }
+                };
+                #[cfg(debug_assertions)]
+                {
+                    self.battle.refresh_facts();
+                    assert_eq!(
                         holds,
                         self.check(when, self.battle.facts(), owner),
                         "the kept answer of {owner} is out of step with the world"
                     );
-                    return holds;
                 }
-                let holds = self.check(when, self.battle.facts(), owner);
-                self.marks.verdicts.keep_answer(slot, stamp, holds);
                 return holds;
             }
         };
