@@ -719,6 +719,73 @@ pub struct Facts {
     men_in: Vec<u32>,
 }
 
+/// The units' facts and the side totals of [`Facts`], each total's list cut
+/// to the number of sides (or sides × zones), so that a capture's walk over
+/// the units checks a side once per unit and not once per total.
+struct Tally<'a> {
+    units: &'a mut [UnitFact],
+    side_start: &'a mut [u32],
+    side_men: &'a mut [u32],
+    side_routing: &'a mut [u32],
+    /// Per side, per zone (`side * n_zones + zone`).
+    men_in: &'a mut [u32],
+    n_zones: usize,
+}
+
+impl Tally<'_> {
+    fn zero(&mut self) {
+        self.side_start.fill(0);
+        self.side_men.fill(0);
+        self.side_routing.fill(0);
+        self.men_in.fill(0);
+    }
+
+    /// Writes a unit's fact and adds it to its side's totals.
+    #[inline]
+    fn unit(
+        &mut self,
+        idx: usize,
+        side: usize,
+        start_men: u32,
+        men: u32,
+        location: Location,
+        morale: &Morale,
+    ) {
+        let Some(slot) = self.units.get_mut(idx) else {
+            return;
+        };
+        *slot = UnitFact {
+            men,
+            zone: location.zone,
+            present: location.present,
+            state: morale.state,
+            value: morale.value,
+        };
+        if !location.present {
+            return;
+        }
+        let (Some(start_total), Some(men_total), Some(routing_total)) = (
+            self.side_start.get_mut(side),
+            self.side_men.get_mut(side),
+            self.side_routing.get_mut(side),
+        ) else {
+            return;
+        };
+        *start_total += start_men;
+        if morale.state.can_fight_or_flee() {
+            *men_total += men;
+            if location.zone < self.n_zones
+                && let Some(total) = self.men_in.get_mut(side * self.n_zones + location.zone)
+            {
+                *total += men;
+            }
+        }
+        if morale.state == crate::scene::MoraleState::Routing {
+            *routing_total += men;
+        }
+    }
+}
+
 /// Parts of [`Facts`] that are captured apart (the turn is in every one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Parts(u8);
@@ -816,8 +883,9 @@ impl Facts {
         );
         facts.turn = state.turn;
         facts.wind = state.weather.wind;
+        let mut tally = facts.tally();
         for (idx, (unit, info)) in state.units.iter().zip(&field.units).enumerate() {
-            facts.unit(
+            tally.unit(
                 idx,
                 unit.side(info),
                 info.start_men,
@@ -855,20 +923,14 @@ impl Facts {
         // `for_each`: bevy walks a query's tables in a tighter loop than
         // item by item.
         if parts.holds(Parts::UNITS) {
-            for totals in [
-                &mut self.side_men,
-                &mut self.side_start,
-                &mut self.side_routing,
-                &mut self.men_in,
-            ] {
-                totals.fill(0);
-            }
+            let mut tally = self.tally();
+            tally.zero();
             queries
                 .unit_facts
                 .iter(world)
                 .for_each(|(info, strength, location, morale)| {
                     // The world's `UnitInfo` is the field's, but for its side.
-                    self.unit(
+                    tally.unit(
                         info.idx,
                         info.side,
                         info.start_men,
@@ -1096,38 +1158,24 @@ impl Facts {
         }
     }
 
-    #[inline]
-    fn unit(
-        &mut self,
-        idx: usize,
-        side: usize,
-        start_men: u32,
-        men: u32,
-        location: Location,
-        morale: &Morale,
-    ) {
-        let Some(slot) = self.units.get_mut(idx) else {
-            return;
-        };
-        *slot = UnitFact {
-            men,
-            zone: location.zone,
-            present: location.present,
-            state: morale.state,
-            value: morale.value,
-        };
-        if side >= self.n_sides || !location.present {
-            return;
-        }
-        self.side_start[side] += start_men;
-        if morale.state.can_fight_or_flee() {
-            self.side_men[side] += men;
-            if location.zone < self.n_zones {
-                self.men_in[side * self.n_zones + location.zone] += men;
+    /// The units' facts and the side totals, to be written unit by unit.
+    fn tally(&mut self) -> Tally<'_> {
+        // Sized by `begin`; a list of another size counts nothing.
+        let n_sides = self.n_sides;
+        let n_zones = self.n_zones;
+        fn cut(list: &mut [u32], len: usize) -> &mut [u32] {
+            match list.get_mut(..len) {
+                Some(list) => list,
+                None => &mut [],
             }
         }
-        if morale.state == crate::scene::MoraleState::Routing {
-            self.side_routing[side] += men;
+        Tally {
+            units: &mut self.units,
+            side_start: cut(&mut self.side_start, n_sides),
+            side_men: cut(&mut self.side_men, n_sides),
+            side_routing: cut(&mut self.side_routing, n_sides),
+            men_in: cut(&mut self.men_in, n_sides * n_zones),
+            n_zones,
         }
     }
 
