@@ -11,7 +11,7 @@
 //! battle's facts.
 
 use super::{Game, Marks, compare, luck};
-use crate::scene::resolved::Resolved;
+use crate::scene::resolved::{Resolved, Watch};
 use crate::scene::{Cmp, Cond};
 use crate::sim::Parts;
 use std::ops::Range;
@@ -74,6 +74,9 @@ pub(super) struct Known {
     /// ([`crate::sim::Battle::facts_stamp`]): it stands while they are the
     /// same, and this verdict (so the marks it read and the turn) stands.
     answer: Option<(u64, bool)>,
+    /// The marks the verdict read ([`mark_bit`]): only a change to one of
+    /// them can change it.
+    consulted: u64,
 }
 
 impl Known {
@@ -83,17 +86,26 @@ impl Known {
         from: 1,
         to: 0,
         answer: None,
+        consulted: u64::MAX,
     };
 
-    /// `reading` kept, with no answer yet.
-    fn kept(Reading { verdict, from, to }: Reading) -> Known {
+    /// `reading` kept, read from the marks `consulted`, with no answer yet.
+    fn kept(Reading { verdict, from, to }: Reading, consulted: u64) -> Known {
         Known {
             verdict,
             from,
             to,
             answer: None,
+            consulted,
         }
     }
+}
+
+/// Mark `mark`'s bit in a set of marks read ([`Known::consulted`]): marks
+/// share a bit 64 apart, so a set may name more marks than were read (their
+/// change forgets a verdict that stood: never wrong, only read again).
+fn mark_bit(mark: usize) -> u64 {
+    1 << (mark % 64)
 }
 
 /// The conditions kept here, numbered: the events' `when`s, then the
@@ -191,6 +203,21 @@ impl Readers {
         self.n_events + self.n_tps + self.n_flags + watch
     }
 
+    /// The marks a `TurnsSince` of watched id `idx` reads: its turn, and
+    /// (before it is noted) whether it has happened.
+    fn watch_marks(&self, idx: usize, watch: &Watch) -> impl Iterator<Item = usize> {
+        std::iter::once(self.watch_mark(idx))
+            .chain(watch.event.map(|e| self.event_mark(e.idx())))
+            .chain(watch.tp.map(|t| self.tp_mark(t.idx())))
+            .chain(watch.flag.map(|f| self.flag_mark(f.idx())))
+    }
+
+    /// [`Readers::watch_marks`] as a set of marks read ([`mark_bit`]).
+    fn watch_bits(&self, idx: usize, watch: &Watch) -> u64 {
+        self.watch_marks(idx, watch)
+            .fold(0, |bits, mark| bits | mark_bit(mark))
+    }
+
     /// The marks `cond` reads, pushed onto `out`.
     fn marks_read(&self, cond: &Cond, resolved: &Resolved, out: &mut Vec<usize>) {
         match cond {
@@ -204,12 +231,8 @@ impl Readers {
             Cond::Happened(event) => out.push(self.event_mark(event.idx())),
             Cond::Flag(flag) => out.push(self.flag_mark(flag.idx())),
             Cond::TurnsSince(id, _) => {
-                // Its turn, and (before it is noted) whether it has happened.
-                out.push(self.watch_mark(id.idx()));
                 if let Some(watch) = resolved.watched.get(id.idx()) {
-                    out.extend(watch.event.map(|e| self.event_mark(e.idx())));
-                    out.extend(watch.tp.map(|t| self.tp_mark(t.idx())));
-                    out.extend(watch.flag.map(|f| self.flag_mark(f.idx())));
+                    out.extend(self.watch_marks(id.idx(), watch));
                 }
             }
             _ => {}
@@ -328,10 +351,16 @@ impl Verdicts {
         self.wakes_at = u32::MAX;
     }
 
-    fn forget(&mut self, readers: &[u32]) {
+    /// Forgets the verdicts of `readers` (the conditions that read a mark)
+    /// that read the mark of `bit` ([`mark_bit`]) when they were read: a
+    /// verdict decided before it reached that mark (an `All` that fails on
+    /// its first item) stands whatever the mark says.
+    fn forget(&mut self, readers: &[u32], bit: u64) {
         for &slot in readers {
             let slot = slot as usize;
-            if let Some(known) = self.known.get_mut(slot) {
+            if let Some(known) = self.known.get_mut(slot)
+                && known.consulted & bit != 0
+            {
                 *known = Known::NONE;
                 self.set_awake(slot, true);
             }
@@ -363,12 +392,13 @@ impl Verdicts {
             .is_none_or(|word| word & (1 << (slot % 64)) != 0)
     }
 
-    /// Keeps `slot`'s verdict, read now: it sleeps if it fails over a span.
-    fn keep(&mut self, slot: usize, known: Reading) {
+    /// Keeps `slot`'s verdict, read now from the marks `consulted`: it
+    /// sleeps if it fails over a span.
+    fn keep(&mut self, slot: usize, known: Reading, consulted: u64) {
         let Some(kept) = self.known.get_mut(slot) else {
             return;
         };
-        *kept = Known::kept(known);
+        *kept = Known::kept(known, consulted);
         let sleeps = known.verdict == Verdict::Fails && known.from <= known.to;
         self.set_awake(slot, !sleeps);
         if sleeps {
@@ -447,7 +477,7 @@ impl Marks {
     /// Forgets the verdicts of the conditions that read mark `mark`.
     fn changed(&mut self, readers: &Readers, mark: usize) {
         if let Some(list) = readers.of_mark.get(mark) {
-            self.verdicts.forget(list);
+            self.verdicts.forget(list, mark_bit(mark));
         }
     }
 
@@ -500,7 +530,9 @@ impl Game {
             let mut verdicts = Verdicts::new(self.marks.verdicts.known.len());
             for (slot, ((when, owner), seeded)) in whens.zip(&self.readers.seeded).enumerate() {
                 if !seeded {
-                    verdicts.keep(slot, self.verdict(when, owner, turn));
+                    let mut consulted = 0;
+                    let known = self.verdict(when, owner, turn, &mut consulted);
+                    verdicts.keep(slot, known, consulted);
                 }
             }
             self.opening = Some(Opening { turn, verdicts });
@@ -553,8 +585,9 @@ impl Game {
         let verdict = match self.marks.verdicts.at(slot, turn) {
             Some(verdict) => verdict,
             None => {
-                let known = self.verdict(when, owner, turn);
-                self.marks.verdicts.keep(slot, known);
+                let mut consulted = 0;
+                let known = self.verdict(when, owner, turn, &mut consulted);
+                self.marks.verdicts.keep(slot, known, consulted);
                 known.verdict
             }
         };
@@ -601,13 +634,17 @@ impl Game {
     }
 
     /// What `cond` comes to at `turn` on the story's marks alone, and the
-    /// turns over which that stands (as [`Game::check`] reads it).
-    fn verdict(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
+    /// turns over which that stands (as [`Game::check`] reads it). The marks
+    /// it reads on the way are added to `consulted` ([`mark_bit`]): an item
+    /// after the one that decides an `All` or `Any` is not read, and the
+    /// verdict (and an answer read from the world under it, which reads no
+    /// other mark to another end) stands whatever its marks say.
+    fn verdict(&self, cond: &Cond, owner: &str, turn: u32, consulted: &mut u64) -> Reading {
         match cond {
             Cond::All(items) => {
                 let mut all = Reading::new(Verdict::Holds, Reading::ALWAYS);
                 for item in items {
-                    let known = self.verdict_item(item, owner, turn);
+                    let known = self.verdict_item(item, owner, turn, consulted);
                     all = all.narrowed(known);
                     match known.verdict {
                         Verdict::Fails => {
@@ -625,7 +662,7 @@ impl Game {
             Cond::Any(items) => {
                 let mut any = Reading::new(Verdict::Fails, Reading::ALWAYS);
                 for item in items {
-                    let known = self.verdict_item(item, owner, turn);
+                    let known = self.verdict_item(item, owner, turn, consulted);
                     any = any.narrowed(known);
                     match known.verdict {
                         Verdict::Holds => {
@@ -641,7 +678,7 @@ impl Game {
                 any
             }
             Cond::Not(item) => {
-                let known = self.verdict_item(item, owner, turn);
+                let known = self.verdict_item(item, owner, turn, consulted);
                 let verdict = match known.verdict {
                     Verdict::Holds => Verdict::Fails,
                     Verdict::Fails => Verdict::Holds,
@@ -649,7 +686,7 @@ impl Game {
                 };
                 Reading { verdict, ..known }
             }
-            _ => self.verdict_item(cond, owner, turn),
+            _ => self.verdict_item(cond, owner, turn, consulted),
         }
     }
 
@@ -659,38 +696,55 @@ impl Game {
     /// [`Game::verdict`]; `Chance` and `TurnsSince` to
     /// [`Game::verdict_keyed`].
     #[inline(always)]
-    fn verdict_item(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
+    fn verdict_item(&self, cond: &Cond, owner: &str, turn: u32, consulted: &mut u64) -> Reading {
+        let readers = &self.readers;
         match cond {
-            Cond::All(_) | Cond::Any(_) | Cond::Not(_) => self.verdict(cond, owner, turn),
+            Cond::All(_) | Cond::Any(_) | Cond::Not(_) => {
+                self.verdict(cond, owner, turn, consulted)
+            }
             Cond::Always => Reading::of(true, Reading::ALWAYS),
             Cond::Never => Reading::of(false, Reading::ALWAYS),
             Cond::Turn(cmp) => {
                 let (holds, span) = turn_span(cmp, turn);
                 Reading::of(holds, span)
             }
-            Cond::Chosen { tp, option } => Reading::of(
-                self.marks.chosen.get(tp.idx()).copied().flatten() == Some(*option),
-                Reading::ALWAYS,
-            ),
-            Cond::Reached(tp) => Reading::of(
-                self.marks.reached.get(tp.idx()).copied().unwrap_or(false),
-                Reading::ALWAYS,
-            ),
-            Cond::Happened(event) => Reading::of(
-                self.marks
-                    .happened
-                    .get(event.idx())
-                    .copied()
-                    .unwrap_or(false),
-                Reading::ALWAYS,
-            ),
-            Cond::Flag(flag) => Reading::of(
-                self.marks.flags.get(flag.idx()).copied().unwrap_or(false),
-                Reading::ALWAYS,
-            ),
+            Cond::Chosen { tp, option } => {
+                *consulted |= mark_bit(readers.tp_mark(tp.idx()));
+                Reading::of(
+                    self.marks.chosen.get(tp.idx()).copied().flatten() == Some(*option),
+                    Reading::ALWAYS,
+                )
+            }
+            Cond::Reached(tp) => {
+                *consulted |= mark_bit(readers.tp_mark(tp.idx()));
+                Reading::of(
+                    self.marks.reached.get(tp.idx()).copied().unwrap_or(false),
+                    Reading::ALWAYS,
+                )
+            }
+            Cond::Happened(event) => {
+                *consulted |= mark_bit(readers.event_mark(event.idx()));
+                Reading::of(
+                    self.marks
+                        .happened
+                        .get(event.idx())
+                        .copied()
+                        .unwrap_or(false),
+                    Reading::ALWAYS,
+                )
+            }
+            Cond::Flag(flag) => {
+                *consulted |= mark_bit(readers.flag_mark(flag.idx()));
+                Reading::of(
+                    self.marks.flags.get(flag.idx()).copied().unwrap_or(false),
+                    Reading::ALWAYS,
+                )
+            }
             Cond::Playing(role) => Reading::of(*role == self.role_id, Reading::ALWAYS),
             Cond::PlayerSide(side) => Reading::of(side.idx() == self.role_side(), Reading::ALWAYS),
-            Cond::Chance(_) | Cond::TurnsSince(..) => self.verdict_keyed(cond, owner, turn),
+            Cond::Chance(_) | Cond::TurnsSince(..) => {
+                self.verdict_keyed(cond, owner, turn, consulted)
+            }
             // The clock and everything on the field: the world decides.
             _ => Reading::new(Verdict::Open, Reading::ALWAYS),
         }
@@ -699,7 +753,7 @@ impl Game {
     /// [`Game::verdict`] of a `Chance` or a `TurnsSince` (kept apart: they
     /// are rarer and larger than the items read in line).
     #[inline(never)]
-    fn verdict_keyed(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
+    fn verdict_keyed(&self, cond: &Cond, owner: &str, turn: u32, consulted: &mut u64) -> Reading {
         match cond {
             // Keyed by the seed, the turn and its owner: the same all this turn.
             Cond::Chance(p) => Reading::of(luck(self.seed, turn, owner, *p) < *p, (turn, turn)),
@@ -707,6 +761,7 @@ impl Game {
                 let Some(watch) = self.scene.resolved().watched.get(id.idx()) else {
                     return Reading::of(false, Reading::ALWAYS);
                 };
+                *consulted |= self.readers.watch_bits(id.idx(), watch);
                 let since = self
                     .marks
                     .since
@@ -723,7 +778,7 @@ impl Game {
                     }
                 }
             }
-            _ => self.verdict(cond, owner, turn),
+            _ => self.verdict(cond, owner, turn, consulted),
         }
     }
 }
