@@ -306,6 +306,11 @@ pub(super) struct Verdicts {
     /// happened, its turning point was decided), so that settling never
     /// visits it again, awake or not.
     done: Vec<u64>,
+    /// Per condition, a bit: set when its verdict, kept asleep, stands only
+    /// to a turn (the others sleep until a mark they read changes): the
+    /// sleepers [`Verdicts::wake`] looks at. Left set when it wakes (an
+    /// awake bit hides it).
+    timed: Vec<u64>,
     /// The first turn past the span of some sleeping verdict: the turn from
     /// which [`Verdicts::wake`] has sleepers to wake.
     wakes_at: u32,
@@ -328,6 +333,7 @@ impl Verdicts {
             known: vec![Known::NONE; n],
             awake: vec![0; n.div_ceil(64)],
             done: vec![0; n.div_ceil(64)],
+            timed: vec![0; n.div_ceil(64)],
             wakes_at: u32::MAX,
         };
         verdicts.forget_all();
@@ -340,6 +346,7 @@ impl Verdicts {
         self.known.clone_from(&other.known);
         self.awake.clone_from(&other.awake);
         self.done.clone_from(&other.done);
+        self.timed.clone_from(&other.timed);
         self.wakes_at = other.wakes_at;
     }
 
@@ -348,6 +355,7 @@ impl Verdicts {
         self.known.fill(Known::NONE);
         self.awake.fill(u64::MAX);
         self.done.fill(0);
+        self.timed.fill(0);
         self.wakes_at = u32::MAX;
     }
 
@@ -401,8 +409,17 @@ impl Verdicts {
         *kept = Known::kept(known, consulted);
         let sleeps = known.verdict == Verdict::Fails && known.from <= known.to;
         self.set_awake(slot, !sleeps);
-        if sleeps {
-            self.wakes_at = self.wakes_at.min(known.to.saturating_add(1));
+        let timed = sleeps && known.to < u32::MAX;
+        if let Some(word) = self.timed.get_mut(slot / 64) {
+            let bit = 1 << (slot % 64);
+            if timed {
+                *word |= bit;
+            } else {
+                *word &= !bit;
+            }
+        }
+        if timed {
+            self.wakes_at = self.wakes_at.min(known.to + 1);
         }
     }
 
@@ -413,9 +430,10 @@ impl Verdicts {
             return;
         }
         self.wakes_at = u32::MAX;
-        for (word_idx, word) in self.awake.iter_mut().enumerate() {
-            // The sleepers of this word, one bit at a time.
-            let mut sleeping = !*word;
+        for (word_idx, (word, timed)) in self.awake.iter_mut().zip(&self.timed).enumerate() {
+            // The sleepers of this word that wait for a turn, one bit at a
+            // time.
+            let mut sleeping = !*word & timed;
             while sleeping != 0 {
                 let bit = sleeping.trailing_zeros();
                 sleeping &= sleeping - 1;
