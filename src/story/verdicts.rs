@@ -780,15 +780,7 @@ impl Game {
                     return Reading::of(false, Reading::ALWAYS);
                 };
                 *consulted |= self.readers.watch_bits(id.idx(), watch);
-                let since = self
-                    .marks
-                    .since
-                    .get(id.idx())
-                    .copied()
-                    .flatten()
-                    // Not stamped yet: it happened in this turn's settling.
-                    .or_else(|| self.marks.now(watch).then_some(turn));
-                match since {
+                match self.marks.since_at(id.idx(), watch, turn) {
                     None => Reading::of(false, Reading::ALWAYS),
                     Some(at) => {
                         let (holds, (_, to)) = turn_span(cmp, turn.saturating_sub(at));
