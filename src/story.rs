@@ -566,8 +566,10 @@ impl Game {
     /// Men `side` has lost so far (as [`WorldState::side_losses`] counts
     /// them), read without copying the world.
     pub fn side_losses(&mut self, side: usize) -> u32 {
-        self.battle.refresh_facts();
-        self.battle.facts().side_losses(side)
+        self.battle.refresh_facts_of(crate::sim::Parts::UNITS);
+        self.battle
+            .facts_of(crate::sim::Parts::UNITS)
+            .side_losses(side)
     }
     /// The options taken at the turning points decided so far, as
     /// (turning point, option) indices in the scene, in the scene's order
@@ -1546,16 +1548,7 @@ impl Game {
                 let Some(watch) = scene.resolved().watched.get(id.idx()) else {
                     return false;
                 };
-                let since = self
-                    .marks
-                    .since
-                    .get(id.idx())
-                    .copied()
-                    .flatten()
-                    .or_else(|| {
-                        // Not stamped yet: it happened in this turn's settling.
-                        self.marks.now(watch).then_some(facts.turn)
-                    });
+                let since = self.marks.since_at(id.idx(), watch, facts.turn);
                 since.is_some_and(|at| compare(cmp, f64::from(facts.turn.saturating_sub(at))))
             }
         }
@@ -1563,6 +1556,22 @@ impl Game {
 }
 
 impl Marks {
+    /// The turn watched id `idx` (`watch`) was noted at, read at `turn`:
+    /// one not stamped yet that has happened happened in this turn's
+    /// settling (stamps are made as the next turn begins).
+    fn since_at(
+        &self,
+        idx: usize,
+        watch: &crate::scene::resolved::Watch,
+        turn: u32,
+    ) -> Option<u32> {
+        self.since
+            .get(idx)
+            .copied()
+            .flatten()
+            .or_else(|| self.now(watch).then_some(turn))
+    }
+
     /// Whether what `watch` names has happened, been decided or is set.
     fn now(&self, watch: &crate::scene::resolved::Watch) -> bool {
         let at = |marks: &[bool], idx: Option<usize>| {

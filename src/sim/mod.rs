@@ -39,7 +39,7 @@ pub mod weather;
 
 pub use chronicle::Entry;
 pub use field::Field;
-pub use state::{Facts, WorldState};
+pub use state::{Facts, Parts, WorldState};
 
 use crate::scene::{Act, Effect, Fate, MoraleState, Scene, Targets};
 use bevy_ecs::prelude::*;
@@ -322,8 +322,8 @@ pub struct Battle {
     /// What story conditions read of the world, rewritten in place when
     /// stale (after a turn, a restore, an effect that touches it).
     facts: state::Facts,
-    /// Whether `facts` are the world as it is now.
-    facts_fresh: bool,
+    /// The parts of `facts` that are the world as it is now.
+    facts_fresh: state::Parts,
     /// Names the facts as they are: taken anew (see [`next_stamp`]) by
     /// every change that may touch them, so an answer read from them can be
     /// kept against it ([`Battle::facts_stamp`]).
@@ -384,7 +384,7 @@ impl Battle {
         match &self.opening_facts {
             Some(facts) if written => {
                 self.facts.copy_from(facts);
-                self.facts_fresh = true;
+                self.facts_fresh = state::Parts::ALL;
             }
             _ => {
                 self.refresh_facts();
@@ -422,7 +422,7 @@ impl Battle {
             view: None,
             view_fresh: false,
             facts: state::Facts::default(),
-            facts_fresh: false,
+            facts_fresh: state::Parts::NONE,
             facts_stamp: next_stamp(),
             mask: Vec::new(),
             hits: Vec::new(),
@@ -519,24 +519,57 @@ impl Battle {
     /// place after a change that touches what conditions read, kept until
     /// the next.
     pub fn refresh_facts(&mut self) {
+        self.refresh_facts_of(state::Parts::ALL);
+    }
+
+    /// Brings `parts` of [`Battle::facts`] up to the world as it is now (a
+    /// condition that reads only those: [`Battle::facts_of`]).
+    pub fn refresh_facts_of(&mut self, parts: state::Parts) {
         #[cfg(debug_assertions)]
-        if self.facts_fresh {
+        if !self.facts_fresh.is_empty() {
             // What effects wrote through is what a capture would read.
             let mut captured = state::Facts::default();
-            captured.capture_into(&self.world, &self.field, self.turn, &mut self.capture);
-            debug_assert_eq!(captured, self.facts, "facts out of step with the world");
+            captured.capture_into(
+                &self.world,
+                &self.field,
+                self.turn,
+                &mut self.capture,
+                state::Parts::ALL,
+            );
+            assert!(
+                captured.same_in(&self.facts, self.facts_fresh),
+                "facts out of step with the world"
+            );
         }
-        if !self.facts_fresh {
-            self.facts
-                .capture_into(&self.world, &self.field, self.turn, &mut self.capture);
-            self.facts_fresh = true;
+        // The turn is in every part (and a condition on the clock alone
+        // reads no other).
+        self.facts.turn = self.turn;
+        let stale = parts.without(self.facts_fresh);
+        if !stale.is_empty() {
+            self.facts.capture_into(
+                &self.world,
+                &self.field,
+                self.turn,
+                &mut self.capture,
+                stale,
+            );
+            self.facts_fresh = self.facts_fresh.with(stale);
         }
     }
 
     /// What story conditions read of the world (see [`state::Facts`]), as
     /// of the last [`Battle::refresh_facts`]: call that first.
     pub fn facts(&self) -> &state::Facts {
-        debug_assert!(self.facts_fresh, "facts read before refresh_facts");
+        self.facts_of(state::Parts::ALL)
+    }
+
+    /// [`Battle::facts`] to be read only in `parts`, as of the last
+    /// [`Battle::refresh_facts_of`] them.
+    pub fn facts_of(&self, parts: state::Parts) -> &state::Facts {
+        debug_assert!(
+            self.facts_fresh.holds(parts),
+            "facts read before refresh_facts"
+        );
         &self.facts
     }
 
@@ -544,7 +577,7 @@ impl Battle {
     /// next asked for.
     fn changed(&mut self) {
         self.view_fresh = false;
-        self.facts_fresh = false;
+        self.facts_fresh = state::Parts::NONE;
         self.facts_stamp = next_stamp();
     }
 
@@ -600,7 +633,7 @@ impl Battle {
         // fire, wind, casualties, a surrender and an arrival; other effects
         // have the facts captured again.
         if !leaves_facts(act) && !writes_facts_through(act) {
-            self.facts_fresh = false;
+            self.facts_fresh = state::Parts::NONE;
         }
         // Effects that leave what conditions read alone keep the stamp.
         if !leaves_facts(act) {

@@ -692,6 +692,8 @@ impl WorldState {
 /// it ([`super::Battle::facts`]): no allocation once it has its size, and a
 /// condition reads in constant time what [`WorldState`]'s methods sum over
 /// every unit. [`Facts::of_state`] gives the same facts of a captured state.
+/// It is captured by [`Parts`]: a condition that reads only the units (most
+/// do) does not have the commanders, zones and vision copied for it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Facts {
     pub turn: u32,
@@ -715,6 +717,111 @@ pub struct Facts {
     side_routing: Vec<u32>,
     /// Per side, per zone (`side * n_zones + zone`): men on the field there.
     men_in: Vec<u32>,
+}
+
+/// The units' facts and the side totals of [`Facts`], each total's list cut
+/// to the number of sides (or sides × zones), so that a capture's walk over
+/// the units checks a side once per unit and not once per total.
+struct Tally<'a> {
+    units: &'a mut [UnitFact],
+    side_start: &'a mut [u32],
+    side_men: &'a mut [u32],
+    side_routing: &'a mut [u32],
+    /// Per side, per zone (`side * n_zones + zone`).
+    men_in: &'a mut [u32],
+    n_zones: usize,
+}
+
+impl Tally<'_> {
+    fn zero(&mut self) {
+        self.side_start.fill(0);
+        self.side_men.fill(0);
+        self.side_routing.fill(0);
+        self.men_in.fill(0);
+    }
+
+    /// Writes a unit's fact and adds it to its side's totals.
+    #[inline]
+    fn unit(
+        &mut self,
+        idx: usize,
+        side: usize,
+        start_men: u32,
+        men: u32,
+        location: Location,
+        morale: &Morale,
+    ) {
+        let Some(slot) = self.units.get_mut(idx) else {
+            return;
+        };
+        *slot = UnitFact {
+            men,
+            zone: location.zone,
+            present: location.present,
+            state: morale.state,
+            value: morale.value,
+        };
+        if !location.present {
+            return;
+        }
+        let (Some(start_total), Some(men_total), Some(routing_total)) = (
+            self.side_start.get_mut(side),
+            self.side_men.get_mut(side),
+            self.side_routing.get_mut(side),
+        ) else {
+            return;
+        };
+        *start_total += start_men;
+        if morale.state.can_fight_or_flee() {
+            *men_total += men;
+            if location.zone < self.n_zones
+                && let Some(total) = self.men_in.get_mut(side * self.n_zones + location.zone)
+            {
+                *total += men;
+            }
+        }
+        if morale.state == crate::scene::MoraleState::Routing {
+            *routing_total += men;
+        }
+    }
+}
+
+/// Parts of [`Facts`] that are captured apart (the turn is in every one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Parts(u8);
+
+impl Parts {
+    pub const NONE: Parts = Parts(0);
+    /// The units and the side totals.
+    pub const UNITS: Parts = Parts(1);
+    /// The commanders.
+    pub const COMMANDERS: Parts = Parts(2);
+    /// The zones: smoke, fire, passage, crossings, haze.
+    pub const ZONES: Parts = Parts(4);
+    /// The wind and what each side sees.
+    pub const SKY: Parts = Parts(8);
+    pub const ALL: Parts = Parts(15);
+
+    /// The parts in either.
+    #[must_use]
+    pub fn with(self, other: Parts) -> Parts {
+        Parts(self.0 | other.0)
+    }
+
+    /// The parts in this and not in `other`.
+    #[must_use]
+    pub fn without(self, other: Parts) -> Parts {
+        Parts(self.0 & !other.0)
+    }
+
+    /// Whether every part of `other` is in this.
+    pub fn holds(self, other: Parts) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
 }
 
 /// A unit as conditions read it.
@@ -776,8 +883,9 @@ impl Facts {
         );
         facts.turn = state.turn;
         facts.wind = state.weather.wind;
+        let mut tally = facts.tally();
         for (idx, (unit, info)) in state.units.iter().zip(&field.units).enumerate() {
-            facts.unit(
+            tally.unit(
                 idx,
                 unit.side(info),
                 info.start_men,
@@ -796,52 +904,84 @@ impl Facts {
         facts
     }
 
-    /// The facts of the world as it is now, at `turn` (the world's clock,
-    /// which the battle keeps at hand), written over these, reusing their
-    /// memory, through the battle's queries.
+    /// The `parts` of the facts of the world as it is now, at `turn` (the
+    /// world's clock, which the battle keeps at hand), written over these,
+    /// reusing their memory, through the battle's queries. The other parts
+    /// are left as they were.
     pub(crate) fn capture_into(
         &mut self,
         world: &World,
         field: &Field,
         turn: u32,
         queries: &mut CaptureQueries,
+        parts: Parts,
     ) {
         let n_commanders = self.commanders.len();
         self.begin(field, field.units.len(), n_commanders, field.zones.len());
-        // `for_each`: bevy walks a query's tables in a tighter loop than
-        // item by item.
-        queries
-            .unit_facts
-            .iter(world)
-            .for_each(|(info, strength, location, morale)| {
-                // The world's `UnitInfo` is the field's, but for its side.
-                self.unit(
-                    info.idx,
-                    info.side,
-                    info.start_men,
-                    strength.men,
-                    *location,
-                    morale,
-                );
-            });
-        queries.commanders.iter(world).for_each(|commander| {
-            if commander.idx >= self.commanders.len() {
-                // The first capture (commanders are never removed).
-                self.commanders.resize(commander.idx + 1, NO_COMMANDER);
-            }
-            self.commander(commander);
-        });
-        queries
-            .zones
-            .iter(world)
-            .for_each(|(idx, burning, passage, haze)| self.zone(idx.0, burning, passage, haze));
         debug_assert_eq!(turn, world.resource::<Clock>().turn);
         self.turn = turn;
-        self.wind = world.resource::<Weather>().wind;
-        // Field by field: a derived `clone_from` would allocate anew.
-        let Vision { blind, sees } = world.resource::<Vision>();
-        self.vision.blind.clone_from(blind);
-        self.vision.sees.clone_from(sees);
+        // `for_each`: bevy walks a query's tables in a tighter loop than
+        // item by item.
+        if parts.holds(Parts::UNITS) {
+            let mut tally = self.tally();
+            tally.zero();
+            queries
+                .unit_facts
+                .iter(world)
+                .for_each(|(info, strength, location, morale)| {
+                    // The world's `UnitInfo` is the field's, but for its side.
+                    tally.unit(
+                        info.idx,
+                        info.side,
+                        info.start_men,
+                        strength.men,
+                        *location,
+                        morale,
+                    );
+                });
+        }
+        if parts.holds(Parts::COMMANDERS) {
+            queries.commanders.iter(world).for_each(|commander| {
+                if commander.idx >= self.commanders.len() {
+                    // The first capture (commanders are never removed).
+                    self.commanders.resize(commander.idx + 1, NO_COMMANDER);
+                }
+                self.commander(commander);
+            });
+        }
+        if parts.holds(Parts::ZONES) {
+            queries
+                .zones
+                .iter(world)
+                .for_each(|(idx, burning, passage, haze)| self.zone(idx.0, burning, passage, haze));
+        }
+        if parts.holds(Parts::SKY) {
+            self.wind = world.resource::<Weather>().wind;
+            // Field by field: a derived `clone_from` would allocate anew.
+            let Vision { blind, sees } = world.resource::<Vision>();
+            self.vision.blind.clone_from(blind);
+            self.vision.sees.clone_from(sees);
+        }
+    }
+
+    /// Whether these facts and `other` are the same in `parts` (and the
+    /// turn): what debug builds check of the facts an effect wrote through.
+    #[cfg(debug_assertions)]
+    pub(crate) fn same_in(&self, other: &Facts, parts: Parts) -> bool {
+        let units = !parts.holds(Parts::UNITS)
+            || (self.units == other.units
+                && self.side_men == other.side_men
+                && self.side_start == other.side_start
+                && self.side_routing == other.side_routing
+                && self.men_in == other.men_in);
+        let commanders = !parts.holds(Parts::COMMANDERS) || self.commanders == other.commanders;
+        let zones = !parts.holds(Parts::ZONES)
+            || (self.zones == other.zones
+                && self.crossed == other.crossed
+                && self.haze == other.haze);
+        let sky = !parts.holds(Parts::SKY)
+            || (self.wind.to_bits() == other.wind.to_bits() && self.vision == other.vision);
+        self.turn == other.turn && units && commanders && zones && sky
     }
 
     /// These facts made the same as `other`, reusing their memory (a
@@ -883,7 +1023,8 @@ impl Facts {
         self.men_in.clone_from(men_in);
     }
 
-    /// Sizes the lists (each entry is then written) and zeroes the totals.
+    /// Sizes the lists (each entry is then written) and zeroes the totals
+    /// of lists sized anew.
     fn begin(&mut self, field: &Field, n_units: usize, n_commanders: usize, n_zones: usize) {
         /// `list` of `len` entries: resized only when its length differs.
         fn sized<T: Clone>(list: &mut Vec<T>, len: usize, blank: T) {
@@ -906,10 +1047,8 @@ impl Facts {
             &mut self.side_routing,
         ] {
             sized(totals, self.n_sides, 0);
-            totals.fill(0);
         }
         sized(&mut self.men_in, self.n_sides * n_zones, 0);
-        self.men_in.fill(0);
     }
 
     /// A unit's morale value changed (and nothing else these facts hold).
@@ -1019,38 +1158,24 @@ impl Facts {
         }
     }
 
-    #[inline]
-    fn unit(
-        &mut self,
-        idx: usize,
-        side: usize,
-        start_men: u32,
-        men: u32,
-        location: Location,
-        morale: &Morale,
-    ) {
-        let Some(slot) = self.units.get_mut(idx) else {
-            return;
-        };
-        *slot = UnitFact {
-            men,
-            zone: location.zone,
-            present: location.present,
-            state: morale.state,
-            value: morale.value,
-        };
-        if side >= self.n_sides || !location.present {
-            return;
-        }
-        self.side_start[side] += start_men;
-        if morale.state.can_fight_or_flee() {
-            self.side_men[side] += men;
-            if location.zone < self.n_zones {
-                self.men_in[side * self.n_zones + location.zone] += men;
+    /// The units' facts and the side totals, to be written unit by unit.
+    fn tally(&mut self) -> Tally<'_> {
+        // Sized by `begin`; a list of another size counts nothing.
+        let n_sides = self.n_sides;
+        let n_zones = self.n_zones;
+        fn cut(list: &mut [u32], len: usize) -> &mut [u32] {
+            match list.get_mut(..len) {
+                Some(list) => list,
+                None => &mut [],
             }
         }
-        if morale.state == crate::scene::MoraleState::Routing {
-            self.side_routing[side] += men;
+        Tally {
+            units: &mut self.units,
+            side_start: cut(&mut self.side_start, n_sides),
+            side_men: cut(&mut self.side_men, n_sides),
+            side_routing: cut(&mut self.side_routing, n_sides),
+            men_in: cut(&mut self.men_in, n_sides * n_zones),
+            n_zones,
         }
     }
 

@@ -11,8 +11,9 @@
 //! battle's facts.
 
 use super::{Game, Marks, compare, luck};
-use crate::scene::resolved::Resolved;
+use crate::scene::resolved::{Resolved, Watch};
 use crate::scene::{Cmp, Cond};
+use crate::sim::Parts;
 use std::ops::Range;
 
 /// A condition's answer on the marks and the turn alone.
@@ -73,6 +74,9 @@ pub(super) struct Known {
     /// ([`crate::sim::Battle::facts_stamp`]): it stands while they are the
     /// same, and this verdict (so the marks it read and the turn) stands.
     answer: Option<(u64, bool)>,
+    /// The marks the verdict read ([`mark_bit`]): only a change to one of
+    /// them can change it.
+    consulted: u64,
 }
 
 impl Known {
@@ -82,17 +86,26 @@ impl Known {
         from: 1,
         to: 0,
         answer: None,
+        consulted: u64::MAX,
     };
 
-    /// `reading` kept, with no answer yet.
-    fn kept(Reading { verdict, from, to }: Reading) -> Known {
+    /// `reading` kept, read from the marks `consulted`, with no answer yet.
+    fn kept(Reading { verdict, from, to }: Reading, consulted: u64) -> Known {
         Known {
             verdict,
             from,
             to,
             answer: None,
+            consulted,
         }
     }
+}
+
+/// Mark `mark`'s bit in a set of marks read ([`Known::consulted`]): marks
+/// share a bit 64 apart, so a set may name more marks than were read (their
+/// change forgets a verdict that stood: never wrong, only read again).
+fn mark_bit(mark: usize) -> u64 {
+    1 << (mark % 64)
 }
 
 /// The conditions kept here, numbered: the events' `when`s, then the
@@ -108,6 +121,9 @@ pub(super) struct Readers {
     of_mark: Vec<Vec<u32>>,
     /// Per condition, whether it has a `Chance` (keyed by the game's seed).
     seeded: Vec<bool>,
+    /// Per condition, the parts of the battle's facts it reads: only those
+    /// are captured for it.
+    parts: Vec<Parts>,
 }
 
 impl Readers {
@@ -120,6 +136,7 @@ impl Readers {
             n_flags: resolved.flags.len(),
             of_mark: Vec::new(),
             seeded: Vec::new(),
+            parts: Vec::new(),
         };
         readers.of_mark = vec![Vec::new(); readers.n_marks(resolved)];
         let whens = resolved
@@ -131,6 +148,7 @@ impl Readers {
         let mut marks = Vec::new();
         for (slot, when) in whens.enumerate() {
             readers.seeded.push(has_chance(when));
+            readers.parts.push(parts_read(when));
             marks.clear();
             readers.marks_read(when, resolved, &mut marks);
             marks.sort_unstable();
@@ -185,6 +203,21 @@ impl Readers {
         self.n_events + self.n_tps + self.n_flags + watch
     }
 
+    /// The marks a `TurnsSince` of watched id `idx` reads: its turn, and
+    /// (before it is noted) whether it has happened.
+    fn watch_marks(&self, idx: usize, watch: &Watch) -> impl Iterator<Item = usize> {
+        std::iter::once(self.watch_mark(idx))
+            .chain(watch.event.map(|e| self.event_mark(e.idx())))
+            .chain(watch.tp.map(|t| self.tp_mark(t.idx())))
+            .chain(watch.flag.map(|f| self.flag_mark(f.idx())))
+    }
+
+    /// [`Readers::watch_marks`] as a set of marks read ([`mark_bit`]).
+    fn watch_bits(&self, idx: usize, watch: &Watch) -> u64 {
+        self.watch_marks(idx, watch)
+            .fold(0, |bits, mark| bits | mark_bit(mark))
+    }
+
     /// The marks `cond` reads, pushed onto `out`.
     fn marks_read(&self, cond: &Cond, resolved: &Resolved, out: &mut Vec<usize>) {
         match cond {
@@ -198,16 +231,50 @@ impl Readers {
             Cond::Happened(event) => out.push(self.event_mark(event.idx())),
             Cond::Flag(flag) => out.push(self.flag_mark(flag.idx())),
             Cond::TurnsSince(id, _) => {
-                // Its turn, and (before it is noted) whether it has happened.
-                out.push(self.watch_mark(id.idx()));
                 if let Some(watch) = resolved.watched.get(id.idx()) {
-                    out.extend(watch.event.map(|e| self.event_mark(e.idx())));
-                    out.extend(watch.tp.map(|t| self.tp_mark(t.idx())));
-                    out.extend(watch.flag.map(|f| self.flag_mark(f.idx())));
+                    out.extend(self.watch_marks(id.idx(), watch));
                 }
             }
             _ => {}
         }
+    }
+}
+
+/// The parts of the battle's facts `cond` reads (as [`Game::check`] reads
+/// it; the turn is in every part).
+fn parts_read(cond: &Cond) -> Parts {
+    match cond {
+        Cond::All(items) | Cond::Any(items) => items
+            .iter()
+            .fold(Parts::NONE, |parts, item| parts.with(parts_read(item))),
+        Cond::Not(item) => parts_read(item),
+        Cond::Always
+        | Cond::Never
+        | Cond::Turn(_)
+        | Cond::Minute(_)
+        | Cond::Chance(_)
+        | Cond::Chosen { .. }
+        | Cond::Reached(_)
+        | Cond::Happened(_)
+        | Cond::Flag(_)
+        | Cond::TurnsSince(..)
+        | Cond::Playing(_)
+        | Cond::PlayerSide(_) => Parts::NONE,
+        Cond::UnitState { .. }
+        | Cond::UnitIn { .. }
+        | Cond::UnitMen { .. }
+        | Cond::UnitMorale { .. }
+        | Cond::SideStrength { .. }
+        | Cond::SideLosses { .. }
+        | Cond::SideRouting { .. }
+        | Cond::SideMenIn { .. } => Parts::UNITS,
+        Cond::CommanderIn { .. } | Cond::Fallen(_) => Parts::COMMANDERS,
+        Cond::SideCrossed { .. }
+        | Cond::Smoke { .. }
+        | Cond::Fire { .. }
+        | Cond::Passable(_)
+        | Cond::Obscured { .. } => Parts::ZONES,
+        Cond::Wind(_) | Cond::Sees { .. } => Parts::SKY,
     }
 }
 
@@ -239,6 +306,11 @@ pub(super) struct Verdicts {
     /// happened, its turning point was decided), so that settling never
     /// visits it again, awake or not.
     done: Vec<u64>,
+    /// Per condition, a bit: set when its verdict, kept asleep, stands only
+    /// to a turn (the others sleep until a mark they read changes): the
+    /// sleepers [`Verdicts::wake`] looks at. Left set when it wakes (an
+    /// awake bit hides it).
+    timed: Vec<u64>,
     /// The first turn past the span of some sleeping verdict: the turn from
     /// which [`Verdicts::wake`] has sleepers to wake.
     wakes_at: u32,
@@ -261,6 +333,7 @@ impl Verdicts {
             known: vec![Known::NONE; n],
             awake: vec![0; n.div_ceil(64)],
             done: vec![0; n.div_ceil(64)],
+            timed: vec![0; n.div_ceil(64)],
             wakes_at: u32::MAX,
         };
         verdicts.forget_all();
@@ -273,6 +346,7 @@ impl Verdicts {
         self.known.clone_from(&other.known);
         self.awake.clone_from(&other.awake);
         self.done.clone_from(&other.done);
+        self.timed.clone_from(&other.timed);
         self.wakes_at = other.wakes_at;
     }
 
@@ -281,13 +355,20 @@ impl Verdicts {
         self.known.fill(Known::NONE);
         self.awake.fill(u64::MAX);
         self.done.fill(0);
+        self.timed.fill(0);
         self.wakes_at = u32::MAX;
     }
 
-    fn forget(&mut self, readers: &[u32]) {
+    /// Forgets the verdicts of `readers` (the conditions that read a mark)
+    /// that read the mark of `bit` ([`mark_bit`]) when they were read: a
+    /// verdict decided before it reached that mark (an `All` that fails on
+    /// its first item) stands whatever the mark says.
+    fn forget(&mut self, readers: &[u32], bit: u64) {
         for &slot in readers {
             let slot = slot as usize;
-            if let Some(known) = self.known.get_mut(slot) {
+            if let Some(known) = self.known.get_mut(slot)
+                && known.consulted & bit != 0
+            {
                 *known = Known::NONE;
                 self.set_awake(slot, true);
             }
@@ -319,16 +400,26 @@ impl Verdicts {
             .is_none_or(|word| word & (1 << (slot % 64)) != 0)
     }
 
-    /// Keeps `slot`'s verdict, read now: it sleeps if it fails over a span.
-    fn keep(&mut self, slot: usize, known: Reading) {
+    /// Keeps `slot`'s verdict, read now from the marks `consulted`: it
+    /// sleeps if it fails over a span.
+    fn keep(&mut self, slot: usize, known: Reading, consulted: u64) {
         let Some(kept) = self.known.get_mut(slot) else {
             return;
         };
-        *kept = Known::kept(known);
+        *kept = Known::kept(known, consulted);
         let sleeps = known.verdict == Verdict::Fails && known.from <= known.to;
         self.set_awake(slot, !sleeps);
-        if sleeps {
-            self.wakes_at = self.wakes_at.min(known.to.saturating_add(1));
+        let timed = sleeps && known.to < u32::MAX;
+        if let Some(word) = self.timed.get_mut(slot / 64) {
+            let bit = 1 << (slot % 64);
+            if timed {
+                *word |= bit;
+            } else {
+                *word &= !bit;
+            }
+        }
+        if timed {
+            self.wakes_at = self.wakes_at.min(known.to + 1);
         }
     }
 
@@ -339,9 +430,10 @@ impl Verdicts {
             return;
         }
         self.wakes_at = u32::MAX;
-        for (word_idx, word) in self.awake.iter_mut().enumerate() {
-            // The sleepers of this word, one bit at a time.
-            let mut sleeping = !*word;
+        for (word_idx, (word, timed)) in self.awake.iter_mut().zip(&self.timed).enumerate() {
+            // The sleepers of this word that wait for a turn, one bit at a
+            // time.
+            let mut sleeping = !*word & timed;
             while sleeping != 0 {
                 let bit = sleeping.trailing_zeros();
                 sleeping &= sleeping - 1;
@@ -403,7 +495,7 @@ impl Marks {
     /// Forgets the verdicts of the conditions that read mark `mark`.
     fn changed(&mut self, readers: &Readers, mark: usize) {
         if let Some(list) = readers.of_mark.get(mark) {
-            self.verdicts.forget(list);
+            self.verdicts.forget(list, mark_bit(mark));
         }
     }
 
@@ -456,7 +548,9 @@ impl Game {
             let mut verdicts = Verdicts::new(self.marks.verdicts.known.len());
             for (slot, ((when, owner), seeded)) in whens.zip(&self.readers.seeded).enumerate() {
                 if !seeded {
-                    verdicts.keep(slot, self.verdict(when, owner, turn));
+                    let mut consulted = 0;
+                    let known = self.verdict(when, owner, turn, &mut consulted);
+                    verdicts.keep(slot, known, consulted);
                 }
             }
             self.opening = Some(Opening { turn, verdicts });
@@ -509,8 +603,9 @@ impl Game {
         let verdict = match self.marks.verdicts.at(slot, turn) {
             Some(verdict) => verdict,
             None => {
-                let known = self.verdict(when, owner, turn);
-                self.marks.verdicts.keep(slot, known);
+                let mut consulted = 0;
+                let known = self.verdict(when, owner, turn, &mut consulted);
+                self.marks.verdicts.keep(slot, known, consulted);
                 known.verdict
             }
         };
@@ -519,19 +614,28 @@ impl Game {
             Verdict::Fails => false,
             Verdict::Open => {
                 // Read in full, unless it was since the facts last changed
-                // (a pass of the settling after an event that left them be).
-                self.battle.refresh_facts();
+                // (a pass of the settling after an event that left them be),
+                // from the parts of the facts it reads, brought up to date.
+                let parts = self.readers.parts.get(slot).copied().unwrap_or(Parts::ALL);
+                self.battle.refresh_facts_of(parts);
                 let stamp = self.battle.facts_stamp();
-                if let Some(holds) = self.marks.verdicts.answer(slot, stamp) {
-                    debug_assert_eq!(
+                let holds = match self.marks.verdicts.answer(slot, stamp) {
+                    Some(holds) => holds,
+                    None => {
+                        let holds = self.check(when, self.battle.facts_of(parts), owner);
+                        self.marks.verdicts.keep_answer(slot, stamp, holds);
+                        holds
+                    }
+                };
+                #[cfg(debug_assertions)]
+                {
+                    self.battle.refresh_facts();
+                    assert_eq!(
                         holds,
                         self.check(when, self.battle.facts(), owner),
                         "the kept answer of {owner} is out of step with the world"
                     );
-                    return holds;
                 }
-                let holds = self.check(when, self.battle.facts(), owner);
-                self.marks.verdicts.keep_answer(slot, stamp, holds);
                 return holds;
             }
         };
@@ -548,13 +652,17 @@ impl Game {
     }
 
     /// What `cond` comes to at `turn` on the story's marks alone, and the
-    /// turns over which that stands (as [`Game::check`] reads it).
-    fn verdict(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
+    /// turns over which that stands (as [`Game::check`] reads it). The marks
+    /// it reads on the way are added to `consulted` ([`mark_bit`]): an item
+    /// after the one that decides an `All` or `Any` is not read, and the
+    /// verdict (and an answer read from the world under it, which reads no
+    /// other mark to another end) stands whatever its marks say.
+    fn verdict(&self, cond: &Cond, owner: &str, turn: u32, consulted: &mut u64) -> Reading {
         match cond {
             Cond::All(items) => {
                 let mut all = Reading::new(Verdict::Holds, Reading::ALWAYS);
                 for item in items {
-                    let known = self.verdict_item(item, owner, turn);
+                    let known = self.verdict_item(item, owner, turn, consulted);
                     all = all.narrowed(known);
                     match known.verdict {
                         Verdict::Fails => {
@@ -572,7 +680,7 @@ impl Game {
             Cond::Any(items) => {
                 let mut any = Reading::new(Verdict::Fails, Reading::ALWAYS);
                 for item in items {
-                    let known = self.verdict_item(item, owner, turn);
+                    let known = self.verdict_item(item, owner, turn, consulted);
                     any = any.narrowed(known);
                     match known.verdict {
                         Verdict::Holds => {
@@ -588,7 +696,7 @@ impl Game {
                 any
             }
             Cond::Not(item) => {
-                let known = self.verdict_item(item, owner, turn);
+                let known = self.verdict_item(item, owner, turn, consulted);
                 let verdict = match known.verdict {
                     Verdict::Holds => Verdict::Fails,
                     Verdict::Fails => Verdict::Holds,
@@ -596,7 +704,7 @@ impl Game {
                 };
                 Reading { verdict, ..known }
             }
-            _ => self.verdict_item(cond, owner, turn),
+            _ => self.verdict_item(cond, owner, turn, consulted),
         }
     }
 
@@ -606,38 +714,55 @@ impl Game {
     /// [`Game::verdict`]; `Chance` and `TurnsSince` to
     /// [`Game::verdict_keyed`].
     #[inline(always)]
-    fn verdict_item(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
+    fn verdict_item(&self, cond: &Cond, owner: &str, turn: u32, consulted: &mut u64) -> Reading {
+        let readers = &self.readers;
         match cond {
-            Cond::All(_) | Cond::Any(_) | Cond::Not(_) => self.verdict(cond, owner, turn),
+            Cond::All(_) | Cond::Any(_) | Cond::Not(_) => {
+                self.verdict(cond, owner, turn, consulted)
+            }
             Cond::Always => Reading::of(true, Reading::ALWAYS),
             Cond::Never => Reading::of(false, Reading::ALWAYS),
             Cond::Turn(cmp) => {
                 let (holds, span) = turn_span(cmp, turn);
                 Reading::of(holds, span)
             }
-            Cond::Chosen { tp, option } => Reading::of(
-                self.marks.chosen.get(tp.idx()).copied().flatten() == Some(*option),
-                Reading::ALWAYS,
-            ),
-            Cond::Reached(tp) => Reading::of(
-                self.marks.reached.get(tp.idx()).copied().unwrap_or(false),
-                Reading::ALWAYS,
-            ),
-            Cond::Happened(event) => Reading::of(
-                self.marks
-                    .happened
-                    .get(event.idx())
-                    .copied()
-                    .unwrap_or(false),
-                Reading::ALWAYS,
-            ),
-            Cond::Flag(flag) => Reading::of(
-                self.marks.flags.get(flag.idx()).copied().unwrap_or(false),
-                Reading::ALWAYS,
-            ),
+            Cond::Chosen { tp, option } => {
+                *consulted |= mark_bit(readers.tp_mark(tp.idx()));
+                Reading::of(
+                    self.marks.chosen.get(tp.idx()).copied().flatten() == Some(*option),
+                    Reading::ALWAYS,
+                )
+            }
+            Cond::Reached(tp) => {
+                *consulted |= mark_bit(readers.tp_mark(tp.idx()));
+                Reading::of(
+                    self.marks.reached.get(tp.idx()).copied().unwrap_or(false),
+                    Reading::ALWAYS,
+                )
+            }
+            Cond::Happened(event) => {
+                *consulted |= mark_bit(readers.event_mark(event.idx()));
+                Reading::of(
+                    self.marks
+                        .happened
+                        .get(event.idx())
+                        .copied()
+                        .unwrap_or(false),
+                    Reading::ALWAYS,
+                )
+            }
+            Cond::Flag(flag) => {
+                *consulted |= mark_bit(readers.flag_mark(flag.idx()));
+                Reading::of(
+                    self.marks.flags.get(flag.idx()).copied().unwrap_or(false),
+                    Reading::ALWAYS,
+                )
+            }
             Cond::Playing(role) => Reading::of(*role == self.role_id, Reading::ALWAYS),
             Cond::PlayerSide(side) => Reading::of(side.idx() == self.role_side(), Reading::ALWAYS),
-            Cond::Chance(_) | Cond::TurnsSince(..) => self.verdict_keyed(cond, owner, turn),
+            Cond::Chance(_) | Cond::TurnsSince(..) => {
+                self.verdict_keyed(cond, owner, turn, consulted)
+            }
             // The clock and everything on the field: the world decides.
             _ => Reading::new(Verdict::Open, Reading::ALWAYS),
         }
@@ -646,7 +771,7 @@ impl Game {
     /// [`Game::verdict`] of a `Chance` or a `TurnsSince` (kept apart: they
     /// are rarer and larger than the items read in line).
     #[inline(never)]
-    fn verdict_keyed(&self, cond: &Cond, owner: &str, turn: u32) -> Reading {
+    fn verdict_keyed(&self, cond: &Cond, owner: &str, turn: u32, consulted: &mut u64) -> Reading {
         match cond {
             // Keyed by the seed, the turn and its owner: the same all this turn.
             Cond::Chance(p) => Reading::of(luck(self.seed, turn, owner, *p) < *p, (turn, turn)),
@@ -654,15 +779,8 @@ impl Game {
                 let Some(watch) = self.scene.resolved().watched.get(id.idx()) else {
                     return Reading::of(false, Reading::ALWAYS);
                 };
-                let since = self
-                    .marks
-                    .since
-                    .get(id.idx())
-                    .copied()
-                    .flatten()
-                    // Not stamped yet: it happened in this turn's settling.
-                    .or_else(|| self.marks.now(watch).then_some(turn));
-                match since {
+                *consulted |= self.readers.watch_bits(id.idx(), watch);
+                match self.marks.since_at(id.idx(), watch, turn) {
                     None => Reading::of(false, Reading::ALWAYS),
                     Some(at) => {
                         let (holds, (_, to)) = turn_span(cmp, turn.saturating_sub(at));
@@ -670,7 +788,7 @@ impl Game {
                     }
                 }
             }
-            _ => self.verdict(cond, owner, turn),
+            _ => self.verdict(cond, owner, turn, consulted),
         }
     }
 }
