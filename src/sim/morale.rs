@@ -328,9 +328,14 @@ pub fn morale_system(
         open,
         tally,
     };
-    for (at, there) in tally.iter().enumerate() {
-        if there.units > 0 {
-            places[at] = gather.place(at / n, at % n);
+    // (Side by side, zone by zone: no division to find them from `at`.)
+    if n > 0 {
+        for (side, row) in tally.chunks_exact(n).enumerate() {
+            for (zone, there) in row.iter().enumerate() {
+                if there.units > 0 {
+                    places[side * n + zone] = gather.place(side, zone);
+                }
+            }
         }
     }
     let mut turn = Turn {
@@ -349,7 +354,12 @@ pub fn morale_system(
             // Losses are counted until morale has felt them: those of this
             // turn, and those effects caused between turns (a mine, a volley
             // from a scene event).
-            let lost_this_turn = std::mem::take(&mut strength.lost_this_turn);
+            // (Written only when there are some: most turns most units
+            // lose none.)
+            let lost_this_turn = strength.lost_this_turn;
+            if lost_this_turn != 0 {
+                strength.lost_this_turn = 0;
+            }
             if !location.present || !morale.state.can_fight_or_flee() {
                 return;
             }
