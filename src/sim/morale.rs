@@ -227,15 +227,17 @@ pub fn morale_system(
     let any_choking = field.obscurants.iter().any(|o| o.chokes);
     // (Folds, here and below, not `for` loops: a query's own fold walks its
     // tables without a check per item.)
+    // (Slices, not the lists: their starts and lengths stay in registers.)
+    let (smoke, open) = (&mut smoke[..], &mut open[..]);
     zones.iter().for_each(|(idx, burning, passage, haze)| {
-        if idx.0 < n {
+        if let (Some(smoke), Some(open)) = (smoke.get_mut(idx.0), open.get_mut(idx.0)) {
             // A choking obscurant of the scene's weighs as smoke does.
             let choking = match haze {
                 Some(haze) if any_choking => haze.choking(field),
                 _ => 0.0,
             };
-            smoke[idx.0] = burning.smoke.max(choking);
-            open[idx.0] = passage.intact;
+            *smoke = burning.smoke.max(choking);
+            *open = passage.intact;
         }
     });
     // The units that withdrew from a fight this turn, by index.
@@ -298,16 +300,15 @@ pub fn morale_system(
     commanders.iter().for_each(|commander| {
         // Where he stands, per side and zone (the tally's and the rally's
         // lists are laid out alike); none when off the field.
+        // (Within the tally: it holds every side and zone.)
         let at = (commander.side < field.n_sides && commander.zone < n)
-            .then(|| commander.side * n + commander.zone)
-            .filter(|&at| at < tally.len());
-        if let Some(at) = at {
+            .then(|| commander.side * n + commander.zone);
+        if let Some(there) = at.and_then(|at| tally.get_mut(at)) {
             // The greater (as `max` finds it: a leadership that is not a
             // number counts for none).
             let leading = commander.leading(rules);
-            let best = &mut tally[at].leading;
-            if leading > *best {
-                *best = leading;
+            if leading > there.leading {
+                there.leading = leading;
             }
         }
         beating |= rallying.commander(commander, at);
