@@ -192,8 +192,9 @@ pub struct Turn {
 }
 
 /// What the turn's systems share besides the world: the battle's field to
-/// read, the chronicle of the turn to write and the units that withdrew
-/// (movement's, for morale). Handed to each system as
+/// read, the chronicle of the turn to write, the units that withdrew
+/// (movement's, for morale) and the air of each zone as the weather leaves
+/// it (the weather's, for morale). Handed to each system as
 /// its input, not looked up in the world as a resource by each system every
 /// turn (a look-up costs about as much as a small system's own work).
 pub struct TurnIo {
@@ -204,6 +205,9 @@ pub struct TurnIo {
     chronicle: Chronicle,
     /// The units movement saw withdraw this turn, for morale.
     withdrawals: movement::Withdrawals,
+    /// Each zone's smoke and passage as the weather left them this turn,
+    /// for morale.
+    air: weather::Air,
 }
 
 impl TurnIo {
@@ -215,6 +219,29 @@ impl TurnIo {
     /// [`TurnIo::split`], and the turn's withdrawals.
     pub fn split_withdrawals(&mut self) -> (&Field, &mut Chronicle, &mut movement::Withdrawals) {
         (&self.field, &mut self.chronicle, &mut self.withdrawals)
+    }
+
+    /// [`TurnIo::split`], and the zones' air, for the weather to write.
+    pub fn split_air(&mut self) -> (&Field, &mut Chronicle, &mut weather::Air) {
+        (&self.field, &mut self.chronicle, &mut self.air)
+    }
+
+    /// [`TurnIo::split`], the turn's withdrawals and the zones' air, for
+    /// morale to read.
+    pub fn split_morale(
+        &mut self,
+    ) -> (
+        &Field,
+        &mut Chronicle,
+        &movement::Withdrawals,
+        &weather::Air,
+    ) {
+        (
+            &self.field,
+            &mut self.chronicle,
+            &self.withdrawals,
+            &self.air,
+        )
     }
 }
 
@@ -241,6 +268,7 @@ impl Turn {
             field: world.resource::<Field>().clone(),
             chronicle: Chronicle::default(),
             withdrawals: movement::Withdrawals::default(),
+            air: weather::Air::default(),
         };
         Turn { systems, io }
     }

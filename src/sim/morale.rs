@@ -17,14 +17,13 @@
 use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
-use super::haze::Haze;
 use super::movement::{Location, Orders, UnitOrder};
 use super::order::{Rising, by_index, by_index_mut};
 use super::perception::Vision;
 use super::rally::{RallyScratch, rally, spend_beats};
 use super::rng::BattleRng;
-use super::weather::{Burning, Passage};
-use super::{CommanderState, SideOrders, Strength, UnitInfo, ZoneIdx};
+use super::weather::Air;
+use super::{CommanderState, SideOrders, Strength, UnitInfo};
 use crate::scene::{MoraleState, Rules};
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -127,9 +126,6 @@ pub(super) type MoraleUnits<'w, 's> = Query<
 /// allocates nothing (per side and zone: `side * zones + zone`).
 #[derive(Default)]
 pub struct MoraleScratch {
-    /// Per zone.
-    smoke: Vec<f64>,
-    open: Vec<bool>,
     /// Per side and zone.
     tally: Vec<Tally>,
     /// Whether each unit (by index) withdrew from a fight this turn.
@@ -204,40 +200,22 @@ pub fn morale_system(
     vision: Res<Vision>,
     side_orders: Res<SideOrders>,
     mut rng: ResMut<BattleRng>,
-    zones: Query<(&ZoneIdx, &Burning, &Passage, Option<&Haze>)>,
     mut commanders: Query<&mut CommanderState>,
     mut units: MoraleUnits,
 ) {
-    let (field, chronicle, withdrawals) = io.split_withdrawals();
-    let withdrawals = &*withdrawals;
+    // The zones' smoke and passages as the weather left them this turn
+    // (nothing else writes them within a turn): not walked again here.
+    let (field, chronicle, withdrawals, air) = io.split_morale();
     let rules = &field.rules;
     let n = field.zones.len();
     let MoraleScratch {
-        smoke,
-        open,
         tally,
         withdrawn,
         places,
         rally: rallying,
     } = &mut *scratch;
-    refill(smoke, n, 0.0);
-    refill(open, n, true);
-    // A choking obscurant of the scene's weighs as smoke does (none to
-    // look for in most scenes).
-    let any_choking = field.obscurants.iter().any(|o| o.chokes);
-    // (Folds, here and below, not `for` loops: a query's own fold walks its
-    // tables without a check per item.)
-    zones.iter().for_each(|(idx, burning, passage, haze)| {
-        if idx.0 < n {
-            // A choking obscurant of the scene's weighs as smoke does.
-            let choking = match haze {
-                Some(haze) if any_choking => haze.choking(field),
-                _ => 0.0,
-            };
-            smoke[idx.0] = burning.smoke.max(choking);
-            open[idx.0] = passage.intact;
-        }
-    });
+    // (Folds below, not `for` loops: a query's own fold walks its tables
+    // without a check per item.)
     // The units that withdrew from a fight this turn, by index.
     // (Left empty on the many turns none did.)
     let most = withdrawals.units.iter().max().map_or(0, |idx| idx + 1);
@@ -298,16 +276,15 @@ pub fn morale_system(
     commanders.iter().for_each(|commander| {
         // Where he stands, per side and zone (the tally's and the rally's
         // lists are laid out alike); none when off the field.
+        // (Within the tally: it holds every side and zone.)
         let at = (commander.side < field.n_sides && commander.zone < n)
-            .then(|| commander.side * n + commander.zone)
-            .filter(|&at| at < tally.len());
-        if let Some(at) = at {
+            .then(|| commander.side * n + commander.zone);
+        if let Some(there) = at.and_then(|at| tally.get_mut(at)) {
             // The greater (as `max` finds it: a leadership that is not a
             // number counts for none).
             let leading = commander.leading(rules);
-            let best = &mut tally[at].leading;
-            if leading > *best {
-                *best = leading;
+            if leading > there.leading {
+                there.leading = leading;
             }
         }
         beating |= rallying.commander(commander, at);
@@ -324,13 +301,17 @@ pub fn morale_system(
         vision: &vision,
         wet_cloth: &side_orders.wet_cloth,
         n,
-        smoke,
-        open,
+        air,
         tally,
     };
-    for (at, there) in tally.iter().enumerate() {
-        if there.units > 0 {
-            places[at] = gather.place(at / n, at % n);
+    // (Side by side, zone by zone: no division to find them from `at`.)
+    if n > 0 {
+        for (side, row) in tally.chunks_exact(n).enumerate() {
+            for (zone, there) in row.iter().enumerate() {
+                if there.units > 0 {
+                    places[side * n + zone] = gather.place(side, zone);
+                }
+            }
         }
     }
     let mut turn = Turn {
@@ -349,7 +330,12 @@ pub fn morale_system(
             // Losses are counted until morale has felt them: those of this
             // turn, and those effects caused between turns (a mine, a volley
             // from a scene event).
-            let lost_this_turn = std::mem::take(&mut strength.lost_this_turn);
+            // (Written only when there are some: most turns most units
+            // lose none.)
+            let lost_this_turn = strength.lost_this_turn;
+            if lost_this_turn != 0 {
+                strength.lost_this_turn = 0;
+            }
             if !location.present || !morale.state.can_fight_or_flee() {
                 return;
             }
@@ -376,9 +362,16 @@ struct Gather<'a> {
     wet_cloth: &'a [bool],
     /// Zones on the field.
     n: usize,
-    smoke: &'a [f64],
-    open: &'a [bool],
+    air: &'a Air,
     tally: &'a [Tally],
+}
+
+/// The smoke in `zone` as morale feels it: the smoke, or a choking
+/// obscurant of the scene's where thicker (as `max` finds it: smoke that
+/// is not a number counts for none).
+fn choking_smoke(air: &Air, zone: usize) -> f64 {
+    let smoke = air.zones.get(zone).map_or(0.0, |here| here.smoke);
+    smoke.max(air.choking.get(zone).copied().unwrap_or(0.0))
 }
 
 impl Gather<'_> {
@@ -389,11 +382,11 @@ impl Gather<'_> {
             field,
             vision,
             n,
-            smoke,
-            open,
+            air,
             tally,
             ..
         } = *self;
+        let smoke = choking_smoke(air, zone);
         // The zone itself, then the neighbours it sees, summed in that order.
         let mut near_men = 0.0;
         let mut near_routing = 0.0;
@@ -416,14 +409,14 @@ impl Gather<'_> {
             .sum();
         let trapped = enemy_here > 0.0
             && field.neighbours[zone].iter().all(|&z| {
-                !open[z]
+                // (Open where no passage was found.)
+                !air.zones.get(z).is_none_or(|there| there.intact)
                     || (0..field.n_sides)
                         .any(|s| s != side && tally[s * n + z].men > tally[side * n + z].men)
             });
         let wet_cloth = self.wet_cloth.get(side).copied().unwrap_or(false);
-        let choke_with = |cloth: bool| {
-            rules.smoke_morale * smoke[zone] * if cloth { rules.wet_cloth } else { 1.0 }
-        };
+        let choke_with =
+            |cloth: bool| rules.smoke_morale * smoke * if cloth { rules.wet_cloth } else { 1.0 };
         let leadership = tally[side * n + zone].leading;
         Place {
             near_men,
@@ -431,7 +424,7 @@ impl Gather<'_> {
             calm: near_routing == 0.0,
             outnumbered: enemy_here > 1.5 * tally[side * n + zone].men,
             trapped,
-            smoky: smoke[zone] >= rules.smoke_thin,
+            smoky: smoke >= rules.smoke_thin,
             blind: vision.is_blind(zone),
             choke: choke_with(wet_cloth),
             choke_mounted: choke_with(wet_cloth && !field.zones[zone].is_crossing()),

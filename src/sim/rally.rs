@@ -30,7 +30,9 @@ pub struct RallyScratch {
     /// Per side and zone: a unit of the side stands there able to fight
     /// (present, not broken, with men).
     fighting_in: Vec<bool>,
-    /// The wavering and routing units, in index order.
+    /// The wavering and routing units the rally may reach, in index order:
+    /// with no drum beating this turn, only the routing ones standing by a
+    /// commander of their side who can rally (no other is heard or safe).
     shaken: Vec<Shaken>,
     /// The field the distances below were measured on.
     field: Option<Field>,
@@ -91,7 +93,14 @@ impl RallyScratch {
         men: u32,
         state: MoraleState,
     ) {
-        if matches!(state, MoraleState::Routing | MoraleState::Wavering) {
+        // Neither heard (no drum beats) nor safe by its own banner (none
+        // there): the rally would pass it by, so it is not listed.
+        let reachable = || {
+            !self.drummers.is_empty()
+                || (state == MoraleState::Routing
+                    && self.commander_in.get(at).copied().unwrap_or(false))
+        };
+        if matches!(state, MoraleState::Routing | MoraleState::Wavering) && reachable() {
             self.shaken.push(Shaken {
                 entity,
                 side: info.side,

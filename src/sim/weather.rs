@@ -46,6 +46,36 @@ pub struct Passage {
     pub crossed: Vec<u32>,
 }
 
+/// What the weather leaves in each zone this turn, for the morale system
+/// to read without walking the zones again (the zones' parts are written by
+/// the weather alone within a turn, and it runs first).
+#[derive(Debug, Default)]
+pub struct Air {
+    /// Per zone: its smoke and passage ([`ZoneAir::default`] where no zone
+    /// was found).
+    pub zones: Vec<ZoneAir>,
+    /// Per zone: its thickest choking obscurant ([`Haze::choking`]); empty
+    /// when none of the scene's chokes.
+    pub choking: Vec<f64>,
+}
+
+/// A zone's smoke as its [`Burning`] holds it, and whether its passage stands.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ZoneAir {
+    pub smoke: f64,
+    pub intact: bool,
+}
+
+impl Default for ZoneAir {
+    /// No smoke, and open.
+    fn default() -> Self {
+        ZoneAir {
+            smoke: 0.0,
+            intact: true,
+        }
+    }
+}
+
 /// Unit vector of a compass direction (x east, y north).
 pub fn direction(toward: Compass) -> (f64, f64) {
     match toward {
@@ -127,10 +157,10 @@ pub fn weather_system(
     mut scratch: Local<WeatherScratch>,
     mut weather: ResMut<Weather>,
     mut rng: ResMut<BattleRng>,
-    mut zones: Query<(&ZoneIdx, &mut Burning)>,
+    mut zones: Query<(&ZoneIdx, &mut Burning, Option<&Passage>)>,
     mut hazes: Query<(&ZoneIdx, &mut Haze)>,
 ) {
-    let (field, chronicle) = io.split();
+    let (field, chronicle, air) = io.split_air();
     let rules = &field.rules;
     // Where this turn's weather entries start (the list is empty at the
     // start of a battle's turn; a test's world may keep older ones).
@@ -168,6 +198,7 @@ pub fn weather_system(
         &weather,
         chronicle,
         &mut zones,
+        air,
     );
     // Stable order for the transcript whatever order the query visited
     // zones in: this turn's own entries, sorted when they are not already
@@ -178,25 +209,38 @@ pub fn weather_system(
     }
     // Then the scene's own obscurants (dust, fog, night), in the same wind.
     haze::carry(haze, downwind_of, field, &weather, chronicle, &mut hazes);
+    // What chokes in each zone besides the smoke (looked for only when an
+    // obscurant of the scene's chokes: most have none).
+    air.choking.clear();
+    if field.obscurants.iter().any(|o| o.chokes) {
+        air.choking.resize(field.zones.len(), 0.0);
+        let choking = &mut air.choking[..];
+        hazes.iter().for_each(|(idx, haze)| {
+            if let Some(slot) = choking.get_mut(idx.0) {
+                *slot = haze.choking(field);
+            }
+        });
+    }
 }
 
 /// Fire burns and spreads downwind (`downwind_of`: each zone's neighbour
 /// that way), smoke is made, carried and cleared; `state` and `next` are
-/// working lists.
+/// working lists. Each zone's smoke and passage are noted in `air`.
 fn fire_and_smoke(
     (state, next): (&mut Vec<Burning>, &mut Vec<Burning>),
     downwind_of: &[Option<usize>],
     field: &Field,
     weather: &Weather,
     chronicle: &mut Chronicle,
-    zones: &mut Query<(&ZoneIdx, &mut Burning)>,
+    zones: &mut Query<(&ZoneIdx, &mut Burning, Option<&Passage>)>,
+    air: &mut Air,
 ) {
     let rules = &field.rules;
     let n = field.zones.len();
     state.clear();
     state.resize(n, Burning::default());
     // A fold over the tables (`for_each`), without the query's check per zone.
-    zones.iter().for_each(|(idx, burning)| {
+    zones.iter().for_each(|(idx, burning, _)| {
         if let Some(slot) = state.get_mut(idx.0) {
             *slot = *burning;
         }
@@ -239,9 +283,12 @@ fn fire_and_smoke(
             next[target].smoke += carried;
         }
     }
+    air.zones.clear();
+    air.zones.resize(n, ZoneAir::default());
+    let airs = &mut air.zones[..];
     // A fold over the tables (`for_each`), in the order the loop over the
     // query would take, without its check per zone.
-    zones.iter_mut().for_each(|(idx, mut burning)| {
+    zones.iter_mut().for_each(|(idx, mut burning, passage)| {
         let zone = idx.0;
         let Some(new) = next.get(zone) else { return };
         let old = *burning;
@@ -251,6 +298,13 @@ fn fire_and_smoke(
             smoke: new.smoke.clamp(0.0, 1.0),
         };
         *burning = new;
+        // (Within the list: `next` holds a zone for each of its own.)
+        if let Some(passage) = passage {
+            airs[zone] = ZoneAir {
+                smoke: new.smoke,
+                intact: passage.intact,
+            };
+        }
         if old.fire < 0.2 && new.fire >= 0.2 {
             chronicle.push(Entry::FireSpreads { zone });
         }
