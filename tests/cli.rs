@@ -441,3 +441,29 @@ fn an_order_verb_alone_is_told_the_order_it_needs_and_help_keeps_its_column() {
         .expect("help lists look");
     assert!(look.contains("the situation now, and the choice"), "{look}");
 }
+
+/// A run of quiet turns told after the turn that ends it keeps the line of
+/// atmosphere of its own time: the broken bridge is not described before it
+/// is blown.
+#[test]
+fn a_quiet_run_is_told_as_it_was_not_as_the_turn_after_it_left_the_world() {
+    let out = xiaoling(
+        &[
+            "play",
+            "--scene",
+            "broken-bridge",
+            "--role",
+            "hong-chengchou",
+            "--seed",
+            "1",
+        ],
+        &"1\nwait\n".repeat(40),
+    );
+    let stdout = text(&out.stdout);
+    let blown = stdout
+        .find("three explosions")
+        .expect("the bridge is blown");
+    if let Some(stumps) = stdout.find("like stumps") {
+        assert!(stumps > blown, "{stdout}");
+    }
+}

@@ -432,6 +432,8 @@ pub struct Session<'a> {
     /// Quiet turns held back during a run: (first turn, its minute, count,
     /// the last one's minute).
     fold: Option<(u32, u32, u32, u32)>,
+    /// The line of atmosphere for the held-back run, chosen at its first turn.
+    fold_air: Option<(usize, String)>,
     /// Several turns are passing at once (`next N`, `wait`).
     running: bool,
     /// Atmosphere lines told, by index, with the turn they were told.
@@ -487,6 +489,7 @@ impl<'a> Session<'a> {
             memory: chronicle::Memory::default(),
             last_entries: Vec::new(),
             fold: None,
+            fold_air: None,
             running: false,
             atmosphere_told: std::collections::BTreeMap::new(),
             leave_save_failed: false,
@@ -683,6 +686,12 @@ impl<'a> Session<'a> {
         });
         if let (true, Some((turn, minute))) = (quiet, turn) {
             // A quiet turn: held back while a run goes on, told folded after.
+            // Its line of atmosphere is chosen now, from the world as this
+            // turn left it: told after the turn that ends the run, it must
+            // not tell what only that turn did (a bridge not yet blown).
+            if self.fold.is_none() {
+                self.fold_air = self.fresh_atmosphere(turn);
+            }
             let fold = self.fold.get_or_insert((turn, minute, 0, minute));
             fold.2 += 1;
             fold.3 = minute;
@@ -722,19 +731,24 @@ impl<'a> Session<'a> {
         });
         self.say("");
         self.say(&header);
-        // A line not told in the last few turns, or none: the same line
-        // every quarter hour reads like a log.
-        let turn = self.game.turn();
+        if let Some((i, text)) = self.fold_air.take() {
+            // Rested from the turn it is told at, as before.
+            self.atmosphere_told.insert(i, self.game.turn());
+            self.say_wrapped(&text, "  ");
+        }
+    }
+
+    /// The line of atmosphere for a quiet run starting at `turn`, from the
+    /// world as it stands: one not told in the last few turns, or none (the
+    /// same line every quarter hour reads like a log).
+    fn fresh_atmosphere(&mut self, turn: u32) -> Option<(usize, String)> {
         let fresh = self.game.atmosphere().into_iter().find(|(i, _)| {
             self.atmosphere_told
                 .get(i)
                 .is_none_or(|told| turn >= told + ATMOSPHERE_REST)
         });
-        if let Some((i, line)) = fresh {
-            self.atmosphere_told.insert(i, turn);
-            let text = self.with_view(|v| v.told(&line));
-            self.say_wrapped(&text, "  ");
-        }
+        let (i, line) = fresh?;
+        Some((i, self.with_view(|v| v.told(&line))))
     }
 
     /// What the outputs tell, in order, before anything is printed: the
