@@ -177,14 +177,21 @@ fn open(scene: &Arc<Scene>, role: &str, seed: u64, policies: Policies) -> Result
 }
 
 /// Plays one game to its end (or the turn limit) from where `game` stands.
-fn play_out(game: &mut Game, scene: &Scene) -> Outcome {
+/// A step that fails is a fault of the engine (the policies only choose
+/// what is offered): it fails the run, with the seed, rather than being
+/// counted as a game left unfinished.
+fn play_out(game: &mut Game, scene: &Scene) -> Result<Outcome, StoryError> {
     let limit = scene.meta().max_turns.saturating_add(5);
     while !game.is_over() && game.turn() <= limit {
-        if game.auto_step().is_err() {
-            break;
+        if let Err(error) = game.auto_step() {
+            return Err(StoryError::Stuck {
+                seed: game.seed(),
+                turn: game.turn(),
+                error: Box::new(error),
+            });
         }
     }
-    Outcome {
+    Ok(Outcome {
         ending: game
             .story()
             .ended
@@ -195,7 +202,7 @@ fn play_out(game: &mut Game, scene: &Scene) -> Outcome {
             .collect(),
         chosen: game.decided().collect(),
         turns: game.turn(),
-    }
+    })
 }
 
 /// Plays `runs` games of `scene` as `role`, seeds `seed..seed+runs`, each
@@ -237,7 +244,7 @@ pub fn simulate_counted(
             |game, run| {
                 let game = game.as_mut().map_err(|e| e.clone())?;
                 game.restart(seed.wrapping_add(u64::from(run)));
-                let outcome = play_out(game, scene);
+                let outcome = play_out(game, scene)?;
                 played.fetch_add(1, Ordering::Relaxed);
                 Ok(outcome)
             },
@@ -428,7 +435,7 @@ mod tests {
                     Some(Policy::Random),
                 )
                 .expect("game");
-                let outcome = play_out(&mut game, &scene);
+                let outcome = play_out(&mut game, &scene).expect("a legal game");
                 assert_eq!(&outcome.ending, ending);
                 assert!(
                     game.story()

@@ -178,6 +178,14 @@ pub enum StoryError {
     WillNotListen,
     #[error("no road leads from you to that unit: no rider can reach it")]
     NoRoad,
+    /// A game `simulate` played stopped on an error of its own: a fault
+    /// of the engine, reported with the seed that shows it.
+    #[error("the game with seed {seed} stopped at turn {turn}: {error}")]
+    Stuck {
+        seed: u64,
+        turn: u32,
+        error: Box<StoryError>,
+    },
 }
 
 /// The story's own state: everything besides the world that a save must hold.
