@@ -467,3 +467,18 @@ fn a_quiet_run_is_told_as_it_was_not_as_the_turn_after_it_left_the_world() {
         assert!(stumps > blown, "{stdout}");
     }
 }
+
+/// A choice made after the commander fell is his staff's, in the log.
+#[test]
+fn the_log_credits_the_staff_with_choices_made_after_the_commander_fell() {
+    let out = xiaoling(
+        &[
+            "play", "--scene", "sarhu", "--role", "du-song", "--seed", "1",
+        ],
+        "wait\n1\nwait\n1\nwait\n1\nwait\n1\nwait\nwait\nwait\nwait\n1\nlog\n",
+    );
+    let stdout = text(&out.stdout);
+    let log = &stdout[stdout.rfind("> log").expect("the log")..];
+    assert!(log.contains("★ Du Song: Cross now"), "{log}");
+    assert!(log.contains("★ Du Song's staff: "), "{log}");
+}

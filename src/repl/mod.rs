@@ -1652,10 +1652,28 @@ impl<'a> Session<'a> {
             let Some(option) = tp.options.iter().find(|o| &o.id == option_id) else {
                 continue;
             };
-            let who = scene
+            let at = first_state(k, |s| s.1);
+            // A commander who had fallen when the choice was made did not
+            // make it: his staff did, in his name ("Du Song's staff").
+            let fallen_then = scene.commander_idx(&tp.role).is_some_and(|c| {
+                let history = self.game.undo_history();
+                let fallen = |world: &crate::sim::WorldState| {
+                    world.commanders.get(c).is_some_and(|c| c.fallen.is_some())
+                };
+                match at {
+                    Some(i) if i < history.len() => fallen(&history[i].world),
+                    _ => fallen(&self.game.world()),
+                }
+            });
+            let name = scene
                 .commander(&tp.role)
                 .map(|c| c.name.get(l).to_string())
                 .unwrap_or_default();
+            let who = match (fallen_then, l.is_chinese()) {
+                (false, _) => name,
+                (true, false) => format!("{name}'s staff"),
+                (true, true) => l.zh_string(format!("{name}麾下")),
+            };
             let source = if render::from_novel(&scene) {
                 ui(l, "novel")
             } else {
@@ -1667,7 +1685,6 @@ impl<'a> Session<'a> {
                 (true, true) => format!("（{source}）"),
             };
             let colon = if l.is_chinese() { "：" } else { ": " };
-            let at = first_state(k, |s| s.1);
             let turn = turn_of(at);
             entries.push((
                 at.unwrap_or(0),
