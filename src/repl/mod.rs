@@ -1654,7 +1654,7 @@ impl<'a> Session<'a> {
             };
             let at = first_state(k, |s| s.1);
             // A commander who had fallen when the choice was made did not
-            // make it: his staff did, in his name ("Du Song's staff").
+            // make it: his staff did, in his name.
             let fallen_then = scene.commander_idx(&tp.role).is_some_and(|c| {
                 let history = self.game.undo_history();
                 let fallen = |world: &crate::sim::WorldState| {

@@ -55,7 +55,7 @@ impl Style {
 }
 
 /// Whether a battle is told from a novel: one of its sources is a chapter in
-/// `seeds/`. A battle written from general history (Sarhu) says "history"
+/// `seeds/`. A battle written from general history says "history"
 /// where the others say "the novel".
 pub fn from_novel(scene: &Scene) -> bool {
     scene
