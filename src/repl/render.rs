@@ -1040,10 +1040,17 @@ impl View<'_> {
     /// not fit the line (it would wrap onto a line of its own).
     fn rule(&self, head: &str) -> String {
         let full = format!("── {head} ──");
+        let open = format!("── {head}");
         if width(&full) <= self.style.columns {
             self.style.bold(&full)
+        } else if width(&open) <= self.style.columns {
+            self.style.bold(&open)
         } else {
-            self.style.bold(&format!("── {head}"))
+            // Too wide even without its closing rule: wrapped at a word, as
+            // the terminal would otherwise break it mid-word.
+            let wrapped = wrap(&open, self.style.columns, "   ");
+            self.style
+                .bold(wrapped.strip_prefix("   ").unwrap_or(&wrapped))
         }
     }
 
@@ -1606,6 +1613,28 @@ pub fn saves_table(dir: &std::path::Path, locale: Locale, columns: usize) -> Str
 mod tests {
     use super::*;
 
+    /// A view of `world` as side 0 sees it, without colour.
+    fn view_of<'a>(
+        scene: &'a Scene,
+        field: &'a Field,
+        world: &'a WorldState,
+        locale: Locale,
+        columns: usize,
+    ) -> View<'a> {
+        View {
+            scene,
+            field,
+            world,
+            locale,
+            side: 0,
+            role: None,
+            style: Style {
+                colour: false,
+                columns,
+            },
+        }
+    }
+
     #[test]
     fn chinese_time_by_double_hours_and_watches() {
         assert_eq!(
@@ -1636,18 +1665,7 @@ mod tests {
         let mut battle = crate::sim::Battle::new(&scene, 1);
         let world = battle.state();
         let field = battle.field().clone();
-        let view = |locale| View {
-            scene: &scene,
-            field: &field,
-            world: &world,
-            locale,
-            side: 0,
-            role: None,
-            style: Style {
-                colour: false,
-                columns: 80,
-            },
-        };
+        let view = |locale| view_of(&scene, &field, &world, locale, 80);
         let told = |locale, entry: Entry| {
             let line = view(locale).entry(&entry).expect("told");
             line.chars()
@@ -1681,18 +1699,7 @@ mod tests {
         let mut battle = crate::sim::Battle::new(&scene, 1);
         let world = battle.state();
         let field = battle.field().clone();
-        let view = View {
-            scene: &scene,
-            field: &field,
-            world: &world,
-            locale: Locale::En,
-            side: 0,
-            role: None,
-            style: Style {
-                colour: false,
-                columns: 80,
-            },
-        };
+        let view = view_of(&scene, &field, &world, Locale::En, 80);
         let map: String = view
             .map()
             .chars()
@@ -1710,18 +1717,7 @@ mod tests {
         let mut battle = crate::sim::Battle::new(&scene, 1);
         let world = battle.state();
         let field = battle.field().clone();
-        let view = View {
-            scene: &scene,
-            field: &field,
-            world: &world,
-            locale: Locale::ZhHans,
-            side: 0,
-            role: None,
-            style: Style {
-                colour: false,
-                columns: 80,
-            },
-        };
+        let view = view_of(&scene, &field, &world, Locale::ZhHans, 80);
         let same = view.turns_header(3, 4, 23 * 60 + 30, 24 * 60);
         assert!(same.starts_with("── 三更（23:30至00:00），"), "{same}");
         let across = view.turns_header(3, 4, 22 * 60 + 30, 23 * 60);
@@ -1737,18 +1733,7 @@ mod tests {
         let mut battle = crate::sim::Battle::new(&scene, 1);
         let world = battle.state();
         let field = battle.field().clone();
-        let view = |columns| View {
-            scene: &scene,
-            field: &field,
-            world: &world,
-            locale: Locale::En,
-            side: 0,
-            role: None,
-            style: Style {
-                colour: false,
-                columns,
-            },
-        };
+        let view = |columns| view_of(&scene, &field, &world, Locale::En, columns);
         let wide = view(100).turns_header(3, 7, 20 * 60 + 30, 22 * 60 + 30);
         assert!(wide.ends_with(" ──"), "{wide}");
         let narrow = view(40).turns_header(3, 7, 20 * 60 + 30, 22 * 60 + 30);
@@ -1757,5 +1742,13 @@ mod tests {
             "{narrow}"
         );
         assert!(!narrow.ends_with(" ──"), "{narrow}");
+        // Narrower than the header itself: wrapped at a word, every line
+        // within the width.
+        let tight = view(24).turns_header(13, 16, 8 * 60, 14 * 60);
+        assert!(tight.lines().count() > 1, "{tight}");
+        for line in tight.lines() {
+            assert!(width(line) <= 24, "{tight}");
+        }
+        assert!(tight.starts_with("── Turns 13–16 ·"), "{tight}");
     }
 }
