@@ -18,6 +18,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use crate::picture::{Known, Picture};
+
 mod doctrine;
 mod greedy;
 mod verdicts;
@@ -221,6 +223,9 @@ pub struct Snapshot {
     pub story: StoryState,
     pub policy_rng: BattleRng,
     pub log_len: usize,
+    /// The played side's picture (`picture.rs`); empty in a snapshot made
+    /// from a save file, rebuilt from the world when restored.
+    pub picture: Picture,
 }
 
 /// Keys the policy stream apart from the battle's, from the same seed.
@@ -263,6 +268,9 @@ pub struct Game {
     entries: Vec<crate::sim::Entry>,
     /// Strings of the last game's story, for this one's ids.
     spare: Spare,
+    /// What the played side knows of the battle (`picture.rs`): kept only
+    /// while the game tells its story (it moves nothing in the battle).
+    picture: Picture,
 }
 
 /// [`StoryState`] by the scene's typed ids: what happened, was decided and
@@ -452,11 +460,15 @@ impl Game {
             lookahead: None,
             entries: Vec::new(),
             spare: Spare::default(),
+            picture: Picture::default(),
             scene,
         };
+        game.picture = Picture::new(&game.scene, game.role_side());
         let mut out = Vec::new();
         game.prelude(&mut out);
+        game.look();
         game.settle(&mut out);
+        game.look();
         Ok((game, out))
     }
 
@@ -473,9 +485,12 @@ impl Game {
         self.policy_rng = BattleRng::from_seed(seed ^ POLICY_STREAM);
         self.log.clear();
         self.undo_stack.clear();
+        self.picture = Picture::new(&self.scene, self.role_side());
         let mut out = Vec::new();
         self.prelude(&mut out);
+        self.look();
         self.settle(&mut out);
+        self.look();
         out
     }
 
@@ -845,9 +860,11 @@ impl Game {
             turn: self.turn(),
             minute: self.minute(),
         });
+        self.look();
         out.extend(entries.into_iter().map(Output::Chronicle));
         out.extend(delivered);
         self.settle(&mut out);
+        self.look();
         Ok(out)
     }
 
@@ -872,6 +889,7 @@ impl Game {
             self.decide(tp.idx(), number - 1, true, &mut out);
         }
         self.settle(&mut out);
+        self.look();
         Ok(out)
     }
 
@@ -892,6 +910,7 @@ impl Game {
             story: self.story.clone(),
             policy_rng: self.policy_rng.clone(),
             log_len: self.log.len(),
+            picture: self.picture.clone(),
         }
     }
 
@@ -901,6 +920,39 @@ impl Game {
         self.story = snapshot.story.clone();
         self.marks = Marks::of(&self.scene, &self.story);
         self.policy_rng = snapshot.policy_rng.clone();
+        if snapshot.picture.enemy.is_empty() {
+            // A state read from a save file: the picture is what the
+            // commander sees of it now (the replay, which rebuilds it turn
+            // by turn, did not reach this state).
+            self.picture = Picture::new(&self.scene, self.role_side());
+            self.look();
+        } else {
+            self.picture.clone_from(&snapshot.picture);
+        }
+    }
+
+    /// Brings the played side's picture up to date with the world (after a
+    /// turn, a choice, the opening). Nothing is done for a game that tells
+    /// no story (`simulate`): nobody reads its picture.
+    fn look(&mut self) {
+        if !self.tells {
+            return;
+        }
+        let commander = self.scene.resolved().roles.get(self.role_id.idx()).map(|c| c.idx());
+        let world = self.battle.view();
+        self.picture
+            .look(&self.scene, self.battle.field(), &world, self.seed, commander);
+    }
+
+    /// The played side's picture of the battle.
+    pub fn picture(&self) -> &Picture {
+        &self.picture
+    }
+
+    /// What the played side knows now: the view model every view reads.
+    pub fn known(&mut self) -> Known {
+        let world = self.battle.view();
+        Known::of(self.battle.field(), &world, &self.picture)
     }
 
     /// Restores a saved game: its state, log and undo history.

@@ -18,6 +18,7 @@
 //! Templates are per locale and keyed by a closed enum ([`Say`]): a missing
 //! translation is a compile error, not an empty line.
 
+use super::numbers::Sure;
 use super::render::{View, capitalize};
 use crate::scene::{Compass, Locale};
 use crate::sim::Entry;
@@ -130,15 +131,15 @@ impl Say {
             Say::Officers => "{men} officers who refuse are cut down by their own men.",
             Say::Arrive => "{list} comes up at {zone}.",
             Say::ArriveMany => "{list} come up at {zone}.",
-            Say::Fight => "Fighting at {zone}: you lose {own} men, the {enemy} about {seen}.",
+            Say::Fight => "Fighting at {zone}: you lose {own} men, the {enemy} {seen}.",
             Say::FightOwnOnly => "Fighting at {zone}: you lose {own} men.",
-            Say::FightSeenOnly => "Fighting at {zone}: the {enemy} lose about {seen} men.",
+            Say::FightSeenOnly => "Fighting at {zone}: the {enemy} lose {seen} men.",
             Say::FightGoesOn => "The fighting at {zone} goes on ({losses}).",
             Say::FightHeard => "The sound of fighting comes from {zone}.",
-            Say::Trampled => "In the crush at {zone}, about {men} men are trampled.",
+            Say::Trampled => "In the crush at {zone}, {men} men are trampled.",
             Say::TrampledOwn => "In the crush at {zone}, {men} of your men are trampled.",
             Say::LossOwn => "You lose {men} men.",
-            Say::LossSeen => "The {enemy} lose about {men} men.",
+            Say::LossSeen => "The {enemy} lose {men} men.",
             Say::Rally => "{list} rallies.",
             Say::RallyMany => "{list} rally.",
             Say::Drums => "{commander}'s drums beat at {zone}.",
@@ -181,15 +182,15 @@ impl Say {
             Say::Surrender | Say::SurrenderMany => "{list}弃械投降，降者{men}人。",
             Say::Officers => "不肯降的军官{men}人被部下砍倒。",
             Say::Arrive | Say::ArriveMany => "{list}赶到{zone}。",
-            Say::Fight => "{zone}激战：我军折损{own}人，{enemy}约折{seen}人。",
+            Say::Fight => "{zone}激战：我军折损{own}人，{enemy}折损{seen}人。",
             Say::FightOwnOnly => "{zone}激战：我军折损{own}人。",
-            Say::FightSeenOnly => "{zone}激战：{enemy}约折{seen}人。",
+            Say::FightSeenOnly => "{zone}激战：{enemy}折损{seen}人。",
             Say::FightGoesOn => "{zone}仍在厮杀（{losses}）。",
             Say::FightHeard => "{zone}方向传来厮杀声。",
-            Say::Trampled => "{zone}人马拥塞，约{men}人被挤倒践踏。",
+            Say::Trampled => "{zone}人马拥塞，{men}人被挤倒践踏。",
             Say::TrampledOwn => "{zone}人马拥塞，我军{men}人被挤倒践踏。",
             Say::LossOwn => "我军折损{men}人。",
-            Say::LossSeen => "{enemy}约折{men}人。",
+            Say::LossSeen => "{enemy}折损{men}人。",
             Say::Rally | Say::RallyMany => "{list}重整旗鼓。",
             Say::Drums => "{commander}的战鼓在{zone}擂响。",
             Say::DrumsYours => "你的战鼓在{zone}擂响。",
@@ -395,15 +396,6 @@ pub fn wind_phrase(locale: Locale, strength: f64, toward: Compass) -> String {
     }
 }
 
-/// A round figure for what was only seen: "about 1,200".
-fn estimate(men: u32) -> String {
-    let rounded = match men {
-        0..=99 => men.div_ceil(10) * 10,
-        100..=999 => (men + 50) / 100 * 100,
-        _ => (men + 500) / 1000 * 1000,
-    };
-    group_thousands(rounded)
-}
 
 impl View<'_> {
     /// A list of names: "A", "A and B", "A, B, C and D", "A, B, C and 3
@@ -602,11 +594,7 @@ impl View<'_> {
                 // told in the scene's words, by the event that makes it.
                 Entry::CommanderFalls { commander, fate } if new_turn => {
                     if let Some(text) = self.commander_fall(*commander, *fate) {
-                        let own = self
-                            .world
-                            .commanders
-                            .get(*commander)
-                            .is_some_and(|c| c.side == self.side);
+                        let own = self.commander_side(*commander) == Some(self.side);
                         raise(if own {
                             Alert::CommanderFell
                         } else {
@@ -689,8 +677,10 @@ impl View<'_> {
         let men_of = |units: &[usize]| -> u32 {
             units
                 .iter()
-                .filter_map(|u| self.world.units.get(*u))
-                .map(|u| u.men)
+                .map(|u| match self.known.own_unit(*u) {
+                    Some(record) => record.men,
+                    None => self.known.picture.sighting(*u).map_or(0, |s| s.men),
+                })
                 .sum()
         };
         for ((mine, kind), units) in &by_fate {
@@ -803,7 +793,7 @@ impl View<'_> {
                     if enemy_lost >= TRIVIAL {
                         parts.push(fill(
                             Say::LossSeen.get(l),
-                            &[("enemy", self.enemy_name()), ("men", estimate(enemy_lost))],
+                            &[("enemy", self.enemy_name()), ("men", self.said(enemy_lost, Sure::Estimated))],
                         ));
                     }
                     let losses: Vec<String> = parts
@@ -833,7 +823,7 @@ impl View<'_> {
                             &[
                                 ("zone", zone_name.clone()),
                                 ("own", group_thousands(own_lost)),
-                                ("seen", estimate(enemy_lost)),
+                                ("seen", self.said(enemy_lost, Sure::Estimated)),
                                 ("enemy", self.enemy_name()),
                             ],
                         ),
@@ -857,7 +847,7 @@ impl View<'_> {
                         *trampled,
                         t(
                             Say::Trampled,
-                            &[("zone", zone_name), ("men", estimate(*trampled))],
+                            &[("zone", zone_name), ("men", self.said(*trampled, Sure::Estimated))],
                         ),
                     );
                 }
@@ -883,7 +873,7 @@ impl View<'_> {
                     Say::LossSeen,
                     &[
                         ("enemy", self.enemy_name()),
-                        ("men", estimate(effect_losses.1)),
+                        ("men", self.said(effect_losses.1, Sure::Estimated)),
                     ],
                 ),
             );
@@ -896,11 +886,7 @@ impl View<'_> {
             if memory.drums.contains(commander) {
                 continue;
             }
-            let mine = self
-                .world
-                .commanders
-                .get(*commander)
-                .is_some_and(|c| c.side == self.side);
+            let mine = self.commander_side(*commander) == Some(self.side);
             let yours = self
                 .scene
                 .commanders()
@@ -975,7 +961,7 @@ impl View<'_> {
         // Marches of the player's units, by where they went; men still
         // running from an earlier turn's rout flee there, they do not march.
         let fleeing = |unit: usize| {
-            self.world.units.get(unit).is_some_and(|u| {
+            self.known.own_unit(unit).is_some_and(|u| {
                 matches!(
                     u.morale.state,
                     crate::scene::MoraleState::Routing | crate::scene::MoraleState::Shattered
@@ -1030,8 +1016,14 @@ impl View<'_> {
         for zone in enemy_comes.difference(&told_before).copied() {
             say(
                 2,
-                self.world
-                    .side_men_in(self.field, 1 - self.side.min(1), zone),
+                self.known
+                    .picture
+                    .enemy
+                    .iter()
+                    .flatten()
+                    .filter(|s| s.zone == zone && s.turn == self.known.picture.turn)
+                    .map(|s| s.men)
+                    .sum(),
                 t(
                     Say::EnemyComes,
                     &[("enemy", self.enemy_name()), ("zone", self.zone_name(zone))],
@@ -1044,14 +1036,21 @@ impl View<'_> {
 
     /// The player's side has men in the zone.
     fn own_in(&self, zone: usize) -> bool {
-        self.world.side_men_in(self.field, self.side, zone) > 0
+        self.known.own_men_in(zone) > 0
     }
 
-    /// Another side has men in the zone.
+    /// The other side is known to have men in the zone.
     fn other_in(&self, zone: usize) -> bool {
-        (0..self.field.n_sides)
-            .filter(|s| *s != self.side)
-            .any(|s| self.world.side_men_in(self.field, s, zone) > 0)
+        self.known.enemy_in(zone)
+    }
+
+    /// A commander's side, from the scene (sides of commanders never change).
+    fn commander_side(&self, commander: usize) -> Option<usize> {
+        self.scene
+            .resolved()
+            .commander_side
+            .get(commander)
+            .map(|s| s.idx())
     }
 
     /// The zone is the player's concern: his men are there or next to it.

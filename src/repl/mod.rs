@@ -4,6 +4,7 @@
 
 pub mod chronicle;
 pub mod commands;
+pub mod numbers;
 pub mod render;
 pub mod wrap;
 
@@ -624,13 +625,13 @@ impl<'a> Session<'a> {
     }
 
     fn with_view<T>(&mut self, f: impl FnOnce(&View) -> T) -> T {
-        let world = self.game.world();
+        let known = self.game.known();
         let scene = self.game.scene_arc();
         let field = self.game.field().clone();
         let view = View {
             scene: &scene,
             field: &field,
-            world: &world,
+            known: &known,
             locale: self.options.locale,
             side: self.game.role_side(),
             role: Some(self.game.role().to_string()),

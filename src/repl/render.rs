@@ -7,7 +7,9 @@
 
 use super::wrap::{NAME_CLOSE, NAME_OPEN, pad, width, wrap};
 use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
-use crate::sim::{Entry, Field, WorldState};
+use super::numbers::{self, Sure};
+use crate::picture::{Bearing, Clarity, Known, Sighting, Source};
+use crate::sim::{Entry, Field};
 use crate::story::{Arg, Told, UnitCommand, clock, group_thousands};
 
 /// How text is styled: colour on or off, and the width to wrap at.
@@ -87,8 +89,8 @@ pub fn ui(locale: Locale, key: &str) -> &'static str {
         ("losses", true) => "折损",
         ("on_field", false) => "still in the field",
         ("on_field", true) => "尚在阵中",
-        ("unknown", false) => "unknown: not in sight",
-        ("unknown", true) => "不明：不在视野之中",
+        ("none_seen", false) => "nothing seen of them yet",
+        ("none_seen", true) => "尚未见到敌军",
         ("you_are", false) => "You are",
         ("you_are", true) => "你扮演",
         ("wind", false) => "Wind",
@@ -350,7 +352,9 @@ type StatusRow = (String, Option<[String; 4]>);
 pub struct View<'a> {
     pub scene: &'a Scene,
     pub field: &'a Field,
-    pub world: &'a WorldState,
+    /// What the played side knows (`picture.rs`): the only state a view
+    /// reads. The world itself is out of its reach.
+    pub known: &'a Known,
     pub locale: Locale,
     pub side: usize,
     /// The commander the player plays, when there is one.
@@ -390,6 +394,9 @@ impl View<'_> {
         let Some(def) = self.scene.units().get(unit) else {
             return String::new();
         };
+        if !self.owns(unit) && !self.named(unit) {
+            return self.enemy_label(unit);
+        }
         let name = self.mid_sentence(def.name.get(self.locale));
         let name = name.as_str();
         match self
@@ -440,34 +447,61 @@ impl View<'_> {
 
     pub(crate) fn unit_side(&self, unit: usize) -> usize {
         // The side it fights for now: a `ChangeSide` may have moved it.
-        self.field
-            .units
+        self.known
+            .unit_side
             .get(unit)
-            .map(|info| {
-                self.world
-                    .units
-                    .get(unit)
-                    .map_or(info.side, |u| u.side(info))
-            })
+            .copied()
             .unwrap_or(usize::MAX)
     }
 
-    fn unit_zone(&self, unit: usize) -> usize {
-        self.world
-            .units
-            .get(unit)
-            .map(|u| u.location.zone)
-            .unwrap_or(0)
-    }
-
-    /// The player sees this unit: their own, or in a zone their side sees.
+    /// The player knows this unit as it is this turn: his own, or an enemy
+    /// seen (or reported) now.
     pub fn sees_unit(&self, unit: usize) -> bool {
-        self.unit_side(unit) == self.side
-            || self.world.vision.side_sees(self.side, self.unit_zone(unit))
+        self.owns(unit) || self.known.picture.seen_now(unit)
     }
 
+    /// The enemy unit's banner could be made out (close enough, clear air).
+    fn named(&self, unit: usize) -> bool {
+        self.known
+            .picture
+            .sighting(unit)
+            .is_some_and(|s| s.clarity.named())
+    }
+
+    /// An enemy unit whose banner nobody could make out: "a body of Jin
+    /// horse", 「一队后金骑兵」; "Jin troops" when only shapes were seen.
+    pub(crate) fn enemy_label(&self, unit: usize) -> String {
+        let side = self.side_name(self.unit_side(unit));
+        let sighting = self.known.picture.sighting(unit);
+        let clarity = sighting.map_or(Clarity::Felt, |s| s.clarity);
+        let mounted = sighting.is_some_and(|s| s.mounted);
+        let zh = self.locale.is_chinese();
+        let text = match (clarity, mounted, zh) {
+            (Clarity::Far, true, false) => format!("a body of {side} horse"),
+            (Clarity::Far, false, false) => format!("a body of {side} foot"),
+            (_, _, false) => format!("a body of {side} troops"),
+            (Clarity::Far, true, true) => format!("一队{side}骑兵"),
+            (Clarity::Far, false, true) => format!("一队{side}步卒"),
+            (_, _, true) => format!("一支{side}人马"),
+        };
+        self.locale.zh_string(text)
+    }
+
+    /// The player sees what is in the zone now (with his own eyes or by a
+    /// word that reached him this turn).
     pub(crate) fn sees_zone(&self, zone: usize) -> bool {
-        self.world.vision.side_sees(self.side, zone)
+        let p = &self.known.picture;
+        p.seen_now.get(zone).copied().unwrap_or(false) || p.sees.get(zone).copied().unwrap_or(false)
+    }
+
+    /// An estimate as said in prose: "about 300", 「三百来」 (the caller's
+    /// template adds 人).
+    pub(crate) fn said(&self, men: u32, sure: Sure) -> String {
+        if self.locale.is_chinese() {
+            numbers::men_zh(men, sure)
+        } else {
+            numbers::men_en(men, sure)
+        }
     }
 
     /// A turn's chronicle as lines: what happened to many units alike is told
@@ -541,6 +575,25 @@ impl View<'_> {
             .unwrap_or_else(|| template(self.locale, key))
     }
 
+    /// Whether a change in a unit's heart shows to the player: always for
+    /// his own; for the enemy's, wavering only close up (ranks breaking),
+    /// steadying never (nobody sees a man take heart), the rest (a rout, a
+    /// rally, a break-up) whenever it is seen.
+    fn shows(&self, entry: &Entry, unit: usize) -> bool {
+        if self.owns(unit) {
+            return true;
+        }
+        match entry {
+            Entry::Wavers { .. } => self
+                .known
+                .picture
+                .sighting(unit)
+                .is_some_and(|s| s.clarity <= Clarity::Close),
+            Entry::Steadies { .. } => false,
+            _ => true,
+        }
+    }
+
     pub(crate) fn owns(&self, unit: usize) -> bool {
         self.unit_side(unit) == self.side
     }
@@ -553,7 +606,7 @@ impl View<'_> {
                 unit,
                 about,
                 routed,
-            } => {
+            } if own(*unit) => {
                 let bad_news = (self.unit_side(*unit) == *about) == *routed;
                 (
                     if bad_news {
@@ -574,6 +627,9 @@ impl View<'_> {
                 vec![("zone", self.zone_name(*zone))],
                 *unit,
             ),
+            Entry::Wavers { unit } | Entry::Steadies { unit } if !self.shows(entry, *unit) => {
+                return None;
+            }
             Entry::Wavers { unit } => (Detail::GWavers, vec![], *unit),
             Entry::Steadies { unit } => (Detail::GSteadies, vec![], *unit),
             Entry::Routs { unit } => (Detail::GRouts, vec![], *unit),
@@ -585,7 +641,10 @@ impl View<'_> {
                 vec![("commander", self.commander_name(*commander))],
                 *unit,
             ),
-            Entry::RumorDoubted { .. } | Entry::Moves { .. } | Entry::DrumsHeard { .. } => {
+            Entry::RumorBelieved { .. }
+            | Entry::RumorDoubted { .. }
+            | Entry::Moves { .. }
+            | Entry::DrumsHeard { .. } => {
                 return None;
             }
             _ => return None,
@@ -627,7 +686,8 @@ impl View<'_> {
                 about,
                 routed,
             } => {
-                if !self.sees_unit(*unit) {
+                // What an enemy believes is his own: never told.
+                if !own(*unit) {
                     return None;
                 }
                 let bad_news = (self.unit_side(*unit) == *about) == *routed;
@@ -679,21 +739,19 @@ impl View<'_> {
             }
             Entry::Jammed { .. } => return None,
             Entry::Trampled { zone, men } => {
-                let own_there = self
-                    .world
-                    .units
-                    .iter()
-                    .enumerate()
-                    .any(|(i, u)| u.location.zone == *zone && own(i) && u.location.present);
+                let own_there = self.owns_zone(*zone);
                 if !self.sees_zone(*zone) && !own_there {
                     return None;
                 }
+                // Counted only where the men are all his own.
+                let men = if own_there && !self.known.enemy_in(*zone) {
+                    group_thousands(*men)
+                } else {
+                    self.said(*men, Sure::Estimated)
+                };
                 fill(
                     template(l, Detail::Trampled),
-                    &[
-                        ("zone", self.zone_name(*zone)),
-                        ("men", group_thousands(*men)),
-                    ],
+                    &[("zone", self.zone_name(*zone)), ("men", men)],
                 )
             }
             Entry::Clash { zone, losses } => {
@@ -701,12 +759,14 @@ impl View<'_> {
                     .iter()
                     .filter(|(side, _)| *side == self.side || self.sees_zone(*zone))
                     .map(|(side, men)| {
+                        let men = if *side == self.side {
+                            group_thousands(*men)
+                        } else {
+                            self.said(*men, Sure::Estimated)
+                        };
                         fill(
                             template(l, Detail::ClashSide),
-                            &[
-                                ("side", self.side_name(*side)),
-                                ("men", group_thousands(*men)),
-                            ],
+                            &[("side", self.side_name(*side)), ("men", men)],
                         )
                     })
                     .collect();
@@ -723,12 +783,14 @@ impl View<'_> {
                 if !self.sees_unit(*unit) {
                     return None;
                 }
+                let men = if own(*unit) {
+                    group_thousands(*men)
+                } else {
+                    self.said(*men, Sure::Estimated)
+                };
                 fill(
                     template(l, Detail::Casualties),
-                    &[
-                        ("unit", self.unit_name(*unit)),
-                        ("men", group_thousands(*men)),
-                    ],
+                    &[("unit", self.unit_name(*unit)), ("men", men)],
                 )
             }
             Entry::Wavers { unit }
@@ -737,7 +799,7 @@ impl View<'_> {
             | Entry::Cascade { unit }
             | Entry::Shattered { unit }
             | Entry::Rallies { unit } => {
-                if !self.sees_unit(*unit) {
+                if !self.sees_unit(*unit) || !self.shows(entry, *unit) {
                     return None;
                 }
                 let key = match entry {
@@ -774,6 +836,9 @@ impl View<'_> {
                 men,
                 officers,
             } => {
+                if !self.sees_unit(*unit) {
+                    return None;
+                }
                 let mut line = fill(
                     template(l, Detail::Surrenders),
                     &[
@@ -901,7 +966,9 @@ impl View<'_> {
         } else {
             "Orders in force"
         })));
-        for (idx, unit) in self.world.units.iter().enumerate() {
+        for (idx, word) in self.known.own.iter().enumerate() {
+            let Some(word) = word else { continue };
+            let unit = &word.record;
             if !self.owns(idx) || !unit.location.present || !unit.morale.state.can_fight_or_flee() {
                 continue;
             }
@@ -998,7 +1065,7 @@ impl View<'_> {
         fate: crate::scene::Fate,
     ) -> Option<String> {
         use crate::scene::Fate;
-        let state = self.world.commanders.get(commander)?;
+        let state = self.known.commanders.get(commander)?.as_ref()?;
         if state.side != self.side && !self.sees_zone(state.zone) {
             return None;
         }
@@ -1025,7 +1092,7 @@ impl View<'_> {
     /// The turn header: "── Turn 3 · 15:45 · a fresh wind, blowing north ──".
     pub fn turn_header(&self, turn: u32, minute: u32) -> String {
         let l = self.locale;
-        let weather = &self.world.weather;
+        let weather = &self.known.weather;
         let wind = super::chronicle::wind_phrase(l, weather.wind, weather.toward);
         let head = if l.is_chinese() {
             format!("{}，{wind}", time_words(l, minute))
@@ -1056,7 +1123,7 @@ impl View<'_> {
 
     pub fn turns_header(&self, first: u32, last: u32, from: u32, to: u32) -> String {
         let l = self.locale;
-        let weather = &self.world.weather;
+        let weather = &self.known.weather;
         let wind = super::chronicle::wind_phrase(l, weather.wind, weather.toward);
         let head = if l.is_chinese() {
             let (a, b) = (time_words(l, from), time_words(l, to));
@@ -1115,30 +1182,43 @@ impl View<'_> {
             };
             let heading = self.style.bold(&format!("{}{mine}", self.side_name(side)));
             let mut rows = Vec::new();
-            for (idx, unit) in self.world.units.iter().enumerate() {
-                if self.unit_side(idx) != side || !unit.location.present {
-                    continue;
+            if side == self.side {
+                for (idx, word) in self.known.own.iter().enumerate() {
+                    let Some(word) = word else { continue };
+                    let unit = &word.record;
+                    if self.unit_side(idx) != side || !unit.location.present {
+                        continue;
+                    }
+                    let name = capitalize(&self.unit_name(idx));
+                    let filled = (unit.morale.value / 10.0).round().clamp(0.0, 10.0) as usize;
+                    let bar = format!("{}{}", "█".repeat(filled), "░".repeat(10 - filled));
+                    let mut state = state_name(l, unit.morale.state).to_string();
+                    if word.turn < self.known.turn {
+                        state = self.stale(&state, word.turn);
+                    }
+                    rows.push((
+                        name,
+                        Some([
+                            capitalize(&self.zone_name(unit.location.zone)),
+                            group_thousands(unit.men),
+                            format!("{bar} {:>3.0}", unit.morale.value),
+                            state,
+                        ]),
+                    ));
                 }
-                let name = capitalize(&self.unit_name(idx));
-                if !self.sees_unit(idx) {
-                    rows.push((name, None));
-                    continue;
+            } else {
+                // The other side as the picture holds it: only units that
+                // were ever seen or reported, with estimates, never morale.
+                for (name, sighting) in self.enemy_groups(side) {
+                    rows.push((capitalize(&name), Some(self.sighting_cells(&sighting))));
                 }
-                let filled = (unit.morale.value / 10.0).round().clamp(0.0, 10.0) as usize;
-                let bar = format!("{}{}", "█".repeat(filled), "░".repeat(10 - filled));
-                rows.push((
-                    name,
-                    Some([
-                        capitalize(&self.zone_name(unit.location.zone)),
-                        group_thousands(unit.men),
-                        format!("{bar} {:>3.0}", unit.morale.value),
-                        state_name(l, unit.morale.state).to_string(),
-                    ]),
-                ));
+                if rows.is_empty() {
+                    rows.push((self.style.dim(ui(l, "none_seen")), None));
+                }
             }
             groups.push((heading, rows));
         }
-        let unknown = self.style.dim(ui(l, "unknown"));
+        let unknown = String::new();
         // The table: widths from every row, the men right-aligned.
         let mut widths = head.iter().map(|h| width(h)).collect::<Vec<_>>();
         for (_, rows) in &groups {
@@ -1155,7 +1235,7 @@ impl View<'_> {
             }
         }
         let total = 2 + widths.iter().sum::<usize>() + 2 * (widths.len() - 1);
-        let mut lines = Vec::new();
+        let mut lines = vec![wrap(&self.whereabouts(), self.style.columns, "")];
         if total <= self.style.columns {
             let row = |cells: &[String]| {
                 let mut line = String::from("  ");
@@ -1194,12 +1274,18 @@ impl View<'_> {
                     lines.push(wrap(&name, self.style.columns, "  "));
                     let detail = match cells {
                         Some([place, men, morale, state]) => {
-                            let men = if zh {
+                            let men = if men.is_empty() {
+                                men
+                            } else if zh {
                                 format!("{}{men}{}", head[2], ui(l, "men"))
                             } else {
                                 format!("{men} {}", ui(l, "men"))
                             };
-                            format!("{place}{sep}{men}{sep}{morale}{sep}{state}")
+                            [place, men, morale, state]
+                                .into_iter()
+                                .filter(|cell| !cell.is_empty())
+                                .collect::<Vec<_>>()
+                                .join(sep)
                         }
                         None => unknown.clone(),
                     };
@@ -1315,7 +1401,9 @@ impl View<'_> {
 
     fn zone_cell(&self, zone: usize) -> String {
         let l = self.locale;
-        let record = &self.world.zones[zone];
+        let Some(record) = self.known.zones.get(zone) else {
+            return String::new();
+        };
         let info = &self.field.zones[zone];
         let mut marks = Vec::new();
         let kind = match (info.kind, l.is_chinese()) {
@@ -1355,26 +1443,48 @@ impl View<'_> {
     fn zone_units(&self, zone: usize) -> Vec<String> {
         let mut out = Vec::new();
         let seen = self.sees_zone(zone);
-        let mut hidden = false;
-        for (idx, unit) in self.world.units.iter().enumerate() {
+        for (idx, word) in self.known.own.iter().enumerate() {
+            let Some(word) = word else { continue };
+            let unit = &word.record;
             if !unit.location.present
                 || unit.location.zone != zone
                 || !unit.morale.state.can_fight_or_flee()
             {
                 continue;
             }
-            if self.unit_side(idx) == self.side || seen {
-                out.push(format!(
-                    "{} {} {}",
-                    self.unit_name(idx),
-                    group_thousands(unit.men),
-                    state_name(self.locale, unit.morale.state)
-                ));
-            } else {
-                hidden = true;
+            let mut state = state_name(self.locale, unit.morale.state).to_string();
+            if word.turn < self.known.turn {
+                state = self.stale(&state, word.turn);
             }
+            out.push(format!(
+                "{} {} {state}",
+                self.unit_name(idx),
+                group_thousands(unit.men),
+            ));
         }
-        if hidden || (!seen && out.is_empty()) {
+        let others = (0..self.field.n_sides).filter(|&s| s != self.side);
+        for (name, sighting) in others.flat_map(|side| self.enemy_groups(side)) {
+            if sighting.zone != zone || sighting.lost || sighting.bearing == Bearing::Broken {
+                continue;
+            }
+            let [_, mut men, _, bearing] = self.sighting_cells(&sighting);
+            if self.locale.is_chinese() && !men.is_empty() {
+                men.push('人');
+            }
+            let current = sighting.turn == self.known.picture.turn;
+            out.push(if current {
+                format!("{name} {men} {bearing}")
+            } else {
+                let at = clock(self.minute_of(sighting.turn));
+                let line = if self.locale.is_chinese() {
+                    self.locale.zh_string(format!("{name} {men} {bearing}（{at}所见）"))
+                } else {
+                    format!("{name} {men} {bearing} (seen {at})")
+                };
+                self.style.dim(&line)
+            });
+        }
+        if !seen && !self.owns_zone(zone) {
             out.push(self.style.dim(if self.locale.is_chinese() {
                 self.locale.zh("？未见")
             } else {
@@ -1384,10 +1494,175 @@ impl View<'_> {
         out
     }
 
+    /// What the commander knows of the other side's units, as he would list
+    /// them: a unit whose banner he made out by its name; the rest, which
+    /// he cannot tell apart, as one body per place, time and bearing
+    /// ("Later Jin troops, a few thousand, running"), their estimates added.
+    pub(crate) fn enemy_groups(&self, side: usize) -> Vec<(String, Sighting)> {
+        let mut named = Vec::new();
+        let mut bodies: Vec<(Sighting, usize)> = Vec::new();
+        for (idx, sighting) in self.known.picture.enemy.iter().enumerate() {
+            let Some(s) = sighting else { continue };
+            if self.unit_side(idx) != side {
+                continue;
+            }
+            if s.clarity.named() {
+                named.push((self.unit_name(idx), *s));
+                continue;
+            }
+            let horse = s.clarity == Clarity::Far && s.mounted;
+            let same = bodies.iter_mut().find(|(b, _)| {
+                b.zone == s.zone
+                    && b.turn == s.turn
+                    && b.lost == s.lost
+                    && b.bearing == s.bearing
+                    && (b.clarity == Clarity::Far && b.mounted) == horse
+            });
+            match same {
+                Some((b, _)) => {
+                    b.men = b.men.saturating_add(s.men);
+                    b.clarity = b.clarity.max(s.clarity);
+                }
+                None => bodies.push((*s, idx)),
+            }
+        }
+        let name = self.side_name(side);
+        let zh = self.locale.is_chinese();
+        named.extend(bodies.into_iter().map(|(b, _)| {
+            let horse = b.clarity == Clarity::Far && b.mounted;
+            let foot = b.clarity == Clarity::Far && !b.mounted;
+            let label = match (horse, foot, zh) {
+                (true, _, false) => format!("{name} horse"),
+                (_, true, false) => format!("{name} foot"),
+                (_, _, false) => format!("{name} troops"),
+                (true, _, true) => format!("{name}骑兵"),
+                (_, true, true) => format!("{name}步卒"),
+                (_, _, true) => format!("{name}人马"),
+            };
+            (self.locale.zh_string(label), b)
+        }));
+        named
+    }
+
+    /// Whether the commander has men of his own in the zone (by their last
+    /// word).
+    fn owns_zone(&self, zone: usize) -> bool {
+        self.known.own_men_in(zone) > 0
+    }
+
+    /// A state or place with the age of the word that gave it: "holding
+    /// (word of 15:45)", 「坚守（15:45消息）」.
+    fn stale(&self, what: &str, turn: u32) -> String {
+        let at = clock(self.minute_of(turn));
+        if self.locale.is_chinese() {
+            self.locale.zh_string(format!("{what}（{at}消息）"))
+        } else {
+            format!("{what} (word of {at})")
+        }
+    }
+
+    /// The clock minute of a turn.
+    fn minute_of(&self, turn: u32) -> u32 {
+        let meta = self.scene.meta();
+        meta.start_minute
+            .saturating_add(turn.saturating_mul(meta.turn_minutes))
+    }
+
+    /// What the commander knows of an enemy unit, as `status` cells:
+    /// where (and since when), how many (as said), nothing for morale, and
+    /// how it behaves.
+    pub(crate) fn sighting_cells(&self, s: &Sighting) -> [String; 4] {
+        let l = self.locale;
+        let zh = l.is_chinese();
+        let now = s.turn == self.known.picture.turn;
+        let at = clock(self.minute_of(s.turn));
+        let zone = capitalize(&self.zone_name(s.zone));
+        let reported = matches!(s.source, Source::Reported { .. });
+        let place = match (s.lost, now, reported, zh) {
+            (true, _, _, false) => format!("gone from {} ({at})", self.zone_name(s.zone)),
+            (true, _, _, true) => format!("已离{zone}（{at}）"),
+            (false, true, false, _) => zone,
+            (false, true, true, false) => format!("{zone} (reported)"),
+            (false, true, true, true) => format!("{zone}（探报）"),
+            (false, false, _, false) => format!("{zone} (seen {at})"),
+            (false, false, _, true) => format!("{zone}（{at}所见）"),
+        };
+        let sure = if s.clarity <= Clarity::Near {
+            Sure::Estimated
+        } else {
+            Sure::Rough
+        };
+        let men = if s.bearing == Bearing::Broken {
+            String::new()
+        } else {
+            self.said(s.men, sure)
+        };
+        let bearing = match (s.bearing, zh) {
+            (Bearing::Standing, false) => "standing",
+            (Bearing::Moving, false) => "on the move",
+            (Bearing::Fighting, false) => "fighting",
+            (Bearing::Shaken, false) => "ranks breaking",
+            (Bearing::Running, false) => "running",
+            (Bearing::Broken, false) => "broken up",
+            (Bearing::Standing, true) => "列阵不动",
+            (Bearing::Moving, true) => "正在移动",
+            (Bearing::Fighting, true) => "正在交战",
+            (Bearing::Shaken, true) => "阵脚松动",
+            (Bearing::Running, true) => "溃逃",
+            (Bearing::Broken, true) => "已溃散",
+        };
+        [l.zh_string(place), l.zh_string(men), String::new(), l.zh(bearing).to_string()]
+    }
+
+    /// Where the commander stands and what he sees from there: "You are at
+    /// the main camp; you see the south bank and the ford." (issue 20).
+    pub fn whereabouts(&self) -> String {
+        let l = self.locale;
+        let zh = l.is_chinese();
+        let picture = &self.known.picture;
+        let Some(at) = picture.at else {
+            return l
+                .zh(if zh {
+                    "你已不在阵中：各部的消息由你的幕僚收拢。"
+                } else {
+                    "You are no longer in the field: your staff gather what word comes in."
+                })
+                .to_string();
+        };
+        let seen: Vec<String> = picture
+            .sees
+            .iter()
+            .enumerate()
+            .filter(|&(z, &s)| s && z != at)
+            .map(|(z, _)| self.zone_name(z))
+            .collect();
+        let here = self.zone_name(at);
+        let blind_here = !picture.sees.get(at).copied().unwrap_or(false);
+        let text = match (zh, blind_here, seen.is_empty()) {
+            (false, true, _) => format!("You are at {here}, in smoke too thick to see beyond your own men."),
+            (true, true, _) => format!("你在{here}，烟雾浓得看不见身边以外的人马。"),
+            (false, false, true) => format!("You are at {here}; you can see nothing beyond it."),
+            (true, false, true) => format!("你在{here}，目力不能及于别处。"),
+            (false, false, false) => {
+                let list = match seen.len() {
+                    1 => seen[0].clone(),
+                    n => format!("{} and {}", seen[..n - 1].join(", "), seen[n - 1]),
+                };
+                format!("You are at {here}; from there you see {list}.")
+            }
+            (true, false, false) => format!("你在{here}，目力所及：{}。", seen.join("、")),
+        };
+        capitalize(&l.zh_string(text))
+    }
+
     /// `why`: what moved each of the player's units' morale last turn.
     pub fn why(&self) -> String {
         let mut lines = Vec::new();
-        for (idx, unit) in self.world.units.iter().enumerate() {
+        for (idx, word) in self.known.own.iter().enumerate() {
+            let Some(word) = word.as_ref().filter(|w| w.turn == self.known.turn) else {
+                continue;
+            };
+            let unit = &word.record;
             if self.unit_side(idx) != self.side || unit.morale.last.is_empty() {
                 continue;
             }
@@ -1425,19 +1700,46 @@ impl View<'_> {
             .join("\n")
     }
 
-    /// The losses table of the ending screen.
+    /// The losses table of the ending screen: the player's own side as
+    /// counted, the other side as he reckons it (the reveal tells the truth).
     pub fn losses(&self) -> String {
         let l = self.locale;
         let mut lines = Vec::new();
         for side in 0..self.scene.sides().len() {
-            let lost = group_thousands(self.world.side_losses(self.field, side));
-            let left = group_thousands(self.world.side_men(self.field, side));
             let name = self.side_name(side);
-            lines.push(if l.is_chinese() {
-                l.zh_string(format!("  {name}：折损{lost}人，尚有{left}人在阵中"))
+            if side == self.side {
+                let left = self.known.own_men();
+                let brought: u32 = self
+                    .known
+                    .own
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, w)| w.is_some())
+                    .filter_map(|(i, _)| self.field.units.get(i))
+                    .map(|u| u.start_men)
+                    .sum();
+                let lost = group_thousands(brought.saturating_sub(left));
+                let left = group_thousands(left);
+                lines.push(if l.is_chinese() {
+                    l.zh_string(format!("  {name}：折损{lost}人，尚有{left}人在阵中"))
+                } else {
+                    format!("  {name}: {lost} men lost, {left} still in the field")
+                });
             } else {
-                format!("  {name}: {lost} men lost, {left} still in the field")
-            });
+                let standing = self.known.picture.estimate_of(self.field, &self.known.unit_side, side);
+                lines.push(match (standing, l.is_chinese()) {
+                    (Some((men, _)), false) => format!(
+                        "  {name}: by your reckoning {} still stand",
+                        self.said(men, Sure::Rough)
+                    ),
+                    (Some((men, _)), true) => l.zh_string(format!(
+                        "  {name}：据你估计，尚有{}人在阵中",
+                        self.said(men, Sure::Rough)
+                    )),
+                    (None, false) => format!("  {name}: you never saw their numbers"),
+                    (None, true) => l.zh_string(format!("  {name}：兵力始终未能看清")),
+                });
+            }
         }
         lines.join("\n")
     }
@@ -1446,12 +1748,12 @@ impl View<'_> {
     pub fn weather_line(&self, zone: usize) -> String {
         let l = self.locale;
         let smoke = self
-            .world
+            .known
             .zones
             .get(zone)
             .map(|z| z.burning.smoke)
             .unwrap_or(0.0);
-        let weather = &self.world.weather;
+        let weather = &self.known.weather;
         let wind = super::chronicle::wind_phrase(l, weather.wind, weather.toward);
         if l.is_chinese() {
             l.zh_string(format!(

@@ -267,6 +267,8 @@ impl SavedState {
             story: (&self.story).into(),
             policy_rng: BattleRng::new(self.policy_rng.to_rng()?),
             log_len,
+            // Not in the file: rebuilt from the world when restored.
+            picture: crate::picture::Picture::default(),
         })
     }
 

@@ -1,0 +1,577 @@
+//! The commander's picture (issue 20): what the played side knows of the
+//! battle, as opposed to what the simulation holds.
+//!
+//! The simulation is the umpire's map; each side has its own. A [`Picture`]
+//! holds, for every unit of the other side, what the side's commander knows
+//! of it — nothing; seen now; reported (by a rider, with the delay the
+//! courier rules give orders); last seen (where and when) — with an
+//! *estimate* of its strength, what could be made out of it (its banner, or
+//! only "horse", or only "troops") and how it behaves (standing, moving,
+//! fighting, shaken, running), never its morale. Of the side's own units it
+//! holds the last word of each: exact while a rider can reach it, its last
+//! report once it is cut off.
+//!
+//! [`Known`] is the view model every view is drawn from: the picture, the
+//! own side's units, the weather and the field as far as anyone can see
+//! them. Built by [`Known::of`], it copies nothing of the other side but
+//! what the picture says, so a renderer that holds a `Known` cannot print
+//! what the commander does not know (`repl` holds nothing else).
+//!
+//! The picture is part of the game's state: kept with undo snapshots, and
+//! rebuilt by the replay of a save's command log (the same seed and commands
+//! give the same picture). Its chance (an estimate's error) is keyed by the
+//! seed, the side, the unit and how well it was seen, never drawn from the
+//! battle's streams: keeping a picture does not move the battle's dice.
+
+use crate::scene::{MoraleState, Scene};
+use crate::sim::state::{UnitRecord, WorldState, ZoneRecord};
+use crate::sim::weather::Weather;
+use crate::sim::{CommanderState, Field};
+
+/// How well an enemy unit was made out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Clarity {
+    /// Close up in clear air: its banner known, its numbers judged well.
+    Close,
+    /// Across the next zone, or through thin smoke: still its banner.
+    Near,
+    /// Far or hazy: only whether it is horse or foot.
+    Far,
+    /// Shapes in smoke or night: "troops", a rough idea of how many.
+    Dim,
+    /// Not seen at all, only met: men in the same blinding smoke.
+    Felt,
+}
+
+impl Clarity {
+    /// Whether the banner (the unit's name) can be made out.
+    pub fn named(self) -> bool {
+        matches!(self, Clarity::Close | Clarity::Near)
+    }
+
+    /// The spread of the strength estimate (a log-normal sigma).
+    fn spread(self) -> f64 {
+        match self {
+            Clarity::Close => 0.08,
+            Clarity::Near => 0.18,
+            Clarity::Far => 0.3,
+            Clarity::Dim => 0.5,
+            Clarity::Felt => 0.7,
+        }
+    }
+}
+
+/// What a watcher sees the enemy do (never his morale).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bearing {
+    /// Standing in its place.
+    Standing,
+    /// On the move (it was elsewhere when last seen).
+    Moving,
+    /// Locked with men of ours.
+    Fighting,
+    /// Ranks breaking up, men slipping away: seen only close up.
+    Shaken,
+    /// In flight.
+    Running,
+    /// Broken up or given up: no longer a body of men.
+    Broken,
+}
+
+/// How a sighting reached the commander.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// His own eyes, or men beside him.
+    Seen,
+    /// A rider's report from a unit of his, made at the sighting's turn.
+    Reported { by: usize },
+}
+
+/// What the side knows of one enemy unit: the latest sighting to reach its
+/// commander.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sighting {
+    pub zone: usize,
+    /// The turn it was made.
+    pub turn: u32,
+    /// The estimated strength (never the count).
+    pub men: u32,
+    pub clarity: Clarity,
+    pub bearing: Bearing,
+    pub source: Source,
+    /// Mounted (told as "horse") or not.
+    pub mounted: bool,
+    /// The place it was last seen was looked at again since, and it was not
+    /// there: its whereabouts are unknown.
+    pub lost: bool,
+}
+
+/// The last word the commander has of one of his own units.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OwnWord {
+    /// The turn of the word: now while a rider can reach the unit.
+    pub turn: u32,
+    pub record: UnitRecord,
+}
+
+/// One side's picture of the battle.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Picture {
+    /// Whose picture it is.
+    pub side: usize,
+    /// The turn it was last brought up to date.
+    pub turn: u32,
+    /// The zone the commander stands in (None: no commander on the field).
+    pub at: Option<usize>,
+    /// Per zone: what the commander sees with his own eyes now.
+    pub sees: Vec<bool>,
+    /// Per zone: seen now by anyone whose word reaches him this turn.
+    pub seen_now: Vec<bool>,
+    /// Per unit of the scene: the latest sighting of an enemy unit (None
+    /// for own units and for enemies never seen).
+    pub enemy: Vec<Option<Sighting>>,
+    /// Per unit: the last word of an own unit (None for the enemy's).
+    pub own: Vec<Option<OwnWord>>,
+    /// Reports on their way: (turn they arrive, unit, sighting).
+    pending: Vec<(u32, usize, Sighting)>,
+    /// Per unit: the first sighting that ever reached the commander (for
+    /// the reveal: what he believed of it first).
+    pub first: Vec<Option<Sighting>>,
+}
+
+/// The played commander, for the picture: his index, if the role has one.
+pub type CommanderIdx = Option<usize>;
+
+impl Picture {
+    /// An empty picture of `side`: nothing known of anyone yet.
+    pub fn new(scene: &Scene, side: usize) -> Picture {
+        let n = scene.units().len();
+        Picture {
+            side,
+            turn: 0,
+            at: None,
+            sees: vec![false; scene.zones().len()],
+            seen_now: vec![false; scene.zones().len()],
+            enemy: vec![None; n],
+            own: vec![None; n],
+            pending: Vec::new(),
+            first: vec![None; n],
+        }
+    }
+
+    /// Brings the picture up to date with the world as it is now: what is
+    /// seen, what riders bring in, what has aged. Calling it again in the
+    /// same turn (after a choice) looks again without doubling reports.
+    pub fn look(
+        &mut self,
+        scene: &Scene,
+        field: &Field,
+        world: &WorldState,
+        seed: u64,
+        commander: CommanderIdx,
+    ) {
+        let n_zones = field.zones.len();
+        let n_units = world.units.len().min(field.units.len());
+        if self.enemy.len() != n_units {
+            *self = Picture::new(scene, self.side);
+        }
+        let side = self.side;
+        let turn = world.turn;
+        let rules = &field.rules;
+        let blind = |z: usize| world.vision.is_blind(z);
+        let smoke = |z: usize| world.zones.get(z).map_or(0.0, |r| r.burning.smoke);
+        let hazy = |z: usize| {
+            world
+                .zones
+                .get(z)
+                .is_some_and(|r| r.haze.levels.iter().any(|&l| l > 0.2))
+        };
+        // Men of each side per zone, for fighting and riders' roads.
+        let mut men = vec![0u32; n_zones * field.n_sides.max(1)];
+        for (record, info) in world.units.iter().zip(&field.units) {
+            let s = record.side(info);
+            if record.location.present
+                && record.morale.state.can_fight_or_flee()
+                && record.location.zone < n_zones
+                && s < field.n_sides
+            {
+                men[s * n_zones + record.location.zone] += record.men;
+            }
+        }
+        let ours = |z: usize| men[side * n_zones + z] > 0;
+        let theirs = |z: usize| (0..field.n_sides).any(|s| s != side && men[s * n_zones + z] > 0);
+        let standing: Option<&CommanderState> = commander
+            .and_then(|c| world.commanders.get(c))
+            .filter(|c| c.standing());
+        self.at = standing.map(|c| c.zone).filter(|&z| z < n_zones);
+        // Riders: hops from the commander to each zone, by roads not held by
+        // the enemy alone (a besieged garrison sends no word), and whether
+        // the way is blind with smoke.
+        let mut hops: Vec<Option<(u32, bool)>> = vec![None; n_zones];
+        if let Some(at) = self.at {
+            hops[at] = Some((0, blind(at)));
+            let mut queue = std::collections::VecDeque::from([at]);
+            while let Some(zone) = queue.pop_front() {
+                let Some((h, smoky)) = hops[zone] else {
+                    continue;
+                };
+                for &next in &field.neighbours[zone] {
+                    if hops[next].is_some() || (theirs(next) && !ours(next)) {
+                        continue;
+                    }
+                    hops[next] = Some((h + 1, smoky || blind(next)));
+                    queue.push_back(next);
+                }
+            }
+        }
+        let turn_minutes = (field.turn_seconds / 60.0).max(1.0);
+        let delay = |zone: usize, state: MoraleState| -> Option<u32> {
+            let (h, smoky) = hops.get(zone).copied().flatten()?;
+            if h == 0 {
+                return Some(0);
+            }
+            if state == MoraleState::Routing {
+                return None; // running men send no riders
+            }
+            let mut minutes = f64::from(h) * rules.courier_minutes_per_zone;
+            if smoky {
+                minutes *= rules.courier_smoke_factor;
+            }
+            let mut turns = (minutes / turn_minutes).ceil() as u32;
+            if state == MoraleState::Wavering {
+                turns += rules.courier_panic_turns as u32;
+            }
+            Some(turns)
+        };
+        // Own units: exact while a rider can reach them, else the last word.
+        for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
+            if record.side(info) != side {
+                self.own[idx] = None;
+                continue;
+            }
+            let reach = !record.location.present
+                || self.at.is_none()
+                || hops
+                    .get(record.location.zone)
+                    .is_some_and(|h| h.is_some());
+            if reach || self.own[idx].is_none() {
+                self.own[idx] = Some(OwnWord {
+                    turn,
+                    record: record.clone(),
+                });
+            }
+        }
+        // Observers: the commander, and each own unit on the field.
+        // (zone, state of the watcher, watcher unit or None for the commander)
+        let mut watchers: Vec<(usize, MoraleState, Option<usize>)> = Vec::new();
+        if let Some(at) = self.at {
+            watchers.push((at, MoraleState::Steady, None));
+        }
+        for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
+            if record.side(info) == side
+                && record.location.present
+                && record.morale.state.can_fight_or_flee()
+                && record.location.zone < n_zones
+            {
+                watchers.push((record.location.zone, record.morale.state, Some(idx)));
+            }
+        }
+        // What each watcher's zone lets it see: (zone looked at, clarity).
+        let sight = |from: usize, to: usize| -> Option<Clarity> {
+            if from == to {
+                if blind(from) {
+                    return Some(Clarity::Felt);
+                }
+                let dim = smoke(from) >= rules.smoke_thin || hazy(from);
+                return Some(if dim { Clarity::Near } else { Clarity::Close });
+            }
+            if blind(from) || blind(to) || !field.neighbours[from].contains(&to) {
+                return None;
+            }
+            let murk = usize::from(smoke(from) >= rules.smoke_thin || hazy(from))
+                + usize::from(smoke(to) >= rules.smoke_thin || hazy(to));
+            Some(match murk {
+                0 => Clarity::Near,
+                1 => Clarity::Far,
+                _ => Clarity::Dim,
+            })
+        };
+        self.sees.clear();
+        self.sees.resize(n_zones, false);
+        self.seen_now.clear();
+        self.seen_now.resize(n_zones, false);
+        // Per zone, the soonest word of it: (delay, clarity, watcher state, by).
+        let mut best: Vec<Option<(u32, Clarity, MoraleState, Option<usize>)>> =
+            vec![None; n_zones];
+        for &(from, state, by) in &watchers {
+            let Some(wait) = delay(from, state) else {
+                continue;
+            };
+            let looked = std::iter::once(from).chain(field.neighbours[from].iter().copied());
+            for to in looked {
+                let Some(clarity) = sight(from, to) else {
+                    continue;
+                };
+                if by.is_none() && clarity != Clarity::Felt {
+                    self.sees[to] = true;
+                }
+                let better = match best[to] {
+                    None => true,
+                    Some((w, c, _, _)) => (wait, clarity) < (w, c),
+                };
+                if better {
+                    best[to] = Some((wait, clarity, state, by));
+                }
+            }
+        }
+        for (zone, word) in best.iter().enumerate() {
+            if let Some((0, clarity, _, _)) = word
+                && *clarity != Clarity::Felt
+            {
+                self.seen_now[zone] = true;
+            }
+        }
+        // Reports made this turn replace those made earlier this same turn.
+        self.pending.retain(|(_, _, s)| s.turn != turn);
+        for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
+            if record.side(info) == side || idx >= n_units {
+                continue;
+            }
+            let zone = record.location.zone;
+            let gone = !record.morale.state.can_fight_or_flee();
+            if !record.location.present || zone >= n_zones {
+                continue;
+            }
+            let Some((wait, clarity, state, by)) = best[zone] else {
+                continue;
+            };
+            if gone && clarity == Clarity::Felt {
+                continue;
+            }
+            let previous = self.enemy[idx];
+            let bearing = if gone {
+                Bearing::Broken
+            } else {
+                match record.morale.state {
+                    MoraleState::Routing => Bearing::Running,
+                    MoraleState::Wavering if clarity <= Clarity::Near => Bearing::Shaken,
+                    _ if ours(zone) => Bearing::Fighting,
+                    _ if previous.is_some_and(|p| p.zone != zone && !p.lost) => Bearing::Moving,
+                    _ => Bearing::Standing,
+                }
+            };
+            let factor = error(seed, side, idx, clarity)
+                * match state {
+                    MoraleState::Wavering => 1.3,
+                    MoraleState::Routing => 2.0,
+                    _ => 1.0,
+                };
+            let estimate = (f64::from(record.men) * factor).round().clamp(1.0, 1e9) as u32;
+            let sighting = Sighting {
+                zone,
+                turn,
+                men: if gone { 0 } else { estimate },
+                clarity,
+                bearing,
+                source: match by {
+                    Some(by) if wait > 0 || self.at != Some(zone) => Source::Reported { by },
+                    _ => Source::Seen,
+                },
+                mounted: info.mounted,
+                lost: false,
+            };
+            if wait == 0 {
+                self.note(idx, sighting);
+            } else {
+                self.pending.push((turn + wait, idx, sighting));
+            }
+        }
+        // Riders who arrive now.
+        let mut k = 0;
+        while k < self.pending.len() {
+            if self.pending[k].0 <= turn {
+                let (_, idx, sighting) = self.pending.swap_remove(k);
+                let newer = self.enemy[idx].is_none_or(|s| s.turn <= sighting.turn);
+                if newer {
+                    self.note(idx, sighting);
+                }
+            } else {
+                k += 1;
+            }
+        }
+        self.pending.sort_by_key(|(at, idx, s)| (*at, *idx, s.turn));
+        // A place looked at again and found empty: whereabouts unknown.
+        for (idx, known) in self.enemy.iter_mut().enumerate() {
+            let Some(s) = known else { continue };
+            if s.turn == turn || s.lost || !self.seen_now.get(s.zone).copied().unwrap_or(false) {
+                continue;
+            }
+            let there = world.units.get(idx).is_some_and(|r| {
+                r.location.present && r.location.zone == s.zone && r.morale.state.can_fight_or_flee()
+            });
+            if !there {
+                s.lost = true;
+            }
+        }
+        self.turn = turn;
+    }
+
+    fn note(&mut self, idx: usize, sighting: Sighting) {
+        // A new look keeps the last estimate unless the sight is better
+        // (people do not guess again wildly from turn to turn): the error
+        // is keyed by how well it was seen, so the same sight gives the
+        // same factor.
+        self.enemy[idx] = Some(sighting);
+        if self.first[idx].is_none() {
+            self.first[idx] = Some(sighting);
+        }
+    }
+
+    /// Whether the unit is seen (or reported) as it is this very turn: not
+    /// only felt in the smoke.
+    pub fn seen_now(&self, unit: usize) -> bool {
+        self.enemy
+            .get(unit)
+            .copied()
+            .flatten()
+            .is_some_and(|s| s.turn == self.turn && !s.lost && s.clarity != Clarity::Felt)
+    }
+
+    /// The latest sighting of an enemy unit, if any reached the commander.
+    pub fn sighting(&self, unit: usize) -> Option<&Sighting> {
+        self.enemy.get(unit).and_then(Option::as_ref)
+    }
+
+    /// The estimated men of the other side's units known to stand (seen,
+    /// reported or last seen, and not broken), with how well: the worst
+    /// clarity among them. None when nothing of them is known.
+    pub fn estimate_of(&self, field: &Field, world_sides: &[usize], side: usize) -> Option<(u32, Clarity)> {
+        let mut total = 0u32;
+        let mut worst = None;
+        for (idx, s) in self.enemy.iter().enumerate() {
+            let Some(s) = s else { continue };
+            let of = world_sides.get(idx).copied().or(field.units.get(idx).map(|u| u.side));
+            if of != Some(side) || s.bearing == Bearing::Broken {
+                continue;
+            }
+            total = total.saturating_add(s.men);
+            worst = Some(worst.map_or(s.clarity, |w: Clarity| w.max(s.clarity)));
+        }
+        worst.map(|w| (total, w))
+    }
+}
+
+/// A steady error factor for an estimate, keyed (seed, side, unit, clarity):
+/// log-normal with the clarity's spread, from a hash, not a stream.
+fn error(seed: u64, side: usize, unit: usize, clarity: Clarity) -> f64 {
+    let mut h = seed ^ 0x5049_4354_5552_4531; // "PICTURE1"
+    for part in [side as u64, unit as u64, clarity as u64] {
+        h = splitmix(h ^ part.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    }
+    // A sum of four uniforms, centred: near enough a normal draw.
+    let mut sum = 0.0;
+    for k in 0..4u64 {
+        let bits = splitmix(h.wrapping_add(k));
+        sum += (bits >> 11) as f64 / (1u64 << 53) as f64;
+    }
+    let z = (sum - 2.0) * (3.0f64).sqrt();
+    (z * clarity.spread()).exp()
+}
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The view model: everything a view may print, and nothing else. Own units
+/// as the commander last heard of them, the other side only as the picture
+/// holds it, the weather and the field as they can be seen.
+#[derive(Debug, Clone)]
+pub struct Known {
+    pub side: usize,
+    pub turn: u32,
+    pub weather: Weather,
+    /// Each zone's smoke, fire, passage and haze (smoke and fire are seen
+    /// from afar).
+    pub zones: Vec<ZoneRecord>,
+    /// Per unit: the side it fights for, as far as anyone can tell (the
+    /// scene's side; a change of side is told by the story).
+    pub unit_side: Vec<usize>,
+    /// Per unit: own units' last word (None for the enemy's).
+    pub own: Vec<Option<OwnWord>>,
+    /// Commanders of the own side, and the other side's when seen or
+    /// fallen (a commander's fall is told).
+    pub commanders: Vec<Option<CommanderState>>,
+    pub picture: Picture,
+}
+
+impl Known {
+    /// What the picture's side knows now, from the world and its picture.
+    pub fn of(field: &Field, world: &WorldState, picture: &Picture) -> Known {
+        let side = picture.side;
+        let unit_side = world
+            .units
+            .iter()
+            .zip(&field.units)
+            .map(|(r, info)| r.side(info))
+            .collect::<Vec<_>>();
+        let commanders = world
+            .commanders
+            .iter()
+            .map(|c| {
+                let shown = c.side == side
+                    || c.fallen.is_some()
+                    || picture.seen_now.get(c.zone).copied().unwrap_or(false);
+                shown.then(|| c.clone())
+            })
+            .collect();
+        Known {
+            side,
+            turn: world.turn,
+            weather: world.weather,
+            zones: world.zones.clone(),
+            unit_side,
+            own: picture.own.clone(),
+            commanders,
+            picture: picture.clone(),
+        }
+    }
+
+    /// The last word of an own unit.
+    pub fn own_unit(&self, unit: usize) -> Option<&UnitRecord> {
+        self.own.get(unit).and_then(Option::as_ref).map(|w| &w.record)
+    }
+
+    /// Men of the own side now (as last heard).
+    pub fn own_men(&self) -> u32 {
+        self.own
+            .iter()
+            .flatten()
+            .filter(|w| w.record.location.present && w.record.morale.state.can_fight_or_flee())
+            .map(|w| w.record.men)
+            .sum()
+    }
+
+    /// Own men in a zone (as last heard).
+    pub fn own_men_in(&self, zone: usize) -> u32 {
+        self.own
+            .iter()
+            .flatten()
+            .filter(|w| {
+                w.record.location.present
+                    && w.record.location.zone == zone
+                    && w.record.morale.state.can_fight_or_flee()
+            })
+            .map(|w| w.record.men)
+            .sum()
+    }
+
+    /// Whether the other side is known to stand in the zone now.
+    pub fn enemy_in(&self, zone: usize) -> bool {
+        self.picture.enemy.iter().flatten().any(|s| {
+            s.zone == zone && s.turn == self.picture.turn && !s.lost && s.bearing != Bearing::Broken
+        })
+    }
+}
