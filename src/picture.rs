@@ -26,7 +26,7 @@
 use crate::scene::{MoraleState, Scene};
 use crate::sim::state::{UnitRecord, WorldState, ZoneRecord};
 use crate::sim::weather::Weather;
-use crate::sim::{CommanderState, Field};
+use crate::sim::{CommanderState, Field, UnitInfo};
 
 /// How well an enemy unit was made out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -137,6 +137,25 @@ pub struct Picture {
     /// Per unit: the first sighting that ever reached the commander (for
     /// the reveal: what he believed of it first).
     pub first: Vec<Option<Sighting>>,
+    /// The umpire's notes for the reveal: the cries the side's men
+    /// believed, and whether each was true then. Private: no view reads it
+    /// (only [`Reveal::of`], after the ending).
+    cries: Vec<CryNote>,
+}
+
+/// A cry some of the side's men believed, as the umpire noted it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct CryNote {
+    about: usize,
+    routed: bool,
+    /// The turn the first of them believed it.
+    turn: u32,
+    /// The most of the side's units that heard it and made up their
+    /// minds on it at once.
+    believers: usize,
+    /// Whether it was true when first believed: the side it spoke of was
+    /// running (most of its standing men), or not, as it said.
+    true_then: bool,
 }
 
 /// The played commander, for the picture: his index, if the role has one.
@@ -156,6 +175,7 @@ impl Picture {
             own: vec![None; n],
             pending: Vec::new(),
             first: vec![None; n],
+            cries: Vec::new(),
         }
     }
 
@@ -413,7 +433,67 @@ impl Picture {
                 s.lost = true;
             }
         }
+        self.note_cries(field, world);
         self.turn = turn;
+    }
+
+    /// The umpire's note of each cry the side's men believe: who believes
+    /// it, and whether it was true when first believed.
+    fn note_cries(&mut self, field: &Field, world: &WorldState) {
+        for rumor in &world.rumors.active {
+            let believers = rumor
+                .believers
+                .iter()
+                .filter(|&&u| {
+                    world
+                        .units
+                        .get(u)
+                        .zip(field.units.get(u))
+                        .is_some_and(|(r, info)| r.side(info) == self.side)
+                })
+                .count();
+            if believers == 0 {
+                continue;
+            }
+            let known = self
+                .cries
+                .iter_mut()
+                .find(|c| c.about == rumor.about && c.routed == rumor.routed);
+            match known {
+                Some(note) => note.believers = note.believers.max(believers),
+                None => {
+                // A side is routed when most of its standing men run (or
+                // none stand); "they have won" is true when another is.
+                let routed = |side: usize| {
+                    let (mut standing, mut running) = (0u64, 0u64);
+                    for (r, info) in world.units.iter().zip(&field.units) {
+                        if r.side(info) == side
+                            && r.location.present
+                            && r.morale.state.can_fight_or_flee()
+                        {
+                            standing += u64::from(r.men);
+                            if r.morale.state == MoraleState::Routing {
+                                running += u64::from(r.men);
+                            }
+                        }
+                    }
+                    standing == 0 || running * 2 > standing
+                };
+                let true_then = if rumor.routed {
+                    routed(rumor.about)
+                } else {
+                    (0..field.n_sides).any(|s| s != rumor.about && routed(s))
+                };
+                self.cries.push(CryNote {
+                    about: rumor.about,
+                    routed: rumor.routed,
+                    turn: world.turn,
+                    believers,
+                    true_then,
+                });
+                }
+            }
+        }
     }
 
     fn note(&mut self, idx: usize, sighting: Sighting) {
@@ -442,22 +522,100 @@ impl Picture {
         self.enemy.get(unit).and_then(Option::as_ref)
     }
 
-    /// The estimated men of the other side's units known to stand (seen,
-    /// reported or last seen, and not broken), with how well: the worst
-    /// clarity among them. None when nothing of them is known.
-    pub fn estimate_of(&self, field: &Field, world_sides: &[usize], side: usize) -> Option<(u32, Clarity)> {
-        let mut total = 0u32;
-        let mut worst = None;
-        for (idx, s) in self.enemy.iter().enumerate() {
-            let Some(s) = s else { continue };
-            let of = world_sides.get(idx).copied().or(field.units.get(idx).map(|u| u.side));
-            if of != Some(side) || s.bearing == Bearing::Broken {
+}
+
+/// A figure as the played side can give it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reckoning {
+    /// Estimated from what was seen well.
+    About(u32),
+    /// A rough idea: far off, in smoke, by report, or from before the battle.
+    Rough(u32),
+    /// Nothing to go on.
+    Unknown,
+}
+
+impl Picture {
+    /// Whether the commander sees (or has word of) the zone as it is now.
+    pub fn watches(&self, zone: usize) -> bool {
+        self.seen_now.get(zone).copied().unwrap_or(false)
+            || self.sees.get(zone).copied().unwrap_or(false)
+    }
+
+    /// How many men the commander reckons the enemy units `of` hold: his
+    /// estimates of those he has seen, and for a body of several units
+    /// (a side) the strength each unseen one was reputed to have before the
+    /// battle (what a commander knows of the army he faces).
+    pub fn reckon(&self, field: &Field, of: impl Fn(usize, &UnitInfo) -> bool) -> Reckoning {
+        let (mut seen, mut unseen, mut matched, mut worst) = (0u32, 0u32, 0usize, Clarity::Close);
+        let mut any_seen = false;
+        for (idx, info) in field.units.iter().enumerate() {
+            if !of(idx, info) {
                 continue;
             }
-            total = total.saturating_add(s.men);
-            worst = Some(worst.map_or(s.clarity, |w: Clarity| w.max(s.clarity)));
+            matched += 1;
+            match self.sighting(idx) {
+                Some(s) if s.bearing == Bearing::Broken => any_seen = true,
+                Some(s) => {
+                    any_seen = true;
+                    seen = seen.saturating_add(s.men);
+                    worst = worst.max(s.clarity);
+                }
+                None => unseen = unseen.saturating_add(info.start_men),
+            }
         }
-        worst.map(|w| (total, w))
+        match (any_seen, matched) {
+            (false, 0 | 1) => Reckoning::Unknown,
+            (false, _) => Reckoning::Rough(unseen),
+            (true, _) if unseen == 0 && worst <= Clarity::Near => Reckoning::About(seen),
+            (true, _) => Reckoning::Rough(seen.saturating_add(unseen)),
+        }
+    }
+
+    /// How many men the commander reckons the enemy units `of` have lost:
+    /// what he saw of them first against what he sees now.
+    pub fn reckon_losses(&self, field: &Field, of: impl Fn(usize, &UnitInfo) -> bool) -> Reckoning {
+        let mut lost = 0u32;
+        let mut any = false;
+        for (idx, info) in field.units.iter().enumerate() {
+            if !of(idx, info) {
+                continue;
+            }
+            let (Some(first), Some(last)) = (
+                self.first.get(idx).copied().flatten(),
+                self.sighting(idx),
+            ) else {
+                continue;
+            };
+            any = true;
+            let now = if last.bearing == Bearing::Broken { 0 } else { last.men };
+            lost = lost.saturating_add(first.men.saturating_sub(now));
+        }
+        if any {
+            Reckoning::Rough(lost)
+        } else {
+            Reckoning::Unknown
+        }
+    }
+
+    /// The enemy men of `side` the commander reckons to be in `zone`.
+    pub fn reckon_in(&self, field: &Field, side: usize, zone: usize) -> Reckoning {
+        let mut men = 0u32;
+        let mut worst = Clarity::Close;
+        for (idx, s) in self.enemy.iter().enumerate() {
+            let Some(s) = s else { continue };
+            let of = field.units.get(idx).is_some_and(|u| u.side == side);
+            if !of || s.zone != zone || s.lost || s.bearing == Bearing::Broken {
+                continue;
+            }
+            men = men.saturating_add(s.men);
+            worst = worst.max(s.clarity);
+        }
+        match (self.watches(zone), men) {
+            (true, _) if worst <= Clarity::Near => Reckoning::About(men),
+            (_, 0) if !self.watches(zone) => Reckoning::Unknown,
+            _ => Reckoning::Rough(men),
+        }
     }
 }
 
@@ -573,5 +731,103 @@ impl Known {
         self.picture.enemy.iter().flatten().any(|s| {
             s.zone == zone && s.turn == self.picture.turn && !s.lost && s.bearing != Bearing::Broken
         })
+    }
+}
+
+/// After the ending: the picture set against the truth ("What you did not
+/// know"). The only place the other side's true figures are given to a
+/// view, and only once the battle is over.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reveal {
+    pub side: usize,
+    pub others: Vec<SideTruth>,
+    /// The other side's units, in the scene's order.
+    pub units: Vec<UnitTruth>,
+    pub cries: Vec<CryTruth>,
+}
+
+/// One other side as it really was, and as the commander reckoned it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SideTruth {
+    pub side: usize,
+    pub brought: u32,
+    pub lost: u32,
+    pub standing: u32,
+    pub reckoned: Reckoning,
+}
+
+/// One enemy unit: where it really was and what it really held, against
+/// the last the commander knew of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitTruth {
+    pub unit: usize,
+    pub zone: usize,
+    pub men: u32,
+    /// On the field at the end (not yet come, gone, broken or given up: not).
+    pub standing: bool,
+    pub known: Option<Sighting>,
+}
+
+/// A cry the commander's men believed, and whether it was true then.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CryTruth {
+    pub about: usize,
+    pub routed: bool,
+    pub turn: u32,
+    pub believers: usize,
+    pub true_then: bool,
+}
+
+impl Reveal {
+    /// The reveal of a finished battle, from the world and the picture.
+    pub fn of(field: &Field, world: &WorldState, picture: &Picture) -> Reveal {
+        let side = picture.side;
+        let mut others = Vec::new();
+        for other in (0..field.n_sides).filter(|&s| s != side) {
+            let brought = field
+                .units
+                .iter()
+                .filter(|u| u.side == other)
+                .map(|u| u.start_men)
+                .sum();
+            others.push(SideTruth {
+                side: other,
+                brought,
+                lost: world.side_losses(field, other),
+                standing: world.side_men(field, other),
+                reckoned: picture.reckon(field, |_, u| u.side == other),
+            });
+        }
+        let units = world
+            .units
+            .iter()
+            .zip(&field.units)
+            .enumerate()
+            .filter(|(_, (r, info))| r.side(info) != side)
+            .map(|(unit, (r, _))| UnitTruth {
+                unit,
+                zone: r.location.zone,
+                men: if r.morale.state.can_fight_or_flee() { r.men } else { 0 },
+                standing: r.location.present && r.morale.state.can_fight_or_flee(),
+                known: picture.sighting(unit).copied(),
+            })
+            .collect();
+        let cries = picture
+            .cries
+            .iter()
+            .map(|c| CryTruth {
+                about: c.about,
+                routed: c.routed,
+                turn: c.turn,
+                believers: c.believers,
+                true_then: c.true_then,
+            })
+            .collect();
+        Reveal {
+            side,
+            others,
+            units,
+            cries,
+        }
     }
 }

@@ -36,8 +36,15 @@ pub struct Told {
 /// The value of a placeholder when its text was told.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Arg {
-    /// A number of men.
+    /// A number of men the teller counted (his own): said round in prose.
     Count(u32),
+    /// A number of men the teller estimated from what was seen.
+    About(u32),
+    /// A number of men the teller has only a rough idea of (far off, in
+    /// smoke, by report, before the battle).
+    Rough(u32),
+    /// A number nobody on the teller's side could know.
+    Unknown,
     /// A name from the scene.
     Name(Text),
     /// Clock minutes after midnight of the first day.
@@ -271,6 +278,9 @@ pub struct Game {
     /// What the played side knows of the battle (`picture.rs`): kept only
     /// while the game tells its story (it moves nothing in the battle).
     picture: Picture,
+    /// Text being told is after-action (an ending's history): its
+    /// placeholders tell the truth.
+    truth_told: bool,
 }
 
 /// [`StoryState`] by the scene's typed ids: what happened, was decided and
@@ -461,6 +471,7 @@ impl Game {
             entries: Vec::new(),
             spare: Spare::default(),
             picture: Picture::default(),
+            truth_told: false,
             scene,
         };
         game.picture = Picture::new(&game.scene, game.role_side());
@@ -944,6 +955,16 @@ impl Game {
             .look(&self.scene, self.battle.field(), &world, self.seed, commander);
     }
 
+    /// After the ending, the picture set against the truth (None while
+    /// the battle goes on).
+    pub fn reveal(&mut self) -> Option<crate::picture::Reveal> {
+        if !self.is_over() {
+            return None;
+        }
+        let world = self.battle.view();
+        Some(crate::picture::Reveal::of(self.battle.field(), &world, &self.picture))
+    }
+
     /// The played side's picture of the battle.
     pub fn picture(&self) -> &Picture {
         &self.picture
@@ -1267,6 +1288,17 @@ impl Game {
     fn placeholder_value(&self, inside: &str, world: &WorldState) -> Option<Arg> {
         let scene = &self.scene;
         let field = self.battle.field();
+        let mine = self.role_side();
+        let picture = &self.picture;
+        let lost_of = |i: usize, u: &crate::sim::state::UnitRecord| {
+            let start = field.units.get(i).map(|f| f.start_men).unwrap_or(0);
+            let left = if u.morale.state.can_fight_or_flee() {
+                u.men
+            } else {
+                0
+            };
+            start.saturating_sub(left)
+        };
         let unit = |id: &str| {
             scene
                 .unit_idx(id)
@@ -1275,44 +1307,76 @@ impl Game {
         Some(match Placeholder::parse(inside)? {
             Placeholder::Turn => Arg::Turn(world.turn),
             Placeholder::Time => Arg::Clock(self.minute()),
-            Placeholder::Men(id) => Arg::Count(match scene.side_idx(id) {
+            // The truth, for after-action text (an ending's history).
+            Placeholder::Men(id) if self.truth_told => Arg::Count(match scene.side_idx(id) {
                 Some(side) => world.side_men(field, side),
-                // A unit not yet arrived has the men it will bring.
                 None => unit(id)
                     .filter(|(_, u)| u.morale.state.can_fight_or_flee())
                     .map(|(_, u)| u.men)
                     .unwrap_or(0),
             }),
-            Placeholder::Losses(id) => Arg::Count(match scene.side_idx(id) {
+            Placeholder::Losses(id) if self.truth_told => Arg::Count(match scene.side_idx(id) {
                 Some(side) => world.side_losses(field, side),
-                None => unit(id)
-                    .map(|(i, u)| {
-                        let start = field.units.get(i).map(|f| f.start_men).unwrap_or(0);
-                        let left = if u.morale.state.can_fight_or_flee() {
-                            u.men
-                        } else {
-                            0
-                        };
-                        start.saturating_sub(left)
-                    })
-                    .unwrap_or(0),
+                None => unit(id).map(|(i, u)| lost_of(i, u)).unwrap_or(0),
             }),
-            Placeholder::MenIn(side, zone) => {
+            Placeholder::MenIn(side, zone) if self.truth_told => {
                 Arg::Count(match (scene.side_idx(side), scene.zone_idx(zone)) {
                     (Some(side), Some(zone)) => world.side_men_in(field, side, zone),
                     _ => 0,
                 })
             }
+            // Everything else tells what the played side knows: its own men
+            // counted, the other side's as its picture holds them.
+            Placeholder::Men(id) => match scene.side_idx(id) {
+                Some(side) if side == mine => Arg::Count(world.side_men(field, side)),
+                Some(side) => reckoned(picture.reckon(field, |_, s| s.side == side)),
+                None => match unit(id) {
+                    Some((i, u)) if u.side(&field.units[i]) == mine => Arg::Count(
+                        Some(u)
+                            .filter(|u| u.morale.state.can_fight_or_flee())
+                            .map_or(0, |u| u.men),
+                    ),
+                    Some((i, _)) => reckoned(picture.reckon(field, |idx, _| idx == i)),
+                    None => Arg::Count(0),
+                },
+            },
+            Placeholder::Losses(id) => match scene.side_idx(id) {
+                Some(side) if side == mine => Arg::Count(world.side_losses(field, side)),
+                Some(side) => reckoned(picture.reckon_losses(field, |_, s| s.side == side)),
+                None => match unit(id) {
+                    Some((i, u)) if u.side(&field.units[i]) == mine => Arg::Count(lost_of(i, u)),
+                    Some((i, _)) => reckoned(picture.reckon_losses(field, |idx, _| idx == i)),
+                    None => Arg::Count(0),
+                },
+            },
+            Placeholder::MenIn(side, zone) => match (scene.side_idx(side), scene.zone_idx(zone)) {
+                (Some(side), Some(zone)) if side == mine => {
+                    Arg::Count(world.side_men_in(field, side, zone))
+                }
+                (Some(side), Some(zone)) => reckoned(picture.reckon_in(field, side, zone)),
+                _ => Arg::Count(0),
+            },
             Placeholder::Crossed(side, zone) => {
-                Arg::Count(match (scene.side_idx(side), scene.zone_idx(zone)) {
-                    (Some(side), Some(zone)) => world
-                        .zones
-                        .get(zone)
-                        .and_then(|z| z.passage.crossed.get(side))
-                        .copied()
-                        .unwrap_or(0),
-                    _ => 0,
-                })
+                let crossed = match (scene.side_idx(side), scene.zone_idx(zone)) {
+                    (Some(side), Some(zone)) => Some((
+                        side,
+                        zone,
+                        world
+                            .zones
+                            .get(zone)
+                            .and_then(|z| z.passage.crossed.get(side))
+                            .copied()
+                            .unwrap_or(0),
+                    )),
+                    _ => None,
+                };
+                match crossed {
+                    None => Arg::Count(0),
+                    Some((side, _, n)) if side == mine || self.truth_told => Arg::Count(n),
+                    // Men seen going over: watched if the place is seen now.
+                    Some((_, zone, n)) if picture.watches(zone) => Arg::About(n),
+                    Some(_) => Arg::Unknown,
+                }
             }
             Placeholder::Holder(zone) => {
                 let zone = scene.zone_idx(zone)?;
@@ -1474,9 +1538,11 @@ impl Game {
         });
         let text = ending.and_then(|(e, r)| self.tell_variants(&e.text, &r.text, id));
         let summary = ending.and_then(|(e, r)| self.tell_variants(&e.summary, &r.summary, id));
+        self.truth_told = true;
         let history = ending
             .and_then(|(e, r)| e.history.as_ref().zip(r.history.as_ref()))
             .and_then(|(h, v)| self.tell_variants(h, v, id));
+        self.truth_told = false;
         self.say(out, || Output::Ending {
             id: id.to_string(),
             text,
@@ -1694,6 +1760,16 @@ enum Voice {
 }
 
 /// The side with the most fighting men in the zone, if any stand there.
+/// A figure of the played side's picture as a placeholder's value.
+fn reckoned(reckoning: crate::picture::Reckoning) -> Arg {
+    use crate::picture::Reckoning;
+    match reckoning {
+        Reckoning::About(n) => Arg::About(n),
+        Reckoning::Rough(n) => Arg::Rough(n),
+        Reckoning::Unknown => Arg::Unknown,
+    }
+}
+
 pub fn holder(world: &WorldState, field: &crate::sim::Field, zone: usize) -> Option<usize> {
     (0..field.n_sides)
         .map(|side| (side, world.side_men_in(field, side, zone)))

@@ -793,7 +793,7 @@ impl View<'_> {
                     if enemy_lost >= TRIVIAL {
                         parts.push(fill(
                             Say::LossSeen.get(l),
-                            &[("enemy", self.enemy_name()), ("men", self.said(enemy_lost, Sure::Estimated))],
+                            &[("enemy", self.enemy_name()), ("men", self.said_in_prose(enemy_lost, Sure::Estimated))],
                         ));
                     }
                     let losses: Vec<String> = parts
@@ -847,7 +847,7 @@ impl View<'_> {
                         *trampled,
                         t(
                             Say::Trampled,
-                            &[("zone", zone_name), ("men", self.said(*trampled, Sure::Estimated))],
+                            &[("zone", zone_name), ("men", self.said_in_prose(*trampled, Sure::Estimated))],
                         ),
                     );
                 }
@@ -873,7 +873,7 @@ impl View<'_> {
                     Say::LossSeen,
                     &[
                         ("enemy", self.enemy_name()),
-                        ("men", self.said(effect_losses.1, Sure::Estimated)),
+                        ("men", self.said_in_prose(effect_losses.1, Sure::Estimated)),
                     ],
                 ),
             );

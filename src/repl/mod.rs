@@ -947,6 +947,16 @@ impl<'a> Session<'a> {
             self.say(&self.options.style.bold(ui(l, key)));
             self.say_told(history);
         }
+        if let Some(reveal) = self.game.reveal() {
+            let lines = self.with_view(|v| v.reveal(&reveal));
+            if !lines.is_empty() {
+                self.say("");
+                self.say(&self.options.style.bold(ui(l, "not_known")));
+                for line in lines {
+                    self.say_wrapped(&line, "  ");
+                }
+            }
+        }
     }
 
     fn prompt(&self) -> String {

@@ -153,7 +153,7 @@ enum Said {
     /// Near a power of ten `p`, roughly: "a thousand or so"; 千把.
     Around { p: u64, n: u64 },
     /// Several times a power of ten `p`: "several thousand"; 数千.
-    Several { p: u64, few: bool },
+    Several { p: u64, few: bool, n: u64 },
 }
 
 /// Chooses how to say `n` men known this surely.
@@ -257,7 +257,7 @@ fn rough(n: u64) -> Said {
             if 2 * n < 3 * p {
                 Said::Around { p, n }
             } else {
-                Said::Several { p, few: n < 4 * p }
+                Said::Several { p, few: n < 4 * p, n }
             }
         }
     }
@@ -279,12 +279,12 @@ impl Said {
                 en_word(low + 1),
                 if unit == 100 { "hundred" } else { "thousand" }
             ),
-            Said::Handful => "a handful".to_string(),
+            Said::Handful => "a few".to_string(),
             Said::Dozen => "a dozen or so".to_string(),
             Said::Dozens => "a few dozen".to_string(),
             Said::Around { p: 10_000, .. } => "some ten thousand".to_string(),
             Said::Around { p, .. } => format!("{} or so", en_round(p)),
-            Said::Several { p, few } => en_several(p, few).to_string(),
+            Said::Several { p, few, n } => en_several(p, few, n),
         }
     }
 
@@ -379,22 +379,39 @@ fn en_round(v: u64) -> String {
     word.to_string()
 }
 
-/// "several thousand" and its kin for several times the power `p`.
-fn en_several(p: u64, few: bool) -> &'static str {
+/// "several thousand" and its kin for several times the power `p`. Tens
+/// and hundreds of thousands are said as a pair of round figures ("twenty
+/// or thirty thousand"), which, unlike "tens of thousands", go before a
+/// noun and stand alone alike.
+fn en_several(p: u64, few: bool, n: u64) -> String {
+    const TENS: [&str; 10] = [
+        "", "ten", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    ];
+    const ONES: [&str; 10] = [
+        "", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ];
+    let lead = usize::try_from((n / p.max(1)).clamp(1, 9)).unwrap_or(1);
+    let pair = |words: &[&str; 10], big: &str| {
+        if lead >= 9 {
+            format!("nearly {} {big}", if words == &TENS { "a hundred" } else { "a thousand" })
+        } else {
+            format!("{} or {} {big}", words[lead], words[lead + 1])
+        }
+    };
     match (p, few) {
-        (100, true) => "a few hundred",
-        (100, false) => "several hundred",
-        (1_000, true) => "a few thousand",
-        (1_000, false) => "several thousand",
-        (10_000, _) => "tens of thousands",
-        (100_000, _) => "hundreds of thousands",
-        (1_000_000, true) => "a few million",
-        (1_000_000, false) => "several million",
-        (10_000_000, _) => "tens of millions",
-        (100_000_000, _) => "hundreds of millions",
-        (1_000_000_000, true) => "a few billion",
-        (1_000_000_000, false) => "several billion",
-        _ => "billions",
+        (100, true) => "a few hundred".to_string(),
+        (100, false) => "several hundred".to_string(),
+        (1_000, true) => "a few thousand".to_string(),
+        (1_000, false) => "several thousand".to_string(),
+        (10_000, _) => pair(&TENS, "thousand"),
+        (100_000, _) => pair(&ONES, "hundred thousand"),
+        (1_000_000, true) => "a few million".to_string(),
+        (1_000_000, false) => "several million".to_string(),
+        (10_000_000, _) => pair(&TENS, "million"),
+        (100_000_000, _) => pair(&ONES, "hundred million"),
+        (1_000_000_000, true) => "a few billion".to_string(),
+        (1_000_000_000, false) => "several billion".to_string(),
+        _ => "billions".to_string(),
     }
 }
 
@@ -714,7 +731,7 @@ mod tests {
         assert_eq!(zh(24_989, Sure::Estimated), "约两万五千");
         assert_eq!(en(24_989, Sure::Counted), "some 25,000");
         assert_eq!(zh(24_989, Sure::Counted), "约两万五千");
-        assert_eq!(en(24_989, Sure::Rough), "tens of thousands");
+        assert_eq!(en(24_989, Sure::Rough), "twenty or thirty thousand");
         assert_eq!(zh(24_989, Sure::Rough), "数万");
         assert_eq!(en(20_000, Sure::Estimated), "some 20,000");
         assert_eq!(zh(20_000, Sure::Estimated), "两万上下");
@@ -812,7 +829,7 @@ mod tests {
     #[test]
     fn rough_orders_of_size() {
         assert_eq!(en(1, Sure::Rough), "one");
-        assert_eq!(en(7, Sure::Rough), "a handful");
+        assert_eq!(en(7, Sure::Rough), "a few");
         assert_eq!(zh(7, Sure::Rough), "数");
         assert_eq!(en(15, Sure::Rough), "a dozen or so");
         assert_eq!(zh(15, Sure::Rough), "十来");
@@ -825,10 +842,10 @@ mod tests {
         assert_eq!(en(899, Sure::Rough), "several hundred");
         assert_eq!(en(900, Sure::Rough), "a thousand or so");
         assert_eq!(en(14_999, Sure::Rough), "some ten thousand");
-        assert_eq!(en(15_000, Sure::Rough), "tens of thousands");
+        assert_eq!(en(15_000, Sure::Rough), "ten or twenty thousand");
         assert_eq!(en(120_000, Sure::Rough), "a hundred thousand or so");
         assert_eq!(zh(120_000, Sure::Rough), "十万上下");
-        assert_eq!(en(500_000, Sure::Rough), "hundreds of thousands");
+        assert_eq!(en(500_000, Sure::Rough), "five or six hundred thousand");
         assert_eq!(zh(500_000, Sure::Rough), "数十万");
         assert_eq!(zh(3_000_000, Sure::Rough), "数百万");
     }

@@ -8,7 +8,7 @@
 use super::wrap::{NAME_CLOSE, NAME_OPEN, pad, width, wrap};
 use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
 use super::numbers::{self, Sure};
-use crate::picture::{Bearing, Clarity, Known, Sighting, Source};
+use crate::picture::{Bearing, Clarity, Known, Reckoning, Reveal, Sighting, Source};
 use crate::sim::{Entry, Field};
 use crate::story::{Arg, Told, UnitCommand, clock, group_thousands};
 
@@ -89,6 +89,8 @@ pub fn ui(locale: Locale, key: &str) -> &'static str {
         ("losses", true) => "折损",
         ("on_field", false) => "still in the field",
         ("on_field", true) => "尚在阵中",
+        ("not_known", false) => "What you did not know",
+        ("not_known", true) => "你所不知道的",
         ("none_seen", false) => "nothing seen of them yet",
         ("none_seen", true) => "尚未见到敌军",
         ("you_are", false) => "You are",
@@ -374,7 +376,16 @@ impl View<'_> {
         let filled = crate::scene::placeholder::fill(told.text.get(l), |inside| {
             let (_, arg) = told.args.iter().find(|(name, _)| name == inside)?;
             Some(match arg {
-                Arg::Count(n) => group_thousands(*n),
+                Arg::Count(n) => self.said_in_prose(*n, Sure::Counted),
+                Arg::About(n) => self.said_in_prose(*n, Sure::Estimated),
+                Arg::Rough(n) => self.said_in_prose(*n, Sure::Rough),
+                Arg::Unknown => l
+                    .zh(if l.is_chinese() {
+                        "不知多少"
+                    } else {
+                        "an unknown number of"
+                    })
+                    .to_string(),
                 Arg::Turn(n) => n.to_string(),
                 Arg::Clock(minute) => time_words(l, *minute),
                 Arg::Name(name) => self.mid_sentence(name.get(l)),
@@ -492,6 +503,11 @@ impl View<'_> {
     pub(crate) fn sees_zone(&self, zone: usize) -> bool {
         let p = &self.known.picture;
         p.seen_now.get(zone).copied().unwrap_or(false) || p.sees.get(zone).copied().unwrap_or(false)
+    }
+
+    /// A figure in running text, said as people say it.
+    pub(crate) fn said_in_prose(&self, men: u32, sure: Sure) -> String {
+        self.said(men, sure)
     }
 
     /// An estimate as said in prose: "about 300", 「三百来」 (the caller's
@@ -747,7 +763,7 @@ impl View<'_> {
                 let men = if own_there && !self.known.enemy_in(*zone) {
                     group_thousands(*men)
                 } else {
-                    self.said(*men, Sure::Estimated)
+                    self.said_in_prose(*men, Sure::Estimated)
                 };
                 fill(
                     template(l, Detail::Trampled),
@@ -786,7 +802,7 @@ impl View<'_> {
                 let men = if own(*unit) {
                     group_thousands(*men)
                 } else {
-                    self.said(*men, Sure::Estimated)
+                    self.said_in_prose(*men, Sure::Estimated)
                 };
                 fill(
                     template(l, Detail::Casualties),
@@ -1709,12 +1725,13 @@ impl View<'_> {
             let name = self.side_name(side);
             if side == self.side {
                 let left = self.known.own_men();
+                // Men brought: of the units that came to the field.
                 let brought: u32 = self
                     .known
                     .own
                     .iter()
                     .enumerate()
-                    .filter(|(_, w)| w.is_some())
+                    .filter(|(_, w)| w.as_ref().is_some_and(|w| w.record.location.present))
                     .filter_map(|(i, _)| self.field.units.get(i))
                     .map(|u| u.start_men)
                     .sum();
@@ -1726,22 +1743,201 @@ impl View<'_> {
                     format!("  {name}: {lost} men lost, {left} still in the field")
                 });
             } else {
-                let standing = self.known.picture.estimate_of(self.field, &self.known.unit_side, side);
+                let standing = match self.known.picture.reckon(self.field, |_, u| u.side == side) {
+                    Reckoning::About(men) => Some(self.said(men, Sure::Estimated)),
+                    Reckoning::Rough(men) => Some(self.said(men, Sure::Rough)),
+                    Reckoning::Unknown => None,
+                };
                 lines.push(match (standing, l.is_chinese()) {
-                    (Some((men, _)), false) => format!(
-                        "  {name}: by your reckoning {} still stand",
-                        self.said(men, Sure::Rough)
-                    ),
-                    (Some((men, _)), true) => l.zh_string(format!(
-                        "  {name}：据你估计，尚有{}人在阵中",
-                        self.said(men, Sure::Rough)
-                    )),
+                    (Some(men), false) => {
+                        format!("  {name}: by your reckoning {men} still in the field")
+                    }
+                    (Some(men), true) => {
+                        l.zh_string(format!("  {name}：据你估计，尚有{men}人在阵中"))
+                    }
                     (None, false) => format!("  {name}: you never saw their numbers"),
                     (None, true) => l.zh_string(format!("  {name}：兵力始终未能看清")),
                 });
             }
         }
         lines.join("\n")
+    }
+
+    /// "What you did not know": after the ending, the commander's picture
+    /// against the truth — the other side's real strength and losses,
+    /// where its units really were when he could not see them, what he
+    /// reckoned wrong, and the cries his men heard, true or false.
+    pub fn reveal(&self, reveal: &Reveal) -> Vec<String> {
+        let l = self.locale;
+        let zh = l.is_chinese();
+        let mut lines = Vec::new();
+        let reckoned = |r: Reckoning| match r {
+            Reckoning::About(n) => Some(self.said(n, Sure::Estimated)),
+            Reckoning::Rough(n) => Some(self.said(n, Sure::Rough)),
+            Reckoning::Unknown => None,
+        };
+        for side in &reveal.others {
+            let name = self.side_name(side.side);
+            let (brought, lost, standing) = (
+                group_thousands(side.brought),
+                group_thousands(side.lost),
+                group_thousands(side.standing),
+            );
+            let guess = reckoned(side.reckoned);
+            lines.push(match (zh, guess) {
+                (false, Some(g)) => format!(
+                    "The {name} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You reckoned them at {g}."
+                ),
+                (false, None) => format!(
+                    "The {name} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You never saw enough of them to reckon."
+                ),
+                (true, Some(g)) => l.zh_string(format!(
+                    "{name}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你估计他们{g}人。"
+                )),
+                (true, None) => l.zh_string(format!(
+                    "{name}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你始终没能看清他们的兵力。"
+                )),
+            });
+        }
+        let list = |items: Vec<String>| -> String {
+            let sep = if zh { "；" } else { "; " };
+            let n = items.len();
+            if n > 6 {
+                let more = n - 5;
+                let mut shown = items.into_iter().take(5).collect::<Vec<_>>();
+                shown.push(if zh {
+                    format!("另有{more}部")
+                } else {
+                    format!("and {more} more")
+                });
+                shown.join(sep)
+            } else {
+                items.join(sep)
+            }
+        };
+        let true_name = |unit: usize| {
+            let name = self
+                .scene
+                .units()
+                .get(unit)
+                .map(|u| u.name.get(l).to_string())
+                .unwrap_or_default();
+            let name = self.style.paint(
+                self.scene
+                    .sides()
+                    .get(self.unit_side(unit))
+                    .map_or(Colour::Yellow, |s| s.colour),
+                &name,
+            );
+            format!("{NAME_OPEN}{}{NAME_CLOSE}", self.mid_sentence_owned(name))
+        };
+        // Never seen at all, though they were on the field.
+        let unseen: Vec<String> = reveal
+            .units
+            .iter()
+            .filter(|u| u.known.is_none() && u.standing)
+            .map(|u| {
+                let (name, men, zone) = (true_name(u.unit), group_thousands(u.men), self.zone_name(u.zone));
+                if zh {
+                    format!("{name}（{men}人，在{zone}）")
+                } else {
+                    format!("{name} ({men} men, at {zone})")
+                }
+            })
+            .collect();
+        if !unseen.is_empty() {
+            let items = list(unseen);
+            lines.push(if zh {
+                l.zh_string(format!("你从未见到：{items}。"))
+            } else {
+                capitalize(&format!("never seen by you: {items}."))
+            });
+        }
+        // Last seen elsewhere than they were.
+        let moved: Vec<String> = reveal
+            .units
+            .iter()
+            .filter_map(|u| {
+                let s = u.known?;
+                let current = s.turn == self.known.picture.turn && !s.lost;
+                if current || !u.standing || s.zone == u.zone {
+                    return None;
+                }
+                let at = clock(self.minute_of(s.turn));
+                let (name, was, is) = (true_name(u.unit), self.zone_name(s.zone), self.zone_name(u.zone));
+                Some(if zh {
+                    format!("{name}：你最后在{was}见到（{at}），其实已到{is}")
+                } else {
+                    format!("{name}: last seen at {was} ({at}), but at {is} in truth")
+                })
+            })
+            .collect();
+        if !moved.is_empty() {
+            let items = list(moved);
+            lines.push(if zh {
+                l.zh_string(format!("不在你以为的地方：{items}。"))
+            } else {
+                format!("Not where you thought: {items}.")
+            });
+        }
+        // Reckoned wrong: the last estimate a third or more off the truth,
+        // for units still seen at the end.
+        let wrong: Vec<String> = reveal
+            .units
+            .iter()
+            .filter_map(|u| {
+                let s = u.known?;
+                let current = s.turn == self.known.picture.turn && !s.lost;
+                if !current || !u.standing || u.men == 0 {
+                    return None;
+                }
+                let off = (f64::from(s.men) - f64::from(u.men)).abs() / f64::from(u.men);
+                if off < 0.33 {
+                    return None;
+                }
+                let (name, guess, truth) = (true_name(u.unit), self.said(s.men, Sure::Estimated), group_thousands(u.men));
+                Some(if zh {
+                    format!("{name}：你估计{guess}人，实有{truth}人")
+                } else {
+                    format!("{name}: you put them at {guess}, they were {truth}")
+                })
+            })
+            .collect();
+        if !wrong.is_empty() {
+            let items = list(wrong);
+            lines.push(if zh {
+                l.zh_string(format!("估计有误：{items}。"))
+            } else {
+                format!("Reckoned wrong: {items}.")
+            });
+        }
+        for cry in &reveal.cries {
+            let about = self.side_name(cry.about);
+            let at = clock(self.minute_of(cry.turn));
+            let n = cry.believers;
+            let claim = match (cry.routed, zh) {
+                (true, false) => format!("the {about} are routed"),
+                (false, false) => format!("the {about} have won"),
+                (true, true) => format!("{about}败了"),
+                (false, true) => format!("{about}胜了"),
+            };
+            lines.push(match (cry.true_then, zh) {
+                (false, false) => format!("The cry that {claim} reached {n} of your units at {at}: it was false."),
+                (true, false) => format!("The cry that {claim} reached {n} of your units at {at}: it was true."),
+                (false, true) => l.zh_string(format!("“{claim}”的喊声{at}传到你{n}部人马耳中：那是假的。")),
+                (true, true) => l.zh_string(format!("“{claim}”的喊声{at}传到你{n}部人马耳中：那是真的。")),
+            });
+        }
+        lines
+    }
+
+    /// [`View::mid_sentence`] of a name already painted.
+    fn mid_sentence_owned(&self, name: String) -> String {
+        if self.locale == Locale::En && name.contains("The ") {
+            name.replacen("The ", "the ", 1)
+        } else {
+            name
+        }
     }
 
     /// A line about the weather where the player's commander is.

@@ -200,6 +200,9 @@ pub enum SavedText {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SavedArg {
     Count(u32),
+    About(u32),
+    Rough(u32),
+    Unknown,
     Name(SavedText),
     Clock(u32),
     Turn(u32),
@@ -547,6 +550,9 @@ impl From<&Arg> for SavedArg {
     fn from(arg: &Arg) -> Self {
         match arg {
             Arg::Count(n) => SavedArg::Count(*n),
+            Arg::About(n) => SavedArg::About(*n),
+            Arg::Rough(n) => SavedArg::Rough(*n),
+            Arg::Unknown => SavedArg::Unknown,
             Arg::Name(text) => SavedArg::Name(text.into()),
             Arg::Clock(m) => SavedArg::Clock(*m),
             Arg::Turn(t) => SavedArg::Turn(*t),
@@ -559,6 +565,9 @@ impl From<&SavedArg> for Arg {
     fn from(arg: &SavedArg) -> Self {
         match arg {
             SavedArg::Count(n) => Arg::Count(*n),
+            SavedArg::About(n) => Arg::About(*n),
+            SavedArg::Rough(n) => Arg::Rough(*n),
+            SavedArg::Unknown => Arg::Unknown,
             SavedArg::Name(text) => Arg::Name(text.into()),
             SavedArg::Clock(m) => Arg::Clock(*m),
             SavedArg::Turn(t) => Arg::Turn(*t),
