@@ -121,8 +121,12 @@ pub struct Picture {
     pub side: usize,
     /// The turn it was last brought up to date.
     pub turn: u32,
-    /// The zone the commander stands in (None: no commander on the field).
+    /// The zone the commander stands in, or where he fell (his staff
+    /// gather word there); None: the side has no commander.
     pub at: Option<usize>,
+    /// The commander has fallen (killed or taken): his staff see nothing
+    /// with his eyes, and gather what riders bring.
+    pub fallen: bool,
     /// Per zone: what the commander sees with his own eyes now.
     pub sees: Vec<bool>,
     /// Per zone: seen now by anyone whose word reaches him this turn.
@@ -169,6 +173,7 @@ impl Picture {
             side,
             turn: 0,
             at: None,
+            fallen: false,
             sees: vec![false; scene.zones().len()],
             seen_now: vec![false; scene.zones().len()],
             enemy: vec![None; n],
@@ -220,10 +225,10 @@ impl Picture {
         }
         let ours = |z: usize| men[side * n_zones + z] > 0;
         let theirs = |z: usize| (0..field.n_sides).any(|s| s != side && men[s * n_zones + z] > 0);
-        let standing: Option<&CommanderState> = commander
-            .and_then(|c| world.commanders.get(c))
-            .filter(|c| c.standing());
-        self.at = standing.map(|c| c.zone).filter(|&z| z < n_zones);
+        // Where word comes to: the commander, or his staff where he fell.
+        let chief: Option<&CommanderState> = commander.and_then(|c| world.commanders.get(c));
+        self.at = chief.map(|c| c.zone).filter(|&z| z < n_zones);
+        self.fallen = chief.is_some_and(|c| !c.standing());
         // Riders: hops from the commander to each zone, by roads not held by
         // the enemy alone (a besieged garrison sends no word), and whether
         // the way is blind with smoke.
@@ -246,6 +251,9 @@ impl Picture {
         }
         let turn_minutes = (field.turn_seconds / 60.0).max(1.0);
         let delay = |zone: usize, state: MoraleState| -> Option<u32> {
+            if self.at.is_none() {
+                return Some(0); // no commander: the side's own sight
+            }
             let (h, smoky) = hops.get(zone).copied().flatten()?;
             if h == 0 {
                 return Some(0);
@@ -271,9 +279,7 @@ impl Picture {
             }
             let reach = !record.location.present
                 || self.at.is_none()
-                || hops
-                    .get(record.location.zone)
-                    .is_some_and(|h| h.is_some());
+                || hops.get(record.location.zone).is_some_and(|h| h.is_some());
             if reach || self.own[idx].is_none() {
                 self.own[idx] = Some(OwnWord {
                     turn,
@@ -284,7 +290,7 @@ impl Picture {
         // Observers: the commander, and each own unit on the field.
         // (zone, state of the watcher, watcher unit or None for the commander)
         let mut watchers: Vec<(usize, MoraleState, Option<usize>)> = Vec::new();
-        if let Some(at) = self.at {
+        if let Some(at) = self.at.filter(|_| !self.fallen) {
             watchers.push((at, MoraleState::Steady, None));
         }
         for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
@@ -321,8 +327,7 @@ impl Picture {
         self.seen_now.clear();
         self.seen_now.resize(n_zones, false);
         // Per zone, the soonest word of it: (delay, clarity, watcher state, by).
-        let mut best: Vec<Option<(u32, Clarity, MoraleState, Option<usize>)>> =
-            vec![None; n_zones];
+        let mut best: Vec<Option<(u32, Clarity, MoraleState, Option<usize>)>> = vec![None; n_zones];
         for &(from, state, by) in &watchers {
             let Some(wait) = delay(from, state) else {
                 continue;
@@ -427,7 +432,9 @@ impl Picture {
                 continue;
             }
             let there = world.units.get(idx).is_some_and(|r| {
-                r.location.present && r.location.zone == s.zone && r.morale.state.can_fight_or_flee()
+                r.location.present
+                    && r.location.zone == s.zone
+                    && r.morale.state.can_fight_or_flee()
             });
             if !there {
                 s.lost = true;
@@ -462,35 +469,35 @@ impl Picture {
             match known {
                 Some(note) => note.believers = note.believers.max(believers),
                 None => {
-                // A side is routed when most of its standing men run (or
-                // none stand); "they have won" is true when another is.
-                let routed = |side: usize| {
-                    let (mut standing, mut running) = (0u64, 0u64);
-                    for (r, info) in world.units.iter().zip(&field.units) {
-                        if r.side(info) == side
-                            && r.location.present
-                            && r.morale.state.can_fight_or_flee()
-                        {
-                            standing += u64::from(r.men);
-                            if r.morale.state == MoraleState::Routing {
-                                running += u64::from(r.men);
+                    // A side is routed when most of its standing men run (or
+                    // none stand); "they have won" is true when another is.
+                    let routed = |side: usize| {
+                        let (mut standing, mut running) = (0u64, 0u64);
+                        for (r, info) in world.units.iter().zip(&field.units) {
+                            if r.side(info) == side
+                                && r.location.present
+                                && r.morale.state.can_fight_or_flee()
+                            {
+                                standing += u64::from(r.men);
+                                if r.morale.state == MoraleState::Routing {
+                                    running += u64::from(r.men);
+                                }
                             }
                         }
-                    }
-                    standing == 0 || running * 2 > standing
-                };
-                let true_then = if rumor.routed {
-                    routed(rumor.about)
-                } else {
-                    (0..field.n_sides).any(|s| s != rumor.about && routed(s))
-                };
-                self.cries.push(CryNote {
-                    about: rumor.about,
-                    routed: rumor.routed,
-                    turn: world.turn,
-                    believers,
-                    true_then,
-                });
+                        standing == 0 || running * 2 > standing
+                    };
+                    let true_then = if rumor.routed {
+                        routed(rumor.about)
+                    } else {
+                        (0..field.n_sides).any(|s| s != rumor.about && routed(s))
+                    };
+                    self.cries.push(CryNote {
+                        about: rumor.about,
+                        routed: rumor.routed,
+                        turn: world.turn,
+                        believers,
+                        true_then,
+                    });
                 }
             }
         }
@@ -521,7 +528,14 @@ impl Picture {
     pub fn sighting(&self, unit: usize) -> Option<&Sighting> {
         self.enemy.get(unit).and_then(Option::as_ref)
     }
+}
 
+/// What a reckoning is of: a whole side (whose size a commander knows
+/// roughly before the battle) or one unit (unknown until seen).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Body {
+    Side,
+    Unit,
 }
 
 /// A figure as the played side can give it.
@@ -546,7 +560,12 @@ impl Picture {
     /// estimates of those he has seen, and for a body of several units
     /// (a side) the strength each unseen one was reputed to have before the
     /// battle (what a commander knows of the army he faces).
-    pub fn reckon(&self, field: &Field, of: impl Fn(usize, &UnitInfo) -> bool) -> Reckoning {
+    pub fn reckon(
+        &self,
+        field: &Field,
+        body: Body,
+        of: impl Fn(usize, &UnitInfo) -> bool,
+    ) -> Reckoning {
         let (mut seen, mut unseen, mut matched, mut worst) = (0u32, 0u32, 0usize, Clarity::Close);
         let mut any_seen = false;
         for (idx, info) in field.units.iter().enumerate() {
@@ -564,9 +583,10 @@ impl Picture {
                 None => unseen = unseen.saturating_add(info.start_men),
             }
         }
-        match (any_seen, matched) {
-            (false, 0 | 1) => Reckoning::Unknown,
-            (false, _) => Reckoning::Rough(unseen),
+        match (any_seen, body) {
+            (false, _) if matched == 0 => Reckoning::Unknown,
+            (false, Body::Unit) => Reckoning::Unknown,
+            (false, Body::Side) => Reckoning::Rough(unseen),
             (true, _) if unseen == 0 && worst <= Clarity::Near => Reckoning::About(seen),
             (true, _) => Reckoning::Rough(seen.saturating_add(unseen)),
         }
@@ -581,14 +601,17 @@ impl Picture {
             if !of(idx, info) {
                 continue;
             }
-            let (Some(first), Some(last)) = (
-                self.first.get(idx).copied().flatten(),
-                self.sighting(idx),
-            ) else {
+            let (Some(first), Some(last)) =
+                (self.first.get(idx).copied().flatten(), self.sighting(idx))
+            else {
                 continue;
             };
             any = true;
-            let now = if last.bearing == Bearing::Broken { 0 } else { last.men };
+            let now = if last.bearing == Bearing::Broken {
+                0
+            } else {
+                last.men
+            };
             lost = lost.saturating_add(first.men.saturating_sub(now));
         }
         if any {
@@ -697,9 +720,26 @@ impl Known {
         }
     }
 
+    /// What `side` would know of `world` with no commander (its units'
+    /// sight its own at once): for tests of the views.
+    #[cfg(test)]
+    pub fn without_commander(
+        scene: &Scene,
+        field: &Field,
+        world: &WorldState,
+        side: usize,
+    ) -> Known {
+        let mut picture = Picture::new(scene, side);
+        picture.look(scene, field, world, 0, None);
+        Known::of(field, world, &picture)
+    }
+
     /// The last word of an own unit.
     pub fn own_unit(&self, unit: usize) -> Option<&UnitRecord> {
-        self.own.get(unit).and_then(Option::as_ref).map(|w| &w.record)
+        self.own
+            .get(unit)
+            .and_then(Option::as_ref)
+            .map(|w| &w.record)
     }
 
     /// Men of the own side now (as last heard).
@@ -795,7 +835,7 @@ impl Reveal {
                 brought,
                 lost: world.side_losses(field, other),
                 standing: world.side_men(field, other),
-                reckoned: picture.reckon(field, |_, u| u.side == other),
+                reckoned: picture.reckon(field, Body::Side, |_, u| u.side == other),
             });
         }
         let units = world
@@ -807,7 +847,11 @@ impl Reveal {
             .map(|(unit, (r, _))| UnitTruth {
                 unit,
                 zone: r.location.zone,
-                men: if r.morale.state.can_fight_or_flee() { r.men } else { 0 },
+                men: if r.morale.state.can_fight_or_flee() {
+                    r.men
+                } else {
+                    0
+                },
                 standing: r.location.present && r.morale.state.can_fight_or_flee(),
                 known: picture.sighting(unit).copied(),
             })

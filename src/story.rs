@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::picture::{Known, Picture};
+use crate::picture::{Body, Known, Picture};
 
 mod doctrine;
 mod greedy;
@@ -949,10 +949,20 @@ impl Game {
         if !self.tells {
             return;
         }
-        let commander = self.scene.resolved().roles.get(self.role_id.idx()).map(|c| c.idx());
+        let commander = self
+            .scene
+            .resolved()
+            .roles
+            .get(self.role_id.idx())
+            .map(|c| c.idx());
         let world = self.battle.view();
-        self.picture
-            .look(&self.scene, self.battle.field(), &world, self.seed, commander);
+        self.picture.look(
+            &self.scene,
+            self.battle.field(),
+            &world,
+            self.seed,
+            commander,
+        );
     }
 
     /// After the ending, the picture set against the truth (None while
@@ -962,7 +972,11 @@ impl Game {
             return None;
         }
         let world = self.battle.view();
-        Some(crate::picture::Reveal::of(self.battle.field(), &world, &self.picture))
+        Some(crate::picture::Reveal::of(
+            self.battle.field(),
+            &world,
+            &self.picture,
+        ))
     }
 
     /// The played side's picture of the battle.
@@ -1329,14 +1343,14 @@ impl Game {
             // counted, the other side's as its picture holds them.
             Placeholder::Men(id) => match scene.side_idx(id) {
                 Some(side) if side == mine => Arg::Count(world.side_men(field, side)),
-                Some(side) => reckoned(picture.reckon(field, |_, s| s.side == side)),
+                Some(side) => reckoned(picture.reckon(field, Body::Side, |_, s| s.side == side)),
                 None => match unit(id) {
                     Some((i, u)) if u.side(&field.units[i]) == mine => Arg::Count(
                         Some(u)
                             .filter(|u| u.morale.state.can_fight_or_flee())
                             .map_or(0, |u| u.men),
                     ),
-                    Some((i, _)) => reckoned(picture.reckon(field, |idx, _| idx == i)),
+                    Some((i, _)) => reckoned(picture.reckon(field, Body::Unit, |idx, _| idx == i)),
                     None => Arg::Count(0),
                 },
             },

@@ -396,7 +396,6 @@ pub fn wind_phrase(locale: Locale, strength: f64, toward: Compass) -> String {
     }
 }
 
-
 impl View<'_> {
     /// A list of names: "A", "A and B", "A, B, C and D", "A, B, C and 3
     /// more"; 「甲、乙、丙、丁」, 「甲、乙、丙等5部」. Four are named in full:
@@ -793,7 +792,10 @@ impl View<'_> {
                     if enemy_lost >= TRIVIAL {
                         parts.push(fill(
                             Say::LossSeen.get(l),
-                            &[("enemy", self.enemy_name()), ("men", self.said_in_prose(enemy_lost, Sure::Estimated))],
+                            &[
+                                ("enemy", self.enemy_name()),
+                                ("men", self.said_in_prose(enemy_lost, Sure::Estimated)),
+                            ],
                         ));
                     }
                     let losses: Vec<String> = parts
@@ -847,7 +849,10 @@ impl View<'_> {
                         *trampled,
                         t(
                             Say::Trampled,
-                            &[("zone", zone_name), ("men", self.said_in_prose(*trampled, Sure::Estimated))],
+                            &[
+                                ("zone", zone_name),
+                                ("men", self.said_in_prose(*trampled, Sure::Estimated)),
+                            ],
                         ),
                     );
                 }
@@ -1105,10 +1110,11 @@ mod tests {
         ];
         alter(&mut world);
         let field = battle.field().clone();
+        let known = crate::picture::Known::without_commander(&scene, &field, &world, 0);
         let view = View {
             scene: &scene,
             field: &field,
-            world: &world,
+            known: &known,
             locale: Locale::En,
             side: 0,
             role: None,
@@ -1178,7 +1184,7 @@ mod tests {
         );
         assert_eq!(
             told.sentences,
-            ["Fighting at Ford: you lose 123 men, the Jin about 1,000."]
+            ["Fighting at Ford: you lose 123 men, the Jin some 1,200."]
         );
         assert_eq!(told.alert, Some(Alert::Attacked));
         // The same fight next turn "goes on".
@@ -1355,13 +1361,5 @@ mod tests {
         );
         assert_eq!(wind_phrase(Locale::ZhHans, 0.05, Compass::North), "无风");
         assert_eq!(wind_phrase(Locale::ZhHans, 0.5, Compass::North), "南风渐紧");
-    }
-
-    #[test]
-    fn estimates_are_round() {
-        assert_eq!(estimate(7), "10");
-        assert_eq!(estimate(1234), "1,000");
-        assert_eq!(estimate(1580), "2,000");
-        assert_eq!(estimate(345), "300");
     }
 }

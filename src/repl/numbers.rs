@@ -257,7 +257,11 @@ fn rough(n: u64) -> Said {
             if 2 * n < 3 * p {
                 Said::Around { p, n }
             } else {
-                Said::Several { p, few: n < 4 * p, n }
+                Said::Several {
+                    p,
+                    few: n < 4 * p,
+                    n,
+                }
             }
         }
     }
@@ -393,7 +397,14 @@ fn en_several(p: u64, few: bool, n: u64) -> String {
     let lead = usize::try_from((n / p.max(1)).clamp(1, 9)).unwrap_or(1);
     let pair = |words: &[&str; 10], big: &str| {
         if lead >= 9 {
-            format!("nearly {} {big}", if words == &TENS { "a hundred" } else { "a thousand" })
+            format!(
+                "nearly {} {big}",
+                if words == &TENS {
+                    "a hundred"
+                } else {
+                    "a thousand"
+                }
+            )
         } else {
             format!("{} or {} {big}", words[lead], words[lead + 1])
         }

@@ -5,10 +5,10 @@
 //! player is told only what their side can see: an enemy unit in smoke is
 //! "unknown", and what happens to it there goes untold.
 
-use super::wrap::{NAME_CLOSE, NAME_OPEN, pad, width, wrap};
-use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
 use super::numbers::{self, Sure};
+use super::wrap::{NAME_CLOSE, NAME_OPEN, pad, width, wrap};
 use crate::picture::{Bearing, Clarity, Known, Reckoning, Reveal, Sighting, Source};
+use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
 use crate::sim::{Entry, Field};
 use crate::story::{Arg, Told, UnitCommand, clock, group_thousands};
 
@@ -479,8 +479,8 @@ impl View<'_> {
             .is_some_and(|s| s.clarity.named())
     }
 
-    /// An enemy unit whose banner nobody could make out: "a body of Jin
-    /// horse", 「一队后金骑兵」; "Jin troops" when only shapes were seen.
+    /// An enemy unit whose banner nobody could make out: "a body of
+    /// {side} horse", 「一队{side}骑兵」; troops when only shapes were seen.
     pub(crate) fn enemy_label(&self, unit: usize) -> String {
         let side = self.side_name(self.unit_side(unit));
         let sighting = self.known.picture.sighting(unit);
@@ -514,7 +514,7 @@ impl View<'_> {
     /// template adds 人).
     pub(crate) fn said(&self, men: u32, sure: Sure) -> String {
         if self.locale.is_chinese() {
-            numbers::men_zh(men, sure)
+            self.locale.zh_string(numbers::men_zh(men, sure))
         } else {
             numbers::men_en(men, sure)
         }
@@ -1493,7 +1493,8 @@ impl View<'_> {
             } else {
                 let at = clock(self.minute_of(sighting.turn));
                 let line = if self.locale.is_chinese() {
-                    self.locale.zh_string(format!("{name} {men} {bearing}（{at}所见）"))
+                    self.locale
+                        .zh_string(format!("{name} {men} {bearing}（{at}所见）"))
                 } else {
                     format!("{name} {men} {bearing} (seen {at})")
                 };
@@ -1513,7 +1514,7 @@ impl View<'_> {
     /// What the commander knows of the other side's units, as he would list
     /// them: a unit whose banner he made out by its name; the rest, which
     /// he cannot tell apart, as one body per place, time and bearing
-    /// ("Later Jin troops, a few thousand, running"), their estimates added.
+    /// ("{side} troops, a few thousand, running"), their estimates added.
     pub(crate) fn enemy_groups(&self, side: usize) -> Vec<(String, Sighting)> {
         let mut named = Vec::new();
         let mut bodies: Vec<(Sighting, usize)> = Vec::new();
@@ -1627,7 +1628,12 @@ impl View<'_> {
             (Bearing::Running, true) => "溃逃",
             (Bearing::Broken, true) => "已溃散",
         };
-        [l.zh_string(place), l.zh_string(men), String::new(), l.zh(bearing).to_string()]
+        [
+            l.zh_string(place),
+            l.zh_string(men),
+            String::new(),
+            l.zh(bearing).to_string(),
+        ]
     }
 
     /// Where the commander stands and what he sees from there: "You are at
@@ -1636,7 +1642,7 @@ impl View<'_> {
         let l = self.locale;
         let zh = l.is_chinese();
         let picture = &self.known.picture;
-        let Some(at) = picture.at else {
+        let Some(at) = picture.at.filter(|_| !picture.fallen) else {
             return l
                 .zh(if zh {
                     "你已不在阵中：各部的消息由你的幕僚收拢。"
@@ -1655,7 +1661,9 @@ impl View<'_> {
         let here = self.zone_name(at);
         let blind_here = !picture.sees.get(at).copied().unwrap_or(false);
         let text = match (zh, blind_here, seen.is_empty()) {
-            (false, true, _) => format!("You are at {here}, in smoke too thick to see beyond your own men."),
+            (false, true, _) => {
+                format!("You are at {here}, in smoke too thick to see beyond your own men.")
+            }
             (true, true, _) => format!("你在{here}，烟雾浓得看不见身边以外的人马。"),
             (false, false, true) => format!("You are at {here}; you can see nothing beyond it."),
             (true, false, true) => format!("你在{here}，目力不能及于别处。"),
@@ -1743,7 +1751,11 @@ impl View<'_> {
                     format!("  {name}: {lost} men lost, {left} still in the field")
                 });
             } else {
-                let standing = match self.known.picture.reckon(self.field, |_, u| u.side == side) {
+                let standing = match self.known.picture.reckon(
+                    self.field,
+                    crate::picture::Body::Side,
+                    |_, u| u.side == side,
+                ) {
                     Reckoning::About(men) => Some(self.said(men, Sure::Estimated)),
                     Reckoning::Rough(men) => Some(self.said(men, Sure::Rough)),
                     Reckoning::Unknown => None,
@@ -1760,7 +1772,11 @@ impl View<'_> {
                 });
             }
         }
-        lines.join("\n")
+        lines
+            .iter()
+            .map(|line| wrap(line, self.style.columns, "    "))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// "What you did not know": after the ending, the commander's picture
@@ -1837,7 +1853,11 @@ impl View<'_> {
             .iter()
             .filter(|u| u.known.is_none() && u.standing)
             .map(|u| {
-                let (name, men, zone) = (true_name(u.unit), group_thousands(u.men), self.zone_name(u.zone));
+                let (name, men, zone) = (
+                    true_name(u.unit),
+                    group_thousands(u.men),
+                    self.zone_name(u.zone),
+                );
                 if zh {
                     format!("{name}（{men}人，在{zone}）")
                 } else {
@@ -1864,7 +1884,11 @@ impl View<'_> {
                     return None;
                 }
                 let at = clock(self.minute_of(s.turn));
-                let (name, was, is) = (true_name(u.unit), self.zone_name(s.zone), self.zone_name(u.zone));
+                let (name, was, is) = (
+                    true_name(u.unit),
+                    self.zone_name(s.zone),
+                    self.zone_name(u.zone),
+                );
                 Some(if zh {
                     format!("{name}：你最后在{was}见到（{at}），其实已到{is}")
                 } else {
@@ -1895,7 +1919,11 @@ impl View<'_> {
                 if off < 0.33 {
                     return None;
                 }
-                let (name, guess, truth) = (true_name(u.unit), self.said(s.men, Sure::Estimated), group_thousands(u.men));
+                let (name, guess, truth) = (
+                    true_name(u.unit),
+                    self.said(s.men, Sure::Estimated),
+                    group_thousands(u.men),
+                );
                 Some(if zh {
                     format!("{name}：你估计{guess}人，实有{truth}人")
                 } else {
@@ -1922,10 +1950,18 @@ impl View<'_> {
                 (false, true) => format!("{about}胜了"),
             };
             lines.push(match (cry.true_then, zh) {
-                (false, false) => format!("The cry that {claim} reached {n} of your units at {at}: it was false."),
-                (true, false) => format!("The cry that {claim} reached {n} of your units at {at}: it was true."),
-                (false, true) => l.zh_string(format!("“{claim}”的喊声{at}传到你{n}部人马耳中：那是假的。")),
-                (true, true) => l.zh_string(format!("“{claim}”的喊声{at}传到你{n}部人马耳中：那是真的。")),
+                (false, false) => {
+                    format!("The cry that {claim} reached {n} of your units at {at}: it was false.")
+                }
+                (true, false) => {
+                    format!("The cry that {claim} reached {n} of your units at {at}: it was true.")
+                }
+                (false, true) => l.zh_string(format!(
+                    "“{claim}”的喊声{at}传到你{n}部人马耳中：那是假的。"
+                )),
+                (true, true) => l.zh_string(format!(
+                    "“{claim}”的喊声{at}传到你{n}部人马耳中：那是真的。"
+                )),
             });
         }
         lines
@@ -2110,19 +2146,24 @@ pub fn saves_table(dir: &std::path::Path, locale: Locale, columns: usize) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::WorldState;
 
-    /// A view of `world` as side 0 sees it, without colour.
+    fn known_of(scene: &Scene, field: &Field, world: &WorldState) -> Known {
+        Known::without_commander(scene, field, world, 0)
+    }
+
+    /// A view of what side 0 knows, without colour.
     fn view_of<'a>(
         scene: &'a Scene,
         field: &'a Field,
-        world: &'a WorldState,
+        known: &'a Known,
         locale: Locale,
         columns: usize,
     ) -> View<'a> {
         View {
             scene,
             field,
-            world,
+            known,
             locale,
             side: 0,
             role: None,
@@ -2163,6 +2204,7 @@ mod tests {
         let mut battle = crate::sim::Battle::new(&scene, 1);
         let world = battle.state();
         let field = battle.field().clone();
+        let world = known_of(&scene, &field, &world);
         let view = |locale| view_of(&scene, &field, &world, locale, 80);
         let told = |locale, entry: Entry| {
             let line = view(locale).entry(&entry).expect("told");
@@ -2197,6 +2239,7 @@ mod tests {
         let mut battle = crate::sim::Battle::new(&scene, 1);
         let world = battle.state();
         let field = battle.field().clone();
+        let world = known_of(&scene, &field, &world);
         let view = view_of(&scene, &field, &world, Locale::En, 80);
         let map: String = view
             .map()
@@ -2215,6 +2258,7 @@ mod tests {
         let mut battle = crate::sim::Battle::new(&scene, 1);
         let world = battle.state();
         let field = battle.field().clone();
+        let world = known_of(&scene, &field, &world);
         let view = view_of(&scene, &field, &world, Locale::ZhHans, 80);
         let same = view.turns_header(3, 4, 23 * 60 + 30, 24 * 60);
         assert!(same.starts_with("── 三更（23:30至00:00），"), "{same}");
@@ -2231,6 +2275,7 @@ mod tests {
         let mut battle = crate::sim::Battle::new(&scene, 1);
         let world = battle.state();
         let field = battle.field().clone();
+        let world = known_of(&scene, &field, &world);
         let view = |columns| view_of(&scene, &field, &world, Locale::En, columns);
         let wide = view(100).turns_header(3, 7, 20 * 60 + 30, 22 * 60 + 30);
         assert!(wide.ends_with(" ──"), "{wide}");
