@@ -162,6 +162,11 @@ struct CryNote {
     true_then: bool,
 }
 
+/// The soonest word of a zone: (turns before it reaches the commander, how
+/// well it was seen, the watcher's state, the watching unit or None for the
+/// commander himself).
+type Word = (u32, Clarity, MoraleState, Option<usize>);
+
 /// The played commander, for the picture: his index, if the role has one.
 pub type CommanderIdx = Option<usize>;
 
@@ -327,7 +332,7 @@ impl Picture {
         self.seen_now.clear();
         self.seen_now.resize(n_zones, false);
         // Per zone, the soonest word of it: (delay, clarity, watcher state, by).
-        let mut best: Vec<Option<(u32, Clarity, MoraleState, Option<usize>)>> = vec![None; n_zones];
+        let mut best: Vec<Option<Word>> = vec![None; n_zones];
         for &(from, state, by) in &watchers {
             let Some(wait) = delay(from, state) else {
                 continue;

@@ -22,7 +22,6 @@ use super::numbers::Sure;
 use super::render::{View, capitalize};
 use crate::scene::{Compass, Locale};
 use crate::sim::Entry;
-use crate::story::group_thousands;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// At most this many sentences for an ordinary turn.
@@ -579,7 +578,7 @@ impl View<'_> {
                     raise(Alert::Destroyed);
                     let args = vec![
                         ("zone", self.zone_name(*zone)),
-                        ("men", group_thousands(*men)),
+                        ("men", self.told_men(*men, false)),
                     ];
                     if *men > 0 {
                         say(0, *men, t(Say::Destroyed, &args));
@@ -720,7 +719,7 @@ impl View<'_> {
                         pick(units, Say::Surrender, Say::SurrenderMany).get(l),
                         &[
                             ("list", self.name_list(units)),
-                            ("men", group_thousands(men)),
+                            ("men", self.told_men(men, *mine)),
                         ],
                     );
                     if officers > 0 {
@@ -728,7 +727,7 @@ impl View<'_> {
                         text.push_str(sep);
                         text.push_str(&fill(
                             Say::Officers.get(l),
-                            &[("men", group_thousands(officers))],
+                            &[("men", self.told_men(officers, *mine))],
                         ));
                     }
                     say(1, men, text);
@@ -786,7 +785,7 @@ impl View<'_> {
                     if own_lost >= TRIVIAL {
                         parts.push(fill(
                             Say::LossOwn.get(l),
-                            &[("men", group_thousands(own_lost))],
+                            &[("men", self.told_men(own_lost, true))],
                         ));
                     }
                     if enemy_lost >= TRIVIAL {
@@ -824,7 +823,7 @@ impl View<'_> {
                             key,
                             &[
                                 ("zone", zone_name.clone()),
-                                ("own", group_thousands(own_lost)),
+                                ("own", self.told_men(own_lost, true)),
                                 ("seen", self.said(enemy_lost, Sure::Estimated)),
                                 ("enemy", self.enemy_name()),
                             ],
@@ -840,7 +839,7 @@ impl View<'_> {
                         *trampled,
                         t(
                             Say::TrampledOwn,
-                            &[("zone", zone_name), ("men", group_thousands(*trampled))],
+                            &[("zone", zone_name), ("men", self.told_men(*trampled, true))],
                         ),
                     );
                 } else {
@@ -867,7 +866,10 @@ impl View<'_> {
             say(
                 3,
                 effect_losses.0,
-                t(Say::LossOwn, &[("men", group_thousands(effect_losses.0))]),
+                t(
+                    Say::LossOwn,
+                    &[("men", self.told_men(effect_losses.0, true))],
+                ),
             );
         }
         if effect_losses.1 >= TRIVIAL {
@@ -1232,7 +1234,7 @@ mod tests {
         assert_eq!(
             told.sentences,
             [
-                "Ford is destroyed, and 40 men go down with it!",
+                "Ford is destroyed, and about 40 men go down with it!",
                 "Ming foot breaks and runs!",
                 "You lose 300 men.",
             ]

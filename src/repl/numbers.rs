@@ -10,7 +10,7 @@
 //! | around a thousand | some 1,000; a thousand or so         | 千把; 一千余                 |
 //! | several thousand  | some 4,000; four or five thousand    | 约四千; 四五千               |
 //! | near ten thousand | nearly ten thousand                  | 近万                         |
-//! | tens of thousands | some 25,000; tens of thousands       | 约两万五千; 两万上下; 数万   |
+//! | tens of thousands | some 25,000; twenty or thirty thousand | 约两万五千; 两三万           |
 //!
 //! English never shows more than two significant figures; Chinese is said
 //! in Chinese numerals ([`zh_numeral`]) and never holds an Arabic digit.
@@ -136,7 +136,7 @@ enum Said {
     /// The figure itself (already round or small): "seven", "4,500"; 七.
     Exact(u64),
     /// Round and hedged: "about 60", "some 15,000"; 六十来, 约一万五千.
-    /// `guess` (an estimate, not a count) allows 千把 and 两万上下.
+    /// `guess` (an estimate, not a count) allows 千把.
     About { v: u64, guess: bool },
     /// Just under a round figure: "nearly ten thousand"; 近万.
     Nearly(u64),
@@ -303,8 +303,6 @@ impl Said {
                     format!("{}来", numeral(v))
                 } else if guess && v == 1000 {
                     "千把".to_string()
-                } else if guess && v >= 10_000 && single {
-                    format!("{}上下", numeral(v))
                 } else {
                     format!("约{}", numeral(v))
                 }
@@ -325,7 +323,21 @@ impl Said {
             Said::Around { p: 1000, .. } => "一千余".to_string(),
             Said::Around { p: 10_000, n } if n < 10_000 => "近万".to_string(),
             Said::Around { p: 10_000, .. } => "万余".to_string(),
-            Said::Around { p, .. } => format!("{}上下", numeral(p)),
+            // "About ten times as many" reads 十万左右 before a noun too
+            // badly (十万上下人): said as a round figure instead.
+            Said::Around { p, .. } => format!("约{}", numeral(p)),
+            // Tens of thousands as a pair of figures (两三万, 十几万), which
+            // go before 人 as they stand.
+            Said::Several { p: 10_000, n, .. } => match n / 10_000 {
+                0 | 1 => "一两万".to_string(),
+                9.. => "近十万".to_string(),
+                lead => format!("{}{}万", zh_digit_head(lead), zh_digit_head(lead + 1)),
+            },
+            Said::Several { p: 100_000, n, .. } => match n / 100_000 {
+                0 | 1 => "十几万".to_string(),
+                9.. => "近百万".to_string(),
+                lead => format!("{}{}十万", zh_digit_head(lead), zh_digit_head(lead + 1)),
+            },
             Said::Several { p, .. } => format!("数{}", zh_round(p)),
         }
     }
@@ -743,9 +755,9 @@ mod tests {
         assert_eq!(en(24_989, Sure::Counted), "some 25,000");
         assert_eq!(zh(24_989, Sure::Counted), "约两万五千");
         assert_eq!(en(24_989, Sure::Rough), "twenty or thirty thousand");
-        assert_eq!(zh(24_989, Sure::Rough), "数万");
+        assert_eq!(zh(24_989, Sure::Rough), "两三万");
         assert_eq!(en(20_000, Sure::Estimated), "some 20,000");
-        assert_eq!(zh(20_000, Sure::Estimated), "两万上下");
+        assert_eq!(zh(20_000, Sure::Estimated), "约两万");
     }
 
     #[test]
@@ -804,7 +816,7 @@ mod tests {
         assert_eq!(en(9_300, Sure::Estimated), "nearly ten thousand");
         assert_eq!(en(9_999, Sure::Estimated), "nearly ten thousand");
         assert_eq!(en(10_000, Sure::Estimated), "some 10,000");
-        assert_eq!(zh(10_000, Sure::Estimated), "一万上下");
+        assert_eq!(zh(10_000, Sure::Estimated), "约一万");
         assert_eq!(en(18_999, Sure::Estimated), "some 19,000");
         assert_eq!(zh(18_999, Sure::Estimated), "约一万九千");
         assert_eq!(en(19_000, Sure::Estimated), "nearly 20,000");
@@ -855,9 +867,9 @@ mod tests {
         assert_eq!(en(14_999, Sure::Rough), "some ten thousand");
         assert_eq!(en(15_000, Sure::Rough), "ten or twenty thousand");
         assert_eq!(en(120_000, Sure::Rough), "a hundred thousand or so");
-        assert_eq!(zh(120_000, Sure::Rough), "十万上下");
+        assert_eq!(zh(120_000, Sure::Rough), "约十万");
         assert_eq!(en(500_000, Sure::Rough), "five or six hundred thousand");
-        assert_eq!(zh(500_000, Sure::Rough), "数十万");
+        assert_eq!(zh(500_000, Sure::Rough), "五六十万");
         assert_eq!(zh(3_000_000, Sure::Rough), "数百万");
     }
 

@@ -395,7 +395,7 @@ impl View<'_> {
             })
         });
         if l == Locale::En {
-            capitalize(&filled)
+            capitalize(&sentence_starts(&filled))
         } else {
             filled
         }
@@ -503,6 +503,17 @@ impl View<'_> {
     pub(crate) fn sees_zone(&self, zone: usize) -> bool {
         let p = &self.known.picture;
         p.seen_now.get(zone).copied().unwrap_or(false) || p.sees.get(zone).copied().unwrap_or(false)
+    }
+
+    /// Men in the turn's prose: the player's own counted (exact under ten
+    /// thousand, said round above: nobody tells 11,415 in a sentence), the
+    /// enemy's estimated.
+    pub(crate) fn told_men(&self, men: u32, own: bool) -> String {
+        match (own, men < 10_000) {
+            (true, true) => group_thousands(men),
+            (true, false) => self.said(men, Sure::Counted),
+            (false, _) => self.said(men, Sure::Estimated),
+        }
     }
 
     /// A figure in running text, said as people say it.
@@ -761,7 +772,7 @@ impl View<'_> {
                 }
                 // Counted only where the men are all his own.
                 let men = if own_there && !self.known.enemy_in(*zone) {
-                    group_thousands(*men)
+                    self.told_men(*men, true)
                 } else {
                     self.said_in_prose(*men, Sure::Estimated)
                 };
@@ -776,7 +787,7 @@ impl View<'_> {
                     .filter(|(side, _)| *side == self.side || self.sees_zone(*zone))
                     .map(|(side, men)| {
                         let men = if *side == self.side {
-                            group_thousands(*men)
+                            self.told_men(*men, true)
                         } else {
                             self.said(*men, Sure::Estimated)
                         };
@@ -800,7 +811,7 @@ impl View<'_> {
                     return None;
                 }
                 let men = if own(*unit) {
-                    group_thousands(*men)
+                    self.told_men(*men, true)
                 } else {
                     self.said_in_prose(*men, Sure::Estimated)
                 };
@@ -859,14 +870,14 @@ impl View<'_> {
                     template(l, Detail::Surrenders),
                     &[
                         ("unit", self.unit_name(*unit)),
-                        ("men", group_thousands(*men)),
+                        ("men", self.told_men(*men, own(*unit))),
                     ],
                 );
                 if *officers > 0 {
                     line.push(' ');
                     line.push_str(&fill(
                         template(l, Detail::Officers),
-                        &[("men", group_thousands(*officers))],
+                        &[("men", self.told_men(*officers, own(*unit)))],
                     ));
                 }
                 line
@@ -887,7 +898,7 @@ impl View<'_> {
                 template(l, Detail::Destroyed),
                 &[
                     ("zone", self.zone_name(*zone)),
-                    ("men", group_thousands(*men)),
+                    ("men", self.told_men(*men, false)),
                 ],
             ),
             Entry::CommanderFalls { commander, fate } => {
@@ -1774,7 +1785,10 @@ impl View<'_> {
         }
         lines
             .iter()
-            .map(|line| wrap(line, self.style.columns, "    "))
+            .map(|line| {
+                let wrapped = wrap(line.trim_start(), self.style.columns, "    ");
+                format!("  {}", wrapped.trim_start())
+            })
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -1792,13 +1806,18 @@ impl View<'_> {
             Reckoning::Rough(n) => Some(self.said(n, Sure::Rough)),
             Reckoning::Unknown => None,
         };
+        // The truth, counted: figures in English, said in Chinese numerals.
+        let count = |n: u32| {
+            if zh {
+                l.zh_string(numbers::zh_numeral(n))
+            } else {
+                group_thousands(n)
+            }
+        };
         for side in &reveal.others {
             let name = self.side_name(side.side);
-            let (brought, lost, standing) = (
-                group_thousands(side.brought),
-                group_thousands(side.lost),
-                group_thousands(side.standing),
-            );
+            let (brought, lost, standing) =
+                (count(side.brought), count(side.lost), count(side.standing));
             let guess = reckoned(side.reckoned);
             lines.push(match (zh, guess) {
                 (false, Some(g)) => format!(
@@ -1808,7 +1827,7 @@ impl View<'_> {
                     "The {name} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You never saw enough of them to reckon."
                 ),
                 (true, Some(g)) => l.zh_string(format!(
-                    "{name}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你估计他们{g}人。"
+                    "{name}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你估计其兵力{g}人。"
                 )),
                 (true, None) => l.zh_string(format!(
                     "{name}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你始终没能看清他们的兵力。"
@@ -1883,7 +1902,7 @@ impl View<'_> {
                 if current || !u.standing || s.zone == u.zone {
                     return None;
                 }
-                let at = clock(self.minute_of(s.turn));
+                let at = time_words(l, self.minute_of(s.turn));
                 let (name, was, is) = (
                     true_name(u.unit),
                     self.zone_name(s.zone),
@@ -1941,8 +1960,12 @@ impl View<'_> {
         }
         for cry in &reveal.cries {
             let about = self.side_name(cry.about);
-            let at = clock(self.minute_of(cry.turn));
-            let n = cry.believers;
+            let at = time_words(l, self.minute_of(cry.turn));
+            let n = if zh {
+                numbers::zh_numeral(u32::try_from(cry.believers).unwrap_or(u32::MAX))
+            } else {
+                cry.believers.to_string()
+            };
             let claim = match (cry.routed, zh) {
                 (true, false) => format!("the {about} are routed"),
                 (false, false) => format!("the {about} have won"),
@@ -2002,6 +2025,23 @@ impl View<'_> {
             )
         }
     }
+}
+
+/// A said figure that opens a sentence ("… cold. some 15,000 of your
+/// men") takes a capital, as the sentence's first word would.
+fn sentence_starts(text: &str) -> String {
+    const OPENERS: [&str; 6] = ["some ", "about ", "nearly ", "over ", "a few ", "several "];
+    let mut out = text.to_string();
+    for opener in OPENERS {
+        for stop in [". ", "! ", "? "] {
+            let from = format!("{stop}{opener}");
+            if out.contains(&from) {
+                let to = format!("{stop}{}", capitalize(opener));
+                out = out.replace(&from, &to);
+            }
+        }
+    }
+    out
 }
 
 /// Upper-cases the first letter, skipping colour codes before it.

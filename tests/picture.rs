@@ -1,0 +1,525 @@
+//! The commander's picture (issue 20): the leak oracle. For every shipped
+//! battle and role, over the novel's line and 200 random games (random
+//! choices for both sides, random orders), every view the player can open
+//! is drawn after every command, and every fact about the other side it
+//! prints must be in the played side's picture at that moment:
+//!
+//! - an enemy unit is named only once its banner was made out;
+//! - no line about the enemy carries a morale bar;
+//! - no true strength of an enemy unit or side (a figure no eye could
+//!   make: three or more significant digits) is printed before the ending;
+//! - no prose (the turn's chronicle, story text) holds an exact figure of
+//!   five digits or more.
+//!
+//! The oracle fails on the first leak, naming the battle, role, seed, turn
+//! and view. The same oracle runs on a scene in which the other side is
+//! hidden in fog from first to last: none of its units may ever be named.
+
+mod common;
+
+use std::sync::Arc;
+use xiaoling::picture::Known;
+use xiaoling::repl::chronicle::Memory;
+use xiaoling::repl::numbers::has_exact_big_figure;
+use xiaoling::repl::render::{Style, View};
+use xiaoling::scene::{Locale, Scene};
+use xiaoling::sim::{Entry, Field, WorldState};
+use xiaoling::story::{Game, Output, Policy, UnitCommand};
+
+/// Games per battle and role, besides the novel's line.
+const GAMES: u64 = 200;
+
+/// A small deterministic stream for the test's own choices.
+struct Dice(u64);
+
+impl Dice {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Where a leak was found.
+struct At<'a> {
+    scene: &'a str,
+    role: &'a str,
+    seed: u64,
+    turn: u32,
+}
+
+impl At<'_> {
+    fn fail(&self, view: &str, why: String, text: &str) -> ! {
+        panic!(
+            "leak in {} as {} (seed {}, turn {}), view `{view}`: {why}\n---\n{text}",
+            self.scene, self.role, self.seed, self.turn
+        );
+    }
+}
+
+/// Removes the marks that keep names whole when wrapped, and colour.
+fn plain(text: &str) -> String {
+    let text = xiaoling::repl::wrap::strip_ansi(text);
+    xiaoling::repl::wrap::strip_marks(&text).to_lowercase()
+}
+
+struct Oracle<'a> {
+    scene: &'a Scene,
+    locale: Locale,
+}
+
+impl Oracle<'_> {
+    fn names(&self, units: impl Iterator<Item = usize>) -> Vec<(usize, String)> {
+        let mut names: Vec<(usize, String)> = units
+            .filter_map(|u| {
+                let name = self
+                    .scene
+                    .units()
+                    .get(u)?
+                    .name
+                    .get(self.locale)
+                    .to_lowercase();
+                let name = name.strip_prefix("the ").unwrap_or(&name).to_string();
+                (!name.is_empty()).then_some((u, name))
+            })
+            .collect();
+        // Longer names first: "Manggultai's Plain Blue" before "Plain Blue".
+        names.sort_by_key(|(_, n)| std::cmp::Reverse(n.chars().count()));
+        names
+    }
+
+    /// Checks one engine view (not authored prose) against the picture.
+    #[allow(clippy::too_many_arguments)]
+    fn view(
+        &self,
+        at: &At,
+        name: &str,
+        text: &str,
+        known: &Known,
+        field: &Field,
+        world: &WorldState,
+        told: &[u32],
+        ended: bool,
+    ) {
+        let side = known.side;
+        let own: Vec<usize> = (0..field.units.len())
+            .filter(|&u| known.unit_side.get(u) == Some(&side))
+            .collect();
+        let enemy: Vec<usize> = (0..field.units.len())
+            .filter(|&u| known.unit_side.get(u).is_some_and(|&s| s != side))
+            .collect();
+        let mut rest = plain(text);
+        // Own names, then the enemy's longest first, blanked as found.
+        for (_, n) in self.names(own.iter().copied()) {
+            rest = rest.replace(&n, "·");
+        }
+        // The reveal, after the ending, names everyone.
+        if !ended {
+            for (u, n) in self.names(enemy.iter().copied()) {
+                if rest.contains(&n) {
+                    let named = known.picture.sighting(u).is_some_and(|s| s.clarity.named());
+                    if !named {
+                        at.fail(
+                            name,
+                            format!(
+                                "the enemy unit `{n}` is named, but its banner was never made out"
+                            ),
+                            text,
+                        );
+                    }
+                    rest = rest.replace(&n, "·");
+                }
+            }
+        }
+        // Morale bars belong to own units' rows only.
+        for line in plain(text).lines() {
+            if line.contains('█') || line.contains('░') {
+                let mine = self
+                    .names(own.iter().copied())
+                    .iter()
+                    .any(|(_, n)| line.contains(n.as_str()));
+                if !mine {
+                    at.fail(
+                        name,
+                        format!("a morale bar outside the own units: {line}"),
+                        text,
+                    );
+                }
+            }
+        }
+        if ended {
+            return;
+        }
+        // No true enemy figure a watcher could not make.
+        let mut own_figures: Vec<u32> = own
+            .iter()
+            .filter_map(|&u| world.units.get(u).map(|r| r.men))
+            .collect();
+        own_figures.push(world.side_men(field, side));
+        own_figures.push(world.side_losses(field, side));
+        own_figures.extend_from_slice(told);
+        // The last word of own units, which may be older than the world.
+        own_figures.extend(own.iter().filter_map(|&u| known.own_unit(u).map(|r| r.men)));
+        let exact = |n: u32| n >= 100 && !n.is_multiple_of(100) && !own_figures.contains(&n);
+        let mut figures: Vec<(u32, String)> = enemy
+            .iter()
+            .filter_map(|&u| world.units.get(u).map(|r| (r.men, format!("unit {u}"))))
+            .collect();
+        for other in (0..field.n_sides).filter(|&s| s != side) {
+            figures.push((world.side_men(field, other), format!("side {other} men")));
+            figures.push((
+                world.side_losses(field, other),
+                format!("side {other} losses"),
+            ));
+        }
+        let shown = plain(text);
+        for (n, what) in figures.into_iter().filter(|&(n, _)| exact(n)) {
+            let grouped = xiaoling::story::group_thousands(n);
+            let digits = |s: &str| s.chars().filter(char::is_ascii_digit).count();
+            // Whole figures only: "1,261" but not inside "11,261".
+            let whole = shown.match_indices(&grouped).any(|(i, _)| {
+                let before = shown[..i].chars().last();
+                let after = shown[i + grouped.len()..].chars().next();
+                !before.is_some_and(|c| c.is_ascii_digit() || c == ',')
+                    && !after.is_some_and(|c| c.is_ascii_digit() || c == ',')
+            });
+            if whole && digits(&grouped) >= 3 {
+                at.fail(
+                    name,
+                    format!("the enemy's true figure {grouped} ({what}) is printed"),
+                    text,
+                );
+            }
+        }
+    }
+
+    /// Checks prose: no exact five-digit figure.
+    fn prose(&self, at: &At, name: &str, text: &str) {
+        if has_exact_big_figure(&plain(text)) {
+            at.fail(name, "an exact figure of five digits in prose".into(), text);
+        }
+    }
+}
+
+/// The player's own losses the turn's entries tell (per entry, and per
+/// place as the chronicle sums them): figures he counts himself.
+fn own_losses(entries: &[Entry], side: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut by_zone = std::collections::BTreeMap::<usize, u32>::new();
+    for entry in entries {
+        match entry {
+            Entry::Clash { zone, losses } => {
+                for (s, men) in losses {
+                    if *s == side {
+                        out.push(*men);
+                        *by_zone.entry(*zone).or_default() += men;
+                    }
+                }
+            }
+            Entry::Casualties { men, .. } | Entry::Trampled { men, .. } => out.push(*men),
+            _ => {}
+        }
+    }
+    out.extend(by_zone.into_values());
+    out
+}
+
+/// Draws every view of the game as it stands and checks each.
+fn check_views(
+    oracle: &Oracle,
+    at: &At,
+    game: &mut Game,
+    outputs: &[Output],
+    memory: &mut Memory,
+    entries: &mut Vec<Entry>,
+) {
+    let known = game.known();
+    let world = game.world();
+    let scene = game.scene_arc();
+    let field = game.field().clone();
+    let ended = game.is_over();
+    let view = View {
+        scene: &scene,
+        field: &field,
+        known: &known,
+        locale: oracle.locale,
+        side: game.role_side(),
+        role: Some(game.role().to_string()),
+        style: Style {
+            colour: false,
+            columns: 240,
+        },
+    };
+    let mut turn_entries = Vec::new();
+    for output in outputs {
+        match output {
+            Output::Chronicle(entry) => turn_entries.push(entry.clone()),
+            Output::Narrate(told) | Output::Cry(told) => {
+                oracle.prose(at, "story text", &view.told(told))
+            }
+            Output::Event {
+                text: Some(told), ..
+            } => oracle.prose(at, "event", &view.told(told)),
+            Output::Ending { text, summary, .. } => {
+                for told in [text, summary].into_iter().flatten() {
+                    oracle.prose(at, "ending", &view.told(told));
+                }
+            }
+            _ => {}
+        }
+    }
+    if outputs.iter().any(|o| matches!(o, Output::Turn { .. })) {
+        *entries = turn_entries;
+    }
+    let told = own_losses(entries, game.role_side());
+    if outputs.iter().any(|o| matches!(o, Output::Turn { .. })) {
+        let composed = view.compose(entries, memory, true);
+        let chronicle = composed.sentences.join(" ");
+        oracle.view(
+            at,
+            "the turn's chronicle",
+            &chronicle,
+            &known,
+            &field,
+            &world,
+            &told,
+            false,
+        );
+        oracle.prose(at, "the turn's chronicle", &chronicle);
+    }
+    let report = view.entries(entries).join("\n");
+    oracle.view(at, "report", &report, &known, &field, &world, &told, false);
+    oracle.view(
+        at,
+        "status",
+        &view.status(),
+        &known,
+        &field,
+        &world,
+        &told,
+        false,
+    );
+    oracle.view(at, "map", &view.map(), &known, &field, &world, &told, false);
+    oracle.view(at, "why", &view.why(), &known, &field, &world, &told, false);
+    let couriers = game.story().couriers.clone();
+    oracle.view(
+        at,
+        "orders",
+        &view.orders(&couriers),
+        &known,
+        &field,
+        &world,
+        &told,
+        false,
+    );
+    if let Some(told) = game.situation() {
+        oracle.prose(at, "situation", &view.told(&told));
+    }
+    if ended {
+        oracle.view(
+            at,
+            "losses",
+            &view.losses(),
+            &known,
+            &field,
+            &world,
+            &told,
+            false,
+        );
+        if let Some(reveal) = game.reveal() {
+            let lines = view.reveal(&reveal).join("\n");
+            oracle.view(at, "reveal", &lines, &known, &field, &world, &told, true);
+        }
+    }
+}
+
+/// Plays one game to its end, drawing and checking every view after each
+/// command. `dice` None: the novel's line, no orders.
+fn play(
+    scene: &Arc<Scene>,
+    role: &str,
+    seed: u64,
+    dice: Option<&mut Dice>,
+    locale: Locale,
+) -> Game {
+    let (policy, player) = match dice {
+        Some(_) => (Policy::Random, Some(Policy::Random)),
+        None => (Policy::Historical, Some(Policy::Historical)),
+    };
+    let (mut game, outputs) =
+        Game::with_policies(Arc::clone(scene), role, seed, policy, player).expect("a game");
+    let oracle = Oracle { scene, locale };
+    let scene_id = scene.id().to_string();
+    let mut memory = Memory::default();
+    let mut entries = Vec::new();
+    let at = |turn| At {
+        scene: &scene_id,
+        role,
+        seed,
+        turn,
+    };
+    check_views(
+        &oracle,
+        &at(0),
+        &mut game,
+        &outputs,
+        &mut memory,
+        &mut entries,
+    );
+    let mut dice = dice;
+    let zones: Vec<String> = scene.zones().iter().map(|z| z.id.clone()).collect();
+    let mut steps = 0;
+    while !game.is_over() && steps < 400 {
+        steps += 1;
+        if let Some(dice) = dice.as_deref_mut() {
+            // Now and then an order to a unit of the player's.
+            let units = game.player_units();
+            if !units.is_empty() && dice.below(4) == 0 {
+                let unit = scene.units()[units[dice.below(units.len())]].id.clone();
+                let order = match dice.below(5) {
+                    0 => UnitCommand::Hold,
+                    1 => UnitCommand::Withdraw,
+                    2 => UnitCommand::Rally,
+                    3 => UnitCommand::Attack(zones[dice.below(zones.len())].clone()),
+                    _ => UnitCommand::Advance(zones[dice.below(zones.len())].clone()),
+                };
+                if let Ok(outputs) = game.order(&unit, order) {
+                    check_views(
+                        &oracle,
+                        &at(game.turn()),
+                        &mut game,
+                        &outputs,
+                        &mut memory,
+                        &mut entries,
+                    );
+                }
+            }
+        }
+        let outputs = game.auto_step().expect("a step");
+        check_views(
+            &oracle,
+            &at(game.turn()),
+            &mut game,
+            &outputs,
+            &mut memory,
+            &mut entries,
+        );
+    }
+    assert!(
+        game.is_over(),
+        "{scene_id} as {role} seed {seed} did not end"
+    );
+    game
+}
+
+fn every_role() -> Vec<(Arc<Scene>, String)> {
+    common::scenes()
+        .into_iter()
+        .filter(|s| s.id() != "tutorial-skirmish")
+        .flat_map(|s| {
+            let roles: Vec<String> = s.meta().playable.clone();
+            roles.into_iter().map(move |r| (Arc::clone(&s), r))
+        })
+        .collect()
+}
+
+#[test]
+fn no_view_tells_what_the_commander_does_not_know() {
+    let roles = every_role();
+    assert!(roles.len() >= 6, "every battle's roles: {}", roles.len());
+    std::thread::scope(|threads| {
+        for (scene, role) in &roles {
+            threads.spawn(move || {
+                play(scene, role, 1, None, Locale::En);
+                let mut dice = Dice(0x1eac ^ scene.id().len() as u64);
+                for seed in 0..GAMES {
+                    let locale = if seed % 4 == 3 {
+                        Locale::ZhHans
+                    } else {
+                        Locale::En
+                    };
+                    play(scene, role, seed + 100, Some(&mut dice), locale);
+                }
+            });
+        }
+    });
+}
+
+/// The tutorial's ford with fog over every zone from first to last: the
+/// Jin are never seen, only met in the fog.
+fn fogged() -> Arc<Scene> {
+    let source = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenes/examples/tutorial-skirmish.ron"
+    ))
+    .expect("the tutorial scene");
+    let source = source.replacen(
+        "    sides: [",
+        "    obscurants: {\"fog\": (name: {\"en\": \"fog\", \"zh-Hans\": \"雾\"}, blind_at: 0.5)},\n    prelude: (effects: [Obscure(zones: [], by: \"fog\", level: 1.0)]),\n    sides: [",
+        1,
+    );
+    assert!(source.contains("Obscure(zones"), "the fog is written in");
+    let rules = xiaoling::scene::parse_rules("rules.ron", xiaoling::scene::EMBEDDED_RULES.1)
+        .expect("rules");
+    let scene = xiaoling::scene::parse_scene("fogged.ron", &source, &rules)
+        .unwrap_or_else(|p| panic!("{}", p.iter().map(|d| d.to_string()).collect::<String>()));
+    Arc::new(scene)
+}
+
+#[test]
+fn a_side_hidden_in_fog_is_never_named_nor_counted() {
+    let scene = fogged();
+    let role = scene.meta().playable[0].clone();
+    let mut dice = Dice(7);
+    for seed in 0..GAMES {
+        let mut game = play(&scene, &role, seed, Some(&mut dice), Locale::En);
+        let picture = game.picture();
+        for (unit, sighting) in picture.enemy.iter().enumerate() {
+            if let Some(s) = sighting {
+                assert!(
+                    !s.clarity.named(),
+                    "seed {seed}: unit {unit} was made out in the fog: {s:?}"
+                );
+            }
+        }
+        // The reveal tells what the fog hid.
+        let reveal = game.reveal().expect("over");
+        assert!(reveal.others.iter().all(|s| s.brought > 0));
+    }
+}
+
+#[test]
+fn the_picture_is_the_same_for_the_same_seed_and_commands() {
+    for (scene, role) in every_role() {
+        let mut a = Dice(3);
+        let mut b = Dice(3);
+        let one = play(&scene, &role, 42, Some(&mut a), Locale::En);
+        let two = play(&scene, &role, 42, Some(&mut b), Locale::En);
+        assert_eq!(one.picture(), two.picture(), "{} as {role}", scene.id());
+    }
+}
+
+#[test]
+fn undo_takes_the_picture_back() {
+    let scene = common::scene("false-cry");
+    let (mut game, _) = Game::new(Arc::clone(&scene), "zhang-chun", 5).expect("a game");
+    game.choose(1).expect("a choice");
+    let before = game.picture().clone();
+    for _ in 0..4 {
+        if game.pending().is_some() {
+            game.choose(1).expect("a choice");
+        } else {
+            game.next().expect("a turn");
+        }
+    }
+    assert_ne!(game.picture(), &before, "four turns change what he knows");
+    for _ in 0..4 {
+        game.undo().expect("undo");
+    }
+    assert_eq!(game.picture(), &before);
+}
