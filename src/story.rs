@@ -496,7 +496,9 @@ impl Game {
         self.policy_rng = BattleRng::from_seed(seed ^ POLICY_STREAM);
         self.log.clear();
         self.undo_stack.clear();
-        self.picture = Picture::new(&self.scene, self.role_side());
+        if self.tells {
+            self.picture = Picture::new(&self.scene, self.role_side());
+        }
         let mut out = Vec::new();
         self.prelude(&mut out);
         self.look();

@@ -947,16 +947,7 @@ impl<'a> Session<'a> {
             self.say(&self.options.style.bold(ui(l, key)));
             self.say_told(history);
         }
-        if let Some(reveal) = self.game.reveal() {
-            let lines = self.with_view(|v| v.reveal(&reveal));
-            if !lines.is_empty() {
-                self.say("");
-                self.say(&self.options.style.bold(ui(l, "not_known")));
-                for line in lines {
-                    self.say_wrapped(&line, "  ");
-                }
-            }
-        }
+        self.say_reveal();
     }
 
     fn prompt(&self) -> String {
@@ -1602,10 +1593,16 @@ impl<'a> Session<'a> {
             .and_then(|c| scene.commander_idx(&c.id))
             .map(|idx| self.game.world().commanders[idx].zone)
             .unwrap_or(0);
-        let (header, weather) =
-            self.with_view(|v| (v.turn_header(turn, minute), v.weather_line(zone)));
+        let (header, weather, whereabouts) = self.with_view(|v| {
+            (
+                v.turn_header(turn, minute),
+                v.weather_line(zone),
+                v.whereabouts(),
+            )
+        });
         self.say(&header);
         self.say_wrapped(&weather, "");
+        self.say_wrapped(&whereabouts, "");
         if let Some(ending) = self.game.story().ended.clone() {
             let title = scene
                 .ending(&ending)
@@ -1748,6 +1745,26 @@ impl<'a> Session<'a> {
         }
         for (turn, text) in entries {
             self.say_log_entry(turn, &text);
+        }
+        self.say_reveal();
+    }
+
+    /// "What you did not know", once the battle is over (the ending, the
+    /// log): the picture set against the truth.
+    fn say_reveal(&mut self) {
+        let l = self.options.locale;
+        let Some(reveal) = self.game.reveal() else {
+            return;
+        };
+        let lines = self.with_view(|v| v.reveal(&reveal));
+        if lines.is_empty() {
+            return;
+        }
+        self.say("");
+        self.say(&self.options.style.bold(ui(l, "not_known")));
+        for line in lines {
+            let wrapped = wrap::wrap(&line, self.options.style.columns, "    ");
+            self.say(&format!("  {}", wrapped.trim_start()));
         }
     }
 

@@ -1097,6 +1097,27 @@ impl View<'_> {
             return None;
         }
         let l = self.locale;
+        // The played commander reads of his own fall in the second person.
+        let yours = self
+            .scene
+            .commanders()
+            .get(commander)
+            .is_some_and(|c| Some(&c.id) == self.role.as_ref());
+        if yours {
+            let text = match (fate, l.is_chinese()) {
+                (Fate::Killed, false) => {
+                    "You are struck down at {zone}! Your staff carry on in your name."
+                }
+                (Fate::Killed, true) => "你在{zone}力战倒下！麾下幕僚以你的名义继续指挥。",
+                (Fate::Wounded, false) => "You are wounded at {zone} and carried from the fight.",
+                (Fate::Wounded, true) => "你在{zone}负伤，被抬下阵来。",
+                (Fate::Captured, false) => {
+                    "You are taken prisoner at {zone}! Your staff carry on in your name."
+                }
+                (Fate::Captured, true) => "你在{zone}被俘！麾下幕僚以你的名义继续指挥。",
+            };
+            return Some(fill(l.zh(text), &[("zone", self.zone_name(state.zone))]));
+        }
         let text = match (fate, l.is_chinese()) {
             (Fate::Killed, false) => "{commander} is killed at {zone}!",
             (Fate::Killed, true) => "{commander}在{zone}阵亡！",
@@ -1328,7 +1349,7 @@ impl View<'_> {
         let mut rows: Vec<i32> = self.scene.zones().iter().map(|z| z.at.1).collect();
         rows.sort_unstable_by(|a, b| b.cmp(a));
         rows.dedup();
-        let mut lines = Vec::new();
+        let mut lines = vec![wrap(&self.whereabouts(), self.style.columns, "")];
         let l = self.locale;
         lines.push(self.style.dim(if l.is_chinese() {
             l.zh("北 ↑")
@@ -1418,9 +1439,9 @@ impl View<'_> {
             }
         }
         let legend = if l.is_chinese() {
-            l.zh("图例：▲ 营寨　· 道路　≈ 渡口　= 桥　（火、烟）　│ 道路相通　？未见")
+            l.zh("图例：★ 你所在　▲ 营寨　· 道路　≈ 渡口　= 桥　（火、烟）　│ 道路相通　？未见　淡色：先前所见")
         } else {
-            "Legend: ▲ camp  · road  ≈ ford  = bridge  (fire, smoke)  │ a road between  ? unseen"
+            "Legend: ★ you  ▲ camp  · road  ≈ ford  = bridge  (fire, smoke)  │ a road between  ? unseen  (seen 16:30): last seen then"
         };
         lines.push(wrap(&self.style.dim(legend), self.style.columns, ""));
         lines.join("\n")
@@ -1461,8 +1482,14 @@ impl View<'_> {
         } else {
             format!(" ({})", marks.join(", "))
         };
+        // Where the commander stands.
+        let here = if self.known.picture.at == Some(zone) && !self.known.picture.fallen {
+            "★"
+        } else {
+            ""
+        };
         format!(
-            "[{kind}{}{marks}]",
+            "[{here}{kind}{}{marks}]",
             self.style.bold(&capitalize(&self.zone_name(zone)))
         )
     }
@@ -1494,22 +1521,26 @@ impl View<'_> {
             if sighting.zone != zone || sighting.lost || sighting.bearing == Bearing::Broken {
                 continue;
             }
-            let [_, mut men, _, bearing] = self.sighting_cells(&sighting);
-            if self.locale.is_chinese() && !men.is_empty() {
-                men.push('人');
-            }
+            let [_, men, _, bearing] = self.sighting_cells(&sighting);
+            let zh = self.locale.is_chinese();
+            // "Later Jin troops, a few thousand, running"; 「金军人马约三千人，溃逃」.
+            let line = match (zh, men.is_empty()) {
+                (false, false) => format!("{name}, {men}, {bearing}"),
+                (false, true) => format!("{name}, {bearing}"),
+                (true, false) => format!("{name}{men}人，{bearing}"),
+                (true, true) => format!("{name}，{bearing}"),
+            };
             let current = sighting.turn == self.known.picture.turn;
             out.push(if current {
-                format!("{name} {men} {bearing}")
+                self.locale.zh_string(line)
             } else {
                 let at = clock(self.minute_of(sighting.turn));
-                let line = if self.locale.is_chinese() {
-                    self.locale
-                        .zh_string(format!("{name} {men} {bearing}（{at}所见）"))
+                let line = if zh {
+                    format!("{line}（{at}所见）")
                 } else {
-                    format!("{name} {men} {bearing} (seen {at})")
+                    format!("{line} (seen {at})")
                 };
-                self.style.dim(&line)
+                self.style.dim(&self.locale.zh_string(line))
             });
         }
         if !seen && !self.owns_zone(zone) {
