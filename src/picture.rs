@@ -52,11 +52,11 @@ impl Clarity {
     /// The spread of the strength estimate (a log-normal sigma).
     fn spread(self) -> f64 {
         match self {
-            Clarity::Close => 0.08,
-            Clarity::Near => 0.18,
-            Clarity::Far => 0.3,
-            Clarity::Dim => 0.5,
-            Clarity::Felt => 0.7,
+            Clarity::Close => 0.05,
+            Clarity::Near => 0.12,
+            Clarity::Far => 0.2,
+            Clarity::Dim => 0.3,
+            Clarity::Felt => 0.4,
         }
     }
 }
@@ -141,6 +141,11 @@ pub struct Picture {
     /// Per unit: the first sighting that ever reached the commander (for
     /// the reveal: what he believed of it first).
     pub first: Vec<Option<Sighting>>,
+    /// Per unit: its true strength when last seen as it was (not felt): the
+    /// umpire's note, private, from which the men seen to fall are told.
+    watched: Vec<Option<u32>>,
+    /// Per unit: the men the side saw it lose (estimated, added up).
+    pub seen_lost: Vec<u32>,
     /// The umpire's notes for the reveal: the cries the side's men
     /// believed, and whether each was true then. Private: no view reads it
     /// (only [`Reveal::of`], after the ending).
@@ -185,6 +190,8 @@ impl Picture {
             own: vec![None; n],
             pending: Vec::new(),
             first: vec![None; n],
+            watched: vec![None; n],
+            seen_lost: vec![0; n],
             cries: Vec::new(),
         }
     }
@@ -392,8 +399,8 @@ impl Picture {
             };
             let factor = error(seed, side, idx, clarity)
                 * match state {
-                    MoraleState::Wavering => 1.3,
-                    MoraleState::Routing => 2.0,
+                    MoraleState::Wavering => 1.2,
+                    MoraleState::Routing => 1.5,
                     _ => 1.0,
                 };
             let estimate = (f64::from(record.men) * factor).round().clamp(1.0, 1e9) as u32;
@@ -410,6 +417,16 @@ impl Picture {
                 mounted: info.mounted,
                 lost: false,
             };
+            // Men seen to fall since the last look at it, as the watcher
+            // reckons them (the dead are counted by eye, with his error).
+            if clarity != Clarity::Felt {
+                let now = if gone { 0 } else { record.men };
+                if let Some(before) = self.watched[idx] {
+                    let fell = f64::from(before.saturating_sub(now)) * factor;
+                    self.seen_lost[idx] = self.seen_lost[idx].saturating_add(fell.round() as u32);
+                }
+                self.watched[idx] = Some(now);
+            }
             if wait == 0 {
                 self.note(idx, sighting);
             } else {
@@ -433,7 +450,10 @@ impl Picture {
         // A place looked at again and found empty: whereabouts unknown.
         for (idx, known) in self.enemy.iter_mut().enumerate() {
             let Some(s) = known else { continue };
-            if s.turn == turn || s.lost || !self.seen_now.get(s.zone).copied().unwrap_or(false) {
+            let looked = self.seen_now.get(s.zone).copied().unwrap_or(false)
+                || self.sees.get(s.zone).copied().unwrap_or(false)
+                || ours(s.zone);
+            if s.turn == turn || s.lost || !looked {
                 continue;
             }
             let there = world.units.get(idx).is_some_and(|r| {
@@ -598,26 +618,16 @@ impl Picture {
     }
 
     /// How many men the commander reckons the enemy units `of` have lost:
-    /// what he saw of them first against what he sees now.
+    /// the men he saw fall, as he reckoned them.
     pub fn reckon_losses(&self, field: &Field, of: impl Fn(usize, &UnitInfo) -> bool) -> Reckoning {
         let mut lost = 0u32;
         let mut any = false;
         for (idx, info) in field.units.iter().enumerate() {
-            if !of(idx, info) {
+            if !of(idx, info) || self.first.get(idx).copied().flatten().is_none() {
                 continue;
             }
-            let (Some(first), Some(last)) =
-                (self.first.get(idx).copied().flatten(), self.sighting(idx))
-            else {
-                continue;
-            };
             any = true;
-            let now = if last.bearing == Bearing::Broken {
-                0
-            } else {
-                last.men
-            };
-            lost = lost.saturating_add(first.men.saturating_sub(now));
+            lost = lost.saturating_add(self.seen_lost.get(idx).copied().unwrap_or(0));
         }
         if any {
             Reckoning::Rough(lost)
@@ -661,7 +671,8 @@ fn error(seed: u64, side: usize, unit: usize, clarity: Clarity) -> f64 {
         sum += (bits >> 11) as f64 / (1u64 << 53) as f64;
     }
     let z = (sum - 2.0) * (3.0f64).sqrt();
-    (z * clarity.spread()).exp()
+    // Within half to twice the truth, however bad the sight.
+    (z * clarity.spread()).exp().clamp(0.5, 2.0)
 }
 
 fn splitmix(mut x: u64) -> u64 {
@@ -713,13 +724,31 @@ impl Known {
                 shown.then(|| c.clone())
             })
             .collect();
+        // Own units with word of this turn read as they are now (an order
+        // given since the picture's last look shows at once).
+        let own = picture
+            .own
+            .iter()
+            .enumerate()
+            .map(|(idx, word)| {
+                let word = word.as_ref()?;
+                let record = match world.units.get(idx) {
+                    Some(now) if word.turn == picture.turn => now.clone(),
+                    _ => word.record.clone(),
+                };
+                Some(OwnWord {
+                    turn: word.turn,
+                    record,
+                })
+            })
+            .collect();
         Known {
             side,
             turn: world.turn,
             weather: world.weather,
             zones: world.zones.clone(),
             unit_side,
-            own: picture.own.clone(),
+            own,
             commanders,
             picture: picture.clone(),
         }
@@ -829,12 +858,8 @@ impl Reveal {
         let side = picture.side;
         let mut others = Vec::new();
         for other in (0..field.n_sides).filter(|&s| s != side) {
-            let brought = field
-                .units
-                .iter()
-                .filter(|u| u.side == other)
-                .map(|u| u.start_men)
-                .sum();
+            // Of the units that came to the field (so brought = lost + standing).
+            let brought = world.side_start_men(field, other);
             others.push(SideTruth {
                 side: other,
                 brought,

@@ -243,7 +243,7 @@ fn plural_template(key: Detail) -> Option<&'static str> {
         Detail::Routs => "{unit} break and run!",
         Detail::Cascade => "Seeing those around them flee, {unit} break too!",
         Detail::Shattered => "{unit} are shattered; their men scatter beyond recall.",
-        Detail::DrumsHeard => "{unit} hear {commander}'s drums through the smoke.",
+        Detail::DrumsHeard => "{unit} hear {drums}.",
         Detail::Rallies => "{unit} rally.",
         _ => return None,
     })
@@ -296,8 +296,8 @@ fn template(locale: Locale, key: Detail) -> &'static str {
         (Detail::Shattered, true) => "{unit}已然崩散，收拢不住了。",
         (Detail::Drums, false) => "{commander}'s drums beat at {zone}.",
         (Detail::Drums, true) => "{commander}的战鼓在{zone}擂响。",
-        (Detail::DrumsHeard, false) => "{unit} hears {commander}'s drums through the smoke.",
-        (Detail::DrumsHeard, true) => "{unit}透过烟雾听见{commander}的鼓声。",
+        (Detail::DrumsHeard, false) => "{unit} hears {drums}.",
+        (Detail::DrumsHeard, true) => "{unit}听见{drums}。",
         (Detail::Rallies, false) => "{unit} rallies.",
         (Detail::Rallies, true) => "{unit}重整旗鼓。",
         (Detail::Surrenders, false) => "Throwing down their arms: {unit}, {men} men.",
@@ -326,8 +326,8 @@ fn template(locale: Locale, key: Detail) -> &'static str {
         (Detail::GCascade, true) => "见左右奔逃，随之溃散：{units}！",
         (Detail::GShattered, false) => "Shattered beyond recall: {units}.",
         (Detail::GShattered, true) => "崩散，收拢不住：{units}。",
-        (Detail::GDrumsHeard, false) => "Hearing {commander}'s drums through the smoke: {units}.",
-        (Detail::GDrumsHeard, true) => "透过烟雾听见{commander}的鼓声：{units}。",
+        (Detail::GDrumsHeard, false) => "Hearing {drums}: {units}.",
+        (Detail::GDrumsHeard, true) => "听见{drums}：{units}。",
         (Detail::GRallies, false) => "Rallied: {units}.",
         (Detail::GRallies, true) => "重整旗鼓：{units}。",
         (Detail::Destroyed, false) => "{zone} is destroyed! {men} men go down with it.",
@@ -448,6 +448,24 @@ impl View<'_> {
         }
     }
 
+    /// A commander's drums, "your drums" when he is the player's own:
+    /// 「你的鼓声」.
+    fn drums_of(&self, commander: usize) -> String {
+        let yours = self
+            .scene
+            .commanders()
+            .get(commander)
+            .is_some_and(|c| Some(&c.id) == self.role.as_ref());
+        let zh = self.locale.is_chinese();
+        let text = match (yours, zh) {
+            (true, false) => "your drums".to_string(),
+            (true, true) => "你的鼓声".to_string(),
+            (false, false) => format!("{}'s drums", self.commander_name(commander)),
+            (false, true) => format!("{}的鼓声", self.commander_name(commander)),
+        };
+        self.locale.zh_string(text)
+    }
+
     pub fn commander_name(&self, commander: usize) -> String {
         self.scene
             .commanders()
@@ -510,6 +528,8 @@ impl View<'_> {
     /// enemy's estimated.
     pub(crate) fn told_men(&self, men: u32, own: bool) -> String {
         match (own, men < 10_000) {
+            // In Chinese prose a figure is said, not printed: 约五千.
+            (true, true) if self.locale.is_chinese() => self.said(men, Sure::Counted),
             (true, true) => group_thousands(men),
             (true, false) => self.said(men, Sure::Counted),
             (false, _) => self.said(men, Sure::Estimated),
@@ -576,7 +596,20 @@ impl View<'_> {
             .map(|slot| match slot {
                 Slot::Line(line) => line,
                 Slot::Group(key, mut args, units) => {
-                    let names: Vec<String> = units.iter().map(|u| self.unit_name(*u)).collect();
+                    // Enemy bodies nobody could tell apart are counted, not
+                    // listed again and again: "three bodies of … horse".
+                    let mut names: Vec<(String, usize)> = Vec::new();
+                    for u in &units {
+                        let name = self.unit_name(*u);
+                        match names.iter_mut().find(|(n, _)| *n == name) {
+                            Some((_, count)) => *count += 1,
+                            None => names.push((name, 1)),
+                        }
+                    }
+                    let names: Vec<String> = names
+                        .into_iter()
+                        .map(|(name, count)| self.bodies(&name, count))
+                        .collect();
                     args.push(("units", names.join(sep)));
                     fill(template(self.locale, key), &args)
                 }
@@ -589,6 +622,29 @@ impl View<'_> {
                 }
             })
             .collect()
+    }
+
+    /// `count` enemy bodies of one label: "a body of … horse" ×3 is "3
+    /// bodies of … horse", 「一队…」 ×3 「三队…」.
+    fn bodies(&self, name: &str, count: usize) -> String {
+        if count < 2 {
+            return name.to_string();
+        }
+        let n = u32::try_from(count).unwrap_or(u32::MAX);
+        if self.locale.is_chinese() {
+            let said = self.locale.zh_string(numbers::zh_numeral(n));
+            for one in ["一队", "一支", "一隊"] {
+                if name.contains(one) {
+                    return name.replacen(
+                        one,
+                        &format!("{said}{}", one.chars().nth(1).unwrap_or('队')),
+                        1,
+                    );
+                }
+            }
+            return name.to_string();
+        }
+        name.replacen("a body of", &format!("{count} bodies of"), 1)
     }
 
     /// The template for one unit: its plural form when the scene says the
@@ -665,7 +721,7 @@ impl View<'_> {
             Entry::Rallies { unit } => (Detail::GRallies, vec![], *unit),
             Entry::DrumsHeard { unit, commander } if own(*unit) => (
                 Detail::GDrumsHeard,
-                vec![("commander", self.commander_name(*commander))],
+                vec![("drums", self.drums_of(*commander))],
                 *unit,
             ),
             Entry::RumorBelieved { .. }
@@ -786,14 +842,19 @@ impl View<'_> {
                     .iter()
                     .filter(|(side, _)| *side == self.side || self.sees_zone(*zone))
                     .map(|(side, men)| {
-                        let men = if *side == self.side {
-                            self.told_men(*men, true)
+                        let (who, men) = if *side == self.side {
+                            let you = if l.is_chinese() {
+                                l.zh("我军")
+                            } else {
+                                "you"
+                            };
+                            (you.to_string(), self.told_men(*men, true))
                         } else {
-                            self.said(*men, Sure::Estimated)
+                            (self.side_name(*side), self.said(*men, Sure::Estimated))
                         };
                         fill(
                             template(l, Detail::ClashSide),
-                            &[("side", self.side_name(*side)), ("men", men)],
+                            &[("side", who), ("men", men)],
                         )
                     })
                     .collect();
@@ -854,7 +915,7 @@ impl View<'_> {
                     self.unit_template(Detail::DrumsHeard, *unit),
                     &[
                         ("unit", self.unit_name(*unit)),
-                        ("commander", self.commander_name(*commander)),
+                        ("drums", self.drums_of(*commander)),
                     ],
                 )
             }
@@ -1477,10 +1538,10 @@ impl View<'_> {
         if record.burning.smoke >= self.field.rules.smoke_thin {
             marks.push(smoke_words(l, self.field, record.burning.smoke).to_string());
         }
-        let marks = if marks.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", marks.join(", "))
+        let marks = match (marks.is_empty(), l.is_chinese()) {
+            (true, _) => String::new(),
+            (false, false) => format!(" ({})", marks.join(", ")),
+            (false, true) => format!("（{}）", marks.join("、")),
         };
         // Where the commander stands.
         let here = if self.known.picture.at == Some(zone) && !self.known.picture.fallen {
@@ -1523,7 +1584,7 @@ impl View<'_> {
             }
             let [_, men, _, bearing] = self.sighting_cells(&sighting);
             let zh = self.locale.is_chinese();
-            // "Later Jin troops, a few thousand, running"; 「金军人马约三千人，溃逃」.
+            // "{side} troops, a few thousand, running"; 「{side}人马约三千人，溃逃」.
             let line = match (zh, men.is_empty()) {
                 (false, false) => format!("{name}, {men}, {bearing}"),
                 (false, true) => format!("{name}, {bearing}"),
@@ -1549,6 +1610,12 @@ impl View<'_> {
             } else {
                 "? unseen"
             }));
+        } else if out.is_empty() {
+            out.push(self.style.dim(if self.locale.is_chinese() {
+                self.locale.zh("不见人影")
+            } else {
+                "no one in sight"
+            }));
         }
         out
     }
@@ -1570,17 +1637,26 @@ impl View<'_> {
                 continue;
             }
             let horse = s.clarity == Clarity::Far && s.mounted;
+            // What is seen now is told apart by how it behaves; what was
+            // seen earlier in one place is one memory, as of its latest word.
+            let now = s.turn == self.known.picture.turn;
             let same = bodies.iter_mut().find(|(b, _)| {
+                let b_now = b.turn == self.known.picture.turn;
                 b.zone == s.zone
-                    && b.turn == s.turn
+                    && b_now == now
                     && b.lost == s.lost
-                    && b.bearing == s.bearing
+                    && (!now || b.bearing == s.bearing)
                     && (b.clarity == Clarity::Far && b.mounted) == horse
             });
             match same {
                 Some((b, _)) => {
                     b.men = b.men.saturating_add(s.men);
                     b.clarity = b.clarity.max(s.clarity);
+                    if s.turn > b.turn {
+                        b.turn = s.turn;
+                        b.bearing = s.bearing;
+                        b.source = s.source;
+                    }
                 }
                 None => bodies.push((*s, idx)),
             }
@@ -1638,13 +1714,17 @@ impl View<'_> {
         let zone = capitalize(&self.zone_name(s.zone));
         let reported = matches!(s.source, Source::Reported { .. });
         let place = match (s.lost, now, reported, zh) {
-            (true, _, _, false) => format!("gone from {} ({at})", self.zone_name(s.zone)),
-            (true, _, _, true) => format!("已离{zone}（{at}）"),
+            (true, _, _, false) => {
+                format!("gone from {} (seen there {at})", self.zone_name(s.zone))
+            }
+            (true, _, _, true) => format!("已不在{zone}（{at}曾见）"),
             (false, true, false, _) => zone,
             (false, true, true, false) => format!("{zone} (reported)"),
             (false, true, true, true) => format!("{zone}（探报）"),
-            (false, false, _, false) => format!("{zone} (seen {at})"),
-            (false, false, _, true) => format!("{zone}（{at}所见）"),
+            (false, false, false, false) => format!("{zone} (seen {at})"),
+            (false, false, false, true) => format!("{zone}（{at}所见）"),
+            (false, false, true, false) => format!("{zone} (reported as of {at})"),
+            (false, false, true, true) => format!("{zone}（{at}探报）"),
         };
         let sure = if s.clarity <= Clarity::Near {
             Sure::Estimated
@@ -1653,6 +1733,14 @@ impl View<'_> {
         };
         let men = if s.bearing == Bearing::Broken {
             String::new()
+        } else if s.clarity == Clarity::Felt {
+            // Met in the smoke: nobody can tell how many.
+            l.zh(if zh {
+                "不知多少"
+            } else {
+                "unknown numbers"
+            })
+            .to_string()
         } else {
             self.said(s.men, sure)
         };
@@ -1670,6 +1758,8 @@ impl View<'_> {
             (Bearing::Running, true) => "溃逃",
             (Bearing::Broken, true) => "已溃散",
         };
+        // Gone from where it was: how it behaved there is nothing to go by any more.
+        let bearing = if s.lost { "" } else { bearing };
         [
             l.zh_string(place),
             l.zh_string(men),
@@ -1702,11 +1792,18 @@ impl View<'_> {
             .collect();
         let here = self.zone_name(at);
         let blind_here = !picture.sees.get(at).copied().unwrap_or(false);
+        let smoky = self
+            .known
+            .zones
+            .get(at)
+            .is_some_and(|z| z.burning.smoke >= self.field.rules.smoke_blind);
         let text = match (zh, blind_here, seen.is_empty()) {
-            (false, true, _) => {
+            (false, true, _) if smoky => {
                 format!("You are at {here}, in smoke too thick to see beyond your own men.")
             }
-            (true, true, _) => format!("你在{here}，烟雾浓得看不见身边以外的人马。"),
+            (true, true, _) if smoky => format!("你在{here}，烟雾浓得看不见身边以外的人马。"),
+            (false, true, _) => format!("You are at {here}, and cannot see beyond your own men."),
+            (true, true, _) => format!("你在{here}，看不见身边以外的人马。"),
             (false, false, true) => format!("You are at {here}; you can see nothing beyond it."),
             (true, false, true) => format!("你在{here}，目力不能及于别处。"),
             (false, false, false) => {
@@ -1785,8 +1882,15 @@ impl View<'_> {
                     .filter_map(|(i, _)| self.field.units.get(i))
                     .map(|u| u.start_men)
                     .sum();
-                let lost = group_thousands(brought.saturating_sub(left));
-                let left = group_thousands(left);
+                let count = |n: u32| {
+                    if l.is_chinese() {
+                        l.zh_string(numbers::zh_numeral(n))
+                    } else {
+                        group_thousands(n)
+                    }
+                };
+                let lost = count(brought.saturating_sub(left));
+                let left = count(left);
                 lines.push(if l.is_chinese() {
                     l.zh_string(format!("  {name}：折损{lost}人，尚有{left}人在阵中"))
                 } else {
