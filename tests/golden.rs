@@ -204,6 +204,30 @@ fn broken_bridge_as_hong_chengchou_in_chinese() {
 }
 
 #[test]
+fn sarhu_as_du_song_in_english() {
+    golden(
+        "sarhu-du-song-en",
+        "sarhu",
+        "du-song",
+        3,
+        Locale::En,
+        &[1, 1, 1, 1, 1, 1, 1, 1],
+    );
+}
+
+#[test]
+fn sarhu_as_nurhaci_in_chinese() {
+    golden(
+        "sarhu-nurhaci-zh",
+        "sarhu",
+        "nurhaci",
+        3,
+        Locale::ZhHans,
+        &[2, 1, 2, 1, 2, 1, 2, 1],
+    );
+}
+
+#[test]
 fn whole_games_fit_60_columns_with_colour_on() {
     let style = |columns| xiaoling::repl::render::Style {
         colour: true,
