@@ -2009,7 +2009,7 @@ impl View<'_> {
             .map(|u| {
                 let (name, men, zone) = (
                     true_name(u.unit),
-                    group_thousands(u.men),
+                    count(u.men),
                     self.zone_name(u.zone),
                 );
                 if zh {
@@ -2044,7 +2044,7 @@ impl View<'_> {
                     self.zone_name(u.zone),
                 );
                 Some(if zh {
-                    format!("{name}：你最后在{was}见到（{at}），其实已到{is}")
+                    format!("{name}：你最后于{at}在{was}见到，其实已到{is}")
                 } else {
                     format!("{name}: last seen at {was} ({at}), but at {is} in truth")
                 })
@@ -2076,7 +2076,7 @@ impl View<'_> {
                 let (name, guess, truth) = (
                     true_name(u.unit),
                     self.said(s.men, Sure::Estimated),
-                    group_thousands(u.men),
+                    count(u.men),
                 );
                 Some(if zh {
                     format!("{name}：你估计{guess}人，实有{truth}人")
