@@ -1383,7 +1383,7 @@ impl View<'_> {
                     lines.push(wrap(&name, self.style.columns, "  "));
                     let detail = match cells {
                         Some([place, men, morale, state]) => {
-                            let men = if men.is_empty() {
+                            let men = if men.is_empty() || men.ends_with("unknown numbers") {
                                 men
                             } else if zh {
                                 format!("{}{men}{}", head[2], ui(l, "men"))
