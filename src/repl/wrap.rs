@@ -143,14 +143,15 @@ fn open_style(before: &str, line: &str) -> String {
     active
 }
 
-fn last_visible(text: &str) -> Option<char> {
-    strip_ansi(text).chars().last()
-}
-
 struct Token {
     text: String,
     /// A space separates it from the token before.
     space: bool,
+    /// Its last visible character, and its width: kept as it is built, so
+    /// wrapping reads each character once (no copy of the text per
+    /// character to find them).
+    last: Option<char>,
+    w: usize,
 }
 
 fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
@@ -160,6 +161,9 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
     // token after it. Escape codes ride along and take no room.
     let mut tokens: Vec<Token> = Vec::new();
     let mut word = String::new();
+    // The word's last visible character and width, as it is built.
+    let mut word_last: Option<char> = None;
+    let mut word_w = 0usize;
     let mut word_space = false;
     let mut space = false;
     let mut prefix = String::new();
@@ -189,6 +193,8 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
                 tokens.push(Token {
                     text: std::mem::take(&mut word),
                     space: word_space,
+                    last: word_last.take(),
+                    w: std::mem::take(&mut word_w),
                 });
             }
             space = true;
@@ -196,20 +202,22 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
         }
         let glue_back = !space
             && word.is_empty()
-            && tokens.last().is_some_and(|t| {
-                no_line_start(c) || last_visible(&t.text).is_some_and(no_line_end)
-            });
+            && tokens
+                .last()
+                .is_some_and(|t| no_line_start(c) || t.last.is_some_and(no_line_end));
         if glue_back && let Some(last) = tokens.pop() {
             // Closing punctuation stays with what it closes; what follows an
             // opening bracket stays with it.
             word = last.text;
             word_space = last.space;
+            word_last = last.last;
+            word_w = last.w;
         }
-        let after_bracket = last_visible(&word).is_some_and(no_line_end);
+        let after_bracket = word_last.is_some_and(no_line_end);
         let cjk = is_wide(c) && !in_span && !no_line_start(c);
         // A Chinese character starts a token, unless it follows an opening
         // bracket; Latin text after a Chinese character does too.
-        let after_wide = last_visible(&word).is_some_and(is_wide);
+        let after_wide = word_last.is_some_and(is_wide);
         let span_start = in_span && !prefix.is_empty() && (is_wide(c) || after_wide);
         let starts_token = !word.is_empty()
             && !after_bracket
@@ -219,13 +227,18 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
             tokens.push(Token {
                 text: std::mem::take(&mut word),
                 space: word_space,
+                last: word_last.take(),
+                w: std::mem::take(&mut word_w),
             });
         }
         if word.is_empty() {
             word_space = space;
         }
-        word.push_str(&std::mem::take(&mut prefix));
+        word.push_str(&prefix);
+        prefix.clear();
         word.push(c);
+        word_last = Some(c);
+        word_w += c.width().unwrap_or(0);
         space = false;
     }
     if !word.is_empty() || !prefix.is_empty() {
@@ -233,6 +246,8 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
         tokens.push(Token {
             text: word,
             space: word_space,
+            last: word_last,
+            w: word_w,
         });
     }
     let mut lines = Vec::new();
@@ -240,7 +255,7 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
     let mut used = 0;
     for token in tokens {
         let gap = usize::from(token.space && used > 0);
-        let w = width(&token.text);
+        let w = token.w;
         if used > 0 && used + gap + w > room {
             lines.push(std::mem::take(&mut line));
             used = 0;
