@@ -1052,7 +1052,7 @@ impl View<'_> {
     }
 
     /// A commander's side, from the scene (sides of commanders never change).
-    fn commander_side(&self, commander: usize) -> Option<usize> {
+    pub(crate) fn commander_side(&self, commander: usize) -> Option<usize> {
         self.scene
             .resolved()
             .commander_side

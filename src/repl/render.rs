@@ -716,6 +716,7 @@ impl View<'_> {
             Entry::Wavers { unit } => (Detail::GWavers, vec![], *unit),
             Entry::Steadies { unit } => (Detail::GSteadies, vec![], *unit),
             Entry::Routs { unit } => (Detail::GRouts, vec![], *unit),
+            Entry::Cascade { unit } if !own(*unit) => (Detail::GRouts, vec![], *unit),
             Entry::Cascade { unit } => (Detail::GCascade, vec![], *unit),
             Entry::Shattered { unit } => (Detail::GShattered, vec![], *unit),
             Entry::Rallies { unit } => (Detail::GRallies, vec![], *unit),
@@ -894,11 +895,24 @@ impl View<'_> {
                     Entry::Wavers { .. } => Detail::Wavers,
                     Entry::Steadies { .. } => Detail::Steadies,
                     Entry::Routs { .. } => Detail::Routs,
+                    // Why an enemy breaks is his own; that he runs is seen.
+                    Entry::Cascade { .. } if !own(*unit) => Detail::Routs,
                     Entry::Cascade { .. } => Detail::Cascade,
                     Entry::Shattered { .. } => Detail::Shattered,
                     _ => Detail::Rallies,
                 };
                 fill(self.unit_template(key, *unit), &unit_args(*unit))
+            }
+            // The enemy's drums out of sight: heard, from where, not whose.
+            Entry::Drums { commander, zone }
+                if self.commander_side(*commander) != Some(self.side) && !self.sees_zone(*zone) =>
+            {
+                let text = if l.is_chinese() {
+                    "{zone}方向鼓声大作。"
+                } else {
+                    "Drums beat from {zone}."
+                };
+                fill(l.zh(text), &[("zone", self.zone_name(*zone))])
             }
             Entry::Drums { commander, zone } => fill(
                 template(l, Detail::Drums),
