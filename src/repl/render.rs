@@ -2007,11 +2007,7 @@ impl View<'_> {
             .iter()
             .filter(|u| u.known.is_none() && u.standing)
             .map(|u| {
-                let (name, men, zone) = (
-                    true_name(u.unit),
-                    count(u.men),
-                    self.zone_name(u.zone),
-                );
+                let (name, men, zone) = (true_name(u.unit), count(u.men), self.zone_name(u.zone));
                 if zh {
                     format!("{name}（{men}人，在{zone}）")
                 } else {
