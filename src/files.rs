@@ -245,7 +245,7 @@ fn writer_gone(pid: u32, path: &Path) -> bool {
     if proc.join("self").exists() {
         return !proc.join(pid.to_string()).exists();
     }
-    std::fs::metadata(path)
+    std::fs::symlink_metadata(path)
         .and_then(|m| m.modified())
         .ok()
         .and_then(|t| t.elapsed().ok())
@@ -254,7 +254,8 @@ fn writer_gone(pid: u32, path: &Path) -> bool {
 
 /// Removes the temp files (`.NAME.tmp-PID`) that writes interrupted by a
 /// crash or a kill left in `dir`, when their writer is gone. Returns how many
-/// were removed. Only regular files with that exact shape of name are touched.
+/// were removed. Only regular files (or links) with that exact shape of name
+/// are touched.
 pub fn remove_stale_temps(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 0;
@@ -272,7 +273,11 @@ pub fn remove_stale_temps(dir: &Path) -> usize {
             continue;
         };
         let path = entry.path();
-        let regular = entry.file_type().is_ok_and(|t| t.is_file());
+        // A link with a temp file's name is removed too (the link, never
+        // its target).
+        let regular = entry
+            .file_type()
+            .is_ok_and(|t| t.is_file() || t.is_symlink());
         if regular && writer_gone(pid, &path) && std::fs::remove_file(&path).is_ok() {
             removed += 1;
         }
@@ -316,6 +321,45 @@ mod tests {
         ));
         let err = read_capped(&dir, 100).unwrap_err();
         assert_eq!(err.to_string(), "it is a folder, not a regular file");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn no_write_follows_a_link_at_the_temp_path_or_a_transcript() {
+        let dir = temp_dir("links");
+        let target = dir.join("precious.txt");
+        std::fs::write(&target, "precious").unwrap();
+        let slot = dir.join("quick.ron");
+        let temp = temp_path(&dir, &slot);
+        std::os::unix::fs::symlink(&target, &temp).unwrap();
+        write_atomic(&dir, &slot, b"the save").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+        let meta = std::fs::symlink_metadata(&slot).unwrap();
+        assert!(meta.is_file(), "the slot is a plain file, not a link");
+        assert_eq!(std::fs::read_to_string(&slot).unwrap(), "the save");
+        assert!(std::fs::symlink_metadata(&temp).is_err(), "no temp is left");
+        // A transcript at a link is refused; at a plain file it is new.
+        let link = dir.join("game.txt");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let err = create_plain(&link).unwrap_err();
+        assert!(err.to_string().contains("a link"), "{err}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+        let plain = dir.join("plain.txt");
+        std::fs::write(&plain, "old").unwrap();
+        let mut file = create_plain(&plain).unwrap();
+        file.write_all(b"new").unwrap();
+        drop(file);
+        assert_eq!(std::fs::read_to_string(&plain).unwrap(), "new");
+        // A link with a temp file's name whose writer is gone is removed
+        // (the link, not its target).
+        if Path::new("/proc/self").exists() {
+            let stale = dir.join(".other.ron.tmp-4294967295");
+            std::os::unix::fs::symlink(&target, &stale).unwrap();
+            assert_eq!(remove_stale_temps(&dir), 1);
+            assert!(std::fs::symlink_metadata(&stale).is_err());
+            assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

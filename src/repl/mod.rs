@@ -1972,6 +1972,66 @@ mod tests {
     use super::*;
     use rustyline::completion::Completer;
 
+    fn history_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("xiaoling-history-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    #[test]
+    fn the_history_is_written_atomically_and_read_back() {
+        use rustyline::history::History;
+        let dir = history_dir("plain");
+        let path = dir.join(".history");
+        let mut terminal = Terminal::new(Some(path.clone())).expect("terminal");
+        assert!(terminal.notice().is_none());
+        for line in ["order some-unit hold", "say \\ and\nmore"] {
+            let _ = terminal.editor.add_history_entry(line);
+        }
+        terminal.save_history();
+        assert!(std::fs::symlink_metadata(&path).expect("written").is_file());
+        let again = Terminal::new(Some(path)).expect("terminal");
+        let lines: Vec<&String> = again.editor.history().iter().collect();
+        assert_eq!(lines, ["order some-unit hold", "say \\ and\nmore"]);
+        assert_eq!(again.editor.history().len(), 2);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_history_file_that_is_a_link_is_neither_read_nor_written() {
+        let dir = history_dir("link");
+        let target = dir.join("notes.txt");
+        let lines: String = (0..3000).map(|i| format!("line {i}\n")).collect();
+        std::fs::write(&target, &lines).expect("target");
+        let path = dir.join(".history");
+        std::os::unix::fs::symlink(&target, &path).expect("link");
+        let mut terminal = Terminal::new(Some(path.clone())).expect("terminal");
+        let notice = terminal.notice().expect("the player is told");
+        assert!(
+            notice.contains("not kept this session") && notice.contains("a link"),
+            "{notice}"
+        );
+        assert!(terminal.notice().is_none(), "told once");
+        let _ = terminal.editor.add_history_entry("look");
+        terminal.save_history();
+        assert_eq!(std::fs::read_to_string(&target).expect("target"), lines);
+        // A link planted in the middle of a session is not written through
+        // either: the history stops being kept, and the player is told.
+        std::fs::remove_file(&path).expect("unlink");
+        let mut terminal = Terminal::new(Some(path.clone())).expect("terminal");
+        assert!(terminal.notice().is_none());
+        std::os::unix::fs::symlink(&target, &path).expect("link");
+        let _ = terminal.editor.add_history_entry("look");
+        terminal.save_history();
+        assert!(terminal.notice().is_some());
+        assert!(terminal.history.is_none());
+        assert_eq!(std::fs::read_to_string(&target).expect("target"), lines);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn tab_completes_slot_names_after_save_and_load() {
         let words = vec![
