@@ -414,7 +414,7 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
 
     let transcript_file = match &args.transcript {
         Some(path) => {
-            let mut file = std::fs::File::create(path)
+            let mut file = crate::files::create_plain(path)
                 .with_context(|| format!("cannot create the transcript {}", path.display()))?;
             file.write_all(transcript_header(&game, locale).as_bytes())
                 .with_context(|| format!("cannot write the transcript {}", path.display()))?;

@@ -131,20 +131,105 @@ pub const TEMP_NAME_EXTRA: usize = 1 + TEMP_MARK.len() + 10;
 /// `path`, created if missing), synced, renamed over `path`, the folder synced.
 /// On failure the temp file is removed and `path` is untouched.
 pub fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
+    write_atomic_checked(dir, path, bytes, &|_| Ok(())).map_err(|err| match err {
+        WriteError::Io(err) => err,
+        WriteError::Refused(why) => std::io::Error::other(why),
+    })
+}
+
+/// Why a checked write did not happen.
+#[derive(Debug)]
+pub enum WriteError {
+    /// The file system refused it.
+    Io(std::io::Error),
+    /// What was written, read back, did not pass the check: why.
+    Refused(String),
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::Io(err) => write!(f, "{err}"),
+            WriteError::Refused(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+/// Creates a new temp file at `temp`, never through a link: whatever is
+/// there (a stale temp file, or a link planted in its place) is removed
+/// first, and the file is created only if nothing is there
+/// (`create_new`, O_EXCL, which does not follow a symlink), so no other
+/// file is ever written.
+fn create_temp(temp: &Path) -> std::io::Result<std::fs::File> {
+    match std::fs::symlink_metadata(temp) {
+        Ok(meta) if meta.is_dir() => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!("{} is a folder", temp.display()),
+            ));
+        }
+        // Removing a link removes the link, not its target.
+        Ok(_) => std::fs::remove_file(temp)?,
+        Err(_) => {}
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o644);
+    }
+    options.open(temp)
+}
+
+/// Creates the file at `path` to write from the start (a transcript), never
+/// through a link: a link there is refused, a regular file is replaced by a
+/// new one (so another name for the same file is not written either), and
+/// the file is made with `create_new` (O_EXCL), which follows no link.
+pub fn create_plain(path: &Path) -> std::io::Result<std::fs::File> {
+    let refuse = |what: &str| {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("it is {what}, not a plain file, and is left as it is"),
+        ))
+    };
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => return refuse("a link"),
+        Ok(meta) if meta.is_file() => std::fs::remove_file(path)?,
+        Ok(meta) => return refuse(kind_of(meta.file_type())),
+        Err(_) => {}
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    options.open(path)
+}
+
+/// [`write_atomic`], with the temp file read back and checked by `check`
+/// (given its path) before it replaces `path`: a file the check refuses is
+/// removed and `path` keeps what it held.
+pub fn write_atomic_checked(
+    dir: &Path,
+    path: &Path,
+    bytes: &[u8],
+    check: &dyn Fn(&Path) -> Result<(), String>,
+) -> Result<(), WriteError> {
+    std::fs::create_dir_all(dir).map_err(WriteError::Io)?;
     let temp = temp_path(dir, path);
-    let result = (|| -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
+    let mut created = false;
+    let result = (|| -> Result<(), WriteError> {
+        let mut file = create_temp(&temp).map_err(WriteError::Io)?;
+        created = true;
+        file.write_all(bytes).map_err(WriteError::Io)?;
+        file.sync_all().map_err(WriteError::Io)?;
         drop(file);
-        std::fs::rename(&temp, path)?;
+        check(&temp).map_err(WriteError::Refused)?;
+        std::fs::rename(&temp, path).map_err(WriteError::Io)?;
         if let Ok(folder) = std::fs::File::open(dir) {
             let _ = folder.sync_all();
         }
         Ok(())
     })();
-    if result.is_err() {
+    if result.is_err() && created {
         let _ = std::fs::remove_file(&temp);
     }
     result
@@ -160,7 +245,7 @@ fn writer_gone(pid: u32, path: &Path) -> bool {
     if proc.join("self").exists() {
         return !proc.join(pid.to_string()).exists();
     }
-    std::fs::metadata(path)
+    std::fs::symlink_metadata(path)
         .and_then(|m| m.modified())
         .ok()
         .and_then(|t| t.elapsed().ok())
@@ -169,7 +254,8 @@ fn writer_gone(pid: u32, path: &Path) -> bool {
 
 /// Removes the temp files (`.NAME.tmp-PID`) that writes interrupted by a
 /// crash or a kill left in `dir`, when their writer is gone. Returns how many
-/// were removed. Only regular files with that exact shape of name are touched.
+/// were removed. Only regular files (or links) with that exact shape of name
+/// are touched.
 pub fn remove_stale_temps(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 0;
@@ -187,7 +273,11 @@ pub fn remove_stale_temps(dir: &Path) -> usize {
             continue;
         };
         let path = entry.path();
-        let regular = entry.file_type().is_ok_and(|t| t.is_file());
+        // A link with a temp file's name is removed too (the link, never
+        // its target).
+        let regular = entry
+            .file_type()
+            .is_ok_and(|t| t.is_file() || t.is_symlink());
         if regular && writer_gone(pid, &path) && std::fs::remove_file(&path).is_ok() {
             removed += 1;
         }
@@ -231,6 +321,45 @@ mod tests {
         ));
         let err = read_capped(&dir, 100).unwrap_err();
         assert_eq!(err.to_string(), "it is a folder, not a regular file");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn no_write_follows_a_link_at_the_temp_path_or_a_transcript() {
+        let dir = temp_dir("links");
+        let target = dir.join("precious.txt");
+        std::fs::write(&target, "precious").unwrap();
+        let slot = dir.join("quick.ron");
+        let temp = temp_path(&dir, &slot);
+        std::os::unix::fs::symlink(&target, &temp).unwrap();
+        write_atomic(&dir, &slot, b"the save").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+        let meta = std::fs::symlink_metadata(&slot).unwrap();
+        assert!(meta.is_file(), "the slot is a plain file, not a link");
+        assert_eq!(std::fs::read_to_string(&slot).unwrap(), "the save");
+        assert!(std::fs::symlink_metadata(&temp).is_err(), "no temp is left");
+        // A transcript at a link is refused; at a plain file it is new.
+        let link = dir.join("game.txt");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let err = create_plain(&link).unwrap_err();
+        assert!(err.to_string().contains("a link"), "{err}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+        let plain = dir.join("plain.txt");
+        std::fs::write(&plain, "old").unwrap();
+        let mut file = create_plain(&plain).unwrap();
+        file.write_all(b"new").unwrap();
+        drop(file);
+        assert_eq!(std::fs::read_to_string(&plain).unwrap(), "new");
+        // A link with a temp file's name whose writer is gone is removed
+        // (the link, not its target).
+        if Path::new("/proc/self").exists() {
+            let stale = dir.join(".other.ron.tmp-4294967295");
+            std::os::unix::fs::symlink(&target, &stale).unwrap();
+            assert_eq!(remove_stale_temps(&dir), 1);
+            assert!(std::fs::symlink_metadata(&stale).is_err());
+            assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

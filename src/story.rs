@@ -135,6 +135,22 @@ pub enum Command {
     Order { unit: String, order: UnitCommand },
 }
 
+/// The most commands a game's log holds (and a save's): turns and choices
+/// (each battle bounds them: at most 1,000 turns and
+/// [`crate::scene::MAX_TURNING_POINTS`] choices) always fit; orders fill
+/// the rest ([`order_room`]).
+pub const MAX_LOG: usize = 20_000;
+
+/// The log's length past which no order is taken in `scene`: what is left
+/// is kept for every turn and choice the battle can still take, so no game
+/// logs more than [`MAX_LOG`] commands.
+pub fn order_room(scene: &Scene) -> usize {
+    let turns_and_choices = (scene.meta().max_turns as usize)
+        .saturating_add(1)
+        .saturating_add(scene.turning_points().len());
+    MAX_LOG.saturating_sub(turns_and_choices)
+}
+
 /// An order the player gives a unit of his own (`order UNIT …`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum UnitCommand {
@@ -187,6 +203,12 @@ pub enum StoryError {
     WillNotListen,
     #[error("no road leads from you to that unit: no rider can reach it")]
     NoRoad,
+    /// The log holds as many orders as a save keeps: only turns and choices
+    /// (which the battle bounds) go on.
+    #[error(
+        "you have given {0} orders, as many as a saved game can hold: no more orders this battle, but the turns and choices go on (`next`)"
+    )]
+    TooManyOrders(usize),
     /// A game `simulate` played stopped on an error of its own: a fault
     /// of the engine, reported with the seed that shows it.
     #[error("the game with seed {seed} stopped at turn {turn}: {error}")]
@@ -689,6 +711,14 @@ impl Game {
             return Err(StoryError::WillNotListen);
         }
         let delay = self.courier_turns(idx, &world).ok_or(StoryError::NoRoad)?;
+        if self.log.len() >= order_room(&scene) {
+            let orders = self
+                .log
+                .iter()
+                .filter(|c| matches!(c, Command::Order { .. }))
+                .count();
+            return Err(StoryError::TooManyOrders(orders));
+        }
         self.push_undo();
         self.log.push(Command::Order {
             unit: unit_id.to_string(),

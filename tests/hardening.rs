@@ -479,3 +479,56 @@ fn log_gives_turns_from_the_start_and_says_when_they_are_unknown() {
     assert!(stdout.contains("\nTurn ?: ★ Zhang Chun:"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[cfg(unix)]
+#[test]
+fn links_planted_in_the_saves_folder_or_as_the_transcript_are_never_written_through() {
+    let dir = common::temp_dir("planted-links");
+    let outside = common::temp_dir("planted-targets");
+    let target = outside.join("precious.txt");
+    let lines: String = (0..3000).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(&target, &lines).unwrap();
+    // A link at the history file (the pipe keeps no history, but the
+    // session must not touch it either), and as the transcript.
+    std::os::unix::fs::symlink(&target, dir.join(".history")).unwrap();
+    let link = dir.join("game.txt");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let mut list = play_args("false-cry", "zhang-chun", 4, &dir);
+    list.extend(["--transcript".to_string(), link.display().to_string()]);
+    let out = run(&args(&list), b"quit\n");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("cannot create the transcript") && stderr.contains("a link"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), lines);
+    // A link at a save's temp file, as the process that writes it will name
+    // it (this process, through the library).
+    let scenes = common::scenes();
+    let (mut game, _) =
+        xiaoling::story::Game::new(common::find(&scenes, "false-cry"), "zhang-chun", 4)
+            .expect("game");
+    let temp = dir.join(format!(".quick.ron.tmp-{}", std::process::id()));
+    std::os::unix::fs::symlink(&target, &temp).unwrap();
+    let path = xiaoling::save::save(&dir, "quick", &mut game, "t\n").expect("saved");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), lines);
+    assert!(std::fs::symlink_metadata(&path).unwrap().is_file());
+    xiaoling::save::load(&dir, "quick", &scenes).expect("the save loads");
+    assert!(std::fs::symlink_metadata(&temp).is_err(), "no temp is left");
+    // The autosaver's writer thread too.
+    let temp = dir.join(format!(".autosave-1.ron.tmp-{}", std::process::id()));
+    std::os::unix::fs::symlink(&target, &temp).unwrap();
+    let mut saver = xiaoling::save::Autosaver::new();
+    saver
+        .submit(&dir, "autosave-1", &mut game, "t\n")
+        .expect("autosave");
+    saver.flush();
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), lines);
+    assert!(
+        std::fs::symlink_metadata(dir.join("autosave-1.ron"))
+            .unwrap()
+            .is_file()
+    );
+    assert!(std::fs::symlink_metadata(&temp).is_err(), "no temp is left");
+}

@@ -1086,3 +1086,245 @@ fn greedy_decisions_and_answers_to_orders_save_load_and_replay_exactly() {
     assert!(answered, "the Jin answered an attack on some seed");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ------------------------------------- every save the game writes loads (issue 23)
+
+/// A scene from `source`, checked with the shipped rules.
+fn scene_of(file: &str, source: &str) -> Arc<Scene> {
+    let rules = scene::parse_rules("rules.ron", scene::EMBEDDED_RULES.1).expect("rules");
+    Arc::new(
+        scene::parse_scene(file, source, &rules).unwrap_or_else(|problems| {
+            panic!(
+                "{}",
+                problems.iter().map(ToString::to_string).collect::<String>()
+            )
+        }),
+    )
+}
+
+/// Three Ming hosts of 400,000 men wade one wide ford to the north bank;
+/// the Jin wait in their camp. `events` goes in the scene's events.
+fn ford_scene(events: &str) -> Arc<Scene> {
+    let host = |n: u32| {
+        format!(
+            r#"(id: "host-{n}", name: "Host {n}", side: "ming", kind: MingFoot, men: 400000, quality: 0.5, morale: 60, zone: "south-bank", order: MoveTo("north-bank")),"#
+        )
+    };
+    let source = format!(
+        r#"(
+    meta: (id: "wide-ford", title: "Wide ford", date: "", place: "", intro: "A host at a ford.",
+           turn_minutes: 15, start_minute: 480, max_turns: 40, timeout_ending: "night",
+           playable: ["zhang", "khan"]),
+    sides: [(id: "ming", name: "Ming", colour: Red), (id: "jin", name: "Jin", colour: Yellow)],
+    zones: [
+        (id: "south-bank", name: "the south bank", kind: Bank, at: (0, 0), adjacent: ["ford"]),
+        (id: "ford", name: "the ford", kind: Ford, at: (0, 1), adjacent: ["north-bank"],
+         width_m: 100000, length_m: 100, depth_m: 0.5),
+        (id: "north-bank", name: "the north bank", kind: Bank, at: (0, 2), adjacent: ["tent"]),
+        (id: "tent", name: "the tent", kind: Camp, at: (0, 3), adjacent: []),
+    ],
+    commanders: [
+        (id: "zhang", name: "Zhang", side: "ming", leadership: 5, zone: "south-bank", playable: true, drums: true),
+        (id: "khan", name: "Khan", side: "jin", leadership: 9, zone: "tent", playable: true, drums: true),
+    ],
+    units: [
+        {} {} {}
+        (id: "banner", name: "the Plain Blue", side: "jin", kind: BannerCavalry, men: 3000, quality: 0.7, morale: 70, zone: "tent"),
+    ],
+    turning_points: [],
+    events: [{events}],
+    endings: [(id: "night", title: "Night", when: Never, text: "Night falls.", summary: "Night.")],
+)"#,
+        host(1),
+        host(2),
+        host(3)
+    );
+    scene_of("wide-ford.ron", &source)
+}
+
+/// Saves `game` to `slot`, loads it back and checks that the replay is the
+/// game, state for state.
+fn saves_and_loads_exactly(scene: &Arc<Scene>, game: &mut Game, dir: &Path, slot: &str) {
+    save::save(dir, slot, game, "t\n").unwrap_or_else(|err| panic!("{err}"));
+    let scenes = vec![Arc::clone(scene)];
+    let mut loaded = save::load(dir, slot, &scenes).unwrap_or_else(|err| panic!("{err}"));
+    assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+    assert_eq!(state_text(&mut loaded.game), state_text(game));
+    assert_eq!(loaded.game.log(), game.log());
+}
+
+#[test]
+fn more_than_a_million_men_through_one_ford_still_save_and_load() {
+    let scene = ford_scene("");
+    let dir = temp_dir("million-ford");
+    let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", 1).expect("game");
+    let ford = 1;
+    let crossed = |game: &mut Game| -> u32 {
+        SavedState::of(&game.snapshot()).expect("state").world.zones[ford]
+            .passage
+            .crossed
+            .iter()
+            .sum()
+    };
+    while crossed(&mut game) <= save::MAX_MEN && !game.is_over() {
+        game.next().expect("turn");
+    }
+    assert!(crossed(&mut game) > save::MAX_MEN, "{}", crossed(&mut game));
+    saves_and_loads_exactly(&scene, &mut game, &dir, "ford");
+    // An autosave, through the writer thread, as well.
+    let mut saver = save::Autosaver::new();
+    game.next().expect("turn");
+    saver
+        .submit(&dir, "autosave-1", &mut game, "t\n")
+        .expect("autosave");
+    saver.flush();
+    save::load(&dir, "autosave-1", &[Arc::clone(&scene)]).expect("the autosave loads");
+}
+
+#[test]
+fn sixty_five_morale_effects_in_one_event_still_save_and_load() {
+    let effects = vec![r#"Morale(target: Unit("host-1"), delta: -0.25)"#; 65].join(", ");
+    let scene = ford_scene(&format!(
+        r#"(id: "omens", when: Turn(AtLeast(1)), text: "Omens.", effects: [{effects}])"#
+    ));
+    let dir = temp_dir("morale-effects");
+    let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", 2).expect("game");
+    game.next().expect("turn");
+    let state = SavedState::of(&game.snapshot()).expect("state");
+    let last = &state.world.units[0].morale.last;
+    assert!(last.len() <= 64, "{}", last.len());
+    let orders: f64 = last.iter().map(|(_, d)| d).sum();
+    assert!(
+        orders <= -16.25 + 1e-9,
+        "the 65 moves are all noted: {last:?}"
+    );
+    saves_and_loads_exactly(&scene, &mut game, &dir, "omens");
+}
+
+#[test]
+fn a_hand_edited_random_stream_at_its_end_is_refused_at_load() {
+    let scenes = scenes();
+    let dir = temp_dir("word-pos");
+    let mut game = random_game(&find(&scenes, "false-cry"), "zhang-chun", 3);
+    play_out(&mut game, 3);
+    let path = save::save(&dir, "good", &mut game, "t\n").expect("save");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let at = text.find("word_pos:").expect("a word position") + "word_pos:".len();
+    let end = at + text[at..].find([',', ')']).expect("end");
+    let edited = format!("{} {}{}", &text[..at], u64::MAX, &text[end..]);
+    std::fs::write(dir.join("edited.ron"), edited).expect("write");
+    let err = match save::load(&dir, "edited", &scenes) {
+        Err(err) => err.to_string(),
+        Ok(_) => panic!("a stream at u64::MAX loaded, and could never be saved again"),
+    };
+    assert!(err.contains("random stream is at draw"), "{err}");
+    // A stream edited to the bound loads and saves; once it has drawn past
+    // it (which no game from a seed comes near), the save is refused before
+    // it is written, saying why, and the slot keeps its last good save.
+    let ok = format!("{} {}{}", &text[..at], save::MAX_WORD_POS, &text[end..]);
+    std::fs::write(dir.join("bound.ron"), ok).expect("write");
+    let mut loaded = save::load(&dir, "bound", &scenes).expect("loads at the bound");
+    save::save(&dir, "again", &mut loaded.game, "t\n").expect("saves at the bound");
+    let good = std::fs::read(dir.join("again.ron")).expect("the good save");
+    play_out(&mut loaded.game, 2);
+    let err = save::save(&dir, "again", &mut loaded.game, "t\n").expect_err("refused");
+    assert!(matches!(err, SaveError::Refused(..)), "{err}");
+    let said = err.to_string();
+    assert!(
+        said.contains("would be refused when loaded")
+            && said.contains("random stream is at draw")
+            && said.contains("keeps its last good save"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(dir.join("again.ron")).expect("kept"), good);
+    save::load(&dir, "again", &scenes).expect("the last good save loads");
+    // The autosaver's writer refuses it the same way.
+    let mut saver = save::Autosaver::inline();
+    let err = saver
+        .save_now(&dir, "again", &mut loaded.game, "t\n")
+        .expect_err("refused");
+    assert!(matches!(err, SaveError::Refused(..)), "{err}");
+    assert_eq!(std::fs::read(dir.join("again.ron")).expect("kept"), good);
+    let temps: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(temps.is_empty(), "no temp file is left: {temps:?}");
+}
+
+/// The tutorial's finished scene (`scenes/examples/`).
+fn tutorial() -> Arc<Scene> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/examples/tutorial-skirmish.ron");
+    scene_of(
+        "tutorial-skirmish.ron",
+        &std::fs::read_to_string(path).expect("the tutorial"),
+    )
+}
+
+#[test]
+fn twenty_thousand_orders_in_the_tutorial_stop_at_what_a_save_holds() {
+    use xiaoling::story::UnitCommand;
+    let scene = tutorial();
+    let dir = temp_dir("many-orders");
+    let (mut game, _) = Game::new(Arc::clone(&scene), "sun-gang", 4).expect("game");
+    let mut refused = None;
+    for _ in 0..20_001 {
+        match game.order("rear-foot", UnitCommand::Hold) {
+            Ok(_) => {}
+            Err(err) => {
+                refused = Some(err);
+                break;
+            }
+        }
+    }
+    let err = refused.expect("the 20,001st order is refused");
+    assert!(matches!(err, StoryError::TooManyOrders(_)), "{err}");
+    assert!(err.to_string().contains("no more orders"), "{err}");
+    let room = xiaoling::story::order_room(&scene);
+    assert_eq!(game.log().len(), room);
+    // The turns go on to the end, and the log stays within the bound.
+    while !game.is_over() {
+        match game.auto_step() {
+            Ok(_) => {}
+            Err(err) => panic!("{err}"),
+        }
+    }
+    assert!(game.log().len() <= save::MAX_LOG, "{}", game.log().len());
+    saves_and_loads_exactly(&scene, &mut game, &dir, "orders");
+}
+
+#[test]
+fn check_refuses_a_battle_with_more_choices_than_a_save_holds() {
+    let tp = |n: usize| {
+        format!(
+            r#"(id: "tp-{n}", role: "zhang", when: Turn(AtLeast(1)), situation: "?", options: [(id: "a", text: "A.", effects: [], narration: "A."), (id: "b", text: "B.", effects: [], narration: "B.")]),"#
+        )
+    };
+    let many: String = (0..=xiaoling::scene::MAX_TURNING_POINTS).map(tp).collect();
+    let source = r#"(
+    meta: (id: "choices", title: "Choices", date: "", place: "", intro: "Many choices.",
+           turn_minutes: 15, start_minute: 480, max_turns: 4, timeout_ending: "night",
+           playable: ["zhang"]),
+    sides: [(id: "ming", name: "Ming", colour: Red), (id: "jin", name: "Jin", colour: Yellow)],
+    zones: [(id: "camp", name: "the camp", kind: Camp, at: (0, 0), adjacent: [])],
+    commanders: [(id: "zhang", name: "Zhang", side: "ming", leadership: 5, zone: "camp", playable: true)],
+    units: [
+        (id: "foot", name: "Foot", side: "ming", kind: MingFoot, men: 100, quality: 0.5, morale: 60, zone: "camp"),
+        (id: "horse", name: "Horse", side: "jin", kind: BannerCavalry, men: 100, quality: 0.5, morale: 60, zone: "camp"),
+    ],
+    turning_points: [MANY],
+    events: [],
+    endings: [(id: "night", title: "Night", when: Never, text: "Night falls.", summary: "Night.")],
+)"#
+    .replace("MANY", &many);
+    let rules = scene::parse_rules("rules.ron", scene::EMBEDDED_RULES.1).expect("rules");
+    let problems = match scene::parse_scene("choices.ron", &source, &rules) {
+        Ok(_) => panic!("a battle of 1,001 turning points passed the check"),
+        Err(problems) => problems.iter().map(ToString::to_string).collect::<String>(),
+    };
+    assert!(
+        problems.contains("more than a save can hold the choices of (1000)"),
+        "{problems}"
+    );
+}

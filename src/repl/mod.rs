@@ -17,7 +17,7 @@ use render::{Style, View, ui};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -159,6 +159,11 @@ pub trait LineSource {
     fn echoes(&self) -> bool;
     /// What Tab may complete right now.
     fn set_completions(&mut self, _words: Vec<String>) {}
+    /// Something the player should know about the input itself (its
+    /// history file cannot be kept), said once before the next prompt.
+    fn notice(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// Commands from a pipe or file, one per line.
@@ -350,6 +355,36 @@ pub struct Terminal {
     editor: rustyline::Editor<Helper, rustyline::history::FileHistory>,
     words: Rc<RefCell<Vec<String>>>,
     history: Option<PathBuf>,
+    /// Why the history is not kept, until the player is told.
+    untold: Option<String>,
+}
+
+/// The largest history file read.
+const MAX_HISTORY_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Whether a history file may be kept at `path`: nothing there yet, or a
+/// regular file that is not a link (read and written only then, so a link
+/// planted there never has its target read or written); else why not.
+pub fn history_usable(path: &Path) -> Result<(), String> {
+    match std::fs::symlink_metadata(path) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(err) => Err(err.to_string()),
+        Ok(meta) if meta.file_type().is_symlink() => Err("it is a link".into()),
+        Ok(meta) if !meta.is_file() => Err("it is not a regular file".into()),
+        Ok(meta) if meta.len() > MAX_HISTORY_BYTES => Err("it is far too large".into()),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// The history as rustyline's file holds it (`#V2`, one entry a line, `\\`
+/// and `\n` escaped).
+fn history_text<'a>(entries: impl Iterator<Item = &'a String>) -> String {
+    let mut text = String::from("#V2\n");
+    for entry in entries {
+        text.push_str(&entry.replace('\\', "\\\\").replace('\n', "\\n"));
+        text.push('\n');
+    }
+    text
 }
 
 impl Terminal {
@@ -364,19 +399,50 @@ impl Terminal {
         editor.set_helper(Some(Helper {
             words: Rc::clone(&words),
         }));
-        // The history is a regular file or nothing: a FIFO there would block.
-        let history = history.filter(|p| !p.exists() || crate::files::is_regular(p));
-        if let Some(path) = &history
-            && crate::files::is_regular(path)
-            && std::fs::metadata(path).is_ok_and(|m| m.len() <= 16 * 1024 * 1024)
-        {
-            let _ = editor.load_history(path);
-        }
-        Ok(Terminal {
+        let mut terminal = Terminal {
             editor,
             words,
-            history,
-        })
+            history: None,
+            untold: None,
+        };
+        if let Some(path) = history {
+            match history_usable(&path) {
+                Ok(()) => {
+                    if path.exists() {
+                        let _ = terminal.editor.load_history(&path);
+                    }
+                    terminal.history = Some(path);
+                }
+                Err(why) => terminal.refuse_history(&path, &why),
+            }
+        }
+        Ok(terminal)
+    }
+
+    fn refuse_history(&mut self, path: &Path, why: &str) {
+        self.history = None;
+        self.untold = Some(format!(
+            "(The command history is not kept this session: {} is not a plain file ({why}), and it is left as it is.)",
+            path.display()
+        ));
+    }
+
+    /// Writes the history atomically (a new file renamed over the old, so
+    /// nothing is written through a link), if the file is still usable.
+    fn save_history(&mut self) {
+        let Some(path) = self.history.clone() else {
+            return;
+        };
+        if let Err(why) = history_usable(&path) {
+            self.refuse_history(&path, &why);
+            return;
+        }
+        let text = history_text(self.editor.history().iter());
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let _ = crate::files::write_atomic(dir, &path, text.as_bytes());
     }
 }
 
@@ -387,13 +453,13 @@ impl LineSource for Terminal {
             Err(rustyline::error::ReadlineError::Interrupted) => Line::Interrupted,
             Err(_) => Line::Eof,
         };
-        if let (Line::Text(_), Some(path)) = (&line, &self.history) {
-            if let Some(dir) = path.parent() {
-                let _ = std::fs::create_dir_all(dir);
-            }
-            let _ = self.editor.save_history(path);
+        if let Line::Text(_) = &line {
+            self.save_history();
         }
         line
+    }
+    fn notice(&mut self) -> Option<String> {
+        self.untold.take()
     }
     fn echoes(&self) -> bool {
         true
@@ -988,6 +1054,9 @@ impl<'a> Session<'a> {
             if self.closed {
                 return;
             }
+            if let Some(notice) = input.notice() {
+                self.say_wrapped(&notice, "");
+            }
             input.set_completions(self.completions());
             let prompt = self.prompt();
             let read = input.read(&prompt);
@@ -1380,6 +1449,9 @@ impl<'a> Session<'a> {
                 StoryError::NotOnField => l.zh("该营不在战场上。").to_string(),
                 StoryError::WillNotListen => l.zh("该营正在溃逃，重整之前不听号令。").to_string(),
                 StoryError::NoRoad => l.zh("没有道路通往该营，传令兵到不了。").to_string(),
+                StoryError::TooManyOrders(n) => l.zh_string(format!(
+                    "你已下令 {n} 次，存档容不下更多命令：此战不能再下令，回合与抉择照常（next）。"
+                )),
                 other => other.to_string(),
             }
         } else {
@@ -1899,6 +1971,66 @@ pub fn first_sentence(text: &str, max: usize) -> String {
 mod tests {
     use super::*;
     use rustyline::completion::Completer;
+
+    fn history_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("xiaoling-history-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    #[test]
+    fn the_history_is_written_atomically_and_read_back() {
+        use rustyline::history::History;
+        let dir = history_dir("plain");
+        let path = dir.join(".history");
+        let mut terminal = Terminal::new(Some(path.clone())).expect("terminal");
+        assert!(terminal.notice().is_none());
+        for line in ["order some-unit hold", "say \\ and\nmore"] {
+            let _ = terminal.editor.add_history_entry(line);
+        }
+        terminal.save_history();
+        assert!(std::fs::symlink_metadata(&path).expect("written").is_file());
+        let again = Terminal::new(Some(path)).expect("terminal");
+        let lines: Vec<&String> = again.editor.history().iter().collect();
+        assert_eq!(lines, ["order some-unit hold", "say \\ and\nmore"]);
+        assert_eq!(again.editor.history().len(), 2);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_history_file_that_is_a_link_is_neither_read_nor_written() {
+        let dir = history_dir("link");
+        let target = dir.join("notes.txt");
+        let lines: String = (0..3000).map(|i| format!("line {i}\n")).collect();
+        std::fs::write(&target, &lines).expect("target");
+        let path = dir.join(".history");
+        std::os::unix::fs::symlink(&target, &path).expect("link");
+        let mut terminal = Terminal::new(Some(path.clone())).expect("terminal");
+        let notice = terminal.notice().expect("the player is told");
+        assert!(
+            notice.contains("not kept this session") && notice.contains("a link"),
+            "{notice}"
+        );
+        assert!(terminal.notice().is_none(), "told once");
+        let _ = terminal.editor.add_history_entry("look");
+        terminal.save_history();
+        assert_eq!(std::fs::read_to_string(&target).expect("target"), lines);
+        // A link planted in the middle of a session is not written through
+        // either: the history stops being kept, and the player is told.
+        std::fs::remove_file(&path).expect("unlink");
+        let mut terminal = Terminal::new(Some(path.clone())).expect("terminal");
+        assert!(terminal.notice().is_none());
+        std::os::unix::fs::symlink(&target, &path).expect("link");
+        let _ = terminal.editor.add_history_entry("look");
+        terminal.save_history();
+        assert!(terminal.notice().is_some());
+        assert!(terminal.history.is_none());
+        assert_eq!(std::fs::read_to_string(&target).expect("target"), lines);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn tab_completes_slot_names_after_save_and_load() {

@@ -71,7 +71,7 @@ impl Writer {
             .collect();
         let file = file_of(&job.header, state, &job.log, checkpoints, &job.transcript);
         let text = to_text(&file).map_err(|err| SaveError::Write(shown(), err))?;
-        super::write_atomic(&job.dir, &job.path, text.as_bytes())?;
+        super::write_verified(&job.dir, &job.path, text.as_bytes(), &job.header.scene)?;
         Ok(job.path.clone())
     }
 

@@ -40,6 +40,7 @@ pub use types::*;
 
 use crate::scene::Scene;
 use crate::sim::WorldState;
+use crate::sim::morale::{MAX_LAST, MAX_NOTED};
 use crate::sim::movement::UnitOrder;
 use crate::sim::rng::BattleRng;
 use crate::story::{Command, Game, Snapshot};
@@ -67,9 +68,14 @@ pub const MAX_SAVE_BYTES: u64 = 16 * 1024 * 1024;
 /// A save keeps at most the last this many bytes of the transcript (the
 /// command log, not the transcript, is what rebuilds the game).
 pub const MAX_TRANSCRIPT_BYTES: usize = 256 * 1024;
-/// Commands in a save's log at most: a battle has at most 1,000 turns and a
-/// few dozen choices.
-pub const MAX_LOG: usize = 20_000;
+/// Commands in a save's log at most: the game keeps its log within it
+/// ([`crate::story::order_room`]).
+pub const MAX_LOG: usize = crate::story::MAX_LOG;
+/// Words a random stream has drawn at most: a game draws far fewer (2^62
+/// words take a century at ten billion a second), and a stream loaded at it
+/// can still draw three times as many before its position passes what a
+/// save can hold (2^64).
+pub const MAX_WORD_POS: u64 = 1 << 62;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -157,6 +163,10 @@ pub enum SaveError {
     Folder(String, String),
     #[error("cannot save to {0}: {1} (the old save, if any, is untouched)")]
     Write(String, String),
+    #[error(
+        "not saved to {0}: read back, this save would be refused when loaded ({1}); the slot keeps its last good save"
+    )]
+    Refused(String, String),
     #[error("cannot read {0}: {1}")]
     Read(String, String),
     #[error("{0} is not a usable xiaoling save: {1}")]
@@ -390,7 +400,7 @@ pub fn save(
     let shown = || path.display().to_string();
     let file = save_file(game, transcript).map_err(|err| SaveError::Write(shown(), err))?;
     let text = to_text(&file).map_err(|err| SaveError::Write(shown(), err))?;
-    write_atomic(dir, &path, text.as_bytes())?;
+    write_verified(dir, &path, text.as_bytes(), game.scene())?;
     Ok(path)
 }
 
@@ -412,6 +422,49 @@ pub fn autosave(
 ) -> Result<PathBuf, SaveError> {
     let slot = autosave_slot(game, why);
     save(dir, &slot, game, transcript)
+}
+
+/// Writes a save as [`write_atomic`] does, but reads the temp file back and
+/// runs the loader's own checks on it ([`verify`]) before it replaces the
+/// slot: a save that loading would refuse is never written over a good one.
+pub fn write_verified(
+    dir: &Path,
+    path: &Path,
+    bytes: &[u8],
+    scene: &Scene,
+) -> Result<(), SaveError> {
+    use crate::files::WriteError;
+    if let Err(err) = std::fs::create_dir_all(dir) {
+        return Err(SaveError::Folder(
+            dir.display().to_string(),
+            err.to_string(),
+        ));
+    }
+    let shown = path.display().to_string();
+    crate::files::write_atomic_checked(dir, path, bytes, &|temp| verify(temp, scene)).map_err(
+        |err| match err {
+            WriteError::Io(err) => SaveError::Write(shown.clone(), err.to_string()),
+            WriteError::Refused(why) => SaveError::Refused(shown.clone(), why),
+        },
+    )
+}
+
+/// What loading the save at `path` in `scene` would refuse before its replay:
+/// the file's size, text and shape, every bound ([`check_bounds`]) and its
+/// fit to the battle ([`check_fits`]). Cheap beside a load: no replay.
+pub fn verify(path: &Path, scene: &Scene) -> Result<(), String> {
+    let file = read(path).map_err(|err| match err {
+        SaveError::Damaged(_, why) => why,
+        other => other.to_string(),
+    })?;
+    if file.scene != scene.id() {
+        return Err(format!(
+            "it names the battle `{}`, not `{}`",
+            file.scene,
+            scene.id()
+        ));
+    }
+    check_fits(scene, &file)
 }
 
 /// Temp file in the same folder, fsync, rename, fsync the folder.
@@ -513,8 +566,8 @@ pub fn check_bounds(file: &SaveFile) -> Result<(), String> {
             && finite(unit.orders.progress)
             && unit.orders.progress >= 0.0
             && finite(m.fear)
-            && m.last.iter().all(|(_, d)| finite(*d))
-            && m.last.len() <= 64;
+            && m.last.iter().all(|(_, d)| d.abs() <= MAX_NOTED)
+            && m.last.len() <= MAX_LAST;
         if !ok {
             return Err(format!(
                 "unit #{} has a morale or progress out of range",
@@ -535,9 +588,10 @@ pub fn check_bounds(file: &SaveFile) -> Result<(), String> {
         let b = &zone.burning;
         if ![b.fire, b.fuel, b.smoke].into_iter().all(finite)
             || !zone.haze.levels.iter().copied().all(finite)
-            || zone.passage.crossed.iter().any(|&n| n > MAX_MEN)
         {
-            return Err("a zone's fire, smoke or crossing count is out of range".into());
+            // Crossing counts are sums over the game, kept within u32 by the
+            // engine (saturating); the battle bounds them (`check_fits`).
+            return Err("a zone's fire or smoke is out of range".into());
         }
     }
     for commander in &world.commanders {
@@ -550,7 +604,18 @@ pub fn check_bounds(file: &SaveFile) -> Result<(), String> {
             return Err("a rumor's credibility is out of range".into());
         }
     }
-    if world.rumors.active.len() > 1_000 {
+    for (what, rng) in [
+        ("battle's", &world.rng),
+        ("policy's", &file.state.policy_rng),
+    ] {
+        if rng.word_pos > MAX_WORD_POS {
+            return Err(format!(
+                "the {what} random stream is at draw {}, past any game's ({MAX_WORD_POS})",
+                rng.word_pos
+            ));
+        }
+    }
+    if world.rumors.active.len() > crate::sim::rumor::MAX_RUMORS {
         return Err("it holds more rumors than any battle spreads".into());
     }
     Ok(())
@@ -766,6 +831,25 @@ pub fn check_fits(scene: &Scene, file: &SaveFile) -> Result<(), String> {
         .any(|z| z.passage.crossed.len() != n_sides)
     {
         return Err("a zone's crossing counts do not match the sides".into());
+    }
+    // A unit crosses at most once a turn, and no unit gains men.
+    let most_crossed = scene
+        .units()
+        .iter()
+        .map(|u| u64::from(u.men))
+        .sum::<u64>()
+        .saturating_mul(u64::from(max_turn));
+    if let Some((idx, n)) = world.zones.iter().enumerate().find_map(|(idx, z)| {
+        z.passage
+            .crossed
+            .iter()
+            .find(|&&n| u64::from(n) > most_crossed)
+            .map(|&n| (idx, n))
+    }) {
+        return Err(format!(
+            "it says {n} men crossed at `{}`, more than the battle's men could in its turns ({most_crossed})",
+            scene.zones()[idx].id
+        ));
     }
     for rumor in &world.rumors.active {
         if rumor.about >= n_sides

@@ -443,6 +443,10 @@ fn load_file(path: &Path, rules: &Rules) -> Result<Scene, Vec<Diagnostic>> {
 /// Larger scene files are refused unread: the shipped battles are far smaller.
 pub const MAX_SCENE_BYTES: u64 = 4 * 1024 * 1024;
 
+/// The most turning points a battle has: each is decided once, so a game
+/// logs at most this many choices (besides its turns, at most 1,000).
+pub const MAX_TURNING_POINTS: usize = 1_000;
+
 fn read(path: &Path) -> Result<String, Vec<Diagnostic>> {
     let shown = path.display().to_string();
     let bytes = crate::files::read_capped(path, MAX_SCENE_BYTES).map_err(|err| {

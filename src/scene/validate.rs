@@ -594,6 +594,21 @@ impl<'a> Checker<'a> {
 
     fn turning_points(&mut self) {
         let raw = self.raw;
+        if raw.turning_points.len() > crate::scene::MAX_TURNING_POINTS {
+            self.report(
+                &["turning_points:"],
+                format!(
+                    "the battle has {} turning points, more than a save can hold the choices of ({})",
+                    raw.turning_points.len(),
+                    crate::scene::MAX_TURNING_POINTS
+                ),
+                format!(
+                    "keep at most {} turning points",
+                    crate::scene::MAX_TURNING_POINTS
+                ),
+                "Turning points",
+            );
+        }
         for tp in &raw.turning_points {
             self.anchor_at("turning_points", &tp.id);
             if !raw.meta.playable.contains(&tp.role) {

@@ -714,7 +714,13 @@ impl Battle {
                     reached,
                     believers: Vec::new(),
                 };
-                self.world.resource_mut::<Rumors>().active.push(rumor);
+                let mut rumors = self.world.resource_mut::<Rumors>();
+                // At most `MAX_RUMORS` cries at once: a new one drowns the oldest.
+                if rumors.active.len() >= rumor::MAX_RUMORS {
+                    let over = rumors.active.len() + 1 - rumor::MAX_RUMORS;
+                    rumors.active.drain(..over);
+                }
+                rumors.active.push(rumor);
             }
             Act::Fire { zone, intensity } => {
                 // Sets the fire to `intensity`: 0 puts it out (rain, a bucket line).

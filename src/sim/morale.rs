@@ -47,6 +47,12 @@ pub enum Modifier {
     Withdrawal,
 }
 
+/// The most moves of morale a unit notes in a turn (`Morale::last`); a save
+/// with more is refused.
+pub const MAX_LAST: usize = 64;
+/// The largest noted move either way (a save with a larger one is refused).
+pub const MAX_NOTED: f64 = 1e12;
+
 #[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Morale {
     /// 0..100.
@@ -93,11 +99,42 @@ impl Morale {
         self.push(modifier, delta);
     }
 
+    /// Notes a move of `delta` for `modifier`. At most [`MAX_LAST`] moves
+    /// are noted a turn: past that, a move is added to the latest noted one
+    /// of the same kind; a kind not noted yet takes the place of a move
+    /// added to an earlier one of its own kind (there are fewer kinds than
+    /// places), so every kind that moved it is still there, with its total.
     pub fn push(&mut self, modifier: Modifier, delta: f64) {
-        if delta != 0.0 {
-            self.last.push((modifier, delta));
+        if delta == 0.0 {
+            return;
         }
+        if self.last.len() >= MAX_LAST {
+            if let Some(at) = self.last.iter().rposition(|(m, _)| *m == modifier) {
+                fold(&mut self.last[at].1, delta);
+                return;
+            }
+            let twice = (1..self.last.len()).rev().find_map(|k| {
+                let kind = self.last[k].0;
+                self.last[..k]
+                    .iter()
+                    .rposition(|(m, _)| *m == kind)
+                    .map(|j| (j, k))
+            });
+            match twice {
+                Some((j, k)) => {
+                    let (_, moved) = self.last.remove(k);
+                    fold(&mut self.last[j].1, moved);
+                }
+                None => self.last.truncate(MAX_LAST - 1),
+            }
+        }
+        self.last.push((modifier, delta));
     }
+}
+
+/// Adds a move to a noted one, within [`MAX_NOTED`].
+fn fold(noted: &mut f64, delta: f64) {
+    *noted = (*noted + delta).clamp(-MAX_NOTED, MAX_NOTED);
 }
 
 /// Chance that a wavering unit below `rout_below` breaks this turn.
@@ -651,6 +688,19 @@ impl Turn<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_turn_notes_at_most_max_last_moves_and_folds_the_rest() {
+        let mut morale = Morale::new(50.0);
+        for _ in 0..MAX_LAST + 10 {
+            morale.push(Modifier::Orders, -1.0);
+        }
+        morale.push(Modifier::Smoke, -2.0);
+        assert_eq!(morale.last.len(), MAX_LAST);
+        let total: f64 = morale.last.iter().map(|(_, d)| d).sum();
+        assert_eq!(total, -(MAX_LAST as f64 + 10.0) - 2.0);
+        assert!(morale.last.iter().any(|(m, _)| *m == Modifier::Smoke));
+    }
 
     #[test]
     fn a_commander_lifts_morale_only_to_a_ceiling() {

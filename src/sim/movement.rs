@@ -862,7 +862,8 @@ pub fn movement_system(
                     if orders.progress < f64::from(strength.men) {
                         break 'unit;
                     }
-                    crossed[zone * n_sides + info.side] += strength.men;
+                    let at = &mut crossed[zone * n_sides + info.side];
+                    *at = at.saturating_add(strength.men);
                     any_crossed = true;
                     chronicle.push(Entry::Crossed {
                         unit: info.idx,

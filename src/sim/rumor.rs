@@ -7,6 +7,10 @@
 //! smoke, or that cannot see that side at all, believes it with probability
 //! equal to the credibility: cheered if the claim favours its side, shaken if not.
 
+/// The most cries abroad at once (a save with more is refused): a new one
+/// past it drowns out the oldest.
+pub const MAX_RUMORS: usize = 1_000;
+
 use super::UnitInfo;
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
