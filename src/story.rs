@@ -1377,11 +1377,13 @@ impl Game {
                 Some(side) if side == mine => Arg::Count(world.side_men(field, side)),
                 Some(side) => reckoned(picture.reckon(field, Body::Side, |_, s| s.side == side)),
                 None => match unit(id) {
-                    Some((i, u)) if u.side(&field.units[i]) == mine => Arg::Count(
-                        Some(u)
-                            .filter(|u| u.morale.state.can_fight_or_flee())
-                            .map_or(0, |u| u.men),
-                    ),
+                    Some((i, u)) if field.units.get(i).is_some_and(|f| u.side(f) == mine) => {
+                        Arg::Count(
+                            Some(u)
+                                .filter(|u| u.morale.state.can_fight_or_flee())
+                                .map_or(0, |u| u.men),
+                        )
+                    }
                     Some((i, _)) => reckoned(picture.reckon(field, Body::Unit, |idx, _| idx == i)),
                     None => Arg::Count(0),
                 },
@@ -1390,7 +1392,9 @@ impl Game {
                 Some(side) if side == mine => Arg::Count(world.side_losses(field, side)),
                 Some(side) => reckoned(picture.reckon_losses(field, |_, s| s.side == side)),
                 None => match unit(id) {
-                    Some((i, u)) if u.side(&field.units[i]) == mine => Arg::Count(lost_of(i, u)),
+                    Some((i, u)) if field.units.get(i).is_some_and(|f| u.side(f) == mine) => {
+                        Arg::Count(lost_of(i, u))
+                    }
                     Some((i, _)) => reckoned(picture.reckon_losses(field, |idx, _| idx == i)),
                     None => Arg::Count(0),
                 },

@@ -83,6 +83,12 @@ fn load_of_save_is_identity_on_the_game_state() {
             assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
             assert_eq!(loaded.transcript, "the transcript\n");
             assert_eq!(state_text(&mut loaded.game), state_text(&mut game));
+            // What the commander knows comes back too (rebuilt by the replay).
+            assert_eq!(
+                loaded.game.picture(),
+                game.picture(),
+                "{scene_id} after {steps}"
+            );
             assert_eq!(loaded.game.log(), game.log());
             assert_eq!(loaded.game.policies(), game.policies());
             assert_eq!(loaded.game.role(), game.role());

@@ -60,6 +60,8 @@ impl Game {
         };
         let mut snapshot = self.snapshot();
         snapshot.story.pending = None;
+        // The copy tells no story: it keeps no picture, and copies none.
+        snapshot.picture = crate::picture::Picture::default();
         // Later decisions in a look-ahead: each side's own policy, greedy
         // by the novel's choice; a person's side played at random.
         let plain = |policy: Policy| match policy {
