@@ -45,10 +45,7 @@ enum Cmd {
     /// List the battles and their playable roles.
     Scenes,
     /// Check scene files (or folders) and print every problem found.
-    Check {
-        /// Files or folders; default: the scenes folder.
-        paths: Vec<PathBuf>,
-    },
+    Check(CheckArgs),
     /// Play many games automatically and report outcomes.
     Simulate(SimulateArgs),
     /// Print a battle's choice graph in Graphviz DOT.
@@ -92,6 +89,28 @@ struct PlayArgs {
     /// (default: historical, the novel's choice). A save keeps it.
     #[arg(long, value_enum, value_name = "P", conflicts_with = "load")]
     policy_other: Option<PolicyArg>,
+}
+
+#[derive(Args, Debug, Clone)]
+struct CheckArgs {
+    /// Files or folders; default: the scenes folder.
+    paths: Vec<PathBuf>,
+    /// Also play N games per role of each scene, told in full, and report
+    /// every text told while one of its claims was false (an error), texts
+    /// never told, options never taken, endings never reached, options that
+    /// make no difference, and what a player should never see.
+    #[arg(long, value_name = "N")]
+    play: Option<u32>,
+    /// The first seed of the games played.
+    #[arg(long, default_value_t = 1, requires = "play")]
+    seed: u64,
+    /// Worker threads for the games (default: one per core).
+    #[arg(long, value_name = "N", requires = "play")]
+    threads: Option<std::num::NonZeroU16>,
+    /// Print the play-throughs' report as JSON (one object per scene, one
+    /// per line).
+    #[arg(long, requires = "play")]
+    json: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -161,7 +180,7 @@ pub fn run() -> Result<ExitCode> {
         None => play(cli.play, &common),
         Some(Cmd::Play(args)) => play(args, &common),
         Some(Cmd::Scenes) => list_scenes(&common.dir),
-        Some(Cmd::Check { paths }) => check(paths),
+        Some(Cmd::Check(args)) => check(args),
         Some(Cmd::Simulate(args)) => simulate(args, &common.dir),
         Some(Cmd::Graph { scene }) => graph(&scene, &common.dir),
         Some(Cmd::Replay { save }) => replay(&save, &common.saves, &common.dir),
@@ -242,29 +261,75 @@ fn list_scenes(dir: &SceneDir) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn check(paths: Vec<PathBuf>) -> Result<ExitCode> {
-    let paths = if paths.is_empty() {
+fn check(args: CheckArgs) -> Result<ExitCode> {
+    let paths = if args.paths.is_empty() {
         vec![PathBuf::from("scenes")]
     } else {
-        paths
+        args.paths.clone()
     };
-    let (checked, problems) = scene::check_paths(&paths);
+    let (checked, scenes, problems) = scene::load_paths(&paths);
     let mut stderr = std::io::stderr().lock();
     for problem in &problems {
         let _ = write!(stderr, "{problem}");
         let _ = writeln!(stderr);
     }
-    if problems.is_empty() {
+    if !problems.is_empty() {
+        let _ = writeln!(stderr, "{} problem(s) found", problems.len());
+        return Ok(ExitCode::from(1));
+    }
+    drop(stderr);
+    let Some(games) = args.play else {
         writeln!(
             std::io::stdout(),
             "ok: {checked} file(s) checked, no problems"
         )
         .map_err(stdout_error)?;
-        Ok(ExitCode::SUCCESS)
-    } else {
-        let _ = writeln!(stderr, "{} problem(s) found", problems.len());
-        Ok(ExitCode::from(1))
+        return Ok(ExitCode::SUCCESS);
+    };
+    if games == 0 {
+        bail!("--play must be at least 1");
     }
+    let threads = args
+        .threads
+        .map_or_else(rayon::current_num_threads, |n| usize::from(n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let mut failed = false;
+    let mut out = std::io::stdout().lock();
+    for (folder, scene) in scenes {
+        let scene = Arc::new(scene);
+        let folder = folder.display().to_string();
+        let played = AtomicU32::new(0);
+        let started = Instant::now();
+        let total = crate::lint::total_games(&scene, games);
+        let lint = std::thread::scope(|scope| {
+            let worker = scope
+                .spawn(|| pool.install(|| crate::lint::play(&scene, games, args.seed, &played)));
+            if std::io::stderr().is_terminal() {
+                show_progress(&worker, &played, total, started);
+            }
+            worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+        .map_err(|e| anyhow!("{}: {e}", scene.id()))?;
+        failed |= !lint.claim_failures.is_empty();
+        if args.json {
+            let json = serde_json::to_string(&lint).context("cannot write the report as JSON")?;
+            writeln!(out, "{json}").map_err(stdout_error)?;
+        } else {
+            write!(out, "{}", crate::lint::report_text(&lint, Some(&folder)))
+                .map_err(stdout_error)?;
+        }
+    }
+    out.flush().map_err(stdout_error)?;
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Output to standard output failed: a clear error (exit status 2).

@@ -18,6 +18,7 @@
 pub mod cli;
 pub mod files;
 pub mod graph;
+pub mod lint;
 pub mod picture;
 pub mod repl;
 pub mod save;

@@ -33,6 +33,31 @@ pub struct Told {
     pub args: Vec<(String, Arg)>,
 }
 
+/// What a game's telling showed of its scene's texts, for the scene
+/// checker (`check --play`): kept only for a game opened with
+/// [`Game::audited`]. Texts are named by [`Audit`]'s ids: `ITEM.FIELD`,
+/// with `[k]` for the `k`th variant of a list (`tp-id/option-id` for an
+/// option's texts; `atmosphere[k]` for the scene's atmosphere).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Audit {
+    /// The ids of every text told.
+    pub told: BTreeSet<String>,
+    /// Each telling of a text while one of its claims did not hold.
+    pub false_claims: Vec<FalseClaim>,
+    /// Each placeholder that printed nothing: (text id, placeholder, turn).
+    pub empty_placeholders: Vec<(String, String, u32)>,
+}
+
+/// A text told while something it claims was false.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FalseClaim {
+    /// The text's id (see [`Audit`]).
+    pub text: String,
+    /// The claim, as the scene writes it.
+    pub claim: String,
+    pub turn: u32,
+}
+
 /// The value of a placeholder when its text was told.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Arg {
@@ -303,6 +328,8 @@ pub struct Game {
     /// Text being told is after-action (an ending's history): its
     /// placeholders tell the truth.
     truth_told: bool,
+    /// What the telling showed, for the scene checker: None unless asked.
+    audit: Option<Box<Audit>>,
 }
 
 /// [`StoryState`] by the scene's typed ids: what happened, was decided and
@@ -459,6 +486,29 @@ impl Game {
         others: Policy,
         player: Option<Policy>,
     ) -> Result<(Game, Vec<Output>), StoryError> {
+        Game::open(scene, role, seed, others, player, false)
+    }
+
+    /// [`Game::with_policies`], keeping an [`Audit`] of every text told
+    /// from the first: what the scene checker plays.
+    pub fn audited(
+        scene: Arc<Scene>,
+        role: &str,
+        seed: u64,
+        others: Policy,
+        player: Option<Policy>,
+    ) -> Result<(Game, Vec<Output>), StoryError> {
+        Game::open(scene, role, seed, others, player, true)
+    }
+
+    fn open(
+        scene: Arc<Scene>,
+        role: &str,
+        seed: u64,
+        others: Policy,
+        player: Option<Policy>,
+        audit: bool,
+    ) -> Result<(Game, Vec<Output>), StoryError> {
         if !scene.meta().playable.iter().any(|r| r == role) {
             return Err(StoryError::NoSuchRole(
                 role.to_string(),
@@ -494,6 +544,7 @@ impl Game {
             spare: Spare::default(),
             picture: Picture::default(),
             truth_told: false,
+            audit: audit.then(Box::default),
             scene,
         };
         game.picture = Picture::new(&game.scene, game.role_side());
@@ -1012,6 +1063,12 @@ impl Game {
     }
 
     /// The played side's picture of the battle.
+    /// What the telling showed so far, for a game opened with
+    /// [`Game::audited`].
+    pub fn audit(&self) -> Option<&Audit> {
+        self.audit.as_deref()
+    }
+
     pub fn picture(&self) -> &Picture {
         &self.picture
     }
@@ -1051,12 +1108,14 @@ impl Game {
         };
         if let (Some(text), Some(variants)) = (&prelude.text, &resolved.text) {
             out.extend(
-                self.tell_variants(text, variants, "prelude")
-                    .map(Output::Narrate),
+                self.tell_variants(text, variants, "prelude", |k| {
+                    text_id("prelude", "text", text, k)
+                })
+                .map(Output::Narrate),
             );
         }
         for (effect, act) in prelude.effects.iter().zip(&resolved.effects) {
-            self.apply(effect, act, Voice::Event, out);
+            self.apply(effect, act, Voice::Event, "prelude", out);
         }
     }
 
@@ -1149,17 +1208,29 @@ impl Game {
         } else {
             Voice::Other
         };
+        let item = || format!("{}/{}", tp.id, option.id);
         let told = match voice {
-            Voice::Own => self.tell_variants(&option.narration, &r_option.narration, &option.id),
+            Voice::Own => {
+                self.tell_variants(&option.narration, &r_option.narration, &option.id, |k| {
+                    text_id(&item(), "narration", &option.narration, k)
+                })
+            }
             _ => option
                 .perceived
                 .as_ref()
                 .zip(r_option.perceived.as_ref())
-                .and_then(|(p, v)| self.tell_variants(p, v, &option.id)),
+                .and_then(|(p, v)| {
+                    self.tell_variants(p, v, &option.id, |k| text_id(&item(), "perceived", p, k))
+                }),
         };
         out.extend(told.map(Output::Narrate));
+        let from = if self.audit.is_some() {
+            item()
+        } else {
+            String::new()
+        };
         for (effect, act) in option.effects.iter().zip(&r_option.effects) {
-            self.apply(effect, act, voice, out);
+            self.apply(effect, act, voice, &from, out);
         }
     }
 
@@ -1174,7 +1245,15 @@ impl Game {
 
     /// Applies an effect: `effect` as the file says it (its texts), `act`
     /// the same resolved.
-    fn apply(&mut self, effect: &Effect, act: &Act, voice: Voice, out: &mut Vec<Output>) {
+    /// `from` names the item whose effect it is, for the audit.
+    fn apply(
+        &mut self,
+        effect: &Effect,
+        act: &Act,
+        voice: Voice,
+        from: &str,
+        out: &mut Vec<Output>,
+    ) {
         match (effect, act) {
             (Effect::SetFlag(flag), Act::SetFlag(id)) => {
                 if !self.story.flags.contains(flag) {
@@ -1190,18 +1269,21 @@ impl Game {
             (Effect::Narrate(text), Act::Narrate(variants)) => {
                 if voice != Voice::Other {
                     out.extend(
-                        self.tell_variants(text, variants, "narrate")
-                            .map(Output::Narrate),
+                        self.tell_variants(text, variants, "narrate", |k| {
+                            text_id(from, "Narrate", text, k)
+                        })
+                        .map(Output::Narrate),
                     );
                 }
             }
             _ => {
-                // A rumor raised by the other side's choice is heard as a cry
-                // by whoever stands within earshot. The side whose choice
-                // raised it reads it in the choice's narration, and an
-                // event's cry is told in the event's own text.
+                // A rumor raised by the other side's choice, or by an event
+                // that told nothing, is heard as a cry by whoever stands
+                // within earshot. The side whose choice raised it reads it
+                // in the choice's narration, and an event that told its
+                // text tells the cry there.
                 if let (Effect::Rumor { cry, .. }, Act::Rumor { zone, .. }) = (effect, act)
-                    && voice == Voice::Other
+                    && matches!(voice, Voice::Other | Voice::Unspoken)
                     && self.tells
                     && self.within_earshot(*zone)
                 {
@@ -1251,47 +1333,108 @@ impl Game {
         }
         // Prose from outside the scene's story (the intro): its conditions
         // resolved here, one naming what the scene lacks never holding.
-        let variants: Variants = prose
-            .variants()
-            .into_iter()
-            .map(|(when, _)| self.scene.resolve_condition(when).unwrap_or(Cond::Never))
-            .collect();
-        self.tell_variants(prose, &variants, owner)
+        let resolve = |c: &Condition| self.scene.resolve_condition(c).unwrap_or(Cond::Never);
+        let variants = Variants {
+            when: prose
+                .variants()
+                .into_iter()
+                .map(|(when, _)| resolve(when))
+                .collect(),
+            claims: prose
+                .claims()
+                .into_iter()
+                .map(|claims| claims.iter().map(resolve).collect())
+                .collect(),
+        };
+        self.tell_variants(prose, &variants, owner, |k| {
+            text_id("meta", owner, prose, k)
+        })
     }
 
-    /// [`Game::tell`] with the prose's variants' conditions resolved.
-    fn tell_variants(&mut self, prose: &Prose, variants: &[Cond], owner: &str) -> Option<Told> {
+    /// [`Game::tell`] with the prose's variants' conditions resolved. `id`
+    /// names the text told (the variant's index given) for the audit (see
+    /// [`Audit`]): called only by an audited game.
+    fn tell_variants(
+        &mut self,
+        prose: &Prose,
+        variants: &Variants,
+        owner: &str,
+        id: impl FnOnce(usize) -> String,
+    ) -> Option<Told> {
         if !self.tells {
             return None;
         }
         self.battle.refresh_facts();
         let facts = self.battle.facts();
-        let text = prose
+        let (k, text) = prose
             .variants()
             .into_iter()
-            .zip(variants)
-            .find(|(_, when)| self.check(when, facts, owner))
-            .map(|((_, text), _)| text.clone())?;
-        let world = self.battle.view();
+            .zip(&variants.when)
+            .enumerate()
+            .find(|(_, (_, when))| self.check(when, facts, owner))
+            .map(|(k, ((_, text), _))| (k, text.clone()))?;
         if text.get(crate::scene::Locale::En).is_empty() && text.tags().is_empty() {
             return None;
         }
+        let label = self.audit.is_some().then(|| id(k));
+        if let Some(label) = &label {
+            let raw = prose.claims().get(k).copied().unwrap_or(&[]);
+            let resolved = variants.claims.get(k).map(Vec::as_slice).unwrap_or(&[]);
+            let failed = self.false_claims(raw, resolved, owner);
+            let turn = self.turn();
+            if let Some(audit) = self.audit.as_deref_mut() {
+                audit.told.insert(label.clone());
+                audit
+                    .false_claims
+                    .extend(failed.into_iter().map(|claim| FalseClaim {
+                        text: label.clone(),
+                        claim,
+                        turn,
+                    }));
+            }
+        }
+        let world = self.battle.view();
         let mut args = Vec::new();
+        let mut empty = Vec::new();
         for tag in ["en", "zh-Hans", "zh-Hant"] {
             let template = match &text {
                 Text::Plain(s) => Some(s.as_str()),
                 Text::Localized(map) => map.get(tag),
             };
             for (_, inside) in crate::scene::placeholder::spans(template.unwrap_or("")) {
-                if args.iter().any(|(name, _)| name == inside) {
+                if args.iter().any(|(name, _)| name == inside) || empty.contains(&inside) {
                     continue;
                 }
-                if let Some(value) = self.placeholder_value(inside, &world) {
-                    args.push((inside.to_string(), value));
+                match self.placeholder_value(inside, &world) {
+                    Some(value) => args.push((inside.to_string(), value)),
+                    None => empty.push(inside),
                 }
             }
         }
+        if let (Some(label), Some(audit)) = (label, self.audit.as_deref_mut()) {
+            let turn = world.turn;
+            audit.empty_placeholders.extend(
+                empty
+                    .into_iter()
+                    .map(|inside| (label.clone(), format!("{{{inside}}}"), turn)),
+            );
+        }
         Some(Told { text, args })
+    }
+
+    /// The claims among `raw` (resolved as `resolved`) that do not hold
+    /// now, as the scene writes them.
+    fn false_claims(&mut self, raw: &[Condition], resolved: &[Cond], owner: &str) -> Vec<String> {
+        if resolved.is_empty() {
+            return Vec::new();
+        }
+        self.battle.refresh_facts();
+        let facts = self.battle.facts();
+        raw.iter()
+            .zip(resolved)
+            .filter(|(_, claim)| !self.check(claim, facts, owner))
+            .map(|(raw, _)| ron::to_string(raw).unwrap_or_else(|_| format!("{raw:?}")))
+            .collect()
     }
 
     /// Lines for a quiet turn: the scene's atmosphere variants that hold
@@ -1315,9 +1458,27 @@ impl Game {
         (0..n)
             .map(|k| holding[(turn + k) % n])
             .filter_map(|i| {
-                let text = scene.atmosphere()[i].text.clone();
-                self.tell_variants(&Prose::One(text), &[Cond::Always], "atmosphere")
-                    .map(|t| (i, t))
+                let line = scene.atmosphere().get(i)?;
+                let prose = Prose::Variants(vec![crate::scene::Variant {
+                    when: Condition::Always,
+                    text: line.text.clone(),
+                    claims: line.claims.clone(),
+                }]);
+                let variants = Variants {
+                    when: vec![Cond::Always],
+                    claims: vec![
+                        scene
+                            .resolved()
+                            .atmosphere_claims
+                            .get(i)
+                            .cloned()
+                            .unwrap_or_default(),
+                    ],
+                };
+                self.tell_variants(&prose, &variants, "atmosphere", |_| {
+                    format!("atmosphere[{i}]")
+                })
+                .map(|t| (i, t))
             })
             .collect()
     }
@@ -1327,8 +1488,27 @@ impl Game {
         let tp = self.pending()?.clone();
         let scene = Arc::clone(&self.scene);
         let resolved = scene.resolved().tp(&tp.id)?;
-        let variants = &scene.resolved().turning_points[resolved.idx()].situation;
-        self.tell_variants(&tp.situation, variants, &tp.id)
+        let r_tp = scene.resolved().turning_points.get(resolved.idx())?;
+        if self.audit.is_some() && self.tells {
+            for (option, r_option) in tp.options.iter().zip(&r_tp.options) {
+                let failed = self.false_claims(&option.claims, &r_option.claims, &tp.id);
+                let label = format!("{}/{}.text", tp.id, option.id);
+                let turn = self.turn();
+                if let Some(audit) = self.audit.as_deref_mut() {
+                    audit.told.insert(label.clone());
+                    audit
+                        .false_claims
+                        .extend(failed.into_iter().map(|claim| FalseClaim {
+                            text: label.clone(),
+                            claim,
+                            turn,
+                        }));
+                }
+            }
+        }
+        self.tell_variants(&tp.situation, &r_tp.situation, &tp.id, |k| {
+            text_id(&tp.id, "situation", &tp.situation, k)
+        })
     }
 
     fn placeholder_value(&self, inside: &str, world: &WorldState) -> Option<Arg> {
@@ -1500,20 +1680,31 @@ impl Game {
                 let id = self.spare.copy(&event.id);
                 self.story.happened.push(id);
                 self.marks.set_happened(&self.readers, idx);
-                let text = event
-                    .text
-                    .as_ref()
-                    .zip(r_event.text.as_ref())
-                    .and_then(|(text, variants)| self.tell_variants(text, variants, &event.id));
+                let text =
+                    event
+                        .text
+                        .as_ref()
+                        .zip(r_event.text.as_ref())
+                        .and_then(|(text, variants)| {
+                            self.tell_variants(text, variants, &event.id, |k| {
+                                text_id(&event.id, "text", text, k)
+                            })
+                        });
                 if let Some(told) = &text {
                     self.story.journal.push((self.turn(), told.clone()));
                 }
+                // An event that told nothing leaves its cry to be heard.
+                let voice = if text.is_some() {
+                    Voice::Event
+                } else {
+                    Voice::Unspoken
+                };
                 self.say(out, || Output::Event {
                     id: event.id.clone(),
                     text,
                 });
                 for (effect, act) in event.effects.iter().zip(&r_event.effects) {
-                    self.apply(effect, act, Voice::Event, out);
+                    self.apply(effect, act, voice, &event.id, out);
                 }
                 fired = true;
             }
@@ -1586,12 +1777,18 @@ impl Game {
                 scene.resolved().endings.get(idx.idx())?,
             ))
         });
-        let text = ending.and_then(|(e, r)| self.tell_variants(&e.text, &r.text, id));
-        let summary = ending.and_then(|(e, r)| self.tell_variants(&e.summary, &r.summary, id));
+        let text = ending.and_then(|(e, r)| {
+            self.tell_variants(&e.text, &r.text, id, |k| text_id(id, "text", &e.text, k))
+        });
+        let summary = ending.and_then(|(e, r)| {
+            self.tell_variants(&e.summary, &r.summary, id, |k| {
+                text_id(id, "summary", &e.summary, k)
+            })
+        });
         self.truth_told = true;
         let history = ending
             .and_then(|(e, r)| e.history.as_ref().zip(r.history.as_ref()))
-            .and_then(|(h, v)| self.tell_variants(h, v, id));
+            .and_then(|(h, v)| self.tell_variants(h, v, id, |k| text_id(id, "history", h, k)));
         self.truth_told = false;
         self.say(out, || Output::Ending {
             id: id.to_string(),
@@ -1762,6 +1959,15 @@ impl Marks {
 /// A uniform number in [0, 1) fixed by the seed, the turn, the item and the
 /// probability asked: chance in conditions without drawing from any stream,
 /// so reading a condition twice gives the same answer and replays are exact.
+/// A text's id in the [`Audit`]: `ITEM.FIELD`, with `[k]` for the `k`th
+/// variant of a list.
+pub fn text_id(item: &str, field: &str, prose: &Prose, k: usize) -> String {
+    match prose {
+        Prose::Variants(_) => format!("{item}.{field}[{k}]"),
+        Prose::One(_) => format!("{item}.{field}"),
+    }
+}
+
 fn luck(seed: u64, turn: u32, owner: &str, p: f64) -> f64 {
     // The FNV-1a of `content_hash` over the key's text
     // ("{seed}:{turn}:{owner}:{bits of p}"), hashed as it is written: no
@@ -1807,6 +2013,9 @@ enum Voice {
     Own,
     Other,
     Event,
+    /// An event whose text told the player nothing (none written, or no
+    /// variant held): a cry it raises is heard by whoever is near.
+    Unspoken,
 }
 
 /// The side with the most fighting men in the zone, if any stand there.

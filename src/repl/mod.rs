@@ -1754,15 +1754,15 @@ impl<'a> Session<'a> {
                 (true, false) => format!("{name}'s staff"),
                 (true, true) => l.zh_string(format!("{name}麾下")),
             };
-            let source = if render::from_novel(&scene) {
-                ui(l, "novel")
-            } else {
-                ui(l, "history_choice")
+            let source = match option.from {
+                crate::scene::Origin::Novel => Some(ui(l, "novel")),
+                crate::scene::Origin::History => Some(ui(l, "history_choice")),
+                crate::scene::Origin::Invented => None,
             };
-            let mark = match (option.historical, l.is_chinese()) {
-                (false, _) => String::new(),
-                (true, false) => format!(" ({source})"),
-                (true, true) => format!("（{source}）"),
+            let mark = match (source, l.is_chinese()) {
+                (None, _) => String::new(),
+                (Some(source), false) => format!(" ({source})"),
+                (Some(source), true) => format!("（{source}）"),
             };
             let colon = if l.is_chinese() { "：" } else { ": " };
             let turn = turn_of(at);

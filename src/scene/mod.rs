@@ -399,12 +399,23 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Scene>, Vec<Diagnostic>> {
 
 /// Checks the given files (or folders). Files named `rules.ron` are checked as rules.
 pub fn check_paths(paths: &[PathBuf]) -> (usize, Vec<Diagnostic>) {
+    let (checked, _, problems) = load_paths(paths);
+    (checked, problems)
+}
+
+/// [`check_paths`], keeping the scenes that loaded, each with the folder it
+/// was read from (a rules file counts as checked but is no scene).
+pub fn load_paths(paths: &[PathBuf]) -> (usize, Vec<(PathBuf, Scene)>, Vec<Diagnostic>) {
     let mut checked = 0;
+    let mut scenes = Vec::new();
     let mut problems = Vec::new();
     for path in paths {
         if path.is_dir() {
             match load_dir(path) {
-                Ok(scenes) => checked += scenes.len(),
+                Ok(found) => {
+                    checked += found.len();
+                    scenes.extend(found.into_iter().map(|scene| (path.clone(), scene)));
+                }
                 Err(mut found) => problems.append(&mut found),
             }
             continue;
@@ -412,17 +423,22 @@ pub fn check_paths(paths: &[PathBuf]) -> (usize, Vec<Diagnostic>) {
         let is_rules = path.file_name().is_some_and(|name| name == "rules.ron");
         let result = if is_rules {
             read(path)
-                .and_then(|source| parse_rules(&path.display().to_string(), &source).map(|_| ()))
+                .and_then(|source| parse_rules(&path.display().to_string(), &source).map(|_| None))
         } else {
             let rules_path = path.parent().unwrap_or(Path::new(".")).join("rules.ron");
-            load_rules_beside(&rules_path).and_then(|rules| load_file(path, &rules).map(|_| ()))
+            load_rules_beside(&rules_path).and_then(|rules| load_file(path, &rules).map(Some))
         };
         match result {
-            Ok(()) => checked += 1,
+            Ok(scene) => {
+                checked += 1;
+                let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+                let folder = folder.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+                scenes.extend(scene.map(|scene| (folder, scene)));
+            }
             Err(mut found) => problems.append(&mut found),
         }
     }
-    (checked, problems)
+    (checked, scenes, problems)
 }
 
 fn load_rules_beside(rules_path: &Path) -> Result<Rules, Vec<Diagnostic>> {

@@ -59,6 +59,14 @@ impl Prose {
         }
     }
 
+    /// The claims of each variant, in order (none for a single text).
+    pub fn claims(&self) -> Vec<&[Condition]> {
+        match self {
+            Prose::One(_) => vec![&[]],
+            Prose::Variants(items) => items.iter().map(|v| v.claims.as_slice()).collect(),
+        }
+    }
+
     pub fn texts_mut(&mut self) -> Vec<&mut Text> {
         match self {
             Prose::One(text) => vec![text],
@@ -74,6 +82,11 @@ pub struct Variant {
     #[serde(default = "always")]
     pub when: Condition,
     pub text: Text,
+    /// What the text states about the world: each must hold whenever the
+    /// text is told. `when` chooses a variant; `claims` says what must be
+    /// true of it (`check --play` reports every telling where one did not).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<Condition>,
 }
 
 fn always() -> Condition {
@@ -724,9 +737,38 @@ pub struct Choice {
     /// he learns of it only through the simulation (the chronicle).
     #[serde(default)]
     pub perceived: Option<Prose>,
-    /// The novel's choice.
+    /// The line the side nobody plays (and the `historical` policy) takes:
+    /// the novel's choice where the novel tells one, else the scene's
+    /// best guess of it. Exactly one option of a turning point has it.
     #[serde(default)]
     pub historical: bool,
+    /// Where the option comes from: the chapter (`Novel`), the historical
+    /// record (`History`), or the scene's own invention (the default).
+    /// Only these are labelled "the novel's choice" / "as in history".
+    #[serde(default, skip_serializing_if = "Origin::is_invented")]
+    pub from: Origin,
+    /// What the option's text states about the world: each must hold
+    /// whenever the option is offered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<Condition>,
+}
+
+/// Where an option comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Origin {
+    /// The scene's own invention.
+    #[default]
+    Invented,
+    /// The chapter this scene is written from.
+    Novel,
+    /// The historical record.
+    History,
+}
+
+impl Origin {
+    pub fn is_invented(&self) -> bool {
+        *self == Origin::Invented
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -229,14 +229,31 @@ pub enum Act {
     SetFlag(FlagId),
     ClearFlag(FlagId),
     /// Narration: the story tells the raw effect's prose by these variants.
-    Narrate(Vec<Cond>),
+    Narrate(Variants),
 }
 
-/// A prose's variants' conditions, in order (`[Always]` for a single text).
-pub type Variants = Vec<Cond>;
+/// A prose's variants' conditions, in order (`[Always]` for a single text),
+/// and what each variant claims of the world when told.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Variants {
+    pub when: Vec<Cond>,
+    pub claims: Vec<Vec<Cond>>,
+}
+
+impl Variants {
+    /// One text told always, claiming nothing.
+    pub fn always() -> Variants {
+        Variants {
+            when: vec![Cond::Always],
+            claims: vec![Vec::new()],
+        }
+    }
+}
 
 #[derive(Debug, Clone)]
 pub struct RChoice {
+    /// What the option's text claims when it is offered.
+    pub claims: Vec<Cond>,
     pub narration: Variants,
     pub perceived: Option<Variants>,
     pub effects: Vec<Act>,
@@ -309,6 +326,8 @@ pub struct Resolved {
     pub turning_points: Vec<RTurningPoint>,
     pub endings: Vec<REnding>,
     pub atmosphere: Vec<Cond>,
+    /// Per atmosphere line, what it claims when told.
+    pub atmosphere_claims: Vec<Vec<Cond>>,
     pub prelude: Option<RPrelude>,
     pub(crate) flag_index: HashMap<String, FlagId>,
     pub(crate) tp_index: HashMap<String, TpId>,
@@ -418,6 +437,7 @@ pub(crate) fn resolve(scene: &Scene) -> Result<Resolved, Unresolved> {
                 .options
                 .iter()
                 .map(|o| RChoice {
+                    claims: o.claims.iter().map(|c| r.cond(c)).collect(),
                     narration: r.prose(&o.narration),
                     perceived: o.perceived.as_ref().map(|p| r.prose(p)),
                     effects: r.acts(&o.effects),
@@ -437,6 +457,11 @@ pub(crate) fn resolve(scene: &Scene) -> Result<Resolved, Unresolved> {
         })
         .collect();
     let atmosphere = raw.atmosphere.iter().map(|v| r.cond(&v.when)).collect();
+    let atmosphere_claims = raw
+        .atmosphere
+        .iter()
+        .map(|v| v.claims.iter().map(|c| r.cond(c)).collect())
+        .collect();
     let prelude = raw.prelude.as_ref().map(|p| RPrelude {
         text: p.text.as_ref().map(|t| r.prose(t)),
         effects: r.acts(&p.effects),
@@ -445,6 +470,7 @@ pub(crate) fn resolve(scene: &Scene) -> Result<Resolved, Unresolved> {
     r.out.turning_points = turning_points;
     r.out.endings = endings;
     r.out.atmosphere = atmosphere;
+    r.out.atmosphere_claims = atmosphere_claims;
     r.out.prelude = prelude;
     if r.missing.is_empty() {
         Ok(r.out)
@@ -557,8 +583,14 @@ impl Resolver<'_> {
 
     fn prose(&mut self, prose: &Prose) -> Variants {
         match prose {
-            Prose::One(_) => vec![Cond::Always],
-            Prose::Variants(items) => items.iter().map(|v| self.cond(&v.when)).collect(),
+            Prose::One(_) => Variants::always(),
+            Prose::Variants(items) => Variants {
+                when: items.iter().map(|v| self.cond(&v.when)).collect(),
+                claims: items
+                    .iter()
+                    .map(|v| v.claims.iter().map(|c| self.cond(c)).collect())
+                    .collect(),
+            },
         }
     }
 
@@ -863,7 +895,10 @@ impl Resolved {
 fn for_each_condition_of(raw: &RawScene, f: &mut dyn FnMut(&Condition)) {
     let prose = |p: &Prose, f: &mut dyn FnMut(&Condition)| {
         if let Prose::Variants(items) = p {
-            items.iter().for_each(|v| f(&v.when));
+            for v in items {
+                f(&v.when);
+                v.claims.iter().for_each(&mut *f);
+            }
         }
     };
     let effects = |effects: &[Effect], f: &mut dyn FnMut(&Condition)| {
@@ -878,6 +913,7 @@ fn for_each_condition_of(raw: &RawScene, f: &mut dyn FnMut(&Condition)) {
         f(&tp.when);
         prose(&tp.situation, f);
         for option in &tp.options {
+            option.claims.iter().for_each(&mut *f);
             prose(&option.narration, f);
             if let Some(p) = &option.perceived {
                 prose(p, f);
@@ -900,7 +936,10 @@ fn for_each_condition_of(raw: &RawScene, f: &mut dyn FnMut(&Condition)) {
             prose(p, f);
         }
     }
-    raw.atmosphere.iter().for_each(|v| f(&v.when));
+    for v in &raw.atmosphere {
+        f(&v.when);
+        v.claims.iter().for_each(&mut *f);
+    }
     if let Some(prelude) = &raw.prelude {
         if let Some(p) = &prelude.text {
             prose(p, f);

@@ -376,6 +376,7 @@ impl<'a> Checker<'a> {
         self.prose(&raw.meta.intro, "intro");
         for variant in &raw.atmosphere {
             self.variant(&variant.when, &variant.text, "atmosphere");
+            self.claims(&variant.claims);
         }
     }
 
@@ -642,8 +643,30 @@ impl<'a> Checker<'a> {
                 self.report(
                     &["options:"],
                     format!("turning point `{}` has {n_historical} historical options", tp.id),
-                    "mark exactly one option `historical: true`: the novel's choice, which the side nobody plays takes".into(),
+                    "mark exactly one option `historical: true`: the line the side nobody plays takes".into(),
                     "Turning points",
+                );
+            }
+            let n_novel = tp
+                .options
+                .iter()
+                .filter(|o| o.from == crate::scene::Origin::Novel)
+                .count();
+            if n_novel > 1 {
+                self.report(
+                    &["from:"],
+                    format!("turning point `{}` has {n_novel} options `from: Novel`", tp.id),
+                    "the chapter took one of them at most: mark the others `from: History` or leave `from` out".into(),
+                    "Provenance",
+                );
+            }
+            let from_chapter = self.raw.meta.sources.iter().any(|s| !s.seed.is_empty());
+            if n_novel > 0 && !from_chapter {
+                self.report(
+                    &["from:"],
+                    format!("turning point `{}` has an option `from: Novel`, but the scene names no chapter", tp.id),
+                    "name the chapter in `meta.sources` (`seed:`), or mark the option `from: History`".into(),
+                    "Provenance",
                 );
             }
             let mut option_ids = HashSet::new();
@@ -674,6 +697,7 @@ impl<'a> Checker<'a> {
                 }
                 self.audience = Audience::Chooser;
                 self.text(&option.text, "text");
+                self.claims(&option.claims);
                 self.prose(&option.narration, "narration");
                 if let Some(perceived) = &option.perceived {
                     self.audience = Audience::Others;
@@ -810,9 +834,20 @@ impl<'a> Checker<'a> {
     /// Story text: each variant's condition and text, its placeholders, and
     /// the point-of-view rule for text every role reads.
     fn prose(&mut self, prose: &'a Prose, field: &str) {
-        for (when, text) in prose.variants() {
+        for ((when, text), claims) in prose.variants().into_iter().zip(prose.claims()) {
             self.variant(when, text, field);
+            self.claims(claims);
         }
+    }
+
+    /// What a text claims: conditions like any other, the reader's among
+    /// them (a text may claim what its reader sees).
+    fn claims(&mut self, claims: &'a [Condition]) {
+        self.in_variant = true;
+        for claim in claims {
+            self.condition(claim);
+        }
+        self.in_variant = false;
     }
 
     fn variant(&mut self, when: &'a Condition, text: &'a Text, field: &str) {
