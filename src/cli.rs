@@ -481,8 +481,10 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
         Some(path) => {
             let mut file = crate::files::create_plain(path)
                 .with_context(|| format!("cannot create the transcript {}", path.display()))?;
-            file.write_all(transcript_header(&game, locale).as_bytes())
-                .with_context(|| format!("cannot write the transcript {}", path.display()))?;
+            file.write_all(
+                transcript_header(&game, locale, common.dir.scenes.as_deref()).as_bytes(),
+            )
+            .with_context(|| format!("cannot write the transcript {}", path.display()))?;
             Some((
                 path.clone(),
                 Box::new(std::io::BufWriter::new(file)) as Box<dyn Write>,
@@ -500,6 +502,16 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     }
     if stdout_tty {
         session = session.with_live_width();
+    }
+    // `reload` re-reads the battle from the folder it came from: `--scenes`,
+    // else the shipped folder where it is at hand (a checkout).
+    let folder = common
+        .dir
+        .scenes
+        .clone()
+        .or_else(|| Some(PathBuf::from("scenes")).filter(|dir| dir.is_dir()));
+    if let Some(folder) = folder {
+        session = session.with_scene_folder(folder);
     }
     if let Some((path, file)) = transcript_file {
         session = session.with_transcript_file(path, file);
@@ -530,13 +542,17 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     })
 }
 
-/// The head of a `--transcript` file: what is needed to play the game again.
-pub fn transcript_header(game: &Game, locale: Locale) -> String {
+/// The head of a `--transcript` file: what is needed to play the game again
+/// (`scenes`: the folder the battle was read from, if not the shipped ones).
+pub fn transcript_header(game: &Game, locale: Locale, scenes: Option<&std::path::Path>) -> String {
     let scene = game.scene();
-    let others = match game.policies().0 {
+    let mut others = match game.policies().0 {
         Policy::Historical => String::new(),
         other => format!(" --policy-other {}", other.name()),
     };
+    if let Some(dir) = scenes {
+        others.push_str(&format!(" --scenes {}", dir.display()));
+    }
     format!(
         "# xiaoling {} transcript\n# battle: {} ({})\n# role: {}\n# seed: {}\n# language: {}\n# again: xiaoling play --scene {} --role {} --seed {} --lang {}{others}\n\n",
         env!("CARGO_PKG_VERSION"),

@@ -19,6 +19,7 @@ pub enum Action {
     Load,
     Saves,
     Undo,
+    Reload,
     Lang,
     Help,
     Quit,
@@ -152,6 +153,15 @@ pub const COMMANDS: &[CommandSpec] = &[
         help_zh: "列出存档",
         max_args: 0,
         action: Action::Saves,
+    },
+    CommandSpec {
+        name: "reload",
+        aliases: &[],
+        usage: "reload",
+        help_en: "for scene authors: read the battle's file again and replay this game's commands on it",
+        help_zh: "供剧本作者：重读本战剧本文件，并在新版上重演本局的指令",
+        max_args: 0,
+        action: Action::Reload,
     },
     CommandSpec {
         name: "undo",

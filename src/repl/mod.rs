@@ -517,6 +517,8 @@ pub struct Session<'a> {
     saver: save::Autosaver,
     /// The battles not loaded at the start, for a save of one of them.
     more_scenes: Option<Box<dyn FnOnce() -> Vec<Arc<Scene>>>>,
+    /// Where `reload` reads the battle again from.
+    scene_folder: Option<PathBuf>,
 }
 
 /// How a session ended, for the exit status.
@@ -565,6 +567,7 @@ impl<'a> Session<'a> {
             transcript_file: None,
             saver: save::Autosaver::new(),
             more_scenes: None,
+            scene_folder: None,
         }
         .remembering()
     }
@@ -573,6 +576,12 @@ impl<'a> Session<'a> {
     /// (a start that named its battle parsed that one only).
     pub fn with_more_scenes(mut self, load: Box<dyn FnOnce() -> Vec<Arc<Scene>>>) -> Self {
         self.more_scenes = Some(load);
+        self
+    }
+
+    /// The folder `reload` reads the battle's file from.
+    pub fn with_scene_folder(mut self, folder: PathBuf) -> Self {
+        self.scene_folder = Some(folder);
         self
     }
 
@@ -1555,6 +1564,7 @@ impl<'a> Session<'a> {
                 self.say(&text);
             }
             Action::Log => self.log(),
+            Action::Reload => self.reload(),
             Action::Undo => match self.game.undo() {
                 Ok(()) => {
                     let text = if l.is_chinese() {
@@ -1653,6 +1663,126 @@ impl<'a> Session<'a> {
             }
         }
         true
+    }
+
+    /// `reload`: reads the battle again from its folder and replays this
+    /// game's commands on the new version, saying where play parts from
+    /// the game as it was. A file with problems changes nothing: the
+    /// problems are shown and the game goes on as it was.
+    fn reload(&mut self) {
+        let l = self.options.locale;
+        let zh = l.is_chinese();
+        let Some(folder) = self.scene_folder.clone() else {
+            let text = if zh {
+                l.zh("没有可重读的剧本目录：请用 `--scenes 目录` 开局。")
+                    .to_string()
+            } else {
+                "There is no scene folder to read again: start the game with `--scenes DIR`."
+                    .to_string()
+            };
+            self.say_wrapped(&text, "");
+            return;
+        };
+        let id = self.game.scene().id().to_string();
+        let scene = match crate::scene::load_dir(&folder) {
+            Ok(scenes) => scenes.into_iter().find(|s| s.id() == id),
+            Err(problems) => {
+                for problem in &problems {
+                    self.say(problem.to_string().trim_end());
+                }
+                let text = if zh {
+                    l.zh_string(format!("剧本有{}处问题；本局照旧进行。", problems.len()))
+                } else {
+                    format!(
+                        "{} problem(s) in the scene files: the game goes on as it was.",
+                        problems.len()
+                    )
+                };
+                self.say_wrapped(&text, "");
+                return;
+            }
+        };
+        let Some(scene) = scene else {
+            let text = if zh {
+                l.zh_string(format!(
+                    "{} 中没有 `{id}` 这一战；本局照旧进行。",
+                    folder.display()
+                ))
+            } else {
+                format!(
+                    "No battle `{id}` in {}: the game goes on as it was.",
+                    folder.display()
+                )
+            };
+            self.say_wrapped(&text, "");
+            return;
+        };
+        let file = match save::save_file(&mut self.game, &self.transcript) {
+            Ok(file) => file,
+            Err(why) => {
+                self.say_wrapped(&why, "");
+                return;
+            }
+        };
+        let (others, player) = self.game.policies();
+        let fresh = Game::with_policies(
+            Arc::new(scene),
+            self.game.role(),
+            self.game.seed(),
+            others,
+            player,
+        );
+        let mut game = match fresh {
+            Ok((game, _)) => game,
+            Err(err) => {
+                let text = if zh {
+                    l.zh_string(format!("新版剧本无法开局（{err}）；本局照旧进行。"))
+                } else {
+                    format!(
+                        "The new version cannot open this game ({err}): the game goes on as it was."
+                    )
+                };
+                self.say_wrapped(&text, "");
+                return;
+            }
+        };
+        let report = save::replay(&mut game, &file);
+        let text = match (&report.failed, report.diverged_at, report.same_end, zh) {
+            (Some((n, why)), _, _, false) => format!(
+                "Reloaded `{id}`. Command {} could not run on the new version ({why}): the game goes on from just before it.",
+                n + 1
+            ),
+            (Some((n, why)), _, _, true) => l.zh_string(format!(
+                "已重读 `{id}`。第{}条指令在新版上无法执行（{why}），本局从其前继续。",
+                n + 1
+            )),
+            (None, Some((_, turn)), _, false) => format!(
+                "Reloaded `{id}`. The new version parts from this game at turn {turn}: from there on, the battle is the new one's."
+            ),
+            (None, Some((_, turn)), _, true) => l.zh_string(format!(
+                "已重读 `{id}`。新版自第{turn}回合起与本局不同，此后依新版进行。"
+            )),
+            (None, None, true, false) => format!(
+                "Reloaded `{id}`. The new version plays this game the same way; new texts are told from now on."
+            ),
+            (None, None, true, true) => l.zh_string(format!(
+                "已重读 `{id}`。新版下本局进程不变，此后按新文本讲述。"
+            )),
+            (None, None, false, false) => format!(
+                "Reloaded `{id}`. The new version ends this game's commands in another state: {}",
+                report.describe()
+            ),
+            (None, None, false, true) => {
+                l.zh_string(format!("已重读 `{id}`。新版下本局结果有所不同。"))
+            }
+        };
+        let scene = game.scene_arc();
+        if let Some(old) = self.scenes.iter_mut().find(|s| s.id() == scene.id()) {
+            *old = scene;
+        }
+        self.game = game;
+        self.reset_memory();
+        self.say_wrapped(&text, "");
     }
 
     fn look(&mut self) {
