@@ -535,8 +535,9 @@ fn diagnostics_point_at_the_problem() {
         case(
             "unknown enum variant",
             &[("kind: Ford", "kind: Frod")],
-            &[(7, 42, "Unexpected variant named `Frod`", "Ford", C)],
+            &[(7, 42, "Unexpected variant named `Frod`", "Ford", "Zones")],
         ),
+
         case(
             "a float where a whole number goes",
             &[("men: 4000,", "men: 4000.0,")],

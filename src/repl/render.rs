@@ -2240,6 +2240,8 @@ pub fn modifier_name(locale: Locale, modifier: crate::sim::morale::Modifier) -> 
         (CommanderFell, true) => "主将倒下",
         (Withdrawal, false) => "withdrawing under attack",
         (Withdrawal, true) => "临阵后撤",
+        (Event, false) => "events",
+        (Event, true) => "战局",
     })
 }
 

@@ -352,14 +352,26 @@ pub fn ron_error(locator: &Locator, err: &SpannedError) -> Diagnostic {
             F,
         ),
         Error::NoSuchEnumVariant {
-            expected, found, ..
+            expected,
+            found,
+            outer,
         } => {
             let list = expected.join(", ");
             let hint = match closest(found, expected.iter().copied()) {
                 Some(near) => format!("did you mean `{near}`? Expected one of: {list}"),
                 None => format!("expected one of: {list}"),
             };
-            (start, format!("{}", err.code), hint, C)
+            // The section that lists the names of this kind.
+            let guide = match outer.as_deref() {
+                Some("ZoneKind") => "Zones",
+                Some("Compass") => "Meta",
+                Some("Colour") => "Sides",
+                Some("Order") => "Units",
+                Some("Fate") => "A commander who falls",
+                Some("Origin") => "Provenance",
+                _ => C,
+            };
+            (start, format!("{}", err.code), hint, guide)
         }
         Error::TrailingCharacters => (
             value,

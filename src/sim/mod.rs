@@ -692,7 +692,7 @@ impl Battle {
                     .for_each(|(info, location, mut morale)| {
                         if pick.names(info, location) && morale.state.can_fight_or_flee() {
                             morale.value = (morale.value + delta).clamp(0.0, 100.0);
-                            morale.push(morale::Modifier::Orders, *delta);
+                            morale.push(morale::Modifier::Event, *delta);
                             facts.set_morale_value(info.idx, morale.value);
                         }
                     });

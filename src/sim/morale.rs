@@ -45,6 +45,8 @@ pub enum Modifier {
     CommanderFell,
     /// It left an enemy standing (the rule `withdraw_morale`).
     Withdrawal,
+    /// What happened in the story: a scene's `Morale` effect.
+    Event,
 }
 
 /// The most moves of morale a unit notes in a turn (`Morale::last`); a save
