@@ -314,7 +314,8 @@ fn note_oddities(game: &mut Game, at: usize, out: &mut Vec<(String, u32, usize)>
     let turn = game.turn();
     for (idx, word) in known.own.iter().enumerate() {
         let Some(word) = word else { continue };
-        if word.record.location.present && word.record.men == 0 {
+        let record = &word.record;
+        if record.location.present && record.men == 0 && record.morale.state.can_fight_or_flee() {
             let id = scene.units().get(idx).map_or("?", |u| u.id.as_str());
             out.push((
                 format!("unit `{id}` is shown on the field with no men left"),
@@ -325,7 +326,9 @@ fn note_oddities(game: &mut Game, at: usize, out: &mut Vec<(String, u32, usize)>
     }
     for (idx, seen) in known.picture.enemy.iter().enumerate() {
         let Some(seen) = seen else { continue };
-        if !seen.lost && seen.men == 0 && seen.turn == turn {
+        // A broken body of men is told as broken, with no strength.
+        let broken = seen.bearing == crate::picture::Bearing::Broken;
+        if !seen.lost && !broken && seen.men == 0 && seen.turn == turn {
             let id = scene.units().get(idx).map_or("?", |u| u.id.as_str());
             out.push((format!("enemy unit `{id}` is seen with no men"), turn, at));
         }

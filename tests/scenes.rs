@@ -537,7 +537,6 @@ fn diagnostics_point_at_the_problem() {
             &[("kind: Ford", "kind: Frod")],
             &[(7, 42, "Unexpected variant named `Frod`", "Ford", "Zones")],
         ),
-
         case(
             "a float where a whole number goes",
             &[("men: 4000,", "men: 4000.0,")],

@@ -670,6 +670,14 @@ impl Turn<'_> {
                 other => other,
             }
         };
+        // A unit with no men left is no longer a body of men: it leaves
+        // the fight as shattered, whatever its spirit (after every draw
+        // above, so the battle's stream is drawn the same).
+        let new = if men == 0 && new.can_fight_or_flee() {
+            MoraleState::Shattered
+        } else {
+            new
+        };
         if new != old {
             morale.state = new;
             let unit = info.idx;
