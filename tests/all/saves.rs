@@ -12,7 +12,7 @@ use xiaoling::story::{Game, Output, Policy, StoryError};
 
 use common::{find, scenes, temp_dir};
 
-mod common;
+use crate::common;
 
 /// A game where both sides (the player too) decide by the random policy.
 fn random_game(scene: &Arc<Scene>, role: &str, seed: u64) -> Game {
