@@ -130,6 +130,53 @@ fn played_turn_with_autosave(bencher: Bencher) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A transcript of `bytes` bytes (at most), of the kind a Chinese game
+/// writes: a golden play-through's text repeated, cut at a character.
+fn chinese_transcript(bytes: usize) -> String {
+    let text = include_str!("../tests/golden/false-cry-zhang-chun-zh.txt");
+    let mut out = String::with_capacity(bytes + text.len());
+    while out.len() < bytes {
+        out.push_str(text);
+    }
+    let mut end = bytes.min(out.len());
+    while !out.is_char_boundary(end) {
+        end -= 1;
+    }
+    out.truncate(end);
+    out
+}
+
+/// The writer thread's work for one played turn's autosave (beside
+/// [`played_turn_with_autosave`], which times the player's thread only):
+/// the game at turn 10 has just played a turn, its previous autosave
+/// written, and the autosave is written on the bench's own thread
+/// (`Autosaver::inline`, the writer's code): the state converted, the new
+/// undo state fingerprinted, the file serialised, written, synced, read back
+/// and checked, renamed. With a transcript of 10 KB and of 256 KB (the most
+/// a save keeps), in Chinese.
+#[divan::bench(args = [10 * 1024, 256 * 1024], sample_count = 30, sample_size = 1)]
+fn autosave_writer(bencher: Bencher, transcript_bytes: usize) {
+    let dir = temp_dir(&format!("writer-{transcript_bytes}"));
+    let transcript = chinese_transcript(transcript_bytes);
+    bencher
+        .with_inputs(|| {
+            let mut game = game_at(10);
+            let mut saver = xiaoling::save::Autosaver::inline();
+            let _ = saver.submit(&dir, "autosave-1", &mut game, &transcript);
+            let _ = game.next();
+            (game, saver)
+        })
+        .bench_local_values(|(mut game, mut saver)| {
+            black_box(
+                saver
+                    .submit(&dir, "autosave-2", &mut game, &transcript)
+                    .is_ok(),
+            );
+            (game, saver)
+        });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Saving a game at turn 22 (to a file, synced) through the library call,
 /// every fingerprint computed afresh.
 #[divan::bench(sample_count = 50)]

@@ -3,7 +3,7 @@
 //! every option of every turning point where the games that took it ended.
 //!
 //! The report is typed and serializable: `simulate --json` prints it as it
-//! is, and other tools (tests/decisions.rs) read that JSON. Its shape keeps at
+//! is, and other tools (tests/all/decisions.rs) read that JSON. Its shape keeps at
 //! least `{"runs": n, "endings": {"id": n}, "options": [{"turning_point",
 //! "option", "games", "endings": {"id": n}, "mean_losses": {"side": x}}]}`.
 //! Means are kept exact here and rounded only when serialized.

@@ -181,16 +181,9 @@ pub enum SaveError {
     UnknownScene(String, String, String),
 }
 
-/// FNV-1a: stable across builds and platforms, unlike `Hash`.
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-/// The hash of the rules a scene plays by.
+/// The hash of the rules a scene plays by (worked out once per scene).
 pub fn rules_hash(scene: &Scene) -> u64 {
-    fnv(ron::to_string(scene.rules()).unwrap_or_default().as_bytes())
+    scene.rules_hash()
 }
 
 impl RngPosition {
@@ -285,7 +278,16 @@ impl SavedState {
     /// The state as text, for comparisons (text compares NaN equal to
     /// itself, which `PartialEq` does not) and messages.
     pub fn text(&self) -> String {
-        ron::to_string(self).unwrap_or_default()
+        // Unescaped, as saves are written (see [`to_text`]): the same text
+        // for the same state, without the cost of escaping every character.
+        let config = ron::ser::PrettyConfig::default()
+            .compact_arrays(true)
+            .compact_structs(true)
+            .compact_maps(true)
+            .new_line("")
+            .indentor("")
+            .escape_strings(false);
+        ron::ser::to_string_pretty(self, config).unwrap_or_default()
     }
 
     /// The state's fingerprint, as a save's checkpoints hold it.
@@ -383,10 +385,20 @@ pub(crate) fn file_of(
 }
 
 /// The save as RON text.
+///
+/// Strings are written as they are, not escaped character by character
+/// (ron's escaping runs `char::escape_debug` on every character, some 1,500
+/// instructions for each Chinese one): a string with no `"` or `\\` goes
+/// between quotes unchanged, line breaks and all, and one with either is
+/// written as a raw string (`r#"…"#`, with as many `#` as it needs). RON
+/// reads both back to the same string, and reads the escaped strings of
+/// older saves as before.
 pub fn to_text(file: &SaveFile) -> Result<String, String> {
     // Pretty at the top so a person can read the header; the bulky state on few lines.
-    ron::ser::to_string_pretty(file, ron::ser::PrettyConfig::default().depth_limit(2))
-        .map_err(|err| err.to_string())
+    let config = ron::ser::PrettyConfig::default()
+        .depth_limit(2)
+        .escape_strings(false);
+    ron::ser::to_string_pretty(file, config).map_err(|err| err.to_string())
 }
 
 /// Writes the game to `slot` atomically.
@@ -509,13 +521,21 @@ fn ron_problem(err: &ron::error::SpannedError) -> String {
 pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
     let shown = path.display().to_string();
     let text = read_text(path)?;
-    header(&shown, &text)?;
-    let mut file: SaveFile = ron::from_str(&text).map_err(|err| {
-        SaveError::Damaged(
-            shown.clone(),
-            format!("its contents are damaged: {}", ron_problem(&err)),
-        )
-    })?;
+    // The whole file is parsed once; only a file that does not parse as a
+    // save is read again for its header, to tell a newer or older format,
+    // or a foreign file, from a damaged save (the same answers as reading
+    // the header first: a file that parses whole has the same header).
+    let mut file: SaveFile = match ron::from_str(&text) {
+        Ok(file) => file,
+        Err(err) => {
+            header(&shown, &text)?;
+            return Err(SaveError::Damaged(
+                shown,
+                format!("its contents are damaged: {}", ron_problem(&err)),
+            ));
+        }
+    };
+    check_format(&shown, file.format)?;
     check_bounds(&file).map_err(|why| SaveError::Damaged(shown, why))?;
     file.transcript = bounded_transcript(&file.transcript, MAX_TRANSCRIPT_BYTES);
     if file.format < 2 {
@@ -642,22 +662,31 @@ fn read_text(path: &Path) -> Result<String, SaveError> {
     Ok(text)
 }
 
+/// A format this engine reads, or why not.
+fn check_format(shown: &str, format: u32) -> Result<(), SaveError> {
+    if format > FORMAT {
+        Err(SaveError::TooNew(
+            shown.to_string(),
+            format,
+            MIN_FORMAT,
+            FORMAT,
+        ))
+    } else if format < MIN_FORMAT {
+        Err(SaveError::TooOld(
+            shown.to_string(),
+            format,
+            MIN_FORMAT,
+            FORMAT,
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 /// The header, or the clearest account of why there is none.
 fn header(shown: &str, text: &str) -> Result<Version, SaveError> {
     match ron::from_str::<Version>(text) {
-        Ok(header) if header.format > FORMAT => Err(SaveError::TooNew(
-            shown.to_string(),
-            header.format,
-            MIN_FORMAT,
-            FORMAT,
-        )),
-        Ok(header) if header.format < MIN_FORMAT => Err(SaveError::TooOld(
-            shown.to_string(),
-            header.format,
-            MIN_FORMAT,
-            FORMAT,
-        )),
-        Ok(header) => Ok(header),
+        Ok(header) => check_format(shown, header.format).map(|()| header),
         Err(err) => {
             let why = match ron::from_str::<ron::Value>(text) {
                 Ok(_) => format!(

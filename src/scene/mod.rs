@@ -54,6 +54,8 @@ pub struct Scene {
     adjacency: Vec<Vec<usize>>,
     /// Ids resolved to typed indices: what the engine reads at run time.
     resolved: Resolved,
+    /// The hash of the rules, for saves: worked out at the first save.
+    rules_hash: std::sync::OnceLock<u64>,
 }
 
 impl Scene {
@@ -65,6 +67,13 @@ impl Scene {
     }
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+    /// FNV-1a of the rules' RON text (shared rules and overrides), as saves
+    /// hold it: worked out once, the rules never change.
+    pub fn rules_hash(&self) -> u64 {
+        *self
+            .rules_hash
+            .get_or_init(|| content_hash(&ron::to_string(&self.rules).unwrap_or_default()))
     }
     pub fn sides(&self) -> &[Side] {
         &self.raw.sides
@@ -262,6 +271,7 @@ pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec
         rules,
         raw,
         resolved: Resolved::default(),
+        rules_hash: std::sync::OnceLock::new(),
     };
     match resolved::resolve(&scene) {
         Ok(resolved) => {

@@ -631,7 +631,12 @@ impl Battle {
         // The state may hold another number of commanders (facts keep
         // theirs from capture to capture).
         self.facts.commanders.clear();
-        state.apply(&mut self.world);
+        // Into the entities already there, through the queries built once
+        // (as a restart writes the opening); `apply` builds its queries and
+        // resources anew, and is for a world of another shape.
+        if !state.write_into(&mut self.world, &self.field, &mut self.write) {
+            state.apply(&mut self.world);
+        }
     }
 
     /// Applies a scene effect written in the raw model (tests, tools): it

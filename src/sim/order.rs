@@ -167,7 +167,7 @@ mod tests {
     #[test]
     fn the_turn_is_the_same_whatever_order_the_world_holds_its_units_in() {
         // The test scene, its Jin units facing the Ming at the ford (src/
-        // names no shipped battle: tests/scenes.rs checks it).
+        // names no shipped battle: tests/all/scenes.rs checks it).
         let scene = crate::sim::testing::small_scene(|mut raw| {
             raw.units[1].zone = "ford".into();
             raw.units[2].zone = "north-bank".into();

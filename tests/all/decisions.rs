@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 use xiaoling::story::{Command as GameCommand, Game};
 
-mod common;
+use crate::common;
 
 const RUNS: u32 = 1000;
 const BATTLES: &[&str] = &["false-cry", "broken-bridge", "sarhu"];

@@ -7,7 +7,7 @@
 
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use expectrl::session::OsSession as Session;
 use expectrl::{Eof, Expect};

@@ -12,7 +12,7 @@ use xiaoling::story::{Game, Output, Policy, StoryError};
 
 use common::{find, scenes, temp_dir};
 
-mod common;
+use crate::common;
 
 /// A game where both sides (the player too) decide by the random policy.
 fn random_game(scene: &Arc<Scene>, role: &str, seed: u64) -> Game {
@@ -287,6 +287,102 @@ fn a_format_1_save_still_loads_proven_by_its_final_state() {
         notice.contains("do not lead to its saved state"),
         "{notice}"
     );
+}
+
+/// Saves written by the engine before strings were written unescaped
+/// (format 2, strings escaped character by character): each loads, its
+/// commands replayed to its saved state exactly, and saved again loads the
+/// same. Written by playing the binary: false-cry as Zhang Chun with orders
+/// in zh-Hans, broken-bridge in zh-Hant, sarhu against the greedy policy in
+/// English, false-cry as the Khan against the random policy in zh-Hant.
+#[test]
+fn format_2_saves_of_the_escaping_writer_still_load_exactly() {
+    let scenes = scenes();
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/saves-format-2");
+    let dir = temp_dir("format-2");
+    let mut names: Vec<_> = std::fs::read_dir(&folder)
+        .expect("the fixtures")
+        .map(|entry| entry.expect("an entry").path())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 4, "{names:?}");
+    for path in names {
+        let old = std::fs::read_to_string(&path).expect("read");
+        assert!(old.contains("format: 2,"), "{}", path.display());
+        let slot = path.file_stem().expect("a name").to_string_lossy();
+        std::fs::copy(&path, dir.join(format!("{slot}.ron"))).expect("copy");
+        let file = save::read(&dir.join(format!("{slot}.ron"))).expect("reads");
+        assert!(!file.checkpoints.is_empty(), "{slot}: fingerprints kept");
+        let mut loaded = save::load(&dir, &slot, &scenes).expect("loads");
+        assert!(loaded.notice.is_none(), "{slot}: {:?}", loaded.notice);
+        assert_eq!(loaded.game.log().len(), file.log.len(), "{slot}");
+        assert_eq!(
+            state_text(&mut loaded.game),
+            file.state.text(),
+            "{slot}: the saved state"
+        );
+        let again = format!("{slot}-again");
+        save::save(&dir, &again, &mut loaded.game, &loaded.transcript).expect("saved again");
+        let resaved = save::read(&dir.join(format!("{again}.ron"))).expect("reads");
+        assert_eq!(resaved.state, file.state, "{slot}");
+        assert_eq!(resaved.transcript, file.transcript, "{slot}");
+        assert_eq!(resaved.checkpoints, file.checkpoints, "{slot}");
+        let reloaded = save::load(&dir, &again, &scenes).expect("loads");
+        assert!(reloaded.notice.is_none(), "{slot}: {:?}", reloaded.notice);
+    }
+}
+
+/// Every string a save holds comes back as it was written, whatever its
+/// characters: quotes, backslashes, `"#` runs that a raw string must outlast,
+/// control characters, line and paragraph separators, Chinese and
+/// box-drawing text, in the transcript, the told texts and their names.
+#[test]
+fn strings_of_every_kind_round_trip_through_a_save() {
+    let scene = find(&scenes(), "false-cry");
+    let mut game = random_game(&scene, "zhang-chun", 3);
+    play_out(&mut game, 6);
+    let awkward = [
+        String::new(),
+        "\"".into(),
+        "\\".into(),
+        "\\\"".into(),
+        "\"#".into(),
+        "a\"##b\"###c#".into(),
+        "r#\"raw\"#".into(),
+        "ends with a quote\"".into(),
+        "#starts with a hash".into(),
+        "\\n is not a line break".into(),
+        "line\nbreak\r\nand\rreturns\ttab".into(),
+        (0_u8..0x20).map(char::from).collect::<String>() + "\u{7f}\u{85}",
+        "\u{2028}\u{2029}\u{feff}\u{200b}".into(),
+        "小凌河南岸仍在厮杀（我军折损约一百四十人）。──┌┐└┘│".into(),
+        "𝄞 🐎 \u{10ffff}".into(),
+    ];
+    let mut file = save::save_file(&mut game, "").expect("a save");
+    file.transcript = awkward.join("\n");
+    file.role = awkward[5].clone();
+    for text in &awkward {
+        let mut map = std::collections::BTreeMap::new();
+        map.insert("en".to_string(), text.clone());
+        map.insert("zh-Hans".to_string(), format!("{text}\"{text}"));
+        file.state.story.journal.push((
+            1,
+            save::SavedTold {
+                text: save::SavedText::Plain(text.clone()),
+                args: vec![(
+                    text.clone(),
+                    save::SavedArg::Name(save::SavedText::Localized(map)),
+                )],
+            },
+        ));
+    }
+    let text = save::to_text(&file).expect("text");
+    let back: save::SaveFile = ron::from_str(&text).expect("parses");
+    assert_eq!(back, file);
+    // Through the file and the loader's own reading too.
+    let dir = temp_dir("awkward-strings");
+    std::fs::write(dir.join("odd.ron"), &text).expect("write");
+    assert_eq!(save::read(&dir.join("odd.ron")).expect("reads"), file);
 }
 
 // ----------------------------------------------------------------------- undo

@@ -3,7 +3,7 @@
 //! Played on a small two-sided scene written here, so the tests do not move
 //! when the shipped battles are rewritten.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use xiaoling::repl::render::Style;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use xiaoling::simulate::{Policies, simulate_games};
 use xiaoling::story::Policy;
 
-mod common;
+use crate::common;
 
 #[test]
 fn simulate_reports_the_same_on_one_thread_and_on_four() {

@@ -15,7 +15,7 @@
 //! and view. The same oracle runs on a scene in which the other side is
 //! hidden in fog from first to last: none of its units may ever be named.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use xiaoling::picture::Known;

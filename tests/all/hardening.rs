@@ -5,7 +5,7 @@
 //! write errors, the input rules, menus, `log`, `--load`'s recap and
 //! `--transcript`.
 
-mod common;
+use crate::common;
 
 use common::{play_args, run, text};
 use std::path::Path;

@@ -15,7 +15,7 @@ const RUNS: u64 = 200;
 
 use common::scene;
 
-mod common;
+use crate::common;
 
 /// What one game did, as the tests measure it.
 #[derive(Debug, Default)]

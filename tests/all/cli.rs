@@ -1,7 +1,7 @@
 //! The real binary, driven as a player or a script would: through a pipe, and
 //! (the pseudo-terminal is in `terminal.rs`).
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

@@ -2,7 +2,7 @@
 //! scene's authored zh-Hant where there is one, else its zh-Hans converted,
 //! and the interface's own strings converted too.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::io::Cursor;
