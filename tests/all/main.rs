@@ -14,6 +14,7 @@ mod cli;
 mod decisions;
 mod hant;
 mod hardening;
+mod lint;
 mod model;
 mod picture;
 mod saves;

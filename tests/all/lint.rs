@@ -2,7 +2,7 @@
 //! planted stale text and says how to see it; `reload` at the prompt plays
 //! the game on in the edited file, and a broken edit changes nothing.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
