@@ -4,6 +4,7 @@
 
 pub mod chronicle;
 pub mod commands;
+pub mod drawn;
 pub mod numbers;
 pub mod render;
 pub mod wrap;
@@ -676,6 +677,27 @@ impl<'a> Session<'a> {
         if self.closed {
             return;
         }
+        // Whatever is said fits the terminal: a line too wide is wrapped
+        // (under its own indent) here, the one place everything passes.
+        let columns = self.options.style.columns;
+        let fitted;
+        let text = if text.lines().any(|line| wrap::width(line) > columns) {
+            fitted = text
+                .split('\n')
+                .map(|line| {
+                    if wrap::width(line) <= columns {
+                        return line.to_string();
+                    }
+                    let body = line.trim_start_matches(' ');
+                    let indent = &line[..line.len() - body.len()];
+                    wrap::wrap(body, columns, indent)
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            fitted.as_str()
+        } else {
+            text
+        };
         let plain = wrap::strip_ansi(text);
         self.record(&plain);
         let text = wrap::strip_marks(text);
@@ -1480,10 +1502,28 @@ impl<'a> Session<'a> {
         let l = self.options.locale;
         match action {
             Action::Quit => return false,
-            Action::Help => {
-                let text = commands::help_text(l, self.options.style.columns);
-                self.say(text.trim_end());
-            }
+            Action::Help => match args.first() {
+                None => {
+                    let text = commands::help_text(l, self.options.style.columns);
+                    self.say(text.trim_end());
+                }
+                Some(topic) => match commands::help_topic(l, topic, self.options.style.columns) {
+                    Some(text) => self.say(&text),
+                    None => {
+                        let topic = commands::shorten(topic, 24);
+                        let text = if l.is_chinese() {
+                            l.zh_string(format!(
+                                "没有关于“{topic}”的说明。可查：order、hold、advance、attack、withdraw、rally，或任一命令（help 列出全部）。"
+                            ))
+                        } else {
+                            format!(
+                                "There is no help on `{topic}`. Try `help order`, `help hold`, `help advance`, `help attack`, `help withdraw`, `help rally`, or any command (`help` lists them)."
+                            )
+                        };
+                        self.say_wrapped(&text, "");
+                    }
+                },
+            },
             Action::Next => {
                 let count = match args.first() {
                     None => Some(1),
@@ -1546,10 +1586,25 @@ impl<'a> Session<'a> {
                 let text = self.with_view(|v| v.status());
                 self.say(&text);
             }
-            Action::Map => {
-                let text = self.with_view(|v| v.map());
-                self.say(&text);
-            }
+            Action::Map => match args.first().map(|a| a.to_lowercase()) {
+                None => {
+                    let text = self.with_view(|v| v.map());
+                    self.say(&text);
+                }
+                Some(word) if word == "list" || word == "列表" => {
+                    let text = self.with_view(|v| v.map_list());
+                    self.say(&text);
+                }
+                Some(word) => {
+                    let word = commands::shorten(&word, 24);
+                    let text = if l.is_chinese() {
+                        l.zh_string(format!("`map` 后面只能跟 list：“{word}”不认得。"))
+                    } else {
+                        format!("`map` takes only `list` (the places one by one), not `{word}`.")
+                    };
+                    self.say_wrapped(&text, "");
+                }
+            },
             Action::Why => {
                 let text = self.with_view(|v| v.why());
                 self.say(&text);

@@ -6,7 +6,7 @@
 //! "unknown", and what happens to it there goes untold.
 
 use super::numbers::{self, Sure};
-use super::wrap::{NAME_CLOSE, NAME_OPEN, pad, width, wrap};
+use super::wrap::{KEEP, NAME_CLOSE, NAME_OPEN, pad, width, wrap};
 use crate::picture::{Bearing, Clarity, Known, Reckoning, Reveal, Sighting, Source};
 use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
 use crate::sim::{Entry, Field};
@@ -1402,9 +1402,17 @@ impl View<'_> {
                             } else if zh {
                                 format!("{}{men}{}", head[2], ui(l, "men"))
                             } else {
-                                format!("{men} {}", ui(l, "men"))
+                                format!("{men}{KEEP}{}", ui(l, "men"))
                             };
-                            [place, men, morale, state]
+                            // The bar, its figure and the state move as one.
+                            let morale = morale.split_whitespace().collect::<Vec<_>>();
+                            let state = if morale.is_empty() {
+                                state
+                            } else {
+                                let keep = KEEP.to_string();
+                                format!("{}{KEEP}{state}", morale.join(&keep))
+                            };
+                            [place, men, state]
                                 .into_iter()
                                 .filter(|cell| !cell.is_empty())
                                 .collect::<Vec<_>>()
@@ -1419,8 +1427,9 @@ impl View<'_> {
         lines.join("\n")
     }
 
-    /// `map`: the zones drawn north to south, with smoke, fire and the men seen.
-    pub fn map(&self) -> String {
+    /// `map list`: the zones listed north to south, with smoke, fire and
+    /// the men seen.
+    pub fn map_list(&self) -> String {
         let mut rows: Vec<i32> = self.scene.zones().iter().map(|z| z.at.1).collect();
         rows.sort_unstable_by(|a, b| b.cmp(a));
         rows.dedup();
@@ -1522,7 +1531,7 @@ impl View<'_> {
         lines.join("\n")
     }
 
-    fn zone_cell(&self, zone: usize) -> String {
+    pub(crate) fn zone_cell(&self, zone: usize) -> String {
         let l = self.locale;
         let Some(record) = self.known.zones.get(zone) else {
             return String::new();
@@ -1569,7 +1578,7 @@ impl View<'_> {
         )
     }
 
-    fn zone_units(&self, zone: usize) -> Vec<String> {
+    pub(crate) fn zone_units(&self, zone: usize) -> Vec<String> {
         let mut out = Vec::new();
         let seen = self.sees_zone(zone);
         for (idx, word) in self.known.own.iter().enumerate() {
@@ -1586,7 +1595,7 @@ impl View<'_> {
                 state = self.stale(&state, word.turn);
             }
             out.push(format!(
-                "{} {} {state}",
+                "{} {}{KEEP}{NAME_OPEN}{state}{NAME_CLOSE}",
                 self.unit_name(idx),
                 group_thousands(unit.men),
             ));
@@ -1695,7 +1704,7 @@ impl View<'_> {
 
     /// Whether the commander has men of his own in the zone (by their last
     /// word).
-    fn owns_zone(&self, zone: usize) -> bool {
+    pub(crate) fn owns_zone(&self, zone: usize) -> bool {
         self.known.own_men_in(zone) > 0
     }
 
@@ -2414,7 +2423,7 @@ mod tests {
     }
 
     #[test]
-    fn the_map_joins_zones_side_by_side_only_where_a_road_runs() {
+    fn the_list_map_joins_zones_side_by_side_only_where_a_road_runs() {
         // The tent moved beside the south bank, with no road between them:
         // its road to the north bank is listed under the north bank's row.
         let scene = crate::sim::testing::small_scene(|mut raw| {
@@ -2427,7 +2436,7 @@ mod tests {
         let world = known_of(&scene, &field, &world);
         let view = view_of(&scene, &field, &world, Locale::En, 80);
         let map: String = view
-            .map()
+            .map_list()
             .chars()
             .filter(|c| *c != crate::repl::wrap::NAME_OPEN && *c != crate::repl::wrap::NAME_CLOSE)
             .collect();
