@@ -831,7 +831,7 @@ impl View<'_> {
         let sep = if zh { "；" } else { "; " };
         for &z in &plan.order {
             let label = self.style.bold(&zone_label(z));
-            let units = self.zone_units(z);
+            let units = self.zone_units_with(z, true);
             let cell = self.zone_cell(z);
             let line = format!("{label} {cell}{colon}{}", units.join(sep));
             lines.push(hang(&line, columns, "  ", "      "));

@@ -65,8 +65,11 @@ fn names(text: &crate::scene::Text) -> Vec<&str> {
 /// so (case and a leading "the" aside). Err with the nearest id when none or
 /// several do.
 fn find<'a>(words: &str, items: &[(&'a str, Vec<&str>)]) -> Result<&'a str, Option<&'a str>> {
+    // Case, a leading "the", and hyphens or underscores for spaces aside:
+    // `upstream-ford` is "The upstream ford".
     let norm = |s: &str| {
-        let lower = s.trim().to_lowercase();
+        let lower = s.trim().to_lowercase().replace(['-', '_'], " ");
+        let lower = lower.split_whitespace().collect::<Vec<_>>().join(" ");
         lower
             .strip_prefix("the ")
             .map(str::to_string)
@@ -102,23 +105,32 @@ fn find<'a>(words: &str, items: &[(&'a str, Vec<&str>)]) -> Result<&'a str, Opti
 
 fn not_found(locale: Locale, words: &str, near: Option<&str>, zone: bool) -> String {
     let zh = locale.is_chinese();
-    let what = match (zone, zh) {
-        (false, false) => "unit of yours",
-        (true, false) => "place",
-        (false, true) => "本部营伍",
-        (true, true) => "地点",
-    };
-    let text = match (near, zh) {
-        (Some(near), false) => format!(
-            "No {what} is called `{words}`. Did you mean `{near}`? (`orders` lists your units.)"
+    let words = commands::shorten(words, 30);
+    let text = match (zone, near, zh) {
+        (false, Some(near), false) => format!(
+            "No unit of yours is called `{words}`. Did you mean `{near}`? (`orders` lists your units, each with the label to type.)"
         ),
-        (None, false) => {
-            format!("No {what} is called `{words}`. (`orders` lists your units; `map` the places.)")
+        (false, None, false) => format!(
+            "No unit of yours is called `{words}`. (`orders` lists your units, each with the label to type.)"
+        ),
+        (true, Some(near), false) => format!(
+            "No place is called `{words}`. Did you mean `{near}`? (`map` shows each place with its letter: `order UNIT advance C`.)"
+        ),
+        (true, None, false) => format!(
+            "No place is called `{words}`. (`map` shows each place with its letter: `order UNIT advance C`.)"
+        ),
+        (false, Some(near), true) => format!(
+            "你麾下没有叫“{words}”的营。是不是“{near}”？（orders 列出各营及可输入的标签。）"
+        ),
+        (false, None, true) => {
+            format!("你麾下没有叫“{words}”的营。（orders 列出各营及可输入的标签。）")
         }
-        (Some(near), true) => {
-            format!("没有叫“{words}”的{what}。是不是“{near}”？（orders 列出各营，map 列出各地。）")
+        (true, Some(near), true) => format!(
+            "没有叫“{words}”的地方。是不是“{near}”？（map 给每处标了字母，如 order 营 advance C。）"
+        ),
+        (true, None, true) => {
+            format!("没有叫“{words}”的地方。（map 给每处标了字母，如 order 营 advance C。）")
         }
-        (None, true) => format!("没有叫“{words}”的{what}。（orders 列出各营，map 列出各地。）"),
     };
     locale.zh_string(text)
 }
@@ -477,6 +489,12 @@ pub struct Options {
     pub style: Style,
     pub saves_dir: PathBuf,
 }
+
+/// Own units' orders in force (by unit) and the orders on their way.
+type OwnOrders = (
+    Vec<(usize, crate::sim::movement::UnitOrder)>,
+    Vec<crate::story::Courier>,
+);
 
 /// One game at the prompt.
 pub struct Session<'a> {
@@ -1220,10 +1238,12 @@ impl<'a> Session<'a> {
                 }
             }
             Parsed::Number(n) => {
+                let before = self.own_orders();
                 let result = self.game.choose(n);
                 match result {
                     Ok(outputs) => {
                         self.show(&outputs);
+                        self.say_changed_orders(&before);
                         self.autosave("turn");
                     }
                     Err(err) => self.error(&err),
@@ -1357,21 +1377,34 @@ impl<'a> Session<'a> {
         let unit = match find(&unit_words, &units) {
             Ok(id) => id.to_string(),
             Err(near) => {
-                self.say(&not_found(l, &unit_words, near, false));
+                self.say_wrapped(&not_found(l, &unit_words, near, false), "");
                 return;
             }
         };
         let needs_zone = matches!(verb(&args[verb_at]), Some(Verb::Advance | Verb::Attack));
         let zone = if needs_zone {
+            let labels: Vec<String> = (0..scene.zones().len()).map(drawn::zone_label).collect();
             let zones: Vec<(&str, Vec<&str>)> = scene
                 .zones()
                 .iter()
-                .map(|z| (z.id.as_str(), names(&z.name)))
+                .zip(&labels)
+                .map(|(z, label)| {
+                    let mut names = names(&z.name);
+                    names.push(label.as_str());
+                    (z.id.as_str(), names)
+                })
                 .collect();
-            match find(&zone_words, &zones) {
+            // A letter the map prints names its place, whatever else begins so.
+            let by_label = drawn::zone_of_label(&scene, &zone_words)
+                .and_then(|z| scene.zones().get(z))
+                .map(|z| z.id.as_str());
+            match by_label
+                .ok_or(None)
+                .or_else(|_: Option<&str>| find(&zone_words, &zones))
+            {
                 Ok(id) => id.to_string(),
                 Err(near) => {
-                    self.say(&not_found(l, &zone_words, near, true));
+                    self.say_wrapped(&not_found(l, &zone_words, near, true), "");
                     return;
                 }
             }
@@ -1394,8 +1427,124 @@ impl<'a> Session<'a> {
                 self.show(&outputs);
                 self.autosave("turn");
             }
-            Err(err) => self.error(&err),
+            Err(err) => match scene.unit_idx(&unit) {
+                Some(idx) => self.order_refused(idx, &err),
+                None => self.error(&err),
+            },
         }
+    }
+
+    /// Each own unit's order in force, and the orders on their way.
+    fn own_orders(&mut self) -> OwnOrders {
+        let known = self.game.known();
+        let units = known
+            .own
+            .iter()
+            .enumerate()
+            .filter_map(|(idx, w)| Some((idx, w.as_ref()?.record.orders.order)))
+            .collect();
+        (units, self.game.story().couriers.clone())
+    }
+
+    /// A choice that changed the orders of the player's units says which,
+    /// from what to what (the choice replaces what he had ordered).
+    fn say_changed_orders(&mut self, before: &OwnOrders) {
+        let after = self.own_orders();
+        let l = self.options.locale;
+        let zh = l.is_chinese();
+        let mut lines = Vec::new();
+        for &(idx, now) in &after.0 {
+            let Some(&(_, was)) = before.0.iter().find(|(i, _)| *i == idx) else {
+                continue;
+            };
+            if was == now {
+                continue;
+            }
+            let line = self.with_view(|v| {
+                let name = v.unit_name(idx);
+                let (was, now) = (v.doing(was), v.doing(now));
+                if zh {
+                    format!("  {name}：原为{was}，现{now}")
+                } else {
+                    format!("  {name}: now {now} (was {was})")
+                }
+            });
+            lines.push(l.zh_string(line));
+        }
+        for courier in &before.1 {
+            if after.1.contains(courier) {
+                continue;
+            }
+            // Delivered at the end of a turn, not by a choice: only a
+            // courier still due is one the choice called back.
+            if courier.arrives <= self.game.turn() {
+                continue;
+            }
+            let Some(idx) = self.game.scene().unit_idx(&courier.unit) else {
+                continue;
+            };
+            let line = self.with_view(|v| {
+                let name = v.unit_name(idx);
+                let what = v.order_words(&courier.order);
+                if zh {
+                    format!("  给{name}的军令（{what}）已收回")
+                } else {
+                    format!("  the order on its way to {name} ({what}) is called back")
+                }
+            });
+            lines.push(l.zh_string(line));
+        }
+        if lines.is_empty() {
+            return;
+        }
+        let head = if zh {
+            l.zh("此一抉择改了你的军令：")
+        } else {
+            "This choice changed your orders:"
+        };
+        self.say_wrapped(head, "");
+        for line in lines {
+            let line = render::capitalize(line.trim_start());
+            self.say(&drawn::hang(
+                &line,
+                self.options.style.columns,
+                "  ",
+                "      ",
+            ));
+        }
+    }
+
+    /// Why a unit refused an order, and what would work instead.
+    fn order_refused(&mut self, idx: usize, err: &StoryError) {
+        let l = self.options.locale;
+        let zh = l.is_chinese();
+        let name = self.with_view(|v| v.unit_name(idx));
+        let text = match (err, zh) {
+            (StoryError::WillNotListen, false) => format!(
+                "{name} is running and will not listen to any order until it is rallied: running men rally to drums they can hear (a commander with drums close by), or once they are out of the fight and get their breath back. Meanwhile, order the units that stand (`orders`; `help rally`)."
+            ),
+            (StoryError::WillNotListen, true) => format!(
+                "{name}正在溃逃，重整之前什么命令都不听：听得见鼓声（附近有带鼓的主将），或脱离战斗喘过气来，才会收拢。眼下可向未溃的部队下令（orders；help rally）。"
+            ),
+            (StoryError::NoRoad, false) => format!(
+                "No road a rider can take leads from you to {name} (the way is cut or held by the enemy): the order cannot be sent. Try again when the way is open, or order the units you can reach (`orders`)."
+            ),
+            (StoryError::NoRoad, true) => format!(
+                "没有传令兵走得通的道路通往{name}（道路断绝或为敌所据），军令送不出去。等道路通了再下令，或向够得着的部队下令（orders）。"
+            ),
+            (StoryError::NotOnField, false) => format!(
+                "{name} is no longer on the field (broken up, taken or gone): it takes no more orders."
+            ),
+            (StoryError::NotOnField, true) => {
+                format!("{name}已不在战场上（溃散、被俘或离去），不再受令。")
+            }
+            _ => {
+                self.error(err);
+                return;
+            }
+        };
+        let text = render::capitalize(&l.zh_string(text));
+        self.say_wrapped(&text, "");
     }
 
     /// Lets up to `limit` turns pass (until the battle ends when None),

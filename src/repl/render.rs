@@ -1074,22 +1074,40 @@ impl View<'_> {
             if !self.owns(idx) || !unit.location.present || !unit.morale.state.can_fight_or_flee() {
                 continue;
             }
-            let doing = match (unit.orders.order, zh) {
-                _ if unit.morale.state == MoraleState::Routing => (if zh {
+            let mut doing = if unit.morale.state == MoraleState::Routing {
+                (if zh {
                     "溃逃中，不听号令"
                 } else {
                     "running, deaf to orders"
                 })
-                .to_string(),
-                (UnitOrder::Hold, false) => "holding".to_string(),
-                (UnitOrder::Hold, true) => "坚守".to_string(),
-                (UnitOrder::MoveTo(z), false) => format!("making for {}", self.zone_name(z)),
-                (UnitOrder::MoveTo(z), true) => format!("开赴{}", self.zone_name(z)),
-                (UnitOrder::Pursue, false) => "pursuing".to_string(),
-                (UnitOrder::Pursue, true) => "追击".to_string(),
-                (UnitOrder::RallyTo(c), false) => format!("making for {}", self.commander_name(c)),
-                (UnitOrder::RallyTo(c), true) => format!("向{}靠拢", self.commander_name(c)),
+                .to_string()
+            } else {
+                self.doing(unit.orders.order)
             };
+            // Where it is bound, when it should get there: a zone a turn by
+            // the shortest road (crowded crossings and fights slow it).
+            let goal = match unit.orders.order {
+                UnitOrder::MoveTo(z) => Some(z),
+                UnitOrder::RallyTo(c) => self
+                    .known
+                    .commanders
+                    .get(c)
+                    .and_then(|c| c.as_ref())
+                    .map(|c| c.zone),
+                _ => None,
+            };
+            if unit.morale.state != MoraleState::Routing
+                && let Some(goal) = goal
+                && goal != unit.location.zone
+                && let Some(hops) = self.hops(unit.location.zone, goal)
+            {
+                let at = clock(self.minute_of(self.known.turn.saturating_add(hops)));
+                doing = if zh {
+                    format!("{doing}，约{at}可到")
+                } else {
+                    format!("{doing}, there by about {at}")
+                };
+            }
             let id = self
                 .scene
                 .units()
@@ -1100,7 +1118,10 @@ impl View<'_> {
             lines.push(l.zh_string(if zh {
                 format!("  {}（{id}）：{at}，{doing}", self.unit_name(idx))
             } else {
-                format!("  {} ({id}): at {at}, {doing}", self.unit_name(idx))
+                format!(
+                    "  {} ({id}): at {at}, {doing}",
+                    capitalize(&self.unit_name(idx))
+                )
             }));
         }
         if !couriers.is_empty() {
@@ -1133,6 +1154,44 @@ impl View<'_> {
             }
         }
         lines.join("\n")
+    }
+
+    /// What a unit's order has it do: "holding", "making for the ford".
+    pub fn doing(&self, order: crate::sim::movement::UnitOrder) -> String {
+        use crate::sim::movement::UnitOrder;
+        let zh = self.locale.is_chinese();
+        let text = match (order, zh) {
+            (UnitOrder::Hold, false) => "holding".to_string(),
+            (UnitOrder::Hold, true) => "坚守".to_string(),
+            (UnitOrder::MoveTo(z), false) => format!("making for {}", self.zone_name(z)),
+            (UnitOrder::MoveTo(z), true) => format!("开赴{}", self.zone_name(z)),
+            (UnitOrder::Pursue, false) => "pursuing".to_string(),
+            (UnitOrder::Pursue, true) => "追击".to_string(),
+            (UnitOrder::RallyTo(c), false) => format!("making for {}", self.commander_name(c)),
+            (UnitOrder::RallyTo(c), true) => format!("向{}靠拢", self.commander_name(c)),
+        };
+        self.locale.zh_string(text)
+    }
+
+    /// Zones between two, by the roads (None: no road joins them).
+    pub fn hops(&self, from: usize, to: usize) -> Option<u32> {
+        let n = self.field.neighbours.len();
+        let mut dist = vec![u32::MAX; n];
+        let mut queue = std::collections::VecDeque::new();
+        *dist.get_mut(from)? = 0;
+        queue.push_back(from);
+        while let Some(z) = queue.pop_front() {
+            if z == to {
+                return Some(dist[z]);
+            }
+            for &o in self.field.neighbours.get(z).map_or(&[][..], Vec::as_slice) {
+                if o < n && dist[o] == u32::MAX {
+                    dist[o] = dist[z] + 1;
+                    queue.push_back(o);
+                }
+            }
+        }
+        None
     }
 
     /// The turn header: "── Turn 3 · 15:45 · a light wind from the south ──",
@@ -1579,6 +1638,12 @@ impl View<'_> {
     }
 
     pub(crate) fn zone_units(&self, zone: usize) -> Vec<String> {
+        self.zone_units_with(zone, false)
+    }
+
+    /// [`View::zone_units`], own units with the label `order` takes when
+    /// `labels`.
+    pub(crate) fn zone_units_with(&self, zone: usize, labels: bool) -> Vec<String> {
         let mut out = Vec::new();
         let seen = self.sees_zone(zone);
         for (idx, word) in self.known.own.iter().enumerate() {
@@ -1594,8 +1659,12 @@ impl View<'_> {
             if word.turn < self.known.turn {
                 state = self.stale(&state, word.turn);
             }
+            let label = match self.scene.units().get(idx) {
+                Some(u) if labels => format!(" {}", self.style.dim(&format!("({})", u.id))),
+                _ => String::new(),
+            };
             out.push(format!(
-                "{} {}{KEEP}{NAME_OPEN}{state}{NAME_CLOSE}",
+                "{}{label} {}{KEEP}{NAME_OPEN}{state}{NAME_CLOSE}",
                 self.unit_name(idx),
                 group_thousands(unit.men),
             ));
