@@ -88,7 +88,7 @@ fn road_char(mask: u8) -> char {
 /// How the boxes are drawn: with names, bracketed without, or bare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Form {
-    /// `[A≈ Upstream ford ▒★●◆]`: label, kind, name, marks.
+    /// `[A≈ Old mill ★●◆]`: label, kind, name, marks.
     Full,
     /// `[A≈★]`: label, kind and the mark that matters most.
     Compact,
@@ -148,7 +148,7 @@ pub fn short_name(name: &str, room: usize) -> String {
         }
         out = next;
     }
-    // A name cut short does not end on a little word ("Siege lines before").
+    // A name cut short does not end on a little word ("Road to the").
     const LITTLE: &[&str] = &[
         "before", "behind", "of", "to", "the", "at", "by", "on", "in", "and", "upstream",
     ];

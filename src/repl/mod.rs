@@ -66,7 +66,7 @@ fn names(text: &crate::scene::Text) -> Vec<&str> {
 /// several do.
 fn find<'a>(words: &str, items: &[(&'a str, Vec<&str>)]) -> Result<&'a str, Option<&'a str>> {
     // Case, a leading "the", and hyphens or underscores for spaces aside:
-    // `upstream-ford` is "The upstream ford".
+    // `old-mill` is "The old mill".
     let norm = |s: &str| {
         let lower = s.trim().to_lowercase().replace(['-', '_'], " ");
         let lower = lower.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -536,6 +536,9 @@ pub struct Session<'a> {
     saver: save::Autosaver,
     /// The battles not loaded at the start, for a save of one of them.
     more_scenes: Option<Box<dyn FnOnce() -> Vec<Arc<Scene>>>>,
+    /// A new game: the first prompts say how to play on, until the player
+    /// has let a turn pass, waited, given an order or asked for help.
+    first_hint: bool,
 }
 
 /// How a session ended, for the exit status.
@@ -584,6 +587,7 @@ impl<'a> Session<'a> {
             transcript_file: None,
             saver: save::Autosaver::new(),
             more_scenes: None,
+            first_hint: false,
         }
         .remembering()
     }
@@ -748,6 +752,7 @@ impl<'a> Session<'a> {
 
     /// The opening screen: title, date, place, role, intro.
     pub fn opening(&mut self) {
+        self.first_hint = true;
         let scene = self.game.scene_arc();
         let l = self.options.locale;
         let meta = scene.meta();
@@ -1098,6 +1103,16 @@ impl<'a> Session<'a> {
                 self.say_wrapped(&notice, "");
             }
             input.set_completions(self.completions());
+            if self.first_hint && self.game.pending().is_none() && !self.game.is_over() {
+                let l = self.options.locale;
+                let text = if l.is_chinese() {
+                    l.zh("（回车静待一回合；wait 静待到有事；order 营 advance C 调动部队，字母见 map；help 查看其余命令。）")
+                } else {
+                    "(Enter lets a turn pass; `wait` until something needs you; `order UNIT advance C` moves a unit, the letters are on the `map`; `help` lists the rest.)"
+                };
+                let text = self.options.style.dim(text);
+                self.say_wrapped(&text, "");
+            }
             let prompt = self.prompt();
             let read = input.read(&prompt);
             self.refresh_width();
@@ -1221,7 +1236,18 @@ impl<'a> Session<'a> {
     /// Runs one line; false to leave.
     pub fn handle(&mut self, line: &str) -> bool {
         let l = self.options.locale;
-        match commands::parse(line) {
+        let parsed = commands::parse(line);
+        if matches!(
+            parsed,
+            Parsed::Empty
+                | Parsed::Command(
+                    Action::Next | Action::Wait | Action::Order | Action::Help,
+                    _
+                )
+        ) {
+            self.first_hint = false;
+        }
+        match parsed {
             Parsed::Empty => {
                 if let Some(tp) = self.game.pending() {
                     let count = tp.options.len();

@@ -81,7 +81,8 @@ pub fn wrap(text: &str, columns: usize, indent: &str) -> String {
             continue;
         }
         let mut active = String::new();
-        for line in wrap_paragraph(paragraph, room) {
+        let paragraph = keep_code_spans(paragraph, room);
+        for line in wrap_paragraph(&paragraph, room) {
             let mut full = format!("{indent}{active}{line}");
             active = open_style(&active, &line);
             if !active.is_empty() {
@@ -94,6 +95,34 @@ pub fn wrap(text: &str, columns: usize, indent: &str) -> String {
 }
 
 const RESET: &str = "\u{1b}[0m";
+
+/// A command in backticks (`order UNIT advance C`) is not broken at its
+/// spaces when it is short enough to fit half a line: they become kept
+/// spaces ([`KEEP`]).
+fn keep_code_spans(paragraph: &str, room: usize) -> String {
+    if !paragraph.contains('`') {
+        return paragraph.to_string();
+    }
+    let mut out = String::with_capacity(paragraph.len());
+    let mut parts = paragraph.split('`');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    let mut inside = true;
+    let rest: Vec<&str> = parts.collect();
+    let n = rest.len();
+    for (i, part) in rest.into_iter().enumerate() {
+        out.push('`');
+        // The last part after an odd backtick is not a closed span.
+        if inside && i + 1 < n && width(part) + 2 <= room / 2 {
+            out.push_str(&part.replace(' ', &KEEP.to_string()));
+        } else {
+            out.push_str(part);
+        }
+        inside = !inside;
+    }
+    out
+}
 
 /// The pieces of a text: visible characters and escape sequences.
 enum Piece<'a> {
