@@ -147,7 +147,7 @@ fn commands_answer_in_traditional_and_saves_keep_it() {
         "讀檔",
         "請抉擇 1-",
         "沒有`xyzzy`這個命令。",
-        "悔了一步。",
+        "悔了一步（redo 可復原）。",
         "槽位",
         "戰役",
         // The slot is named as typed, not converted (to 後).

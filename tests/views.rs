@@ -213,3 +213,56 @@ fn show() {
     );
     println!("{}", strip_marks(&strip_ansi(&text)));
 }
+
+/// Runs `script` (one command a line) on a new game; the session's game
+/// turn after it, and the transcript.
+fn turn_after(scene_id: &str, role: &str, seed: u64, script: &str) -> (u32, String) {
+    let scenes = common::scenes();
+    let scene = common::find(&scenes, scene_id);
+    let (game, outputs) = Game::new(scene, role, seed).expect("game");
+    let saves = common::temp_dir(&format!("views-undo-{scene_id}-{role}-{seed}"));
+    let options = Options {
+        locale: Locale::En,
+        style: Style {
+            colour: false,
+            columns: 80,
+        },
+        saves_dir: saves.to_path_buf(),
+    };
+    let mut out: Vec<u8> = Vec::new();
+    let turn;
+    {
+        let mut session = Session::new(game, options, scenes.clone(), &mut out);
+        session.opening();
+        session.show(&outputs);
+        session.run(&mut xiaoling::repl::Piped::new(script.as_bytes()));
+        turn = session.game().turn();
+    }
+    (turn, String::from_utf8(out).expect("utf-8"))
+}
+
+#[test]
+fn undo_takes_back_a_whole_wait_and_redo_gives_it_back() {
+    // As Hong Chengchou (seed 1), the first `wait` runs two turns.
+    let (turn, text) = turn_after("broken-bridge", "hong-chengchou", 1, "1\nwait\n");
+    assert_eq!(turn, 2, "{text}");
+    let (turn, text) = turn_after("broken-bridge", "hong-chengchou", 1, "1\nwait\nundo\n");
+    assert_eq!(turn, 0, "{text}");
+    assert!(text.contains("2 steps"), "{text}");
+    let (turn, text) = turn_after(
+        "broken-bridge",
+        "hong-chengchou",
+        1,
+        "1\nwait\nundo\nredo\n",
+    );
+    assert_eq!(turn, 2, "{text}");
+    // Redo after a new command has nothing to give back.
+    let (turn, text) = turn_after(
+        "broken-bridge",
+        "hong-chengchou",
+        1,
+        "1\nwait\nundo\nnext\nredo\n",
+    );
+    assert_eq!(turn, 1, "{text}");
+    assert!(text.contains("Nothing to redo"), "{text}");
+}

@@ -539,6 +539,21 @@ pub struct Session<'a> {
     /// A new game: the first prompts say how to play on, until the player
     /// has let a turn pass, waited, given an order or asked for help.
     first_hint: bool,
+    /// Per command that changed the game, the depth of the game's undo
+    /// history before it: `undo` takes back the whole command (a `wait`
+    /// of three turns is one).
+    undo_marks: Vec<usize>,
+    /// What `undo` took back, for `redo`: the game as it was after.
+    redo: Vec<Redo>,
+}
+
+/// A command taken back: the game's state, log and undo history after it,
+/// and the mark it had.
+struct Redo {
+    snapshot: crate::story::Snapshot,
+    log: Vec<crate::story::Command>,
+    undo: Vec<crate::story::Snapshot>,
+    mark: usize,
 }
 
 /// How a session ended, for the exit status.
@@ -588,6 +603,8 @@ impl<'a> Session<'a> {
             saver: save::Autosaver::new(),
             more_scenes: None,
             first_hint: false,
+            undo_marks: Vec::new(),
+            redo: Vec::new(),
         }
         .remembering()
     }
@@ -1235,7 +1252,6 @@ impl<'a> Session<'a> {
 
     /// Runs one line; false to leave.
     pub fn handle(&mut self, line: &str) -> bool {
-        let l = self.options.locale;
         let parsed = commands::parse(line);
         if matches!(
             parsed,
@@ -1247,6 +1263,30 @@ impl<'a> Session<'a> {
         ) {
             self.first_hint = false;
         }
+        if matches!(parsed, Parsed::Command(Action::Undo | Action::Redo, _)) {
+            return self.handle_parsed(parsed, line);
+        }
+        let loads = matches!(parsed, Parsed::Command(Action::Load, _));
+        let depth = self.game.undo_history().len();
+        let log = self.game.log().len();
+        let go_on = self.handle_parsed(parsed, line);
+        let now = self.game.undo_history().len();
+        if loads {
+            self.undo_marks.clear();
+            self.redo.clear();
+        } else if now > depth {
+            self.undo_marks.push(depth);
+            self.redo.clear();
+        } else if now < depth || self.game.log().len() < log {
+            // A load or a restart: the marks of the old game mean nothing.
+            self.undo_marks.clear();
+            self.redo.clear();
+        }
+        go_on
+    }
+
+    fn handle_parsed(&mut self, parsed: Parsed, line: &str) -> bool {
+        let l = self.options.locale;
         match parsed {
             Parsed::Empty => {
                 if let Some(tp) = self.game.pending() {
@@ -1785,19 +1825,8 @@ impl<'a> Session<'a> {
                 self.say(&text);
             }
             Action::Log => self.log(),
-            Action::Undo => match self.game.undo() {
-                Ok(()) => {
-                    let text = if l.is_chinese() {
-                        l.zh("悔了一步。")
-                    } else {
-                        "Taken back."
-                    };
-                    self.say(text);
-                    self.reset_memory();
-                    self.look();
-                }
-                Err(err) => self.error(&err),
-            },
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
             Action::Lang => match args.first() {
                 None => {
                     let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();
@@ -1883,6 +1912,87 @@ impl<'a> Session<'a> {
             }
         }
         true
+    }
+
+    /// `undo`: the last command taken back whole (every turn of a `wait`).
+    fn undo(&mut self) {
+        let l = self.options.locale;
+        let depth = self.game.undo_history().len();
+        // Without a mark (after a load) a command is one step.
+        let mark = self
+            .undo_marks
+            .last()
+            .copied()
+            .filter(|m| *m < depth)
+            .unwrap_or(depth.saturating_sub(1));
+        let after = (
+            self.game.snapshot(),
+            self.game.log().to_vec(),
+            self.game.undo_history().to_vec(),
+        );
+        let mut steps = 0;
+        while self.game.undo_history().len() > mark {
+            match self.game.undo() {
+                Ok(()) => steps += 1,
+                Err(err) => {
+                    if steps == 0 {
+                        self.error(&err);
+                        return;
+                    }
+                    break;
+                }
+            }
+        }
+        if steps == 0 {
+            self.error(&StoryError::NothingToUndo);
+            return;
+        }
+        self.undo_marks.pop();
+        self.redo.push(Redo {
+            snapshot: after.0,
+            log: after.1,
+            undo: after.2,
+            mark,
+        });
+        let text = match (l.is_chinese(), steps) {
+            (false, 1) => "Taken back (`redo` gives it back).".to_string(),
+            (false, n) => {
+                format!("Taken back: the last command, {n} steps (`redo` gives it back).")
+            }
+            (true, 1) => l.zh("悔了一步（redo 可复原）。").to_string(),
+            (true, n) => l.zh_string(format!(
+                "悔了一步：上一条命令，共{}步（redo 可复原）。",
+                numbers::zh_numeral(n)
+            )),
+        };
+        self.say_wrapped(&text, "");
+        self.reset_memory();
+        self.look();
+    }
+
+    /// `redo`: gives back what the last `undo` took back.
+    fn redo(&mut self) {
+        let l = self.options.locale;
+        let Some(redo) = self.redo.pop() else {
+            let text = if l.is_chinese() {
+                l.zh("没有可复原的：redo 只能重做刚被 undo 收回的命令。")
+            } else {
+                "Nothing to redo: `redo` gives back only what `undo` just took back."
+            };
+            self.say_wrapped(text, "");
+            return;
+        };
+        self.game.restore_saved(&redo.snapshot, redo.log, redo.undo);
+        self.undo_marks.push(redo.mark);
+        let text = if l.is_chinese() {
+            l.zh("复原了。")
+        } else {
+            "Given back."
+        };
+        self.say(text);
+        self.reset_memory();
+        self.look();
+        self.autosave("turn");
     }
 
     fn look(&mut self) {
