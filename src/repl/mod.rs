@@ -1333,6 +1333,24 @@ impl<'a> Session<'a> {
             }
             Parsed::ExtraWords {
                 command,
+                usage: _,
+                extra,
+            } if command == "save" || command == "load" => {
+                let text = if l.is_chinese() {
+                    l.zh_string(format!(
+                        "槽位名只能是一个词：字母、数字、汉字、- 和 _，不含空格，至多 {} 个字（如 `{command} 我的存档` 或 `{command} my-slot`）。“{extra}”多出来了，什么也没做。",
+                        save::MAX_SLOT_CHARS
+                    ))
+                } else {
+                    format!(
+                        "Nothing was done: a slot name is one word, of letters (Chinese too), digits, `-` and `_`, at most {} characters (`{command} my-slot`), and `{extra}` is one word too many.",
+                        save::MAX_SLOT_CHARS
+                    )
+                };
+                self.say_wrapped(&text, "");
+            }
+            Parsed::ExtraWords {
+                command,
                 usage,
                 extra,
             } => {
@@ -1578,6 +1596,18 @@ impl<'a> Session<'a> {
                 "      ",
             ));
         }
+    }
+
+    /// An error from below the REPL (saves, files), as a sentence: a capital
+    /// letter first, a full stop at the end.
+    fn say_error(&mut self, text: &str) {
+        let text = render::capitalize(text.trim_end());
+        let text = if text.ends_with(['.', '!', '?', '。']) {
+            text
+        } else {
+            format!("{text}.")
+        };
+        self.say_wrapped(&text, "");
     }
 
     /// Why a unit refused an order, and what would work instead.
@@ -1866,7 +1896,7 @@ impl<'a> Session<'a> {
                         };
                         self.say(&text);
                     }
-                    Err(err) => self.say_wrapped(&err.to_string(), ""),
+                    Err(err) => self.say_error(&err.to_string()),
                 }
             }
             Action::Load => {
@@ -1901,7 +1931,7 @@ impl<'a> Session<'a> {
                         self.say(&text);
                         self.recap();
                     }
-                    Err(err) => self.say_wrapped(&err.to_string(), ""),
+                    Err(err) => self.say_error(&err.to_string()),
                 }
             }
             Action::Saves => {
