@@ -443,10 +443,12 @@ pub fn help_topic(locale: Locale, topic: &str, columns: usize) -> Option<String>
         };
         let mut out = vec![say(intro)];
         for (_, text) in orders {
-            out.push(
-                super::wrap::wrap(&locale.zh_string(text.to_string()), columns, "    ")
-                    .replacen("    ", "  ", 1),
-            );
+            out.push(super::drawn::hang(
+                &locale.zh_string(text.to_string()),
+                columns,
+                "  ",
+                "    ",
+            ));
         }
         return Some(out.join("\n"));
     }

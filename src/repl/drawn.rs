@@ -882,9 +882,9 @@ impl View<'_> {
         let mut items: Vec<String> = items.into_iter().map(|i| l.zh(i).to_string()).collect();
         if plan.form == Form::Full {
             let order = if zh {
-                "框内：编号、地形、地名、烟火、你、我军、敌军"
+                "框内：字母、地形、地名、你、我军、敌军；烟火染其两边"
             } else {
-                "in a box: label, kind, name, smoke or fire, you, your men, the enemy"
+                "in a box: letter, kind, name, you, your men, the enemy; smoke or fire shades its sides"
             };
             items.push(l.zh(order).to_string());
         }

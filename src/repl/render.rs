@@ -1660,6 +1660,9 @@ impl View<'_> {
                 state = self.stale(&state, word.turn);
             }
             let label = match self.scene.units().get(idx) {
+                Some(u) if labels && self.locale.is_chinese() => {
+                    self.style.dim(&format!("（{}）", u.id))
+                }
                 Some(u) if labels => format!(" {}", self.style.dim(&format!("({})", u.id))),
                 _ => String::new(),
             };

@@ -338,10 +338,20 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
                         if pieces_w + cw > room {
                             // Closing punctuation does not start the next
                             // line: the character before it goes along.
-                            let carried = if no_line_start(c) { line.pop() } else { None };
+                            // (and before it any closing punctuation).
+                            let mut carried = Vec::new();
+                            // (Not within colour: its codes are not cut.)
+                            if no_line_start(c) && !line.contains('\u{1b}') {
+                                while let Some(prev) = line.pop() {
+                                    carried.push(prev);
+                                    if !no_line_start(prev) {
+                                        break;
+                                    }
+                                }
+                            }
                             lines.push(std::mem::take(&mut line));
                             pieces_w = 0;
-                            if let Some(prev) = carried {
+                            for prev in carried.into_iter().rev() {
                                 pieces_w += prev.width().unwrap_or(0);
                                 line.push(prev);
                             }
@@ -512,5 +522,25 @@ mod tests {
     #[test]
     fn colour_codes_take_no_room() {
         assert_eq!(width("\u{1b}[31m周郎\u{1b}[0m"), 4);
+    }
+}
+
+#[cfg(test)]
+mod long_words {
+    use super::*;
+
+    #[test]
+    fn a_long_word_cut_leaves_no_closing_punctuation_alone() {
+        for n in 0..30 {
+            let path = format!("/tmp/{}/nosuch.ron", "x".repeat(40 + n));
+            let text = format!("No save in slot `nosuch` ({path}).");
+            for columns in [40, 60] {
+                for line in wrap(&text, columns, "").lines() {
+                    let first = line.chars().next().unwrap_or(' ');
+                    assert!(!no_line_start(first), "{line:?} at {columns}: {text}");
+                    assert!(width(line) <= columns, "{line:?}");
+                }
+            }
+        }
     }
 }
