@@ -396,10 +396,11 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
         let scene = match &args.scene {
             Some(id) => find_scene(&scenes, id)?,
             None => {
+                welcome(&mut stdout, locale, columns)?;
                 let items: Vec<MenuItem> = scenes
                     .iter()
                     .map(|s| MenuItem {
-                        label: format!("{} ({})", s.meta().title.get(locale), s.id()),
+                        label: battle_card(s, locale, columns),
                         keys: std::iter::once(s.id().to_string())
                             .chain(
                                 [Locale::En, Locale::ZhHans]
@@ -577,6 +578,113 @@ struct MenuItem {
     /// Its name, also matched in Traditional (made only when nothing else
     /// matched: zh-Hant is not built for a reader who does not use it).
     name: scene::Text,
+}
+
+/// The first thing a player sees: the title and what the game is.
+fn welcome(out: &mut dyn Write, locale: Locale, columns: usize) -> Result<()> {
+    let (title, what) = if locale.is_chinese() {
+        (
+            "小凌河 xiaoling",
+            locale.zh("明末辽东的战役，以文字推演：你扮演一方统帅，在紧要关头作出抉择，其间向各营下令；烟雾、谣言、渡口的拥挤与军心决定你的抉择会落得怎样的结局。"),
+        )
+    } else {
+        (
+            "xiaoling 小凌河",
+            "Battles of the last Ming wars, played in words: you are one side's commander; you decide at the turning points and send your units orders between them, and smoke, rumor, crowded fords and morale play out what you chose.",
+        )
+    };
+    let text = format!("{title}\n{}\n", repl::wrap::wrap(what, columns, ""));
+    writeln!(out, "{text}").map_err(stdout_error)
+}
+
+/// A battle in the menu: its title and id, then its year and place, the
+/// sides and who may be played, its length, and its hook.
+fn battle_card(scene: &Scene, locale: Locale, columns: usize) -> String {
+    let meta = scene.meta();
+    let zh = locale.is_chinese();
+    let side_of = |c: &scene::Commander| {
+        scene
+            .side_idx(&c.side)
+            .and_then(|s| scene.sides().get(s))
+            .map(|s| s.name.get(locale).to_string())
+            .unwrap_or_default()
+    };
+    let sides: Vec<String> = scene
+        .sides()
+        .iter()
+        .map(|s| s.name.get(locale).to_string())
+        .collect();
+    let roles: Vec<String> = scene
+        .roles()
+        .map(|c| {
+            if zh {
+                format!("{}（{}）", c.name.get(locale), side_of(c))
+            } else {
+                format!("{} ({})", c.name.get(locale), side_of(c))
+            }
+        })
+        .collect();
+    let minutes = meta.max_turns.saturating_mul(meta.turn_minutes);
+    let length = if zh {
+        let hours = minutes / 60;
+        let span = if hours >= 24 {
+            format!("约{}天", repl::numbers::zh_numeral(hours.div_ceil(24)))
+        } else if hours > 0 {
+            format!("约{}个时辰", repl::numbers::zh_numeral(hours.div_ceil(2)))
+        } else {
+            format!("{}分钟", repl::numbers::zh_numeral(minutes))
+        };
+        format!(
+            "至多{}回合，每回合{}分钟，{span}",
+            repl::numbers::zh_numeral(meta.max_turns),
+            repl::numbers::zh_numeral(meta.turn_minutes)
+        )
+    } else {
+        let hours = minutes / 60;
+        let span = if hours >= 48 {
+            format!("{} days", hours.div_ceil(24))
+        } else if hours >= 1 {
+            format!("{hours} hours")
+        } else {
+            format!("{minutes} minutes")
+        };
+        format!(
+            "up to {} turns of {} minutes ({span})",
+            meta.max_turns, meta.turn_minutes
+        )
+    };
+    let (sep, against, or) = if zh {
+        ("；", locale.zh("对"), locale.zh("或"))
+    } else {
+        (" · ", " against ", " or ")
+    };
+    let mut lines = vec![format!("{} ({})", meta.title.get(locale), scene.id())];
+    let (when, who) = if zh {
+        (
+            format!("{}，{}", meta.date.get(locale), meta.place.get(locale)),
+            format!(
+                "{}{sep}可扮演：{}{sep}{length}",
+                sides.join(against),
+                roles.join(or)
+            ),
+        )
+    } else {
+        (
+            format!("{}{sep}{}", meta.date.get(locale), meta.place.get(locale)),
+            format!(
+                "{}{sep}play {}{sep}{length}",
+                sides.join(against),
+                roles.join(or)
+            ),
+        )
+    };
+    for line in [when, who] {
+        lines.push(repl::wrap::wrap(&locale.zh_string(line), columns, "     "));
+    }
+    if let Some(hook) = &meta.hook {
+        lines.push(repl::wrap::wrap(hook.get(locale), columns, "     "));
+    }
+    lines.join("\n")
 }
 
 /// Asks for one of `items` by number, id or name; None when the player

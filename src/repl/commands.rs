@@ -20,6 +20,7 @@ pub enum Action {
     Saves,
     Undo,
     Reload,
+    Redo,
     Lang,
     Help,
     Quit,
@@ -58,10 +59,10 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "map",
         aliases: &["m"],
-        usage: "map",
-        help_en: "the field: zones, smoke, fire and the units you can see",
-        help_zh: "战场：各处地段、烟火与可见部队",
-        max_args: 0,
+        usage: "map [list]",
+        help_en: "the field drawn: roads, rivers, smoke, fire, your men and the enemy as you know him; `map list` lists it",
+        help_zh: "战场图：道路、河流、烟火、我军与所知敌情；map list 逐处列出",
+        max_args: 1,
         action: Action::Map,
     },
     CommandSpec {
@@ -167,10 +168,19 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "undo",
         aliases: &["u"],
         usage: "undo",
-        help_en: "take back the last turn or choice",
-        help_zh: "悔一步",
+        help_en: "take back the last command (a turn, `next 5` or `wait` whole, a choice, an order)",
+        help_zh: "悔一步：收回上一条命令（一回合、整个 next 5 或 wait、一次抉择、一道军令）",
         max_args: 0,
         action: Action::Undo,
+    },
+    CommandSpec {
+        name: "redo",
+        aliases: &[],
+        usage: "redo",
+        help_en: "give back what `undo` took back",
+        help_zh: "复原：重做刚悔掉的那一步",
+        max_args: 0,
+        action: Action::Redo,
     },
     CommandSpec {
         name: "lang",
@@ -184,10 +194,10 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "help",
         aliases: &["h", "?"],
-        usage: "help",
-        help_en: "this list",
-        help_zh: "本帮助",
-        max_args: 0,
+        usage: "help [COMMAND|ORDER]",
+        help_en: "this list; `help order`, `help rally`, `help map`… say more",
+        help_zh: "本帮助；help order、help rally、help map 等详述",
+        max_args: 1,
         action: Action::Help,
     },
     CommandSpec {
@@ -336,10 +346,14 @@ pub fn help_text(locale: Locale, columns: usize) -> String {
         .max()
         .unwrap_or(0);
     let mut out = String::new();
-    out.push_str(match locale {
-        Locale::En => "Type a number to choose an option. Commands:\n",
-        _ => locale.zh("输入数字作出抉择。命令：\n"),
-    });
+    let head = match locale {
+        Locale::En => {
+            "Type a number to choose an option; Enter lets a turn pass. Commands (`help COMMAND` says more):"
+        }
+        _ => locale.zh("输入数字作出抉择；回车静待一回合。命令（help 命令名 详述）："),
+    };
+    out.push_str(&super::wrap::wrap(head, columns, ""));
+    out.push('\n');
     let beside = 2 + width + 2;
     for spec in COMMANDS {
         let help = if locale == Locale::En {
@@ -350,7 +364,8 @@ pub fn help_text(locale: Locale, columns: usize) -> String {
         if beside + 20 <= columns {
             let wrapped = super::wrap::wrap(help, columns, &" ".repeat(beside));
             if spec.usage.len() > width {
-                out.push_str(&format!("  {}\n{wrapped}\n", spec.usage));
+                out.push_str(&super::wrap::wrap(spec.usage, columns, "  "));
+                out.push_str(&format!("\n{wrapped}\n"));
                 continue;
             }
             out.push_str(&format!(
@@ -359,12 +374,117 @@ pub fn help_text(locale: Locale, columns: usize) -> String {
                 wrapped.trim_start()
             ));
         } else {
-            out.push_str(&format!("  {}\n", spec.usage));
+            out.push_str(&super::wrap::wrap(spec.usage, columns, "  "));
+            out.push('\n');
             out.push_str(&super::wrap::wrap(help, columns, "      "));
             out.push('\n');
         }
     }
     out
+}
+
+/// What `help TOPIC` says: an order (`hold`, `advance`, …, or `order`
+/// for them all) or a command. None for a topic it does not know.
+pub fn help_topic(locale: Locale, topic: &str, columns: usize) -> Option<String> {
+    let zh = locale.is_chinese();
+    let topic = clean(topic).to_lowercase();
+    let orders_en: &[(&str, &str)] = &[
+        (
+            "hold",
+            "`order UNIT hold`: stay where it stands and fight there; in cover (reeds, wagons, walls) it loses fewer men. Refused by a unit that is running.",
+        ),
+        (
+            "advance",
+            "`order UNIT advance PLACE`: march to the place by the shortest road, a zone a turn, fighting what it meets on the way; fords and bridges pass only so many men a turn. Refused by a unit that is running.",
+        ),
+        (
+            "attack",
+            "`order UNIT attack PLACE`: as `advance`, but the men go in with their blood up (their morale rises), and the enemy, if he sees the thrust, sends his nearest fresh reserve to meet it. Refused by a unit that is running.",
+        ),
+        (
+            "withdraw",
+            "`order UNIT withdraw`: fall back to your side's camp (where routed men run to) by the shortest road; if the enemy is on it, his horse may press the retreat. Refused by a unit that is running.",
+        ),
+        (
+            "rally",
+            "`order UNIT rally`: a steady or wavering unit falls back on you, wherever your commander stands, and stays by him. A unit that is already running will not listen to any order: it is rallied only by drums it can hear (a commander with drums nearby) or when it gets its breath back out of the fight.",
+        ),
+    ];
+    let orders_zh: &[(&str, &str)] = &[
+        (
+            "hold",
+            "order 营 hold（坚守）：原地不动，就地接战；有掩蔽（芦苇、车营、城墙）之处折损较少。正在溃逃的部队不听此令。",
+        ),
+        (
+            "advance",
+            "order 营 advance 地点（前进）：循最近的道路开往该地，每回合走一段，途中遇敌即战；渡口与桥每回合只能过有限的人。正在溃逃的部队不听此令。",
+        ),
+        (
+            "attack",
+            "order 营 attack 地点（进攻）：与前进相同，但全军鼓勇而进（士气上升）；敌军若看见这一击，会派最近的生力军来迎。正在溃逃的部队不听此令。",
+        ),
+        (
+            "withdraw",
+            "order 营 withdraw（撤退）：循最近的道路退回本方大营（溃兵奔逃之处）；若与敌军相接，敌骑可能追击。正在溃逃的部队不听此令。",
+        ),
+        (
+            "rally",
+            "order 营 rally（收拢）：严整或动摇的部队向你靠拢，到你所在之处，留在你身边。已在溃逃的部队什么命令都不听：只有听得见鼓声（附近有带鼓的主将）或脱离战斗喘过气来，才能收拢。",
+        ),
+    ];
+    let orders = if zh { orders_zh } else { orders_en };
+    let verb = match topic.as_str() {
+        "坚守" | "堅守" => "hold",
+        "前进" | "前進" | "进至" | "進至" => "advance",
+        "进攻" | "進攻" => "attack",
+        "撤退" => "withdraw",
+        "收拢" | "收攏" => "rally",
+        other => other,
+    };
+    let say = |text: &str| super::wrap::wrap(&locale.zh_string(text.to_string()), columns, "");
+    if let Some((_, text)) = orders.iter().find(|(v, _)| *v == verb) {
+        return Some(say(text));
+    }
+    if verb == "order" {
+        let intro = if zh {
+            "order 营 命令 [地点]：向本部某营下令。营可用标签（orders 与地图在名字后列出）或名字，中英文皆可；地点可用地图上的字母（A、B……）、编号或名字。你所在之处的部队立即奉令；别处的由传令兵送去，要走几回合（经浓烟更慢，部队动摇时再慢一回合），送到之前部队若已溃逃，命令作废。orders 列出各营现行军令、在途军令与预计到达的回合。"
+        } else {
+            "`order UNIT VERB [PLACE]` sends an order to a unit of yours. UNIT is the unit's label (shown after its name in `orders` and on the map) or its name, in any language; PLACE is the letter the map prints (A, B, …), its id or its name. Units where your commander stands obey at once; the others when a courier reaches them, which takes turns (longer through thick smoke, a turn more for a wavering unit); a unit that breaks before the courier arrives never gets the order. `orders` shows each unit's order, the orders on their way and when they arrive. The orders:"
+        };
+        let mut out = vec![say(intro)];
+        for (_, text) in orders {
+            out.push(super::drawn::hang(
+                &locale.zh_string(text.to_string()),
+                columns,
+                "  ",
+                "    ",
+            ));
+        }
+        return Some(out.join("\n"));
+    }
+    let spec = COMMANDS
+        .iter()
+        .find(|c| c.name == verb || c.aliases.contains(&verb))?;
+    let help = if zh {
+        locale.zh(spec.help_zh)
+    } else {
+        spec.help_en
+    };
+    let mut out = super::wrap::wrap(spec.usage, columns, "");
+    out.push('\n');
+    out.push_str(&super::wrap::wrap(&capitalize_first(help), columns, "  "));
+    if spec.action == Action::Order {
+        return help_topic(locale, "order", columns);
+    }
+    Some(out)
+}
+
+fn capitalize_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => format!("{}{}", c.to_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
 }
 
 /// The usage line of the command the line starts with, for hints.

@@ -4,6 +4,7 @@
 
 pub mod chronicle;
 pub mod commands;
+pub mod drawn;
 pub mod numbers;
 pub mod render;
 pub mod wrap;
@@ -64,8 +65,11 @@ fn names(text: &crate::scene::Text) -> Vec<&str> {
 /// so (case and a leading "the" aside). Err with the nearest id when none or
 /// several do.
 fn find<'a>(words: &str, items: &[(&'a str, Vec<&str>)]) -> Result<&'a str, Option<&'a str>> {
+    // Case, a leading "the", and hyphens or underscores for spaces aside:
+    // `old-mill` is "The old mill".
     let norm = |s: &str| {
-        let lower = s.trim().to_lowercase();
+        let lower = s.trim().to_lowercase().replace(['-', '_'], " ");
+        let lower = lower.split_whitespace().collect::<Vec<_>>().join(" ");
         lower
             .strip_prefix("the ")
             .map(str::to_string)
@@ -101,23 +105,32 @@ fn find<'a>(words: &str, items: &[(&'a str, Vec<&str>)]) -> Result<&'a str, Opti
 
 fn not_found(locale: Locale, words: &str, near: Option<&str>, zone: bool) -> String {
     let zh = locale.is_chinese();
-    let what = match (zone, zh) {
-        (false, false) => "unit of yours",
-        (true, false) => "place",
-        (false, true) => "本部营伍",
-        (true, true) => "地点",
-    };
-    let text = match (near, zh) {
-        (Some(near), false) => format!(
-            "No {what} is called `{words}`. Did you mean `{near}`? (`orders` lists your units.)"
+    let words = commands::shorten(words, 30);
+    let text = match (zone, near, zh) {
+        (false, Some(near), false) => format!(
+            "No unit of yours is called `{words}`. Did you mean `{near}`? (`orders` lists your units, each with the label to type.)"
         ),
-        (None, false) => {
-            format!("No {what} is called `{words}`. (`orders` lists your units; `map` the places.)")
+        (false, None, false) => format!(
+            "No unit of yours is called `{words}`. (`orders` lists your units, each with the label to type.)"
+        ),
+        (true, Some(near), false) => format!(
+            "No place is called `{words}`. Did you mean `{near}`? (`map` shows each place with its letter: `order UNIT advance C`.)"
+        ),
+        (true, None, false) => format!(
+            "No place is called `{words}`. (`map` shows each place with its letter: `order UNIT advance C`.)"
+        ),
+        (false, Some(near), true) => format!(
+            "你麾下没有叫“{words}”的营。是不是“{near}”？（orders 列出各营及可输入的标签。）"
+        ),
+        (false, None, true) => {
+            format!("你麾下没有叫“{words}”的营。（orders 列出各营及可输入的标签。）")
         }
-        (Some(near), true) => {
-            format!("没有叫“{words}”的{what}。是不是“{near}”？（orders 列出各营，map 列出各地。）")
+        (true, Some(near), true) => format!(
+            "没有叫“{words}”的地方。是不是“{near}”？（map 给每处标了字母，如 order 营 advance C。）"
+        ),
+        (true, None, true) => {
+            format!("没有叫“{words}”的地方。（map 给每处标了字母，如 order 营 advance C。）")
         }
-        (None, true) => format!("没有叫“{words}”的{what}。（orders 列出各营，map 列出各地。）"),
     };
     locale.zh_string(text)
 }
@@ -477,6 +490,12 @@ pub struct Options {
     pub saves_dir: PathBuf,
 }
 
+/// Own units' orders in force (by unit) and the orders on their way.
+type OwnOrders = (
+    Vec<(usize, crate::sim::movement::UnitOrder)>,
+    Vec<crate::story::Courier>,
+);
+
 /// One game at the prompt.
 pub struct Session<'a> {
     game: Game,
@@ -519,6 +538,24 @@ pub struct Session<'a> {
     more_scenes: Option<Box<dyn FnOnce() -> Vec<Arc<Scene>>>>,
     /// Where `reload` reads the battle again from.
     scene_folder: Option<PathBuf>,
+    /// A new game: the first prompts say how to play on, until the player
+    /// has let a turn pass, waited, given an order or asked for help.
+    first_hint: bool,
+    /// Per command that changed the game, the depth of the game's undo
+    /// history before it: `undo` takes back the whole command (a `wait`
+    /// of three turns is one).
+    undo_marks: Vec<usize>,
+    /// What `undo` took back, for `redo`: the game as it was after.
+    redo: Vec<Redo>,
+}
+
+/// A command taken back: the game's state, log and undo history after it,
+/// and the mark it had.
+struct Redo {
+    snapshot: crate::story::Snapshot,
+    log: Vec<crate::story::Command>,
+    undo: Vec<crate::story::Snapshot>,
+    mark: usize,
 }
 
 /// How a session ended, for the exit status.
@@ -568,6 +605,9 @@ impl<'a> Session<'a> {
             saver: save::Autosaver::new(),
             more_scenes: None,
             scene_folder: None,
+            first_hint: false,
+            undo_marks: Vec::new(),
+            redo: Vec::new(),
         }
         .remembering()
     }
@@ -685,6 +725,27 @@ impl<'a> Session<'a> {
         if self.closed {
             return;
         }
+        // Whatever is said fits the terminal: a line too wide is wrapped
+        // (under its own indent) here, the one place everything passes.
+        let columns = self.options.style.columns;
+        let fitted;
+        let text = if text.lines().any(|line| wrap::width(line) > columns) {
+            fitted = text
+                .split('\n')
+                .map(|line| {
+                    if wrap::width(line) <= columns {
+                        return line.to_string();
+                    }
+                    let body = line.trim_start_matches(' ');
+                    let indent = &line[..line.len() - body.len()];
+                    wrap::wrap(body, columns, indent)
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            fitted.as_str()
+        } else {
+            text
+        };
         let plain = wrap::strip_ansi(text);
         self.record(&plain);
         let text = wrap::strip_marks(text);
@@ -717,6 +778,7 @@ impl<'a> Session<'a> {
 
     /// The opening screen: title, date, place, role, intro.
     pub fn opening(&mut self) {
+        self.first_hint = true;
         let scene = self.game.scene_arc();
         let l = self.options.locale;
         let meta = scene.meta();
@@ -1067,6 +1129,16 @@ impl<'a> Session<'a> {
                 self.say_wrapped(&notice, "");
             }
             input.set_completions(self.completions());
+            if self.first_hint && self.game.pending().is_none() && !self.game.is_over() {
+                let l = self.options.locale;
+                let text = if l.is_chinese() {
+                    l.zh("（回车静待一回合；wait 静待到有事；order 营 advance C 调动部队，字母见 map；help 查看其余命令。）")
+                } else {
+                    "(Enter lets a turn pass; `wait` until something needs you; `order UNIT advance C` moves a unit, the letters are on the `map`; `help` lists the rest.)"
+                };
+                let text = self.options.style.dim(text);
+                self.say_wrapped(&text, "");
+            }
             let prompt = self.prompt();
             let read = input.read(&prompt);
             self.refresh_width();
@@ -1189,8 +1261,42 @@ impl<'a> Session<'a> {
 
     /// Runs one line; false to leave.
     pub fn handle(&mut self, line: &str) -> bool {
+        let parsed = commands::parse(line);
+        if matches!(
+            parsed,
+            Parsed::Empty
+                | Parsed::Command(
+                    Action::Next | Action::Wait | Action::Order | Action::Help,
+                    _
+                )
+        ) {
+            self.first_hint = false;
+        }
+        if matches!(parsed, Parsed::Command(Action::Undo | Action::Redo, _)) {
+            return self.handle_parsed(parsed, line);
+        }
+        let loads = matches!(parsed, Parsed::Command(Action::Load, _));
+        let depth = self.game.undo_history().len();
+        let log = self.game.log().len();
+        let go_on = self.handle_parsed(parsed, line);
+        let now = self.game.undo_history().len();
+        if loads {
+            self.undo_marks.clear();
+            self.redo.clear();
+        } else if now > depth {
+            self.undo_marks.push(depth);
+            self.redo.clear();
+        } else if now < depth || self.game.log().len() < log {
+            // A load or a restart: the marks of the old game mean nothing.
+            self.undo_marks.clear();
+            self.redo.clear();
+        }
+        go_on
+    }
+
+    fn handle_parsed(&mut self, parsed: Parsed, line: &str) -> bool {
         let l = self.options.locale;
-        match commands::parse(line) {
+        match parsed {
             Parsed::Empty => {
                 if let Some(tp) = self.game.pending() {
                     let count = tp.options.len();
@@ -1207,10 +1313,12 @@ impl<'a> Session<'a> {
                 }
             }
             Parsed::Number(n) => {
+                let before = self.own_orders();
                 let result = self.game.choose(n);
                 match result {
                     Ok(outputs) => {
                         self.show(&outputs);
+                        self.say_changed_orders(&before);
                         self.autosave("turn");
                     }
                     Err(err) => self.error(&err),
@@ -1229,6 +1337,24 @@ impl<'a> Session<'a> {
                         format!("{number} is far too large, and there is nothing to choose now.")
                     }
                     (None, true) => l.zh_string(format!("{number} 太大了，眼下也无可抉择。")),
+                };
+                self.say_wrapped(&text, "");
+            }
+            Parsed::ExtraWords {
+                command,
+                usage: _,
+                extra,
+            } if command == "save" || command == "load" => {
+                let text = if l.is_chinese() {
+                    l.zh_string(format!(
+                        "槽位名只能是一个词：字母、数字、汉字、- 和 _，不含空格，至多 {} 个字（如 `{command} 我的存档` 或 `{command} my-slot`）。“{extra}”多出来了，什么也没做。",
+                        save::MAX_SLOT_CHARS
+                    ))
+                } else {
+                    format!(
+                        "Nothing was done: a slot name is one word, of letters (Chinese too), digits, `-` and `_`, at most {} characters (`{command} my-slot`), and `{extra}` is one word too many.",
+                        save::MAX_SLOT_CHARS
+                    )
                 };
                 self.say_wrapped(&text, "");
             }
@@ -1344,21 +1470,34 @@ impl<'a> Session<'a> {
         let unit = match find(&unit_words, &units) {
             Ok(id) => id.to_string(),
             Err(near) => {
-                self.say(&not_found(l, &unit_words, near, false));
+                self.say_wrapped(&not_found(l, &unit_words, near, false), "");
                 return;
             }
         };
         let needs_zone = matches!(verb(&args[verb_at]), Some(Verb::Advance | Verb::Attack));
         let zone = if needs_zone {
+            let labels: Vec<String> = (0..scene.zones().len()).map(drawn::zone_label).collect();
             let zones: Vec<(&str, Vec<&str>)> = scene
                 .zones()
                 .iter()
-                .map(|z| (z.id.as_str(), names(&z.name)))
+                .zip(&labels)
+                .map(|(z, label)| {
+                    let mut names = names(&z.name);
+                    names.push(label.as_str());
+                    (z.id.as_str(), names)
+                })
                 .collect();
-            match find(&zone_words, &zones) {
+            // A letter the map prints names its place, whatever else begins so.
+            let by_label = drawn::zone_of_label(&scene, &zone_words)
+                .and_then(|z| scene.zones().get(z))
+                .map(|z| z.id.as_str());
+            match by_label
+                .ok_or(None)
+                .or_else(|_: Option<&str>| find(&zone_words, &zones))
+            {
                 Ok(id) => id.to_string(),
                 Err(near) => {
-                    self.say(&not_found(l, &zone_words, near, true));
+                    self.say_wrapped(&not_found(l, &zone_words, near, true), "");
                     return;
                 }
             }
@@ -1381,8 +1520,136 @@ impl<'a> Session<'a> {
                 self.show(&outputs);
                 self.autosave("turn");
             }
-            Err(err) => self.error(&err),
+            Err(err) => match scene.unit_idx(&unit) {
+                Some(idx) => self.order_refused(idx, &err),
+                None => self.error(&err),
+            },
         }
+    }
+
+    /// Each own unit's order in force, and the orders on their way.
+    fn own_orders(&mut self) -> OwnOrders {
+        let known = self.game.known();
+        let units = known
+            .own
+            .iter()
+            .enumerate()
+            .filter_map(|(idx, w)| Some((idx, w.as_ref()?.record.orders.order)))
+            .collect();
+        (units, self.game.story().couriers.clone())
+    }
+
+    /// A choice that changed the orders of the player's units says which,
+    /// from what to what (the choice replaces what he had ordered).
+    fn say_changed_orders(&mut self, before: &OwnOrders) {
+        let after = self.own_orders();
+        let l = self.options.locale;
+        let zh = l.is_chinese();
+        let mut lines = Vec::new();
+        for &(idx, now) in &after.0 {
+            let Some(&(_, was)) = before.0.iter().find(|(i, _)| *i == idx) else {
+                continue;
+            };
+            if was == now {
+                continue;
+            }
+            let line = self.with_view(|v| {
+                let name = v.unit_name(idx);
+                let (was, now) = (v.doing(was), v.doing(now));
+                if zh {
+                    format!("  {name}：原为{was}，现{now}")
+                } else {
+                    format!("  {name}: now {now} (was {was})")
+                }
+            });
+            lines.push(l.zh_string(line));
+        }
+        for courier in &before.1 {
+            if after.1.contains(courier) {
+                continue;
+            }
+            // Delivered at the end of a turn, not by a choice: only a
+            // courier still due is one the choice called back.
+            if courier.arrives <= self.game.turn() {
+                continue;
+            }
+            let Some(idx) = self.game.scene().unit_idx(&courier.unit) else {
+                continue;
+            };
+            let line = self.with_view(|v| {
+                let name = v.unit_name(idx);
+                let what = v.order_words(&courier.order);
+                if zh {
+                    format!("  给{name}的军令（{what}）已收回")
+                } else {
+                    format!("  the order on its way to {name} ({what}) is called back")
+                }
+            });
+            lines.push(l.zh_string(line));
+        }
+        if lines.is_empty() {
+            return;
+        }
+        let head = if zh {
+            l.zh("此一抉择改了你的军令：")
+        } else {
+            "This choice changed your orders:"
+        };
+        self.say_wrapped(head, "");
+        for line in lines {
+            let line = render::capitalize(line.trim_start());
+            self.say(&drawn::hang(
+                &line,
+                self.options.style.columns,
+                "  ",
+                "      ",
+            ));
+        }
+    }
+
+    /// An error from below the REPL (saves, files), as a sentence: a capital
+    /// letter first, a full stop at the end.
+    fn say_error(&mut self, text: &str) {
+        let text = render::capitalize(text.trim_end());
+        let text = if text.ends_with(['.', '!', '?', '。']) {
+            text
+        } else {
+            format!("{text}.")
+        };
+        self.say_wrapped(&text, "");
+    }
+
+    /// Why a unit refused an order, and what would work instead.
+    fn order_refused(&mut self, idx: usize, err: &StoryError) {
+        let l = self.options.locale;
+        let zh = l.is_chinese();
+        let name = self.with_view(|v| v.unit_name(idx));
+        let text = match (err, zh) {
+            (StoryError::WillNotListen, false) => format!(
+                "{name} is running and will not listen to any order until it is rallied: running men rally to drums they can hear (a commander with drums close by), or once they are out of the fight and get their breath back. Meanwhile, order the units that stand (`orders`; `help rally`)."
+            ),
+            (StoryError::WillNotListen, true) => format!(
+                "{name}正在溃逃，重整之前什么命令都不听：听得见鼓声（附近有带鼓的主将），或脱离战斗喘过气来，才会收拢。眼下可向未溃的部队下令（orders；help rally）。"
+            ),
+            (StoryError::NoRoad, false) => format!(
+                "No road a rider can take leads from you to {name} (the way is cut or held by the enemy): the order cannot be sent. Try again when the way is open, or order the units you can reach (`orders`)."
+            ),
+            (StoryError::NoRoad, true) => format!(
+                "没有传令兵走得通的道路通往{name}（道路断绝或为敌所据），军令送不出去。等道路通了再下令，或向够得着的部队下令（orders）。"
+            ),
+            (StoryError::NotOnField, false) => format!(
+                "{name} is no longer on the field (broken up, taken or gone): it takes no more orders."
+            ),
+            (StoryError::NotOnField, true) => {
+                format!("{name}已不在战场上（溃散、被俘或离去），不再受令。")
+            }
+            _ => {
+                self.error(err);
+                return;
+            }
+        };
+        let text = render::capitalize(&l.zh_string(text));
+        self.say_wrapped(&text, "");
     }
 
     /// Lets up to `limit` turns pass (until the battle ends when None),
@@ -1489,10 +1756,28 @@ impl<'a> Session<'a> {
         let l = self.options.locale;
         match action {
             Action::Quit => return false,
-            Action::Help => {
-                let text = commands::help_text(l, self.options.style.columns);
-                self.say(text.trim_end());
-            }
+            Action::Help => match args.first() {
+                None => {
+                    let text = commands::help_text(l, self.options.style.columns);
+                    self.say(text.trim_end());
+                }
+                Some(topic) => match commands::help_topic(l, topic, self.options.style.columns) {
+                    Some(text) => self.say(&text),
+                    None => {
+                        let topic = commands::shorten(topic, 24);
+                        let text = if l.is_chinese() {
+                            l.zh_string(format!(
+                                "没有关于“{topic}”的说明。可查：order、hold、advance、attack、withdraw、rally，或任一命令（help 列出全部）。"
+                            ))
+                        } else {
+                            format!(
+                                "There is no help on `{topic}`. Try `help order`, `help hold`, `help advance`, `help attack`, `help withdraw`, `help rally`, or any command (`help` lists them)."
+                            )
+                        };
+                        self.say_wrapped(&text, "");
+                    }
+                },
+            },
             Action::Next => {
                 let count = match args.first() {
                     None => Some(1),
@@ -1555,29 +1840,33 @@ impl<'a> Session<'a> {
                 let text = self.with_view(|v| v.status());
                 self.say(&text);
             }
-            Action::Map => {
-                let text = self.with_view(|v| v.map());
-                self.say(&text);
-            }
+            Action::Map => match args.first().map(|a| a.to_lowercase()) {
+                None => {
+                    let text = self.with_view(|v| v.map());
+                    self.say(&text);
+                }
+                Some(word) if word == "list" || word == "列表" => {
+                    let text = self.with_view(|v| v.map_list());
+                    self.say(&text);
+                }
+                Some(word) => {
+                    let word = commands::shorten(&word, 24);
+                    let text = if l.is_chinese() {
+                        l.zh_string(format!("`map` 后面只能跟 list：“{word}”不认得。"))
+                    } else {
+                        format!("`map` takes only `list` (the places one by one), not `{word}`.")
+                    };
+                    self.say_wrapped(&text, "");
+                }
+            },
             Action::Why => {
                 let text = self.with_view(|v| v.why());
                 self.say(&text);
             }
             Action::Log => self.log(),
             Action::Reload => self.reload(),
-            Action::Undo => match self.game.undo() {
-                Ok(()) => {
-                    let text = if l.is_chinese() {
-                        l.zh("悔了一步。")
-                    } else {
-                        "Taken back."
-                    };
-                    self.say(text);
-                    self.reset_memory();
-                    self.look();
-                }
-                Err(err) => self.error(&err),
-            },
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
             Action::Lang => match args.first() {
                 None => {
                     let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();
@@ -1617,7 +1906,7 @@ impl<'a> Session<'a> {
                         };
                         self.say(&text);
                     }
-                    Err(err) => self.say_wrapped(&err.to_string(), ""),
+                    Err(err) => self.say_error(&err.to_string()),
                 }
             }
             Action::Load => {
@@ -1652,7 +1941,7 @@ impl<'a> Session<'a> {
                         self.say(&text);
                         self.recap();
                     }
-                    Err(err) => self.say_wrapped(&err.to_string(), ""),
+                    Err(err) => self.say_error(&err.to_string()),
                 }
             }
             Action::Saves => {
@@ -1781,8 +2070,92 @@ impl<'a> Session<'a> {
             *old = scene;
         }
         self.game = game;
+        // The new game's history is one step a command, as after a load.
+        self.undo_marks.clear();
+        self.redo.clear();
         self.reset_memory();
         self.say_wrapped(&text, "");
+    }
+
+    /// `undo`: the last command taken back whole (every turn of a `wait`).
+    fn undo(&mut self) {
+        let l = self.options.locale;
+        let depth = self.game.undo_history().len();
+        // Without a mark (after a load) a command is one step.
+        let mark = self
+            .undo_marks
+            .last()
+            .copied()
+            .filter(|m| *m < depth)
+            .unwrap_or(depth.saturating_sub(1));
+        let after = (
+            self.game.snapshot(),
+            self.game.log().to_vec(),
+            self.game.undo_history().to_vec(),
+        );
+        let mut steps = 0;
+        while self.game.undo_history().len() > mark {
+            match self.game.undo() {
+                Ok(()) => steps += 1,
+                Err(err) => {
+                    if steps == 0 {
+                        self.error(&err);
+                        return;
+                    }
+                    break;
+                }
+            }
+        }
+        if steps == 0 {
+            self.error(&StoryError::NothingToUndo);
+            return;
+        }
+        self.undo_marks.pop();
+        self.redo.push(Redo {
+            snapshot: after.0,
+            log: after.1,
+            undo: after.2,
+            mark,
+        });
+        let text = match (l.is_chinese(), steps) {
+            (false, 1) => "Taken back (`redo` gives it back).".to_string(),
+            (false, n) => {
+                format!("Taken back: the last command, {n} steps (`redo` gives it back).")
+            }
+            (true, 1) => l.zh("悔了一步（redo 可复原）。").to_string(),
+            (true, n) => l.zh_string(format!(
+                "悔了一步：上一条命令，共{}步（redo 可复原）。",
+                numbers::zh_numeral(n)
+            )),
+        };
+        self.say_wrapped(&text, "");
+        self.reset_memory();
+        self.look();
+    }
+
+    /// `redo`: gives back what the last `undo` took back.
+    fn redo(&mut self) {
+        let l = self.options.locale;
+        let Some(redo) = self.redo.pop() else {
+            let text = if l.is_chinese() {
+                l.zh("没有可复原的：redo 只能重做刚被 undo 收回的命令。")
+            } else {
+                "Nothing to redo: `redo` gives back only what `undo` just took back."
+            };
+            self.say_wrapped(text, "");
+            return;
+        };
+        self.game.restore_saved(&redo.snapshot, redo.log, redo.undo);
+        self.undo_marks.push(redo.mark);
+        let text = if l.is_chinese() {
+            l.zh("复原了。")
+        } else {
+            "Given back."
+        };
+        self.say(text);
+        self.reset_memory();
+        self.look();
+        self.autosave("turn");
     }
 
     fn look(&mut self) {

@@ -6,7 +6,7 @@
 //! "unknown", and what happens to it there goes untold.
 
 use super::numbers::{self, Sure};
-use super::wrap::{NAME_CLOSE, NAME_OPEN, pad, width, wrap};
+use super::wrap::{KEEP, NAME_CLOSE, NAME_OPEN, pad, width, wrap};
 use crate::picture::{Bearing, Clarity, Known, Reckoning, Reveal, Sighting, Source};
 use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
 use crate::sim::{Entry, Field};
@@ -1074,22 +1074,40 @@ impl View<'_> {
             if !self.owns(idx) || !unit.location.present || !unit.morale.state.can_fight_or_flee() {
                 continue;
             }
-            let doing = match (unit.orders.order, zh) {
-                _ if unit.morale.state == MoraleState::Routing => (if zh {
+            let mut doing = if unit.morale.state == MoraleState::Routing {
+                (if zh {
                     "溃逃中，不听号令"
                 } else {
                     "running, deaf to orders"
                 })
-                .to_string(),
-                (UnitOrder::Hold, false) => "holding".to_string(),
-                (UnitOrder::Hold, true) => "坚守".to_string(),
-                (UnitOrder::MoveTo(z), false) => format!("making for {}", self.zone_name(z)),
-                (UnitOrder::MoveTo(z), true) => format!("开赴{}", self.zone_name(z)),
-                (UnitOrder::Pursue, false) => "pursuing".to_string(),
-                (UnitOrder::Pursue, true) => "追击".to_string(),
-                (UnitOrder::RallyTo(c), false) => format!("making for {}", self.commander_name(c)),
-                (UnitOrder::RallyTo(c), true) => format!("向{}靠拢", self.commander_name(c)),
+                .to_string()
+            } else {
+                self.doing(unit.orders.order)
             };
+            // Where it is bound, when it should get there: a zone a turn by
+            // the shortest road (crowded crossings and fights slow it).
+            let goal = match unit.orders.order {
+                UnitOrder::MoveTo(z) => Some(z),
+                UnitOrder::RallyTo(c) => self
+                    .known
+                    .commanders
+                    .get(c)
+                    .and_then(|c| c.as_ref())
+                    .map(|c| c.zone),
+                _ => None,
+            };
+            if unit.morale.state != MoraleState::Routing
+                && let Some(goal) = goal
+                && goal != unit.location.zone
+                && let Some(hops) = self.hops(unit.location.zone, goal)
+            {
+                let at = clock(self.minute_of(self.known.turn.saturating_add(hops)));
+                doing = if zh {
+                    format!("{doing}，约{at}可到")
+                } else {
+                    format!("{doing}, there by about {at}")
+                };
+            }
             let id = self
                 .scene
                 .units()
@@ -1100,7 +1118,10 @@ impl View<'_> {
             lines.push(l.zh_string(if zh {
                 format!("  {}（{id}）：{at}，{doing}", self.unit_name(idx))
             } else {
-                format!("  {} ({id}): at {at}, {doing}", self.unit_name(idx))
+                format!(
+                    "  {} ({id}): at {at}, {doing}",
+                    capitalize(&self.unit_name(idx))
+                )
             }));
         }
         if !couriers.is_empty() {
@@ -1133,6 +1154,44 @@ impl View<'_> {
             }
         }
         lines.join("\n")
+    }
+
+    /// What a unit's order has it do: "holding", "making for the ford".
+    pub fn doing(&self, order: crate::sim::movement::UnitOrder) -> String {
+        use crate::sim::movement::UnitOrder;
+        let zh = self.locale.is_chinese();
+        let text = match (order, zh) {
+            (UnitOrder::Hold, false) => "holding".to_string(),
+            (UnitOrder::Hold, true) => "坚守".to_string(),
+            (UnitOrder::MoveTo(z), false) => format!("making for {}", self.zone_name(z)),
+            (UnitOrder::MoveTo(z), true) => format!("开赴{}", self.zone_name(z)),
+            (UnitOrder::Pursue, false) => "pursuing".to_string(),
+            (UnitOrder::Pursue, true) => "追击".to_string(),
+            (UnitOrder::RallyTo(c), false) => format!("making for {}", self.commander_name(c)),
+            (UnitOrder::RallyTo(c), true) => format!("向{}靠拢", self.commander_name(c)),
+        };
+        self.locale.zh_string(text)
+    }
+
+    /// Zones between two, by the roads (None: no road joins them).
+    pub fn hops(&self, from: usize, to: usize) -> Option<u32> {
+        let n = self.field.neighbours.len();
+        let mut dist = vec![u32::MAX; n];
+        let mut queue = std::collections::VecDeque::new();
+        *dist.get_mut(from)? = 0;
+        queue.push_back(from);
+        while let Some(z) = queue.pop_front() {
+            if z == to {
+                return Some(dist[z]);
+            }
+            for &o in self.field.neighbours.get(z).map_or(&[][..], Vec::as_slice) {
+                if o < n && dist[o] == u32::MAX {
+                    dist[o] = dist[z] + 1;
+                    queue.push_back(o);
+                }
+            }
+        }
+        None
     }
 
     /// The turn header: "── Turn 3 · 15:45 · a light wind from the south ──",
@@ -1402,9 +1461,17 @@ impl View<'_> {
                             } else if zh {
                                 format!("{}{men}{}", head[2], ui(l, "men"))
                             } else {
-                                format!("{men} {}", ui(l, "men"))
+                                format!("{men}{KEEP}{}", ui(l, "men"))
                             };
-                            [place, men, morale, state]
+                            // The bar, its figure and the state move as one.
+                            let morale = morale.split_whitespace().collect::<Vec<_>>();
+                            let state = if morale.is_empty() {
+                                state
+                            } else {
+                                let keep = KEEP.to_string();
+                                format!("{}{KEEP}{state}", morale.join(&keep))
+                            };
+                            [place, men, state]
                                 .into_iter()
                                 .filter(|cell| !cell.is_empty())
                                 .collect::<Vec<_>>()
@@ -1419,8 +1486,9 @@ impl View<'_> {
         lines.join("\n")
     }
 
-    /// `map`: the zones drawn north to south, with smoke, fire and the men seen.
-    pub fn map(&self) -> String {
+    /// `map list`: the zones listed north to south, with smoke, fire and
+    /// the men seen.
+    pub fn map_list(&self) -> String {
         let mut rows: Vec<i32> = self.scene.zones().iter().map(|z| z.at.1).collect();
         rows.sort_unstable_by(|a, b| b.cmp(a));
         rows.dedup();
@@ -1522,7 +1590,7 @@ impl View<'_> {
         lines.join("\n")
     }
 
-    fn zone_cell(&self, zone: usize) -> String {
+    pub(crate) fn zone_cell(&self, zone: usize) -> String {
         let l = self.locale;
         let Some(record) = self.known.zones.get(zone) else {
             return String::new();
@@ -1569,7 +1637,13 @@ impl View<'_> {
         )
     }
 
-    fn zone_units(&self, zone: usize) -> Vec<String> {
+    pub(crate) fn zone_units(&self, zone: usize) -> Vec<String> {
+        self.zone_units_with(zone, false)
+    }
+
+    /// [`View::zone_units`], own units with the label `order` takes when
+    /// `labels`.
+    pub(crate) fn zone_units_with(&self, zone: usize, labels: bool) -> Vec<String> {
         let mut out = Vec::new();
         let seen = self.sees_zone(zone);
         for (idx, word) in self.known.own.iter().enumerate() {
@@ -1585,8 +1659,15 @@ impl View<'_> {
             if word.turn < self.known.turn {
                 state = self.stale(&state, word.turn);
             }
+            let label = match self.scene.units().get(idx) {
+                Some(u) if labels && self.locale.is_chinese() => {
+                    self.style.dim(&format!("（{}）", u.id))
+                }
+                Some(u) if labels => format!(" {}", self.style.dim(&format!("({})", u.id))),
+                _ => String::new(),
+            };
             out.push(format!(
-                "{} {} {state}",
+                "{}{label} {}{KEEP}{NAME_OPEN}{state}{NAME_CLOSE}",
                 self.unit_name(idx),
                 group_thousands(unit.men),
             ));
@@ -1695,7 +1776,7 @@ impl View<'_> {
 
     /// Whether the commander has men of his own in the zone (by their last
     /// word).
-    fn owns_zone(&self, zone: usize) -> bool {
+    pub(crate) fn owns_zone(&self, zone: usize) -> bool {
         self.known.own_men_in(zone) > 0
     }
 
@@ -2416,7 +2497,7 @@ mod tests {
     }
 
     #[test]
-    fn the_map_joins_zones_side_by_side_only_where_a_road_runs() {
+    fn the_list_map_joins_zones_side_by_side_only_where_a_road_runs() {
         // The tent moved beside the south bank, with no road between them:
         // its road to the north bank is listed under the north bank's row.
         let scene = crate::sim::testing::small_scene(|mut raw| {
@@ -2429,7 +2510,7 @@ mod tests {
         let world = known_of(&scene, &field, &world);
         let view = view_of(&scene, &field, &world, Locale::En, 80);
         let map: String = view
-            .map()
+            .map_list()
             .chars()
             .filter(|c| *c != crate::repl::wrap::NAME_OPEN && *c != crate::repl::wrap::NAME_CLOSE)
             .collect();

@@ -10,6 +10,11 @@ pub fn width(text: &str) -> usize {
     strip_ansi(text).width()
 }
 
+/// A space the wrap never breaks at (a no-break space): it keeps a figure
+/// with its unit or word ("3,000 men", "65 steady"). Printed as a space
+/// ([`strip_marks`]).
+pub const KEEP: char = '\u{a0}';
+
 /// Marks the start of a name when colour is off: wrapping keeps what is
 /// between the marks together as a coloured name is. Never printed
 /// ([`strip_marks`]); takes no room. (A private-use character.)
@@ -17,9 +22,9 @@ pub const NAME_OPEN: char = '\u{f8f0}';
 /// Marks the end of a name (see [`NAME_OPEN`]).
 pub const NAME_CLOSE: char = '\u{f8f1}';
 
-/// `text` without name marks: what is printed.
+/// `text` without name marks, its kept spaces plain: what is printed.
 pub fn strip_marks(text: &str) -> String {
-    text.replace([NAME_OPEN, NAME_CLOSE], "")
+    text.replace([NAME_OPEN, NAME_CLOSE], "").replace(KEEP, " ")
 }
 
 /// The visible text: without colour codes and name marks.
@@ -28,6 +33,10 @@ pub fn strip_ansi(text: &str) -> String {
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
         if c == NAME_OPEN || c == NAME_CLOSE {
+            continue;
+        }
+        if c == KEEP {
+            out.push(' ');
             continue;
         }
         if c == '\u{1b}' {
@@ -72,7 +81,8 @@ pub fn wrap(text: &str, columns: usize, indent: &str) -> String {
             continue;
         }
         let mut active = String::new();
-        for line in wrap_paragraph(paragraph, room) {
+        let paragraph = keep_code_spans(paragraph, room);
+        for line in wrap_paragraph(&paragraph, room) {
             let mut full = format!("{indent}{active}{line}");
             active = open_style(&active, &line);
             if !active.is_empty() {
@@ -85,6 +95,34 @@ pub fn wrap(text: &str, columns: usize, indent: &str) -> String {
 }
 
 const RESET: &str = "\u{1b}[0m";
+
+/// A command in backticks (`order UNIT advance C`) is not broken at its
+/// spaces when it is short enough to fit half a line: they become kept
+/// spaces ([`KEEP`]).
+fn keep_code_spans(paragraph: &str, room: usize) -> String {
+    if !paragraph.contains('`') {
+        return paragraph.to_string();
+    }
+    let mut out = String::with_capacity(paragraph.len());
+    let mut parts = paragraph.split('`');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    let mut inside = true;
+    let rest: Vec<&str> = parts.collect();
+    let n = rest.len();
+    for (i, part) in rest.into_iter().enumerate() {
+        out.push('`');
+        // The last part after an odd backtick is not a closed span.
+        if inside && i + 1 < n && width(part) + 2 <= room / 2 {
+            out.push_str(&part.replace(' ', &KEEP.to_string()));
+        } else {
+            out.push_str(part);
+        }
+        inside = !inside;
+    }
+    out
+}
 
 /// The pieces of a text: visible characters and escape sequences.
 enum Piece<'a> {
@@ -219,8 +257,10 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
         // bracket; Latin text after a Chinese character does too.
         let after_wide = word_last.is_some_and(is_wide);
         let span_start = in_span && !prefix.is_empty() && (is_wide(c) || after_wide);
+        let after_keep = word_last == Some(KEEP);
         let starts_token = !word.is_empty()
             && !after_bracket
+            && !after_keep
             && !no_line_start(c)
             && (span_start || (!in_span && (cjk || after_wide)));
         if starts_token {
@@ -250,6 +290,29 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
             w: word_w,
         });
     }
+    // A figure is never parted from the word after it ("91 men",
+    // "3,000 严整"): the two are one token.
+    let mut joined: Vec<Token> = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        let figure = joined.last().is_some_and(|t| {
+            let visible = strip_ansi(&t.text);
+            visible.starts_with(|c: char| c.is_ascii_digit())
+                && visible.chars().all(|c| c.is_ascii_digit() || c == ',')
+        });
+        match joined.last_mut() {
+            Some(last) if figure && token.w + last.w < room => {
+                if token.space {
+                    last.text.push(' ');
+                    last.w += 1;
+                }
+                last.text.push_str(&token.text);
+                last.w += token.w;
+                last.last = token.last;
+            }
+            _ => joined.push(token),
+        }
+    }
+    let tokens = joined;
     let mut lines = Vec::new();
     let mut line = String::new();
     let mut used = 0;
@@ -273,8 +336,25 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
                     Piece::Char(c) => {
                         let cw = c.width().unwrap_or(0);
                         if pieces_w + cw > room {
+                            // Closing punctuation does not start the next
+                            // line: the character before it goes along.
+                            // (and before it any closing punctuation).
+                            let mut carried = Vec::new();
+                            // (Not within colour: its codes are not cut.)
+                            if no_line_start(c) && !line.contains('\u{1b}') {
+                                while let Some(prev) = line.pop() {
+                                    carried.push(prev);
+                                    if !no_line_start(prev) {
+                                        break;
+                                    }
+                                }
+                            }
                             lines.push(std::mem::take(&mut line));
                             pieces_w = 0;
+                            for prev in carried.into_iter().rev() {
+                                pieces_w += prev.width().unwrap_or(0);
+                                line.push(prev);
+                            }
                         }
                         line.push(c);
                         pieces_w += cw;
@@ -442,5 +522,25 @@ mod tests {
     #[test]
     fn colour_codes_take_no_room() {
         assert_eq!(width("\u{1b}[31m周郎\u{1b}[0m"), 4);
+    }
+}
+
+#[cfg(test)]
+mod long_words {
+    use super::*;
+
+    #[test]
+    fn a_long_word_cut_leaves_no_closing_punctuation_alone() {
+        for n in 0..30 {
+            let path = format!("/tmp/{}/nosuch.ron", "x".repeat(40 + n));
+            let text = format!("No save in slot `nosuch` ({path}).");
+            for columns in [40, 60] {
+                for line in wrap(&text, columns, "").lines() {
+                    let first = line.chars().next().unwrap_or(' ');
+                    assert!(!no_line_start(first), "{line:?} at {columns}: {text}");
+                    assert!(width(line) <= columns, "{line:?}");
+                }
+            }
+        }
     }
 }

@@ -294,6 +294,9 @@ fn for_each_text(raw: &mut RawScene, f: &mut dyn FnMut(&mut Text)) {
     for text in [&mut meta.title, &mut meta.date, &mut meta.place] {
         f(text);
     }
+    if let Some(hook) = &mut meta.hook {
+        f(hook);
+    }
     let prose = |prose: &mut Prose, f: &mut dyn FnMut(&mut Text)| {
         for text in prose.texts_mut() {
             f(text);

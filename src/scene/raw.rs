@@ -208,6 +208,10 @@ pub struct Meta {
     pub title: Text,
     pub date: Text,
     pub place: Text,
+    /// One line that makes a player want to play it, shown in the battle
+    /// menu (optional).
+    #[serde(default)]
+    pub hook: Option<Text>,
     #[serde(default)]
     pub sources: Vec<Source>,
     /// Shown once when the battle opens.

@@ -398,6 +398,9 @@ impl<'a> Checker<'a> {
         ] {
             self.text(text, field);
         }
+        if let Some(hook) = &meta.hook {
+            self.text(hook, "hook");
+        }
         self.range(
             "turn_minutes",
             f64::from(meta.turn_minutes),

@@ -143,11 +143,11 @@ fn commands_answer_in_traditional_and_saves_keep_it() {
     assert!(before.contains("请抉择"), "{before}");
     assert_traditional(after);
     for expected in [
-        "輸入數字作出抉擇。命令：",
+        "輸入數字作出抉擇；回車靜待一回合。",
         "讀檔",
         "請抉擇 1-",
         "沒有`xyzzy`這個命令。",
-        "悔了一步。",
+        "悔了一步（redo 可復原）。",
         "槽位",
         "戰役",
         // The slot is named as typed, not converted (to 後).

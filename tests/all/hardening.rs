@@ -312,7 +312,8 @@ fn the_input_rules_hold_at_the_prompt() {
     let stdout = text(&out.stdout);
     let flat = stdout.replace('\n', " ");
     assert!(
-        flat.contains("`save` does not take `slot`: the form is `save [slot]`. Nothing was done."),
+        flat.contains("Nothing was done: a slot name is one word")
+            && flat.contains("`slot` is one word too many."),
         "{stdout}"
     );
     assert!(!dir.join("my.ron").exists(), "nothing saved to `my`");

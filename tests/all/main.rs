@@ -22,3 +22,4 @@ mod scenes;
 mod simulate;
 mod story;
 mod terminal;
+mod views;

@@ -558,7 +558,7 @@ fn a_game_started_on_one_battle_loads_a_save_of_another() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Loaded slot `bb`"), "{out}");
-    assert!(out.contains("no save in slot `nothing`"), "{out}");
+    assert!(out.contains("No save in slot `nothing`"), "{out}");
 }
 
 #[test]
@@ -591,10 +591,10 @@ fn autosave_failure_is_told_once_and_the_game_goes_on() {
     assert_eq!(out.matches("Autosave failed").count(), 1, "{out}");
     assert!(out.contains("Turn 3"), "the game went on: {out}");
     assert!(
-        out.contains("cannot use the save folder") && out.contains("Not a directory"),
+        out.contains("Cannot use the save folder") && out.contains("Not a directory"),
         "{out}"
     );
-    assert!(out.contains("cannot read"), "{out}");
+    assert!(out.contains("Cannot read"), "{out}");
 }
 
 #[test]
