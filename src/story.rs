@@ -2271,6 +2271,41 @@ mod tests {
     }
 
     #[test]
+    fn an_events_cry_is_heard_near_it_unless_its_text_told_it() {
+        let cries = |text: Option<&str>, zone: &str| {
+            let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+                raw.events.push(
+                    ron::from_str(&format!(
+                        r#"(id: "cry", when: Turn(AtLeast(1)), {}
+                            effects: [Rumor(zone: "{zone}", claim: Routed("jin"), credibility: 0.5,
+                                            cry: "The Jin are routed!")])"#,
+                        text.map(|t| format!("text: Some(\"{t}\"),"))
+                            .unwrap_or_default()
+                    ))
+                    .expect("an event"),
+                );
+                raw
+            }));
+            let (mut game, _) = Game::new(scene, "zhang", 3).expect("game");
+            game.next()
+                .expect("a turn")
+                .into_iter()
+                .filter(|o| matches!(o, Output::Cry(t) if t.text.get(crate::scene::Locale::En) == "The Jin are routed!"))
+                .count()
+        };
+        // Zhang stands on the south bank: a cry there or next door is heard.
+        assert_eq!(cries(None, "south-bank"), 1);
+        assert_eq!(cries(None, "ford"), 1);
+        // Two zones off, nobody of his hears it.
+        assert_eq!(cries(None, "tent"), 0);
+        // An event that tells its text tells the cry there.
+        assert_eq!(
+            cries(Some("A cry goes up: the Jin are routed!"), "south-bank"),
+            0
+        );
+    }
+
+    #[test]
     fn turns_since_and_fallen_follow_what_happened() {
         use crate::scene::{Event, Fate};
         let event = |id: &str, when: Condition, effects: Vec<Effect>| Event {
