@@ -111,6 +111,10 @@ struct CheckArgs {
     /// per line).
     #[arg(long, requires = "play")]
     json: bool,
+    /// Check again each time one of the files is saved (a folder: any of its
+    /// `.ron` files), until interrupted with Ctrl-C.
+    #[arg(long)]
+    watch: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -267,7 +271,63 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
     } else {
         args.paths.clone()
     };
-    let (checked, scenes, problems) = scene::load_paths(&paths);
+    if args.play == Some(0) {
+        bail!("--play must be at least 1");
+    }
+    if args.watch {
+        return watch(&args, &paths);
+    }
+    check_once(&args, &paths)
+}
+
+/// `check --watch`: checks once, then again whenever one of the files is
+/// saved, saying which. Polls the files' times and lengths twice a second
+/// (no watcher library: scene folders hold a handful of files), and waits
+/// for a save to settle before reading, so an editor's half-written file is
+/// not reported. Runs until interrupted; a failed check is reported and
+/// watching goes on.
+fn watch(args: &CheckArgs, paths: &[PathBuf]) -> Result<ExitCode> {
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let mut stamps = crate::files::Stamps::of(paths);
+    loop {
+        if let Err(err) = check_once(args, paths) {
+            let _ = writeln!(std::io::stderr(), "error: {err:#}");
+        }
+        let _ = writeln!(
+            std::io::stderr(),
+            "-- watching {}: waiting for a change (Ctrl-C to stop)",
+            shown.join(", ")
+        );
+        let changed = loop {
+            std::thread::sleep(Duration::from_millis(500));
+            let now = crate::files::Stamps::of(paths);
+            if now != stamps {
+                // Let the save finish: the same stamps twice in a row.
+                std::thread::sleep(Duration::from_millis(200));
+                let settled = crate::files::Stamps::of(paths);
+                if settled == now {
+                    let changed: Vec<String> = settled
+                        .changed_since(&stamps)
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect();
+                    stamps = settled;
+                    break changed;
+                }
+            }
+        };
+        let _ = writeln!(
+            std::io::stderr(),
+            "-- changed: {}; checking again",
+            changed.join(", ")
+        );
+    }
+}
+
+/// One check of `paths`: the scenes' diagnostics, then (with `--play`) the
+/// play-throughs' report. Exit status 1 on a problem or a claim failure.
+fn check_once(args: &CheckArgs, paths: &[PathBuf]) -> Result<ExitCode> {
+    let (checked, scenes, problems) = scene::load_paths(paths);
     let mut stderr = std::io::stderr().lock();
     for problem in &problems {
         let _ = write!(stderr, "{problem}");
@@ -286,9 +346,6 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
         .map_err(stdout_error)?;
         return Ok(ExitCode::SUCCESS);
     };
-    if games == 0 {
-        bail!("--play must be at least 1");
-    }
     let threads = args
         .threads
         .map_or_else(rayon::current_num_threads, |n| usize::from(n.get()));

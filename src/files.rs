@@ -382,3 +382,68 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// What a set of scene paths looks like on disk, to tell when an author has
+/// saved one of them: each file's modification time and length. A folder
+/// stands for its `.ron` files (a file added or removed there is a change);
+/// a file stands for itself and the `rules.ron` beside it, which it is
+/// loaded with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamps(Vec<(PathBuf, Option<(std::time::SystemTime, u64)>)>);
+
+impl Stamps {
+    /// Reads the stamps now. A path that cannot be read is stamped as
+    /// missing, so its coming back is a change too.
+    pub fn of(paths: &[PathBuf]) -> Stamps {
+        let mut files = Vec::new();
+        for path in paths {
+            if path.is_dir() {
+                let found: Vec<PathBuf> = std::fs::read_dir(path)
+                    .map(|entries| {
+                        entries
+                            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+                            .filter(|p| p.extension().is_some_and(|ext| ext == "ron"))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                files.extend(found);
+            } else {
+                files.push(path.clone());
+                let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+                files.push(folder.unwrap_or(Path::new(".")).join("rules.ron"));
+            }
+        }
+        files.sort();
+        files.dedup();
+        Stamps(
+            files
+                .into_iter()
+                .map(|file| {
+                    let stamp = std::fs::metadata(&file)
+                        .ok()
+                        .filter(|meta| meta.is_file())
+                        .and_then(|meta| Some((meta.modified().ok()?, meta.len())));
+                    (file, stamp)
+                })
+                .collect(),
+        )
+    }
+
+    /// The files whose stamp differs from `before`'s (changed, added or
+    /// gone), for the line that says what was saved.
+    pub fn changed_since<'a>(&'a self, before: &'a Stamps) -> Vec<&'a Path> {
+        let mut changed = Vec::new();
+        for (file, stamp) in &self.0 {
+            let old = before.0.iter().find(|(f, _)| f == file).map(|(_, s)| s);
+            if old != Some(stamp) && (old.is_some() || stamp.is_some()) {
+                changed.push(file.as_path());
+            }
+        }
+        for (file, stamp) in &before.0 {
+            if stamp.is_some() && !self.0.iter().any(|(f, _)| f == file) {
+                changed.push(file.as_path());
+            }
+        }
+        changed
+    }
+}

@@ -741,6 +741,32 @@ mod tests {
     }
 
     #[test]
+    fn options_that_change_nothing_are_found_and_options_that_do_are_not() {
+        // `press` and `rest` only set a flag nothing reads: the same
+        // endings, the same losses. Crossing the ford and staying do not
+        // end alike.
+        let scene = scene(r#"Not(Fallen("zhang"))"#);
+        let lint = play(&scene, 60, 1, &AtomicU32::new(0)).expect("played");
+        let pair = lint
+            .same_options
+            .iter()
+            .find(|p| p.turning_point == "later")
+            .expect("press and rest are found alike");
+        assert_eq!(pair.options, ("press".to_string(), "rest".to_string()));
+        assert!(pair.endings_apart < SAME_ENDINGS && pair.losses_apart < SAME_LOSSES);
+        assert!(pair.games.0 >= MIN_COMPARED && pair.games.1 >= MIN_COMPARED);
+        assert!(
+            lint.same_options
+                .iter()
+                .all(|p| p.turning_point != "at-the-ford"),
+            "{:?}",
+            lint.same_options
+        );
+        let text = report_text(&lint, None);
+        assert!(text.contains("`press` and `rest`"), "{text}");
+    }
+
+    #[test]
     fn the_report_is_the_same_on_one_thread_and_on_two() {
         let scene = scene(r#"UnitState(unit: "ming-foot", is: [Steady])"#);
         let on = |threads| {

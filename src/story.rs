@@ -294,6 +294,10 @@ pub struct Game {
     policy: Policy,
     /// The player's own decisions, when an auto-player plays the role.
     player_policy: Option<Policy>,
+    /// The player asked to see, at each turning point, which option the
+    /// novel (or history) took: a setting kept with the game and its saves;
+    /// it changes nothing in play.
+    shows_sources: bool,
     policy_rng: BattleRng,
     log: Vec<Command>,
     undo_stack: Vec<Snapshot>,
@@ -523,6 +527,7 @@ impl Game {
             seed,
             policy: others,
             player_policy: player,
+            shows_sources: false,
             policy_rng: BattleRng::from_seed(seed ^ POLICY_STREAM),
             log: Vec::new(),
             undo_stack: Vec::new(),
@@ -1096,6 +1101,17 @@ impl Game {
         (self.policy, self.player_policy)
     }
 
+    /// Whether the options at a turning point say which the novel (or
+    /// history) took, before the player decides (off unless asked for).
+    pub fn shows_sources(&self) -> bool {
+        self.shows_sources
+    }
+
+    /// Asks for (or stops) the sources beside each option; saved with the game.
+    pub fn show_sources(&mut self, on: bool) {
+        self.shows_sources = on;
+    }
+
     /// The scene's prelude, before turn 0 is settled: its text, then its
     /// effects.
     fn prelude(&mut self, out: &mut Vec<Output>) {
@@ -1393,6 +1409,13 @@ impl Game {
                     }));
             }
         }
+        Some(self.fill(text, label))
+    }
+
+    /// `text` with its placeholders' values now; an audited game notes
+    /// under `label` each placeholder that has none (a text that would
+    /// print a hole).
+    fn fill(&mut self, text: Text, label: Option<String>) -> Told {
         let world = self.battle.view();
         let mut args = Vec::new();
         let mut empty = Vec::new();
@@ -1419,7 +1442,7 @@ impl Game {
                     .map(|inside| (label.clone(), format!("{{{inside}}}"), turn)),
             );
         }
-        Some(Told { text, args })
+        Told { text, args }
     }
 
     /// The claims among `raw` (resolved as `resolved`) that do not hold
@@ -2068,6 +2091,28 @@ pub fn group_thousands(n: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_audited_game_notes_a_placeholder_that_prints_nothing() {
+        // Validation refuses such a text in a scene; the audit is the net
+        // under it (a placeholder kind added to the engine but not filled).
+        let scene = Arc::new(crate::sim::testing::small_scene(|raw| raw));
+        let (mut game, _) =
+            Game::audited(scene, "zhang", 1, Policy::Historical, None).expect("game");
+        let text = Text::Plain("{men:ming-foot} hold; {what:ever}.".into());
+        let told = game.fill(text, Some("probe.text".into()));
+        assert!(told.args.iter().any(|(name, _)| name == "men:ming-foot"));
+        let audit = game.audit.as_deref().expect("audited");
+        let empty: Vec<&str> = audit
+            .empty_placeholders
+            .iter()
+            .map(|(label, inside, _)| {
+                assert_eq!(label, "probe.text");
+                inside.as_str()
+            })
+            .collect();
+        assert_eq!(empty, ["{what:ever}"]);
+    }
 
     /// The small world (Zhang and his Ming foot on the south bank; the ford,
     /// the north bank, the tent in a line) with a second Ming unit on the

@@ -21,6 +21,7 @@ pub enum Action {
     Undo,
     Reload,
     Redo,
+    Sources,
     Lang,
     Help,
     Quit,
@@ -181,6 +182,15 @@ pub const COMMANDS: &[CommandSpec] = &[
         help_zh: "复原：重做刚悔掉的那一步",
         max_args: 0,
         action: Action::Redo,
+    },
+    CommandSpec {
+        name: "sources",
+        aliases: &[],
+        usage: "sources [on|off]",
+        help_en: "whether each option says which one the novel or history took, before you choose (off at first; kept with the game)",
+        help_zh: "抉择前是否在选项后标出书中之选或史实之选（起初不标；随本局存档）",
+        max_args: 1,
+        action: Action::Sources,
     },
     CommandSpec {
         name: "lang",

@@ -1040,10 +1040,15 @@ impl<'a> Session<'a> {
         if let Some(situation) = self.game.situation() {
             self.say_told(&situation);
         }
+        let sources = self.game.shows_sources();
         for (i, option) in tp.options.iter().enumerate() {
             let number = format!("  {}. ", i + 1);
             let hang = " ".repeat(number.len());
-            let wrapped = wrap::wrap(option.text.get(l), self.options.style.columns, &hang);
+            let mut text = option.text.get(l).to_string();
+            if sources && let Some(mark) = source_mark(l, option.from) {
+                text.push_str(&mark);
+            }
+            let wrapped = wrap::wrap(&text, self.options.style.columns, &hang);
             self.say(&format!("{number}{}", wrapped.trim_start()));
         }
     }
@@ -1867,6 +1872,7 @@ impl<'a> Session<'a> {
             Action::Reload => self.reload(),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
+            Action::Sources => self.sources(args.first().map(String::as_str)),
             Action::Lang => match args.first() {
                 None => {
                     let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();
@@ -2035,6 +2041,7 @@ impl<'a> Session<'a> {
                 return;
             }
         };
+        game.show_sources(self.game.shows_sources());
         let report = save::replay(&mut game, &file);
         let text = match (&report.failed, report.diverged_at, report.same_end, zh) {
             (Some((n, why)), _, _, false) => format!(
@@ -2134,6 +2141,54 @@ impl<'a> Session<'a> {
     }
 
     /// `redo`: gives back what the last `undo` took back.
+    /// `sources [on|off]`: whether the options say which the novel (or
+    /// history) took before the player decides. Kept with the game, so a
+    /// save, an autosave and `reload` keep it; `undo` does not touch it.
+    fn sources(&mut self, arg: Option<&str>) {
+        let l = self.options.locale;
+        let zh = l.is_chinese();
+        let on = match arg.map(str::to_lowercase).as_deref() {
+            None => None,
+            Some("on" | "开" | "開") => Some(true),
+            Some("off" | "关" | "關") => Some(false),
+            Some(word) => {
+                let word = commands::shorten(word, 24);
+                let text = if zh {
+                    l.zh_string(format!("`sources` 后面只能跟 on 或 off：“{word}”不认得。"))
+                } else {
+                    format!("`sources` takes `on` or `off`, not `{word}`.")
+                };
+                self.say_wrapped(&text, "");
+                return;
+            }
+        };
+        if let Some(on) = on {
+            self.game.show_sources(on);
+        }
+        let key = if render::from_novel(self.game.scene()) {
+            "novel"
+        } else {
+            "history_choice"
+        };
+        let text = match (self.game.shows_sources(), zh) {
+            (true, false) => format!(
+                "The options now say which one {} took (“{}”), before you choose. `sources off` hides it again.",
+                if key == "novel" { "the novel" } else { "history" },
+                ui(l, key)
+            ),
+            (true, true) => l.zh_string(format!(
+                "此后每逢抉择，{}会在选项后标出；sources off 可再隐去。",
+                ui(l, key)
+            )),
+            (false, false) => "The options do not say which one the novel or history took; `sources on` shows it before you choose.".to_string(),
+            (false, true) => l.zh_string("抉择时不标出书中之选或史实之选；sources on 可在抉择前标出。".to_string()),
+        };
+        self.say_wrapped(&text, "");
+        if on.is_some() && self.game.pending().is_some() {
+            self.show_choice();
+        }
+    }
+
     fn redo(&mut self) {
         let l = self.options.locale;
         let Some(redo) = self.redo.pop() else {
@@ -2257,16 +2312,7 @@ impl<'a> Session<'a> {
                 (true, false) => format!("{name}'s staff"),
                 (true, true) => l.zh_string(format!("{name}麾下")),
             };
-            let source = match option.from {
-                crate::scene::Origin::Novel => Some(ui(l, "novel")),
-                crate::scene::Origin::History => Some(ui(l, "history_choice")),
-                crate::scene::Origin::Invented => None,
-            };
-            let mark = match (source, l.is_chinese()) {
-                (None, _) => String::new(),
-                (Some(source), false) => format!(" ({source})"),
-                (Some(source), true) => format!("（{source}）"),
-            };
+            let mark = source_mark(l, option.from).unwrap_or_default();
             let colon = if l.is_chinese() { "：" } else { ": " };
             let turn = turn_of(at);
             entries.push((
@@ -2429,6 +2475,22 @@ impl<'a> Session<'a> {
 
 /// The first sentence of `text`, at most about `max` characters, cut at a
 /// word (or, in Chinese, a character) with "…", never inside a word.
+/// " (the novel's choice)" / "（书中之选）" after an option the novel took,
+/// " (as in history)" / "（史实之选）" after one history records; none for
+/// the scene's own.
+fn source_mark(l: Locale, from: crate::scene::Origin) -> Option<String> {
+    let source = match from {
+        crate::scene::Origin::Novel => ui(l, "novel"),
+        crate::scene::Origin::History => ui(l, "history_choice"),
+        crate::scene::Origin::Invented => return None,
+    };
+    Some(if l.is_chinese() {
+        format!("（{source}）")
+    } else {
+        format!(" ({source})")
+    })
+}
+
 pub fn first_sentence(text: &str, max: usize) -> String {
     let text = text.trim();
     let mut end = text.len();

@@ -98,6 +98,11 @@ pub struct SaveFile {
     /// (command index, fingerprint of the state just before that command).
     pub checkpoints: Vec<(usize, u64)>,
     pub transcript: String,
+    /// The player's setting to see which option the novel (or history) took
+    /// before deciding. Written only when on, so saves without it (older
+    /// ones too) read as off and write back the same.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub show_sources: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -336,6 +341,7 @@ pub(crate) struct Header {
     pub role: String,
     pub seed: u64,
     pub policies: SavedPolicies,
+    pub show_sources: bool,
     pub turn: u32,
     pub saved_at: u64,
 }
@@ -351,6 +357,7 @@ impl Header {
                 others: others.into(),
                 player: player.map(Into::into),
             },
+            show_sources: game.shows_sources(),
             turn: game.turn(),
             saved_at,
         }
@@ -381,6 +388,7 @@ pub(crate) fn file_of(
         log: log.iter().map(Into::into).collect(),
         checkpoints,
         transcript: bounded_transcript(transcript, MAX_TRANSCRIPT_BYTES),
+        show_sources: header.show_sources,
     }
 }
 
@@ -723,6 +731,8 @@ fn fresh(shown: &str, scene: &Arc<Scene>, file: &SaveFile) -> Result<Game, SaveE
         file.policies.player.map(Into::into),
     )
     .map_err(|err| SaveError::Damaged(shown.to_string(), err.to_string()))?;
+    let mut game = game;
+    game.show_sources(file.show_sources);
     Ok(game)
 }
 

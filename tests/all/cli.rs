@@ -482,3 +482,45 @@ fn the_log_credits_the_staff_with_choices_made_after_the_commander_fell() {
     assert!(log.contains("★ Du Song: Cross now"), "{log}");
     assert!(log.contains("★ Du Song's staff: "), "{log}");
 }
+
+#[test]
+fn sources_on_marks_the_novels_option_and_is_kept_with_the_save() {
+    let saves = common::temp_dir("sources-setting");
+    let folder = saves.path().display().to_string();
+    let args = [
+        "play",
+        "--scene",
+        "false-cry",
+        "--role",
+        "zhang-chun",
+        "--seed",
+        "3",
+        "--saves",
+        &folder,
+    ];
+    // Off at first: the options say nothing of the novel.
+    let (_, plain, _) = common::run_text(&args, "look\nquit\n");
+    assert!(!plain.contains("(the novel's choice)"), "{plain}");
+    let (_, shown, err) = common::run_text(&args, "sources on\nsave mine\nquit\n");
+    assert!(
+        shown.contains("The options now say which one the novel took"),
+        "{shown}{err}"
+    );
+    let marked = shown.split("sources on").nth(1).expect("after the command");
+    assert!(marked.contains("(the novel's choice)"), "{shown}");
+    // A later game loads the save: the setting came with it.
+    let load = ["play", "--load", "mine", "--saves", &folder];
+    let (_, loaded, err) = common::run_text(&load, "look\nsources\nsources off\nlook\nquit\n");
+    let (before, after) = loaded
+        .split_once("> sources off")
+        .expect("the command echoed");
+    assert!(before.contains("(the novel's choice)"), "{loaded}{err}");
+    assert!(before.contains("The options now say"), "{loaded}");
+    assert!(!after.contains("(the novel's choice)"), "{loaded}");
+    // A word it does not know is said, and changes nothing.
+    let (_, typo, _) = common::run_text(&args, "sources maybe\nquit\n");
+    assert!(
+        typo.contains("`sources` takes `on` or `off`, not `maybe`."),
+        "{typo}"
+    );
+}

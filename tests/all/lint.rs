@@ -239,3 +239,62 @@ fn the_transcript_says_which_folder_the_battle_came_from() {
         "{head}"
     );
 }
+
+/// Reads `stream` line by line until a line contains `wanted`; the lines
+/// read, or a panic naming what was seen when the stream ends first.
+fn read_until(lines: &std::sync::mpsc::Receiver<String>, wanted: &str) -> String {
+    let mut seen = String::new();
+    loop {
+        match lines.recv_timeout(std::time::Duration::from_secs(120)) {
+            Ok(line) => {
+                seen.push_str(&line);
+                seen.push('\n');
+                if line.contains(wanted) {
+                    return seen;
+                }
+            }
+            Err(_) => panic!("no line with {wanted:?}; seen:\n{seen}"),
+        }
+    }
+}
+
+#[test]
+fn check_watch_checks_again_on_each_save_and_goes_on_after_a_broken_one() {
+    let folder = common::temp_dir("lint-watch");
+    let file = folder.path().join("tutorial-skirmish.ron");
+    let good = std::fs::read_to_string("scenes/examples/tutorial-skirmish.ron").expect("tutorial");
+    std::fs::write(&file, &good).expect("copy");
+    let mut child = Command::new(common::bin())
+        .args(["check", "--watch"])
+        .arg(folder.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xiaoling check --watch");
+    let stderr = child.stderr.take().expect("stderr");
+    let (send, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    read_until(&lines, "waiting for a change");
+    // A broken save: the zone an event names no longer exists.
+    let broken = good.replacen("\"ford\"", "\"no-such-zone\"", 1);
+    assert_ne!(broken, good);
+    std::fs::write(&file, &broken).expect("break");
+    let seen = read_until(&lines, "waiting for a change");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(seen.contains("-- changed: "), "{seen}");
+    assert!(seen.contains("tutorial-skirmish.ron"), "{seen}");
+    assert!(seen.contains("problem(s) found"), "{seen}");
+    assert!(seen.contains("no-such-zone"), "{seen}");
+}
