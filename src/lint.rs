@@ -738,6 +738,8 @@ mod tests {
         );
         assert_eq!(lint.longest_without_decision.len(), 1);
         assert_eq!(lint.longest_without_decision[0].role, "zhang");
+        // The small world's one ending is written `when: Never`.
+        assert_eq!(lint.endings_never_reached, ["end"]);
     }
 
     #[test]
