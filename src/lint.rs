@@ -652,6 +652,10 @@ mod tests {
         Arc::new(crate::sim::testing::small_scene(|mut raw| {
             let parse = |text: &str| ron::from_str(text).expect("a turning point");
             raw.meta.max_turns = 12;
+            raw.endings.push(
+                ron::from_str(r#"(id: "never", title: "Never", when: All([Flag("pressed"), Flag("rested")]), text: "", summary: "")"#)
+                    .expect("an ending"),
+            );
             raw.turning_points = vec![
                 parse(
                     r#"(id: "at-the-ford", role: "zhang", when: Always, situation: "The ford.", options: [
@@ -738,8 +742,9 @@ mod tests {
         );
         assert_eq!(lint.longest_without_decision.len(), 1);
         assert_eq!(lint.longest_without_decision[0].role, "zhang");
-        // The small world's one ending is written `when: Never`.
-        assert_eq!(lint.endings_never_reached, ["end"]);
+        // `end` comes when the turns run out; `never` wants both options of one
+        // turning point taken.
+        assert_eq!(lint.endings_never_reached, ["never"]);
     }
 
     #[test]
