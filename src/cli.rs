@@ -406,7 +406,19 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
         Some(scene) => vec![scene],
         None => load_scenes(&common.dir)?,
     };
-    // Temp files of saves a crash or a kill interrupted.
+    // One game at a time in a save folder: two would write the same
+    // autosaves, and one's clean-up would remove the other's temp files.
+    // Held until the game ends. A folder that cannot be locked (read-only)
+    // is played from anyway: its saves fail, and say so when they do.
+    let _lock = match save::FolderLock::take(&common.saves) {
+        Ok(lock) => Some(lock),
+        Err(save::LockError::Busy(folder)) => bail!(
+            "another xiaoling game is playing with its saves in {folder}: finish that one first, or give this one a folder of its own (--saves DIR)"
+        ),
+        Err(save::LockError::Unusable(_)) => None,
+    };
+    // Temp files of saves a crash or a kill interrupted (no other game can
+    // be writing one now: the lock is held).
     crate::files::remove_stale_temps(&common.saves);
     let stdin_tty = std::io::stdin().is_terminal();
     let stdout_tty = std::io::stdout().is_terminal();

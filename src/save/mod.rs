@@ -31,10 +31,12 @@
 
 mod autosave;
 pub mod hash;
+mod lock;
 mod slots;
 pub mod types;
 
 pub use autosave::Autosaver;
+pub use lock::{FolderLock, LOCK_FILE, LockError};
 pub use slots::{SlotInfo, SlotSummary, check_slot, list, slot_names, slot_path, timestamp};
 pub use types::*;
 

@@ -1447,3 +1447,52 @@ fn check_refuses_a_battle_with_more_choices_than_a_save_holds() {
         "{problems}"
     );
 }
+
+#[test]
+fn a_second_game_on_one_save_folder_is_refused_while_the_first_plays() {
+    let dir = temp_dir("folder-lock");
+    let args = common::play_args("false-cry", "zhang-chun", 3, dir.path());
+    let mut first = Process::new(common::bin())
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the first game");
+    // The first game is up once it has printed its first choice.
+    let mut out = first.stdout.take().expect("stdout");
+    let mut seen = Vec::new();
+    let mut byte = [0u8; 1];
+    while !String::from_utf8_lossy(&seen).contains("1. ") {
+        use std::io::Read;
+        match out.read(&mut byte) {
+            Ok(1) => seen.push(byte[0]),
+            _ => panic!(
+                "the first game ended early: {}",
+                String::from_utf8_lossy(&seen)
+            ),
+        }
+    }
+    let second = common::run(
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        b"quit\n",
+    );
+    let err = common::text(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("another xiaoling game is playing with its saves in"),
+        "{err}"
+    );
+    assert!(err.contains("--saves DIR"), "{err}");
+    // The first plays on and leaves; then the folder is free again.
+    let mut stdin = first.stdin.take().expect("stdin");
+    stdin.write_all(b"2\nquit\n").expect("commands");
+    drop(stdin);
+    std::io::copy(&mut out, &mut std::io::sink()).expect("the rest");
+    assert!(first.wait().expect("the first ends").success());
+    let third = common::run(
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        b"quit\n",
+    );
+    assert!(third.status.success(), "{}", common::text(&third.stderr));
+}
