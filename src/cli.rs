@@ -454,7 +454,24 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     };
     let mut stdout = std::io::stdout().lock();
 
-    let (game, outputs, loaded) = if let Some(slot) = &args.load {
+    // `play` with nothing else: offer the games left off in this folder.
+    let bare = args.scene.is_none() && args.role.is_none() && args.seed.is_none();
+    let mut welcomed = false;
+    let mut slot = args.load.clone();
+    if slot.is_none() && bare {
+        let points = save::resume_points(&common.saves);
+        if !points.is_empty() {
+            welcome(&mut stdout, locale, columns)?;
+            welcomed = true;
+            let shown = (locale, columns);
+            match offer_resume(input.as_mut(), &mut stdout, shown, &points, &scenes)? {
+                Offered::Resume(name) => slot = Some(name),
+                Offered::New => {}
+                Offered::Leave => return Ok(ExitCode::SUCCESS),
+            }
+        }
+    }
+    let (game, outputs, loaded) = if let Some(slot) = &slot {
         let loaded = save::load(&common.saves, slot, &scenes)?;
         (
             loaded.game,
@@ -465,7 +482,9 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
         let scene = match &args.scene {
             Some(id) => find_scene(&scenes, id)?,
             None => {
-                welcome(&mut stdout, locale, columns)?;
+                if !welcomed {
+                    welcome(&mut stdout, locale, columns)?;
+                }
                 let items: Vec<MenuItem> = scenes
                     .iter()
                     .map(|s| MenuItem {
@@ -542,8 +561,11 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
                 .unwrap_or(1)
         });
         let others = args.policy_other.map(Policy::from).unwrap_or_default();
-        let (game, outputs) = Game::with_policies(scene, &role, seed, others, None)
+        let (mut game, outputs) = Game::with_policies(scene, &role, seed, others, None)
             .map_err(|err| anyhow!("{err}"))?;
+        // A game of its own in the folder: an older game of the same
+        // battle, role and seed keeps its saves.
+        game.set_name(save::unused_name(&common.saves, game.name()));
         (game, outputs, None)
     };
 
@@ -640,6 +662,87 @@ pub fn transcript_header(game: &Game, locale: Locale, scenes: Option<&std::path:
 
 /// One entry of a start menu: what is shown, and the words that pick it
 /// besides its number (its id and its names).
+/// What the player chose at the offer of games left off.
+enum Offered {
+    Resume(String),
+    New,
+    Leave,
+}
+
+/// "Go on with a game?": the folder's games left off, newest first, and a
+/// new game last.
+fn offer_resume(
+    input: &mut dyn repl::LineSource,
+    out: &mut dyn Write,
+    (locale, columns): (Locale, usize),
+    points: &[save::SlotInfo],
+    scenes: &[Arc<Scene>],
+) -> Result<Offered> {
+    let zh = locale.is_chinese();
+    // Each label hangs under its own first word, after "  N. ".
+    let hang = " ".repeat(format!("  {}. ", points.len() + 1).len());
+    let mut items: Vec<MenuItem> = points
+        .iter()
+        .filter_map(|point| {
+            let summary = point.summary.as_ref().ok()?;
+            let scene = scenes.iter().find(|s| s.id() == summary.scene)?;
+            let title = scene.meta().title.get(locale);
+            let who = scene
+                .commander(&summary.role)
+                .map_or(summary.role.clone(), |c| c.name.get(locale).to_string());
+            let when = save::timestamp(summary.saved_at);
+            let slot = &point.slot;
+            let label = if zh {
+                locale.zh_string(format!(
+                    "{title}，{who}，第{}回合（{when} UTC 存于 {slot}）",
+                    summary.turn
+                ))
+            } else {
+                format!(
+                    "{title}, as {who}: turn {} (saved {when} UTC in {slot})",
+                    summary.turn
+                )
+            };
+            let label = repl::wrap::wrap(&label, columns, &hang)
+                .trim_start()
+                .to_string();
+            Some(MenuItem {
+                label,
+                keys: vec![point.slot.clone()],
+                name: scene::Text::Plain(point.slot.clone()),
+            })
+        })
+        .collect();
+    if items.is_empty() {
+        return Ok(Offered::New);
+    }
+    let new_game = if zh {
+        locale.zh("开始新的一局")
+    } else {
+        "A new game"
+    };
+    items.push(MenuItem {
+        label: new_game.to_string(),
+        keys: vec!["new".to_string()],
+        name: scene::Text::Plain("new".to_string()),
+    });
+    let heading = if zh {
+        locale.zh("接着玩上次的哪一局？")
+    } else {
+        "Go on with a game you left?"
+    };
+    writeln!(out, "{heading}").map_err(stdout_error)?;
+    let prompt = if zh { locale.zh("请选择") } else { "Choose" };
+    Ok(match pick(input, out, locale, prompt, &items)? {
+        Some(idx) if idx + 1 == items.len() => Offered::New,
+        Some(idx) => items
+            .get(idx)
+            .and_then(|item| item.keys.first().cloned())
+            .map_or(Offered::New, Offered::Resume),
+        None => Offered::Leave,
+    })
+}
+
 struct MenuItem {
     label: String,
     /// Its id and its name in English and Simplified.

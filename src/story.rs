@@ -298,6 +298,9 @@ pub struct Game {
     /// novel (or history) took: a setting kept with the game and its saves;
     /// it changes nothing in play.
     shows_sources: bool,
+    /// The game's name in its save folder: its resume point's slot, and the
+    /// stem of its autosaves' (see `save::autosave_slot`).
+    name: String,
     policy_rng: BattleRng,
     log: Vec<Command>,
     undo_stack: Vec<Snapshot>,
@@ -528,6 +531,7 @@ impl Game {
             policy: others,
             player_policy: player,
             shows_sources: false,
+            name: default_name(scene.id(), role, seed),
             policy_rng: BattleRng::from_seed(seed ^ POLICY_STREAM),
             log: Vec::new(),
             undo_stack: Vec::new(),
@@ -1105,6 +1109,18 @@ impl Game {
     /// history) took, before the player decides (off unless asked for).
     pub fn shows_sources(&self) -> bool {
         self.shows_sources
+    }
+
+    /// The game's name in its save folder (`BATTLE-ROLE-SEED` unless the
+    /// folder already had a game of that name; see `save::unused_name`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Names the game in its save folder (a new game beside an older one of
+    /// the same battle, role and seed; a loaded game keeps its save's).
+    pub fn set_name(&mut self, name: String) {
+        self.name = name;
     }
 
     /// Asks for (or stops) the sources beside each option; saved with the game.
@@ -2086,6 +2102,36 @@ pub fn group_thousands(n: u32) -> String {
         out.push(c);
     }
     out
+}
+
+/// A game's name in its save folder before any other: `BATTLE-ROLE-SEED`,
+/// each character a slot name may not hold made `-`, cut to leave room for
+/// the autosaves' `-auto-N` and a `-N` telling two games apart.
+pub fn default_name(scene: &str, role: &str, seed: u64) -> String {
+    const ROOM: usize = 48;
+    let name: String = format!("{scene}-{role}-{seed}")
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let name = name.trim_start_matches(['-', '.']);
+    let mut out = String::new();
+    for c in name.chars() {
+        if out.chars().count() >= ROOM || out.len() + c.len_utf8() > ROOM * 2 {
+            break;
+        }
+        out.push(c);
+    }
+    if out.is_empty() {
+        "game".to_string()
+    } else {
+        out
+    }
 }
 
 #[cfg(test)]

@@ -105,6 +105,10 @@ pub struct SaveFile {
     /// ones too) read as off and write back the same.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub show_sources: bool,
+    /// The game's name in its folder (its resume point's slot). Older saves
+    /// have none: theirs is made from battle, role and seed when read.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub game: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -344,6 +348,7 @@ pub(crate) struct Header {
     pub seed: u64,
     pub policies: SavedPolicies,
     pub show_sources: bool,
+    pub game: String,
     pub turn: u32,
     pub saved_at: u64,
 }
@@ -360,6 +365,7 @@ impl Header {
                 player: player.map(Into::into),
             },
             show_sources: game.shows_sources(),
+            game: game.name().to_string(),
             turn: game.turn(),
             saved_at,
         }
@@ -391,6 +397,7 @@ pub(crate) fn file_of(
         checkpoints,
         transcript: bounded_transcript(transcript, MAX_TRANSCRIPT_BYTES),
         show_sources: header.show_sources,
+        game: header.game.clone(),
     }
 }
 
@@ -426,13 +433,59 @@ pub fn save(
     Ok(path)
 }
 
-/// The slot an autosave goes to: the quit slot, or one of a rotation.
+/// The slot an autosave goes to. Each game has its own: its resume point
+/// (on leaving) is the slot of the game's name, and after each turn it
+/// rotates over `NAME-auto-1` to `NAME-auto-3`, so another game in the
+/// folder never writes over them.
 pub fn autosave_slot(game: &Game, why: &str) -> String {
     if why == "quit" {
-        "autosave-quit".to_string()
+        game.name().to_string()
     } else {
-        format!("autosave-{}", game.log().len() % AUTOSAVE_SLOTS + 1)
+        format!(
+            "{}-auto-{}",
+            game.name(),
+            game.log().len() % AUTOSAVE_SLOTS + 1
+        )
     }
+}
+
+/// A name for a new game in `dir`: `base`, or `base-2`, `base-3`… the
+/// first that no slot of the folder uses, as a resume point or as the stem
+/// of autosaves, so the new game writes over none of an older one's.
+pub fn unused_name(dir: &Path, base: &str) -> String {
+    let slots = slot_names(dir);
+    let taken = |name: &str| {
+        slots.iter().any(|slot| {
+            slot == name
+                || slot
+                    .strip_prefix(name)
+                    .and_then(|rest| rest.strip_prefix("-auto-"))
+                    .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+        })
+    };
+    if !taken(base) {
+        return base.to_string();
+    }
+    (2u32..)
+        .map(|n| format!("{base}-{n}"))
+        .find(|name| !taken(name))
+        .unwrap_or_else(|| base.to_string())
+}
+
+/// The games one can go on with in `dir`, newest first: each game's
+/// resume point (the slot of its name) when the game is not over.
+pub fn resume_points(dir: &Path) -> Vec<SlotInfo> {
+    let mut points: Vec<SlotInfo> = list(dir)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|info| {
+            info.summary
+                .as_ref()
+                .is_ok_and(|s| s.game == info.slot && !s.over)
+        })
+        .collect();
+    points.sort_by_key(|info| std::cmp::Reverse(info.summary.as_ref().map_or(0, |s| s.saved_at)));
+    points
 }
 
 /// After every turn (rotating over `AUTOSAVE_SLOTS` slots) and on quit.
@@ -735,6 +788,9 @@ fn fresh(shown: &str, scene: &Arc<Scene>, file: &SaveFile) -> Result<Game, SaveE
     .map_err(|err| SaveError::Damaged(shown.to_string(), err.to_string()))?;
     let mut game = game;
     game.show_sources(file.show_sources);
+    if check_slot(&file.game).is_ok() {
+        game.set_name(file.game.clone());
+    }
     Ok(game)
 }
 

@@ -69,6 +69,10 @@ pub struct SlotSummary {
     pub role: String,
     pub turn: u32,
     pub saved_at: u64,
+    /// The game it belongs to (its name: the slot of its resume point).
+    pub game: String,
+    /// Whether the game had ended when saved.
+    pub over: bool,
 }
 
 /// One row of the `saves` table: the slot and what it holds, or why it cannot be read.
@@ -97,6 +101,12 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
             // as good is one that loads.
             let summary = read(&path)
                 .map(|f| SlotSummary {
+                    game: if f.game.is_empty() {
+                        crate::story::default_name(&f.scene, &f.role, f.seed)
+                    } else {
+                        f.game
+                    },
+                    over: f.state.story.ended.is_some(),
                     scene: f.scene,
                     role: f.role,
                     turn: f.turn,

@@ -132,7 +132,7 @@ fn an_invalid_utf8_line_is_reported_and_play_goes_on() {
         "the next line was played: {stdout}"
     );
     assert!(
-        stdout.contains("The game is saved in slot `autosave-quit`"),
+        stdout.contains("The game is saved in slot `false-cry-zhang-chun-1`"),
         "{stdout}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -160,7 +160,7 @@ fn a_ten_megabyte_line_is_refused_and_the_saves_stay_small_and_load() {
         &stdout[..stdout.len().min(3000)]
     );
     assert!(stdout.len() < 200_000, "nothing echoed in full");
-    for slot in ["big", "autosave-quit"] {
+    for slot in ["big", "false-cry-zhang-chun-1"] {
         let size = std::fs::metadata(dir.join(format!("{slot}.ron")))
             .expect("saved")
             .len();
@@ -347,8 +347,11 @@ fn the_input_rules_hold_at_the_prompt() {
 fn menus_take_numbers_ids_names_help_and_quit_and_name_the_sides() {
     let dir = common::temp_dir("menus");
     let saves = dir.to_str().unwrap();
+    // A folder of its own for the game played, so the menus below start at
+    // the battles (not at the offer to go on with it).
+    let played = dir.join("played");
     let out = run(
-        &["--saves", saves],
+        &["--saves", played.to_str().unwrap()],
         b"help\nbroken-bridge\nHong Chengchou\nquit\n",
     );
     let stdout = text(&out.stdout);

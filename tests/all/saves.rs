@@ -507,7 +507,12 @@ fn the_binary_saves_lists_loads_and_autosaves() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Saved to slot `a`"), "{out}");
     assert!(out.contains("slot") && out.contains("saved at"), "{out}");
-    for slot in ["a", "autosave-2", "autosave-3", "autosave-quit"] {
+    for slot in [
+        "a",
+        "false-cry-zhang-chun-1-auto-2",
+        "false-cry-zhang-chun-1-auto-3",
+        "false-cry-zhang-chun-1",
+    ] {
         assert!(dir.join(format!("{slot}.ron")).is_file(), "{slot}: {out}");
     }
     // The table lists each slot with its battle, role and turn.
@@ -522,12 +527,15 @@ fn the_binary_saves_lists_loads_and_autosaves() {
     // `--load` continues where the save left off; `load` in the REPL too.
     let (code, out, err) = run_bin(
         &["play", "--load", "a", "--saves", &saves],
-        "\nload autosave-2\nundo\nundo\nquit\n",
+        "\nload false-cry-zhang-chun-1-auto-2\nundo\nundo\nquit\n",
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Turn 1 · 16:15"), "{out}");
     assert!(out.contains("Turn 2 · 16:30"), "{out}");
-    assert!(out.contains("Loaded slot `autosave-2`"), "{out}");
+    assert!(
+        out.contains("Loaded slot `false-cry-zhang-chun-1-auto-2`"),
+        "{out}"
+    );
     assert!(out.contains("Nothing to undo"), "{out}");
     // Replaying a good save exits 0.
     let (code, out, _) = run_bin(&["replay", "a", "--saves", &saves], "");
@@ -1030,8 +1038,8 @@ fn killing_the_game_while_it_autosaves_in_the_background_never_loses_a_slot() {
             // Each rotating slot holds the game after a number of commands
             // that names it.
             if let Some(n) = slot
-                .strip_prefix("autosave-")
-                .and_then(|n| n.parse::<usize>().ok())
+                .rsplit_once("-auto-")
+                .and_then(|(_, n)| n.parse::<usize>().ok())
             {
                 let file = save::read(&dir.join(format!("{slot}.ron"))).expect("read");
                 assert_eq!(file.log.len() % save::AUTOSAVE_SLOTS + 1, n, "{slot}");
@@ -1039,11 +1047,7 @@ fn killing_the_game_while_it_autosaves_in_the_background_never_loses_a_slot() {
         }
     }
     assert!(killed_while_running >= 12, "{killed_while_running}");
-    assert!(
-        save::slot_names(&dir)
-            .iter()
-            .any(|s| s.starts_with("autosave-"))
-    );
+    assert!(save::slot_names(&dir).iter().any(|s| s.contains("-auto-")));
 }
 
 #[test]
@@ -1495,4 +1499,52 @@ fn a_second_game_on_one_save_folder_is_refused_while_the_first_plays() {
         b"quit\n",
     );
     assert!(third.status.success(), "{}", common::text(&third.stderr));
+}
+
+#[test]
+fn a_second_game_in_one_folder_keeps_the_first_ones_resume_point_and_play_offers_both() {
+    let dir = temp_dir("per-game");
+    let run = |args: &[String], input: &str| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = common::run(&args, input.as_bytes());
+        (common::text(&out.stdout), common::text(&out.stderr))
+    };
+    let first = common::play_args("false-cry", "zhang-chun", 3, dir.path());
+    let (shown, _) = run(&first, "2\nnext\nquit\n");
+    assert!(
+        shown.contains("saved in slot `false-cry-zhang-chun-3`"),
+        "{shown}"
+    );
+    let before = std::fs::read(dir.path().join("false-cry-zhang-chun-3.ron")).expect("resume");
+    // The same battle, role and seed again: a game of its own.
+    let (shown, _) = run(&first, "1\nquit\n");
+    assert!(
+        shown.contains("saved in slot `false-cry-zhang-chun-3-2`"),
+        "{shown}"
+    );
+    let other = common::play_args("sarhu", "du-song", 5, dir.path());
+    run(&other, "quit\n");
+    let after = std::fs::read(dir.path().join("false-cry-zhang-chun-3.ron")).expect("resume");
+    assert_eq!(
+        before, after,
+        "the first game's resume point was written over"
+    );
+    // `play` alone offers the three, and goes on with the one chosen.
+    let folder = dir.path().display().to_string();
+    let bare = vec!["play".to_string(), "--saves".to_string(), folder];
+    let offer = "false-cry-zhang-chun-3\nstatus\nquit\n";
+    let (shown, err) = run(&bare, offer);
+    assert!(
+        shown.contains("Go on with a game you left?"),
+        "{shown}{err}"
+    );
+    for slot in [
+        "false-cry-zhang-chun-3)",
+        "false-cry-zhang-chun-3-2)",
+        "sarhu-du-song-5)",
+    ] {
+        assert!(shown.contains(slot), "{slot} not offered: {shown}");
+    }
+    assert!(shown.contains("A new game"), "{shown}");
+    assert!(shown.contains("turn 1 · 16:15"), "{shown}");
 }

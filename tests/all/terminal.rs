@@ -139,7 +139,7 @@ fn play_every_view(locale: &str, columns: u16) {
         ("help", if zh { "退出" } else { "leave the game" }),
         ("log", if zh { "第0回合" } else { "Turn 0" }),
         ("why", ""),
-        ("saves", "autosave-"),
+        ("saves", "-auto-"),
         ("look", if zh { "申正三刻" } else { "Turn 3" }),
         (
             "save my slot",
@@ -158,7 +158,7 @@ fn play_every_view(locale: &str, columns: u16) {
         prompt(&mut session, &mut screen);
     }
     enter(&mut session, "quit");
-    wait(&mut session, "autosave-quit", &mut screen);
+    wait(&mut session, "false-cry-zhang-chun-1", &mut screen);
     let _ = session
         .expect(Eof)
         .map(|rest| screen.extend_from_slice(rest.before()));
@@ -271,13 +271,22 @@ fn ctrl_c_cancels_once_and_leaves_twice_saying_it_autosaved() {
     session.send([3_u8]).expect("Ctrl-C");
     wait(
         &mut session,
-        "The game is saved in slot `autosave-quit`",
+        "The game is saved in slot `false-cry-zhang-chun-1`",
         &mut screen,
     );
     session.expect(Eof).expect("the game ends");
-    assert!(saves.join("autosave-quit.ron").exists());
+    assert!(saves.join("false-cry-zhang-chun-1.ron").exists());
     // At the start menu, Ctrl-C leaves at once.
+    // `play` alone first offers the game left; Ctrl-C at that menu leaves
+    // at once, and at the battles' menu too.
     let mut session = spawn(80, &[], &saves);
+    wait(&mut session, "Go on with a game you left?", &mut screen);
+    wait(&mut session, "Choose 1-2> ", &mut screen);
+    session.send([3_u8]).expect("Ctrl-C");
+    session.expect(Eof).expect("the offer is left");
+    let mut session = spawn(80, &[], &saves);
+    wait(&mut session, "Choose 1-2> ", &mut screen);
+    session.send("2\r").expect("a new game");
     wait(&mut session, "Choose a battle 1-3> ", &mut screen);
     session.send([3_u8]).expect("Ctrl-C");
     session.expect(Eof).expect("the menu is left");
