@@ -53,7 +53,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The save format this engine writes.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 /// The oldest format this engine still reads.
 pub const MIN_FORMAT: u32 = 1;
 /// Autosaves rotate over this many slots.
@@ -109,6 +109,10 @@ pub struct SaveFile {
     /// have none: theirs is made from battle, role and seed when read.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub game: String,
+    /// Set when read: the file's checksum line does not match its contents
+    /// (or a format-3 save has none). Not part of the file.
+    #[serde(skip)]
+    pub damaged: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -398,6 +402,7 @@ pub(crate) fn file_of(
         transcript: bounded_transcript(transcript, MAX_TRANSCRIPT_BYTES),
         show_sources: header.show_sources,
         game: header.game.clone(),
+        damaged: false,
     }
 }
 
@@ -415,7 +420,47 @@ pub fn to_text(file: &SaveFile) -> Result<String, String> {
     let config = ron::ser::PrettyConfig::default()
         .depth_limit(2)
         .escape_strings(false);
-    ron::ser::to_string_pretty(file, config).map_err(|err| err.to_string())
+    let mut text = ron::ser::to_string_pretty(file, config).map_err(|err| err.to_string())?;
+    seal(&mut text);
+    Ok(text)
+}
+
+/// The last line of a save (format 3 on): FNV-1a of every byte before it.
+const CHECKSUM: &str = "// checksum fnv1a-64 ";
+
+/// Ends `text` with its checksum line (a RON comment, so any RON reader
+/// still reads the file).
+fn seal(text: &mut String) {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    let sum = crate::scene::content_hash(text);
+    text.push_str(&format!("{CHECKSUM}{sum:016x}\n"));
+}
+
+/// `text` (a save's RON, with or without its checksum line) sealed with the
+/// checksum of what it says now: for a save edited by hand on purpose (a
+/// tool, a test), which would otherwise load as damaged.
+pub fn reseal(text: &str) -> String {
+    let mut body = unseal(text).0.to_string();
+    seal(&mut body);
+    body
+}
+
+/// A save's text without its checksum line, and whether that line matches
+/// what comes before it (None when there is no such line: older saves).
+fn unseal(text: &str) -> (&str, Option<bool>) {
+    let trimmed = text.strip_suffix('\n').unwrap_or(text);
+    let start = trimmed.rfind('\n').map_or(0, |i| i + 1);
+    match trimmed[start..].strip_prefix(CHECKSUM) {
+        Some(hex) => {
+            let body = &text[..start];
+            let holds = u64::from_str_radix(hex.trim(), 16)
+                .is_ok_and(|sum| sum == crate::scene::content_hash(body));
+            (body, Some(holds))
+        }
+        None => (text, None),
+    }
 }
 
 /// Writes the game to `slot` atomically.
@@ -532,6 +577,9 @@ pub fn verify(path: &Path, scene: &Scene) -> Result<(), String> {
         SaveError::Damaged(_, why) => why,
         other => other.to_string(),
     })?;
+    if file.damaged {
+        return Err("its checksum does not match what was written".to_string());
+    }
     if file.scene != scene.id() {
         return Err(format!(
             "it names the battle `{}`, not `{}`",
@@ -584,14 +632,15 @@ fn ron_problem(err: &ron::error::SpannedError) -> String {
 pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
     let shown = path.display().to_string();
     let text = read_text(path)?;
+    let (text, sealed) = unseal(&text);
     // The whole file is parsed once; only a file that does not parse as a
     // save is read again for its header, to tell a newer or older format,
     // or a foreign file, from a damaged save (the same answers as reading
     // the header first: a file that parses whole has the same header).
-    let mut file: SaveFile = match ron::from_str(&text) {
+    let mut file: SaveFile = match ron::from_str(text) {
         Ok(file) => file,
         Err(err) => {
-            header(&shown, &text)?;
+            header(&shown, text)?;
             return Err(SaveError::Damaged(
                 shown,
                 format!("its contents are damaged: {}", ron_problem(&err)),
@@ -599,6 +648,11 @@ pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
         }
     };
     check_format(&shown, file.format)?;
+    // Format 3 seals every save; older ones have no checksum to check.
+    file.damaged = match sealed {
+        Some(holds) => !holds,
+        None => file.format >= 3,
+    };
     check_bounds(&file).map_err(|why| SaveError::Damaged(shown, why))?;
     file.transcript = bounded_transcript(&file.transcript, MAX_TRANSCRIPT_BYTES);
     if file.format < 2 {
@@ -812,6 +866,9 @@ pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
         })?;
     let mut game = fresh(shown, &scene, &file)?;
     let report = replay(&mut game, &file);
+    if file.damaged {
+        return damaged(shown, game, &report, file);
+    }
     let changed = match (
         scene.content_hash == file.scene_hash,
         rules_hash(&scene) == file.rules_hash,
@@ -856,6 +913,42 @@ pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
     let notice = format!(
         "{shown}: this save's commands do not lead to its saved state on this version of xiaoling ({}) The game goes on from the saved state; undo cannot go back before it.",
         report.describe()
+    );
+    Ok(Loaded {
+        game,
+        transcript: file.transcript,
+        notice: Some(notice),
+    })
+}
+
+/// A save whose checksum does not hold: something changed it after it was
+/// written (a disk, a hand). Its saved state cannot be trusted, so the game
+/// is what its commands give when replayed from its seed, and the player is
+/// told so; when they no longer run, the save is refused.
+fn damaged(
+    shown: &str,
+    game: Game,
+    report: &ReplayReport,
+    file: SaveFile,
+) -> Result<Loaded, SaveError> {
+    if let Some((i, why)) = &report.failed {
+        return Err(SaveError::Damaged(
+            shown.to_string(),
+            format!(
+                "it was changed after it was written (its checksum does not match), and its commands no longer replay (command {}: {why})",
+                i + 1
+            ),
+        ));
+    }
+    let reached = if report.reproduces() {
+        "the state it holds"
+    } else {
+        "not the state it holds, which was left unused"
+    };
+    let notice = format!(
+        "{shown} was changed after it was written (its checksum does not match). Its {} command(s) were replayed from its seed: the game goes on at turn {}, {reached}.",
+        file.log.len(),
+        game.turn()
     );
     Ok(Loaded {
         game,

@@ -9,6 +9,7 @@ use crate::common;
 
 use common::{play_args, run, text};
 use std::path::Path;
+use xiaoling::save;
 
 fn args(list: &[String]) -> Vec<&str> {
     list.iter().map(String::as_str).collect()
@@ -41,7 +42,7 @@ fn a_hand_edited_save_with_an_extreme_turn_is_refused_not_a_panic() {
         ("header", set_number(&good, "role:", "turn: ", "4294967295")),
         ("late", set_number(&good, "world:", "turn: ", "999")),
     ] {
-        std::fs::write(dir.join(format!("{name}.ron")), edited).unwrap();
+        std::fs::write(dir.join(format!("{name}.ron")), save::reseal(&edited)).unwrap();
         let out = run(
             &["play", "--load", name, "--saves", dir.to_str().unwrap()],
             b"\n\n",
@@ -461,7 +462,7 @@ fn log_gives_turns_from_the_start_and_says_when_they_are_unknown() {
     // what came before it has no known turn, and says so.
     let good = good_save(&dir);
     let tampered = set_number(&good, "units: [(", "men: ", "1");
-    std::fs::write(dir.join("tampered.ron"), tampered).unwrap();
+    std::fs::write(dir.join("tampered.ron"), save::reseal(&tampered)).unwrap();
     let out = run(
         &[
             "play",

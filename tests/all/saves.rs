@@ -14,6 +14,25 @@ use common::{find, scenes, temp_dir};
 
 use crate::common;
 
+/// A save's text without its checksum line, as saves before format 3 were.
+fn strip_checksum(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.starts_with("// checksum "))
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+/// A file edited by hand on purpose: a whole save is sealed again (else it
+/// loads as damaged); anything else is left as it is.
+fn reseal_bytes(bytes: &[u8]) -> Vec<u8> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) if ron::from_str::<save::SaveFile>(text).is_ok() => {
+            save::reseal(text).into_bytes()
+        }
+        _ => bytes.to_vec(),
+    }
+}
+
 /// A game where both sides (the player too) decide by the random policy.
 fn random_game(scene: &Arc<Scene>, role: &str, seed: u64) -> Game {
     let (game, _) = Game::with_policies(
@@ -271,14 +290,14 @@ fn a_format_1_save_still_loads_proven_by_its_final_state() {
         "(0, 1), (1, 2), (2, 3)",
         &good[end..]
     );
-    std::fs::write(dir.join("old.ron"), &old).expect("write");
+    std::fs::write(dir.join("old.ron"), strip_checksum(&old)).expect("write");
     let scenes = scenes();
     let loaded = save::load(&dir, "old", &scenes).expect("loads");
     assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
     assert!(loaded.game.can_undo(), "the history is rebuilt");
     // Its final state still proves it: tampered, it says so.
     let (tampered, _, _) = tamper_men(&old);
-    std::fs::write(dir.join("old-edited.ron"), tampered).expect("write");
+    std::fs::write(dir.join("old-edited.ron"), strip_checksum(&tampered)).expect("write");
     let notice = save::load(&dir, "old-edited", &scenes)
         .expect("loads")
         .notice
@@ -749,7 +768,7 @@ fn every_kind_of_bad_file_gives_one_clear_error_and_the_good_slots_still_list() 
         ),
     ];
     for (slot, bytes, _) in &bad {
-        std::fs::write(dir.join(format!("{slot}.ron")), bytes).expect("write");
+        std::fs::write(dir.join(format!("{slot}.ron")), reseal_bytes(bytes)).expect("write");
     }
     std::fs::create_dir_all(dir.join("folder.ron")).expect("dir");
     let scenes = scenes();
@@ -814,7 +833,7 @@ fn a_tampered_state_loads_from_the_save_with_a_notice_and_never_panics() {
     let scenes = scenes();
     // A unit's strength edited: the log no longer leads there.
     let (edited, _, _) = tamper_men(&good);
-    std::fs::write(dir.join("edited.ron"), &edited).expect("write");
+    std::fs::write(dir.join("edited.ron"), save::reseal(&edited)).expect("write");
     let loaded = save::load(&dir, "edited", &scenes).expect("loads");
     let notice = loaded.notice.expect("notice");
     assert!(
@@ -830,7 +849,7 @@ fn a_tampered_state_loads_from_the_save_with_a_notice_and_never_panics() {
     let last = good[..list_end].rfind(", (men: ").expect("last unit");
     let cut = format!("{}{}", &good[..last], &good[list_end..]);
     let (cut, _, _) = tamper_men(&cut);
-    std::fs::write(dir.join("cut.ron"), cut).expect("write");
+    std::fs::write(dir.join("cut.ron"), save::reseal(&cut)).expect("write");
     let err = save::load(&dir, "cut", &scenes).err().expect("refused");
     assert!(err.to_string().contains("units"), "{err}");
 }
@@ -927,7 +946,7 @@ fn replay_exits_zero_when_reproduced_and_names_the_first_difference_when_not() {
 
     // The saved state tampered: the end differs, and the unit is named.
     let (tampered, men, lowered) = tamper_men(&good);
-    std::fs::write(dir.join("men.ron"), tampered).expect("write");
+    std::fs::write(dir.join("men.ron"), save::reseal(&tampered)).expect("write");
     let (code, out, _) = run_bin(&["replay", "men", "--saves", &saves], "");
     assert_eq!(code, 1, "{out}");
     assert!(
@@ -945,7 +964,7 @@ fn replay_exits_zero_when_reproduced_and_names_the_first_difference_when_not() {
         good[log_start + 6..].replacen("Next,", "", 1)
     );
     assert_ne!(dropped, good);
-    std::fs::write(dir.join("dropped.ron"), dropped).expect("write");
+    std::fs::write(dir.join("dropped.ron"), save::reseal(&dropped)).expect("write");
     let (code, out, _) = run_bin(&["replay", "dropped", "--saves", &saves], "");
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("the turn is 4 in the save but 3"), "{out}");
@@ -955,7 +974,7 @@ fn replay_exits_zero_when_reproduced_and_names_the_first_difference_when_not() {
     let second = checkpoints + good[checkpoints..].find("(1, ").expect("second") + 4;
     let end = second + good[second..].find(')').expect("end");
     let wrong = format!("{}1{}", &good[..second], &good[end..]);
-    std::fs::write(dir.join("checkpoint.ron"), wrong).expect("write");
+    std::fs::write(dir.join("checkpoint.ron"), save::reseal(&wrong)).expect("write");
     let (code, out, _) = run_bin(&["replay", "checkpoint", "--saves", &saves], "");
     assert_eq!(code, 1, "{out}");
     assert!(
@@ -1335,7 +1354,7 @@ fn a_hand_edited_random_stream_at_its_end_is_refused_at_load() {
     let at = text.find("word_pos:").expect("a word position") + "word_pos:".len();
     let end = at + text[at..].find([',', ')']).expect("end");
     let edited = format!("{} {}{}", &text[..at], u64::MAX, &text[end..]);
-    std::fs::write(dir.join("edited.ron"), edited).expect("write");
+    std::fs::write(dir.join("edited.ron"), save::reseal(&edited)).expect("write");
     let err = match save::load(&dir, "edited", &scenes) {
         Err(err) => err.to_string(),
         Ok(_) => panic!("a stream at u64::MAX loaded, and could never be saved again"),
@@ -1345,7 +1364,7 @@ fn a_hand_edited_random_stream_at_its_end_is_refused_at_load() {
     // it (which no game from a seed comes near), the save is refused before
     // it is written, saying why, and the slot keeps its last good save.
     let ok = format!("{} {}{}", &text[..at], save::MAX_WORD_POS, &text[end..]);
-    std::fs::write(dir.join("bound.ron"), ok).expect("write");
+    std::fs::write(dir.join("bound.ron"), save::reseal(&ok)).expect("write");
     let mut loaded = save::load(&dir, "bound", &scenes).expect("loads at the bound");
     save::save(&dir, "again", &mut loaded.game, "t\n").expect("saves at the bound");
     let good = std::fs::read(dir.join("again.ron")).expect("the good save");
@@ -1547,4 +1566,56 @@ fn a_second_game_in_one_folder_keeps_the_first_ones_resume_point_and_play_offers
     }
     assert!(shown.contains("A new game"), "{shown}");
     assert!(shown.contains("turn 1 · 16:15"), "{shown}");
+}
+
+#[test]
+fn a_save_changed_after_it_was_written_is_replayed_from_its_seed_and_the_player_told() {
+    let dir = temp_dir("damaged");
+    let good = good_save_text(&dir);
+    assert!(good.contains("// checksum fnv1a-64 "), "sealed");
+    let scenes = scenes();
+    // One unit's strength changed, the checksum not: the saved state is set
+    // aside and the commands replayed, which reach the state it should hold.
+    let (edited, _, _) = tamper_men(&good);
+    std::fs::write(dir.join("edited.ron"), &edited).expect("write");
+    let loaded = save::load(&dir, "edited", &scenes).expect("loads");
+    let notice = loaded.notice.expect("the player is told");
+    assert!(
+        notice.contains("edited.ron was changed after it was written"),
+        "{notice}"
+    );
+    assert!(notice.contains("its checksum does not match"), "{notice}");
+    assert!(notice.contains("replayed from its seed"), "{notice}");
+    let mut from_good = save::load(&dir, "good", &scenes)
+        .expect("the good one")
+        .game;
+    let mut from_edited = loaded.game;
+    assert_eq!(
+        SavedState::of(&from_edited.snapshot()).expect("state"),
+        SavedState::of(&from_good.snapshot()).expect("state"),
+        "the replay, not the edited state"
+    );
+    // The checksum line taken away from a format-3 save: damaged too.
+    let unsealed: String = strip_checksum(&good);
+    std::fs::write(dir.join("unsealed.ron"), &unsealed).expect("write");
+    let notice = save::load(&dir, "unsealed", &scenes)
+        .expect("loads")
+        .notice
+        .expect("told");
+    assert!(notice.contains("checksum does not match"), "{notice}");
+    // A damaged log whose commands no longer run: refused, saying why.
+    let log = good.find("log: [").expect("log") + "log: [".len();
+    let broken = format!(
+        "{}Choose(tp: \"no-such-point\", option: \"none\"), {}",
+        &good[..log],
+        &good[log..]
+    );
+    std::fs::write(dir.join("broken.ron"), &broken).expect("write");
+    let err = save::load(&dir, "broken", &scenes).err().expect("refused");
+    let said = err.to_string();
+    assert!(said.contains("broken.ron"), "{said}");
+    assert!(said.contains("its commands no longer replay"), "{said}");
+    // A save the game writes reads back sealed and whole.
+    let file = save::read(&dir.join("good.ron")).expect("reads");
+    assert!(!file.damaged);
 }
