@@ -679,6 +679,14 @@ pub fn check_bounds(file: &SaveFile) -> Result<(), String> {
             file.turn.max(world.turn)
         ));
     }
+    // The header is what `saves` lists and `play` offers: it must say what
+    // the state holds.
+    if file.turn != world.turn {
+        return Err(format!(
+            "its header says turn {} but the game it holds is at turn {}",
+            file.turn, world.turn
+        ));
+    }
     if file.log.len() > MAX_LOG {
         return Err(format!(
             "its command log holds {} commands, more than any battle takes ({MAX_LOG})",

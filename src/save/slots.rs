@@ -16,6 +16,8 @@ pub fn check_slot(slot: &str) -> Result<(), SaveError> {
         Some("slot names cannot contain path separators")
     } else if slot.starts_with('.') {
         Some("slot names cannot start with a dot")
+    } else if slot.starts_with('-') {
+        Some("slot names cannot start with - (it would read as an option)")
     } else if slot.chars().any(char::is_control) {
         Some("it contains control characters")
     } else if !slot
@@ -165,6 +167,8 @@ mod tests {
             ".hidden",
             "a\u{7}b",
             "a b",
+            "-x",
+            "--load",
             &"x".repeat(65),
         ] {
             assert!(check_slot(bad).is_err(), "{bad:?}");
