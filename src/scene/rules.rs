@@ -31,6 +31,44 @@ macro_rules! rules {
             pub kinds: BTreeMap<UnitKind, KindRules>,
         }
 
+        /// A rules file as written: any rule may be left out, and takes
+        /// the shipped value (a folder's copy from an older version keeps
+        /// working when rules are added).
+        #[derive(Debug, Clone, Default, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct RulesFile {
+            $( #[serde(default)] pub $name: Option<f64>, )*
+            #[serde(default)]
+            pub kinds: Option<BTreeMap<UnitKind, KindRules>>,
+        }
+
+        impl RulesFile {
+            /// The rules, each left out taken from `base`; without a base,
+            /// the names of those left out.
+            pub fn complete(self, base: Option<&Rules>) -> Result<Rules, Vec<&'static str>> {
+                let mut missing = Vec::new();
+                let rules = Rules {
+                    $( $name: match (self.$name, base) {
+                        (Some(value), _) => value,
+                        (None, Some(base)) => base.$name,
+                        (None, None) => {
+                            missing.push(stringify!($name));
+                            0.0
+                        }
+                    }, )*
+                    kinds: match (self.kinds, base) {
+                        (Some(kinds), _) => kinds,
+                        (None, Some(base)) => base.kinds.clone(),
+                        (None, None) => {
+                            missing.push("kinds");
+                            BTreeMap::new()
+                        }
+                    },
+                };
+                if missing.is_empty() { Ok(rules) } else { Err(missing) }
+            }
+        }
+
         impl Rules {
             /// Every scalar rule with its valid range, in declaration order.
             pub const RANGES: &'static [(&'static str, f64, f64)] = &[

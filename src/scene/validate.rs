@@ -27,8 +27,30 @@ fn readable<'s>(file: &'s str, source: &'s str) -> Result<Locator<'s>, Vec<Diagn
 pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
     let locator = readable(file, source)?;
     let source = locator.source;
-    let rules: Rules =
-        ron::from_str(source).map_err(|err| vec![syntax::ron_error(&locator, &err)])?;
+    let options =
+        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let written: super::rules::RulesFile = options
+        .from_str(source)
+        .map_err(|err| vec![syntax::ron_error(&locator, &err)])?;
+    // Rules left out take the shipped values; the shipped file itself must
+    // have them all.
+    let (shipped_file, shipped_source) = super::EMBEDDED_RULES;
+    let shipped = if source == shipped_source {
+        None
+    } else {
+        options
+            .from_str::<super::rules::RulesFile>(shipped_source)
+            .ok()
+            .and_then(|rules| rules.complete(None).ok())
+    };
+    let rules = written.complete(shipped.as_ref()).map_err(|missing| {
+        vec![locator.at(
+            0,
+            format!("rules missing: {}", missing.join(", ")),
+            format!("every rule must be set in the shipped {shipped_file}"),
+            "Rules",
+        )]
+    })?;
     let mut problems: Vec<Diagnostic> = rules
         .out_of_range()
         .into_iter()

@@ -1049,18 +1049,8 @@ fn rules_file_diagnostics() {
     };
     let guide = read(&root().join("scenes/README.md"));
     let cases = vec![
-        case(
-            "a rule left out",
-            &[("    trample_blind: 0.25,", "   ")],
-            // Serde notices at the end of the struct: the closing bracket.
-            &[(
-                shipped.lines().count(),
-                1,
-                "missing field named `trample_blind`",
-                "add `trample_blind: ...`",
-                "Fields",
-            )],
-        ),
+        // A rule left out is no problem: it takes the shipped value (see
+        // a_rules_file_that_leaves_rules_out_takes_the_shipped_values).
         case(
             "a rule out of range",
             &[("smoke_carry: 0.80", "smoke_carry: 1.80")],
@@ -1615,4 +1605,39 @@ fn whole_words_are_whole() {
     assert!(!contains_word("MingFoot", "Ming"));
     assert!(contains_word("\"Ming foot\"", "Ming"));
     assert!(contains_word("北岸烟雾弥漫", "烟雾"));
+}
+
+#[test]
+fn a_rules_file_that_leaves_rules_out_takes_the_shipped_values() {
+    let (file, shipped) = scene::EMBEDDED_RULES;
+    let full = scene::parse_rules(file, shipped).expect("the shipped rules");
+    // An older copy: no wind_drift, no kinds.
+    let mut older = String::new();
+    let mut in_kinds = false;
+    for line in shipped.lines() {
+        let code = line.trim_start();
+        if code.starts_with("wind_drift:") {
+            continue;
+        }
+        if code.starts_with("kinds:") {
+            in_kinds = true;
+        }
+        if !in_kinds {
+            older.push_str(line);
+            older.push('\n');
+        } else if code.starts_with('}') && line.starts_with("    }") {
+            in_kinds = false;
+        }
+    }
+    assert!(
+        !older.contains("wind_drift:") && !older.contains("kinds:"),
+        "{older}"
+    );
+    let rules = scene::parse_rules("older/rules.ron", &older).expect("an older copy reads");
+    assert_eq!(rules, full);
+    // A misspelt rule is still an error.
+    let misspelt = shipped.replacen("wind_drift:", "wind_drfit:", 1);
+    let problems = scene::parse_rules("misspelt/rules.ron", &misspelt).expect_err("refused");
+    let said = problems[0].to_string();
+    assert!(said.contains("wind_drfit"), "{said}");
 }
