@@ -2,6 +2,7 @@
 //! a terminal, line by line from a pipe), runs them on the [`Game`], and
 //! renders what happened in the player's language, wrapped to the terminal.
 
+pub mod catalogue;
 pub mod chronicle;
 pub mod commands;
 pub mod drawn;
@@ -12,9 +13,10 @@ pub mod wrap;
 use crate::save;
 use crate::scene::{Locale, Scene};
 use crate::story::{Game, Output, StoryError, Told, UnitCommand};
+use catalogue::{Ui, ui};
 use chronicle::Alert;
 use commands::{Action, Parsed};
-use render::{Style, View, ui};
+use render::{Style, View};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::{BufRead, Write};
@@ -795,9 +797,9 @@ impl<'a> Session<'a> {
             .unwrap_or_default();
         let seed = self.game.seed();
         let line = if l.is_chinese() {
-            format!("{}{role}（{}{seed}）", ui(l, "you_are"), ui(l, "seed"))
+            format!("{}{role}（{}{seed}）", ui(l, Ui::YouAre), ui(l, Ui::Seed))
         } else {
-            format!("{} {role} · {} {seed}", ui(l, "you_are"), ui(l, "seed"))
+            format!("{} {role} · {} {seed}", ui(l, Ui::YouAre), ui(l, Ui::Seed))
         };
         self.say(&line);
         self.say("");
@@ -994,7 +996,7 @@ impl<'a> Session<'a> {
                         let colon = if l.is_chinese() { "：" } else { ": " };
                         pieces.push(Piece::Blank);
                         pieces.push(Piece::Wrapped(
-                            format!("{}{colon}{}", ui(l, "your_choice"), choice.text.get(l)),
+                            format!("{}{colon}{}", ui(l, Ui::YourChoice), choice.text.get(l)),
                             "",
                         ));
                         told += 1;
@@ -1061,14 +1063,14 @@ impl<'a> Session<'a> {
             return;
         };
         self.say("");
-        let title = format!("{}{}", ui(l, "ending"), ending.title.get(l));
+        let title = format!("{}{}", ui(l, Ui::Ending), ending.title.get(l));
         let title = self.options.style.bold(&title);
         self.say(&title);
         if let Some(text) = text {
             self.say_told(text);
         }
         self.say("");
-        self.say(&self.options.style.bold(ui(l, "after_action")));
+        self.say(&self.options.style.bold(ui(l, Ui::AfterAction)));
         if let Some(summary) = summary {
             self.say_told(summary);
         }
@@ -1077,9 +1079,9 @@ impl<'a> Session<'a> {
         if let Some(history) = history {
             self.say("");
             let key = if render::from_novel(self.game.scene()) {
-                "history"
+                Ui::History
             } else {
-                "history_records"
+                Ui::HistoryRecords
             };
             self.say(&self.options.style.bold(ui(l, key)));
             self.say_told(history);
@@ -1090,7 +1092,7 @@ impl<'a> Session<'a> {
     fn prompt(&self) -> String {
         let l = self.options.locale;
         if let Some(tp) = self.game.pending() {
-            return format!("{} 1-{}> ", ui(l, "choose"), tp.options.len());
+            return format!("{} 1-{}> ", ui(l, Ui::Choose), tp.options.len());
         }
         if self.game.is_over() {
             return "> ".to_string();
@@ -2183,7 +2185,7 @@ impl<'a> Session<'a> {
                 .ending(&ending)
                 .map(|e| e.title.get(l).to_string())
                 .unwrap_or_default();
-            self.say(&format!("{}{title}", ui(l, "ending")));
+            self.say(&format!("{}{title}", ui(l, Ui::Ending)));
         } else if self.game.pending().is_some() {
             self.show_choice();
         }
@@ -2258,8 +2260,8 @@ impl<'a> Session<'a> {
                 (true, true) => l.zh_string(format!("{name}麾下")),
             };
             let source = match option.from {
-                crate::scene::Origin::Novel => Some(ui(l, "novel")),
-                crate::scene::Origin::History => Some(ui(l, "history_choice")),
+                crate::scene::Origin::Novel => Some(ui(l, Ui::Novel)),
+                crate::scene::Origin::History => Some(ui(l, Ui::HistoryChoice)),
                 crate::scene::Origin::Invented => None,
             };
             let mark = match (source, l.is_chinese()) {
@@ -2301,9 +2303,9 @@ impl<'a> Session<'a> {
         let l = self.options.locale;
         let head = match (turn, l.is_chinese()) {
             (Some(t), false) => format!("Turn {t}"),
-            (Some(t), true) => format!("{}{t}{}", ui(l, "turn"), ui(l, "turn_suffix")),
+            (Some(t), true) => format!("{}{t}{}", ui(l, Ui::Turn), ui(l, Ui::TurnSuffix)),
             (None, false) => "Turn ?".to_string(),
-            (None, true) => format!("{}?{}", ui(l, "turn"), ui(l, "turn_suffix")),
+            (None, true) => format!("{}?{}", ui(l, Ui::Turn), ui(l, Ui::TurnSuffix)),
         };
         let colon = if l.is_chinese() { "：" } else { ": " };
         let line = format!("{head}{colon}{text}");
@@ -2315,7 +2317,7 @@ impl<'a> Session<'a> {
         let l = self.options.locale;
         let entries = self.log_entries();
         if entries.is_empty() {
-            self.say(ui(l, "no_log"));
+            self.say(ui(l, Ui::NoLog));
             return;
         }
         for (turn, text) in entries {
@@ -2336,7 +2338,7 @@ impl<'a> Session<'a> {
             return;
         }
         self.say("");
-        self.say(&self.options.style.bold(ui(l, "not_known")));
+        self.say(&self.options.style.bold(ui(l, Ui::NotKnown)));
         for line in lines {
             let wrapped = wrap::wrap(&line, self.options.style.columns, "    ");
             self.say(&format!("  {}", wrapped.trim_start()));
@@ -2364,17 +2366,17 @@ impl<'a> Session<'a> {
         let line = if l.is_chinese() {
             format!(
                 "{} {role}（{side}）· {}{turn}{} · {time} · {} {}",
-                ui(l, "you_are"),
-                ui(l, "turn"),
-                ui(l, "turn_suffix"),
-                ui(l, "seed"),
+                ui(l, Ui::YouAre),
+                ui(l, Ui::Turn),
+                ui(l, Ui::TurnSuffix),
+                ui(l, Ui::Seed),
                 self.game.seed()
             )
         } else {
             format!(
                 "{} {role} ({side}) · turn {turn} · {time} · {} {}",
-                ui(l, "you_are"),
-                ui(l, "seed"),
+                ui(l, Ui::YouAre),
+                ui(l, Ui::Seed),
                 self.game.seed()
             )
         };
