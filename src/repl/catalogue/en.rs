@@ -1,11 +1,13 @@
 //! English: every message of the catalogue.
 
-use super::{Detail, Doing, Msg, Order, Say, Troops, Ui};
+use super::{Detail, Doing, MapKey, Msg, Order, OrderHelp, Reload, Say, Troops, Ui};
 use crate::picture::Bearing;
 use crate::repl::chronicle::Alert;
+use crate::repl::commands::Action;
 use crate::repl::render::capitalize;
 use crate::scene::{Compass, MoraleState};
 use crate::sim::morale::Modifier;
+use crate::story::StoryError;
 use crate::story::clock;
 
 pub(super) fn ui(phrase: Ui) -> &'static str {
@@ -55,6 +57,35 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
         Ui::LabelGap => " ",
         Ui::SentenceGap => " ",
         Ui::LossesSep => "; ",
+        Ui::DatePlaceSep => " · ",
+        Ui::FirstHint => {
+            "(Enter lets a turn pass; `wait` until something needs you; `order UNIT advance C` moves a unit, the letters are on the `map`; `help` lists the rest.)"
+        }
+        Ui::Cancelled => "(Cancelled. Press Ctrl-C again to leave; the game is autosaved.)",
+        Ui::NotText => "That line is not text (not UTF-8); it was ignored.",
+        Ui::OrderUsage => "Usage: order UNIT hold | advance ZONE | attack ZONE | withdraw | rally",
+        Ui::OrdersChanged => "This choice changed your orders:",
+        Ui::NextTakesNumber => "`next` takes a number of turns, e.g. `next 5` (1 to 1000).",
+        Ui::NothingToReport => "Nothing to report from the last turn.",
+        Ui::NoSceneFolder => {
+            "There is no scene folder to read again: start the game with `--scenes DIR`."
+        }
+        Ui::NothingToRedo => "Nothing to redo: `redo` gives back only what `undo` just took back.",
+        Ui::GivenBack => "Given back.",
+        Ui::SoFar => "So far:",
+        Ui::ChooseBattle => "Choose a battle",
+        Ui::ChooseCommander => "Choose your commander",
+        Ui::WelcomeTitle => "xiaoling 小凌河",
+        Ui::WelcomeWhat => {
+            "Battles of the last Ming wars, played in words: you are one side's commander; you decide at the turning points and send your units orders between them, and smoke, rumor, crowded fords and morale play out what you chose."
+        }
+        Ui::CardSep => " · ",
+        Ui::Against => " against ",
+        Ui::Or => " or ",
+        Ui::LegendGap => "  ",
+        Ui::HelpHead => {
+            "Type a number to choose an option; Enter lets a turn pass. Commands (`help COMMAND` says more):"
+        }
     }
 }
 
@@ -358,7 +389,221 @@ pub(super) fn msg(message: Msg) -> String {
         }
         Msg::SavesIn { dir } => format!("No saves in {dir}."),
         Msg::SaveTurn { turn } => format!("turn {turn}"),
+        Msg::NotFound {
+            words,
+            near,
+            zone: false,
+        } => match near {
+            Some(near) => format!(
+                "No unit of yours is called `{words}`. Did you mean `{near}`? (`orders` lists your units, each with the label to type.)"
+            ),
+            None => format!(
+                "No unit of yours is called `{words}`. (`orders` lists your units, each with the label to type.)"
+            ),
+        },
+        Msg::NotFound {
+            words,
+            near,
+            zone: true,
+        } => match near {
+            Some(near) => format!(
+                "No place is called `{words}`. Did you mean `{near}`? (`map` shows each place with its letter: `order UNIT advance C`.)"
+            ),
+            None => format!(
+                "No place is called `{words}`. (`map` shows each place with its letter: `order UNIT advance C`.)"
+            ),
+        },
+        Msg::RoleLine { role, seed } => {
+            format!("{} {role} · {} {seed}", ui(Ui::YouAre), ui(Ui::Seed))
+        }
+        Msg::CryNearby { cry } => format!("A cry goes up nearby: “{cry}”"),
+        Msg::StdinBroken { why } => format!("Cannot read standard input: {why}."),
+        Msg::TooLong { size, max } => {
+            format!("That line is {size} long; commands are at most {max}. It was ignored.")
+        }
+        Msg::Left { slot } => format!(
+            "The game is saved in slot `{slot}`; `xiaoling play --load {slot}` goes on from here."
+        ),
+        Msg::LeaveFailed { err } => format!("The game could not be saved on leaving: {err}"),
+        Msg::ChooseOption { count } => {
+            format!("Choose an option, 1 to {count} (`look` shows the situation again).")
+        }
+        Msg::TooLarge {
+            number,
+            max: Some(max),
+        } => format!("{number} is far too large: choose 1 to {max}."),
+        Msg::TooLarge { number, max: None } => {
+            format!("{number} is far too large, and there is nothing to choose now.")
+        }
+        Msg::SlotOneWord {
+            command,
+            extra,
+            max,
+        } => format!(
+            "Nothing was done: a slot name is one word, of letters (Chinese too), digits, `-` and `_`, at most {max} characters (`{command} my-slot`), and `{extra}` is one word too many."
+        ),
+        Msg::ExtraWords {
+            command,
+            usage,
+            extra,
+        } => {
+            format!("`{command}` does not take `{extra}`: the form is `{usage}`. Nothing was done.")
+        }
+        Msg::OrderNamesUnit { example } => format!(
+            "An order names the unit it is for: `{example}`, with a unit's id or name (`status` lists yours)."
+        ),
+        Msg::UnknownCommand {
+            word,
+            suggestion: Some(s),
+        } => format!("Unknown command `{word}`. Did you mean `{s}`? Type `help` for the list."),
+        Msg::UnknownCommand {
+            word,
+            suggestion: None,
+        } => format!("Unknown command `{word}`. Type `help` for the list."),
+        Msg::ChangedOrder { unit, was, now } => format!("  {unit}: now {now} (was {was})"),
+        Msg::CalledBack { unit, what } => {
+            format!("  the order on its way to {unit} ({what}) is called back")
+        }
+        Msg::Stopped { reason } => format!("(Stopped: {reason}.)"),
+        Msg::NoHelp { topic } => format!(
+            "There is no help on `{topic}`. Try `help order`, `help hold`, `help advance`, `help attack`, `help withdraw`, `help rally`, or any command (`help` lists them)."
+        ),
+        Msg::MapTakesList { word } => {
+            format!("`map` takes only `list` (the places one by one), not `{word}`.")
+        }
+        Msg::UnknownLanguage { tag, tags } => {
+            format!("Unknown language `{tag}`: use one of {}.", tags.join(", "))
+        }
+        Msg::Saved { slot, path } => format!("Saved to slot `{slot}` ({path})."),
+        Msg::Loaded { slot } => format!("Loaded slot `{slot}`."),
+        Msg::SceneProblems { count } => {
+            format!("{count} problem(s) in the scene files: the game goes on as it was.")
+        }
+        Msg::NoBattleIn { id, folder } => {
+            format!("No battle `{id}` in {folder}: the game goes on as it was.")
+        }
+        Msg::CannotOpen { err } => {
+            format!("The new version cannot open this game ({err}): the game goes on as it was.")
+        }
+        Msg::Reloaded { id, how } => match how {
+            Reload::Failed { command, why } => format!(
+                "Reloaded `{id}`. Command {command} could not run on the new version ({why}): the game goes on from just before it."
+            ),
+            Reload::PartsAt { turn } => format!(
+                "Reloaded `{id}`. The new version parts from this game at turn {turn}: from there on, the battle is the new one's."
+            ),
+            Reload::Same => format!(
+                "Reloaded `{id}`. The new version plays this game the same way; new texts are told from now on."
+            ),
+            Reload::Differs { describe } => format!(
+                "Reloaded `{id}`. The new version ends this game's commands in another state: {describe}"
+            ),
+        },
+        Msg::TakenBack { steps: 1 } => "Taken back (`redo` gives it back).".to_string(),
+        Msg::TakenBack { steps } => {
+            format!("Taken back: the last command, {steps} steps (`redo` gives it back).")
+        }
+        Msg::Staff { commander } => format!("{commander}'s staff"),
+        Msg::ChoiceSource { source } => format!(" ({source})"),
+        Msg::LogTurn { turn: Some(t) } => format!("Turn {t}"),
+        Msg::LogTurn { turn: None } => "Turn ?".to_string(),
+        Msg::RecapLine {
+            role,
+            side,
+            turn,
+            time,
+            seed,
+        } => format!(
+            "{} {role} ({side}) · turn {turn} · {time} · {} {seed}",
+            ui(Ui::YouAre),
+            ui(Ui::Seed)
+        ),
+        Msg::AutosaveFailed { err } => format!(
+            "(Autosave failed; the game goes on, and this is not repeated every turn: {err})"
+        ),
+        Msg::RoleItem { name, id, side } => format!("{name} ({id}), {side}"),
+        Msg::RoleWithSide { name, side } => format!("{name} ({side})"),
+        Msg::BattleLength {
+            max_turns,
+            turn_minutes,
+        } => {
+            let minutes = max_turns.saturating_mul(turn_minutes);
+            let hours = minutes / 60;
+            let span = if hours >= 48 {
+                format!("{} days", hours.div_ceil(24))
+            } else if hours >= 1 {
+                format!("{hours} hours")
+            } else {
+                format!("{minutes} minutes")
+            };
+            format!("up to {max_turns} turns of {turn_minutes} minutes ({span})")
+        }
+        Msg::CardWhen { date, place } => format!("{date}{}{place}", ui(Ui::CardSep)),
+        Msg::CardWho {
+            sides,
+            roles,
+            length,
+        } => {
+            let sep = ui(Ui::CardSep);
+            format!(
+                "{}{sep}play {}{sep}{length}",
+                sides.join(ui(Ui::Against)),
+                roles.join(ui(Ui::Or))
+            )
+        }
+        Msg::PickHelp { n, asked: true } => format!(
+            "Type a number from 1 to {n}, or the id or name shown; `quit` (or Ctrl-C) leaves."
+        ),
+        Msg::PickHelp { n, asked: false } => {
+            format!("Type a number from 1 to {n}, or the id or name shown (`help`, `quit`).")
+        }
     }
+}
+
+pub(super) fn story_error(err: &StoryError) -> String {
+    match err {
+        StoryError::ChoicePending => "A choice is waiting: pick an option by its number.".into(),
+        StoryError::NothingToChoose => {
+            "There is nothing to choose now. Press Enter or type `next` to let a turn pass.".into()
+        }
+        StoryError::NoSuchOption(n, max) => format!("There is no option {n}; choose 1 to {max}."),
+        StoryError::Ended => "The battle is over. You can `undo`, `load` or `quit`.".into(),
+        StoryError::NoSuchRole(role, roles) => {
+            format!("No such role `{role}`; playable roles: {roles}.")
+        }
+        StoryError::UndoForbidden => "Undo is not allowed in this battle (ironman).".into(),
+        StoryError::NothingToUndo => "Nothing to undo: this is the start of the battle.".into(),
+        StoryError::NoOrders(commander) => capitalize(&format!(
+            "{commander} gives no orders in this battle: he decides only at the turning points."
+        )),
+        StoryError::NoSuchUnit(unit) => format!("No unit of yours is called `{unit}`."),
+        StoryError::NoSuchZone(zone) => format!("There is no place called `{zone}` on this field."),
+        StoryError::NotOnField => "That unit is not on the field.".into(),
+        StoryError::WillNotListen => {
+            "That unit is running and will not listen until it is rallied.".into()
+        }
+        StoryError::NoRoad => "No road leads from you to that unit: no rider can reach it.".into(),
+        StoryError::TooManyOrders(n) => format!(
+            "You have given {n} orders, as many as a saved game can hold: no more orders this battle, but the turns and choices go on (`next`)."
+        ),
+        // A fault of the engine, told as the library tells it.
+        StoryError::Stuck { .. } => capitalize(&format!("{err}.")),
+    }
+}
+
+pub(super) fn order_refused(unit: &str, err: &StoryError) -> Option<String> {
+    Some(match err {
+        StoryError::WillNotListen => format!(
+            "{unit} is running and will not listen to any order until it is rallied: running men rally to drums they can hear (a commander with drums close by), or once they are out of the fight and get their breath back. Meanwhile, order the units that stand (`orders`; `help rally`)."
+        ),
+        StoryError::NoRoad => format!(
+            "No road a rider can take leads from you to {unit} (the way is cut or held by the enemy): the order cannot be sent. Try again when the way is open, or order the units you can reach (`orders`)."
+        ),
+        StoryError::NotOnField => format!(
+            "{unit} is no longer on the field (broken up, taken or gone): it takes no more orders."
+        ),
+        _ => return None,
+    })
 }
 
 pub(super) fn say(say: Say) -> &'static str {
@@ -425,5 +670,86 @@ pub(super) fn alert(alert: Alert) -> &'static str {
         Alert::EnemySighted => "the enemy is in sight",
         Alert::Arrived => "your men have arrived",
         Alert::Story => "something has happened",
+    }
+}
+
+pub(super) fn command_help(action: Action) -> &'static str {
+    match action {
+        Action::Look => "the situation now, and the choice if one is waiting",
+        Action::Status => "the units you can see: men, state, morale",
+        Action::Map => {
+            "the field drawn: roads, rivers, smoke, fire, your men and the enemy as you know him; `map list` lists it"
+        }
+        Action::Next => {
+            "let a turn pass (so does Enter), or N turns, stopping early if something needs you"
+        }
+        Action::Wait => {
+            "let turns pass until something needs you: a choice, word from the field, your men attacked or breaking, the enemy in sight"
+        }
+        Action::Order => {
+            "send an order to a unit of yours (by its id or name); a courier carries it unless you stand with it"
+        }
+        Action::Orders => "what each of your units is doing, and the orders still on their way",
+        Action::Report => "the last turn in full: every unit that moved, fought, wavered",
+        Action::Log => "the choices and events so far",
+        Action::Why => "what moved your units' morale last turn",
+        Action::Save => "save the game (default slot: quick)",
+        Action::Load => "load a saved game",
+        Action::Saves => "list saved games",
+        Action::Reload => {
+            "for scene authors: read the battle's file again and replay this game's commands on it"
+        }
+        Action::Undo => {
+            "take back the last command (a turn, `next 5` or `wait` whole, a choice, an order)"
+        }
+        Action::Redo => "give back what `undo` took back",
+        Action::Lang => "show or change the language",
+        Action::Help => "this list; `help order`, `help rally`, `help map`… say more",
+        Action::Quit => "leave the game (it is autosaved)",
+    }
+}
+
+pub(super) fn order_help(key: OrderHelp) -> &'static str {
+    match key {
+        OrderHelp::Intro => {
+            "`order UNIT VERB [PLACE]` sends an order to a unit of yours. UNIT is the unit's label (shown after its name in `orders` and on the map) or its name, in any language; PLACE is the letter the map prints (A, B, …), its id or its name. Units where your commander stands obey at once; the others when a courier reaches them, which takes turns (longer through thick smoke, a turn more for a wavering unit); a unit that breaks before the courier arrives never gets the order. `orders` shows each unit's order, the orders on their way and when they arrive. The orders:"
+        }
+        OrderHelp::Hold => {
+            "`order UNIT hold`: stay where it stands and fight there; in cover (reeds, wagons, walls) it loses fewer men. Refused by a unit that is running."
+        }
+        OrderHelp::Advance => {
+            "`order UNIT advance PLACE`: march to the place by the shortest road, a zone a turn, fighting what it meets on the way; fords and bridges pass only so many men a turn. Refused by a unit that is running."
+        }
+        OrderHelp::Attack => {
+            "`order UNIT attack PLACE`: as `advance`, but the men go in with their blood up (their morale rises), and the enemy, if he sees the thrust, sends his nearest fresh reserve to meet it. Refused by a unit that is running."
+        }
+        OrderHelp::Withdraw => {
+            "`order UNIT withdraw`: fall back to your side's camp (where routed men run to) by the shortest road; if the enemy is on it, his horse may press the retreat. Refused by a unit that is running."
+        }
+        OrderHelp::Rally => {
+            "`order UNIT rally`: a steady or wavering unit falls back on you, wherever your commander stands, and stays by him. A unit that is already running will not listen to any order: it is rallied only by drums it can hear (a commander with drums nearby) or when it gets its breath back out of the fight."
+        }
+    }
+}
+
+pub(super) fn map_key(key: MapKey) -> &'static str {
+    match key {
+        MapKey::Legend => "Legend:",
+        MapKey::You => "★ you",
+        MapKey::YourMen => "● your men",
+        MapKey::EnemyNow => "◆ enemy seen now",
+        MapKey::EnemyEarlier => "◇ seen earlier",
+        MapKey::Unseen => "? unseen",
+        MapKey::Ford => "≈ ford, river",
+        MapKey::Bridge => "= bridge",
+        MapKey::Camp => "▲ camp",
+        MapKey::Road => "· road",
+        MapKey::ThinSmoke => "▒ thin smoke",
+        MapKey::ThickSmoke => "▓ thick smoke",
+        MapKey::Fire => "* fire",
+        MapKey::Roads => "─│ roads",
+        MapKey::InABox => {
+            "in a box: letter, kind, name, you, your men, the enemy; smoke or fire shades its sides"
+        }
     }
 }

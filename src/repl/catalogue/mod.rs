@@ -92,6 +92,34 @@ phrases! {
         SentenceGap,
         /// Between the losses of a fight that goes on.
         LossesSep,
+        /// Between the date and the place on the opening screen.
+        DatePlaceSep,
+        FirstHint,
+        Cancelled,
+        NotText,
+        OrderUsage,
+        OrdersChanged,
+        NextTakesNumber,
+        NothingToReport,
+        NoSceneFolder,
+        NothingToRedo,
+        GivenBack,
+        SoFar,
+        ChooseBattle,
+        ChooseCommander,
+        /// The game's name on the welcome screen.
+        WelcomeTitle,
+        WelcomeWhat,
+        /// Between the parts of a battle's card in the menu.
+        CardSep,
+        /// Between the sides: "A against B".
+        Against,
+        /// Between the roles: "A or B".
+        Or,
+        /// Above the command list of `help`.
+        HelpHead,
+        /// Between the items of the drawn map's legend.
+        LegendGap,
     }
 }
 
@@ -230,6 +258,40 @@ impl Say {
     }
 }
 
+phrases! {
+    /// `help order` and `help VERB`: the orders, and what `order` does.
+    pub enum OrderHelp {
+        Intro,
+        Hold,
+        Advance,
+        Attack,
+        Withdraw,
+        Rally,
+    }
+}
+
+phrases! {
+    /// The drawn map's legend, item by item, in this order (`InABox` only
+    /// under the full drawing).
+    pub enum MapKey {
+        Legend,
+        You,
+        YourMen,
+        EnemyNow,
+        EnemyEarlier,
+        Unseen,
+        Ford,
+        Bridge,
+        Camp,
+        Road,
+        ThinSmoke,
+        ThickSmoke,
+        Fire,
+        Roads,
+        InABox,
+    }
+}
+
 /// What kind of enemy troops could be made out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Troops {
@@ -256,6 +318,19 @@ pub enum Doing<'a> {
     MoveTo(&'a str),
     Pursue,
     RallyTo(&'a str),
+}
+
+/// How a `reload` went, for [`Msg::Reloaded`].
+#[derive(Debug, Clone, Copy)]
+pub enum Reload<'a> {
+    /// A command (counted from 1) could not run on the new version.
+    Failed { command: usize, why: &'a str },
+    /// The new version plays differently from this turn on.
+    PartsAt { turn: u32 },
+    /// The same game: only the texts are new.
+    Same,
+    /// The commands end in another state, `describe`d.
+    Differs { describe: &'a str },
 }
 
 /// A message with values: names (already painted), figures (already said),
@@ -448,6 +523,160 @@ pub enum Msg<'a> {
     SaveTurn {
         turn: &'a str,
     },
+
+    // The session (`repl/mod.rs`).
+    /// No unit (or, `zone`, no place) is called `words`.
+    NotFound {
+        words: &'a str,
+        near: Option<&'a str>,
+        zone: bool,
+    },
+    /// The opening's role line.
+    RoleLine {
+        role: &'a str,
+        seed: u64,
+    },
+    /// A cry heard nearby.
+    CryNearby {
+        cry: &'a str,
+    },
+    StdinBroken {
+        why: &'a str,
+    },
+    TooLong {
+        size: &'a str,
+        max: &'a str,
+    },
+    Left {
+        slot: &'a str,
+    },
+    LeaveFailed {
+        err: &'a str,
+    },
+    ChooseOption {
+        count: usize,
+    },
+    TooLarge {
+        number: &'a str,
+        max: Option<usize>,
+    },
+    SlotOneWord {
+        command: &'a str,
+        extra: &'a str,
+        max: usize,
+    },
+    ExtraWords {
+        command: &'a str,
+        usage: &'a str,
+        extra: &'a str,
+    },
+    OrderNamesUnit {
+        example: &'a str,
+    },
+    UnknownCommand {
+        word: &'a str,
+        suggestion: Option<&'a str>,
+    },
+    ChangedOrder {
+        unit: &'a str,
+        was: &'a str,
+        now: &'a str,
+    },
+    CalledBack {
+        unit: &'a str,
+        what: &'a str,
+    },
+    Stopped {
+        reason: &'a str,
+    },
+    NoHelp {
+        topic: &'a str,
+    },
+    MapTakesList {
+        word: &'a str,
+    },
+    UnknownLanguage {
+        tag: &'a str,
+        tags: &'a [&'a str],
+    },
+    Saved {
+        slot: &'a str,
+        path: &'a str,
+    },
+    Loaded {
+        slot: &'a str,
+    },
+    SceneProblems {
+        count: usize,
+    },
+    NoBattleIn {
+        id: &'a str,
+        folder: &'a str,
+    },
+    CannotOpen {
+        err: &'a str,
+    },
+    Reloaded {
+        id: &'a str,
+        how: Reload<'a>,
+    },
+    TakenBack {
+        steps: u32,
+    },
+    /// A fallen commander's staff, who chose in his name.
+    Staff {
+        commander: &'a str,
+    },
+    /// Where a choice comes from, after it in the log.
+    ChoiceSource {
+        source: &'a str,
+    },
+    /// A log entry's turn (None: not known).
+    LogTurn {
+        turn: Option<u32>,
+    },
+    RecapLine {
+        role: &'a str,
+        side: &'a str,
+        turn: u32,
+        time: &'a str,
+        seed: u64,
+    },
+    AutosaveFailed {
+        err: &'a str,
+    },
+
+    // The CLI's menus (`cli.rs`).
+    /// A commander in the menu of roles.
+    RoleItem {
+        name: &'a str,
+        id: &'a str,
+        side: &'a str,
+    },
+    /// A role on a battle's card, with its side.
+    RoleWithSide {
+        name: &'a str,
+        side: &'a str,
+    },
+    /// How long a battle may last.
+    BattleLength {
+        max_turns: u32,
+        turn_minutes: u32,
+    },
+    CardWhen {
+        date: &'a str,
+        place: &'a str,
+    },
+    CardWho {
+        sides: &'a [String],
+        roles: &'a [String],
+        length: &'a str,
+    },
+    /// What a menu takes (`asked`: the player typed `help`).
+    PickHelp {
+        n: usize,
+        asked: bool,
+    },
 }
 
 /// Why a run of turns stops, in words.
@@ -482,6 +711,51 @@ pub fn name_list(locale: Locale, shown: Vec<String>, total: usize) -> String {
             }
             en::and_list(&items)
         }
+    }
+}
+
+/// A story error as the player reads it (`StoryError`'s own `Display` is
+/// the library's English, for the CLI and `simulate`).
+pub fn story_error(locale: Locale, err: &crate::story::StoryError) -> String {
+    match locale {
+        Locale::En => en::story_error(err),
+        Locale::ZhHans | Locale::ZhHant => zh::story_error(locale, err),
+    }
+}
+
+/// Why a unit refused an order, and what would work instead; None for an
+/// error that is not about the unit ([`story_error`] says it).
+pub fn order_refused(locale: Locale, unit: &str, err: &crate::story::StoryError) -> Option<String> {
+    match locale {
+        Locale::En => en::order_refused(unit, err),
+        Locale::ZhHans | Locale::ZhHant => {
+            zh::order_refused(unit, err).map(|t| locale.zh_string(t))
+        }
+    }
+}
+
+/// A command's line in `help`.
+pub fn command_help(locale: Locale, action: super::commands::Action) -> &'static str {
+    match locale {
+        Locale::En => en::command_help(action),
+        Locale::ZhHans | Locale::ZhHant => locale.zh(zh::command_help(action)),
+    }
+}
+
+/// What an order does, for `help order` (not converted: the caller
+/// converts the whole text, as the help always has).
+pub fn order_help(locale: Locale, key: OrderHelp) -> &'static str {
+    match locale {
+        Locale::En => en::order_help(key),
+        Locale::ZhHans | Locale::ZhHant => zh::order_help(key),
+    }
+}
+
+/// An item of the drawn map's legend.
+pub fn map_key(locale: Locale, key: MapKey) -> &'static str {
+    match locale {
+        Locale::En => en::map_key(key),
+        Locale::ZhHans | Locale::ZhHant => locale.zh(zh::map_key(key)),
     }
 }
 

@@ -4,11 +4,13 @@
 //! where a whole line is converted, the names in it: they come converted
 //! already and read the same again).
 
-use super::{Detail, Doing, Msg, Order, Say, Troops, Ui};
+use super::{Detail, Doing, MapKey, Msg, Order, OrderHelp, Reload, Say, Troops, Ui};
 use crate::picture::Bearing;
 use crate::repl::chronicle::Alert;
+use crate::repl::commands::Action;
 use crate::scene::{Compass, Locale, MoraleState};
 use crate::sim::morale::Modifier;
+use crate::story::StoryError;
 use crate::story::clock;
 
 pub(super) fn ui(phrase: Ui) -> &'static str {
@@ -58,6 +60,33 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
         Ui::LabelGap => "",
         Ui::SentenceGap => "",
         Ui::LossesSep => "，",
+        Ui::DatePlaceSep => "，",
+        Ui::FirstHint => {
+            "（回车静待一回合；wait 静待到有事；order 营 advance C 调动部队，字母见 map；help 查看其余命令。）"
+        }
+        Ui::Cancelled => "（已取消。再按一次 Ctrl-C 退出，游戏会自动存档。）",
+        Ui::NotText => "这一行不是文本（非 UTF-8），已略过。",
+        Ui::OrderUsage => {
+            "用法：order 营 坚守|前进 地点|进攻 地点|撤退|收拢（英文 hold|advance|attack|withdraw|rally 亦可）"
+        }
+        Ui::OrdersChanged => "此一抉择改了你的军令：",
+        Ui::NextTakesNumber => "next 后面跟回合数，如 next 5（1 到 1000）。",
+        Ui::NothingToReport => "上一回合无事可报。",
+        Ui::NoSceneFolder => "没有可重读的剧本目录：请用 `--scenes 目录` 开局。",
+        Ui::NothingToRedo => "没有可复原的：redo 只能重做刚被 undo 收回的命令。",
+        Ui::GivenBack => "复原了。",
+        Ui::SoFar => "前情：",
+        Ui::ChooseBattle => "选择战役",
+        Ui::ChooseCommander => "选择统帅",
+        Ui::WelcomeTitle => "小凌河 xiaoling",
+        Ui::WelcomeWhat => {
+            "明末辽东的战役，以文字推演：你扮演一方统帅，在紧要关头作出抉择，其间向各营下令；烟雾、谣言、渡口的拥挤与军心决定你的抉择会落得怎样的结局。"
+        }
+        Ui::CardSep => "；",
+        Ui::Against => "对",
+        Ui::Or => "或",
+        Ui::LegendGap => "　",
+        Ui::HelpHead => "输入数字作出抉择；回车静待一回合。命令（help 命令名 详述）：",
     }
 }
 
@@ -362,7 +391,228 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
         }
         Msg::SavesIn { dir } => format!("{dir}{}", l.zh(" 中尚无存档。")),
         Msg::SaveTurn { turn } => l.zh_string(format!("第{turn}回合")),
+        Msg::NotFound { words, near, zone } => l.zh_string(match (zone, near) {
+            (false, Some(near)) => format!(
+                "你麾下没有叫“{words}”的营。是不是“{near}”？（orders 列出各营及可输入的标签。）"
+            ),
+            (false, None) => {
+                format!("你麾下没有叫“{words}”的营。（orders 列出各营及可输入的标签。）")
+            }
+            (true, Some(near)) => format!(
+                "没有叫“{words}”的地方。是不是“{near}”？（map 给每处标了字母，如 order 营 advance C。）"
+            ),
+            (true, None) => {
+                format!("没有叫“{words}”的地方。（map 给每处标了字母，如 order 营 advance C。）")
+            }
+        }),
+        Msg::RoleLine { role, seed } => format!(
+            "{}{role}（{}{seed}）",
+            l.zh(ui(Ui::YouAre)),
+            l.zh(ui(Ui::Seed))
+        ),
+        Msg::CryNearby { cry } => format!("{}“{cry}”", l.zh("近处有人高喊：")),
+        Msg::StdinBroken { why } => l.zh_string(format!("无法读取标准输入：{why}")),
+        Msg::TooLong { size, max } => {
+            l.zh_string(format!("这一行长达 {size}，命令至多 {max}，已略过。"))
+        }
+        Msg::Left { slot } => format!(
+            "{}{slot}{}{slot}{}",
+            l.zh("游戏已自动存入槽位 "),
+            l.zh("；用 xiaoling play --load "),
+            l.zh(" 接着玩。")
+        ),
+        Msg::LeaveFailed { err } => format!("{}{err}", l.zh("退出时未能存档：")),
+        Msg::ChooseOption { count } => {
+            l.zh_string(format!("请输入 1 到 {count} 作出抉择（look 重看局势）。"))
+        }
+        Msg::TooLarge {
+            number,
+            max: Some(max),
+        } => l.zh_string(format!("{number} 太大了：请输入 1 到 {max}。")),
+        Msg::TooLarge { number, max: None } => {
+            l.zh_string(format!("{number} 太大了，眼下也无可抉择。"))
+        }
+        Msg::SlotOneWord {
+            command,
+            extra,
+            max,
+        } => l.zh_string(format!(
+            "槽位名只能是一个词：字母、数字、汉字、- 和 _，不含空格，至多 {max} 个字（如 `{command} 我的存档` 或 `{command} my-slot`）。“{extra}”多出来了，什么也没做。"
+        )),
+        Msg::ExtraWords {
+            command,
+            usage,
+            extra,
+        } => l.zh_string(format!(
+            "`{command}` 后面多了“{extra}”：用法是 {usage}。什么也没做。"
+        )),
+        Msg::OrderNamesUnit { example } => format!(
+            "{}`{example}`{}",
+            l.zh("命令要指明哪一部："),
+            l.zh("。UNIT 填部队的 id 或名字，`status` 列出你的部队。")
+        ),
+        Msg::UnknownCommand {
+            word,
+            suggestion: Some(s),
+        } => format!(
+            "{}`{word}`{}`{s}`{}",
+            l.zh("没有"),
+            l.zh("这个命令。是不是"),
+            l.zh("？输入 help 查看命令。")
+        ),
+        Msg::UnknownCommand {
+            word,
+            suggestion: None,
+        } => format!(
+            "{}`{word}`{}",
+            l.zh("没有"),
+            l.zh("这个命令。输入 help 查看命令。")
+        ),
+        Msg::ChangedOrder { unit, was, now } => {
+            l.zh_string(format!("  {unit}：原为{was}，现{now}"))
+        }
+        Msg::CalledBack { unit, what } => l.zh_string(format!("  给{unit}的军令（{what}）已收回")),
+        Msg::Stopped { reason } => format!("{}{reason}{}", l.zh("（暂停："), l.zh("。）")),
+        Msg::NoHelp { topic } => l.zh_string(format!(
+            "没有关于“{topic}”的说明。可查：order、hold、advance、attack、withdraw、rally，或任一命令（help 列出全部）。"
+        )),
+        Msg::MapTakesList { word } => {
+            l.zh_string(format!("`map` 后面只能跟 list：“{word}”不认得。"))
+        }
+        Msg::UnknownLanguage { tag, tags } => {
+            l.zh_string(format!("没有`{tag}`这种语言：可用 {}。", tags.join("、")))
+        }
+        Msg::Saved { slot, path } => format!("{}{slot}（{path}）", l.zh("已存档：")),
+        Msg::Loaded { slot } => format!("{}{slot}", l.zh("已读档：")),
+        Msg::SceneProblems { count } => {
+            l.zh_string(format!("剧本有{count}处问题；本局照旧进行。"))
+        }
+        Msg::NoBattleIn { id, folder } => {
+            l.zh_string(format!("{folder} 中没有 `{id}` 这一战；本局照旧进行。"))
+        }
+        Msg::CannotOpen { err } => {
+            l.zh_string(format!("新版剧本无法开局（{err}）；本局照旧进行。"))
+        }
+        Msg::Reloaded { id, how } => l.zh_string(match how {
+            Reload::Failed { command, why } => format!(
+                "已重读 `{id}`。第{command}条指令在新版上无法执行（{why}），本局从其前继续。"
+            ),
+            Reload::PartsAt { turn } => {
+                format!("已重读 `{id}`。新版自第{turn}回合起与本局不同，此后依新版进行。")
+            }
+            Reload::Same => format!("已重读 `{id}`。新版下本局进程不变，此后按新文本讲述。"),
+            Reload::Differs { .. } => format!("已重读 `{id}`。新版下本局结果有所不同。"),
+        }),
+        Msg::TakenBack { steps: 1 } => l.zh("悔了一步（redo 可复原）。").to_string(),
+        Msg::TakenBack { steps } => l.zh_string(format!(
+            "悔了一步：上一条命令，共{}步（redo 可复原）。",
+            crate::repl::numbers::zh_numeral(steps)
+        )),
+        Msg::Staff { commander } => l.zh_string(format!("{commander}麾下")),
+        Msg::ChoiceSource { source } => format!("（{source}）"),
+        Msg::LogTurn { turn } => {
+            let turn = turn.map_or("?".to_string(), |t| t.to_string());
+            format!("{}{turn}{}", l.zh(ui(Ui::Turn)), l.zh(ui(Ui::TurnSuffix)))
+        }
+        Msg::RecapLine {
+            role,
+            side,
+            turn,
+            time,
+            seed,
+        } => format!(
+            "{} {role}（{side}）· {}{turn}{} · {time} · {} {seed}",
+            l.zh(ui(Ui::YouAre)),
+            l.zh(ui(Ui::Turn)),
+            l.zh(ui(Ui::TurnSuffix)),
+            l.zh(ui(Ui::Seed))
+        ),
+        Msg::AutosaveFailed { err } => format!(
+            "{}{err}）",
+            l.zh("（自动存档失败，游戏照常进行；此后不再提示：")
+        ),
+        Msg::RoleItem { name, id, side } => format!("{name}（{id}）· {side}"),
+        Msg::RoleWithSide { name, side } => format!("{name}（{side}）"),
+        Msg::BattleLength {
+            max_turns,
+            turn_minutes,
+        } => {
+            let said = crate::repl::numbers::zh_numeral;
+            let minutes = max_turns.saturating_mul(turn_minutes);
+            let hours = minutes / 60;
+            let span = if hours >= 24 {
+                format!("约{}天", said(hours.div_ceil(24)))
+            } else if hours > 0 {
+                format!("约{}个时辰", said(hours.div_ceil(2)))
+            } else {
+                format!("{}分钟", said(minutes))
+            };
+            format!(
+                "至多{}回合，每回合{}分钟，{span}",
+                said(max_turns),
+                said(turn_minutes)
+            )
+        }
+        Msg::CardWhen { date, place } => format!("{date}，{place}"),
+        Msg::CardWho {
+            sides,
+            roles,
+            length,
+        } => {
+            let sep = ui(Ui::CardSep);
+            format!(
+                "{}{sep}可扮演：{}{sep}{length}",
+                sides.join(l.zh(ui(Ui::Against))),
+                roles.join(l.zh(ui(Ui::Or)))
+            )
+        }
+        Msg::PickHelp { n, asked: true } => l.zh_string(format!(
+            "输入 1 到 {n} 的数字，或所列的 id、名字；quit（或 Ctrl-C）退出。"
+        )),
+        Msg::PickHelp { n, asked: false } => l.zh_string(format!(
+            "请输入 1 到 {n} 的数字，或所列的 id、名字（help、quit）。"
+        )),
     }
+}
+
+pub(super) fn story_error(l: Locale, err: &StoryError) -> String {
+    match err {
+        StoryError::ChoicePending => l.zh("尚有抉择待定：请输入选项编号。").to_string(),
+        StoryError::NothingToChoose => l
+            .zh("眼下无可抉择。按回车或输入 next 静待一回合。")
+            .to_string(),
+        StoryError::NoSuchOption(_, max) => {
+            l.zh_string(format!("没有这个选项：请输入 1 到 {max}。"))
+        }
+        StoryError::Ended => l.zh("此战已毕。可输入 undo、load 或 quit。").to_string(),
+        StoryError::UndoForbidden => l.zh("此战不许悔棋。").to_string(),
+        StoryError::NothingToUndo => l.zh("已是开局，无可悔之步。").to_string(),
+        StoryError::NoOrders(_) => l.zh("此战你只在关头决断，不能向各营下令。").to_string(),
+        StoryError::NoSuchUnit(unit) => l.zh_string(format!("你麾下没有“{unit}”。")),
+        StoryError::NoSuchZone(zone) => l.zh_string(format!("战场上没有“{zone}”这个地方。")),
+        StoryError::NotOnField => l.zh("该营不在战场上。").to_string(),
+        StoryError::WillNotListen => l.zh("该营正在溃逃，重整之前不听号令。").to_string(),
+        StoryError::NoRoad => l.zh("没有道路通往该营，传令兵到不了。").to_string(),
+        StoryError::TooManyOrders(n) => l.zh_string(format!(
+            "你已下令 {n} 次，存档容不下更多命令：此战不能再下令，回合与抉择照常（next）。"
+        )),
+        StoryError::NoSuchRole(..) | StoryError::Stuck { .. } => err.to_string(),
+    }
+}
+
+pub(super) fn order_refused(unit: &str, err: &StoryError) -> Option<String> {
+    Some(match err {
+        StoryError::WillNotListen => format!(
+            "{unit}正在溃逃，重整之前什么命令都不听：听得见鼓声（附近有带鼓的主将），或脱离战斗喘过气来，才会收拢。眼下可向未溃的部队下令（orders；help rally）。"
+        ),
+        StoryError::NoRoad => format!(
+            "没有传令兵走得通的道路通往{unit}（道路断绝或为敌所据），军令送不出去。等道路通了再下令，或向够得着的部队下令（orders）。"
+        ),
+        StoryError::NotOnField => {
+            format!("{unit}已不在战场上（溃散、被俘或离去），不再受令。")
+        }
+        _ => return None,
+    })
 }
 
 pub(super) fn say(say: Say) -> &'static str {
@@ -416,5 +666,74 @@ pub(super) fn alert(alert: Alert) -> &'static str {
         Alert::EnemySighted => "发现敌军",
         Alert::Arrived => "我军援兵赶到",
         Alert::Story => "战局有变",
+    }
+}
+
+pub(super) fn command_help(action: Action) -> &'static str {
+    match action {
+        Action::Look => "眼下的局势，以及待决的抉择",
+        Action::Status => "可见各部：兵力、状态、士气",
+        Action::Map => "战场图：道路、河流、烟火、我军与所知敌情；map list 逐处列出",
+        Action::Next => "静待一回合，或N回合（有事即停）；回车亦可",
+        Action::Wait => "静待，直到有事：待决之事、军情、我军遇袭或溃散、发现敌军",
+        Action::Order => {
+            "向本部某营下令（用编号或名称）：坚守、前进 某地、进攻 某地、撤退、收拢；不在身边者由传令兵送达"
+        }
+        Action::Orders => "各部现行军令与在途军令",
+        Action::Report => "上一回合详报：各部的行止、交战与士气",
+        Action::Log => "至今的抉择与事件",
+        Action::Why => "上一回合各部士气起落之因",
+        Action::Save => "存档（默认槽位 quick）",
+        Action::Load => "读档",
+        Action::Saves => "列出存档",
+        Action::Reload => "供剧本作者：重读本战剧本文件，并在新版上重演本局的指令",
+        Action::Undo => "悔一步：收回上一条命令（一回合、整个 next 5 或 wait、一次抉择、一道军令）",
+        Action::Redo => "复原：重做刚悔掉的那一步",
+        Action::Lang => "查看或切换语言",
+        Action::Help => "本帮助；help order、help rally、help map 等详述",
+        Action::Quit => "退出（自动存档）",
+    }
+}
+
+pub(super) fn order_help(key: OrderHelp) -> &'static str {
+    match key {
+        OrderHelp::Intro => {
+            "order 营 命令 [地点]：向本部某营下令。营可用标签（orders 与地图在名字后列出）或名字，中英文皆可；地点可用地图上的字母（A、B……）、编号或名字。你所在之处的部队立即奉令；别处的由传令兵送去，要走几回合（经浓烟更慢，部队动摇时再慢一回合），送到之前部队若已溃逃，命令作废。orders 列出各营现行军令、在途军令与预计到达的回合。"
+        }
+        OrderHelp::Hold => {
+            "order 营 hold（坚守）：原地不动，就地接战；有掩蔽（芦苇、车营、城墙）之处折损较少。正在溃逃的部队不听此令。"
+        }
+        OrderHelp::Advance => {
+            "order 营 advance 地点（前进）：循最近的道路开往该地，每回合走一段，途中遇敌即战；渡口与桥每回合只能过有限的人。正在溃逃的部队不听此令。"
+        }
+        OrderHelp::Attack => {
+            "order 营 attack 地点（进攻）：与前进相同，但全军鼓勇而进（士气上升）；敌军若看见这一击，会派最近的生力军来迎。正在溃逃的部队不听此令。"
+        }
+        OrderHelp::Withdraw => {
+            "order 营 withdraw（撤退）：循最近的道路退回本方大营（溃兵奔逃之处）；若与敌军相接，敌骑可能追击。正在溃逃的部队不听此令。"
+        }
+        OrderHelp::Rally => {
+            "order 营 rally（收拢）：严整或动摇的部队向你靠拢，到你所在之处，留在你身边。已在溃逃的部队什么命令都不听：只有听得见鼓声（附近有带鼓的主将）或脱离战斗喘过气来，才能收拢。"
+        }
+    }
+}
+
+pub(super) fn map_key(key: MapKey) -> &'static str {
+    match key {
+        MapKey::Legend => "图例：",
+        MapKey::You => "★ 你所在",
+        MapKey::YourMen => "● 我军",
+        MapKey::EnemyNow => "◆ 敌军（眼下所见）",
+        MapKey::EnemyEarlier => "◇ 敌军（先前所见）",
+        MapKey::Unseen => "? 未见",
+        MapKey::Ford => "≈ 渡口、河",
+        MapKey::Bridge => "= 桥",
+        MapKey::Camp => "▲ 营寨",
+        MapKey::Road => "· 道路",
+        MapKey::ThinSmoke => "▒ 薄烟",
+        MapKey::ThickSmoke => "▓ 浓烟",
+        MapKey::Fire => "* 火",
+        MapKey::Roads => "─│ 道路相通",
+        MapKey::InABox => "框内：字母、地形、地名、你、我军、敌军；烟火染其两边",
     }
 }
