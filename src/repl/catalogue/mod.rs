@@ -910,3 +910,6 @@ pub fn men_said(locale: Locale, men: u32, sure: super::numbers::Sure) -> String 
         Locale::ZhHans | Locale::ZhHant => locale.zh_string(super::numbers::men_zh(men, sure)),
     }
 }
+
+#[cfg(test)]
+mod tests;
