@@ -1547,8 +1547,9 @@ impl View<'_> {
                 .collect();
             let sep = ui(self.locale, Ui::ClauseSep);
             lines.push(format!(
-                "{}: {}",
+                "{}{}{}",
                 capitalize(&self.unit_name(idx)),
+                ui(self.locale, Ui::Colon),
                 parts.join(sep)
             ));
         }

@@ -640,3 +640,36 @@ fn every_story_error_is_said_in_every_locale() {
         }
     }
 }
+
+#[test]
+fn chinese_reads_in_natural_order_with_full_width_punctuation() {
+    // `report` tells a group as the turn's prose does: who, then what
+    // (「甲、乙阵脚动摇。」), never 「label：list」.
+    for key in Detail::ALL {
+        let zh = template(Locale::ZhHans, *key);
+        assert!(!zh.contains("：{units}"), "{key:?}: {zh}");
+    }
+    // No half-width , : ; ( ) beside Chinese: the separators `why`, `map`
+    // and the lists use are full-width.
+    for phrase in [
+        Ui::Colon,
+        Ui::ClauseSep,
+        Ui::ItemSep,
+        Ui::ListSep,
+        Ui::LossesSep,
+    ] {
+        let zh = ui(Locale::ZhHans, phrase);
+        assert!(!zh.contains([',', ':', ';', '(', ')']), "{phrase:?}: {zh}");
+    }
+}
+
+#[test]
+fn traditional_uses_taiwan_terms() {
+    let hint = ui(Locale::ZhHant, Ui::FirstHint);
+    assert!(
+        hint.contains("Enter 鍵") && !hint.contains("回車"),
+        "{hint}"
+    );
+    let save = command_help(Locale::ZhHant, crate::repl::commands::Action::Save);
+    assert!(save.contains("預設") && !save.contains("默認"), "{save}");
+}

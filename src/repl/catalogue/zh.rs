@@ -119,18 +119,18 @@ pub(super) fn template(key: Detail) -> &'static str {
         Detail::Surrenders => "{unit}弃械投降，降者{men}人。",
         Detail::Officers => "不肯降的军官{men}人被部下砍倒。",
         Detail::Arrives => "{unit}赶到{zone}。",
-        Detail::GHeartened => "闻声振奋：{units}。",
-        Detail::GShaken => "闻声以为大势已去：{units}。",
-        Detail::GDoubted => "亲眼所见，不为喊声所动：{units}。",
-        Detail::GMoves => "移往{zone}：{units}。",
-        Detail::GCrossed => "渡过{zone}：{units}。",
-        Detail::GWavers => "阵脚动摇：{units}。",
-        Detail::GSteadies => "重新稳住：{units}。",
-        Detail::GRouts => "溃散奔逃：{units}！",
-        Detail::GCascade => "见左右奔逃，随之溃散：{units}！",
-        Detail::GShattered => "崩散，收拢不住：{units}。",
-        Detail::GDrumsHeard => "听见{drums}：{units}。",
-        Detail::GRallies => "重整旗鼓：{units}。",
+        Detail::GHeartened => "{units}闻声士气大振。",
+        Detail::GShaken => "{units}听见喊声，以为大势已去。",
+        Detail::GDoubted => "{units}亲眼所见，不为喊声所动。",
+        Detail::GMoves => "{units}移往{zone}。",
+        Detail::GCrossed => "{units}渡过{zone}。",
+        Detail::GWavers => "{units}阵脚动摇。",
+        Detail::GSteadies => "{units}重新稳住阵脚。",
+        Detail::GRouts => "{units}溃散奔逃！",
+        Detail::GCascade => "见左右奔逃，{units}亦随之溃散！",
+        Detail::GShattered => "{units}已然崩散，收拢不住了。",
+        Detail::GDrumsHeard => "{units}听见{drums}。",
+        Detail::GRallies => "{units}重整旗鼓。",
         Detail::Destroyed => "{zone}被毁！{men}人随之罹难。",
         Detail::Obscured => "{name}笼罩{zone}，对面不见人影。",
         Detail::Unobscured => "{zone}的{name}渐渐散去，又能看见了。",
@@ -596,7 +596,14 @@ pub(super) fn story_error(l: Locale, err: &StoryError) -> String {
         StoryError::TooManyOrders(n) => l.zh_string(format!(
             "你已下令 {n} 次，存档容不下更多命令：此战不能再下令，回合与抉择照常（next）。"
         )),
-        StoryError::NoSuchRole(..) | StoryError::Stuck { .. } => err.to_string(),
+        StoryError::NoSuchRole(role, roles) => {
+            l.zh_string(format!("此战没有“{role}”这个角色；可扮演：{roles}。"))
+        }
+        StoryError::Stuck { seed, turn, error } => format!(
+            "{}{}",
+            l.zh_string(format!("局号{seed}的一局在第{turn}回合出错停住：")),
+            story_error(l, error)
+        ),
     }
 }
 
