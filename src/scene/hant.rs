@@ -439,7 +439,7 @@ mod tests {
         assert!(std::ptr::eq(to_traditional_static(same), same));
         // The interface's Taiwan terms, and only in interface text.
         assert_eq!(to_traditional_static("按回车或默认"), "按 Enter 鍵或預設");
-        assert_eq!(to_traditional("退回车阵"), "退回車陣");
+        assert_eq!(to_traditional("回车而去"), "回車而去");
         let cached = to_traditional_cached("战后");
         assert_eq!(cached, "戰後");
         assert!(std::ptr::eq(cached, to_traditional_cached("战后")));
