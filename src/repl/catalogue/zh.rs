@@ -240,53 +240,82 @@ pub(super) fn bodies(locale: Locale, name: &str, count: usize) -> String {
     name.to_string()
 }
 
+/// A template's fixed words in the reader's script, then its values as they
+/// were given: names and figures come already in that script, and
+/// converting Traditional text again is not a no-op (OpenCC writes 凌河 →
+/// 淩河).
+fn filled(l: Locale, template: &'static str, values: &[(&str, &str)]) -> String {
+    crate::scene::placeholder::fill(l.zh(template), |name| {
+        values
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value.to_string())
+    })
+}
+
 pub(super) fn msg(l: Locale, message: Msg) -> String {
     match message {
         Msg::DrumsOf { yours: true, .. } => l.zh_string("你的鼓声".to_string()),
-        Msg::DrumsOf { commander, .. } => l.zh_string(format!("{commander}的鼓声")),
-        Msg::Body { side, troops } => l.zh_string(match troops {
-            Troops::Horse => format!("一队{side}骑兵"),
-            Troops::Foot => format!("一队{side}步卒"),
-            Troops::Troops => format!("一支{side}人马"),
-        }),
-        Msg::Troops { side, troops } => l.zh_string(match troops {
-            Troops::Horse => format!("{side}骑兵"),
-            Troops::Foot => format!("{side}步卒"),
-            Troops::Troops => format!("{side}人马"),
-        }),
-        Msg::Order(order) => l.zh_string(match order {
-            Order::Hold => "原地坚守".to_string(),
-            Order::Advance(zone) => format!("进至{zone}"),
-            Order::Attack(zone) => format!("进攻{zone}"),
-            Order::Withdraw => "撤退".to_string(),
-            Order::Rally => "向主帅靠拢".to_string(),
-        }),
-        Msg::OrderedNow { unit, what, .. } => l.zh_string(format!("{unit}当即奉令：{what}。")),
+        Msg::DrumsOf { commander, .. } => filled(l, "{commander}的鼓声", &[("commander", commander)]),
+        Msg::Body { side, troops } => filled(l,
+            match troops {
+                Troops::Horse => "一队{side}骑兵",
+                Troops::Foot => "一队{side}步卒",
+                Troops::Troops => "一支{side}人马",
+            },
+            &[("side", side)],
+        ),
+        Msg::Troops { side, troops } => filled(l,
+            match troops {
+                Troops::Horse => "{side}骑兵",
+                Troops::Foot => "{side}步卒",
+                Troops::Troops => "{side}人马",
+            },
+            &[("side", side)],
+        ),
+        Msg::Order(order) => match order {
+            Order::Hold => l.zh("原地坚守").to_string(),
+            Order::Advance(zone) => filled(l, "进至{zone}", &[("zone", zone)]),
+            Order::Attack(zone) => filled(l, "进攻{zone}", &[("zone", zone)]),
+            Order::Withdraw => l.zh("撤退").to_string(),
+            Order::Rally => l.zh("向主帅靠拢").to_string(),
+        },
+        Msg::OrderedNow { unit, what, .. } => filled(l,
+            "{unit}当即奉令：{what}。",
+            &[("unit", unit), ("what", what)],
+        ),
         Msg::OrderedRider {
             unit, what, minute, ..
-        } => l.zh_string(format!(
-            "传令兵飞马奔向{unit}，令其{what}；约{}可到。",
-            time_words(l, minute)
-        )),
-        Msg::OrderDelivered { unit } => l.zh_string(format!("军令送到{unit}。")),
-        Msg::OrderLost { unit } => l.zh_string(format!("传令兵赶到时，{unit}已溃，军令落空。")),
-        Msg::Doing(doing) => l.zh_string(match doing {
-            Doing::Hold => "坚守".to_string(),
-            Doing::MoveTo(zone) => format!("开赴{zone}"),
-            Doing::Pursue => "追击".to_string(),
-            Doing::RallyTo(commander) => format!("向{commander}靠拢"),
-        }),
-        Msg::DoingThereBy { doing, at } => format!("{doing}，约{at}可到"),
+        } => filled(l,
+            "传令兵飞马奔向{unit}，令其{what}；约{at}可到。",
+            &[("unit", unit), ("what", what), ("at", &time_words(l, minute))],
+        ),
+        Msg::OrderDelivered { unit } => filled(l, "军令送到{unit}。", &[("unit", unit)]),
+        Msg::OrderLost { unit } => filled(l,
+            "传令兵赶到时，{unit}已溃，军令落空。",
+            &[("unit", unit)],
+        ),
+        Msg::Doing(doing) => match doing {
+            Doing::Hold => l.zh("坚守").to_string(),
+            Doing::MoveTo(zone) => filled(l, "开赴{zone}", &[("zone", zone)]),
+            Doing::Pursue => l.zh("追击").to_string(),
+            Doing::RallyTo(commander) => {
+                filled(l, "向{commander}靠拢", &[("commander", commander)])
+            }
+        },
+        Msg::DoingThereBy { doing, at } => {
+            filled(l, "{doing}，约{at}可到", &[("doing", doing), ("at", at)])
+        }
         Msg::OrdersLine {
             unit,
             id,
             at,
             doing,
-        } => l.zh_string(format!("  {unit}（{id}）：{at}，{doing}")),
-        Msg::CourierLine { unit, what, minute } => l.zh_string(format!(
-            "  {unit}：{what}，约{}送到",
-            time_words(l, minute)
-        )),
+        } => format!("  {unit}（{id}）：{at}，{doing}"),
+        Msg::CourierLine { unit, what, minute } => filled(l,
+            "  {unit}：{what}，约{at}送到",
+            &[("unit", unit), ("what", what), ("at", &time_words(l, minute))],
+        ),
         Msg::TurnHeader { minute, wind, .. } => format!("{}，{wind}", time_words(l, minute)),
         Msg::TurnsHeader { from, to, wind, .. } => {
             let (a, b) = (time_words(l, from), time_words(l, to));
@@ -314,7 +343,7 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
         } => format!("{name}，{bearing}"),
         Msg::SeenInZone { name, men, bearing } => format!("{name}{men}人，{bearing}"),
         Msg::SeenAt { line, at } => format!("{line}（{at}所见）"),
-        Msg::Stale { what, at } => l.zh_string(format!("{what}（{at}消息）")),
+        Msg::Stale { what, at } => filled(l, "{what}（{at}消息）", &[("what", what), ("at", at)]),
         Msg::PlaceGone { zone_cap, at, .. } => format!("已不在{zone_cap}（{at}曾见）"),
         Msg::PlaceReported { zone } => format!("{zone}（探报）"),
         Msg::PlaceSeen { zone, at } => format!("{zone}（{at}所见）"),
@@ -331,14 +360,20 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             (false, false) => format!("你在{here}，目力所及：{}。", seen.join("、")),
         },
         Msg::OwnLosses { side, lost, left } => {
-            l.zh_string(format!("  {side}：折损{lost}人，尚有{left}人在阵中"))
+            filled(l,
+                "  {side}：折损{lost}人，尚有{left}人在阵中",
+                &[("side", side), ("lost", lost), ("left", left)],
+            )
         }
         Msg::TheirReckoning {
             side,
             men: Some(men),
-        } => l.zh_string(format!("  {side}：据你估计，尚有{men}人在阵中")),
+        } => filled(l,
+            "  {side}：据你估计，尚有{men}人在阵中",
+            &[("side", side), ("men", men)],
+        ),
         Msg::TheirReckoning { side, men: None } => {
-            l.zh_string(format!("  {side}：兵力始终未能看清"))
+            filled(l, "  {side}：兵力始终未能看清", &[("side", side)])
         }
         Msg::RevealSide {
             side,
@@ -387,7 +422,7 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             ))
         }
         Msg::WeatherLine { wind, zone, smoke } => {
-            l.zh_string(format!("{wind}；{zone}：{smoke}。"))
+            format!("{wind}；{zone}：{smoke}。")
         }
         Msg::SavesIn { dir } => format!("{dir}{}", l.zh(" 中尚无存档。")),
         Msg::SaveTurn { turn } => l.zh_string(format!("第{turn}回合")),
@@ -469,9 +504,15 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             l.zh("这个命令。输入 help 查看命令。")
         ),
         Msg::ChangedOrder { unit, was, now } => {
-            l.zh_string(format!("  {unit}：原为{was}，现{now}"))
+            filled(l,
+                "  {unit}：原为{was}，现{now}",
+                &[("unit", unit), ("was", was), ("now", now)],
+            )
         }
-        Msg::CalledBack { unit, what } => l.zh_string(format!("  给{unit}的军令（{what}）已收回")),
+        Msg::CalledBack { unit, what } => filled(l,
+            "  给{unit}的军令（{what}）已收回",
+            &[("unit", unit), ("what", what)],
+        ),
         Msg::Stopped { reason } => format!("{}{reason}{}", l.zh("（暂停："), l.zh("。）")),
         Msg::NoHelp { topic } => l.zh_string(format!(
             "没有关于“{topic}”的说明。可查：order、hold、advance、attack、withdraw、rally，或任一命令（help 列出全部）。"
@@ -508,7 +549,7 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             "悔了一步：上一条命令，共{}步（redo 可复原）。",
             crate::repl::numbers::zh_numeral(steps)
         )),
-        Msg::Staff { commander } => l.zh_string(format!("{commander}麾下")),
+        Msg::Staff { commander } => filled(l, "{commander}麾下", &[("commander", commander)]),
         Msg::ChoiceSource { source } => format!("（{source}）"),
         Msg::LogTurn { turn } => {
             let turn = turn.map_or("?".to_string(), |t| t.to_string());
