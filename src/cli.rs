@@ -635,7 +635,7 @@ fn battle_card(scene: &Scene, locale: Locale, columns: usize) -> String {
         },
     );
     for line in [when, who] {
-        lines.push(repl::wrap::wrap(&locale.zh_string(line), columns, "     "));
+        lines.push(repl::wrap::wrap(&line, columns, "     "));
     }
     if let Some(hook) = &meta.hook {
         lines.push(repl::wrap::wrap(hook.get(locale), columns, "     "));

@@ -1327,7 +1327,7 @@ impl View<'_> {
             );
             let current = sighting.turn == self.known.picture.turn;
             out.push(if current {
-                self.locale.zh_string(line)
+                line
             } else {
                 let at = clock(self.minute_of(sighting.turn));
                 let line = msg(
@@ -1337,7 +1337,7 @@ impl View<'_> {
                         at: &at,
                     },
                 );
-                self.style.dim(&self.locale.zh_string(line))
+                self.style.dim(&line)
             });
         }
         if !seen && !self.owns_zone(zone) {
@@ -1479,12 +1479,7 @@ impl View<'_> {
         let bearing = bearing(l, s.bearing);
         // Gone from where it was: how it behaved there is nothing to go by any more.
         let bearing = if s.lost { "" } else { bearing };
-        [
-            l.zh_string(place),
-            l.zh_string(men),
-            String::new(),
-            bearing.to_string(),
-        ]
+        [place, men, String::new(), bearing.to_string()]
     }
 
     /// Where the commander stands and what he sees from there: "You are at
@@ -1518,7 +1513,7 @@ impl View<'_> {
                 seen: &seen,
             },
         );
-        capitalize(&l.zh_string(text))
+        capitalize(&text)
     }
 
     /// `why`: what moved each of the player's units' morale last turn.

@@ -728,9 +728,7 @@ pub fn story_error(locale: Locale, err: &crate::story::StoryError) -> String {
 pub fn order_refused(locale: Locale, unit: &str, err: &crate::story::StoryError) -> Option<String> {
     match locale {
         Locale::En => en::order_refused(unit, err),
-        Locale::ZhHans | Locale::ZhHant => {
-            zh::order_refused(unit, err).map(|t| locale.zh_string(t))
-        }
+        Locale::ZhHans | Locale::ZhHant => zh::order_refused(locale, unit, err),
     }
 }
 

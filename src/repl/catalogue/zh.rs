@@ -340,24 +340,32 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             name,
             men: "",
             bearing,
-        } => format!("{name}，{bearing}"),
-        Msg::SeenInZone { name, men, bearing } => format!("{name}{men}人，{bearing}"),
-        Msg::SeenAt { line, at } => format!("{line}（{at}所见）"),
+        } => filled(l, "{name}，{bearing}", &[("name", name), ("bearing", bearing)]),
+        Msg::SeenInZone { name, men, bearing } => filled(l, "{name}{men}人，{bearing}", &[("name", name), ("men", men), ("bearing", bearing)]),
+        Msg::SeenAt { line, at } => filled(l, "{line}（{at}所见）", &[("line", line), ("at", at)]),
         Msg::Stale { what, at } => filled(l, "{what}（{at}消息）", &[("what", what), ("at", at)]),
-        Msg::PlaceGone { zone_cap, at, .. } => format!("已不在{zone_cap}（{at}曾见）"),
-        Msg::PlaceReported { zone } => format!("{zone}（探报）"),
-        Msg::PlaceSeen { zone, at } => format!("{zone}（{at}所见）"),
-        Msg::PlaceReportedAt { zone, at } => format!("{zone}（{at}探报）"),
+        Msg::PlaceGone { zone_cap, at, .. } => filled(l, "已不在{zone}（{at}曾见）", &[("zone", zone_cap), ("at", at)]),
+        Msg::PlaceReported { zone } => filled(l, "{zone}（探报）", &[("zone", zone)]),
+        Msg::PlaceSeen { zone, at } => filled(l, "{zone}（{at}所见）", &[("zone", zone), ("at", at)]),
+        Msg::PlaceReportedAt { zone, at } => filled(l, "{zone}（{at}探报）", &[("zone", zone), ("at", at)]),
         Msg::Whereabouts {
             here,
             blind,
             smoky,
             seen,
         } => match (blind, seen.is_empty()) {
-            (true, _) if smoky => format!("你在{here}，烟雾浓得看不见身边以外的人马。"),
-            (true, _) => format!("你在{here}，看不见身边以外的人马。"),
-            (false, true) => format!("你在{here}，目力不能及于别处。"),
-            (false, false) => format!("你在{here}，目力所及：{}。", seen.join("、")),
+            (true, _) if smoky => filled(
+                l,
+                "你在{here}，烟雾浓得看不见身边以外的人马。",
+                &[("here", here)],
+            ),
+            (true, _) => filled(l, "你在{here}，看不见身边以外的人马。", &[("here", here)]),
+            (false, true) => filled(l, "你在{here}，目力不能及于别处。", &[("here", here)]),
+            (false, false) => filled(
+                l,
+                "你在{here}，目力所及：{seen}。",
+                &[("here", here), ("seen", &seen.join("、"))],
+            ),
         },
         Msg::OwnLosses { side, lost, left } => {
             filled(l,
@@ -381,45 +389,43 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             lost,
             standing,
             guess: Some(g),
-        } => l.zh_string(format!(
-            "{side}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你估计其兵力{g}人。"
-        )),
+        } => filled(l, "{side}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你估计其兵力{g}人。", &[("side", side), ("brought", brought), ("lost", lost), ("standing", standing), ("g", g)]),
         Msg::RevealSide {
             side,
             brought,
             lost,
             standing,
             guess: None,
-        } => l.zh_string(format!(
-            "{side}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你始终没能看清他们的兵力。"
-        )),
-        Msg::AndMore { more } => format!("另有{more}部"),
-        Msg::UnseenUnit { unit, men, zone } => format!("{unit}（{men}人，在{zone}）"),
-        Msg::NeverSeen { items } => l.zh_string(format!("你从未见到：{items}。")),
+        } => filled(l, "{side}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你始终没能看清他们的兵力。", &[("side", side), ("brought", brought), ("lost", lost), ("standing", standing)]),
+        Msg::AndMore { more } => filled(l, "另有{more}部", &[("more", &more.to_string())]),
+        Msg::UnseenUnit { unit, men, zone } => filled(l, "{unit}（{men}人，在{zone}）", &[("unit", unit), ("men", men), ("zone", zone)]),
+        Msg::NeverSeen { items } => filled(l, "你从未见到：{items}。", &[("items", items)]),
         Msg::MovedUnit { unit, at, was, is } => {
-            format!("{unit}：你最后于{at}在{was}见到，其实已到{is}")
+            filled(l, "{unit}：你最后于{at}在{was}见到，其实已到{is}", &[("unit", unit), ("at", at), ("was", was), ("is", is)])
         }
-        Msg::NotWhereThought { items } => l.zh_string(format!("不在你以为的地方：{items}。")),
+        Msg::NotWhereThought { items } => filled(l, "不在你以为的地方：{items}。", &[("items", items)]),
         Msg::WrongUnit { unit, guess, truth } => {
-            format!("{unit}：你估计{guess}人，实有{truth}人")
+            filled(l, "{unit}：你估计{guess}人，实有{truth}人", &[("unit", unit), ("guess", guess), ("truth", truth)])
         }
-        Msg::ReckonedWrong { items } => l.zh_string(format!("估计有误：{items}。")),
-        Msg::Claim { side, routed: true } => format!("{side}败了"),
+        Msg::ReckonedWrong { items } => filled(l, "估计有误：{items}。", &[("items", items)]),
+        Msg::Claim { side, routed: true } => filled(l, "{side}败了", &[("side", side)]),
         Msg::Claim {
             side,
             routed: false,
-        } => format!("{side}胜了"),
+        } => filled(l, "{side}胜了", &[("side", side)]),
         Msg::Cry {
             claim,
             believers,
             at,
             true_then,
         } => {
-            let n = super::small_count(l, believers);
-            let truth = if true_then { "真" } else { "假" };
-            l.zh_string(format!(
-                "“{claim}”的喊声{at}传到你{n}部人马耳中：那是{truth}的。"
-            ))
+            let n = l.zh_string(super::small_count(l, believers));
+            let template = if true_then {
+                "“{claim}”的喊声{at}传到你{n}部人马耳中：那是真的。"
+            } else {
+                "“{claim}”的喊声{at}传到你{n}部人马耳中：那是假的。"
+            };
+            filled(l, template, &[("claim", claim), ("at", at), ("n", &n)])
         }
         Msg::WeatherLine { wind, zone, smoke } => {
             format!("{wind}；{zone}：{smoke}。")
@@ -588,11 +594,11 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             } else {
                 format!("{}分钟", said(minutes))
             };
-            format!(
+            l.zh_string(format!(
                 "至多{}回合，每回合{}分钟，{span}",
                 said(max_turns),
                 said(turn_minutes)
-            )
+            ))
         }
         Msg::CardWhen { date, place } => format!("{date}，{place}"),
         Msg::CardWho {
@@ -602,8 +608,9 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
         } => {
             let sep = ui(Ui::CardSep);
             format!(
-                "{}{sep}可扮演：{}{sep}{length}",
+                "{}{sep}{}{}{sep}{length}",
                 sides.join(l.zh(ui(Ui::Against))),
+                l.zh("可扮演："),
                 roles.join(l.zh(ui(Ui::Or)))
             )
         }
@@ -648,19 +655,18 @@ pub(super) fn story_error(l: Locale, err: &StoryError) -> String {
     }
 }
 
-pub(super) fn order_refused(unit: &str, err: &StoryError) -> Option<String> {
-    Some(match err {
-        StoryError::WillNotListen => format!(
+pub(super) fn order_refused(l: Locale, unit: &str, err: &StoryError) -> Option<String> {
+    let template = match err {
+        StoryError::WillNotListen => {
             "{unit}正在溃逃，重整之前什么命令都不听：听得见鼓声（附近有带鼓的主将），或脱离战斗喘过气来，才会收拢。眼下可向未溃的部队下令（orders；help rally）。"
-        ),
-        StoryError::NoRoad => format!(
-            "没有传令兵走得通的道路通往{unit}（道路断绝或为敌所据），军令送不出去。等道路通了再下令，或向够得着的部队下令（orders）。"
-        ),
-        StoryError::NotOnField => {
-            format!("{unit}已不在战场上（溃散、被俘或离去），不再受令。")
         }
+        StoryError::NoRoad => {
+            "没有传令兵走得通的道路通往{unit}（道路断绝或为敌所据），军令送不出去。等道路通了再下令，或向够得着的部队下令（orders）。"
+        }
+        StoryError::NotOnField => "{unit}已不在战场上（溃散、被俘或离去），不再受令。",
         _ => return None,
-    })
+    };
+    Some(filled(l, template, &[("unit", unit)]))
 }
 
 pub(super) fn say(say: Say) -> &'static str {
