@@ -32,10 +32,6 @@ impl Locale {
             .find(|locale| locale.tag().eq_ignore_ascii_case(tag))
     }
 
-    pub fn is_chinese(self) -> bool {
-        self != Locale::En
-    }
-
     /// A fixed interface string, written in English or Simplified Chinese, as
     /// this locale shows it: Traditional for zh-Hant (with the interface's
     /// Taiwan terms, `scene/hant/InterfaceTerms.txt`), else unchanged.
