@@ -2,6 +2,7 @@
 //! `graph`, `replay`. Parsing with clap; each subcommand is a function that
 //! returns an exit code, and only this layer and the REPL touch the terminal.
 
+use crate::repl::catalogue::{Msg, Ui, msg, ui};
 use crate::repl::render::Style;
 use crate::repl::{self, Options, Piped, Session, Terminal};
 use crate::save;
@@ -499,11 +500,7 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
                         name: s.meta().title.clone(),
                     })
                     .collect();
-                let prompt = if locale.is_chinese() {
-                    locale.zh("选择战役")
-                } else {
-                    "Choose a battle"
-                };
+                let prompt = ui(locale, Ui::ChooseBattle);
                 match pick(input.as_mut(), &mut stdout, locale, prompt, &items)? {
                     Some(idx) => Arc::clone(&scenes[idx]),
                     None => return Ok(ExitCode::SUCCESS),
@@ -525,11 +522,14 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
                             .and_then(|s| scene.sides().get(s))
                             .map(|s| s.name.get(locale).to_string())
                             .unwrap_or_default();
-                        let label = if locale.is_chinese() {
-                            format!("{}（{}）· {side}", c.name.get(locale), c.id)
-                        } else {
-                            format!("{} ({}), {side}", c.name.get(locale), c.id)
-                        };
+                        let label = msg(
+                            locale,
+                            Msg::RoleItem {
+                                name: c.name.get(locale),
+                                id: &c.id,
+                                side: &side,
+                            },
+                        );
                         MenuItem {
                             label,
                             keys: std::iter::once(c.id.clone())
@@ -543,11 +543,7 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
                         }
                     })
                     .collect();
-                let prompt = if locale.is_chinese() {
-                    locale.zh("选择统帅")
-                } else {
-                    "Choose your commander"
-                };
+                let prompt = ui(locale, Ui::ChooseCommander);
                 match pick(input.as_mut(), &mut stdout, locale, prompt, &items)? {
                     Some(idx) => roles[idx].id.clone(),
                     None => return Ok(ExitCode::SUCCESS),
@@ -678,7 +674,6 @@ fn offer_resume(
     points: &[save::SlotInfo],
     scenes: &[Arc<Scene>],
 ) -> Result<Offered> {
-    let zh = locale.is_chinese();
     // Each label hangs under its own first word, after "  N. ".
     let hang = " ".repeat(format!("  {}. ", points.len() + 1).len());
     let mut items: Vec<MenuItem> = points
@@ -691,18 +686,16 @@ fn offer_resume(
                 .commander(&summary.role)
                 .map_or(summary.role.clone(), |c| c.name.get(locale).to_string());
             let when = save::timestamp(summary.saved_at);
-            let slot = &point.slot;
-            let label = if zh {
-                locale.zh_string(format!(
-                    "{title}，{who}，第{}回合（{when} UTC 存于 {slot}）",
-                    summary.turn
-                ))
-            } else {
-                format!(
-                    "{title}, as {who}: turn {} (saved {when} UTC in {slot})",
-                    summary.turn
-                )
-            };
+            let label = msg(
+                locale,
+                Msg::ResumeItem {
+                    title,
+                    who: &who,
+                    turn: summary.turn,
+                    when: &when,
+                    slot: &point.slot,
+                },
+            );
             let label = repl::wrap::wrap(&label, columns, &hang)
                 .trim_start()
                 .to_string();
@@ -716,23 +709,13 @@ fn offer_resume(
     if items.is_empty() {
         return Ok(Offered::New);
     }
-    let new_game = if zh {
-        locale.zh("开始新的一局")
-    } else {
-        "A new game"
-    };
     items.push(MenuItem {
-        label: new_game.to_string(),
+        label: ui(locale, Ui::NewGame).to_string(),
         keys: vec!["new".to_string()],
         name: scene::Text::Plain("new".to_string()),
     });
-    let heading = if zh {
-        locale.zh("接着玩上次的哪一局？")
-    } else {
-        "Go on with a game you left?"
-    };
-    writeln!(out, "{heading}").map_err(stdout_error)?;
-    let prompt = if zh { locale.zh("请选择") } else { "Choose" };
+    writeln!(out, "{}", ui(locale, Ui::GoOnWith)).map_err(stdout_error)?;
+    let prompt = ui(locale, Ui::ChooseGame);
     Ok(match pick(input, out, locale, prompt, &items)? {
         Some(idx) if idx + 1 == items.len() => Offered::New,
         Some(idx) => items
@@ -754,17 +737,7 @@ struct MenuItem {
 
 /// The first thing a player sees: the title and what the game is.
 fn welcome(out: &mut dyn Write, locale: Locale, columns: usize) -> Result<()> {
-    let (title, what) = if locale.is_chinese() {
-        (
-            "小凌河 xiaoling",
-            locale.zh("明末辽东的战役，以文字推演：你扮演一方统帅，在紧要关头作出抉择，其间向各营下令；烟雾、谣言、渡口的拥挤与军心决定你的抉择会落得怎样的结局。"),
-        )
-    } else {
-        (
-            "xiaoling 小凌河",
-            "Battles of the last Ming wars, played in words: you are one side's commander; you decide at the turning points and send your units orders between them, and smoke, rumor, crowded fords and morale play out what you chose.",
-        )
-    };
+    let (title, what) = (ui(locale, Ui::WelcomeTitle), ui(locale, Ui::WelcomeWhat));
     let text = format!("{title}\n{}\n", repl::wrap::wrap(what, columns, ""));
     writeln!(out, "{text}").map_err(stdout_error)
 }
@@ -773,7 +746,6 @@ fn welcome(out: &mut dyn Write, locale: Locale, columns: usize) -> Result<()> {
 /// sides and who may be played, its length, and its hook.
 fn battle_card(scene: &Scene, locale: Locale, columns: usize) -> String {
     let meta = scene.meta();
-    let zh = locale.is_chinese();
     let side_of = |c: &scene::Commander| {
         scene
             .side_idx(&c.side)
@@ -789,69 +761,40 @@ fn battle_card(scene: &Scene, locale: Locale, columns: usize) -> String {
     let roles: Vec<String> = scene
         .roles()
         .map(|c| {
-            if zh {
-                format!("{}（{}）", c.name.get(locale), side_of(c))
-            } else {
-                format!("{} ({})", c.name.get(locale), side_of(c))
-            }
+            msg(
+                locale,
+                Msg::RoleWithSide {
+                    name: c.name.get(locale),
+                    side: &side_of(c),
+                },
+            )
         })
         .collect();
-    let minutes = meta.max_turns.saturating_mul(meta.turn_minutes);
-    let length = if zh {
-        let hours = minutes / 60;
-        let span = if hours >= 24 {
-            format!("约{}天", repl::numbers::zh_numeral(hours.div_ceil(24)))
-        } else if hours > 0 {
-            format!("约{}个时辰", repl::numbers::zh_numeral(hours.div_ceil(2)))
-        } else {
-            format!("{}分钟", repl::numbers::zh_numeral(minutes))
-        };
-        format!(
-            "至多{}回合，每回合{}分钟，{span}",
-            repl::numbers::zh_numeral(meta.max_turns),
-            repl::numbers::zh_numeral(meta.turn_minutes)
-        )
-    } else {
-        let hours = minutes / 60;
-        let span = if hours >= 48 {
-            format!("{} days", hours.div_ceil(24))
-        } else if hours >= 1 {
-            format!("{hours} hours")
-        } else {
-            format!("{minutes} minutes")
-        };
-        format!(
-            "up to {} turns of {} minutes ({span})",
-            meta.max_turns, meta.turn_minutes
-        )
-    };
-    let (sep, against, or) = if zh {
-        ("；", locale.zh("对"), locale.zh("或"))
-    } else {
-        (" · ", " against ", " or ")
-    };
+    let length = msg(
+        locale,
+        Msg::BattleLength {
+            max_turns: meta.max_turns,
+            turn_minutes: meta.turn_minutes,
+        },
+    );
     let mut lines = vec![format!("{} ({})", meta.title.get(locale), scene.id())];
-    let (when, who) = if zh {
-        (
-            format!("{}，{}", meta.date.get(locale), meta.place.get(locale)),
-            format!(
-                "{}{sep}可扮演：{}{sep}{length}",
-                sides.join(against),
-                roles.join(or)
-            ),
-        )
-    } else {
-        (
-            format!("{}{sep}{}", meta.date.get(locale), meta.place.get(locale)),
-            format!(
-                "{}{sep}play {}{sep}{length}",
-                sides.join(against),
-                roles.join(or)
-            ),
-        )
-    };
+    let when = msg(
+        locale,
+        Msg::CardWhen {
+            date: meta.date.get(locale),
+            place: meta.place.get(locale),
+        },
+    );
+    let who = msg(
+        locale,
+        Msg::CardWho {
+            sides: &sides,
+            roles: &roles,
+            length: &length,
+        },
+    );
     for line in [when, who] {
-        lines.push(repl::wrap::wrap(&locale.zh_string(line), columns, "     "));
+        lines.push(repl::wrap::wrap(&line, columns, "     "));
     }
     if let Some(hook) = &meta.hook {
         lines.push(repl::wrap::wrap(hook.get(locale), columns, "     "));
@@ -872,7 +815,6 @@ fn pick(
         return Ok(Some(0));
     }
     let n = items.len();
-    let zh = locale.is_chinese();
     for (i, item) in items.iter().enumerate() {
         writeln!(out, "  {}. {}", i + 1, item.label).map_err(stdout_error)?;
     }
@@ -911,20 +853,8 @@ fn pick(
         {
             return Ok(Some(idx));
         }
-        let text = match (["help", "h", "?"].contains(&lower.as_str()), zh) {
-            (true, false) => format!(
-                "Type a number from 1 to {n}, or the id or name shown; `quit` (or Ctrl-C) leaves."
-            ),
-            (true, true) => locale.zh_string(format!(
-                "输入 1 到 {n} 的数字，或所列的 id、名字；quit（或 Ctrl-C）退出。"
-            )),
-            (false, false) => {
-                format!("Type a number from 1 to {n}, or the id or name shown (`help`, `quit`).")
-            }
-            (false, true) => locale.zh_string(format!(
-                "请输入 1 到 {n} 的数字，或所列的 id、名字（help、quit）。"
-            )),
-        };
+        let asked = ["help", "h", "?"].contains(&lower.as_str());
+        let text = msg(locale, Msg::PickHelp { n, asked });
         writeln!(out, "{text}").map_err(stdout_error)?;
     }
 }

@@ -347,3 +347,25 @@ fn false_cry_as_zhang_chun_saved_by_orders() {
         "without the orders the same seed ends otherwise:\n{without}"
     );
 }
+
+/// The views in Chinese, Simplified and then Traditional: `why`, `report`
+/// (its grouped lines), `map`, `help` and the errors, as the catalogue
+/// says them; then the battle played to its end.
+#[test]
+fn false_cry_as_zhang_chun_views_in_chinese() {
+    let mut script = String::from(
+        "2\nnext\nwhy\nreport\nnext 2\nreport\nmap\nlang zh-Hant\nhelp\nhelp save\nnext\n\
+         report\nwhy\norders\nfoo\n1 2\nlang zh-Hans\n",
+    );
+    for _ in 0..30 {
+        script.push_str("wait\n");
+    }
+    let play = || common::play_script("false-cry", "zhang-chun", 1, Locale::ZhHans, &script);
+    let transcript = play();
+    compare(
+        "false-cry-zhang-chun-views-zh",
+        &transcript,
+        Locale::ZhHans,
+        play,
+    );
+}

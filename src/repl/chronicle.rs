@@ -18,6 +18,7 @@
 //! Templates are per locale and keyed by a closed enum ([`Say`]): a missing
 //! translation is a compile error, not an empty line.
 
+use super::catalogue::{self, Say, Ui, capitalizes, ui};
 use super::numbers::Sure;
 use super::render::{View, capitalize};
 use crate::scene::{Compass, Locale};
@@ -56,225 +57,6 @@ impl Memory {
         *self = Memory::default();
         self.wind = Some((wind_band(strength), toward));
     }
-}
-
-/// A sentence template, in every locale.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Say {
-    Destroyed,
-    DestroyedEmpty,
-    OwnRout,
-    OwnRoutMany,
-    SeenRout,
-    SeenRoutMany,
-    Shattered,
-    ShatteredMany,
-    Surrender,
-    SurrenderMany,
-    Officers,
-    Arrive,
-    ArriveMany,
-    Fight,
-    FightOwnOnly,
-    FightSeenOnly,
-    FightGoesOn,
-    FightHeard,
-    Trampled,
-    TrampledOwn,
-    LossOwn,
-    LossSeen,
-    Rally,
-    RallyMany,
-    Drums,
-    DrumsYours,
-    DrumsHeardFar,
-    Shaken,
-    ShakenMany,
-    Heartened,
-    HeartenedMany,
-    Doubted,
-    Waver,
-    WaverMany,
-    Steady,
-    SteadyMany,
-    March,
-    MarchMany,
-    Flee,
-    FleeMany,
-    Cross,
-    CrossMany,
-    EnemyComes,
-    FireStarts,
-    FireSpreads,
-    FireOut,
-    SmokeThick,
-    SmokeClears,
-    WindNow,
-    Others,
-}
-
-impl Say {
-    /// The English template; `{list}` takes names, the rest as named.
-    fn en(self) -> &'static str {
-        match self {
-            Say::Destroyed => "{zone} is destroyed, and {men} men go down with it!",
-            Say::DestroyedEmpty => "{zone} is destroyed!",
-            Say::OwnRout => "{list} breaks and runs!",
-            Say::OwnRoutMany => "{list} break and run!",
-            Say::SeenRout => "Across the field, {list} breaks and runs.",
-            Say::SeenRoutMany => "Across the field, {list} break and run.",
-            Say::Shattered => "{list} is shattered beyond recall.",
-            Say::ShatteredMany => "{list} are shattered beyond recall.",
-            Say::Surrender => "{list} throws down its arms: {men} men.",
-            Say::SurrenderMany => "{list} throw down their arms: {men} men.",
-            Say::Officers => "{men} officers who refuse are cut down by their own men.",
-            Say::Arrive => "{list} comes up at {zone}.",
-            Say::ArriveMany => "{list} come up at {zone}.",
-            Say::Fight => "Fighting at {zone}: you lose {own} men, the {enemy} {seen}.",
-            Say::FightOwnOnly => "Fighting at {zone}: you lose {own} men.",
-            Say::FightSeenOnly => "Fighting at {zone}: the {enemy} lose {seen} men.",
-            Say::FightGoesOn => "The fighting at {zone} goes on ({losses}).",
-            Say::FightHeard => "The sound of fighting comes from {zone}.",
-            Say::Trampled => "In the crush at {zone}, {men} men are trampled.",
-            Say::TrampledOwn => "In the crush at {zone}, {men} of your men are trampled.",
-            Say::LossOwn => "You lose {men} men.",
-            Say::LossSeen => "The {enemy} lose {men} men.",
-            Say::Rally => "{list} rallies.",
-            Say::RallyMany => "{list} rally.",
-            Say::Drums => "{commander}'s drums beat at {zone}.",
-            Say::DrumsYours => "Your drums beat at {zone}.",
-            Say::DrumsHeardFar => "Drums beat from {zone}.",
-            Say::Shaken => "{list} hears the cry and believes all is lost.",
-            Say::ShakenMany => "{list} hear the cry and believe all is lost.",
-            Say::Heartened => "{list} takes heart at the cry.",
-            Say::HeartenedMany => "{list} take heart at the cry.",
-            Say::Doubted => "Your men can see for themselves and pay the cry no heed.",
-            Say::Waver => "{list} wavers.",
-            Say::WaverMany => "{list} waver.",
-            Say::Steady => "{list} steadies.",
-            Say::SteadyMany => "{list} steady again.",
-            Say::March => "{list} moves to {zone}.",
-            Say::MarchMany => "{list} move to {zone}.",
-            Say::Flee => "{list} flees toward {zone}.",
-            Say::FleeMany => "{list} flee toward {zone}.",
-            Say::Cross => "{list} comes through {ford} to {zone}.",
-            Say::CrossMany => "{list} come through {ford} to {zone}.",
-            Say::EnemyComes => "The {enemy} come on at {zone}.",
-            Say::FireStarts => "Fire takes hold at {zone}.",
-            Say::FireSpreads => "The fire spreads to {zone}.",
-            Say::FireOut => "The fire at {zone} burns out.",
-            Say::SmokeThick => "Thick smoke fills {zone}.",
-            Say::SmokeClears => "The smoke over {zone} clears.",
-            Say::WindNow => "The wind changes: {wind}.",
-            Say::Others => "{n} more",
-        }
-    }
-
-    /// The Simplified Chinese template (Traditional is converted from it).
-    fn zh(self) -> &'static str {
-        match self {
-            Say::Destroyed => "{zone}被毁，{men}人随之罹难！",
-            Say::DestroyedEmpty => "{zone}被毁！",
-            Say::OwnRout | Say::OwnRoutMany => "{list}溃散奔逃！",
-            Say::SeenRout | Say::SeenRoutMany => "望见{list}溃散奔逃。",
-            Say::Shattered | Say::ShatteredMany => "{list}已然崩散，收拢不住了。",
-            Say::Surrender | Say::SurrenderMany => "{list}弃械投降，降者{men}人。",
-            Say::Officers => "不肯降的军官{men}人被部下砍倒。",
-            Say::Arrive | Say::ArriveMany => "{list}赶到{zone}。",
-            Say::Fight => "{zone}激战：我军折损{own}人，{enemy}折损{seen}人。",
-            Say::FightOwnOnly => "{zone}激战：我军折损{own}人。",
-            Say::FightSeenOnly => "{zone}激战：{enemy}折损{seen}人。",
-            Say::FightGoesOn => "{zone}仍在厮杀（{losses}）。",
-            Say::FightHeard => "{zone}方向传来厮杀声。",
-            Say::Trampled => "{zone}人马拥塞，{men}人被挤倒践踏。",
-            Say::TrampledOwn => "{zone}人马拥塞，我军{men}人被挤倒践踏。",
-            Say::LossOwn => "我军折损{men}人。",
-            Say::LossSeen => "{enemy}折损{men}人。",
-            Say::Rally | Say::RallyMany => "{list}重整旗鼓。",
-            Say::Drums => "{commander}的战鼓在{zone}擂响。",
-            Say::DrumsYours => "你的战鼓在{zone}擂响。",
-            Say::DrumsHeardFar => "{zone}方向鼓声大作。",
-            Say::Shaken | Say::ShakenMany => "{list}听见喊声，以为大势已去。",
-            Say::Heartened | Say::HeartenedMany => "{list}闻声士气大振。",
-            Say::Doubted => "我军亲眼所见，不为喊声所动。",
-            Say::Waver | Say::WaverMany => "{list}阵脚动摇。",
-            Say::Steady | Say::SteadyMany => "{list}重新稳住阵脚。",
-            Say::March | Say::MarchMany => "{list}开赴{zone}。",
-            Say::Flee | Say::FleeMany => "{list}向{zone}溃退。",
-            Say::Cross | Say::CrossMany => "{list}经{ford}抵达{zone}。",
-            Say::EnemyComes => "{enemy}向{zone}压来。",
-            Say::FireStarts => "{zone}火起。",
-            Say::FireSpreads => "火势蔓延至{zone}。",
-            Say::FireOut => "{zone}的火烧尽了。",
-            Say::SmokeThick => "浓烟笼罩{zone}。",
-            Say::SmokeClears => "{zone}上空烟消。",
-            Say::WindNow => "风势转变：{wind}。",
-            Say::Others => "等{n}部",
-        }
-    }
-
-    pub fn get(self, locale: Locale) -> &'static str {
-        if locale.is_chinese() {
-            locale.zh(self.zh())
-        } else {
-            self.en()
-        }
-    }
-
-    /// Every template, for the test that none is empty or lacks a placeholder.
-    #[cfg(test)]
-    const ALL: [Say; 50] = [
-        Say::Destroyed,
-        Say::DestroyedEmpty,
-        Say::OwnRout,
-        Say::OwnRoutMany,
-        Say::SeenRout,
-        Say::SeenRoutMany,
-        Say::Shattered,
-        Say::ShatteredMany,
-        Say::Surrender,
-        Say::SurrenderMany,
-        Say::Officers,
-        Say::Arrive,
-        Say::ArriveMany,
-        Say::Fight,
-        Say::FightOwnOnly,
-        Say::FightSeenOnly,
-        Say::FightGoesOn,
-        Say::FightHeard,
-        Say::Trampled,
-        Say::TrampledOwn,
-        Say::LossOwn,
-        Say::LossSeen,
-        Say::Rally,
-        Say::RallyMany,
-        Say::Drums,
-        Say::DrumsYours,
-        Say::DrumsHeardFar,
-        Say::Shaken,
-        Say::ShakenMany,
-        Say::Heartened,
-        Say::HeartenedMany,
-        Say::Doubted,
-        Say::Waver,
-        Say::WaverMany,
-        Say::Steady,
-        Say::SteadyMany,
-        Say::March,
-        Say::MarchMany,
-        Say::Flee,
-        Say::FleeMany,
-        Say::Cross,
-        Say::CrossMany,
-        Say::EnemyComes,
-        Say::FireStarts,
-        Say::FireSpreads,
-        Say::FireOut,
-        Say::SmokeThick,
-        Say::SmokeClears,
-        Say::WindNow,
-        Say::Others,
-    ];
 }
 
 fn fill(template: &str, args: &[(&str, String)]) -> String {
@@ -317,23 +99,7 @@ pub enum Alert {
 
 impl Alert {
     pub fn words(self, locale: Locale) -> &'static str {
-        let zh = locale.is_chinese();
-        locale.zh(match (self, zh) {
-            (Alert::Destroyed, false) => "a crossing is destroyed",
-            (Alert::Destroyed, true) => "渡口被毁",
-            (Alert::CommanderFell, false) => "a commander of yours has fallen",
-            (Alert::CommanderFell, true) => "我军将领有失",
-            (Alert::OwnBroke, false) => "your men are breaking",
-            (Alert::OwnBroke, true) => "我军有部溃散",
-            (Alert::Attacked, false) => "your men are under attack",
-            (Alert::Attacked, true) => "我军遭到攻击",
-            (Alert::EnemySighted, false) => "the enemy is in sight",
-            (Alert::EnemySighted, true) => "发现敌军",
-            (Alert::Arrived, false) => "your men have arrived",
-            (Alert::Arrived, true) => "我军援兵赶到",
-            (Alert::Story, false) => "something has happened",
-            (Alert::Story, true) => "战局有变",
-        })
+        catalogue::alert(locale, self)
     }
 }
 
@@ -365,34 +131,7 @@ pub fn wind_band(strength: f64) -> u8 {
 /// The wind in words: "a light wind from the south", 「微微南风」. Still air
 /// has no direction.
 pub fn wind_phrase(locale: Locale, strength: f64, toward: Compass) -> String {
-    let band = wind_band(strength);
-    if locale.is_chinese() {
-        let from = match toward {
-            Compass::North => "南",
-            Compass::South => "北",
-            Compass::East => "西",
-            Compass::West => "东",
-        };
-        let words = match band {
-            0 => "无风".to_string(),
-            1 => format!("微微{from}风"),
-            2 => format!("{from}风渐紧"),
-            _ => format!("{from}风大作"),
-        };
-        return locale.zh_string(words);
-    }
-    let from = match toward {
-        Compass::North => "south",
-        Compass::South => "north",
-        Compass::East => "west",
-        Compass::West => "east",
-    };
-    match band {
-        0 => "still air".to_string(),
-        1 => format!("a light wind from the {from}"),
-        2 => format!("a fresh wind from the {from}"),
-        _ => format!("a strong wind from the {from}"),
-    }
+    catalogue::wind_phrase(locale, wind_band(strength), toward)
 }
 
 impl View<'_> {
@@ -407,23 +146,7 @@ impl View<'_> {
             .take(named)
             .map(|u| self.unit_name(*u))
             .collect();
-        let rest = units.len() - named;
-        if l.is_chinese() {
-            let mut out = shown.join("、");
-            if rest > 0 {
-                out.push_str(&fill(Say::Others.get(l), &[("n", units.len().to_string())]));
-            }
-            return out;
-        }
-        let mut items = shown;
-        if rest > 0 {
-            items.push(fill(Say::Others.get(l), &[("n", rest.to_string())]));
-        }
-        match items.len() {
-            0 => String::new(),
-            1 => items.remove(0),
-            n => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
-        }
+        catalogue::name_list(l, shown, units.len())
     }
 
     fn other_side(&self) -> usize {
@@ -450,7 +173,7 @@ impl View<'_> {
         let sentences = facts
             .into_iter()
             .map(|f| {
-                if self.locale == Locale::En {
+                if capitalizes(self.locale) {
                     capitalize(&f.text)
                 } else {
                     f.text
@@ -723,7 +446,7 @@ impl View<'_> {
                         ],
                     );
                     if officers > 0 {
-                        let sep = if l.is_chinese() { "" } else { " " };
+                        let sep = ui(l, Ui::SentenceGap);
                         text.push_str(sep);
                         text.push_str(&fill(
                             Say::Officers.get(l),
@@ -780,7 +503,7 @@ impl View<'_> {
                 fought.insert(*zone);
                 let weight = own_lost + enemy_lost;
                 if memory.fights.contains(zone) {
-                    let sep = if l.is_chinese() { "，" } else { "; " };
+                    let sep = ui(l, Ui::LossesSep);
                     let mut parts = Vec::new();
                     if own_lost >= TRIVIAL {
                         parts.push(fill(
@@ -800,7 +523,7 @@ impl View<'_> {
                     let losses: Vec<String> = parts
                         .into_iter()
                         .map(|p| p.trim_end_matches(['.', '。']).to_string())
-                        .map(|p| if l == Locale::En { lower_first(&p) } else { p })
+                        .map(|p| if capitalizes(l) { lower_first(&p) } else { p })
                         .collect();
                     say(
                         3,
@@ -1345,8 +1068,8 @@ mod tests {
             for locale in [Locale::En, Locale::ZhHans] {
                 assert!(!say.get(locale).is_empty(), "{say:?} in {locale:?}");
             }
-            let en = crate::scene::placeholder::spans(say.en());
-            let zh = crate::scene::placeholder::spans(say.zh());
+            let en = crate::scene::placeholder::spans(say.get(Locale::En));
+            let zh = crate::scene::placeholder::spans(say.get(Locale::ZhHans));
             let names = |spans: Vec<(usize, &str)>| -> BTreeSet<String> {
                 spans.into_iter().map(|(_, s)| s.to_string()).collect()
             };

@@ -1,5 +1,6 @@
 //! The command table: one list drives parsing, `help`, Tab completion and hints.
 
+use super::catalogue::{OrderHelp, Ui, command_help, order_help, ui};
 use crate::scene::Locale;
 use crate::scene::diag::closest;
 
@@ -31,8 +32,6 @@ pub struct CommandSpec {
     pub name: &'static str,
     pub aliases: &'static [&'static str],
     pub usage: &'static str,
-    pub help_en: &'static str,
-    pub help_zh: &'static str,
     pub action: Action,
     /// How many words may follow the command.
     pub max_args: usize,
@@ -43,8 +42,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "look",
         aliases: &["l"],
         usage: "look",
-        help_en: "the situation now, and the choice if one is waiting",
-        help_zh: "眼下的局势，以及待决的抉择",
         max_args: 0,
         action: Action::Look,
     },
@@ -52,8 +49,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "status",
         aliases: &["s", "st"],
         usage: "status",
-        help_en: "the units you can see: men, state, morale",
-        help_zh: "可见各部：兵力、状态、士气",
         max_args: 0,
         action: Action::Status,
     },
@@ -61,8 +56,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "map",
         aliases: &["m"],
         usage: "map [list]",
-        help_en: "the field drawn: roads, rivers, smoke, fire, your men and the enemy as you know him; `map list` lists it",
-        help_zh: "战场图：道路、河流、烟火、我军与所知敌情；map list 逐处列出",
         max_args: 1,
         action: Action::Map,
     },
@@ -70,8 +63,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "next",
         aliases: &["n"],
         usage: "next [N]",
-        help_en: "let a turn pass (so does Enter), or N turns, stopping early if something needs you",
-        help_zh: "静待一回合，或N回合（有事即停）；回车亦可",
         max_args: 1,
         action: Action::Next,
     },
@@ -79,8 +70,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "wait",
         aliases: &[],
         usage: "wait",
-        help_en: "let turns pass until something needs you: a choice, word from the field, your men attacked or breaking, the enemy in sight",
-        help_zh: "静待，直到有事：待决之事、军情、我军遇袭或溃散、发现敌军",
         action: Action::Wait,
         max_args: 0,
     },
@@ -88,8 +77,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "order",
         aliases: &["o"],
         usage: "order UNIT hold|advance ZONE|attack ZONE|withdraw|rally",
-        help_en: "send an order to a unit of yours (by its id or name); a courier carries it unless you stand with it",
-        help_zh: "向本部某营下令（用编号或名称）：坚守、前进 某地、进攻 某地、撤退、收拢；不在身边者由传令兵送达",
         action: Action::Order,
         max_args: usize::MAX,
     },
@@ -97,8 +84,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "orders",
         aliases: &[],
         usage: "orders",
-        help_en: "what each of your units is doing, and the orders still on their way",
-        help_zh: "各部现行军令与在途军令",
         action: Action::Orders,
         max_args: 0,
     },
@@ -106,8 +91,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "report",
         aliases: &["r"],
         usage: "report",
-        help_en: "the last turn in full: every unit that moved, fought, wavered",
-        help_zh: "上一回合详报：各部的行止、交战与士气",
         action: Action::Report,
         max_args: 0,
     },
@@ -115,8 +98,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "log",
         aliases: &[],
         usage: "log",
-        help_en: "the choices and events so far",
-        help_zh: "至今的抉择与事件",
         max_args: 0,
         action: Action::Log,
     },
@@ -124,8 +105,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "why",
         aliases: &["w"],
         usage: "why",
-        help_en: "what moved your units' morale last turn",
-        help_zh: "上一回合各部士气起落之因",
         max_args: 0,
         action: Action::Why,
     },
@@ -133,8 +112,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "save",
         aliases: &[],
         usage: "save [slot]",
-        help_en: "save the game (default slot: quick)",
-        help_zh: "存档（默认槽位 quick）",
         max_args: 1,
         action: Action::Save,
     },
@@ -142,8 +119,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "load",
         aliases: &[],
         usage: "load [slot]",
-        help_en: "load a saved game",
-        help_zh: "读档",
         max_args: 1,
         action: Action::Load,
     },
@@ -151,8 +126,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "saves",
         aliases: &[],
         usage: "saves",
-        help_en: "list saved games",
-        help_zh: "列出存档",
         max_args: 0,
         action: Action::Saves,
     },
@@ -160,8 +133,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "reload",
         aliases: &[],
         usage: "reload",
-        help_en: "for scene authors: read the battle's file again and replay this game's commands on it",
-        help_zh: "供剧本作者：重读本战剧本文件，并在新版上重演本局的指令",
         max_args: 0,
         action: Action::Reload,
     },
@@ -169,8 +140,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "undo",
         aliases: &["u"],
         usage: "undo",
-        help_en: "take back the last command (a turn, `next 5` or `wait` whole, a choice, an order)",
-        help_zh: "悔一步：收回上一条命令（一回合、整个 next 5 或 wait、一次抉择、一道军令）",
         max_args: 0,
         action: Action::Undo,
     },
@@ -178,8 +147,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "redo",
         aliases: &[],
         usage: "redo",
-        help_en: "give back what `undo` took back",
-        help_zh: "复原：重做刚悔掉的那一步",
         max_args: 0,
         action: Action::Redo,
     },
@@ -187,8 +154,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "sources",
         aliases: &[],
         usage: "sources [on|off]",
-        help_en: "whether each option says which one the novel or history took, before you choose (off at first; kept with the game)",
-        help_zh: "抉择前是否在选项后标出书中之选或史实之选（起初不标；随本局存档）",
         max_args: 1,
         action: Action::Sources,
     },
@@ -196,8 +161,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "lang",
         aliases: &[],
         usage: "lang [en|zh-Hans|zh-Hant]",
-        help_en: "show or change the language",
-        help_zh: "查看或切换语言",
         max_args: 1,
         action: Action::Lang,
     },
@@ -205,8 +168,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "help",
         aliases: &["h", "?"],
         usage: "help [COMMAND|ORDER]",
-        help_en: "this list; `help order`, `help rally`, `help map`… say more",
-        help_zh: "本帮助；help order、help rally、help map 等详述",
         max_args: 1,
         action: Action::Help,
     },
@@ -214,8 +175,6 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "quit",
         aliases: &["q", "exit"],
         usage: "quit",
-        help_en: "leave the game (it is autosaved)",
-        help_zh: "退出（自动存档）",
         max_args: 0,
         action: Action::Quit,
     },
@@ -356,21 +315,12 @@ pub fn help_text(locale: Locale, columns: usize) -> String {
         .max()
         .unwrap_or(0);
     let mut out = String::new();
-    let head = match locale {
-        Locale::En => {
-            "Type a number to choose an option; Enter lets a turn pass. Commands (`help COMMAND` says more):"
-        }
-        _ => locale.zh("输入数字作出抉择；回车静待一回合。命令（help 命令名 详述）："),
-    };
+    let head = ui(locale, Ui::HelpHead);
     out.push_str(&super::wrap::wrap(head, columns, ""));
     out.push('\n');
     let beside = 2 + width + 2;
     for spec in COMMANDS {
-        let help = if locale == Locale::En {
-            spec.help_en
-        } else {
-            locale.zh(spec.help_zh)
-        };
+        let help = command_help(locale, spec.action);
         if beside + 20 <= columns {
             let wrapped = super::wrap::wrap(help, columns, &" ".repeat(beside));
             if spec.usage.len() > width {
@@ -396,53 +346,7 @@ pub fn help_text(locale: Locale, columns: usize) -> String {
 /// What `help TOPIC` says: an order (`hold`, `advance`, …, or `order`
 /// for them all) or a command. None for a topic it does not know.
 pub fn help_topic(locale: Locale, topic: &str, columns: usize) -> Option<String> {
-    let zh = locale.is_chinese();
     let topic = clean(topic).to_lowercase();
-    let orders_en: &[(&str, &str)] = &[
-        (
-            "hold",
-            "`order UNIT hold`: stay where it stands and fight there; in cover (reeds, wagons, walls) it loses fewer men. Refused by a unit that is running.",
-        ),
-        (
-            "advance",
-            "`order UNIT advance PLACE`: march to the place by the shortest road, a zone a turn, fighting what it meets on the way; fords and bridges pass only so many men a turn. Refused by a unit that is running.",
-        ),
-        (
-            "attack",
-            "`order UNIT attack PLACE`: as `advance`, but the men go in with their blood up (their morale rises), and the enemy, if he sees the thrust, sends his nearest fresh reserve to meet it. Refused by a unit that is running.",
-        ),
-        (
-            "withdraw",
-            "`order UNIT withdraw`: fall back to your side's camp (where routed men run to) by the shortest road; if the enemy is on it, his horse may press the retreat. Refused by a unit that is running.",
-        ),
-        (
-            "rally",
-            "`order UNIT rally`: a steady or wavering unit falls back on you, wherever your commander stands, and stays by him. A unit that is already running will not listen to any order: it is rallied only by drums it can hear (a commander with drums nearby) or when it gets its breath back out of the fight.",
-        ),
-    ];
-    let orders_zh: &[(&str, &str)] = &[
-        (
-            "hold",
-            "order 营 hold（坚守）：原地不动，就地接战；有掩蔽（芦苇、车营、城墙）之处折损较少。正在溃逃的部队不听此令。",
-        ),
-        (
-            "advance",
-            "order 营 advance 地点（前进）：循最近的道路开往该地，每回合走一段，途中遇敌即战；渡口与桥每回合只能过有限的人。正在溃逃的部队不听此令。",
-        ),
-        (
-            "attack",
-            "order 营 attack 地点（进攻）：与前进相同，但全军鼓勇而进（士气上升）；敌军若看见这一击，会派最近的生力军来迎。正在溃逃的部队不听此令。",
-        ),
-        (
-            "withdraw",
-            "order 营 withdraw（撤退）：循最近的道路退回本方大营（溃兵奔逃之处）；若与敌军相接，敌骑可能追击。正在溃逃的部队不听此令。",
-        ),
-        (
-            "rally",
-            "order 营 rally（收拢）：严整或动摇的部队向你靠拢，到你所在之处，留在你身边。已在溃逃的部队什么命令都不听：只有听得见鼓声（附近有带鼓的主将）或脱离战斗喘过气来，才能收拢。",
-        ),
-    ];
-    let orders = if zh { orders_zh } else { orders_en };
     let verb = match topic.as_str() {
         "坚守" | "堅守" => "hold",
         "前进" | "前進" | "进至" | "進至" => "advance",
@@ -452,19 +356,22 @@ pub fn help_topic(locale: Locale, topic: &str, columns: usize) -> Option<String>
         other => other,
     };
     let say = |text: &str| super::wrap::wrap(&locale.zh_string(text.to_string()), columns, "");
-    if let Some((_, text)) = orders.iter().find(|(v, _)| *v == verb) {
-        return Some(say(text));
+    let orders = [
+        ("hold", OrderHelp::Hold),
+        ("advance", OrderHelp::Advance),
+        ("attack", OrderHelp::Attack),
+        ("withdraw", OrderHelp::Withdraw),
+        ("rally", OrderHelp::Rally),
+    ];
+    if let Some((_, key)) = orders.iter().find(|(v, _)| *v == verb) {
+        return Some(say(order_help(locale, *key)));
     }
     if verb == "order" {
-        let intro = if zh {
-            "order 营 命令 [地点]：向本部某营下令。营可用标签（orders 与地图在名字后列出）或名字，中英文皆可；地点可用地图上的字母（A、B……）、编号或名字。你所在之处的部队立即奉令；别处的由传令兵送去，要走几回合（经浓烟更慢，部队动摇时再慢一回合），送到之前部队若已溃逃，命令作废。orders 列出各营现行军令、在途军令与预计到达的回合。"
-        } else {
-            "`order UNIT VERB [PLACE]` sends an order to a unit of yours. UNIT is the unit's label (shown after its name in `orders` and on the map) or its name, in any language; PLACE is the letter the map prints (A, B, …), its id or its name. Units where your commander stands obey at once; the others when a courier reaches them, which takes turns (longer through thick smoke, a turn more for a wavering unit); a unit that breaks before the courier arrives never gets the order. `orders` shows each unit's order, the orders on their way and when they arrive. The orders:"
-        };
+        let intro = order_help(locale, OrderHelp::Intro);
         let mut out = vec![say(intro)];
-        for (_, text) in orders {
+        for (_, key) in orders {
             out.push(super::drawn::hang(
-                &locale.zh_string(text.to_string()),
+                &locale.zh_string(order_help(locale, key).to_string()),
                 columns,
                 "  ",
                 "    ",
@@ -475,11 +382,7 @@ pub fn help_topic(locale: Locale, topic: &str, columns: usize) -> Option<String>
     let spec = COMMANDS
         .iter()
         .find(|c| c.name == verb || c.aliases.contains(&verb))?;
-    let help = if zh {
-        locale.zh(spec.help_zh)
-    } else {
-        spec.help_en
-    };
+    let help = command_help(locale, spec.action);
     let mut out = super::wrap::wrap(spec.usage, columns, "");
     out.push('\n');
     out.push_str(&super::wrap::wrap(&capitalize_first(help), columns, "  "));
@@ -575,13 +478,15 @@ mod tests {
     }
 
     #[test]
-    fn every_command_has_help_in_both_languages() {
+    fn every_command_has_help_in_every_language() {
         for spec in COMMANDS {
-            assert!(
-                !spec.help_en.is_empty() && !spec.help_zh.is_empty(),
-                "{}",
-                spec.name
-            );
+            for locale in Locale::ALL {
+                assert!(
+                    !command_help(locale, spec.action).is_empty(),
+                    "{} in {locale:?}",
+                    spec.name
+                );
+            }
         }
     }
 }

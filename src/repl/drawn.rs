@@ -643,6 +643,7 @@ impl Grid<'_> {
     }
 }
 
+use super::catalogue::{self, Ui, ui};
 use super::render::View;
 use super::wrap::{pad, wrap};
 use crate::picture::Bearing;
@@ -790,9 +791,8 @@ impl View<'_> {
             return self.map_list();
         };
         let l = self.locale;
-        let zh = l.is_chinese();
         let mut lines = vec![wrap(&self.whereabouts(), columns, "")];
-        lines.push(self.style.dim(if zh { l.zh("北 ↑") } else { "north ↑" }));
+        lines.push(self.style.dim(ui(l, Ui::NorthUp)));
         // The canvas, row by row.
         let mut canvas: Vec<Vec<Option<String>>> = vec![vec![None; plan.width]; plan.height];
         for (z, &(bx, by, bw)) in plan.boxes.iter().enumerate() {
@@ -827,8 +827,8 @@ impl View<'_> {
             }
         }
         // The key: each place by its label, its name whole, what is there.
-        let colon = if zh { "：" } else { ": " };
-        let sep = if zh { "；" } else { "; " };
+        let colon = ui(l, Ui::Colon);
+        let sep = ui(l, Ui::ItemSep);
         for &z in &plan.order {
             let label = self.style.bold(&zone_label(z));
             let units = self.zone_units_with(z, true);
@@ -843,52 +843,12 @@ impl View<'_> {
     /// The legend, packed into lines without breaking an item.
     fn legend(&self, plan: &Plan) -> Vec<String> {
         let l = self.locale;
-        let zh = l.is_chinese();
-        let items: Vec<&str> = if zh {
-            vec![
-                "图例：",
-                "★ 你所在",
-                "● 我军",
-                "◆ 敌军（眼下所见）",
-                "◇ 敌军（先前所见）",
-                "? 未见",
-                "≈ 渡口、河",
-                "= 桥",
-                "▲ 营寨",
-                "· 道路",
-                "▒ 薄烟",
-                "▓ 浓烟",
-                "* 火",
-                "─│ 道路相通",
-            ]
-        } else {
-            vec![
-                "Legend:",
-                "★ you",
-                "● your men",
-                "◆ enemy seen now",
-                "◇ seen earlier",
-                "? unseen",
-                "≈ ford, river",
-                "= bridge",
-                "▲ camp",
-                "· road",
-                "▒ thin smoke",
-                "▓ thick smoke",
-                "* fire",
-                "─│ roads",
-            ]
-        };
-        let mut items: Vec<String> = items.into_iter().map(|i| l.zh(i).to_string()).collect();
-        if plan.form == Form::Full {
-            let order = if zh {
-                "框内：字母、地形、地名、你、我军、敌军；烟火染其两边"
-            } else {
-                "in a box: letter, kind, name, you, your men, the enemy; smoke or fire shades its sides"
-            };
-            items.push(l.zh(order).to_string());
-        }
-        let gap = if zh { "　" } else { "  " };
+        let items: Vec<String> = catalogue::MapKey::ALL
+            .iter()
+            .filter(|key| **key != catalogue::MapKey::InABox || plan.form == Form::Full)
+            .map(|key| catalogue::map_key(l, *key).to_string())
+            .collect();
+        let gap = ui(l, Ui::LegendGap);
         let mut out = Vec::new();
         let mut line = String::new();
         for item in items {

@@ -2,6 +2,7 @@
 //! a terminal, line by line from a pipe), runs them on the [`Game`], and
 //! renders what happened in the player's language, wrapped to the terminal.
 
+pub mod catalogue;
 pub mod chronicle;
 pub mod commands;
 pub mod drawn;
@@ -12,9 +13,10 @@ pub mod wrap;
 use crate::save;
 use crate::scene::{Locale, Scene};
 use crate::story::{Game, Output, StoryError, Told, UnitCommand};
+use catalogue::{Msg, Reload, Ui, msg, ui};
 use chronicle::Alert;
 use commands::{Action, Parsed};
-use render::{Style, View, ui};
+use render::{Style, View};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::{BufRead, Write};
@@ -104,35 +106,15 @@ fn find<'a>(words: &str, items: &[(&'a str, Vec<&str>)]) -> Result<&'a str, Opti
 }
 
 fn not_found(locale: Locale, words: &str, near: Option<&str>, zone: bool) -> String {
-    let zh = locale.is_chinese();
     let words = commands::shorten(words, 30);
-    let text = match (zone, near, zh) {
-        (false, Some(near), false) => format!(
-            "No unit of yours is called `{words}`. Did you mean `{near}`? (`orders` lists your units, each with the label to type.)"
-        ),
-        (false, None, false) => format!(
-            "No unit of yours is called `{words}`. (`orders` lists your units, each with the label to type.)"
-        ),
-        (true, Some(near), false) => format!(
-            "No place is called `{words}`. Did you mean `{near}`? (`map` shows each place with its letter: `order UNIT advance C`.)"
-        ),
-        (true, None, false) => format!(
-            "No place is called `{words}`. (`map` shows each place with its letter: `order UNIT advance C`.)"
-        ),
-        (false, Some(near), true) => format!(
-            "你麾下没有叫“{words}”的营。是不是“{near}”？（orders 列出各营及可输入的标签。）"
-        ),
-        (false, None, true) => {
-            format!("你麾下没有叫“{words}”的营。（orders 列出各营及可输入的标签。）")
-        }
-        (true, Some(near), true) => format!(
-            "没有叫“{words}”的地方。是不是“{near}”？（map 给每处标了字母，如 order 营 advance C。）"
-        ),
-        (true, None, true) => {
-            format!("没有叫“{words}”的地方。（map 给每处标了字母，如 order 营 advance C。）")
-        }
-    };
-    locale.zh_string(text)
+    msg(
+        locale,
+        Msg::NotFound {
+            words: &words,
+            near,
+            zone,
+        },
+    )
 }
 
 /// A line read from the player.
@@ -784,7 +766,7 @@ impl<'a> Session<'a> {
         let meta = scene.meta();
         let title = self.options.style.bold(meta.title.get(l));
         self.say(&title);
-        let sep = if l.is_chinese() { "，" } else { " · " };
+        let sep = ui(l, Ui::DatePlaceSep);
         self.say_wrapped(
             &format!("{}{sep}{}", meta.date.get(l), meta.place.get(l)),
             "",
@@ -794,11 +776,7 @@ impl<'a> Session<'a> {
             .map(|c| c.name.get(l).to_string())
             .unwrap_or_default();
         let seed = self.game.seed();
-        let line = if l.is_chinese() {
-            format!("{}{role}（{}{seed}）", ui(l, "you_are"), ui(l, "seed"))
-        } else {
-            format!("{} {role} · {} {seed}", ui(l, "you_are"), ui(l, "seed"))
-        };
+        let line = msg(l, Msg::RoleLine { role: &role, seed });
         self.say(&line);
         self.say("");
         if let Some(intro) = self.game.tell(&meta.intro, "intro") {
@@ -917,7 +895,7 @@ impl<'a> Session<'a> {
                         alert = Some(alert.map_or(a, |old| old.min(a)));
                     }
                     if !composed.sentences.is_empty() {
-                        let sep = if l.is_chinese() { "" } else { " " };
+                        let sep = ui(l, Ui::SentenceGap);
                         pieces.push(Piece::Wrapped(composed.sentences.join(sep), "  "));
                         told += 1;
                     }
@@ -950,11 +928,7 @@ impl<'a> Session<'a> {
                 }
                 Output::Cry(text) => {
                     let cry = self.with_view(|v| v.told(text));
-                    let line = if l.is_chinese() {
-                        format!("{}“{cry}”", l.zh("近处有人高喊："))
-                    } else {
-                        format!("A cry goes up nearby: “{cry}”")
-                    };
+                    let line = msg(l, Msg::CryNearby { cry: &cry });
                     pieces.push(Piece::Wrapped(line, ""));
                     told += 1;
                 }
@@ -991,10 +965,10 @@ impl<'a> Session<'a> {
                     // Only the player's own choice is named: what the side
                     // nobody plays decided reaches him as what he perceived.
                     if *by_player {
-                        let colon = if l.is_chinese() { "：" } else { ": " };
+                        let colon = ui(l, Ui::Colon);
                         pieces.push(Piece::Blank);
                         pieces.push(Piece::Wrapped(
-                            format!("{}{colon}{}", ui(l, "your_choice"), choice.text.get(l)),
+                            format!("{}{colon}{}", ui(l, Ui::YourChoice), choice.text.get(l)),
                             "",
                         ));
                         told += 1;
@@ -1066,14 +1040,14 @@ impl<'a> Session<'a> {
             return;
         };
         self.say("");
-        let title = format!("{}{}", ui(l, "ending"), ending.title.get(l));
+        let title = format!("{}{}", ui(l, Ui::Ending), ending.title.get(l));
         let title = self.options.style.bold(&title);
         self.say(&title);
         if let Some(text) = text {
             self.say_told(text);
         }
         self.say("");
-        self.say(&self.options.style.bold(ui(l, "after_action")));
+        self.say(&self.options.style.bold(ui(l, Ui::AfterAction)));
         if let Some(summary) = summary {
             self.say_told(summary);
         }
@@ -1082,9 +1056,9 @@ impl<'a> Session<'a> {
         if let Some(history) = history {
             self.say("");
             let key = if render::from_novel(self.game.scene()) {
-                "history"
+                Ui::History
             } else {
-                "history_records"
+                Ui::HistoryRecords
             };
             self.say(&self.options.style.bold(ui(l, key)));
             self.say_told(history);
@@ -1095,7 +1069,7 @@ impl<'a> Session<'a> {
     fn prompt(&self) -> String {
         let l = self.options.locale;
         if let Some(tp) = self.game.pending() {
-            return format!("{} 1-{}> ", ui(l, "choose"), tp.options.len());
+            return format!("{} 1-{}> ", ui(l, Ui::Choose), tp.options.len());
         }
         if self.game.is_over() {
             return "> ".to_string();
@@ -1136,12 +1110,7 @@ impl<'a> Session<'a> {
             input.set_completions(self.completions());
             if self.first_hint && self.game.pending().is_none() && !self.game.is_over() {
                 let l = self.options.locale;
-                let text = if l.is_chinese() {
-                    l.zh("（回车静待一回合；wait 静待到有事；order 营 advance C 调动部队，字母见 map；help 查看其余命令。）")
-                } else {
-                    "(Enter lets a turn pass; `wait` until something needs you; `order UNIT advance C` moves a unit, the letters are on the `map`; `help` lists the rest.)"
-                };
-                let text = self.options.style.dim(text);
+                let text = self.options.style.dim(ui(l, Ui::FirstHint));
                 self.say_wrapped(&text, "");
             }
             let prompt = self.prompt();
@@ -1166,12 +1135,7 @@ impl<'a> Session<'a> {
                     }
                     self.interrupted = true;
                     let l = self.options.locale;
-                    let text = if l.is_chinese() {
-                        l.zh("（已取消。再按一次 Ctrl-C 退出，游戏会自动存档。）")
-                    } else {
-                        "(Cancelled. Press Ctrl-C again to leave; the game is autosaved.)"
-                    };
-                    self.say(text);
+                    self.say(ui(l, Ui::Cancelled));
                     continue;
                 }
                 Line::Eof => {
@@ -1180,11 +1144,7 @@ impl<'a> Session<'a> {
                 }
                 Line::Broken(why) => {
                     let l = self.options.locale;
-                    let text = if l.is_chinese() {
-                        l.zh_string(format!("无法读取标准输入：{why}"))
-                    } else {
-                        format!("Cannot read standard input: {why}.")
-                    };
+                    let text = msg(l, Msg::StdinBroken { why: &why });
                     self.say_wrapped(&text, "");
                     self.leave();
                     return;
@@ -1213,21 +1173,15 @@ impl<'a> Session<'a> {
 
     fn refused(&mut self, why: Refusal) {
         let l = self.options.locale;
-        let text = match (why, l.is_chinese()) {
-            (Refusal::NotText, false) => {
-                "That line is not text (not UTF-8); it was ignored.".to_string()
-            }
-            (Refusal::NotText, true) => l.zh("这一行不是文本（非 UTF-8），已略过。").to_string(),
-            (Refusal::TooLong(n), false) => format!(
-                "That line is {} long; commands are at most {}. It was ignored.",
-                crate::files::human_bytes(n as u64),
-                crate::files::human_bytes(MAX_LINE_BYTES as u64)
+        let text = match why {
+            Refusal::NotText => ui(l, Ui::NotText).to_string(),
+            Refusal::TooLong(n) => msg(
+                l,
+                Msg::TooLong {
+                    size: &crate::files::human_bytes(n as u64),
+                    max: &crate::files::human_bytes(MAX_LINE_BYTES as u64),
+                },
             ),
-            (Refusal::TooLong(n), true) => l.zh_string(format!(
-                "这一行长达 {}，命令至多 {}，已略过。",
-                crate::files::human_bytes(n as u64),
-                crate::files::human_bytes(MAX_LINE_BYTES as u64)
-            )),
         };
         self.say(&text);
     }
@@ -1242,23 +1196,16 @@ impl<'a> Session<'a> {
             &mut self.game,
             &self.transcript,
         );
-        let text = match (result, l.is_chinese()) {
-            (Ok(_), false) => format!(
-                "The game is saved in slot `{slot}`; `xiaoling play --load {slot}` goes on from here."
-            ),
-            (Ok(_), true) => format!(
-                "{}{slot}{}{slot}{}",
-                l.zh("游戏已自动存入槽位 "),
-                l.zh("；用 xiaoling play --load "),
-                l.zh(" 接着玩。")
-            ),
-            (Err(err), false) => {
+        let text = match result {
+            Ok(_) => msg(l, Msg::Left { slot: &slot }),
+            Err(err) => {
                 self.leave_save_failed = true;
-                format!("The game could not be saved on leaving: {err}")
-            }
-            (Err(err), true) => {
-                self.leave_save_failed = true;
-                format!("{}{err}", l.zh("退出时未能存档："))
+                msg(
+                    l,
+                    Msg::LeaveFailed {
+                        err: &err.to_string(),
+                    },
+                )
             }
         };
         self.say_wrapped(&text, "");
@@ -1305,13 +1252,7 @@ impl<'a> Session<'a> {
             Parsed::Empty => {
                 if let Some(tp) = self.game.pending() {
                     let count = tp.options.len();
-                    let text = if l.is_chinese() {
-                        l.zh_string(format!("请输入 1 到 {count} 作出抉择（look 重看局势）。"))
-                    } else {
-                        format!(
-                            "Choose an option, 1 to {count} (`look` shows the situation again)."
-                        )
-                    };
+                    let text = msg(l, Msg::ChooseOption { count });
                     self.say(&text);
                 } else {
                     self.advance();
@@ -1331,18 +1272,13 @@ impl<'a> Session<'a> {
             }
             Parsed::BadNumber(number) => {
                 let max = self.game.pending().map(|tp| tp.options.len());
-                let text = match (max, l.is_chinese()) {
-                    (Some(max), false) => {
-                        format!("{number} is far too large: choose 1 to {max}.")
-                    }
-                    (Some(max), true) => {
-                        l.zh_string(format!("{number} 太大了：请输入 1 到 {max}。"))
-                    }
-                    (None, false) => {
-                        format!("{number} is far too large, and there is nothing to choose now.")
-                    }
-                    (None, true) => l.zh_string(format!("{number} 太大了，眼下也无可抉择。")),
-                };
+                let text = msg(
+                    l,
+                    Msg::TooLarge {
+                        number: &number,
+                        max,
+                    },
+                );
                 self.say_wrapped(&text, "");
             }
             Parsed::ExtraWords {
@@ -1350,17 +1286,14 @@ impl<'a> Session<'a> {
                 usage: _,
                 extra,
             } if command == "save" || command == "load" => {
-                let text = if l.is_chinese() {
-                    l.zh_string(format!(
-                        "槽位名只能是一个词：字母、数字、汉字、- 和 _，不含空格，至多 {} 个字（如 `{command} 我的存档` 或 `{command} my-slot`）。“{extra}”多出来了，什么也没做。",
-                        save::MAX_SLOT_CHARS
-                    ))
-                } else {
-                    format!(
-                        "Nothing was done: a slot name is one word, of letters (Chinese too), digits, `-` and `_`, at most {} characters (`{command} my-slot`), and `{extra}` is one word too many.",
-                        save::MAX_SLOT_CHARS
-                    )
-                };
+                let text = msg(
+                    l,
+                    Msg::SlotOneWord {
+                        command: &command,
+                        extra: &extra,
+                        max: save::MAX_SLOT_CHARS,
+                    },
+                );
                 self.say_wrapped(&text, "");
             }
             Parsed::ExtraWords {
@@ -1368,15 +1301,14 @@ impl<'a> Session<'a> {
                 usage,
                 extra,
             } => {
-                let text = if l.is_chinese() {
-                    l.zh_string(format!(
-                        "`{command}` 后面多了“{extra}”：用法是 {usage}。什么也没做。"
-                    ))
-                } else {
-                    format!(
-                        "`{command}` does not take `{extra}`: the form is `{usage}`. Nothing was done."
-                    )
-                };
+                let text = msg(
+                    l,
+                    Msg::ExtraWords {
+                        command: &command,
+                        usage,
+                        extra: &extra,
+                    },
+                );
                 self.say_wrapped(&text, "");
             }
             // An order's verb alone ("rally", "attack ford"): the order
@@ -1400,37 +1332,17 @@ impl<'a> Session<'a> {
                 } else {
                     format!("order UNIT {word} {rest}")
                 };
-                let message = if l.is_chinese() {
-                    format!(
-                        "{}`{example}`{}",
-                        l.zh("命令要指明哪一部："),
-                        l.zh("。UNIT 填部队的 id 或名字，`status` 列出你的部队。")
-                    )
-                } else {
-                    format!(
-                        "An order names the unit it is for: `{example}`, with a unit's id or name (`status` lists yours)."
-                    )
-                };
+                let message = msg(l, Msg::OrderNamesUnit { example: &example });
                 self.say_wrapped(&message, "");
             }
             Parsed::Unknown { word, suggestion } => {
-                let message = match (suggestion, l.is_chinese()) {
-                    (Some(s), false) => format!(
-                        "Unknown command `{word}`. Did you mean `{s}`? Type `help` for the list."
-                    ),
-                    (Some(s), true) => format!(
-                        "{}`{word}`{}`{s}`{}",
-                        l.zh("没有"),
-                        l.zh("这个命令。是不是"),
-                        l.zh("？输入 help 查看命令。")
-                    ),
-                    (None, false) => format!("Unknown command `{word}`. Type `help` for the list."),
-                    (None, true) => format!(
-                        "{}`{word}`{}",
-                        l.zh("没有"),
-                        l.zh("这个命令。输入 help 查看命令。")
-                    ),
-                };
+                let message = msg(
+                    l,
+                    Msg::UnknownCommand {
+                        word: &word,
+                        suggestion,
+                    },
+                );
                 self.say_wrapped(&message, "");
             }
             Parsed::Command(action, args) => return self.command(action, &args),
@@ -1452,12 +1364,7 @@ impl<'a> Session<'a> {
     /// (English or Chinese, a unique beginning is enough), then sends it.
     fn order(&mut self, args: &[String]) {
         let l = self.options.locale;
-        let zh = l.is_chinese();
-        let usage = if zh {
-            l.zh("用法：order 营 坚守|前进 地点|进攻 地点|撤退|收拢（英文 hold|advance|attack|withdraw|rally 亦可）")
-        } else {
-            "Usage: order UNIT hold | advance ZONE | attack ZONE | withdraw | rally"
-        };
+        let usage = ui(l, Ui::OrderUsage);
         let verb_at = args.iter().position(|w| verb(w).is_some());
         let Some(verb_at) = verb_at.filter(|at| *at > 0) else {
             self.say_wrapped(usage, "");
@@ -1549,7 +1456,6 @@ impl<'a> Session<'a> {
     fn say_changed_orders(&mut self, before: &OwnOrders) {
         let after = self.own_orders();
         let l = self.options.locale;
-        let zh = l.is_chinese();
         let mut lines = Vec::new();
         for &(idx, now) in &after.0 {
             let Some(&(_, was)) = before.0.iter().find(|(i, _)| *i == idx) else {
@@ -1561,13 +1467,16 @@ impl<'a> Session<'a> {
             let line = self.with_view(|v| {
                 let name = v.unit_name(idx);
                 let (was, now) = (v.doing(was), v.doing(now));
-                if zh {
-                    format!("  {name}：原为{was}，现{now}")
-                } else {
-                    format!("  {name}: now {now} (was {was})")
-                }
+                msg(
+                    l,
+                    Msg::ChangedOrder {
+                        unit: &name,
+                        was: &was,
+                        now: &now,
+                    },
+                )
             });
-            lines.push(l.zh_string(line));
+            lines.push(line);
         }
         for courier in &before.1 {
             if after.1.contains(courier) {
@@ -1584,23 +1493,20 @@ impl<'a> Session<'a> {
             let line = self.with_view(|v| {
                 let name = v.unit_name(idx);
                 let what = v.order_words(&courier.order);
-                if zh {
-                    format!("  给{name}的军令（{what}）已收回")
-                } else {
-                    format!("  the order on its way to {name} ({what}) is called back")
-                }
+                msg(
+                    l,
+                    Msg::CalledBack {
+                        unit: &name,
+                        what: &what,
+                    },
+                )
             });
-            lines.push(l.zh_string(line));
+            lines.push(line);
         }
         if lines.is_empty() {
             return;
         }
-        let head = if zh {
-            l.zh("此一抉择改了你的军令：")
-        } else {
-            "This choice changed your orders:"
-        };
-        self.say_wrapped(head, "");
+        self.say_wrapped(ui(l, Ui::OrdersChanged), "");
         for line in lines {
             let line = render::capitalize(line.trim_start());
             self.say(&drawn::hang(
@@ -1627,33 +1533,12 @@ impl<'a> Session<'a> {
     /// Why a unit refused an order, and what would work instead.
     fn order_refused(&mut self, idx: usize, err: &StoryError) {
         let l = self.options.locale;
-        let zh = l.is_chinese();
         let name = self.with_view(|v| v.unit_name(idx));
-        let text = match (err, zh) {
-            (StoryError::WillNotListen, false) => format!(
-                "{name} is running and will not listen to any order until it is rallied: running men rally to drums they can hear (a commander with drums close by), or once they are out of the fight and get their breath back. Meanwhile, order the units that stand (`orders`; `help rally`)."
-            ),
-            (StoryError::WillNotListen, true) => format!(
-                "{name}正在溃逃，重整之前什么命令都不听：听得见鼓声（附近有带鼓的主将），或脱离战斗喘过气来，才会收拢。眼下可向未溃的部队下令（orders；help rally）。"
-            ),
-            (StoryError::NoRoad, false) => format!(
-                "No road a rider can take leads from you to {name} (the way is cut or held by the enemy): the order cannot be sent. Try again when the way is open, or order the units you can reach (`orders`)."
-            ),
-            (StoryError::NoRoad, true) => format!(
-                "没有传令兵走得通的道路通往{name}（道路断绝或为敌所据），军令送不出去。等道路通了再下令，或向够得着的部队下令（orders）。"
-            ),
-            (StoryError::NotOnField, false) => format!(
-                "{name} is no longer on the field (broken up, taken or gone): it takes no more orders."
-            ),
-            (StoryError::NotOnField, true) => {
-                format!("{name}已不在战场上（溃散、被俘或离去），不再受令。")
-            }
-            _ => {
-                self.error(err);
-                return;
-            }
+        let Some(text) = catalogue::order_refused(l, &name, err) else {
+            self.error(err);
+            return;
         };
-        let text = render::capitalize(&l.zh_string(text));
+        let text = render::capitalize(&text);
         self.say_wrapped(&text, "");
     }
 
@@ -1700,60 +1585,18 @@ impl<'a> Session<'a> {
         if self.game.pending().is_some() || self.game.is_over() {
             return; // the choice or the ending speaks for itself
         }
-        let text = if l.is_chinese() {
-            format!("{}{}{}", l.zh("（暂停："), reason.words(l), l.zh("。）"))
-        } else {
-            format!("(Stopped: {}.)", reason.words(l))
-        };
+        let text = msg(
+            l,
+            Msg::Stopped {
+                reason: reason.words(l),
+            },
+        );
         self.say(&text);
     }
 
     fn error(&mut self, err: &StoryError) {
         let l = self.options.locale;
-        let text = if l.is_chinese() {
-            match err {
-                StoryError::ChoicePending => l.zh("尚有抉择待定：请输入选项编号。").to_string(),
-                StoryError::NothingToChoose => l
-                    .zh("眼下无可抉择。按回车或输入 next 静待一回合。")
-                    .to_string(),
-                StoryError::NoSuchOption(_, max) => {
-                    l.zh_string(format!("没有这个选项：请输入 1 到 {max}。"))
-                }
-                StoryError::Ended => l.zh("此战已毕。可输入 undo、load 或 quit。").to_string(),
-                StoryError::UndoForbidden => l.zh("此战不许悔棋。").to_string(),
-                StoryError::NothingToUndo => l.zh("已是开局，无可悔之步。").to_string(),
-                StoryError::NoOrders(_) => l.zh("此战你只在关头决断，不能向各营下令。").to_string(),
-                StoryError::NoSuchUnit(unit) => l.zh_string(format!("你麾下没有“{unit}”。")),
-                StoryError::NoSuchZone(zone) => {
-                    l.zh_string(format!("战场上没有“{zone}”这个地方。"))
-                }
-                StoryError::NotOnField => l.zh("该营不在战场上。").to_string(),
-                StoryError::WillNotListen => l.zh("该营正在溃逃，重整之前不听号令。").to_string(),
-                StoryError::NoRoad => l.zh("没有道路通往该营，传令兵到不了。").to_string(),
-                StoryError::TooManyOrders(n) => l.zh_string(format!(
-                    "你已下令 {n} 次，存档容不下更多命令：此战不能再下令，回合与抉择照常（next）。"
-                )),
-                other => other.to_string(),
-            }
-        } else {
-            match err {
-                StoryError::NothingToChoose => {
-                    "There is nothing to choose now. Press Enter or type `next` to let a turn pass."
-                        .to_string()
-                }
-                StoryError::Ended => {
-                    "The battle is over. You can `undo`, `load` or `quit`.".to_string()
-                }
-                other => {
-                    let text = other.to_string();
-                    let mut chars = text.chars();
-                    match chars.next() {
-                        Some(c) => format!("{}{}.", c.to_uppercase(), chars.as_str()),
-                        None => text,
-                    }
-                }
-            }
-        };
+        let text = catalogue::story_error(l, err);
         self.say_wrapped(&text, "");
     }
 
@@ -1770,15 +1613,7 @@ impl<'a> Session<'a> {
                     Some(text) => self.say(&text),
                     None => {
                         let topic = commands::shorten(topic, 24);
-                        let text = if l.is_chinese() {
-                            l.zh_string(format!(
-                                "没有关于“{topic}”的说明。可查：order、hold、advance、attack、withdraw、rally，或任一命令（help 列出全部）。"
-                            ))
-                        } else {
-                            format!(
-                                "There is no help on `{topic}`. Try `help order`, `help hold`, `help advance`, `help attack`, `help withdraw`, `help rally`, or any command (`help` lists them)."
-                            )
-                        };
+                        let text = msg(l, Msg::NoHelp { topic: &topic });
                         self.say_wrapped(&text, "");
                     }
                 },
@@ -1793,13 +1628,7 @@ impl<'a> Session<'a> {
                     Some(1) => self.advance(),
                     Some(n) => self.run_turns(Some(n)),
                     None => {
-                        let text = if l.is_chinese() {
-                            l.zh("next 后面跟回合数，如 next 5（1 到 1000）。")
-                                .to_string()
-                        } else {
-                            "`next` takes a number of turns, e.g. `next 5` (1 to 1000).".to_string()
-                        };
-                        self.say(&text);
+                        self.say(ui(l, Ui::NextTakesNumber));
                     }
                 }
             }
@@ -1829,12 +1658,7 @@ impl<'a> Session<'a> {
                 let entries = self.last_entries.clone();
                 let lines = self.with_view(|v| v.entries(&entries));
                 if lines.is_empty() {
-                    let text = if l.is_chinese() {
-                        l.zh("上一回合无事可报。")
-                    } else {
-                        "Nothing to report from the last turn."
-                    };
-                    self.say(text);
+                    self.say(ui(l, Ui::NothingToReport));
                 }
                 for line in lines {
                     self.say_wrapped(&line, "  ");
@@ -1856,11 +1680,7 @@ impl<'a> Session<'a> {
                 }
                 Some(word) => {
                     let word = commands::shorten(&word, 24);
-                    let text = if l.is_chinese() {
-                        l.zh_string(format!("`map` 后面只能跟 list：“{word}”不认得。"))
-                    } else {
-                        format!("`map` takes only `list` (the places one by one), not `{word}`.")
-                    };
+                    let text = msg(l, Msg::MapTakesList { word: &word });
                     self.say_wrapped(&text, "");
                 }
             },
@@ -1886,11 +1706,13 @@ impl<'a> Session<'a> {
                     None => {
                         let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();
                         let tag = commands::shorten(tag, 24);
-                        let text = if l.is_chinese() {
-                            l.zh_string(format!("没有`{tag}`这种语言：可用 {}。", tags.join("、")))
-                        } else {
-                            format!("Unknown language `{tag}`: use one of {}.", tags.join(", "))
-                        };
+                        let text = msg(
+                            l,
+                            Msg::UnknownLanguage {
+                                tag: &tag,
+                                tags: &tags,
+                            },
+                        );
                         self.say_wrapped(&text, "");
                     }
                 },
@@ -1905,11 +1727,13 @@ impl<'a> Session<'a> {
                 );
                 match result {
                     Ok(path) => {
-                        let text = if l.is_chinese() {
-                            format!("{}{slot}（{}）", l.zh("已存档："), path.display())
-                        } else {
-                            format!("Saved to slot `{slot}` ({}).", path.display())
-                        };
+                        let text = msg(
+                            l,
+                            Msg::Saved {
+                                slot,
+                                path: &path.display().to_string(),
+                            },
+                        );
                         self.say(&text);
                     }
                     Err(err) => self.say_error(&err.to_string()),
@@ -1939,11 +1763,7 @@ impl<'a> Session<'a> {
                         if let Some(notice) = loaded.notice {
                             self.say_wrapped(&notice, "");
                         }
-                        let text = if l.is_chinese() {
-                            format!("{}{slot}", l.zh("已读档："))
-                        } else {
-                            format!("Loaded slot `{slot}`.")
-                        };
+                        let text = msg(l, Msg::Loaded { slot });
                         self.say(&text);
                         self.recap();
                     }
@@ -1966,16 +1786,8 @@ impl<'a> Session<'a> {
     /// problems are shown and the game goes on as it was.
     fn reload(&mut self) {
         let l = self.options.locale;
-        let zh = l.is_chinese();
         let Some(folder) = self.scene_folder.clone() else {
-            let text = if zh {
-                l.zh("没有可重读的剧本目录：请用 `--scenes 目录` 开局。")
-                    .to_string()
-            } else {
-                "There is no scene folder to read again: start the game with `--scenes DIR`."
-                    .to_string()
-            };
-            self.say_wrapped(&text, "");
+            self.say_wrapped(ui(l, Ui::NoSceneFolder), "");
             return;
         };
         let id = self.game.scene().id().to_string();
@@ -1985,30 +1797,24 @@ impl<'a> Session<'a> {
                 for problem in &problems {
                     self.say(problem.to_string().trim_end());
                 }
-                let text = if zh {
-                    l.zh_string(format!("剧本有{}处问题；本局照旧进行。", problems.len()))
-                } else {
-                    format!(
-                        "{} problem(s) in the scene files: the game goes on as it was.",
-                        problems.len()
-                    )
-                };
+                let text = msg(
+                    l,
+                    Msg::SceneProblems {
+                        count: problems.len(),
+                    },
+                );
                 self.say_wrapped(&text, "");
                 return;
             }
         };
         let Some(scene) = scene else {
-            let text = if zh {
-                l.zh_string(format!(
-                    "{} 中没有 `{id}` 这一战；本局照旧进行。",
-                    folder.display()
-                ))
-            } else {
-                format!(
-                    "No battle `{id}` in {}: the game goes on as it was.",
-                    folder.display()
-                )
-            };
+            let text = msg(
+                l,
+                Msg::NoBattleIn {
+                    id: &id,
+                    folder: &folder.display().to_string(),
+                },
+            );
             self.say_wrapped(&text, "");
             return;
         };
@@ -2030,48 +1836,31 @@ impl<'a> Session<'a> {
         let mut game = match fresh {
             Ok((game, _)) => game,
             Err(err) => {
-                let text = if zh {
-                    l.zh_string(format!("新版剧本无法开局（{err}）；本局照旧进行。"))
-                } else {
-                    format!(
-                        "The new version cannot open this game ({err}): the game goes on as it was."
-                    )
-                };
+                let text = msg(
+                    l,
+                    Msg::CannotOpen {
+                        err: &err.to_string(),
+                    },
+                );
                 self.say_wrapped(&text, "");
                 return;
             }
         };
         game.show_sources(self.game.shows_sources());
         let report = save::replay(&mut game, &file);
-        let text = match (&report.failed, report.diverged_at, report.same_end, zh) {
-            (Some((n, why)), _, _, false) => format!(
-                "Reloaded `{id}`. Command {} could not run on the new version ({why}): the game goes on from just before it.",
-                n + 1
-            ),
-            (Some((n, why)), _, _, true) => l.zh_string(format!(
-                "已重读 `{id}`。第{}条指令在新版上无法执行（{why}），本局从其前继续。",
-                n + 1
-            )),
-            (None, Some((_, turn)), _, false) => format!(
-                "Reloaded `{id}`. The new version parts from this game at turn {turn}: from there on, the battle is the new one's."
-            ),
-            (None, Some((_, turn)), _, true) => l.zh_string(format!(
-                "已重读 `{id}`。新版自第{turn}回合起与本局不同，此后依新版进行。"
-            )),
-            (None, None, true, false) => format!(
-                "Reloaded `{id}`. The new version plays this game the same way; new texts are told from now on."
-            ),
-            (None, None, true, true) => l.zh_string(format!(
-                "已重读 `{id}`。新版下本局进程不变，此后按新文本讲述。"
-            )),
-            (None, None, false, false) => format!(
-                "Reloaded `{id}`. The new version ends this game's commands in another state: {}",
-                report.describe()
-            ),
-            (None, None, false, true) => {
-                l.zh_string(format!("已重读 `{id}`。新版下本局结果有所不同。"))
-            }
+        let describe = report.describe();
+        let how = match (&report.failed, report.diverged_at, report.same_end) {
+            (Some((n, why)), _, _) => Reload::Failed {
+                command: n + 1,
+                why,
+            },
+            (None, Some((_, turn)), _) => Reload::PartsAt { turn },
+            (None, None, true) => Reload::Same,
+            (None, None, false) => Reload::Differs {
+                describe: &describe,
+            },
         };
+        let text = msg(l, Msg::Reloaded { id: &id, how });
         let scene = game.scene_arc();
         if let Some(old) = self.scenes.iter_mut().find(|s| s.id() == scene.id()) {
             *old = scene;
@@ -2124,17 +1913,7 @@ impl<'a> Session<'a> {
             undo: after.2,
             mark,
         });
-        let text = match (l.is_chinese(), steps) {
-            (false, 1) => "Taken back (`redo` gives it back).".to_string(),
-            (false, n) => {
-                format!("Taken back: the last command, {n} steps (`redo` gives it back).")
-            }
-            (true, 1) => l.zh("悔了一步（redo 可复原）。").to_string(),
-            (true, n) => l.zh_string(format!(
-                "悔了一步：上一条命令，共{}步（redo 可复原）。",
-                numbers::zh_numeral(n)
-            )),
-        };
+        let text = msg(l, Msg::TakenBack { steps });
         self.say_wrapped(&text, "");
         self.reset_memory();
         self.look();
@@ -2146,43 +1925,30 @@ impl<'a> Session<'a> {
     /// save, an autosave and `reload` keep it; `undo` does not touch it.
     fn sources(&mut self, arg: Option<&str>) {
         let l = self.options.locale;
-        let zh = l.is_chinese();
+        // What the player may type: on/off, or 开/关.
         let on = match arg.map(str::to_lowercase).as_deref() {
             None => None,
             Some("on" | "开" | "開") => Some(true),
             Some("off" | "关" | "關") => Some(false),
             Some(word) => {
                 let word = commands::shorten(word, 24);
-                let text = if zh {
-                    l.zh_string(format!("`sources` 后面只能跟 on 或 off：“{word}”不认得。"))
-                } else {
-                    format!("`sources` takes `on` or `off`, not `{word}`.")
-                };
-                self.say_wrapped(&text, "");
+                self.say_wrapped(&msg(l, Msg::SourcesTakes { word: &word }), "");
                 return;
             }
         };
         if let Some(on) = on {
             self.game.show_sources(on);
         }
-        let key = if render::from_novel(self.game.scene()) {
-            "novel"
-        } else {
-            "history_choice"
-        };
-        let text = match (self.game.shows_sources(), zh) {
-            (true, false) => format!(
-                "The options now say which one {} took (“{}”), before you choose. `sources off` hides it again.",
-                if key == "novel" { "the novel" } else { "history" },
-                ui(l, key)
-            ),
-            (true, true) => l.zh_string(format!(
-                "此后每逢抉择，{}会在选项后标出；sources off 可再隐去。",
-                ui(l, key)
-            )),
-            (false, false) => "The options do not say which one the novel or history took; `sources on` shows it before you choose.".to_string(),
-            (false, true) => l.zh_string("抉择时不标出书中之选或史实之选；sources on 可在抉择前标出。".to_string()),
-        };
+        let novel = render::from_novel(self.game.scene());
+        let label = ui(l, if novel { Ui::Novel } else { Ui::HistoryChoice });
+        let text = msg(
+            l,
+            Msg::SourcesShown {
+                on: self.game.shows_sources(),
+                novel,
+                label,
+            },
+        );
         self.say_wrapped(&text, "");
         if on.is_some() && self.game.pending().is_some() {
             self.show_choice();
@@ -2192,22 +1958,12 @@ impl<'a> Session<'a> {
     fn redo(&mut self) {
         let l = self.options.locale;
         let Some(redo) = self.redo.pop() else {
-            let text = if l.is_chinese() {
-                l.zh("没有可复原的：redo 只能重做刚被 undo 收回的命令。")
-            } else {
-                "Nothing to redo: `redo` gives back only what `undo` just took back."
-            };
-            self.say_wrapped(text, "");
+            self.say_wrapped(ui(l, Ui::NothingToRedo), "");
             return;
         };
         self.game.restore_saved(&redo.snapshot, redo.log, redo.undo);
         self.undo_marks.push(redo.mark);
-        let text = if l.is_chinese() {
-            l.zh("复原了。")
-        } else {
-            "Given back."
-        };
-        self.say(text);
+        self.say(ui(l, Ui::GivenBack));
         self.reset_memory();
         self.look();
         self.autosave("turn");
@@ -2238,7 +1994,7 @@ impl<'a> Session<'a> {
                 .ending(&ending)
                 .map(|e| e.title.get(l).to_string())
                 .unwrap_or_default();
-            self.say(&format!("{}{title}", ui(l, "ending")));
+            self.say(&format!("{}{title}", ui(l, Ui::Ending)));
         } else if self.game.pending().is_some() {
             self.show_choice();
         }
@@ -2307,13 +2063,13 @@ impl<'a> Session<'a> {
                 .commander(&tp.role)
                 .map(|c| c.name.get(l).to_string())
                 .unwrap_or_default();
-            let who = match (fallen_then, l.is_chinese()) {
-                (false, _) => name,
-                (true, false) => format!("{name}'s staff"),
-                (true, true) => l.zh_string(format!("{name}麾下")),
+            let who = if fallen_then {
+                msg(l, Msg::Staff { commander: &name })
+            } else {
+                name
             };
             let mark = source_mark(l, option.from).unwrap_or_default();
-            let colon = if l.is_chinese() { "：" } else { ": " };
+            let colon = ui(l, Ui::Colon);
             let turn = turn_of(at);
             entries.push((
                 at.unwrap_or(0),
@@ -2345,13 +2101,8 @@ impl<'a> Session<'a> {
 
     fn say_log_entry(&mut self, turn: Option<u32>, text: &str) {
         let l = self.options.locale;
-        let head = match (turn, l.is_chinese()) {
-            (Some(t), false) => format!("Turn {t}"),
-            (Some(t), true) => format!("{}{t}{}", ui(l, "turn"), ui(l, "turn_suffix")),
-            (None, false) => "Turn ?".to_string(),
-            (None, true) => format!("{}?{}", ui(l, "turn"), ui(l, "turn_suffix")),
-        };
-        let colon = if l.is_chinese() { "：" } else { ": " };
+        let head = msg(l, Msg::LogTurn { turn });
+        let colon = ui(l, Ui::Colon);
         let line = format!("{head}{colon}{text}");
         let wrapped = wrap::wrap(&line, self.options.style.columns, "    ");
         self.say(wrapped.trim_start());
@@ -2361,7 +2112,7 @@ impl<'a> Session<'a> {
         let l = self.options.locale;
         let entries = self.log_entries();
         if entries.is_empty() {
-            self.say(ui(l, "no_log"));
+            self.say(ui(l, Ui::NoLog));
             return;
         }
         for (turn, text) in entries {
@@ -2382,7 +2133,7 @@ impl<'a> Session<'a> {
             return;
         }
         self.say("");
-        self.say(&self.options.style.bold(ui(l, "not_known")));
+        self.say(&self.options.style.bold(ui(l, Ui::NotKnown)));
         for line in lines {
             let wrapped = wrap::wrap(&line, self.options.style.columns, "    ");
             self.say(&format!("  {}", wrapped.trim_start()));
@@ -2407,31 +2158,20 @@ impl<'a> Session<'a> {
             .unwrap_or_default();
         let turn = self.game.turn();
         let time = crate::story::clock(self.game.minute());
-        let line = if l.is_chinese() {
-            format!(
-                "{} {role}（{side}）· {}{turn}{} · {time} · {} {}",
-                ui(l, "you_are"),
-                ui(l, "turn"),
-                ui(l, "turn_suffix"),
-                ui(l, "seed"),
-                self.game.seed()
-            )
-        } else {
-            format!(
-                "{} {role} ({side}) · turn {turn} · {time} · {} {}",
-                ui(l, "you_are"),
-                ui(l, "seed"),
-                self.game.seed()
-            )
-        };
+        let line = msg(
+            l,
+            Msg::RecapLine {
+                role: &role,
+                side: &side,
+                turn,
+                time: &time,
+                seed: self.game.seed(),
+            },
+        );
         self.say_wrapped(&line, "");
         let entries = self.log_entries();
         if !entries.is_empty() {
-            self.say(if l.is_chinese() {
-                l.zh("前情：")
-            } else {
-                "So far:"
-            });
+            self.say(ui(l, Ui::SoFar));
             let skip = entries.len().saturating_sub(4);
             for (turn, text) in entries.into_iter().skip(skip) {
                 self.say_log_entry(turn, &text);
@@ -2456,16 +2196,12 @@ impl<'a> Session<'a> {
             Err(err) if !self.autosave_failed => {
                 self.autosave_failed = true;
                 let l = self.options.locale;
-                let text = if l.is_chinese() {
-                    format!(
-                        "{}{err}）",
-                        l.zh("（自动存档失败，游戏照常进行；此后不再提示：")
-                    )
-                } else {
-                    format!(
-                        "(Autosave failed; the game goes on, and this is not repeated every turn: {err})"
-                    )
-                };
+                let text = msg(
+                    l,
+                    Msg::AutosaveFailed {
+                        err: &err.to_string(),
+                    },
+                );
                 self.say_wrapped(&text, "");
             }
             Err(_) => {}
@@ -2480,15 +2216,11 @@ impl<'a> Session<'a> {
 /// the scene's own.
 fn source_mark(l: Locale, from: crate::scene::Origin) -> Option<String> {
     let source = match from {
-        crate::scene::Origin::Novel => ui(l, "novel"),
-        crate::scene::Origin::History => ui(l, "history_choice"),
+        crate::scene::Origin::Novel => ui(l, Ui::Novel),
+        crate::scene::Origin::History => ui(l, Ui::HistoryChoice),
         crate::scene::Origin::Invented => return None,
     };
-    Some(if l.is_chinese() {
-        format!("（{source}）")
-    } else {
-        format!(" ({source})")
-    })
+    Some(msg(l, Msg::ChoiceSource { source }))
 }
 
 pub fn first_sentence(text: &str, max: usize) -> String {

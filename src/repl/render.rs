@@ -5,12 +5,18 @@
 //! player is told only what their side can see: an enemy unit in smoke is
 //! "unknown", and what happens to it there goes untold.
 
-use super::numbers::{self, Sure};
+use super::catalogue::{
+    self, Detail, Doing, Msg, Order, Troops, Ui, bearing, capitalizes, modifier_name, msg,
+    state_name, template, ui,
+};
+use super::numbers::Sure;
 use super::wrap::{KEEP, NAME_CLOSE, NAME_OPEN, pad, width, wrap};
 use crate::picture::{Bearing, Clarity, Known, Reckoning, Reveal, Sighting, Source};
 use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
 use crate::sim::{Entry, Field};
 use crate::story::{Arg, Told, UnitCommand, clock, group_thousands};
+
+pub use super::catalogue::time_words;
 
 /// How text is styled: colour on or off, and the width to wrap at.
 #[derive(Debug, Clone, Copy)]
@@ -67,272 +73,18 @@ pub fn from_novel(scene: &Scene) -> bool {
         .any(|source| !source.seed.is_empty())
 }
 
-/// Fixed interface strings, by key.
-pub fn ui(locale: Locale, key: &str) -> &'static str {
-    let zh = locale.is_chinese();
-    locale.zh(match (key, zh) {
-        ("turn", false) => "Turn",
-        ("turn", true) => "第",
-        ("turn_suffix", false) => "",
-        ("turn_suffix", true) => "回合",
-        ("choose", false) => "Choose",
-        ("choose", true) => "请抉择",
-        ("ending", false) => "Ending: ",
-        ("ending", true) => "结局：",
-        ("after_action", false) => "After action",
-        ("after_action", true) => "战后",
-        ("history", false) => "What the novel tells",
-        ("history", true) => "书中所记",
-        ("history_records", false) => "History",
-        ("history_records", true) => "史实",
-        ("losses", false) => "lost",
-        ("losses", true) => "折损",
-        ("on_field", false) => "still in the field",
-        ("on_field", true) => "尚在阵中",
-        ("not_known", false) => "What you did not know",
-        ("not_known", true) => "你所不知道的",
-        ("none_seen", false) => "nothing seen of them yet",
-        ("none_seen", true) => "尚未见到敌军",
-        ("you_are", false) => "You are",
-        ("you_are", true) => "你扮演",
-        ("wind", false) => "Wind",
-        ("wind", true) => "风",
-        ("your_choice", false) => "You chose",
-        ("your_choice", true) => "你选择",
-        ("they_chose", false) => "decides",
-        ("they_chose", true) => "决断",
-        ("novel", false) => "the novel's choice",
-        ("novel", true) => "书中之选",
-        ("history_choice", false) => "as in history",
-        ("history_choice", true) => "史实之选",
-        ("men", false) => "men",
-        ("men", true) => "人",
-        ("no_why", false) => "Nothing moved your units' morale last turn.",
-        ("no_why", true) => "上一回合各部士气并无起落。",
-        ("no_log", false) => "Nothing has been decided yet.",
-        ("no_log", true) => "尚无抉择。",
-        ("seed", false) => "seed",
-        ("seed", true) => "局号",
-        _ => "",
-    })
-}
-
-pub fn state_name(locale: Locale, state: MoraleState) -> &'static str {
-    locale.zh(match (state, locale.is_chinese()) {
-        (MoraleState::Steady, false) => "steady",
-        (MoraleState::Steady, true) => "严整",
-        (MoraleState::Wavering, false) => "wavering",
-        (MoraleState::Wavering, true) => "动摇",
-        (MoraleState::Routing, false) => "routing",
-        (MoraleState::Routing, true) => "溃逃",
-        (MoraleState::Rallied, false) => "rallied",
-        (MoraleState::Rallied, true) => "重整",
-        (MoraleState::Surrendered, false) => "surrendered",
-        (MoraleState::Surrendered, true) => "已降",
-        (MoraleState::Shattered, false) => "shattered",
-        (MoraleState::Shattered, true) => "崩散",
-    })
-}
-
-/// The clock as the reader reckons it: "16:45" in English; in Chinese the
-/// double hours by day (申正三刻（16:45）) and the night watches by night
-/// (三更（23:30）), with the clock after.
-pub fn time_words(locale: Locale, minute: u32) -> String {
-    let hm = clock(minute);
-    if !locale.is_chinese() {
-        return hm;
-    }
-    let minute = minute % (24 * 60);
-    // Night watches: the first from 19:00, each two hours, the fifth ending at 05:00.
-    let watch = match minute {
-        m if m >= 19 * 60 => Some((m - 19 * 60) / 120),
-        m if m < 5 * 60 => Some((m + 5 * 60) / 120),
-        _ => None,
-    };
-    let words = match watch {
-        Some(w) => format!("{}更", ["一", "二", "三", "四", "五"][w.min(4) as usize]),
-        None => {
-            // 子 is 23:00-01:00; each double hour has 初 (first hour) and 正.
-            const BRANCHES: [&str; 12] = [
-                "子", "丑", "寅", "卯", "辰", "巳", "午", "未", "申", "酉", "戌", "亥",
-            ];
-            let shifted = (minute + 60) % (24 * 60);
-            let branch = BRANCHES[(shifted / 120) as usize];
-            let half = if (shifted % 120) < 60 { "初" } else { "正" };
-            let ke = (minute % 60) / 15;
-            let ke = ["", "一刻", "二刻", "三刻"][ke as usize];
-            format!("{branch}{half}{ke}")
-        }
-    };
-    locale.zh_string(format!("{words}（{hm}）"))
-}
-
 fn smoke_words(locale: Locale, field: &Field, smoke: f64) -> &'static str {
     let rules = &field.rules;
-    locale.zh(
-        match (
-            smoke >= rules.smoke_blind,
-            smoke >= rules.smoke_thin,
-            locale.is_chinese(),
-        ) {
-            (true, _, false) => "thick smoke",
-            (true, _, true) => "浓烟",
-            (false, true, false) => "thin smoke",
-            (false, true, true) => "薄烟",
-            (false, false, false) => "clear",
-            (false, false, true) => "晴明",
+    ui(
+        locale,
+        if smoke >= rules.smoke_blind {
+            Ui::ThickSmoke
+        } else if smoke >= rules.smoke_thin {
+            Ui::ThinSmoke
+        } else {
+            Ui::ClearAir
         },
     )
-}
-
-/// The detailed chronicle's templates (`report`), one per kind of entry:
-/// a closed set, so a missing translation is a compile error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Detail {
-    Wind,
-    FireStarts,
-    FireSpreads,
-    FireOut,
-    SmokeThick,
-    SmokeClears,
-    RumorLost,
-    RumorWon,
-    RumorDoubted,
-    Moves,
-    Crossed,
-    Trampled,
-    Clash,
-    ClashSide,
-    Casualties,
-    Wavers,
-    Steadies,
-    Routs,
-    Cascade,
-    Shattered,
-    Drums,
-    DrumsHeard,
-    Rallies,
-    Surrenders,
-    Officers,
-    Arrives,
-    GHeartened,
-    GShaken,
-    GDoubted,
-    GMoves,
-    GCrossed,
-    GWavers,
-    GSteadies,
-    GRouts,
-    GCascade,
-    GShattered,
-    GDrumsHeard,
-    GRallies,
-    Destroyed,
-}
-
-/// A chronicle template for `locale`, with `{name}` placeholders.
-/// The English template for one unit whose name is plural (`plural: true`
-/// in the scene: "the Grey Companies break and run!"), where the verb differs.
-fn plural_template(key: Detail) -> Option<&'static str> {
-    Some(match key {
-        Detail::RumorLost => "{unit} hear the cry and believe all is lost.",
-        Detail::RumorWon => "{unit} hear the cry and take heart.",
-        Detail::RumorDoubted => "{unit} can see for themselves and pay the cry no heed.",
-        Detail::Wavers => "{unit} waver.",
-        Detail::Steadies => "{unit} steady.",
-        Detail::Routs => "{unit} break and run!",
-        Detail::Cascade => "Seeing those around them flee, {unit} break too!",
-        Detail::Shattered => "{unit} are shattered; their men scatter beyond recall.",
-        Detail::DrumsHeard => "{unit} hear {drums}.",
-        Detail::Rallies => "{unit} rally.",
-        _ => return None,
-    })
-}
-
-fn template(locale: Locale, key: Detail) -> &'static str {
-    let zh = locale.is_chinese();
-    locale.zh(match (key, zh) {
-        (Detail::Wind, false) => "The wind: {wind}.",
-        (Detail::Wind, true) => "风势：{wind}。",
-        (Detail::FireStarts, false) => "Fire takes hold at {zone}.",
-        (Detail::FireStarts, true) => "{zone}火起。",
-        (Detail::FireSpreads, false) => "The fire spreads to {zone}.",
-        (Detail::FireSpreads, true) => "火势蔓延至{zone}。",
-        (Detail::FireOut, false) => "The fire at {zone} burns out.",
-        (Detail::FireOut, true) => "{zone}的火烧尽了。",
-        (Detail::SmokeThick, false) => "Thick smoke fills {zone}; nothing can be seen there.",
-        (Detail::SmokeThick, true) => "浓烟笼罩{zone}，对面不见人影。",
-        (Detail::SmokeClears, false) => "The smoke over {zone} clears.",
-        (Detail::SmokeClears, true) => "{zone}上空烟消。",
-        (Detail::RumorLost, false) => "{unit} hears the cry and believes all is lost.",
-        (Detail::RumorLost, true) => "{unit}听见喊声，信以为大势已去。",
-        (Detail::RumorWon, false) => "{unit} hears the cry and takes heart.",
-        (Detail::RumorWon, true) => "{unit}听见喊声，士气大振。",
-        (Detail::RumorDoubted, false) => "{unit} can see for itself and pays the cry no heed.",
-        (Detail::RumorDoubted, true) => "{unit}亲眼所见，不为喊声所动。",
-        (Detail::Moves, false) => "Moving from {from} to {to}: {unit}.",
-        (Detail::Moves, true) => "{unit}自{from}移至{to}。",
-        (Detail::Crossed, false) => "Through {zone}: {unit}.",
-        (Detail::Crossed, true) => "{unit}渡过了{zone}。",
-        (Detail::Trampled, false) => {
-            "In the crush at {zone}, {men} men are knocked down and trampled."
-        }
-        (Detail::Trampled, true) => "{zone}人马拥塞，{men}人被挤倒践踏。",
-        (Detail::Clash, false) => "Fighting at {zone}: {losses}.",
-        (Detail::Clash, true) => "{zone}交战：{losses}。",
-        (Detail::ClashSide, false) => "{side} lose {men}",
-        (Detail::ClashSide, true) => "{side}折损{men}人",
-        (Detail::Casualties, false) => "Lost by {unit}: {men} men.",
-        (Detail::Casualties, true) => "{unit}折损{men}人。",
-        (Detail::Wavers, false) => "{unit} wavers.",
-        (Detail::Wavers, true) => "{unit}阵脚动摇。",
-        (Detail::Steadies, false) => "{unit} steadies.",
-        (Detail::Steadies, true) => "{unit}重新稳住阵脚。",
-        (Detail::Routs, false) => "{unit} breaks and runs!",
-        (Detail::Routs, true) => "{unit}溃散奔逃！",
-        (Detail::Cascade, false) => "Seeing those around it flee, {unit} breaks too!",
-        (Detail::Cascade, true) => "见左右奔逃，{unit}亦随之溃散！",
-        (Detail::Shattered, false) => "{unit} is shattered; its men scatter beyond recall.",
-        (Detail::Shattered, true) => "{unit}已然崩散，收拢不住了。",
-        (Detail::Drums, false) => "{commander}'s drums beat at {zone}.",
-        (Detail::Drums, true) => "{commander}的战鼓在{zone}擂响。",
-        (Detail::DrumsHeard, false) => "{unit} hears {drums}.",
-        (Detail::DrumsHeard, true) => "{unit}听见{drums}。",
-        (Detail::Rallies, false) => "{unit} rallies.",
-        (Detail::Rallies, true) => "{unit}重整旗鼓。",
-        (Detail::Surrenders, false) => "Throwing down their arms: {unit}, {men} men.",
-        (Detail::Surrenders, true) => "{unit}弃械投降，降者{men}人。",
-        (Detail::Officers, false) => "{men} officers who refuse are cut down by their own men.",
-        (Detail::Officers, true) => "不肯降的军官{men}人被部下砍倒。",
-        (Detail::Arrives, false) => "Arriving at {zone}: {unit}.",
-        (Detail::Arrives, true) => "{unit}赶到{zone}。",
-        (Detail::GHeartened, false) => "Heartened by the cry: {units}.",
-        (Detail::GHeartened, true) => "闻声振奋：{units}。",
-        (Detail::GShaken, false) => "Shaken by the cry, believing all is lost: {units}.",
-        (Detail::GShaken, true) => "闻声以为大势已去：{units}。",
-        (Detail::GDoubted, false) => "Seeing for themselves, unmoved by the cry: {units}.",
-        (Detail::GDoubted, true) => "亲眼所见，不为喊声所动：{units}。",
-        (Detail::GMoves, false) => "Moving to {zone}: {units}.",
-        (Detail::GMoves, true) => "移往{zone}：{units}。",
-        (Detail::GCrossed, false) => "Through {zone}: {units}.",
-        (Detail::GCrossed, true) => "渡过{zone}：{units}。",
-        (Detail::GWavers, false) => "Wavering: {units}.",
-        (Detail::GWavers, true) => "阵脚动摇：{units}。",
-        (Detail::GSteadies, false) => "Steady again: {units}.",
-        (Detail::GSteadies, true) => "重新稳住：{units}。",
-        (Detail::GRouts, false) => "Breaking and running: {units}!",
-        (Detail::GRouts, true) => "溃散奔逃：{units}！",
-        (Detail::GCascade, false) => "Breaking as those around them flee: {units}!",
-        (Detail::GCascade, true) => "见左右奔逃，随之溃散：{units}！",
-        (Detail::GShattered, false) => "Shattered beyond recall: {units}.",
-        (Detail::GShattered, true) => "崩散，收拢不住：{units}。",
-        (Detail::GDrumsHeard, false) => "Hearing {drums}: {units}.",
-        (Detail::GDrumsHeard, true) => "听见{drums}：{units}。",
-        (Detail::GRallies, false) => "Rallied: {units}.",
-        (Detail::GRallies, true) => "重整旗鼓：{units}。",
-        (Detail::Destroyed, false) => "{zone} is destroyed! {men} men go down with it.",
-        (Detail::Destroyed, true) => "{zone}被毁！{men}人随之罹难。",
-    })
 }
 
 fn fill(template: &str, args: &[(&str, String)]) -> String {
@@ -379,22 +131,14 @@ impl View<'_> {
                 Arg::Count(n) => self.said_in_prose(*n, Sure::Counted),
                 Arg::About(n) => self.said_in_prose(*n, Sure::Estimated),
                 Arg::Rough(n) => self.said_in_prose(*n, Sure::Rough),
-                Arg::Unknown => l
-                    .zh(if l.is_chinese() {
-                        "不知多少"
-                    } else {
-                        "an unknown number of"
-                    })
-                    .to_string(),
+                Arg::Unknown => ui(l, Ui::UnknownNumber).to_string(),
                 Arg::Turn(n) => n.to_string(),
                 Arg::Clock(minute) => time_words(l, *minute),
                 Arg::Name(name) => self.mid_sentence(name.get(l)),
-                Arg::Nobody => l
-                    .zh(if l.is_chinese() { "无人" } else { "nobody" })
-                    .to_string(),
+                Arg::Nobody => ui(l, Ui::Nobody).to_string(),
             })
         });
-        if l == Locale::En {
+        if capitalizes(l) {
             capitalize(&sentence_starts(&filled))
         } else {
             filled
@@ -436,7 +180,7 @@ impl View<'_> {
     /// running text the article is lower-case. Sentences are capitalized after.
     fn mid_sentence(&self, name: &str) -> String {
         match name.strip_prefix("The ") {
-            Some(rest) if self.locale == Locale::En => format!("the {rest}"),
+            Some(rest) if capitalizes(self.locale) => format!("the {rest}"),
             _ => name.to_string(),
         }
     }
@@ -456,14 +200,14 @@ impl View<'_> {
             .commanders()
             .get(commander)
             .is_some_and(|c| Some(&c.id) == self.role.as_ref());
-        let zh = self.locale.is_chinese();
-        let text = match (yours, zh) {
-            (true, false) => "your drums".to_string(),
-            (true, true) => "你的鼓声".to_string(),
-            (false, false) => format!("{}'s drums", self.commander_name(commander)),
-            (false, true) => format!("{}的鼓声", self.commander_name(commander)),
-        };
-        self.locale.zh_string(text)
+        let commander = self.commander_name(commander);
+        msg(
+            self.locale,
+            Msg::DrumsOf {
+                yours,
+                commander: &commander,
+            },
+        )
     }
 
     pub fn commander_name(&self, commander: usize) -> String {
@@ -504,16 +248,18 @@ impl View<'_> {
         let sighting = self.known.picture.sighting(unit);
         let clarity = sighting.map_or(Clarity::Felt, |s| s.clarity);
         let mounted = sighting.is_some_and(|s| s.mounted);
-        let zh = self.locale.is_chinese();
-        let text = match (clarity, mounted, zh) {
-            (Clarity::Far, true, false) => format!("a body of {side} horse"),
-            (Clarity::Far, false, false) => format!("a body of {side} foot"),
-            (_, _, false) => format!("a body of {side} troops"),
-            (Clarity::Far, true, true) => format!("一队{side}骑兵"),
-            (Clarity::Far, false, true) => format!("一队{side}步卒"),
-            (_, _, true) => format!("一支{side}人马"),
+        let troops = match (clarity, mounted) {
+            (Clarity::Far, true) => Troops::Horse,
+            (Clarity::Far, false) => Troops::Foot,
+            _ => Troops::Troops,
         };
-        self.locale.zh_string(text)
+        msg(
+            self.locale,
+            Msg::Body {
+                side: &side,
+                troops,
+            },
+        )
     }
 
     /// The player sees what is in the zone now (with his own eyes or by a
@@ -529,7 +275,9 @@ impl View<'_> {
     pub(crate) fn told_men(&self, men: u32, own: bool) -> String {
         match (own, men < 10_000) {
             // In Chinese prose a figure is said, not printed: 约五千.
-            (true, true) if self.locale.is_chinese() => self.said(men, Sure::Counted),
+            (true, true) if catalogue::says_small_figures(self.locale) => {
+                self.said(men, Sure::Counted)
+            }
             (true, true) => group_thousands(men),
             (true, false) => self.said(men, Sure::Counted),
             (false, _) => self.said(men, Sure::Estimated),
@@ -544,11 +292,7 @@ impl View<'_> {
     /// An estimate as said in prose: "about 300", 「三百来」 (the caller's
     /// template adds 人).
     pub(crate) fn said(&self, men: u32, sure: Sure) -> String {
-        if self.locale.is_chinese() {
-            self.locale.zh_string(numbers::men_zh(men, sure))
-        } else {
-            numbers::men_en(men, sure)
-        }
+        catalogue::men_said(self.locale, men, sure)
     }
 
     /// A turn's chronicle as lines: what happened to many units alike is told
@@ -586,11 +330,7 @@ impl View<'_> {
                 }
             }
         }
-        let sep = if self.locale.is_chinese() {
-            "、"
-        } else {
-            ", "
-        };
+        let sep = ui(self.locale, Ui::ListSep);
         slots
             .into_iter()
             .map(|slot| match slot {
@@ -615,7 +355,7 @@ impl View<'_> {
                 }
             })
             .map(|line| {
-                if self.locale == Locale::En {
+                if capitalizes(self.locale) {
                     capitalize(&line)
                 } else {
                     line
@@ -627,33 +367,15 @@ impl View<'_> {
     /// `count` enemy bodies of one label: "a body of … horse" ×3 is "3
     /// bodies of … horse", 「一队…」 ×3 「三队…」.
     fn bodies(&self, name: &str, count: usize) -> String {
-        if count < 2 {
-            return name.to_string();
-        }
-        let n = u32::try_from(count).unwrap_or(u32::MAX);
-        if self.locale.is_chinese() {
-            let said = self.locale.zh_string(numbers::zh_numeral(n));
-            for one in ["一队", "一支", "一隊"] {
-                if name.contains(one) {
-                    return name.replacen(
-                        one,
-                        &format!("{said}{}", one.chars().nth(1).unwrap_or('队')),
-                        1,
-                    );
-                }
-            }
-            return name.to_string();
-        }
-        name.replacen("a body of", &format!("{count} bodies of"), 1)
+        catalogue::bodies(self.locale, name, count)
     }
 
     /// The template for one unit: its plural form when the scene says the
     /// unit's English name is plural.
     fn unit_template(&self, key: Detail, unit: usize) -> &'static str {
-        let plural =
-            self.locale == Locale::En && self.scene.units().get(unit).is_some_and(|u| u.plural);
+        let plural = self.scene.units().get(unit).is_some_and(|u| u.plural);
         plural
-            .then(|| plural_template(key))
+            .then(|| catalogue::plural_template(self.locale, key))
             .flatten()
             .unwrap_or_else(|| template(self.locale, key))
     }
@@ -844,12 +566,7 @@ impl View<'_> {
                     .filter(|(side, _)| *side == self.side || self.sees_zone(*zone))
                     .map(|(side, men)| {
                         let (who, men) = if *side == self.side {
-                            let you = if l.is_chinese() {
-                                l.zh("我军")
-                            } else {
-                                "you"
-                            };
-                            (you.to_string(), self.told_men(*men, true))
+                            (ui(l, Ui::You).to_string(), self.told_men(*men, true))
                         } else {
                             (self.side_name(*side), self.said(*men, Sure::Estimated))
                         };
@@ -862,7 +579,7 @@ impl View<'_> {
                 if parts.is_empty() {
                     return None;
                 }
-                let sep = if l.is_chinese() { "，" } else { ", " };
+                let sep = ui(l, Ui::ClauseSep);
                 fill(
                     template(l, Detail::Clash),
                     &[("zone", self.zone_name(*zone)), ("losses", parts.join(sep))],
@@ -907,12 +624,10 @@ impl View<'_> {
             Entry::Drums { commander, zone }
                 if self.commander_side(*commander) != Some(self.side) && !self.sees_zone(*zone) =>
             {
-                let text = if l.is_chinese() {
-                    "{zone}方向鼓声大作。"
-                } else {
-                    "Drums beat from {zone}."
-                };
-                fill(l.zh(text), &[("zone", self.zone_name(*zone))])
+                fill(
+                    template(l, Detail::DrumsFar),
+                    &[("zone", self.zone_name(*zone))],
+                )
             }
             Entry::Drums { commander, zone } => fill(
                 template(l, Detail::Drums),
@@ -996,19 +711,18 @@ impl View<'_> {
                 .map(|z| self.zone_name(z))
                 .unwrap_or_default()
         };
-        let words = match (order, l.is_chinese()) {
-            (UnitCommand::Hold, false) => "hold fast".to_string(),
-            (UnitCommand::Hold, true) => "原地坚守".to_string(),
-            (UnitCommand::Advance(z), false) => format!("advance to {}", zone(z)),
-            (UnitCommand::Advance(z), true) => format!("进至{}", zone(z)),
-            (UnitCommand::Attack(z), false) => format!("attack at {}", zone(z)),
-            (UnitCommand::Attack(z), true) => format!("进攻{}", zone(z)),
-            (UnitCommand::Withdraw, false) => "withdraw".to_string(),
-            (UnitCommand::Withdraw, true) => "撤退".to_string(),
-            (UnitCommand::Rally, false) => "fall back on you".to_string(),
-            (UnitCommand::Rally, true) => "向主帅靠拢".to_string(),
+        let place = match order {
+            UnitCommand::Advance(z) | UnitCommand::Attack(z) => zone(z),
+            _ => String::new(),
         };
-        l.zh_string(words)
+        let order = match order {
+            UnitCommand::Hold => Order::Hold,
+            UnitCommand::Advance(_) => Order::Advance(&place),
+            UnitCommand::Attack(_) => Order::Attack(&place),
+            UnitCommand::Withdraw => Order::Withdraw,
+            UnitCommand::Rally => Order::Rally,
+        };
+        msg(l, Msg::Order(order))
     }
 
     /// What the player is told when he sends an order.
@@ -1024,36 +738,34 @@ impl View<'_> {
         // "The Red Banners have the order", "reach them": a plural name
         // takes the plural, as in the chronicle.
         let plural = self.scene.units().get(unit).is_some_and(|u| u.plural);
-        let (has, it) = if plural {
-            ("have", "them")
-        } else {
-            ("has", "it")
-        };
-        match (arrives, l.is_chinese()) {
-            (None, false) => capitalize(&format!("{name} {has} the order at once: {what}.")),
-            (None, true) => l.zh_string(format!("{name}当即奉令：{what}。")),
-            (Some(turn), false) => format!(
-                "A rider gallops off to {name} with the order to {what}; he should reach {it} by {}.",
-                clock(minute(turn))
-            ),
-            (Some(turn), true) => l.zh_string(format!(
-                "传令兵飞马奔向{name}，令其{what}；约{}可到。",
-                time_words(l, minute(turn))
-            )),
-        }
+        let (unit, what) = (name.as_str(), what.as_str());
+        msg(
+            l,
+            match arrives {
+                None => Msg::OrderedNow { unit, what, plural },
+                Some(turn) => Msg::OrderedRider {
+                    unit,
+                    what,
+                    plural,
+                    minute: minute(turn),
+                },
+            },
+        )
     }
 
     /// A courier reached his unit, or found it broken.
     pub fn order_delivered(&self, unit: usize, lost: bool) -> String {
         let l = self.locale;
         let name = self.unit_name(unit);
-        let text = match (lost, l.is_chinese()) {
-            (false, false) => format!("Your order reaches {name}."),
-            (false, true) => format!("军令送到{name}。"),
-            (true, false) => format!("The rider finds {name} in flight: the order is lost."),
-            (true, true) => format!("传令兵赶到时，{name}已溃，军令落空。"),
-        };
-        l.zh_string(text)
+        let unit = name.as_str();
+        msg(
+            l,
+            if lost {
+                Msg::OrderLost { unit }
+            } else {
+                Msg::OrderDelivered { unit }
+            },
+        )
     }
 
     /// `orders`: what each of the player's units is doing, and the orders on
@@ -1061,13 +773,8 @@ impl View<'_> {
     pub fn orders(&self, couriers: &[crate::story::Courier]) -> String {
         use crate::sim::movement::UnitOrder;
         let l = self.locale;
-        let zh = l.is_chinese();
         let mut lines = Vec::new();
-        lines.push(self.style.bold(l.zh(if zh {
-            "各部军令"
-        } else {
-            "Orders in force"
-        })));
+        lines.push(self.style.bold(ui(l, Ui::OrdersInForce)));
         for (idx, word) in self.known.own.iter().enumerate() {
             let Some(word) = word else { continue };
             let unit = &word.record;
@@ -1075,12 +782,7 @@ impl View<'_> {
                 continue;
             }
             let mut doing = if unit.morale.state == MoraleState::Routing {
-                (if zh {
-                    "溃逃中，不听号令"
-                } else {
-                    "running, deaf to orders"
-                })
-                .to_string()
+                ui(l, Ui::RunningDeaf).to_string()
             } else {
                 self.doing(unit.orders.order)
             };
@@ -1102,11 +804,13 @@ impl View<'_> {
                 && let Some(hops) = self.hops(unit.location.zone, goal)
             {
                 let at = clock(self.minute_of(self.known.turn.saturating_add(hops)));
-                doing = if zh {
-                    format!("{doing}，约{at}可到")
-                } else {
-                    format!("{doing}, there by about {at}")
-                };
+                doing = msg(
+                    l,
+                    Msg::DoingThereBy {
+                        doing: &doing,
+                        at: &at,
+                    },
+                );
             }
             let id = self
                 .scene
@@ -1115,20 +819,18 @@ impl View<'_> {
                 .map(|u| u.id.as_str())
                 .unwrap_or("");
             let at = self.zone_name(unit.location.zone);
-            lines.push(l.zh_string(if zh {
-                format!("  {}（{id}）：{at}，{doing}", self.unit_name(idx))
-            } else {
-                format!(
-                    "  {} ({id}): at {at}, {doing}",
-                    capitalize(&self.unit_name(idx))
-                )
-            }));
+            lines.push(msg(
+                l,
+                Msg::OrdersLine {
+                    unit: &self.unit_name(idx),
+                    id,
+                    at: &at,
+                    doing: &doing,
+                },
+            ));
         }
         if !couriers.is_empty() {
-            lines.push(
-                self.style
-                    .bold(l.zh(if zh { "在途军令" } else { "On their way" })),
-            );
+            lines.push(self.style.bold(ui(l, Ui::OnTheirWay)));
             for courier in couriers {
                 let Some(idx) = self.scene.unit_idx(&courier.unit) else {
                     continue;
@@ -1138,19 +840,14 @@ impl View<'_> {
                     .start_minute
                     .saturating_add(courier.arrives.saturating_mul(meta.turn_minutes));
                 let what = self.order_words(&courier.order);
-                lines.push(l.zh_string(if zh {
-                    format!(
-                        "  {}：{what}，约{}送到",
-                        self.unit_name(idx),
-                        time_words(l, minute)
-                    )
-                } else {
-                    format!(
-                        "  {}: {what}, due by {}",
-                        self.unit_name(idx),
-                        clock(minute)
-                    )
-                }));
+                lines.push(msg(
+                    l,
+                    Msg::CourierLine {
+                        unit: &self.unit_name(idx),
+                        what: &what,
+                        minute,
+                    },
+                ));
             }
         }
         lines.join("\n")
@@ -1159,18 +856,18 @@ impl View<'_> {
     /// What a unit's order has it do: "holding", "making for the ford".
     pub fn doing(&self, order: crate::sim::movement::UnitOrder) -> String {
         use crate::sim::movement::UnitOrder;
-        let zh = self.locale.is_chinese();
-        let text = match (order, zh) {
-            (UnitOrder::Hold, false) => "holding".to_string(),
-            (UnitOrder::Hold, true) => "坚守".to_string(),
-            (UnitOrder::MoveTo(z), false) => format!("making for {}", self.zone_name(z)),
-            (UnitOrder::MoveTo(z), true) => format!("开赴{}", self.zone_name(z)),
-            (UnitOrder::Pursue, false) => "pursuing".to_string(),
-            (UnitOrder::Pursue, true) => "追击".to_string(),
-            (UnitOrder::RallyTo(c), false) => format!("making for {}", self.commander_name(c)),
-            (UnitOrder::RallyTo(c), true) => format!("向{}靠拢", self.commander_name(c)),
+        let goal = match order {
+            UnitOrder::MoveTo(z) => self.zone_name(z),
+            UnitOrder::RallyTo(c) => self.commander_name(c),
+            UnitOrder::Hold | UnitOrder::Pursue => String::new(),
         };
-        self.locale.zh_string(text)
+        let doing = match order {
+            UnitOrder::Hold => Doing::Hold,
+            UnitOrder::MoveTo(_) => Doing::MoveTo(&goal),
+            UnitOrder::Pursue => Doing::Pursue,
+            UnitOrder::RallyTo(_) => Doing::RallyTo(&goal),
+        };
+        msg(self.locale, Msg::Doing(doing))
     }
 
     /// Zones between two, by the roads (None: no road joins them).
@@ -1206,14 +903,13 @@ impl View<'_> {
             .nth(by)
             .map(|(_, o)| o.name.get(l).to_string())
             .unwrap_or_default();
-        let text = match (thick, l.is_chinese()) {
-            (true, false) => "Thick {name} covers {zone}; nothing can be seen there.",
-            (true, true) => "{name}笼罩{zone}，对面不见人影。",
-            (false, false) => "The {name} over {zone} thins; it can be seen again.",
-            (false, true) => "{zone}的{name}渐渐散去，又能看见了。",
+        let key = if thick {
+            Detail::Obscured
+        } else {
+            Detail::Unobscured
         };
         fill(
-            l.zh(text),
+            template(l, key),
             &[("name", name), ("zone", self.zone_name(zone))],
         )
     }
@@ -1225,7 +921,6 @@ impl View<'_> {
         commander: usize,
         fate: crate::scene::Fate,
     ) -> Option<String> {
-        use crate::scene::Fate;
         let state = self.known.commanders.get(commander)?.as_ref()?;
         if state.side != self.side && !self.sees_zone(state.zone) {
             return None;
@@ -1237,33 +932,12 @@ impl View<'_> {
             .commanders()
             .get(commander)
             .is_some_and(|c| Some(&c.id) == self.role.as_ref());
+        let text = template(l, Detail::fall(fate, yours));
         if yours {
-            let text = match (fate, l.is_chinese()) {
-                (Fate::Killed, false) => {
-                    "You are struck down at {zone}! Your staff carry on in your name."
-                }
-                (Fate::Killed, true) => "你在{zone}力战倒下！麾下幕僚以你的名义继续指挥。",
-                (Fate::Wounded, false) => "You are wounded at {zone} and carried from the fight.",
-                (Fate::Wounded, true) => "你在{zone}负伤，被抬下阵来。",
-                (Fate::Captured, false) => {
-                    "You are taken prisoner at {zone}! Your staff carry on in your name."
-                }
-                (Fate::Captured, true) => "你在{zone}被俘！麾下幕僚以你的名义继续指挥。",
-            };
-            return Some(fill(l.zh(text), &[("zone", self.zone_name(state.zone))]));
+            return Some(fill(text, &[("zone", self.zone_name(state.zone))]));
         }
-        let text = match (fate, l.is_chinese()) {
-            (Fate::Killed, false) => "{commander} is killed at {zone}!",
-            (Fate::Killed, true) => "{commander}在{zone}阵亡！",
-            (Fate::Wounded, false) => {
-                "{commander} is wounded at {zone} and carried from the fight."
-            }
-            (Fate::Wounded, true) => "{commander}在{zone}负伤，被抬下阵来。",
-            (Fate::Captured, false) => "{commander} is taken prisoner at {zone}!",
-            (Fate::Captured, true) => "{commander}在{zone}被俘！",
-        };
         Some(fill(
-            l.zh(text),
+            text,
             &[
                 ("commander", self.commander_name(commander)),
                 ("zone", self.zone_name(state.zone)),
@@ -1276,11 +950,14 @@ impl View<'_> {
         let l = self.locale;
         let weather = &self.known.weather;
         let wind = super::chronicle::wind_phrase(l, weather.wind, weather.toward);
-        let head = if l.is_chinese() {
-            format!("{}，{wind}", time_words(l, minute))
-        } else {
-            format!("{} {turn} · {} · {wind}", ui(l, "turn"), clock(minute))
-        };
+        let head = msg(
+            l,
+            Msg::TurnHeader {
+                turn,
+                minute,
+                wind: &wind,
+            },
+        );
         self.rule(&head)
     }
 
@@ -1307,28 +984,16 @@ impl View<'_> {
         let l = self.locale;
         let weather = &self.known.weather;
         let wind = super::chronicle::wind_phrase(l, weather.wind, weather.toward);
-        let head = if l.is_chinese() {
-            let (a, b) = (time_words(l, from), time_words(l, to));
-            // 三更（23:30）至三更（00:00） reads as 三更（23:30至00:00）.
-            let period = |t: &str| t.split('（').next().unwrap_or("").to_string();
-            if period(&a) == period(&b) {
-                format!(
-                    "{}（{}{}{}），{wind}",
-                    period(&a),
-                    clock(from),
-                    l.zh("至"),
-                    clock(to)
-                )
-            } else {
-                format!("{a}{}{b}，{wind}", l.zh("至"))
-            }
-        } else {
-            format!(
-                "Turns {first}–{last} · {} to {} · {wind}",
-                clock(from),
-                clock(to)
-            )
-        };
+        let head = msg(
+            l,
+            Msg::TurnsHeader {
+                first,
+                last,
+                from,
+                to,
+                wind: &wind,
+            },
+        );
         self.rule(&head)
     }
 
@@ -1336,29 +1001,17 @@ impl View<'_> {
     /// morale bar, under headings; as a list when the table would not fit.
     pub fn status(&self) -> String {
         let l = self.locale;
-        let zh = l.is_chinese();
-        let head: Vec<String> = if zh {
-            ["部队", "所在", "兵力", "士气", "状态"]
-                .iter()
-                .map(|h| l.zh(h).to_string())
-                .collect()
-        } else {
-            ["unit", "where", "men", "morale", "state"]
-                .iter()
-                .map(|h| h.to_string())
-                .collect()
-        };
+        let head: Vec<String> = catalogue::status_head(l)
+            .iter()
+            .map(|h| h.to_string())
+            .collect();
         let mut sides: Vec<usize> = (0..self.scene.sides().len()).collect();
         sides.sort_by_key(|s| *s != self.side);
         // Per side: its heading and its rows (None: a unit out of sight).
         let mut groups: Vec<(String, Vec<StatusRow>)> = Vec::new();
         for side in sides {
             let mine = if side == self.side {
-                if zh {
-                    l.zh(" · 我方")
-                } else {
-                    " · your side"
-                }
+                ui(l, Ui::YourSide)
             } else {
                 ""
             };
@@ -1395,7 +1048,7 @@ impl View<'_> {
                     rows.push((capitalize(&name), Some(self.sighting_cells(&sighting))));
                 }
                 if rows.is_empty() {
-                    rows.push((self.style.dim(ui(l, "none_seen")), None));
+                    rows.push((self.style.dim(ui(l, Ui::NoneSeen)), None));
                 }
             }
             groups.push((heading, rows));
@@ -1458,10 +1111,8 @@ impl View<'_> {
                         Some([place, men, morale, state]) => {
                             let men = if men.is_empty() || men.ends_with("unknown numbers") {
                                 men
-                            } else if zh {
-                                format!("{}{men}{}", head[2], ui(l, "men"))
                             } else {
-                                format!("{men}{KEEP}{}", ui(l, "men"))
+                                msg(l, Msg::MenCell { men: &men })
                             };
                             // The bar, its figure and the state move as one.
                             let morale = morale.split_whitespace().collect::<Vec<_>>();
@@ -1494,11 +1145,7 @@ impl View<'_> {
         rows.dedup();
         let mut lines = vec![wrap(&self.whereabouts(), self.style.columns, "")];
         let l = self.locale;
-        lines.push(self.style.dim(if l.is_chinese() {
-            l.zh("北 ↑")
-        } else {
-            "north ↑"
-        }));
+        lines.push(self.style.dim(ui(l, Ui::NorthUp)));
         for y in &rows {
             let mut zones: Vec<usize> = (0..self.scene.zones().len())
                 .filter(|z| self.scene.zones()[*z].at.1 == *y)
@@ -1538,14 +1185,14 @@ impl View<'_> {
             if !row.is_empty() {
                 lines.push(fit(row));
             }
-            let sep = if l.is_chinese() { "；" } else { "; " };
+            let sep = ui(l, Ui::ItemSep);
             for &z in &zones {
                 let units = self.zone_units(z);
                 if units.is_empty() {
                     continue;
                 }
                 let line = if zones.len() > 1 {
-                    let colon = if l.is_chinese() { "：" } else { ": " };
+                    let colon = ui(l, Ui::Colon);
                     format!(
                         "{}{colon}{}",
                         capitalize(&self.zone_name(z)),
@@ -1576,16 +1223,12 @@ impl View<'_> {
                 if others.is_empty() {
                     continue;
                 }
-                let list = others.join(if l.is_chinese() { "、" } else { ", " });
+                let list = others.join(ui(l, Ui::ListSep));
                 let line = format!("    │ {} ─ {list}", capitalize(&self.zone_name(z)));
                 lines.push(self.style.dim(&wrap(&line, self.style.columns, "      ")));
             }
         }
-        let legend = if l.is_chinese() {
-            l.zh("图例：★ 你所在　▲ 营寨　· 道路　≈ 渡口　= 桥　（火、烟）　│ 道路相通　？未见　淡色：先前所见")
-        } else {
-            "Legend: ★ you  ▲ camp  · road  ≈ ford  = bridge  (fire, smoke)  │ a road between  ? unseen  (seen 16:30): last seen then"
-        };
+        let legend = ui(l, Ui::Legend);
         lines.push(wrap(&self.style.dim(legend), self.style.columns, ""));
         lines.join("\n")
     }
@@ -1597,33 +1240,26 @@ impl View<'_> {
         };
         let info = &self.field.zones[zone];
         let mut marks = Vec::new();
-        let kind = match (info.kind, l.is_chinese()) {
-            (ZoneKind::Ford, _) => "≈",
-            (ZoneKind::Bridge, _) => "=",
-            (ZoneKind::Camp, _) => "▲",
-            (ZoneKind::Road, _) => "·",
+        let kind = match info.kind {
+            ZoneKind::Ford => "≈",
+            ZoneKind::Bridge => "=",
+            ZoneKind::Camp => "▲",
+            ZoneKind::Road => "·",
             _ => "",
         };
         if !record.passage.intact {
-            marks.push(if l.is_chinese() {
-                l.zh("已毁").to_string()
-            } else {
-                "destroyed".to_string()
-            });
+            marks.push(ui(l, Ui::Destroyed).to_string());
         }
         if record.burning.fire > 0.05 {
-            marks.push(self.style.paint(
-                Colour::Red,
-                if l.is_chinese() { l.zh("火") } else { "fire" },
-            ));
+            marks.push(self.style.paint(Colour::Red, ui(l, Ui::Fire)));
         }
         if record.burning.smoke >= self.field.rules.smoke_thin {
             marks.push(smoke_words(l, self.field, record.burning.smoke).to_string());
         }
-        let marks = match (marks.is_empty(), l.is_chinese()) {
-            (true, _) => String::new(),
-            (false, false) => format!(" ({})", marks.join(", ")),
-            (false, true) => format!("（{}）", marks.join("、")),
+        let marks = if marks.is_empty() {
+            String::new()
+        } else {
+            msg(l, Msg::Marks { marks: &marks })
         };
         // Where the commander stands.
         let here = if self.known.picture.at == Some(zone) && !self.known.picture.fallen {
@@ -1660,10 +1296,12 @@ impl View<'_> {
                 state = self.stale(&state, word.turn);
             }
             let label = match self.scene.units().get(idx) {
-                Some(u) if labels && self.locale.is_chinese() => {
-                    self.style.dim(&format!("（{}）", u.id))
-                }
-                Some(u) if labels => format!(" {}", self.style.dim(&format!("({})", u.id))),
+                Some(u) if labels => format!(
+                    "{}{}",
+                    ui(self.locale, Ui::LabelGap),
+                    self.style
+                        .dim(&msg(self.locale, Msg::UnitLabel { id: &u.id }))
+                ),
                 _ => String::new(),
             };
             out.push(format!(
@@ -1678,39 +1316,34 @@ impl View<'_> {
                 continue;
             }
             let [_, men, _, bearing] = self.sighting_cells(&sighting);
-            let zh = self.locale.is_chinese();
             // "{side} troops, a few thousand, running"; 「{side}人马约三千人，溃逃」.
-            let line = match (zh, men.is_empty()) {
-                (false, false) => format!("{name}, {men}, {bearing}"),
-                (false, true) => format!("{name}, {bearing}"),
-                (true, false) => format!("{name}{men}人，{bearing}"),
-                (true, true) => format!("{name}，{bearing}"),
-            };
+            let line = msg(
+                self.locale,
+                Msg::SeenInZone {
+                    name: &name,
+                    men: &men,
+                    bearing: &bearing,
+                },
+            );
             let current = sighting.turn == self.known.picture.turn;
             out.push(if current {
-                self.locale.zh_string(line)
+                line
             } else {
                 let at = clock(self.minute_of(sighting.turn));
-                let line = if zh {
-                    format!("{line}（{at}所见）")
-                } else {
-                    format!("{line} (seen {at})")
-                };
-                self.style.dim(&self.locale.zh_string(line))
+                let line = msg(
+                    self.locale,
+                    Msg::SeenAt {
+                        line: &line,
+                        at: &at,
+                    },
+                );
+                self.style.dim(&line)
             });
         }
         if !seen && !self.owns_zone(zone) {
-            out.push(self.style.dim(if self.locale.is_chinese() {
-                self.locale.zh("？未见")
-            } else {
-                "? unseen"
-            }));
+            out.push(self.style.dim(ui(self.locale, Ui::Unseen)));
         } else if out.is_empty() {
-            out.push(self.style.dim(if self.locale.is_chinese() {
-                self.locale.zh("不见人影")
-            } else {
-                "no one in sight"
-            }));
+            out.push(self.style.dim(ui(self.locale, Ui::NoOneInSight)));
         }
         out
     }
@@ -1757,19 +1390,20 @@ impl View<'_> {
             }
         }
         let name = self.side_name(side);
-        let zh = self.locale.is_chinese();
         named.extend(bodies.into_iter().map(|(b, _)| {
-            let horse = b.clarity == Clarity::Far && b.mounted;
-            let foot = b.clarity == Clarity::Far && !b.mounted;
-            let label = match (horse, foot, zh) {
-                (true, _, false) => format!("{name} horse"),
-                (_, true, false) => format!("{name} foot"),
-                (_, _, false) => format!("{name} troops"),
-                (true, _, true) => format!("{name}骑兵"),
-                (_, true, true) => format!("{name}步卒"),
-                (_, _, true) => format!("{name}人马"),
+            let troops = match (b.clarity == Clarity::Far, b.mounted) {
+                (true, true) => Troops::Horse,
+                (true, false) => Troops::Foot,
+                _ => Troops::Troops,
             };
-            (self.locale.zh_string(label), b)
+            let label = msg(
+                self.locale,
+                Msg::Troops {
+                    side: &name,
+                    troops,
+                },
+            );
+            (label, b)
         }));
         named
     }
@@ -1784,11 +1418,7 @@ impl View<'_> {
     /// (word of 15:45)", 「坚守（15:45消息）」.
     fn stale(&self, what: &str, turn: u32) -> String {
         let at = clock(self.minute_of(turn));
-        if self.locale.is_chinese() {
-            self.locale.zh_string(format!("{what}（{at}消息）"))
-        } else {
-            format!("{what} (word of {at})")
-        }
+        msg(self.locale, Msg::Stale { what, at: &at })
     }
 
     /// The clock minute of a turn.
@@ -1803,23 +1433,35 @@ impl View<'_> {
     /// how it behaves.
     pub(crate) fn sighting_cells(&self, s: &Sighting) -> [String; 4] {
         let l = self.locale;
-        let zh = l.is_chinese();
         let now = s.turn == self.known.picture.turn;
         let at = clock(self.minute_of(s.turn));
         let zone = capitalize(&self.zone_name(s.zone));
         let reported = matches!(s.source, Source::Reported { .. });
-        let place = match (s.lost, now, reported, zh) {
-            (true, _, _, false) => {
-                format!("gone from {} (seen there {at})", self.zone_name(s.zone))
-            }
-            (true, _, _, true) => format!("已不在{zone}（{at}曾见）"),
-            (false, true, false, _) => zone,
-            (false, true, true, false) => format!("{zone} (reported)"),
-            (false, true, true, true) => format!("{zone}（探报）"),
-            (false, false, false, false) => format!("{zone} (seen {at})"),
-            (false, false, false, true) => format!("{zone}（{at}所见）"),
-            (false, false, true, false) => format!("{zone} (reported as of {at})"),
-            (false, false, true, true) => format!("{zone}（{at}探报）"),
+        let place = match (s.lost, now, reported) {
+            (true, _, _) => msg(
+                l,
+                Msg::PlaceGone {
+                    zone: &self.zone_name(s.zone),
+                    zone_cap: &zone,
+                    at: &at,
+                },
+            ),
+            (false, true, false) => zone,
+            (false, true, true) => msg(l, Msg::PlaceReported { zone: &zone }),
+            (false, false, false) => msg(
+                l,
+                Msg::PlaceSeen {
+                    zone: &zone,
+                    at: &at,
+                },
+            ),
+            (false, false, true) => msg(
+                l,
+                Msg::PlaceReportedAt {
+                    zone: &zone,
+                    at: &at,
+                },
+            ),
         };
         let sure = if s.clarity <= Clarity::Near {
             Sure::Estimated
@@ -1830,53 +1472,23 @@ impl View<'_> {
             String::new()
         } else if s.clarity == Clarity::Felt {
             // Met in the smoke: nobody can tell how many.
-            l.zh(if zh {
-                "不知多少"
-            } else {
-                "unknown numbers"
-            })
-            .to_string()
+            ui(l, Ui::UnknownNumbers).to_string()
         } else {
             self.said(s.men, sure)
         };
-        let bearing = match (s.bearing, zh) {
-            (Bearing::Standing, false) => "standing",
-            (Bearing::Moving, false) => "on the move",
-            (Bearing::Fighting, false) => "fighting",
-            (Bearing::Shaken, false) => "ranks breaking",
-            (Bearing::Running, false) => "running",
-            (Bearing::Broken, false) => "broken up",
-            (Bearing::Standing, true) => "列阵不动",
-            (Bearing::Moving, true) => "正在移动",
-            (Bearing::Fighting, true) => "正在交战",
-            (Bearing::Shaken, true) => "阵脚松动",
-            (Bearing::Running, true) => "溃逃",
-            (Bearing::Broken, true) => "已溃散",
-        };
+        let bearing = bearing(l, s.bearing);
         // Gone from where it was: how it behaved there is nothing to go by any more.
         let bearing = if s.lost { "" } else { bearing };
-        [
-            l.zh_string(place),
-            l.zh_string(men),
-            String::new(),
-            l.zh(bearing).to_string(),
-        ]
+        [place, men, String::new(), bearing.to_string()]
     }
 
     /// Where the commander stands and what he sees from there: "You are at
     /// the main camp; you see the south bank and the ford." (issue 20).
     pub fn whereabouts(&self) -> String {
         let l = self.locale;
-        let zh = l.is_chinese();
         let picture = &self.known.picture;
         let Some(at) = picture.at.filter(|_| !picture.fallen) else {
-            return l
-                .zh(if zh {
-                    "你已不在阵中：各部的消息由你的幕僚收拢。"
-                } else {
-                    "You are no longer in the field: your staff gather what word comes in."
-                })
-                .to_string();
+            return ui(l, Ui::NotInField).to_string();
         };
         let seen: Vec<String> = picture
             .sees
@@ -1892,25 +1504,16 @@ impl View<'_> {
             .zones
             .get(at)
             .is_some_and(|z| z.burning.smoke >= self.field.rules.smoke_blind);
-        let text = match (zh, blind_here, seen.is_empty()) {
-            (false, true, _) if smoky => {
-                format!("You are at {here}, in smoke too thick to see beyond your own men.")
-            }
-            (true, true, _) if smoky => format!("你在{here}，烟雾浓得看不见身边以外的人马。"),
-            (false, true, _) => format!("You are at {here}, and cannot see beyond your own men."),
-            (true, true, _) => format!("你在{here}，看不见身边以外的人马。"),
-            (false, false, true) => format!("You are at {here}; you can see nothing beyond it."),
-            (true, false, true) => format!("你在{here}，目力不能及于别处。"),
-            (false, false, false) => {
-                let list = match seen.len() {
-                    1 => seen[0].clone(),
-                    n => format!("{} and {}", seen[..n - 1].join(", "), seen[n - 1]),
-                };
-                format!("You are at {here}; from there you see {list}.")
-            }
-            (true, false, false) => format!("你在{here}，目力所及：{}。", seen.join("、")),
-        };
-        capitalize(&l.zh_string(text))
+        let text = msg(
+            l,
+            Msg::Whereabouts {
+                here: &here,
+                blind: blind_here,
+                smoky,
+                seen: &seen,
+            },
+        );
+        capitalize(&text)
     }
 
     /// `why`: what moved each of the player's units' morale last turn.
@@ -1937,19 +1540,16 @@ impl View<'_> {
                     format!("{} {size}", modifier_name(self.locale, *modifier))
                 })
                 .collect();
-            let sep = if self.locale.is_chinese() {
-                "，"
-            } else {
-                ", "
-            };
+            let sep = ui(self.locale, Ui::ClauseSep);
             lines.push(format!(
-                "{}: {}",
+                "{}{}{}",
                 capitalize(&self.unit_name(idx)),
+                ui(self.locale, Ui::Colon),
                 parts.join(sep)
             ));
         }
         if lines.is_empty() {
-            return ui(self.locale, "no_why").to_string();
+            return ui(self.locale, Ui::NoWhy).to_string();
         }
         lines
             .into_iter()
@@ -1977,20 +1577,16 @@ impl View<'_> {
                     .filter_map(|(i, _)| self.field.units.get(i))
                     .map(|u| u.start_men)
                     .sum();
-                let count = |n: u32| {
-                    if l.is_chinese() {
-                        l.zh_string(numbers::zh_numeral(n))
-                    } else {
-                        group_thousands(n)
-                    }
-                };
-                let lost = count(brought.saturating_sub(left));
-                let left = count(left);
-                lines.push(if l.is_chinese() {
-                    l.zh_string(format!("  {name}：折损{lost}人，尚有{left}人在阵中"))
-                } else {
-                    format!("  {name}: {lost} men lost, {left} still in the field")
-                });
+                let lost = catalogue::count(l, brought.saturating_sub(left));
+                let left = catalogue::count(l, left);
+                lines.push(msg(
+                    l,
+                    Msg::OwnLosses {
+                        side: &name,
+                        lost: &lost,
+                        left: &left,
+                    },
+                ));
             } else {
                 let standing = match self.known.picture.reckon(
                     self.field,
@@ -2001,16 +1597,13 @@ impl View<'_> {
                     Reckoning::Rough(men) => Some(self.said(men, Sure::Rough)),
                     Reckoning::Unknown => None,
                 };
-                lines.push(match (standing, l.is_chinese()) {
-                    (Some(men), false) => {
-                        format!("  {name}: by your reckoning {men} still in the field")
-                    }
-                    (Some(men), true) => {
-                        l.zh_string(format!("  {name}：据你估计，尚有{men}人在阵中"))
-                    }
-                    (None, false) => format!("  {name}: you never saw their numbers"),
-                    (None, true) => l.zh_string(format!("  {name}：兵力始终未能看清")),
-                });
+                lines.push(msg(
+                    l,
+                    Msg::TheirReckoning {
+                        side: &name,
+                        men: standing.as_deref(),
+                    },
+                ));
             }
         }
         lines
@@ -2029,7 +1622,6 @@ impl View<'_> {
     /// reckoned wrong, and the cries his men heard, true or false.
     pub fn reveal(&self, reveal: &Reveal) -> Vec<String> {
         let l = self.locale;
-        let zh = l.is_chinese();
         let mut lines = Vec::new();
         let reckoned = |r: Reckoning| match r {
             Reckoning::About(n) => Some(self.said(n, Sure::Estimated)),
@@ -2037,44 +1629,30 @@ impl View<'_> {
             Reckoning::Unknown => None,
         };
         // The truth, counted: figures in English, said in Chinese numerals.
-        let count = |n: u32| {
-            if zh {
-                l.zh_string(numbers::zh_numeral(n))
-            } else {
-                group_thousands(n)
-            }
-        };
+        let count = |n: u32| catalogue::count(l, n);
         for side in &reveal.others {
             let name = self.side_name(side.side);
             let (brought, lost, standing) =
                 (count(side.brought), count(side.lost), count(side.standing));
             let guess = reckoned(side.reckoned);
-            lines.push(match (zh, guess) {
-                (false, Some(g)) => format!(
-                    "The {name} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You reckoned them at {g}."
-                ),
-                (false, None) => format!(
-                    "The {name} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You never saw enough of them to reckon."
-                ),
-                (true, Some(g)) => l.zh_string(format!(
-                    "{name}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你估计其兵力{g}人。"
-                )),
-                (true, None) => l.zh_string(format!(
-                    "{name}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你始终没能看清他们的兵力。"
-                )),
-            });
+            lines.push(msg(
+                l,
+                Msg::RevealSide {
+                    side: &name,
+                    brought: &brought,
+                    lost: &lost,
+                    standing: &standing,
+                    guess: guess.as_deref(),
+                },
+            ));
         }
         let list = |items: Vec<String>| -> String {
-            let sep = if zh { "；" } else { "; " };
+            let sep = ui(l, Ui::ItemSep);
             let n = items.len();
             if n > 6 {
                 let more = n - 5;
                 let mut shown = items.into_iter().take(5).collect::<Vec<_>>();
-                shown.push(if zh {
-                    format!("另有{more}部")
-                } else {
-                    format!("and {more} more")
-                });
+                shown.push(msg(l, Msg::AndMore { more }));
                 shown.join(sep)
             } else {
                 items.join(sep)
@@ -2103,20 +1681,19 @@ impl View<'_> {
             .filter(|u| u.known.is_none() && u.standing)
             .map(|u| {
                 let (name, men, zone) = (true_name(u.unit), count(u.men), self.zone_name(u.zone));
-                if zh {
-                    format!("{name}（{men}人，在{zone}）")
-                } else {
-                    format!("{name} ({men} men, at {zone})")
-                }
+                msg(
+                    l,
+                    Msg::UnseenUnit {
+                        unit: &name,
+                        men: &men,
+                        zone: &zone,
+                    },
+                )
             })
             .collect();
         if !unseen.is_empty() {
             let items = list(unseen);
-            lines.push(if zh {
-                l.zh_string(format!("你从未见到：{items}。"))
-            } else {
-                capitalize(&format!("never seen by you: {items}."))
-            });
+            lines.push(msg(l, Msg::NeverSeen { items: &items }));
         }
         // Last seen elsewhere than they were.
         let moved: Vec<String> = reveal
@@ -2134,20 +1711,20 @@ impl View<'_> {
                     self.zone_name(s.zone),
                     self.zone_name(u.zone),
                 );
-                Some(if zh {
-                    format!("{name}：你最后于{at}在{was}见到，其实已到{is}")
-                } else {
-                    format!("{name}: last seen at {was} ({at}), but at {is} in truth")
-                })
+                Some(msg(
+                    l,
+                    Msg::MovedUnit {
+                        unit: &name,
+                        at: &at,
+                        was: &was,
+                        is: &is,
+                    },
+                ))
             })
             .collect();
         if !moved.is_empty() {
             let items = list(moved);
-            lines.push(if zh {
-                l.zh_string(format!("不在你以为的地方：{items}。"))
-            } else {
-                format!("Not where you thought: {items}.")
-            });
+            lines.push(msg(l, Msg::NotWhereThought { items: &items }));
         }
         // Reckoned wrong: the last estimate a third or more off the truth,
         // for units still seen at the end.
@@ -2169,56 +1746,46 @@ impl View<'_> {
                     self.said(s.men, Sure::Estimated),
                     count(u.men),
                 );
-                Some(if zh {
-                    format!("{name}：你估计{guess}人，实有{truth}人")
-                } else {
-                    format!("{name}: you put them at {guess}, they were {truth}")
-                })
+                Some(msg(
+                    l,
+                    Msg::WrongUnit {
+                        unit: &name,
+                        guess: &guess,
+                        truth: &truth,
+                    },
+                ))
             })
             .collect();
         if !wrong.is_empty() {
             let items = list(wrong);
-            lines.push(if zh {
-                l.zh_string(format!("估计有误：{items}。"))
-            } else {
-                format!("Reckoned wrong: {items}.")
-            });
+            lines.push(msg(l, Msg::ReckonedWrong { items: &items }));
         }
         for cry in &reveal.cries {
             let about = self.side_name(cry.about);
             let at = time_words(l, self.minute_of(cry.turn));
-            let n = if zh {
-                numbers::zh_numeral(u32::try_from(cry.believers).unwrap_or(u32::MAX))
-            } else {
-                cry.believers.to_string()
-            };
-            let claim = match (cry.routed, zh) {
-                (true, false) => format!("the {about} are routed"),
-                (false, false) => format!("the {about} have won"),
-                (true, true) => format!("{about}败了"),
-                (false, true) => format!("{about}胜了"),
-            };
-            lines.push(match (cry.true_then, zh) {
-                (false, false) => {
-                    format!("The cry that {claim} reached {n} of your units at {at}: it was false.")
-                }
-                (true, false) => {
-                    format!("The cry that {claim} reached {n} of your units at {at}: it was true.")
-                }
-                (false, true) => l.zh_string(format!(
-                    "“{claim}”的喊声{at}传到你{n}部人马耳中：那是假的。"
-                )),
-                (true, true) => l.zh_string(format!(
-                    "“{claim}”的喊声{at}传到你{n}部人马耳中：那是真的。"
-                )),
-            });
+            let claim = msg(
+                l,
+                Msg::Claim {
+                    side: &about,
+                    routed: cry.routed,
+                },
+            );
+            lines.push(msg(
+                l,
+                Msg::Cry {
+                    claim: &claim,
+                    believers: cry.believers,
+                    at: &at,
+                    true_then: cry.true_then,
+                },
+            ));
         }
         lines
     }
 
     /// [`View::mid_sentence`] of a name already painted.
     fn mid_sentence_owned(&self, name: String) -> String {
-        if self.locale == Locale::En && name.contains("The ") {
+        if capitalizes(self.locale) && name.contains("The ") {
             name.replacen("The ", "the ", 1)
         } else {
             name
@@ -2236,20 +1803,14 @@ impl View<'_> {
             .unwrap_or(0.0);
         let weather = &self.known.weather;
         let wind = super::chronicle::wind_phrase(l, weather.wind, weather.toward);
-        if l.is_chinese() {
-            l.zh_string(format!(
-                "{wind}；{}：{}。",
-                self.zone_name(zone),
-                smoke_words(l, self.field, smoke)
-            ))
-        } else {
-            format!(
-                "{}; at {}: {}.",
-                capitalize(&wind),
-                self.zone_name(zone),
-                smoke_words(l, self.field, smoke)
-            )
-        }
+        msg(
+            l,
+            Msg::WeatherLine {
+                wind: &wind,
+                zone: &self.zone_name(zone),
+                smoke: smoke_words(l, self.field, smoke),
+            },
+        )
     }
 }
 
@@ -2294,66 +1855,26 @@ pub(crate) fn capitalize(text: &str) -> String {
     out
 }
 
-pub fn modifier_name(locale: Locale, modifier: crate::sim::morale::Modifier) -> &'static str {
-    use crate::sim::morale::Modifier::*;
-    locale.zh(match (modifier, locale.is_chinese()) {
-        (Casualties, false) => "casualties",
-        (Casualties, true) => "伤亡",
-        (Outnumbered, false) => "outnumbered",
-        (Outnumbered, true) => "众寡悬殊",
-        (Contagion, false) => "friends routing",
-        (Contagion, true) => "友军溃逃",
-        (Leader, false) => "commander present",
-        (Leader, true) => "主将在侧",
-        (Rumor, false) => "rumor",
-        (Rumor, true) => "流言",
-        (Smoke, false) => "smoke",
-        (Smoke, true) => "烟呛",
-        (Trapped, false) => "no way out",
-        (Trapped, true) => "退路断绝",
-        (Drums, false) => "drums",
-        (Drums, true) => "鼓声",
-        (Recovery, false) => "rest",
-        (Recovery, true) => "喘息",
-        (Orders, false) => "orders",
-        (Orders, true) => "号令",
-        (CommanderFell, false) => "commander fallen",
-        (CommanderFell, true) => "主将倒下",
-        (Withdrawal, false) => "withdrawing under attack",
-        (Withdrawal, true) => "临阵后撤",
-        (Event, false) => "events",
-        (Event, true) => "战局",
-    })
-}
-
 /// The `saves` table, in the player's language: slot, battle, role, turn and
 /// time, or why a slot cannot be read; as a list when the table would not
 /// fit `columns`.
 pub fn saves_table(dir: &std::path::Path, locale: Locale, columns: usize) -> String {
     use crate::save;
-    let zh = locale.is_chinese();
     let rows = match save::list(dir) {
         Ok(rows) => rows,
         Err(err) => return wrap(&err.to_string(), columns, ""),
     };
     if rows.is_empty() {
-        let text = if zh {
-            format!("{}{}", dir.display(), locale.zh(" 中尚无存档。"))
-        } else {
-            format!("No saves in {}.", dir.display())
-        };
+        let text = msg(
+            locale,
+            Msg::SavesIn {
+                dir: &dir.display().to_string(),
+            },
+        );
         return wrap(&text, columns, "");
     }
-    let head = if zh {
-        ["槽位", "战役", "角色", "回合", "存于（UTC）"].map(|s| locale.zh(s))
-    } else {
-        ["slot", "battle", "role", "turn", "saved at (UTC)"]
-    };
-    let unreadable = if zh {
-        locale.zh("✗ 无法读取")
-    } else {
-        "✗ unreadable"
-    };
+    let head = catalogue::saves_head(locale);
+    let unreadable = ui(locale, Ui::Unreadable);
     let mut table = vec![head.iter().map(|s| s.to_string()).collect::<Vec<_>>()];
     for row in &rows {
         table.push(match &row.summary {
@@ -2397,11 +1918,7 @@ pub fn saves_table(dir: &std::path::Path, locale: Locale, columns: usize) -> Str
     for r in table.iter().skip(1) {
         lines.push(wrap(&r[0], columns, ""));
         let detail = if r.len() == 5 {
-            let turn = if zh {
-                locale.zh_string(format!("第{}回合", r[3]))
-            } else {
-                format!("turn {}", r[3])
-            };
+            let turn = msg(locale, Msg::SaveTurn { turn: &r[3] });
             format!("{} · {} · {turn} · {} UTC", r[1], r[2], r[4])
         } else {
             r[1].clone()

@@ -28,6 +28,7 @@ const ST_PHRASES: &str = include_str!("hant/STPhrases.txt");
 const ST_PHRASES_REGIONAL: &str = include_str!("hant/STPhrases_GeneratedFromRegionalPhrases.txt");
 const TW_VARIANTS: &str = include_str!("hant/TWVariants.txt");
 const TW_VARIANTS_PHRASES: &str = include_str!("hant/TWVariantsPhrases.txt");
+const INTERFACE_TERMS: &str = include_str!("hant/InterfaceTerms.txt");
 
 /// One conversion step: keys of one or more characters, matched longest first.
 struct Dictionary {
@@ -188,8 +189,28 @@ pub fn to_traditional_with(
     out
 }
 
-/// [`to_traditional`] of a fixed string, converted once per process and kept
-/// for its whole life (the interface has a few hundred such strings).
+/// The interface's own Taiwan terms (`hant/InterfaceTerms.txt`): 回车 →
+/// Enter 鍵, 默认 → 預設, which OpenCC's tables leave Mainland.
+fn interface_terms() -> &'static std::collections::BTreeMap<String, String> {
+    static TERMS: OnceLock<std::collections::BTreeMap<String, String>> = OnceLock::new();
+    TERMS.get_or_init(|| {
+        lines(INTERFACE_TERMS)
+            .map(|(key, value)| (key.to_string(), value.to_string()))
+            .collect()
+    })
+}
+
+/// An interface text (the REPL's, never a scene's) in Traditional: as
+/// [`to_traditional`], with the interface's Taiwan terms.
+pub fn interface_text(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_string();
+    }
+    to_traditional_with(text, interface_terms())
+}
+
+/// [`interface_text`] of a fixed string, converted once per process and
+/// kept for its whole life (the interface has a few hundred such strings).
 pub fn to_traditional_static(text: &'static str) -> &'static str {
     static CONVERTED: OnceLock<Mutex<HashMap<&'static str, &'static str>>> = OnceLock::new();
     if text.is_ascii() {
@@ -197,7 +218,7 @@ pub fn to_traditional_static(text: &'static str) -> &'static str {
     }
     let mut converted = lock(CONVERTED.get_or_init(Default::default));
     converted.entry(text).or_insert_with(|| {
-        let traditional = to_traditional(text);
+        let traditional = interface_text(text);
         if traditional == text {
             text
         } else {
@@ -412,8 +433,13 @@ mod tests {
         let once = to_traditional_static("结局：");
         assert_eq!(once, "結局：");
         assert!(std::ptr::eq(once, to_traditional_static("结局：")));
-        let same = "第";
+        // A text no other test converts: the cache keeps the first copy of
+        // equal texts it is given.
+        let same = "第一第二第三";
         assert!(std::ptr::eq(to_traditional_static(same), same));
+        // The interface's Taiwan terms, and only in interface text.
+        assert_eq!(to_traditional_static("按回车或默认"), "按 Enter 鍵或預設");
+        assert_eq!(to_traditional("回车而去"), "回車而去");
         let cached = to_traditional_cached("战后");
         assert_eq!(cached, "戰後");
         assert!(std::ptr::eq(cached, to_traditional_cached("战后")));

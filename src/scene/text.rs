@@ -32,12 +32,9 @@ impl Locale {
             .find(|locale| locale.tag().eq_ignore_ascii_case(tag))
     }
 
-    pub fn is_chinese(self) -> bool {
-        self != Locale::En
-    }
-
     /// A fixed interface string, written in English or Simplified Chinese, as
-    /// this locale shows it: Traditional for zh-Hant, else unchanged.
+    /// this locale shows it: Traditional for zh-Hant (with the interface's
+    /// Taiwan terms, `scene/hant/InterfaceTerms.txt`), else unchanged.
     pub fn zh(self, text: &'static str) -> &'static str {
         match self {
             Locale::ZhHant => hant::to_traditional_static(text),
@@ -48,7 +45,7 @@ impl Locale {
     /// [`Locale::zh`] for a message put together at run time.
     pub fn zh_string(self, text: String) -> String {
         match self {
-            Locale::ZhHant => hant::to_traditional(&text),
+            Locale::ZhHant => hant::interface_text(&text),
             _ => text,
         }
     }

@@ -143,7 +143,9 @@ fn commands_answer_in_traditional_and_saves_keep_it() {
     assert!(before.contains("请抉择"), "{before}");
     assert_traditional(after);
     for expected in [
-        "輸入數字作出抉擇；回車靜待一回合。",
+        // Taiwan terms: the Enter key, not 回車.
+        "輸入數字作出抉擇；Enter 鍵靜待一回合。",
+        "存檔（預設槽位 quick）",
         "讀檔",
         "請抉擇 1-",
         "沒有`xyzzy`這個命令。",

@@ -1,0 +1,829 @@
+//! Chinese: every message of the catalogue, written in Simplified
+//! characters. Traditional is converted from it: a fixed phrase by the
+//! dispatch in `mod.rs`, a message with values here, its fixed words (and,
+//! where a whole line is converted, the names in it: they come converted
+//! already and read the same again).
+
+use super::{Detail, Doing, MapKey, Msg, Order, OrderHelp, Reload, Say, Troops, Ui};
+use crate::picture::Bearing;
+use crate::repl::chronicle::Alert;
+use crate::repl::commands::Action;
+use crate::scene::{Compass, Locale, MoraleState};
+use crate::sim::morale::Modifier;
+use crate::story::StoryError;
+use crate::story::clock;
+
+pub(super) fn ui(phrase: Ui) -> &'static str {
+    match phrase {
+        Ui::Turn => "第",
+        Ui::TurnSuffix => "回合",
+        Ui::Choose => "请抉择",
+        Ui::Ending => "结局：",
+        Ui::AfterAction => "战后",
+        Ui::History => "书中所记",
+        Ui::HistoryRecords => "史实",
+        Ui::NotKnown => "你所不知道的",
+        Ui::NoneSeen => "尚未见到敌军",
+        Ui::YouAre => "你扮演",
+        Ui::YourChoice => "你选择",
+        Ui::Novel => "书中之选",
+        Ui::HistoryChoice => "史实之选",
+        Ui::Men => "人",
+        Ui::NoWhy => "上一回合各部士气并无起落。",
+        Ui::NoLog => "尚无抉择。",
+        Ui::Seed => "局号",
+        Ui::UnknownNumber => "不知多少",
+        Ui::Nobody => "无人",
+        Ui::You => "我军",
+        Ui::ListSep => "、",
+        Ui::ClauseSep => "，",
+        Ui::ItemSep => "；",
+        Ui::Colon => "：",
+        Ui::OrdersInForce => "各部军令",
+        Ui::RunningDeaf => "溃逃中，不听号令",
+        Ui::OnTheirWay => "在途军令",
+        Ui::NorthUp => "北 ↑",
+        Ui::Legend => {
+            "图例：★ 你所在　▲ 营寨　· 道路　≈ 渡口　= 桥　（火、烟）　│ 道路相通　？未见　淡色：先前所见"
+        }
+        Ui::Destroyed => "已毁",
+        Ui::Fire => "火",
+        Ui::Unseen => "？未见",
+        Ui::NoOneInSight => "不见人影",
+        Ui::UnknownNumbers => "不知多少",
+        Ui::NotInField => "你已不在阵中：各部的消息由你的幕僚收拢。",
+        Ui::YourSide => " · 我方",
+        Ui::ThickSmoke => "浓烟",
+        Ui::ThinSmoke => "薄烟",
+        Ui::ClearAir => "晴明",
+        Ui::Unreadable => "✗ 无法读取",
+        Ui::LabelGap => "",
+        Ui::SentenceGap => "",
+        Ui::LossesSep => "，",
+        Ui::DatePlaceSep => "，",
+        Ui::FirstHint => {
+            "（回车静待一回合；wait 静待到有事；order 营 advance C 调动部队，字母见 map；help 查看其余命令。）"
+        }
+        Ui::Cancelled => "（已取消。再按一次 Ctrl-C 退出，游戏会自动存档。）",
+        Ui::NotText => "这一行不是文本（非 UTF-8），已略过。",
+        Ui::OrderUsage => {
+            "用法：order 营 坚守|前进 地点|进攻 地点|撤退|收拢（英文 hold|advance|attack|withdraw|rally 亦可）"
+        }
+        Ui::OrdersChanged => "此一抉择改了你的军令：",
+        Ui::NextTakesNumber => "next 后面跟回合数，如 next 5（1 到 1000）。",
+        Ui::NothingToReport => "上一回合无事可报。",
+        Ui::NoSceneFolder => "没有可重读的剧本目录：请用 `--scenes 目录` 开局。",
+        Ui::NothingToRedo => "没有可复原的：redo 只能重做刚被 undo 收回的命令。",
+        Ui::GivenBack => "复原了。",
+        Ui::SoFar => "前情：",
+        Ui::ChooseBattle => "选择战役",
+        Ui::ChooseCommander => "选择统帅",
+        Ui::GoOnWith => "接着玩上次的哪一局？",
+        Ui::NewGame => "开始新的一局",
+        Ui::ChooseGame => "请选择",
+        Ui::WelcomeTitle => "小凌河 xiaoling",
+        Ui::WelcomeWhat => {
+            "明末辽东的战役，以文字推演：你扮演一方统帅，在紧要关头作出抉择，其间向各营下令；烟雾、谣言、渡口的拥挤与军心决定你的抉择会落得怎样的结局。"
+        }
+        Ui::CardSep => "；",
+        Ui::Against => "对",
+        Ui::Or => "或",
+        Ui::LegendGap => "　",
+        Ui::HelpHead => "输入数字作出抉择；回车静待一回合。命令（help 命令名 详述）：",
+    }
+}
+
+pub(super) fn template(key: Detail) -> &'static str {
+    match key {
+        Detail::Wind => "风势：{wind}。",
+        Detail::FireStarts => "{zone}火起。",
+        Detail::FireSpreads => "火势蔓延至{zone}。",
+        Detail::FireOut => "{zone}的火烧尽了。",
+        Detail::SmokeThick => "浓烟笼罩{zone}，对面不见人影。",
+        Detail::SmokeClears => "{zone}上空烟消。",
+        Detail::RumorLost => "{unit}听见喊声，信以为大势已去。",
+        Detail::RumorWon => "{unit}听见喊声，士气大振。",
+        Detail::RumorDoubted => "{unit}亲眼所见，不为喊声所动。",
+        Detail::Moves => "{unit}自{from}移至{to}。",
+        Detail::Crossed => "{unit}渡过了{zone}。",
+        Detail::Trampled => "{zone}人马拥塞，{men}人被挤倒践踏。",
+        Detail::Clash => "{zone}交战：{losses}。",
+        Detail::ClashSide => "{side}折损{men}人",
+        Detail::Casualties => "{unit}折损{men}人。",
+        Detail::Wavers => "{unit}阵脚动摇。",
+        Detail::Steadies => "{unit}重新稳住阵脚。",
+        Detail::Routs => "{unit}溃散奔逃！",
+        Detail::Cascade => "见左右奔逃，{unit}亦随之溃散！",
+        Detail::Shattered => "{unit}已然崩散，收拢不住了。",
+        Detail::Drums => "{commander}的战鼓在{zone}擂响。",
+        Detail::DrumsFar => "{zone}方向鼓声大作。",
+        Detail::DrumsHeard => "{unit}听见{drums}。",
+        Detail::Rallies => "{unit}重整旗鼓。",
+        Detail::Surrenders => "{unit}弃械投降，降者{men}人。",
+        Detail::Officers => "不肯降的军官{men}人被部下砍倒。",
+        Detail::Arrives => "{unit}赶到{zone}。",
+        Detail::GHeartened => "{units}闻声士气大振。",
+        Detail::GShaken => "{units}听见喊声，以为大势已去。",
+        Detail::GDoubted => "{units}亲眼所见，不为喊声所动。",
+        Detail::GMoves => "{units}移往{zone}。",
+        Detail::GCrossed => "{units}渡过{zone}。",
+        Detail::GWavers => "{units}阵脚动摇。",
+        Detail::GSteadies => "{units}重新稳住阵脚。",
+        Detail::GRouts => "{units}溃散奔逃！",
+        Detail::GCascade => "见左右奔逃，{units}亦随之溃散！",
+        Detail::GShattered => "{units}已然崩散，收拢不住了。",
+        Detail::GDrumsHeard => "{units}听见{drums}。",
+        Detail::GRallies => "{units}重整旗鼓。",
+        Detail::Destroyed => "{zone}被毁！{men}人随之罹难。",
+        Detail::Obscured => "{name}笼罩{zone}，对面不见人影。",
+        Detail::Unobscured => "{zone}的{name}渐渐散去，又能看见了。",
+        Detail::YouKilled => "你在{zone}力战倒下！麾下幕僚以你的名义继续指挥。",
+        Detail::YouWounded => "你在{zone}负伤，被抬下阵来。",
+        Detail::YouCaptured => "你在{zone}被俘！麾下幕僚以你的名义继续指挥。",
+        Detail::Killed => "{commander}在{zone}阵亡！",
+        Detail::Wounded => "{commander}在{zone}负伤，被抬下阵来。",
+        Detail::Captured => "{commander}在{zone}被俘！",
+    }
+}
+
+pub(super) fn state_name(state: MoraleState) -> &'static str {
+    match state {
+        MoraleState::Steady => "严整",
+        MoraleState::Wavering => "动摇",
+        MoraleState::Routing => "溃逃",
+        MoraleState::Rallied => "重整",
+        MoraleState::Surrendered => "已降",
+        MoraleState::Shattered => "崩散",
+    }
+}
+
+pub(super) fn modifier_name(modifier: Modifier) -> &'static str {
+    match modifier {
+        Modifier::Casualties => "伤亡",
+        Modifier::Outnumbered => "众寡悬殊",
+        Modifier::Contagion => "友军溃逃",
+        Modifier::Leader => "主将在侧",
+        Modifier::Rumor => "流言",
+        Modifier::Smoke => "烟呛",
+        Modifier::Trapped => "退路断绝",
+        Modifier::Drums => "鼓声",
+        Modifier::Recovery => "喘息",
+        Modifier::Orders => "号令",
+        Modifier::CommanderFell => "主将倒下",
+        Modifier::Withdrawal => "临阵后撤",
+        Modifier::Event => "战局",
+    }
+}
+
+pub(super) fn bearing(bearing: Bearing) -> &'static str {
+    match bearing {
+        Bearing::Standing => "列阵不动",
+        Bearing::Moving => "正在移动",
+        Bearing::Fighting => "正在交战",
+        Bearing::Shaken => "阵脚松动",
+        Bearing::Running => "溃逃",
+        Bearing::Broken => "已溃散",
+    }
+}
+
+pub(super) fn wind_phrase(band: u8, toward: Compass) -> String {
+    let from = match toward {
+        Compass::North => "南",
+        Compass::South => "北",
+        Compass::East => "西",
+        Compass::West => "东",
+    };
+    match band {
+        0 => "无风".to_string(),
+        1 => format!("微微{from}风"),
+        2 => format!("{from}风渐紧"),
+        _ => format!("{from}风大作"),
+    }
+}
+
+pub(super) fn time_words(locale: Locale, minute: u32) -> String {
+    let hm = clock(minute);
+    let minute = minute % (24 * 60);
+    // Night watches: the first from 19:00, each two hours, the fifth ending at 05:00.
+    let watch = match minute {
+        m if m >= 19 * 60 => Some((m - 19 * 60) / 120),
+        m if m < 5 * 60 => Some((m + 5 * 60) / 120),
+        _ => None,
+    };
+    let words = match watch {
+        Some(w) => format!("{}更", ["一", "二", "三", "四", "五"][w.min(4) as usize]),
+        None => {
+            // 子 is 23:00-01:00; each double hour has 初 (first hour) and 正.
+            const BRANCHES: [&str; 12] = [
+                "子", "丑", "寅", "卯", "辰", "巳", "午", "未", "申", "酉", "戌", "亥",
+            ];
+            let shifted = (minute + 60) % (24 * 60);
+            let branch = BRANCHES[(shifted / 120) as usize];
+            let half = if (shifted % 120) < 60 { "初" } else { "正" };
+            let ke = (minute % 60) / 15;
+            let ke = ["", "一刻", "二刻", "三刻"][ke as usize];
+            format!("{branch}{half}{ke}")
+        }
+    };
+    locale.zh_string(format!("{words}（{hm}）"))
+}
+
+pub(super) fn bodies(locale: Locale, name: &str, count: usize) -> String {
+    let n = u32::try_from(count).unwrap_or(u32::MAX);
+    let said = locale.zh_string(crate::repl::numbers::zh_numeral(n));
+    for one in ["一队", "一支", "一隊"] {
+        if name.contains(one) {
+            return name.replacen(
+                one,
+                &format!("{said}{}", one.chars().nth(1).unwrap_or('队')),
+                1,
+            );
+        }
+    }
+    name.to_string()
+}
+
+/// A template's fixed words in the reader's script, then its values as they
+/// were given: names and figures come already in that script, and
+/// converting Traditional text again is not a no-op (OpenCC writes 凌河 →
+/// 淩河).
+fn filled(l: Locale, template: &'static str, values: &[(&str, &str)]) -> String {
+    crate::scene::placeholder::fill(l.zh(template), |name| {
+        values
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value.to_string())
+    })
+}
+
+pub(super) fn msg(l: Locale, message: Msg) -> String {
+    match message {
+        Msg::DrumsOf { yours: true, .. } => l.zh_string("你的鼓声".to_string()),
+        Msg::DrumsOf { commander, .. } => filled(l, "{commander}的鼓声", &[("commander", commander)]),
+        Msg::Body { side, troops } => filled(l,
+            match troops {
+                Troops::Horse => "一队{side}骑兵",
+                Troops::Foot => "一队{side}步卒",
+                Troops::Troops => "一支{side}人马",
+            },
+            &[("side", side)],
+        ),
+        Msg::Troops { side, troops } => filled(l,
+            match troops {
+                Troops::Horse => "{side}骑兵",
+                Troops::Foot => "{side}步卒",
+                Troops::Troops => "{side}人马",
+            },
+            &[("side", side)],
+        ),
+        Msg::Order(order) => match order {
+            Order::Hold => l.zh("原地坚守").to_string(),
+            Order::Advance(zone) => filled(l, "进至{zone}", &[("zone", zone)]),
+            Order::Attack(zone) => filled(l, "进攻{zone}", &[("zone", zone)]),
+            Order::Withdraw => l.zh("撤退").to_string(),
+            Order::Rally => l.zh("向主帅靠拢").to_string(),
+        },
+        Msg::OrderedNow { unit, what, .. } => filled(l,
+            "{unit}当即奉令：{what}。",
+            &[("unit", unit), ("what", what)],
+        ),
+        Msg::OrderedRider {
+            unit, what, minute, ..
+        } => filled(l,
+            "传令兵飞马奔向{unit}，令其{what}；约{at}可到。",
+            &[("unit", unit), ("what", what), ("at", &time_words(l, minute))],
+        ),
+        Msg::OrderDelivered { unit } => filled(l, "军令送到{unit}。", &[("unit", unit)]),
+        Msg::OrderLost { unit } => filled(l,
+            "传令兵赶到时，{unit}已溃，军令落空。",
+            &[("unit", unit)],
+        ),
+        Msg::Doing(doing) => match doing {
+            Doing::Hold => l.zh("坚守").to_string(),
+            Doing::MoveTo(zone) => filled(l, "开赴{zone}", &[("zone", zone)]),
+            Doing::Pursue => l.zh("追击").to_string(),
+            Doing::RallyTo(commander) => {
+                filled(l, "向{commander}靠拢", &[("commander", commander)])
+            }
+        },
+        Msg::DoingThereBy { doing, at } => {
+            filled(l, "{doing}，约{at}可到", &[("doing", doing), ("at", at)])
+        }
+        Msg::OrdersLine {
+            unit,
+            id,
+            at,
+            doing,
+        } => format!("  {unit}（{id}）：{at}，{doing}"),
+        Msg::CourierLine { unit, what, minute } => filled(l,
+            "  {unit}：{what}，约{at}送到",
+            &[("unit", unit), ("what", what), ("at", &time_words(l, minute))],
+        ),
+        Msg::TurnHeader { minute, wind, .. } => format!("{}，{wind}", time_words(l, minute)),
+        Msg::TurnsHeader { from, to, wind, .. } => {
+            let (a, b) = (time_words(l, from), time_words(l, to));
+            // 三更（23:30）至三更（00:00） reads as 三更（23:30至00:00）.
+            let period = |t: &str| t.split('（').next().unwrap_or("").to_string();
+            if period(&a) == period(&b) {
+                format!(
+                    "{}（{}{}{}），{wind}",
+                    period(&a),
+                    clock(from),
+                    l.zh("至"),
+                    clock(to)
+                )
+            } else {
+                format!("{a}{}{b}，{wind}", l.zh("至"))
+            }
+        }
+        Msg::MenCell { men } => format!("{}{men}{}", l.zh("兵力"), l.zh(ui(Ui::Men))),
+        Msg::Marks { marks } => format!("（{}）", marks.join("、")),
+        Msg::UnitLabel { id } => format!("（{id}）"),
+        Msg::SeenInZone {
+            name,
+            men: "",
+            bearing,
+        } => filled(l, "{name}，{bearing}", &[("name", name), ("bearing", bearing)]),
+        Msg::SeenInZone { name, men, bearing } => filled(l, "{name}{men}人，{bearing}", &[("name", name), ("men", men), ("bearing", bearing)]),
+        Msg::SeenAt { line, at } => filled(l, "{line}（{at}所见）", &[("line", line), ("at", at)]),
+        Msg::Stale { what, at } => filled(l, "{what}（{at}消息）", &[("what", what), ("at", at)]),
+        Msg::PlaceGone { zone_cap, at, .. } => filled(l, "已不在{zone}（{at}曾见）", &[("zone", zone_cap), ("at", at)]),
+        Msg::PlaceReported { zone } => filled(l, "{zone}（探报）", &[("zone", zone)]),
+        Msg::PlaceSeen { zone, at } => filled(l, "{zone}（{at}所见）", &[("zone", zone), ("at", at)]),
+        Msg::PlaceReportedAt { zone, at } => filled(l, "{zone}（{at}探报）", &[("zone", zone), ("at", at)]),
+        Msg::Whereabouts {
+            here,
+            blind,
+            smoky,
+            seen,
+        } => match (blind, seen.is_empty()) {
+            (true, _) if smoky => filled(
+                l,
+                "你在{here}，烟雾浓得看不见身边以外的人马。",
+                &[("here", here)],
+            ),
+            (true, _) => filled(l, "你在{here}，看不见身边以外的人马。", &[("here", here)]),
+            (false, true) => filled(l, "你在{here}，目力不能及于别处。", &[("here", here)]),
+            (false, false) => filled(
+                l,
+                "你在{here}，目力所及：{seen}。",
+                &[("here", here), ("seen", &seen.join("、"))],
+            ),
+        },
+        Msg::OwnLosses { side, lost, left } => {
+            filled(l,
+                "  {side}：折损{lost}人，尚有{left}人在阵中",
+                &[("side", side), ("lost", lost), ("left", left)],
+            )
+        }
+        Msg::TheirReckoning {
+            side,
+            men: Some(men),
+        } => filled(l,
+            "  {side}：据你估计，尚有{men}人在阵中",
+            &[("side", side), ("men", men)],
+        ),
+        Msg::TheirReckoning { side, men: None } => {
+            filled(l, "  {side}：兵力始终未能看清", &[("side", side)])
+        }
+        Msg::RevealSide {
+            side,
+            brought,
+            lost,
+            standing,
+            guess: Some(g),
+        } => filled(l, "{side}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你估计其兵力{g}人。", &[("side", side), ("brought", brought), ("lost", lost), ("standing", standing), ("g", g)]),
+        Msg::RevealSide {
+            side,
+            brought,
+            lost,
+            standing,
+            guess: None,
+        } => filled(l, "{side}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你始终没能看清他们的兵力。", &[("side", side), ("brought", brought), ("lost", lost), ("standing", standing)]),
+        Msg::AndMore { more } => filled(l, "另有{more}部", &[("more", &more.to_string())]),
+        Msg::UnseenUnit { unit, men, zone } => filled(l, "{unit}（{men}人，在{zone}）", &[("unit", unit), ("men", men), ("zone", zone)]),
+        Msg::NeverSeen { items } => filled(l, "你从未见到：{items}。", &[("items", items)]),
+        Msg::MovedUnit { unit, at, was, is } => {
+            filled(l, "{unit}：你最后于{at}在{was}见到，其实已到{is}", &[("unit", unit), ("at", at), ("was", was), ("is", is)])
+        }
+        Msg::NotWhereThought { items } => filled(l, "不在你以为的地方：{items}。", &[("items", items)]),
+        Msg::WrongUnit { unit, guess, truth } => {
+            filled(l, "{unit}：你估计{guess}人，实有{truth}人", &[("unit", unit), ("guess", guess), ("truth", truth)])
+        }
+        Msg::ReckonedWrong { items } => filled(l, "估计有误：{items}。", &[("items", items)]),
+        Msg::Claim { side, routed: true } => filled(l, "{side}败了", &[("side", side)]),
+        Msg::Claim {
+            side,
+            routed: false,
+        } => filled(l, "{side}胜了", &[("side", side)]),
+        Msg::Cry {
+            claim,
+            believers,
+            at,
+            true_then,
+        } => {
+            let n = l.zh_string(super::small_count(l, believers));
+            let template = if true_then {
+                "“{claim}”的喊声{at}传到你{n}部人马耳中：那是真的。"
+            } else {
+                "“{claim}”的喊声{at}传到你{n}部人马耳中：那是假的。"
+            };
+            filled(l, template, &[("claim", claim), ("at", at), ("n", &n)])
+        }
+        Msg::WeatherLine { wind, zone, smoke } => {
+            format!("{wind}；{zone}：{smoke}。")
+        }
+        Msg::SavesIn { dir } => format!("{dir}{}", l.zh(" 中尚无存档。")),
+        Msg::SaveTurn { turn } => l.zh_string(format!("第{turn}回合")),
+        Msg::NotFound { words, near, zone } => l.zh_string(match (zone, near) {
+            (false, Some(near)) => format!(
+                "你麾下没有叫“{words}”的营。是不是“{near}”？（orders 列出各营及可输入的标签。）"
+            ),
+            (false, None) => {
+                format!("你麾下没有叫“{words}”的营。（orders 列出各营及可输入的标签。）")
+            }
+            (true, Some(near)) => format!(
+                "没有叫“{words}”的地方。是不是“{near}”？（map 给每处标了字母，如 order 营 advance C。）"
+            ),
+            (true, None) => {
+                format!("没有叫“{words}”的地方。（map 给每处标了字母，如 order 营 advance C。）")
+            }
+        }),
+        Msg::RoleLine { role, seed } => format!(
+            "{}{role}（{}{seed}）",
+            l.zh(ui(Ui::YouAre)),
+            l.zh(ui(Ui::Seed))
+        ),
+        Msg::CryNearby { cry } => format!("{}“{cry}”", l.zh("近处有人高喊：")),
+        Msg::StdinBroken { why } => l.zh_string(format!("无法读取标准输入：{why}")),
+        Msg::TooLong { size, max } => {
+            l.zh_string(format!("这一行长达 {size}，命令至多 {max}，已略过。"))
+        }
+        Msg::Left { slot } => format!(
+            "{}{slot}{}{slot}{}",
+            l.zh("游戏已自动存入槽位 "),
+            l.zh("；用 xiaoling play --load "),
+            l.zh(" 接着玩。")
+        ),
+        Msg::LeaveFailed { err } => format!("{}{err}", l.zh("退出时未能存档：")),
+        Msg::ChooseOption { count } => {
+            l.zh_string(format!("请输入 1 到 {count} 作出抉择（look 重看局势）。"))
+        }
+        Msg::TooLarge {
+            number,
+            max: Some(max),
+        } => l.zh_string(format!("{number} 太大了：请输入 1 到 {max}。")),
+        Msg::TooLarge { number, max: None } => {
+            l.zh_string(format!("{number} 太大了，眼下也无可抉择。"))
+        }
+        Msg::SlotOneWord {
+            command,
+            extra,
+            max,
+        } => l.zh_string(format!(
+            "槽位名只能是一个词：字母、数字、汉字、- 和 _，不含空格，至多 {max} 个字（如 `{command} 我的存档` 或 `{command} my-slot`）。“{extra}”多出来了，什么也没做。"
+        )),
+        Msg::ExtraWords {
+            command,
+            usage,
+            extra,
+        } => l.zh_string(format!(
+            "`{command}` 后面多了“{extra}”：用法是 {usage}。什么也没做。"
+        )),
+        Msg::OrderNamesUnit { example } => format!(
+            "{}`{example}`{}",
+            l.zh("命令要指明哪一部："),
+            l.zh("。UNIT 填部队的 id 或名字，`status` 列出你的部队。")
+        ),
+        Msg::UnknownCommand {
+            word,
+            suggestion: Some(s),
+        } => format!(
+            "{}`{word}`{}`{s}`{}",
+            l.zh("没有"),
+            l.zh("这个命令。是不是"),
+            l.zh("？输入 help 查看命令。")
+        ),
+        Msg::UnknownCommand {
+            word,
+            suggestion: None,
+        } => format!(
+            "{}`{word}`{}",
+            l.zh("没有"),
+            l.zh("这个命令。输入 help 查看命令。")
+        ),
+        Msg::ChangedOrder { unit, was, now } => {
+            filled(l,
+                "  {unit}：原为{was}，现{now}",
+                &[("unit", unit), ("was", was), ("now", now)],
+            )
+        }
+        Msg::CalledBack { unit, what } => filled(l,
+            "  给{unit}的军令（{what}）已收回",
+            &[("unit", unit), ("what", what)],
+        ),
+        Msg::Stopped { reason } => format!("{}{reason}{}", l.zh("（暂停："), l.zh("。）")),
+        Msg::NoHelp { topic } => l.zh_string(format!(
+            "没有关于“{topic}”的说明。可查：order、hold、advance、attack、withdraw、rally，或任一命令（help 列出全部）。"
+        )),
+        Msg::MapTakesList { word } => {
+            l.zh_string(format!("`map` 后面只能跟 list：“{word}”不认得。"))
+        }
+        Msg::SourcesTakes { word } => filled(
+            l,
+            "`sources` 后面只能跟 on 或 off：“{word}”不认得。",
+            &[("word", word)],
+        ),
+        Msg::SourcesShown {
+            on: true, label, ..
+        } => filled(
+            l,
+            "此后每逢抉择，「{label}」会标在选项之后；sources off 可再隐去。",
+            &[("label", label)],
+        ),
+        Msg::SourcesShown { on: false, .. } => l
+            .zh("抉择时不标出书中之选或史实之选；sources on 可在抉择前标出。")
+            .to_string(),
+        Msg::ResumeItem {
+            title,
+            who,
+            turn,
+            when,
+            slot,
+        } => filled(
+            l,
+            "{title}，{who}，第{turn}回合（{when} UTC 存于 {slot}）",
+            &[
+                ("title", title),
+                ("who", who),
+                ("turn", &turn.to_string()),
+                ("when", when),
+                ("slot", slot),
+            ],
+        ),
+        Msg::UnknownLanguage { tag, tags } => {
+            l.zh_string(format!("没有`{tag}`这种语言：可用 {}。", tags.join("、")))
+        }
+        Msg::Saved { slot, path } => format!("{}{slot}（{path}）", l.zh("已存档：")),
+        Msg::Loaded { slot } => format!("{}{slot}", l.zh("已读档：")),
+        Msg::SceneProblems { count } => {
+            l.zh_string(format!("剧本有{count}处问题；本局照旧进行。"))
+        }
+        Msg::NoBattleIn { id, folder } => {
+            l.zh_string(format!("{folder} 中没有 `{id}` 这一战；本局照旧进行。"))
+        }
+        Msg::CannotOpen { err } => {
+            l.zh_string(format!("新版剧本无法开局（{err}）；本局照旧进行。"))
+        }
+        Msg::Reloaded { id, how } => l.zh_string(match how {
+            Reload::Failed { command, why } => format!(
+                "已重读 `{id}`。第{command}条指令在新版上无法执行（{why}），本局从其前继续。"
+            ),
+            Reload::PartsAt { turn } => {
+                format!("已重读 `{id}`。新版自第{turn}回合起与本局不同，此后依新版进行。")
+            }
+            Reload::Same => format!("已重读 `{id}`。新版下本局进程不变，此后按新文本讲述。"),
+            Reload::Differs { .. } => format!("已重读 `{id}`。新版下本局结果有所不同。"),
+        }),
+        Msg::TakenBack { steps: 1 } => l.zh("悔了一步（redo 可复原）。").to_string(),
+        Msg::TakenBack { steps } => l.zh_string(format!(
+            "悔了一步：上一条命令，共{}步（redo 可复原）。",
+            crate::repl::numbers::zh_numeral(steps)
+        )),
+        Msg::Staff { commander } => filled(l, "{commander}麾下", &[("commander", commander)]),
+        Msg::ChoiceSource { source } => format!("（{source}）"),
+        Msg::LogTurn { turn } => {
+            let turn = turn.map_or("?".to_string(), |t| t.to_string());
+            format!("{}{turn}{}", l.zh(ui(Ui::Turn)), l.zh(ui(Ui::TurnSuffix)))
+        }
+        Msg::RecapLine {
+            role,
+            side,
+            turn,
+            time,
+            seed,
+        } => format!(
+            "{} {role}（{side}）· {}{turn}{} · {time} · {} {seed}",
+            l.zh(ui(Ui::YouAre)),
+            l.zh(ui(Ui::Turn)),
+            l.zh(ui(Ui::TurnSuffix)),
+            l.zh(ui(Ui::Seed))
+        ),
+        Msg::AutosaveFailed { err } => format!(
+            "{}{err}）",
+            l.zh("（自动存档失败，游戏照常进行；此后不再提示：")
+        ),
+        Msg::RoleItem { name, id, side } => format!("{name}（{id}）· {side}"),
+        Msg::RoleWithSide { name, side } => format!("{name}（{side}）"),
+        Msg::BattleLength {
+            max_turns,
+            turn_minutes,
+        } => {
+            let said = crate::repl::numbers::zh_numeral;
+            let minutes = max_turns.saturating_mul(turn_minutes);
+            let hours = minutes / 60;
+            let span = if hours >= 24 {
+                format!("约{}天", said(hours.div_ceil(24)))
+            } else if hours > 0 {
+                format!("约{}个时辰", said(hours.div_ceil(2)))
+            } else {
+                format!("{}分钟", said(minutes))
+            };
+            l.zh_string(format!(
+                "至多{}回合，每回合{}分钟，{span}",
+                said(max_turns),
+                said(turn_minutes)
+            ))
+        }
+        Msg::CardWhen { date, place } => format!("{date}，{place}"),
+        Msg::CardWho {
+            sides,
+            roles,
+            length,
+        } => {
+            let sep = ui(Ui::CardSep);
+            format!(
+                "{}{sep}{}{}{sep}{length}",
+                sides.join(l.zh(ui(Ui::Against))),
+                l.zh("可扮演："),
+                roles.join(l.zh(ui(Ui::Or)))
+            )
+        }
+        Msg::PickHelp { n, asked: true } => l.zh_string(format!(
+            "输入 1 到 {n} 的数字，或所列的 id、名字；quit（或 Ctrl-C）退出。"
+        )),
+        Msg::PickHelp { n, asked: false } => l.zh_string(format!(
+            "请输入 1 到 {n} 的数字，或所列的 id、名字（help、quit）。"
+        )),
+    }
+}
+
+pub(super) fn story_error(l: Locale, err: &StoryError) -> String {
+    match err {
+        StoryError::ChoicePending => l.zh("尚有抉择待定：请输入选项编号。").to_string(),
+        StoryError::NothingToChoose => l
+            .zh("眼下无可抉择。按回车或输入 next 静待一回合。")
+            .to_string(),
+        StoryError::NoSuchOption(_, max) => {
+            l.zh_string(format!("没有这个选项：请输入 1 到 {max}。"))
+        }
+        StoryError::Ended => l.zh("此战已毕。可输入 undo、load 或 quit。").to_string(),
+        StoryError::UndoForbidden => l.zh("此战不许悔棋。").to_string(),
+        StoryError::NothingToUndo => l.zh("已是开局，无可悔之步。").to_string(),
+        StoryError::NoOrders(_) => l.zh("此战你只在关头决断，不能向各营下令。").to_string(),
+        StoryError::NoSuchUnit(unit) => l.zh_string(format!("你麾下没有“{unit}”。")),
+        StoryError::NoSuchZone(zone) => l.zh_string(format!("战场上没有“{zone}”这个地方。")),
+        StoryError::NotOnField => l.zh("该营不在战场上。").to_string(),
+        StoryError::WillNotListen => l.zh("该营正在溃逃，重整之前不听号令。").to_string(),
+        StoryError::NoRoad => l.zh("没有道路通往该营，传令兵到不了。").to_string(),
+        StoryError::TooManyOrders(n) => l.zh_string(format!(
+            "你已下令 {n} 次，存档容不下更多命令：此战不能再下令，回合与抉择照常（next）。"
+        )),
+        StoryError::NoSuchRole(role, roles) => {
+            l.zh_string(format!("此战没有“{role}”这个角色；可扮演：{roles}。"))
+        }
+        StoryError::Stuck { seed, turn, error } => format!(
+            "{}{}",
+            l.zh_string(format!("局号{seed}的一局在第{turn}回合出错停住：")),
+            story_error(l, error)
+        ),
+    }
+}
+
+pub(super) fn order_refused(l: Locale, unit: &str, err: &StoryError) -> Option<String> {
+    let template = match err {
+        StoryError::WillNotListen => {
+            "{unit}正在溃逃，重整之前什么命令都不听：听得见鼓声（附近有带鼓的主将），或脱离战斗喘过气来，才会收拢。眼下可向未溃的部队下令（orders；help rally）。"
+        }
+        StoryError::NoRoad => {
+            "没有传令兵走得通的道路通往{unit}（道路断绝或为敌所据），军令送不出去。等道路通了再下令，或向够得着的部队下令（orders）。"
+        }
+        StoryError::NotOnField => "{unit}已不在战场上（溃散、被俘或离去），不再受令。",
+        _ => return None,
+    };
+    Some(filled(l, template, &[("unit", unit)]))
+}
+
+pub(super) fn say(say: Say) -> &'static str {
+    match say {
+        Say::Destroyed => "{zone}被毁，{men}人随之罹难！",
+        Say::DestroyedEmpty => "{zone}被毁！",
+        Say::OwnRout | Say::OwnRoutMany => "{list}溃散奔逃！",
+        Say::SeenRout | Say::SeenRoutMany => "望见{list}溃散奔逃。",
+        Say::Shattered | Say::ShatteredMany => "{list}已然崩散，收拢不住了。",
+        Say::Surrender | Say::SurrenderMany => "{list}弃械投降，降者{men}人。",
+        Say::Officers => "不肯降的军官{men}人被部下砍倒。",
+        Say::Arrive | Say::ArriveMany => "{list}赶到{zone}。",
+        Say::Fight => "{zone}激战：我军折损{own}人，{enemy}折损{seen}人。",
+        Say::FightOwnOnly => "{zone}激战：我军折损{own}人。",
+        Say::FightSeenOnly => "{zone}激战：{enemy}折损{seen}人。",
+        Say::FightGoesOn => "{zone}仍在厮杀（{losses}）。",
+        Say::FightHeard => "{zone}方向传来厮杀声。",
+        Say::Trampled => "{zone}人马拥塞，{men}人被挤倒践踏。",
+        Say::TrampledOwn => "{zone}人马拥塞，我军{men}人被挤倒践踏。",
+        Say::LossOwn => "我军折损{men}人。",
+        Say::LossSeen => "{enemy}折损{men}人。",
+        Say::Rally | Say::RallyMany => "{list}重整旗鼓。",
+        Say::Drums => "{commander}的战鼓在{zone}擂响。",
+        Say::DrumsYours => "你的战鼓在{zone}擂响。",
+        Say::DrumsHeardFar => "{zone}方向鼓声大作。",
+        Say::Shaken | Say::ShakenMany => "{list}听见喊声，以为大势已去。",
+        Say::Heartened | Say::HeartenedMany => "{list}闻声士气大振。",
+        Say::Doubted => "我军亲眼所见，不为喊声所动。",
+        Say::Waver | Say::WaverMany => "{list}阵脚动摇。",
+        Say::Steady | Say::SteadyMany => "{list}重新稳住阵脚。",
+        Say::March | Say::MarchMany => "{list}开赴{zone}。",
+        Say::Flee | Say::FleeMany => "{list}向{zone}溃退。",
+        Say::Cross | Say::CrossMany => "{list}经{ford}抵达{zone}。",
+        Say::EnemyComes => "{enemy}向{zone}压来。",
+        Say::FireStarts => "{zone}火起。",
+        Say::FireSpreads => "火势蔓延至{zone}。",
+        Say::FireOut => "{zone}的火烧尽了。",
+        Say::SmokeThick => "浓烟笼罩{zone}。",
+        Say::SmokeClears => "{zone}上空烟消。",
+        Say::WindNow => "风势转变：{wind}。",
+        Say::Others => "等{n}部",
+    }
+}
+
+pub(super) fn alert(alert: Alert) -> &'static str {
+    match alert {
+        Alert::Destroyed => "渡口被毁",
+        Alert::CommanderFell => "我军将领有失",
+        Alert::OwnBroke => "我军有部溃散",
+        Alert::Attacked => "我军遭到攻击",
+        Alert::EnemySighted => "发现敌军",
+        Alert::Arrived => "我军援兵赶到",
+        Alert::Story => "战局有变",
+    }
+}
+
+pub(super) fn command_help(action: Action) -> &'static str {
+    match action {
+        Action::Look => "眼下的局势，以及待决的抉择",
+        Action::Status => "可见各部：兵力、状态、士气",
+        Action::Map => "战场图：道路、河流、烟火、我军与所知敌情；map list 逐处列出",
+        Action::Next => "静待一回合，或N回合（有事即停）；回车亦可",
+        Action::Wait => "静待，直到有事：待决之事、军情、我军遇袭或溃散、发现敌军",
+        Action::Order => {
+            "向本部某营下令（用编号或名称）：坚守、前进 某地、进攻 某地、撤退、收拢；不在身边者由传令兵送达"
+        }
+        Action::Orders => "各部现行军令与在途军令",
+        Action::Report => "上一回合详报：各部的行止、交战与士气",
+        Action::Log => "至今的抉择与事件",
+        Action::Why => "上一回合各部士气起落之因",
+        Action::Save => "存档（默认槽位 quick）",
+        Action::Load => "读档",
+        Action::Saves => "列出存档",
+        Action::Reload => "供剧本作者：重读本战剧本文件，并在新版上重演本局的指令",
+        Action::Undo => "悔一步：收回上一条命令（一回合、整个 next 5 或 wait、一次抉择、一道军令）",
+        Action::Redo => "复原：重做刚悔掉的那一步",
+        Action::Sources => "抉择前是否在选项后标出书中之选或史实之选（起初不标；随本局存档）",
+        Action::Lang => "查看或切换语言",
+        Action::Help => "本帮助；help order、help rally、help map 等详述",
+        Action::Quit => "退出（自动存档）",
+    }
+}
+
+pub(super) fn order_help(key: OrderHelp) -> &'static str {
+    match key {
+        OrderHelp::Intro => {
+            "order 营 命令 [地点]：向本部某营下令。营可用标签（orders 与地图在名字后列出）或名字，中英文皆可；地点可用地图上的字母（A、B……）、编号或名字。你所在之处的部队立即奉令；别处的由传令兵送去，要走几回合（经浓烟更慢，部队动摇时再慢一回合），送到之前部队若已溃逃，命令作废。orders 列出各营现行军令、在途军令与预计到达的回合。"
+        }
+        OrderHelp::Hold => {
+            "order 营 hold（坚守）：原地不动，就地接战；有掩蔽（芦苇、车营、城墙）之处折损较少。正在溃逃的部队不听此令。"
+        }
+        OrderHelp::Advance => {
+            "order 营 advance 地点（前进）：循最近的道路开往该地，每回合走一段，途中遇敌即战；渡口与桥每回合只能过有限的人。正在溃逃的部队不听此令。"
+        }
+        OrderHelp::Attack => {
+            "order 营 attack 地点（进攻）：与前进相同，但全军鼓勇而进（士气上升）；敌军若看见这一击，会派最近的生力军来迎。正在溃逃的部队不听此令。"
+        }
+        OrderHelp::Withdraw => {
+            "order 营 withdraw（撤退）：循最近的道路退回本方大营（溃兵奔逃之处）；若与敌军相接，敌骑可能追击。正在溃逃的部队不听此令。"
+        }
+        OrderHelp::Rally => {
+            "order 营 rally（收拢）：严整或动摇的部队向你靠拢，到你所在之处，留在你身边。已在溃逃的部队什么命令都不听：只有听得见鼓声（附近有带鼓的主将）或脱离战斗喘过气来，才能收拢。"
+        }
+    }
+}
+
+pub(super) fn map_key(key: MapKey) -> &'static str {
+    match key {
+        MapKey::Legend => "图例：",
+        MapKey::You => "★ 你所在",
+        MapKey::YourMen => "● 我军",
+        MapKey::EnemyNow => "◆ 敌军（眼下所见）",
+        MapKey::EnemyEarlier => "◇ 敌军（先前所见）",
+        MapKey::Unseen => "? 未见",
+        MapKey::Ford => "≈ 渡口、河",
+        MapKey::Bridge => "= 桥",
+        MapKey::Camp => "▲ 营寨",
+        MapKey::Road => "· 道路",
+        MapKey::ThinSmoke => "▒ 薄烟",
+        MapKey::ThickSmoke => "▓ 浓烟",
+        MapKey::Fire => "* 火",
+        MapKey::Roads => "─│ 道路相通",
+        MapKey::InABox => "框内：字母、地形、地名、你、我军、敌军；烟火染其两边",
+    }
+}
