@@ -256,7 +256,7 @@ pub fn combat_system(
             };
             losses_by_side[side] = (rules.melee_rate * enemy_melee * engaged
                 + rules.missile_rate * enemy_missile)
-                * field.turn_scale;
+                * field.step_scale;
         }
         let mut report: Vec<(usize, u32)> = Vec::new();
         for (side, &side_losses) in losses_by_side.iter().enumerate() {
@@ -321,7 +321,12 @@ pub fn combat_system(
             );
             standing.sort_unstable();
             for &(commander, side) in standing.iter() {
-                if losing(side) && rng.chance(rules.commander_fall_chance) {
+                if losing(side)
+                    && rng.chance(super::field::per_step(
+                        rules.commander_fall_chance,
+                        field.step_scale,
+                    ))
+                {
                     let roll = rng.unit();
                     let fate = if roll < rules.fall_killed {
                         Fate::Killed

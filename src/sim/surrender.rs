@@ -235,7 +235,10 @@ pub fn surrender_system(
         let Ok((_, info, mut strength, _, mut morale)) = units.get_mut(candidate.entity) else {
             continue;
         };
-        if rng.chance(rules.surrender_chance) {
+        if rng.chance(super::field::per_step(
+            rules.surrender_chance,
+            field.step_scale,
+        )) {
             let officers = (f64::from(strength.men) * rules.officer_refusal).round() as u32;
             let officers = officers.min(strength.men);
             strength.men -= officers;
