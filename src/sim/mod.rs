@@ -215,6 +215,15 @@ pub struct TurnIo {
     /// The sub-step of the turn now running (from 0): movement, combat,
     /// morale and surrender run `field.substeps` times a turn.
     pub step: u32,
+    /// The sub-step's length in 刻: `field.step_scale`, or the rest of the
+    /// turn when the quiet steps left are run as one.
+    dt: f64,
+    /// The turn's last sub-step is running (drums are spent as it ends).
+    last: bool,
+    /// Something happened in this sub-step that the next may change: two
+    /// sides in a zone, a unit crossing or on its way, a unit shaken.
+    /// Once a sub-step leaves it unset, the quiet ones left are one.
+    pub busy: bool,
 }
 
 impl TurnIo {
@@ -225,7 +234,21 @@ impl TurnIo {
 
     /// The length of a sub-step in 刻: what a rate per 刻 is multiplied by.
     pub fn dt(&self) -> f64 {
-        self.field.step_scale
+        self.dt
+    }
+
+    /// The turn's last sub-step is running.
+    pub fn last(&self) -> bool {
+        self.last
+    }
+
+    /// A sub-step's share of the turn (a crossing's capacity per turn times it).
+    pub fn share_of_turn(&self) -> f64 {
+        if self.field.turn_scale > 0.0 {
+            (self.dt / self.field.turn_scale).clamp(0.0, 1.0)
+        } else {
+            1.0
+        }
     }
 }
 
@@ -289,6 +312,9 @@ impl Turn {
             withdrawals: movement::Withdrawals::default(),
             air: weather::Air::default(),
             step: 0,
+            dt: 1.0,
+            last: true,
+            busy: false,
         };
         Turn { systems, io }
     }
@@ -314,13 +340,26 @@ impl Turn {
                 panic!("the turn's system {} did not run: {error}", system.name());
             }
         }
-        for step in 0..substeps {
+        let mut step = 0;
+        while step < substeps {
+            // After a quiet step (no fight, no crossing, no march under
+            // way, nobody shaken) the steps left change nothing but the
+            // slow drift of spirits: they run as one, of their whole length.
+            let merged = if step > 0 && !self.io.busy {
+                substeps - step
+            } else {
+                1
+            };
             self.io.step = step;
+            self.io.dt = self.io.field.step_scale * f64::from(merged);
+            self.io.last = step + merged >= substeps;
+            self.io.busy = false;
             for system in stepped.iter_mut() {
                 if let Err(error) = system.run_without_applying_deferred(&mut self.io, world) {
                     panic!("the turn's system {} did not run: {error}", system.name());
                 }
             }
+            step += merged;
         }
         self.io.step = 0;
         // Change ticks kept from wrapping over a long session, as a

@@ -244,9 +244,16 @@ pub fn morale_system(
 ) {
     // The zones' smoke and passages as the weather left them this turn
     // (nothing else writes them within a turn): not walked again here.
-    let (step, last_step) = (io.step(), io.step() + 1 >= io.field.substeps.max(1));
-    let (field, chronicle, withdrawals, air) = io.split_morale();
-    let dt = field.step_scale;
+    let (step, last_step, dt) = (io.step(), io.last(), io.dt());
+    let super::TurnIo {
+        field,
+        chronicle,
+        withdrawals,
+        air,
+        busy,
+        ..
+    } = &mut *io;
+    let (field, withdrawals, air) = (&*field, &*withdrawals, &*air);
     let rules = &field.rules;
     let n = field.zones.len();
     let MoraleScratch {
@@ -360,6 +367,7 @@ pub fn morale_system(
         rules,
         dt,
         step,
+        shaken: false,
         n,
         withdrawn,
         places,
@@ -395,6 +403,12 @@ pub fn morale_system(
             }
         },
     );
+    let shaken = turn.shaken;
+    // Shaken units (their rout rolls, the drums, the rally): the next
+    // sub-step is not quiet.
+    if shaken || beating {
+        *busy = true;
+    }
     rally(rallying, field, dt, chronicle, &mut units);
 }
 
@@ -487,6 +501,8 @@ struct Turn<'a> {
     dt: f64,
     /// The sub-step of the turn, from 0.
     step: u32,
+    /// Some unit is wavering or routing as its morale leaves it.
+    shaken: bool,
     /// Zones on the field.
     n: usize,
     withdrawn: &'a [bool],
@@ -719,6 +735,9 @@ impl Turn<'_> {
                 MoraleState::Shattered => Entry::Shattered { unit },
                 _ => Entry::Rallies { unit },
             });
+        }
+        if matches!(new, MoraleState::Wavering | MoraleState::Routing) {
+            self.shaken = true;
         }
         self.rallying.note(entity, info, zone, at, men, new);
         new == MoraleState::Routing && new != old

@@ -571,8 +571,15 @@ pub fn movement_system(
         &Morale,
     )>,
 ) {
-    let step = io.step();
-    let (field, chronicle, withdrawals) = io.split_withdrawals();
+    let (step, dt, share_of_turn) = (io.step(), io.dt(), io.share_of_turn());
+    let super::TurnIo {
+        field,
+        chronicle,
+        withdrawals,
+        busy,
+        ..
+    } = &mut *io;
+    let field = &*field;
     let rules = &field.rules;
     let n = field.zones.len();
     let n_sides = field.n_sides;
@@ -847,7 +854,7 @@ pub fn movement_system(
         };
         // (A sub-step's share of the turn's.)
         capacity[zone] = if open(zone) {
-            field.capacity(zone, vision.is_blind(zone)) * flow / f64::from(field.substeps.max(1))
+            field.capacity(zone, vision.is_blind(zone)) * flow * share_of_turn
         } else {
             0.0
         };
@@ -889,6 +896,11 @@ pub fn movement_system(
     // The listed units are reached by entity, in index order, instead of
     // walking the world: those still wanting to move, those in a crossing,
     // and those ordered to where they already are.
+    // A crossing under way, or a unit setting out: the next sub-step is
+    // not quiet.
+    if !crowding.is_empty() || movers.iter().any(|m| m.want.is_some() && !m.stepped) {
+        *busy = true;
+    }
     for mover in movers.iter() {
         let want = mover.want;
         if want.is_none() && !mover.arrived {
@@ -924,9 +936,7 @@ pub fn movement_system(
                     // Each unit's part of the excess, by the room it takes and its own panic.
                     let excess = crowd - capacity[zone];
                     let lost =
-                        (excess * rules.trample_rate * own_panic * field.step_scale * own_room
-                            / crowd
-                            / per_man)
+                        (excess * rules.trample_rate * own_panic * dt * own_room / crowd / per_man)
                             .round()
                             .clamp(0.0, f64::from(strength.men)) as u32;
                     strength.men -= lost;
