@@ -109,7 +109,14 @@ pub fn combat_system(
         &mut Morale,
     )>,
 ) {
-    let (field, chronicle) = io.split();
+    let dt = io.dt();
+    let super::TurnIo {
+        field,
+        chronicle,
+        busy,
+        ..
+    } = &mut *io;
+    let (field, chronicle) = (&*field, chronicle);
     let CombatScratch {
         falls,
         fighters,
@@ -151,6 +158,8 @@ pub fn combat_system(
     if !any_contested {
         return;
     }
+    // A fight: the next sub-step is not quiet.
+    *busy = true;
     // The fighting units of each contested zone, in unit order: one pass,
     // not one per zone. Emptied, not dropped: each zone's list keeps its
     // memory. In unit-index order: as the units are stored, checked once
@@ -256,7 +265,7 @@ pub fn combat_system(
             };
             losses_by_side[side] = (rules.melee_rate * enemy_melee * engaged
                 + rules.missile_rate * enemy_missile)
-                * field.turn_scale;
+                * dt;
         }
         let mut report: Vec<(usize, u32)> = Vec::new();
         for (side, &side_losses) in losses_by_side.iter().enumerate() {
@@ -321,7 +330,9 @@ pub fn combat_system(
             );
             standing.sort_unstable();
             for &(commander, side) in standing.iter() {
-                if losing(side) && rng.chance(rules.commander_fall_chance) {
+                if losing(side)
+                    && rng.chance(super::field::per_step(rules.commander_fall_chance, dt))
+                {
                     let roll = rng.unit();
                     let fate = if roll < rules.fall_killed {
                         Fate::Killed

@@ -180,6 +180,10 @@ impl ActQueries {
     }
 }
 
+/// The turn's first systems (weather, perception with rumor), run once a
+/// turn; the rest run once per sub-step.
+const SYSTEMS_ONCE: usize = 2;
+
 /// The turn's systems, run one after another, in this order, by
 /// [`Turn::run`]: what a chained bevy `Schedule` of them does, without its
 /// executor's bookkeeping per system (conditions, system sets, deferred
@@ -208,6 +212,44 @@ pub struct TurnIo {
     /// Each zone's smoke and passage as the weather left them this turn,
     /// for morale.
     air: weather::Air,
+    /// The sub-step of the turn now running (from 0): movement, combat,
+    /// morale and surrender run `field.substeps` times a turn.
+    pub step: u32,
+    /// The sub-step's length in 刻: `field.step_scale`, or the rest of the
+    /// turn when the quiet steps left are run as one.
+    dt: f64,
+    /// The turn's last sub-step is running (drums are spent as it ends).
+    last: bool,
+    /// Something happened in this sub-step that the next may change: two
+    /// sides in a zone, a unit crossing or on its way, a unit shaken.
+    /// Once a sub-step leaves it unset, the quiet ones left are one.
+    pub busy: bool,
+}
+
+impl TurnIo {
+    /// The sub-step now running, from 0.
+    pub fn step(&self) -> u32 {
+        self.step
+    }
+
+    /// The length of a sub-step in 刻: what a rate per 刻 is multiplied by.
+    pub fn dt(&self) -> f64 {
+        self.dt
+    }
+
+    /// The turn's last sub-step is running.
+    pub fn last(&self) -> bool {
+        self.last
+    }
+
+    /// A sub-step's share of the turn (a crossing's capacity per turn times it).
+    pub fn share_of_turn(&self) -> f64 {
+        if self.field.turn_scale > 0.0 {
+            (self.dt / self.field.turn_scale).clamp(0.0, 1.0)
+        } else {
+            1.0
+        }
+    }
 }
 
 impl TurnIo {
@@ -269,6 +311,10 @@ impl Turn {
             chronicle: Chronicle::default(),
             withdrawals: movement::Withdrawals::default(),
             air: weather::Air::default(),
+            step: 0,
+            dt: 1.0,
+            last: true,
+            busy: false,
         };
         Turn { systems, io }
     }
@@ -282,11 +328,40 @@ impl Turn {
             self.io.field.same_as(world.resource::<Field>()),
             "the turn's field is the world's"
         );
-        for system in &mut self.systems {
+        // Weather and perception (with rumor) once a turn; then movement,
+        // combat, morale (with rally) and surrender in sub-steps of at most
+        // one 刻 each, so a long turn resolves as the quarter-hours it holds.
+        let substeps = self.io.field.substeps.max(1);
+        let first = SYSTEMS_ONCE.min(self.systems.len());
+        let (once, stepped) = self.systems.split_at_mut(first);
+        self.io.step = 0;
+        for system in once {
             if let Err(error) = system.run_without_applying_deferred(&mut self.io, world) {
                 panic!("the turn's system {} did not run: {error}", system.name());
             }
         }
+        let mut step = 0;
+        while step < substeps {
+            // After a quiet step (no fight, no crossing, no march under
+            // way, nobody shaken) the steps left change nothing but the
+            // slow drift of spirits: they run as one, of their whole length.
+            let merged = if step > 0 && !self.io.busy {
+                substeps - step
+            } else {
+                1
+            };
+            self.io.step = step;
+            self.io.dt = self.io.field.step_scale * f64::from(merged);
+            self.io.last = step + merged >= substeps;
+            self.io.busy = false;
+            for system in stepped.iter_mut() {
+                if let Err(error) = system.run_without_applying_deferred(&mut self.io, world) {
+                    panic!("the turn's system {} did not run: {error}", system.name());
+                }
+            }
+            step += merged;
+        }
+        self.io.step = 0;
         // Change ticks kept from wrapping over a long session, as a
         // schedule keeps them.
         if let Some(check) = world.check_change_ticks() {
@@ -835,23 +910,55 @@ impl Battle {
                     .and_then(|n| n.first())
                     .copied()
                     .unwrap_or(zone);
+                // Of the units in a crossing, only so many are on the span
+                // at once: its length × width at a moving column's density;
+                // the rest wait at its ends. The blow takes its share of
+                // those on the span (all of a zone that is not a crossing).
+                let field = self.field.clone();
+                let horse = field.rules.horse_men;
+                let room_of = |info: &UnitInfo, men: u32| {
+                    f64::from(men) * if info.mounted { horse } else { 1.0 }
+                };
                 let query = &mut self.queries.destroy;
+                let crowd: f64 = query
+                    .iter(&self.world)
+                    .filter(|(_, _, location, _)| location.present && location.zone == zone)
+                    .map(|(info, strength, _, _)| room_of(info, strength.men))
+                    .sum();
+                let on_span = match field.zones.get(zone) {
+                    Some(info) if info.is_crossing() && crowd > 0.0 => {
+                        (field.span_room(zone) / crowd).clamp(0.0, 1.0)
+                    }
+                    _ => 1.0,
+                };
                 let mut lost_total = 0;
-                for (_, mut strength, mut location, mut orders) in query.iter_mut(&mut self.world) {
+                let hits = &mut self.hits;
+                hits.clear();
+                for (info, mut strength, mut location, mut orders) in
+                    query.iter_mut(&mut self.world)
+                {
                     if location.present && location.zone == zone {
-                        let lost =
-                            ((f64::from(strength.men) * share).round() as u32).min(strength.men);
+                        let lost = ((f64::from(strength.men) * on_span * share).round() as u32)
+                            .min(strength.men);
                         strength.men -= lost;
                         strength.lost_this_turn += lost;
                         lost_total += lost;
+                        hits.push((info.idx, lost));
                         location.zone = orders.came_from.unwrap_or(fallback);
                         orders.progress = 0.0;
                     }
                 }
+                hits.sort_unstable();
                 entries.push(Entry::Destroyed {
                     zone,
                     men: lost_total,
                 });
+                // Each unit's own dead, so that a side is told what it lost.
+                entries.extend(
+                    hits.iter()
+                        .filter(|(_, men)| *men > 0)
+                        .map(|&(unit, men)| Entry::Casualties { unit, men }),
+                );
             }
             Act::Arrive(unit) => {
                 let idx = unit.idx();

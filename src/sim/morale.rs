@@ -244,7 +244,16 @@ pub fn morale_system(
 ) {
     // The zones' smoke and passages as the weather left them this turn
     // (nothing else writes them within a turn): not walked again here.
-    let (field, chronicle, withdrawals, air) = io.split_morale();
+    let (step, last_step, dt) = (io.step(), io.last(), io.dt());
+    let super::TurnIo {
+        field,
+        chronicle,
+        withdrawals,
+        air,
+        busy,
+        ..
+    } = &mut *io;
+    let (field, withdrawals, air) = (&*field, &*withdrawals, &*air);
     let rules = &field.rules;
     let n = field.zones.len();
     let MoraleScratch {
@@ -328,7 +337,8 @@ pub fn morale_system(
         }
         beating |= rallying.commander(commander, at);
     });
-    if beating {
+    // A drum beats for a whole turn: spent as the turn's last sub-step ends.
+    if beating && last_step {
         spend_beats(&mut commanders);
     }
     // What the units of each side in each zone feel alike, for the places
@@ -355,6 +365,9 @@ pub fn morale_system(
     }
     let mut turn = Turn {
         rules,
+        dt,
+        step,
+        shaken: false,
         n,
         withdrawn,
         places,
@@ -390,7 +403,13 @@ pub fn morale_system(
             }
         },
     );
-    rally(rallying, field, chronicle, &mut units);
+    let shaken = turn.shaken;
+    // Shaken units (their rout rolls, the drums, the rally): the next
+    // sub-step is not quiet.
+    if shaken || beating {
+        *busy = true;
+    }
+    rally(rallying, field, dt, chronicle, &mut units);
 }
 
 /// What the places (per side and zone) are found from.
@@ -478,6 +497,12 @@ impl Gather<'_> {
 /// zone: `side * zones + zone`), and what it writes to.
 struct Turn<'a> {
     rules: &'a Rules,
+    /// The sub-step's length in 刻: rates per 刻 are multiplied by it.
+    dt: f64,
+    /// The sub-step of the turn, from 0.
+    step: u32,
+    /// Some unit is wavering or routing as its morale leaves it.
+    shaken: bool,
     /// Zones on the field.
     n: usize,
     withdrawn: &'a [bool],
@@ -515,8 +540,22 @@ impl Turn<'_> {
         // them; the leader's ceiling and recovery measure from where morale
         // stood before any of them.
         let before_turn = morale.value;
-        // Pressed: something (here or earlier this turn) told against it.
-        let mut pressed = !morale.last.is_empty();
+        let dt = self.dt;
+        // Pressed: something told against it — in the turn's first
+        // sub-step, anything noted this turn before it; in a later one,
+        // what it felt in this sub-step, or a shock of the turn that lasts
+        // it (a rumor believed, its commander fallen, the story's blow).
+        let mut pressed = if self.step == 0 {
+            !morale.last.is_empty()
+        } else {
+            morale.last.iter().any(|&(modifier, delta)| {
+                delta < 0.0
+                    && matches!(
+                        modifier,
+                        Modifier::Rumor | Modifier::CommanderFell | Modifier::Event
+                    )
+            })
+        };
         let mut feel = |morale: &mut Morale, modifier: Modifier, delta: f64| {
             pressed |= delta < 0.0;
             morale.feel(modifier, delta);
@@ -535,7 +574,11 @@ impl Turn<'_> {
         }
         // Outnumbered by the enemy in the zone.
         if here.outnumbered {
-            feel(morale, Modifier::Outnumbered, -rules.outnumbered_morale);
+            feel(
+                morale,
+                Modifier::Outnumbered,
+                -rules.outnumbered_morale * dt,
+            );
         }
         // Contagion: routing friends in this zone and the neighbours it can
         // see (less itself).
@@ -572,7 +615,12 @@ impl Turn<'_> {
         // Fear that outlasts the truth (off unless the scene's rules say).
         let feared = rules.rumor_fear * morale.fear;
         if morale.fear > 0.0 {
-            morale.fear = (morale.fear * (1.0 - rules.fear_decay)).max(0.0);
+            let kept = if dt == 1.0 {
+                1.0 - rules.fear_decay
+            } else {
+                (1.0 - rules.fear_decay).max(0.0).powf(dt)
+            };
+            morale.fear = (morale.fear * kept).max(0.0);
             if morale.fear < 0.01 {
                 morale.fear = 0.0;
             }
@@ -590,14 +638,14 @@ impl Turn<'_> {
             feel(
                 morale,
                 Modifier::Contagion,
-                -rules.contagion_morale * felt_share,
+                -rules.contagion_morale * felt_share * dt,
             );
         }
         // A commander standing here lifts spirits toward a ceiling a little above
         // the unit's usual morale; his presence is not a bonus that piles up each turn.
         if here.leadership > 0.0 {
             let ceiling = (info.start_morale + here.ceiling_over).min(100.0);
-            let lift = here.lift.min((ceiling - before_turn).max(0.0));
+            let lift = (here.lift * dt).min((ceiling - before_turn).max(0.0));
             if lift > 0.0 {
                 feel(morale, Modifier::Leader, lift);
             }
@@ -609,18 +657,18 @@ impl Turn<'_> {
             } else {
                 here.choke
             };
-            feel(morale, Modifier::Smoke, -choke);
+            feel(morale, Modifier::Smoke, -choke * dt);
         }
         // No line of retreat.
         if here.trapped {
-            feel(morale, Modifier::Trapped, -rules.trapped_morale);
+            feel(morale, Modifier::Trapped, -rules.trapped_morale * dt);
         }
         // Turning its back on an enemy within reach (the withdrawal rules).
         if withdrew && rules.withdraw_morale > 0.0 {
             feel(morale, Modifier::Withdrawal, -rules.withdraw_morale);
         }
         if !pressed && !morale.state.is_broken() && before_turn < info.start_morale {
-            let recovery = rules.morale_recovery.min(info.start_morale - before_turn);
+            let recovery = (rules.morale_recovery * dt).min(info.start_morale - before_turn);
             morale.feel(Modifier::Recovery, recovery);
         }
 
@@ -640,10 +688,9 @@ impl Turn<'_> {
             match old {
                 MoraleState::Steady | MoraleState::Rallied if morale.value < rules.waver_below => {
                     if morale.value < rules.rout_below
-                        && self.rng.chance(rout_chance(
-                            morale.value,
-                            info.quality,
-                            rules.rout_below,
+                        && self.rng.chance(super::field::per_step(
+                            rout_chance(morale.value, info.quality, rules.rout_below),
+                            dt,
                         ))
                     {
                         MoraleState::Routing
@@ -654,10 +701,9 @@ impl Turn<'_> {
                 MoraleState::Wavering if morale.value > rules.steady_above => MoraleState::Steady,
                 MoraleState::Wavering
                     if morale.value < rules.rout_below
-                        && self.rng.chance(rout_chance(
-                            morale.value,
-                            info.quality,
-                            rules.rout_below,
+                        && self.rng.chance(super::field::per_step(
+                            rout_chance(morale.value, info.quality, rules.rout_below),
+                            dt,
                         )) =>
                 {
                     MoraleState::Routing
@@ -689,6 +735,9 @@ impl Turn<'_> {
                 MoraleState::Shattered => Entry::Shattered { unit },
                 _ => Entry::Rallies { unit },
             });
+        }
+        if matches!(new, MoraleState::Wavering | MoraleState::Routing) {
+            self.shaken = true;
         }
         self.rallying.note(entity, info, zone, at, men, new);
         new == MoraleState::Routing && new != old

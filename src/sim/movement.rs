@@ -191,6 +191,12 @@ struct Mover {
     want: Option<usize>,
     /// Sets out in contact with an unbroken enemy (the withdrawal rules on).
     engaged: bool,
+    /// Already stepped into another zone this turn (in an earlier
+    /// sub-step): one zone a turn, so it stays where it is until the next
+    /// turn, though its men go on crossing.
+    stepped: bool,
+    /// The zone it came into its zone from.
+    came_from: Option<usize>,
 }
 
 /// A unit's share of a crossing's crowd as the moves begin: the room it
@@ -409,6 +415,8 @@ pub struct MovementScratch {
     /// Per zone: the room taken in a crossing, and that room by how fast it flows.
     crowd_room: Vec<f64>,
     flowing_room: Vec<f64>,
+    /// Per zone: the units in a crossing.
+    crowd_units: Vec<u32>,
     pursuit: HashMap<(usize, usize), Option<usize>>,
     commander_zone: Vec<Option<usize>>,
     movers: Vec<Mover>,
@@ -419,6 +427,9 @@ pub struct MovementScratch {
     moved: Vec<(usize, usize)>,
     /// By commander index: the zone the first of his units that moved went to.
     followed: Vec<Option<usize>>,
+    /// By unit index: stepped into another zone this turn (one zone a
+    /// turn, whatever the sub-step).
+    stepped: Vec<bool>,
 }
 
 /// The movement system's reading of the units as the moves begin: what
@@ -431,6 +442,8 @@ struct Census<'a, C> {
     crowding: &'a mut Vec<Crowding>,
     movers: &'a mut Vec<Mover>,
     stands: &'a mut Stands,
+    /// By unit index: stepped into another zone this turn.
+    stepped: &'a [bool],
     /// Where a commander stands.
     commander_at: C,
     /// Some unit listed pursues.
@@ -453,7 +466,7 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
         info: &UnitInfo,
         men: u32,
         location: &Location,
-        order: UnitOrder,
+        (order, came_from): (UnitOrder, Option<usize>),
         state: MoraleState,
     ) {
         let field = self.field;
@@ -472,6 +485,8 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
             pursuing: false,
             want: None,
             engaged: false,
+            stepped: self.stepped.get(info.idx).copied().unwrap_or(false),
+            came_from,
         };
         if !location.present || !state.can_fight_or_flee() {
             if arrived {
@@ -525,7 +540,8 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
         };
         mover.want = goal.and_then(|goal| self.paths.next_hop(field, from, goal));
         if state.obeys() && !mover.pursuing {
-            self.stands.note(field, side, from, men, mover.want);
+            let want = if mover.stepped { None } else { mover.want };
+            self.stands.note(field, side, from, men, want);
         }
         if mover.want.is_some() || mover.crossing || arrived || mover.pursuing {
             self.movers.push(mover);
@@ -555,7 +571,15 @@ pub fn movement_system(
         &Morale,
     )>,
 ) {
-    let (field, chronicle, withdrawals) = io.split_withdrawals();
+    let (step, dt, share_of_turn) = (io.step(), io.dt(), io.share_of_turn());
+    let super::TurnIo {
+        field,
+        chronicle,
+        withdrawals,
+        busy,
+        ..
+    } = &mut *io;
+    let field = &*field;
     let rules = &field.rules;
     let n = field.zones.len();
     let n_sides = field.n_sides;
@@ -567,6 +591,7 @@ pub fn movement_system(
         crowding,
         crowd_room,
         flowing_room,
+        crowd_units,
         pursuit,
         commander_zone,
         movers,
@@ -576,7 +601,12 @@ pub fn movement_system(
         crossed,
         moved,
         followed,
+        stepped,
     } = &mut *scratch;
+    // One zone a turn: who has stepped is forgotten as a turn begins.
+    if step == 0 {
+        refill(stepped, field.units.len(), false);
+    }
     refill(intact, n, true);
     passages.iter().for_each(|(idx, passage)| {
         if let Some(slot) = intact.get_mut(idx.0) {
@@ -630,6 +660,7 @@ pub fn movement_system(
         crowding: &mut *crowding,
         movers: &mut *movers,
         stands: &mut *stands,
+        stepped: &stepped[..],
         commander_at,
         any_pursuing: false,
     };
@@ -661,7 +692,14 @@ pub fn movement_system(
             {
                 return;
             }
-            census.unit(entity, info, men, location, orders.order, morale.state);
+            census.unit(
+                entity,
+                info,
+                men,
+                location,
+                (orders.order, orders.came_from),
+                morale.state,
+            );
         });
     let any_pursuing = census.any_pursuing;
     // Each unit is listed once: sorted by index, the lists are in the one
@@ -674,9 +712,11 @@ pub fn movement_system(
     }
     refill(crowd_room, n, 0.0);
     refill(flowing_room, n, 0.0);
+    refill(crowd_units, n, 0);
     for crowding in crowding.iter() {
         crowd_room[crowding.zone] += crowding.room;
         flowing_room[crowding.zone] += crowding.flowing;
+        crowd_units[crowding.zone] += 1;
     }
     // Pursuers make for the nearest routing enemy their side sees, found
     // once per side and zone.
@@ -696,7 +736,8 @@ pub fn movement_system(
         });
         mover.want = target.and_then(|goal| paths.next_hop(field, from, goal));
         if mover.state.obeys() {
-            stands.note(field, side, from, mover.men, mover.want);
+            let want = if mover.stepped { None } else { mover.want };
+            stands.note(field, side, from, mover.men, want);
         }
     }
 
@@ -705,7 +746,7 @@ pub fn movement_system(
     // the other's zone; the weaker stands and receives it, so they fight there.
     for mover in movers.iter_mut() {
         let Some(to) = mover.want else { continue };
-        if !mover.state.obeys() {
+        if !mover.state.obeys() || mover.stepped {
             continue;
         }
         let (from, side) = (mover.zone, mover.side);
@@ -748,7 +789,7 @@ pub fn movement_system(
     // cost: those in contact with an unbroken enemy as the moves begin.
     let disengage = rules.withdraw_morale > 0.0 || rules.withdraw_rout > 0.0;
     for mover in movers.iter_mut() {
-        if mover.want.is_none() || !mover.state.obeys() {
+        if mover.want.is_none() || !mover.state.obeys() || mover.stepped {
             continue;
         }
         let (side, zone) = (mover.side, mover.zone);
@@ -759,7 +800,38 @@ pub fn movement_system(
             if enemy(Stand::Holding) {
                 mover.want = None;
             }
-        } else if enemy(Stand::Unbroken) {
+            continue;
+        }
+        // With the withdrawal rules on, only a move away breaks contact: a
+        // step back the way it came, or toward its side's retreat. An
+        // advance is never a withdrawal: it does not walk past an enemy that
+        // holds (pinned, as without the rules).
+        let Some(to) = mover.want else { continue };
+        let retreat_hop = field
+            .retreat
+            .get(side)
+            .copied()
+            .flatten()
+            .and_then(|retreat| paths.next_hop(field, zone, retreat));
+        let away = mover.came_from == Some(to) || retreat_hop == Some(to);
+        if !away {
+            if enemy(Stand::Holding) {
+                mover.want = None;
+            }
+            continue;
+        }
+        // Away from an enemy in contact, or from one marching on its zone
+        // from a neighbour (closing): a withdrawal under pressure.
+        let closing = || {
+            field.neighbours[zone].iter().any(|&from| {
+                stands
+                    .column(field, (from, zone))
+                    .iter()
+                    .enumerate()
+                    .any(|(other, men)| other != side && *men > 0)
+            })
+        };
+        if enemy(Stand::Unbroken) || closing() {
             mover.engaged = true;
         }
     }
@@ -780,17 +852,34 @@ pub fn movement_system(
         } else {
             1.0
         };
+        // (A sub-step's share of the turn's.)
         capacity[zone] = if open(zone) {
-            field.capacity(zone, vision.is_blind(zone)) * flow
+            field.capacity(zone, vision.is_blind(zone)) * flow * share_of_turn
         } else {
             0.0
         };
     }
     // What makes a crowd trample is panic and blindness, not its size: an
-    // orderly column in clear air waits its turn at the water's edge.
-    let panic = |routing: bool, zone: usize| {
+    // orderly column in clear air waits its turn at the water's edge. And a
+    // crush needs a crowd pushed from behind: men who cannot see stumble
+    // into each other only when others press on them — another unit in the
+    // crossing, routing men in it, or an enemy in it or on either bank
+    // (pursuit). A unit alone in a dark ford, in order and unpursued, feels
+    // its way across at the ford's pace and loses no one.
+    let pushed = |zone: usize, side: usize| {
+        crowd_units.get(zone).copied().unwrap_or(0) > 1
+            || flowing_room.get(zone) < crowd_room.get(zone)
+            || (0..n_sides).any(|other| {
+                other != side
+                    && (stands.stand[other * n + zone] != Stand::Absent
+                        || field.neighbours[zone]
+                            .iter()
+                            .any(|&z| stands.stand[other * n + z] != Stand::Absent))
+            })
+    };
+    let panic = |routing: bool, zone: usize, side: usize| {
         let pushing = if routing { rules.trample_routing } else { 0.0 };
-        let blind = if vision.is_blind(zone) {
+        let blind = if vision.is_blind(zone) && pushed(zone, side) {
             rules.trample_blind
         } else {
             0.0
@@ -807,6 +896,11 @@ pub fn movement_system(
     // The listed units are reached by entity, in index order, instead of
     // walking the world: those still wanting to move, those in a crossing,
     // and those ordered to where they already are.
+    // A crossing under way, or a unit setting out: the next sub-step is
+    // not quiet.
+    if !crowding.is_empty() || movers.iter().any(|m| m.want.is_some() && !m.stepped) {
+        *busy = true;
+    }
     for mover in movers.iter() {
         let want = mover.want;
         if want.is_none() && !mover.arrived {
@@ -818,7 +912,7 @@ pub fn movement_system(
             let crushed = mover.crossing
                 && crowd > room
                 && crowd > 0.0
-                && panic(mover.state == MoraleState::Routing, zone) > 0.0;
+                && panic(mover.state == MoraleState::Routing, zone, mover.side) > 0.0;
             if !crushed {
                 continue;
             }
@@ -837,14 +931,12 @@ pub fn movement_system(
                 let crowd = crowd_room[zone];
                 let own_room = room(field, info, strength.men);
                 let per_man = room_per_man(field, info.mounted);
-                let own_panic = panic(morale.state == MoraleState::Routing, zone);
+                let own_panic = panic(morale.state == MoraleState::Routing, zone, info.side);
                 if crowd > capacity[zone] && crowd > 0.0 && own_panic > 0.0 {
                     // Each unit's part of the excess, by the room it takes and its own panic.
                     let excess = crowd - capacity[zone];
                     let lost =
-                        (excess * rules.trample_rate * own_panic * field.turn_scale * own_room
-                            / crowd
-                            / per_man)
+                        (excess * rules.trample_rate * own_panic * dt * own_room / crowd / per_man)
                             .round()
                             .clamp(0.0, f64::from(strength.men)) as u32;
                     strength.men -= lost;
@@ -855,11 +947,14 @@ pub fn movement_system(
                 let Some(next) = want else { break 'unit };
                 if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
                     // Turning back before setting out is a step, not a crossing.
+                    if mover.stepped {
+                        break 'unit;
+                    }
                     next
                 } else {
                     let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
                     orders.progress += capacity[zone].min(crowd.max(1.0)) * share / per_man;
-                    if orders.progress < f64::from(strength.men) {
+                    if orders.progress < f64::from(strength.men) || mover.stepped {
                         break 'unit;
                     }
                     let at = &mut crossed[zone * n_sides + info.side];
@@ -872,12 +967,17 @@ pub fn movement_system(
                     });
                     next
                 }
-            } else if let Some(next) = want {
+            } else if let Some(next) = want
+                && !mover.stepped
+            {
                 next
             } else {
                 break 'unit;
             };
             move_to(chronicle, info.idx, &mut location, &mut orders, next);
+            if let Some(slot) = stepped.get_mut(info.idx) {
+                *slot = true;
+            }
             moved.push((info.idx, next));
             if mover.engaged {
                 withdrawals.units.push(info.idx);
@@ -1187,9 +1287,95 @@ mod tests {
             scene.units[1].zone = "south-bank".into();
             scene.units[0].quality = quality;
             scene.units[0].order = crate::scene::Order::MoveTo("ford".into());
+            // The ford is the way back for the Ming: a move there is away.
+            scene.sides[0].retreat = Some("ford".into());
             scene.rules.extend(rules);
             scene
         })
+    }
+
+    #[test]
+    fn an_advance_past_an_enemy_is_no_withdrawal_and_does_not_walk_through_him() {
+        // The same move with no way back that way: an advance. With the
+        // withdrawal rules on it is pinned as without them, and pays nothing.
+        let mut battle = crate::sim::testing::small_battle(|mut scene| {
+            scene.units[1].zone = "south-bank".into();
+            scene.units[0].order = crate::scene::Order::MoveTo("ford".into());
+            scene.rules.insert("withdraw_morale".into(), 12.0);
+            scene.rules.insert("withdraw_rout".into(), 1.0);
+            scene
+        });
+        let entries = battle.step();
+        let (zone, state, last) = zone_and_state(&mut battle, 0);
+        assert_eq!(zone, 0, "it stays and fights the banner that holds");
+        assert!(
+            !last.iter().any(|(m, _)| *m == Modifier::Withdrawal),
+            "{last:?}"
+        );
+        assert!(!entries.contains(&Entry::Routs { unit: 0 }), "{entries:?}");
+        assert_ne!(state, MoraleState::Routing);
+    }
+
+    #[test]
+    fn turning_away_from_an_enemy_closing_from_across_the_ford_is_a_withdrawal() {
+        // No enemy in its zone, but the banner is marching on it from the
+        // ford: falling back now is a withdrawal under pressure.
+        let mut battle = crate::sim::testing::small_battle(|mut scene| {
+            scene.zones[0].adjacent = vec!["ford".into(), "tent".into()];
+            scene.sides[0].retreat = Some("tent".into());
+            scene.units[1].zone = "ford".into();
+            scene.units[1].order = crate::scene::Order::MoveTo("south-bank".into());
+            scene.units[0].order = crate::scene::Order::MoveTo("tent".into());
+            scene.rules.insert("withdraw_morale".into(), 12.0);
+            scene
+        });
+        battle.step();
+        let (zone, _, last) = zone_and_state(&mut battle, 0);
+        assert_eq!(zone, 3, "it fell back");
+        assert!(last.contains(&(Modifier::Withdrawal, -12.0)), "{last:?}");
+    }
+
+    /// Riders of the banner alone in the ford in thick smoke, in order,
+    /// with `enemy` (the Ming foot) on the far bank or not: (men lost,
+    /// turns to get out of the ford).
+    fn alone_in_a_dark_ford(enemy: bool) -> (u32, u32) {
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.units[1].men = 20_000;
+            scene.units[1].zone = "ford".into();
+            scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
+            // The foot on the bank before them, or two zones off.
+            scene.units[0].zone = if enemy { "north-bank" } else { "tent" }.into();
+            scene.rules.insert("trample_blind".into(), 1.0);
+            scene
+        });
+        for turn in 1..=10 {
+            unit_zone_smoke(&mut world, 1, 1.0);
+            schedule.run(&mut world);
+            let mut query = world.query::<(&UnitInfo, &Location)>();
+            let zone = query
+                .iter(&world)
+                .find(|(i, _)| i.idx == 1)
+                .map(|(_, l)| l.zone);
+            if zone != Some(1) {
+                return (20_000 - unit_men(&mut world, 1), turn);
+            }
+        }
+        (20_000 - unit_men(&mut world, 1), u32::MAX)
+    }
+
+    #[test]
+    fn a_unit_alone_in_a_dark_ford_crosses_at_its_pace_and_tramples_no_one() {
+        // 60,000 men's room; the blind ford passes 300 m × 1.3 × 900 s ÷ 3.5
+        // × 0.4 = 40,000 a turn: out in the second turn, none lost.
+        assert_eq!(alone_in_a_dark_ford(false), (0, 2));
+    }
+
+    #[test]
+    fn a_crush_needs_a_crowd_pushed_from_behind() {
+        // The same riders with the enemy on the bank before them: pressed,
+        // blind, they stumble over each other.
+        let (lost, _) = alone_in_a_dark_ford(true);
+        assert!(lost > 0, "pressed in the dark, some are trampled");
     }
 
     fn zone_and_state(

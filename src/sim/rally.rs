@@ -137,6 +137,7 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
 pub(super) fn rally(
     scratch: &mut RallyScratch,
     field: &Field,
+    dt: f64,
     chronicle: &mut Chronicle,
     units: &mut MoraleUnits,
 ) {
@@ -218,7 +219,7 @@ pub(super) fn rally(
         };
         let mut rally_here = false;
         if let Some((drummer, _)) = heard {
-            let boost = rules.drums_morale;
+            let boost = rules.drums_morale * dt;
             morale.feel(Modifier::Drums, boost);
             if !morale.last.iter().any(|(m, _)| *m == Modifier::Orders) {
                 chronicle.push(Entry::DrumsHeard {
@@ -232,9 +233,16 @@ pub(super) fn rally(
             }
         } else {
             rally_here = morale.value > rules.rally_above;
-            // Safe by its own banner: it settles a little each turn.
-            let settle = rules.morale_recovery * 2.0;
-            morale.feel(Modifier::Recovery, settle);
+            // Safe by its own banner: it settles a little each 刻, but not
+            // in a turn it believed a cry against its side (no rest with a rumor).
+            let believed_a_cry = morale
+                .last
+                .iter()
+                .any(|&(modifier, delta)| modifier == Modifier::Rumor && delta < 0.0);
+            if !believed_a_cry {
+                let settle = rules.morale_recovery * 2.0 * dt;
+                morale.feel(Modifier::Recovery, settle);
+            }
         }
         if rally_here {
             morale.state = MoraleState::Rallied;

@@ -162,6 +162,7 @@ pub fn surrender_system(
     zones: Query<(&ZoneIdx, &Passage)>,
     mut units: Units,
 ) {
+    let dt = io.dt();
     let (field, chronicle) = io.split();
     let rules = &field.rules;
     let n = field.zones.len();
@@ -235,7 +236,7 @@ pub fn surrender_system(
         let Ok((_, info, mut strength, _, mut morale)) = units.get_mut(candidate.entity) else {
             continue;
         };
-        if rng.chance(rules.surrender_chance) {
+        if rng.chance(super::field::per_step(rules.surrender_chance, dt)) {
             let officers = (f64::from(strength.men) * rules.officer_refusal).round() as u32;
             let officers = officers.min(strength.men);
             strength.men -= officers;

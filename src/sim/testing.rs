@@ -111,3 +111,69 @@ pub fn spread_rumor(world: &mut World, zone: usize, about: usize, routed: bool, 
         believers: Vec::new(),
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Unit 0 (foot) and unit 1 (horse) fight on the north bank for two
+    /// hours, in turns of `minutes`: what each has left, the mean over ten
+    /// seeds (the rolls of rout fall on other draws at another turn length:
+    /// the weather draws once a turn).
+    fn two_hours_of_fighting(minutes: u32) -> (u32, u32) {
+        let scene = small_scene(|mut scene| {
+            scene.meta.turn_minutes = minutes;
+            scene.units[0].zone = "north-bank".into();
+            scene.units[0].morale = 75.0;
+            scene
+        });
+        let (mut ming, mut jin) = (0, 0);
+        for seed in 0..10 {
+            let mut battle = Battle::new(&scene, seed);
+            for _ in 0..120 / minutes {
+                battle.step_quiet();
+            }
+            let world = battle.world_mut();
+            ming += unit_men(world, 0);
+            jin += unit_men(world, 1);
+        }
+        (ming / 10, jin / 10)
+    }
+
+    #[test]
+    fn the_same_fight_comes_out_the_same_at_any_turn_length() {
+        let (ming, jin) = two_hours_of_fighting(15);
+        assert!(ming < 3_000 && jin < 4_000, "they fought: {ming}, {jin}");
+        for minutes in [30, 60, 120] {
+            let (m, j) = two_hours_of_fighting(minutes);
+            let near = |a: u32, b: u32| {
+                let lost = |x: u32| 4_000.0 - f64::from(x);
+                (lost(a) - lost(b)).abs() <= 0.1 * lost(b).max(100.0)
+            };
+            assert!(
+                near(m, ming) && near(j, jin),
+                "{minutes}-minute turns: Ming {m}, Jin {j}; 15-minute turns: Ming {ming}, Jin {jin}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_long_turn_is_fought_in_quarter_hours() {
+        let field = small_battle(|mut scene| {
+            scene.meta.turn_minutes = 120;
+            scene
+        })
+        .field()
+        .clone();
+        assert_eq!(field.substeps, 8);
+        assert!((field.step_scale - 1.0).abs() < 1e-12);
+        let field = small_battle(|mut scene| {
+            scene.meta.turn_minutes = 40;
+            scene
+        })
+        .field()
+        .clone();
+        assert_eq!(field.substeps, 3);
+        assert!((field.step_scale - 40.0 / 45.0).abs() < 1e-12);
+    }
+}

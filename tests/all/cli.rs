@@ -475,7 +475,9 @@ fn the_log_credits_the_staff_with_choices_made_after_the_commander_fell() {
         &[
             "play", "--scene", "sarhu", "--role", "du-song", "--seed", "1",
         ],
-        "wait\n1\nwait\n1\nwait\n1\nwait\n1\nwait\nwait\nwait\nwait\n1\nlog\n",
+        // Waits and first options until the battle is over (Du Song falls
+        // somewhere on the way), then the log.
+        &format!("{}log\n", "wait\n1\n".repeat(25)),
     );
     let stdout = text(&out.stdout);
     let log = &stdout[stdout.rfind("> log").expect("the log")..];
