@@ -131,7 +131,7 @@ fn share(hits: u32, games: u32) -> f64 {
     }
 }
 
-fn shares(endings: &BTreeMap<&str, u32>, games: u32) -> Vec<Share> {
+fn shares(endings: &BTreeMap<String, u32>, games: u32) -> Vec<Share> {
     endings
         .iter()
         .map(|(id, &count)| Share {
@@ -140,13 +140,6 @@ fn shares(endings: &BTreeMap<&str, u32>, games: u32) -> Vec<Share> {
             share: share(count, games),
             interval95: interval95(count, games),
         })
-        .collect()
-}
-
-/// A map keyed by borrowed ids, with its keys owned (for the report).
-fn owned<V: Copy>(map: &BTreeMap<&str, V>) -> BTreeMap<String, V> {
-    map.iter()
-        .map(|(id, &value)| (id.to_string(), value))
         .collect()
 }
 
@@ -237,107 +230,148 @@ pub fn simulate_counted(
 
     // Refuse a bad role before any worker starts.
     open(scene, role, seed, policies)?;
-    let outcomes: Vec<Result<Outcome, StoryError>> = (0..runs)
-        .into_par_iter()
-        .map_init(
-            || open(scene, role, seed, policies),
-            |game, run| {
-                let game = game.as_mut().map_err(|e| e.clone())?;
-                game.restart(seed.wrapping_add(u64::from(run)));
-                let outcome = play_out(game, scene)?;
-                played.fetch_add(1, Ordering::Relaxed);
-                Ok(outcome)
-            },
-        )
-        .collect();
-    let mut outcomes_in_order = Vec::with_capacity(outcomes.len());
-    for outcome in outcomes {
-        outcomes_in_order.push(outcome?);
+    // The games are played a chunk at a time and each chunk folded in run
+    // order before the next is played, so memory stays the same at a
+    // thousand runs or a million, and the sums are the same (to the last
+    // bit) on any number of threads.
+    let mut tally = Tally::default();
+    let mut start = 0u32;
+    while start < runs {
+        let end = start.saturating_add(CHUNK).min(runs);
+        let outcomes: Vec<Result<Outcome, StoryError>> = (start..end)
+            .into_par_iter()
+            .map_init(
+                || open(scene, role, seed, policies),
+                |game, run| {
+                    let game = game.as_mut().map_err(|e| e.clone())?;
+                    game.restart(seed.wrapping_add(u64::from(run)));
+                    let outcome = play_out(game, scene)?;
+                    played.fetch_add(1, Ordering::Relaxed);
+                    Ok(outcome)
+                },
+            )
+            .collect();
+        for (run, outcome) in (start..end).zip(outcomes) {
+            tally.add(scene, seed.wrapping_add(u64::from(run)), &outcome?);
+        }
+        start = end;
     }
-    Ok(fold(scene, role, seed, policies, runs, &outcomes_in_order))
+    Ok(tally.report(scene, role, seed, policies, runs))
 }
 
-/// Sums the outcomes, in run order, into the report.
-fn fold<'a>(
-    scene: &'a Scene,
-    role: &str,
-    seed: u64,
-    policies: Policies,
-    runs: u32,
-    outcomes: &'a [Outcome],
-) -> Report {
-    // Keyed by ids borrowed from the outcomes and the scene: nothing is
-    // copied per game, only once per id for the report.
-    #[derive(Default)]
-    struct Sums<'a> {
-        games: u32,
-        endings: BTreeMap<&'a str, u32>,
-        first_seed: BTreeMap<&'a str, u64>,
-        losses: BTreeMap<&'a str, f64>,
-    }
-    let mut all: Sums<'a> = Sums::default();
-    let mut by_option: BTreeMap<(&'a str, &'a str), Sums<'a>> = BTreeMap::new();
-    let mut turns = 0.0;
-    for (run, outcome) in outcomes.iter().enumerate() {
-        let game_seed = seed.wrapping_add(run as u64);
-        let add = |sums: &mut Sums<'a>| {
-            sums.games += 1;
-            *sums.endings.entry(&outcome.ending).or_default() += 1;
-            sums.first_seed.entry(&outcome.ending).or_insert(game_seed);
-            for (side, lost) in scene.sides().iter().zip(&outcome.losses) {
-                *sums.losses.entry(&side.id).or_default() += lost;
+/// Games played before their outcomes are folded: enough to keep every
+/// core busy, few enough that their outcomes take a few hundred KB.
+const CHUNK: u32 = 4096;
+
+/// Sums of the games that took one option, or of all games.
+#[derive(Default)]
+struct Sums {
+    games: u32,
+    endings: BTreeMap<String, u32>,
+    first_seed: BTreeMap<String, u64>,
+    losses: BTreeMap<String, f64>,
+}
+
+impl Sums {
+    fn add(&mut self, scene: &Scene, game_seed: u64, outcome: &Outcome) {
+        self.games += 1;
+        match self.endings.get_mut(outcome.ending.as_str()) {
+            Some(count) => *count += 1,
+            None => {
+                self.endings.insert(outcome.ending.clone(), 1);
+                self.first_seed.insert(outcome.ending.clone(), game_seed);
             }
-        };
-        add(&mut all);
-        for &(tp, option) in &outcome.chosen {
-            let Some(tp) = scene.turning_points().get(tp) else {
-                continue;
-            };
-            let Some(option) = tp.options.get(option) else {
-                continue;
-            };
-            add(by_option.entry((&tp.id, &option.id)).or_default());
         }
-        turns += f64::from(outcome.turns);
+        for (side, lost) in scene.sides().iter().zip(&outcome.losses) {
+            match self.losses.get_mut(side.id.as_str()) {
+                Some(total) => *total += lost,
+                None => {
+                    self.losses.insert(side.id.clone(), *lost);
+                }
+            }
+        }
     }
-    let means = |sums: &Sums| -> BTreeMap<String, f64> {
-        let games = f64::from(sums.games.max(1));
-        sums.losses
+
+    fn means(&self) -> BTreeMap<String, f64> {
+        let games = f64::from(self.games.max(1));
+        self.losses
             .iter()
-            .map(|(side, total)| (side.to_string(), total / games))
+            .map(|(side, total)| (side.clone(), total / games))
             .collect()
-    };
-    Report {
-        scene: scene.id().to_string(),
-        role: role.to_string(),
-        runs,
-        seed,
-        policies,
-        mean_turns: turns / f64::from(runs.max(1)),
-        ending_shares: shares(&all.endings, runs),
-        mean_losses: means(&all),
-        choices: by_option
-            .iter()
-            .map(|((tp, option), sums)| Choice {
-                tp: tp.to_string(),
-                option: option.to_string(),
-                count: sums.games,
+    }
+}
+
+/// The games folded so far, in run order.
+#[derive(Default)]
+struct Tally {
+    all: Sums,
+    /// By (turning point, option) index in the scene.
+    by_option: BTreeMap<(usize, usize), Sums>,
+    turns: f64,
+}
+
+impl Tally {
+    fn add(&mut self, scene: &Scene, game_seed: u64, outcome: &Outcome) {
+        self.all.add(scene, game_seed, outcome);
+        for &(tp, option) in &outcome.chosen {
+            let known = scene
+                .turning_points()
+                .get(tp)
+                .is_some_and(|tp| option < tp.options.len());
+            if known {
+                self.by_option
+                    .entry((tp, option))
+                    .or_default()
+                    .add(scene, game_seed, outcome);
+            }
+        }
+        self.turns += f64::from(outcome.turns);
+    }
+
+    fn report(self, scene: &Scene, role: &str, seed: u64, policies: Policies, runs: u32) -> Report {
+        // Options in the order of their ids, as the report lists them.
+        let mut by_option: Vec<(&str, &str, Sums)> = self
+            .by_option
+            .into_iter()
+            .filter_map(|((tp, option), sums)| {
+                let tp = scene.turning_points().get(tp)?;
+                Some((tp.id.as_str(), tp.options.get(option)?.id.as_str(), sums))
             })
-            .collect(),
-        options: by_option
-            .iter()
-            .map(|((tp, option), sums)| OptionReport {
-                turning_point: tp.to_string(),
-                option: option.to_string(),
-                games: sums.games,
-                ending_shares: shares(&sums.endings, sums.games),
-                first_seed: owned(&sums.first_seed),
-                mean_losses: means(sums),
-                endings: owned(&sums.endings),
-            })
-            .collect(),
-        endings: owned(&all.endings),
-        first_seed: owned(&all.first_seed),
+            .collect();
+        by_option.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        let all = self.all;
+        Report {
+            scene: scene.id().to_string(),
+            role: role.to_string(),
+            runs,
+            seed,
+            policies,
+            mean_turns: self.turns / f64::from(runs.max(1)),
+            ending_shares: shares(&all.endings, runs),
+            mean_losses: all.means(),
+            choices: by_option
+                .iter()
+                .map(|(tp, option, sums)| Choice {
+                    tp: tp.to_string(),
+                    option: option.to_string(),
+                    count: sums.games,
+                })
+                .collect(),
+            options: by_option
+                .iter()
+                .map(|(tp, option, sums)| OptionReport {
+                    turning_point: tp.to_string(),
+                    option: option.to_string(),
+                    games: sums.games,
+                    ending_shares: shares(&sums.endings, sums.games),
+                    first_seed: sums.first_seed.clone(),
+                    mean_losses: sums.means(),
+                    endings: sums.endings.clone(),
+                })
+                .collect(),
+            endings: all.endings,
+            first_seed: all.first_seed,
+        }
     }
 }
 
