@@ -591,6 +591,9 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     if stdout_tty {
         session = session.with_live_width();
     }
+    if common.saves != std::path::Path::new("saves") {
+        session = session.with_saves_named(common.saves.display().to_string());
+    }
     // `reload` re-reads the battle from the folder it came from: `--scenes`,
     // else the shipped folder where it is at hand (a checkout).
     let folder = common

@@ -520,6 +520,9 @@ pub struct Session<'a> {
     more_scenes: Option<Box<dyn FnOnce() -> Vec<Arc<Scene>>>>,
     /// Where `reload` reads the battle again from.
     scene_folder: Option<PathBuf>,
+    /// The save folder as the player named it (`--saves DIR`), for the
+    /// commands the game prints; None for the default `saves/`.
+    saves_named: Option<String>,
     /// A new game: the first prompts say how to play on, until the player
     /// has let a turn pass, waited, given an order or asked for help.
     first_hint: bool,
@@ -587,6 +590,7 @@ impl<'a> Session<'a> {
             saver: save::Autosaver::new(),
             more_scenes: None,
             scene_folder: None,
+            saves_named: None,
             first_hint: false,
             undo_marks: Vec::new(),
             redo: Vec::new(),
@@ -604,6 +608,13 @@ impl<'a> Session<'a> {
     /// The folder `reload` reads the battle's file from.
     pub fn with_scene_folder(mut self, folder: PathBuf) -> Self {
         self.scene_folder = Some(folder);
+        self
+    }
+
+    /// The save folder was given (`--saves DIR`): the commands the game
+    /// prints to go on with it name it.
+    pub fn with_saves_named(mut self, folder: String) -> Self {
+        self.saves_named = Some(folder);
         self
     }
 
@@ -1197,7 +1208,14 @@ impl<'a> Session<'a> {
             &self.transcript,
         );
         let text = match result {
-            Ok(_) => msg(l, Msg::Left { slot: &slot }),
+            Ok(_) => msg(
+                l,
+                Msg::Left {
+                    slot: &slot,
+                    saves: self.saves_named.as_deref(),
+                    over: self.game.is_over(),
+                },
+            ),
             Err(err) => {
                 self.leave_save_failed = true;
                 msg(
@@ -1208,7 +1226,15 @@ impl<'a> Session<'a> {
                 )
             }
         };
-        self.say_wrapped(&text, "");
+        // A command to type comes on a line of its own, unwrapped, whole
+        // to copy however narrow the terminal.
+        match text.split_once('\n') {
+            Some((said, command)) => {
+                self.say_wrapped(said, "");
+                self.say(command);
+            }
+            None => self.say_wrapped(&text, ""),
+        }
     }
 
     /// Runs one line; false to leave.
@@ -1939,14 +1965,10 @@ impl<'a> Session<'a> {
         if let Some(on) = on {
             self.game.show_sources(on);
         }
-        let novel = render::from_novel(self.game.scene());
-        let label = ui(l, if novel { Ui::Novel } else { Ui::HistoryChoice });
         let text = msg(
             l,
             Msg::SourcesShown {
                 on: self.game.shows_sources(),
-                novel,
-                label,
             },
         );
         self.say_wrapped(&text, "");

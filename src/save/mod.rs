@@ -499,15 +499,7 @@ pub fn autosave_slot(game: &Game, why: &str) -> String {
 /// of autosaves, so the new game writes over none of an older one's.
 pub fn unused_name(dir: &Path, base: &str) -> String {
     let slots = slot_names(dir);
-    let taken = |name: &str| {
-        slots.iter().any(|slot| {
-            slot == name
-                || slot
-                    .strip_prefix(name)
-                    .and_then(|rest| rest.strip_prefix("-auto-"))
-                    .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
-        })
-    };
+    let taken = |name: &str| slots.iter().any(|slot| own_slot(name, slot));
     if !taken(base) {
         return base.to_string();
     }
@@ -517,17 +509,31 @@ pub fn unused_name(dir: &Path, base: &str) -> String {
         .unwrap_or_else(|| base.to_string())
 }
 
-/// The games one can go on with in `dir`, newest first: each game's
-/// resume point (the slot of its name) when the game is not over.
+/// The games one can go on with in `dir`, newest first: for each game not
+/// over, the newest of the slots it wrote itself — its resume point, or an
+/// autosave when it was left without one (a closed terminal, a kill) or
+/// played on after it. Saves made with `save NAME` are not offered.
 pub fn resume_points(dir: &Path) -> Vec<SlotInfo> {
-    let mut points: Vec<SlotInfo> = list(dir)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|info| {
-            info.summary
-                .as_ref()
-                .is_ok_and(|s| s.game == info.slot && !s.over)
-        })
+    let mut newest: std::collections::BTreeMap<String, SlotInfo> = Default::default();
+    for info in list(dir).unwrap_or_default() {
+        let Ok(summary) = &info.summary else { continue };
+        if !own_slot(&summary.game, &info.slot) {
+            continue;
+        }
+        let game = summary.game.clone();
+        // Saves of one second: the resume point, written on leaving, is the
+        // later.
+        let newer = newest.get(&game).is_none_or(|best| {
+            let at = best.summary.as_ref().map_or(0, |b| b.saved_at);
+            at < summary.saved_at || (at == summary.saved_at && info.slot == game)
+        });
+        if newer {
+            newest.insert(game, info);
+        }
+    }
+    let mut points: Vec<SlotInfo> = newest
+        .into_values()
+        .filter(|info| info.summary.as_ref().is_ok_and(|s| !s.over))
         .collect();
     points.sort_by_key(|info| std::cmp::Reverse(info.summary.as_ref().map_or(0, |s| s.saved_at)));
     points
@@ -835,7 +841,26 @@ pub struct Loaded {
 pub fn load(dir: &Path, slot: &str, scenes: &[Arc<Scene>]) -> Result<Loaded, SaveError> {
     let path = slot_path(dir, slot)?;
     let file = read(&path)?;
-    restore(&path.display().to_string(), file, scenes)
+    let mut loaded = restore(&path.display().to_string(), file, scenes)?;
+    // A game goes on under its name from its own resume point or autosaves.
+    // From any other save (one made with `save NAME`) it goes on as a game
+    // of its own, so its saves never write over the later ones of the game
+    // it was saved from.
+    let name = loaded.game.name().to_string();
+    if !own_slot(&name, slot) && slot_names(dir).iter().any(|s| own_slot(&name, s)) {
+        loaded.game.set_name(unused_name(dir, &name));
+    }
+    Ok(loaded)
+}
+
+/// Whether `slot` is one the game `name` writes itself: its resume point or
+/// one of its autosaves.
+fn own_slot(name: &str, slot: &str) -> bool {
+    slot == name
+        || slot
+            .strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix("-auto-"))
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// A fresh game for a save: its scene, role, seed and policies.

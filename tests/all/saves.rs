@@ -1619,3 +1619,43 @@ fn a_save_changed_after_it_was_written_is_replayed_from_its_seed_and_the_player_
     let file = save::read(&dir.join("good.ron")).expect("reads");
     assert!(!file.damaged);
 }
+
+#[test]
+fn a_game_left_without_its_resume_point_is_offered_from_its_autosave_and_a_save_loaded_goes_on_as_a_game_of_its_own()
+ {
+    let dir = temp_dir("left-unsaved");
+    let folder = dir.path().display().to_string();
+    let args = common::play_args("false-cry", "zhang-chun", 4, dir.path());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = common::run(&args, b"2\nnext\nsave mine\nnext\nquit\n");
+    assert!(out.status.success());
+    // As if the terminal had closed: the resume point gone, the autosaves kept.
+    std::fs::remove_file(dir.path().join("false-cry-zhang-chun-4.ron")).expect("remove");
+    let bare = ["play", "--saves", folder.as_str()];
+    let shown = common::text(&common::run(&bare, b"quit\n").stdout);
+    assert!(shown.contains("Go on with a game you left?"), "{shown}");
+    assert!(shown.contains("false-cry-zhang-chun-4-auto-"), "{shown}");
+    assert!(
+        !shown.contains("in mine)"),
+        "a save of one's own is not offered: {shown}"
+    );
+    // `mine` loaded and left: a game of its own, the first game's autosaves kept.
+    let before: Vec<String> = save::slot_names(dir.path());
+    let load = ["play", "--load", "mine", "--saves", folder.as_str()];
+    let shown = common::text(&common::run(&load, b"quit\n").stdout);
+    assert!(
+        shown.contains("saved in slot `false-cry-zhang-chun-4-2`"),
+        "{shown}"
+    );
+    let joined = shown.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        joined.contains(&format!("--saves {folder}")),
+        "the line names the folder: {shown}"
+    );
+    for slot in before {
+        assert!(
+            dir.path().join(format!("{slot}.ron")).exists(),
+            "{slot} kept"
+        );
+    }
+}

@@ -424,9 +424,18 @@ pub(super) fn msg(message: Msg) -> String {
         Msg::TooLong { size, max } => {
             format!("That line is {size} long; commands are at most {max}. It was ignored.")
         }
-        Msg::Left { slot } => format!(
-            "The game is saved in slot `{slot}`; `xiaoling play --load {slot}` goes on from here."
-        ),
+        Msg::Left { slot, saves, over } => {
+            let again = match saves {
+                Some(dir) => format!("xiaoling play --load {slot} --saves {dir}"),
+                None => format!("xiaoling play --load {slot}"),
+            };
+            // The command on a line of its own, whole, to copy.
+            if over {
+                format!("The finished battle is saved in slot `{slot}`. To see it again:\n  {again}")
+            } else {
+                format!("The game is saved in slot `{slot}`. To go on from here:\n  {again}")
+            }
+        }
         Msg::LeaveFailed { err } => format!("The game could not be saved on leaving: {err}"),
         Msg::ChooseOption { count } => {
             format!("Choose an option, 1 to {count} (`look` shows the situation again).")
@@ -475,15 +484,8 @@ pub(super) fn msg(message: Msg) -> String {
             format!("`map` takes only `list` (the places one by one), not `{word}`.")
         }
         Msg::SourcesTakes { word } => format!("`sources` takes `on` or `off`, not `{word}`."),
-        Msg::SourcesShown {
-            on: true,
-            novel,
-            label,
-        } => format!(
-            "The options now say which one {} took (“{label}”), before you choose. `sources off` hides it again.",
-            if novel { "the novel" } else { "history" }
-        ),
-        Msg::SourcesShown { on: false, .. } => "The options do not say which one the novel or history took; `sources on` shows it before you choose.".to_string(),
+        Msg::SourcesShown { on: true } => "An option the novel or history took now says so before you choose: \"the novel's choice\", \"as in history\". `sources off` hides it again.".to_string(),
+        Msg::SourcesShown { on: false } => "The options do not say which one the novel or history took; `sources on` shows it before you choose.".to_string(),
         Msg::ResumeItem {
             title,
             who,

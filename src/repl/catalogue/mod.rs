@@ -553,8 +553,12 @@ pub enum Msg<'a> {
         size: &'a str,
         max: &'a str,
     },
+    /// The game saved on leaving: its slot, the save folder when it was
+    /// named (`--saves DIR`), and whether the battle was over.
     Left {
         slot: &'a str,
+        saves: Option<&'a str>,
+        over: bool,
     },
     LeaveFailed {
         err: &'a str,
@@ -609,8 +613,6 @@ pub enum Msg<'a> {
     /// history, history) took; `label` is that mark's word.
     SourcesShown {
         on: bool,
-        novel: bool,
-        label: &'a str,
     },
     /// A game left off, in the menu of `play` alone.
     ResumeItem {

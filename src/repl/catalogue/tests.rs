@@ -467,7 +467,16 @@ fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> 
             size: "9 KB",
             max: "4 KB",
         },
-        Msg::Left { slot: "quit" },
+        Msg::Left {
+            slot: "quit",
+            saves: None,
+            over: false,
+        },
+        Msg::Left {
+            slot: "quit",
+            saves: Some("dir"),
+            over: true,
+        },
         Msg::LeaveFailed { err: what },
         Msg::ChooseOption { count: 3 },
         Msg::TooLarge {
@@ -544,16 +553,8 @@ fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> 
         Msg::Staff { commander: "C" },
         Msg::ChoiceSource { source: what },
         Msg::SourcesTakes { word: what },
-        Msg::SourcesShown {
-            on: true,
-            novel: true,
-            label: what,
-        },
-        Msg::SourcesShown {
-            on: false,
-            novel: false,
-            label: what,
-        },
+        Msg::SourcesShown { on: true },
+        Msg::SourcesShown { on: false },
         Msg::ResumeItem {
             title: what,
             who: "C",

@@ -459,12 +459,15 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
         Msg::TooLong { size, max } => {
             l.zh_string(format!("这一行长达 {size}，命令至多 {max}，已略过。"))
         }
-        Msg::Left { slot } => format!(
-            "{}{slot}{}{slot}{}",
-            l.zh("游戏已自动存入槽位 "),
-            l.zh("；用 xiaoling play --load "),
-            l.zh(" 接着玩。")
-        ),
+        Msg::Left { slot, saves, over } => {
+            let dir = saves.map(|dir| format!(" --saves {dir}")).unwrap_or_default();
+            let template = if over {
+                "战事已毕，存入槽位 {slot}。重看：\n  xiaoling play --load {slot}{dir}"
+            } else {
+                "游戏已自动存入槽位 {slot}。接着玩：\n  xiaoling play --load {slot}{dir}"
+            };
+            filled(l, template, &[("slot", slot), ("dir", &dir)])
+        }
         Msg::LeaveFailed { err } => format!("{}{err}", l.zh("退出时未能存档：")),
         Msg::ChooseOption { count } => {
             l.zh_string(format!("请输入 1 到 {count} 作出抉择（look 重看局势）。"))
@@ -534,14 +537,10 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             "`sources` 后面只能跟 on 或 off：“{word}”不认得。",
             &[("word", word)],
         ),
-        Msg::SourcesShown {
-            on: true, label, ..
-        } => filled(
-            l,
-            "此后每逢抉择，「{label}」会标在选项之后；sources off 可再隐去。",
-            &[("label", label)],
-        ),
-        Msg::SourcesShown { on: false, .. } => l
+        Msg::SourcesShown { on: true } => l
+            .zh("此后每逢抉择，书中或史实所取的选项后会标出「书中之选」或「史实之选」；sources off 可再隐去。")
+            .to_string(),
+        Msg::SourcesShown { on: false } => l
             .zh("抉择时不标出书中之选或史实之选；sources on 可在抉择前标出。")
             .to_string(),
         Msg::ResumeItem {
