@@ -714,7 +714,12 @@ fn offer_resume(
     }
     items.push(MenuItem {
         label: ui(locale, Ui::NewGame).to_string(),
-        keys: vec!["new".to_string()],
+        keys: vec![
+            "new".to_string(),
+            ui(Locale::En, Ui::NewGame).to_string(),
+            ui(Locale::ZhHans, Ui::NewGame).to_string(),
+            ui(Locale::ZhHant, Ui::NewGame).to_string(),
+        ],
         name: scene::Text::Plain("new".to_string()),
     });
     writeln!(out, "{}", ui(locale, Ui::GoOnWith)).map_err(stdout_error)?;

@@ -1123,6 +1123,8 @@ impl<'a> Session<'a> {
                 let l = self.options.locale;
                 let text = self.options.style.dim(ui(l, Ui::FirstHint));
                 self.say_wrapped(&text, "");
+                // Said once: a player reading `map` and `status` first has it.
+                self.first_hint = false;
             }
             let prompt = self.prompt();
             let read = input.read(&prompt);

@@ -1527,19 +1527,30 @@ impl View<'_> {
             if self.unit_side(idx) != self.side || unit.morale.last.is_empty() {
                 continue;
             }
-            let parts: Vec<String> = unit
-                .morale
-                .last
+            // One term per cause (a turn of several quarter-hours notes a
+            // cause at each), in the order first met, in whole points;
+            // what rounds to nothing is left out.
+            let mut merged: Vec<(crate::sim::morale::Modifier, f64)> = Vec::new();
+            for (modifier, delta) in &unit.morale.last {
+                match merged.iter_mut().find(|(m, _)| m == modifier) {
+                    Some((_, total)) => *total += delta,
+                    None => merged.push((*modifier, *delta)),
+                }
+            }
+            let parts: Vec<String> = merged
                 .iter()
+                .filter(|(_, delta)| delta.round() != 0.0)
                 .map(|(modifier, delta)| {
-                    let size = if delta.abs() < 1.0 {
-                        format!("{delta:+.1}")
-                    } else {
-                        format!("{delta:+.0}")
-                    };
-                    format!("{} {size}", modifier_name(self.locale, *modifier))
+                    format!(
+                        "{} {:+.0}",
+                        modifier_name(self.locale, *modifier),
+                        delta.round()
+                    )
                 })
                 .collect();
+            if parts.is_empty() {
+                continue;
+            }
             let sep = ui(self.locale, Ui::ClauseSep);
             lines.push(format!(
                 "{}{}{}",
