@@ -1415,6 +1415,11 @@ impl<'a> Session<'a> {
             }
         };
         let needs_zone = matches!(verb(&args[verb_at]), Some(Verb::Advance | Verb::Attack));
+        if needs_zone && zone_words.trim().is_empty() {
+            // `order X attack` with no place: say how, not "no place named ''".
+            self.say_wrapped(usage, "");
+            return;
+        }
         let zone = if needs_zone {
             let labels: Vec<String> = (0..scene.zones().len()).map(drawn::zone_label).collect();
             let zones: Vec<(&str, Vec<&str>)> = scene

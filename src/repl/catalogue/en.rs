@@ -107,7 +107,7 @@ pub(super) fn template(key: Detail) -> &'static str {
         Detail::Crossed => "Through {zone}: {unit}.",
         Detail::Trampled => "In the crush at {zone}, {men} men are knocked down and trampled.",
         Detail::Clash => "Fighting at {zone}: {losses}.",
-        Detail::ClashSide => "{side} lose {men}",
+        Detail::ClashSide => "{side} lose {men} men",
         Detail::Casualties => "Lost by {unit}: {men} men.",
         Detail::Wavers => "{unit} wavers.",
         Detail::Steadies => "{unit} steadies.",
