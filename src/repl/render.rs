@@ -1871,10 +1871,13 @@ pub(crate) fn capitalize(text: &str) -> String {
 /// fit `columns`.
 pub fn saves_table(dir: &std::path::Path, locale: Locale, columns: usize) -> String {
     use crate::save;
-    let rows = match save::list(dir) {
+    let mut rows = match save::list(dir) {
         Ok(rows) => rows,
         Err(err) => return wrap(&err.to_string(), columns, ""),
     };
+    // Newest first (the game just saved at the top), unreadable files last;
+    // slots of one second in name order.
+    rows.sort_by_key(|row| std::cmp::Reverse(row.summary.as_ref().map_or(0, |s| s.saved_at)));
     if rows.is_empty() {
         let text = msg(
             locale,
