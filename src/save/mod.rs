@@ -974,13 +974,18 @@ fn damaged(
         ));
     }
     let reached = if report.reproduces() {
-        "the state it holds"
+        "which is where the save says it was"
     } else {
-        "not the state it holds, which was left unused"
+        "and the state written in the file is not used"
+    };
+    let n = file.log.len();
+    let commands = if n == 1 {
+        "command was"
+    } else {
+        "commands were"
     };
     let notice = format!(
-        "{shown} was changed after it was written (its checksum does not match). Its {} command(s) were replayed from its seed: the game goes on at turn {}, {reached}.",
-        file.log.len(),
+        "{shown} was changed after it was written (its checksum does not match). Its {n} {commands} replayed from its seed: the game goes on at turn {}, {reached}.",
         game.turn()
     );
     Ok(Loaded {
