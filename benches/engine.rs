@@ -157,13 +157,53 @@ fn chinese_transcript(bytes: usize) -> String {
 #[divan::bench(args = [10 * 1024, 256 * 1024], sample_count = 30, sample_size = 1)]
 fn autosave_writer(bencher: Bencher, transcript_bytes: usize) {
     let dir = temp_dir(&format!("writer-{transcript_bytes}"));
-    let transcript = chinese_transcript(transcript_bytes);
+    let transcript = xiaoling::save::Transcript::new(chinese_transcript(transcript_bytes));
     bencher
         .with_inputs(|| {
             let mut game = game_at(10);
             let mut saver = xiaoling::save::Autosaver::inline();
             let _ = saver.submit(&dir, "autosave-1", &mut game, &transcript);
             let _ = game.next();
+            (game, saver)
+        })
+        .bench_local_values(|(mut game, mut saver)| {
+            black_box(
+                saver
+                    .submit(&dir, "autosave-2", &mut game, &transcript)
+                    .is_ok(),
+            );
+            (game, saver)
+        });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The writer's work for one autosave at command 20 and at command 20,000
+/// (the tutorial with that many `hold` orders given at its first turn): the
+/// game's journal takes the new command and the slot is written, of the
+/// same size at both (issue 23: within 2× of each other). Before the
+/// journal, every autosave wrote and read back the whole log.
+#[divan::bench(args = [20, 20_000], sample_count = 20, sample_size = 1)]
+fn autosave_at_commands(bencher: Bencher, commands: usize) {
+    use xiaoling::story::UnitCommand;
+    let dir = temp_dir(&format!("commands-{commands}"));
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenes/examples/tutorial-skirmish.ron");
+    let source = std::fs::read_to_string(path).expect("the tutorial");
+    let rules = xiaoling::scene::parse_rules("rules.ron", xiaoling::scene::EMBEDDED_RULES.1)
+        .expect("rules");
+    let scene = Arc::new(
+        xiaoling::scene::parse_scene("tutorial-skirmish.ron", &source, &rules).expect("scene"),
+    );
+    let transcript = xiaoling::save::Transcript::new(chinese_transcript(10 * 1024));
+    bencher
+        .with_inputs(|| {
+            let (mut game, _) = Game::new(Arc::clone(&scene), "sun-gang", 4).expect("game");
+            for _ in 0..commands {
+                let _ = game.order("rear-foot", UnitCommand::Hold);
+            }
+            let mut saver = xiaoling::save::Autosaver::inline();
+            let _ = saver.submit(&dir, "autosave-1", &mut game, &transcript);
+            let _ = game.order("rear-foot", UnitCommand::Hold);
             (game, saver)
         })
         .bench_local_values(|(mut game, mut saver)| {
@@ -259,7 +299,7 @@ fn start_to_prompt_named() {
 fn save_at_prompt(bencher: Bencher) {
     let dir = temp_dir("save-prompt");
     let mut game = game_at(22);
-    let transcript = "x".repeat(400 * game.log().len());
+    let transcript = xiaoling::save::Transcript::new("x".repeat(400 * game.log().len()));
     let mut saver = xiaoling::save::Autosaver::new();
     bencher.bench_local(|| black_box(saver.save_now(&dir, "bench", &mut game, &transcript)));
     drop(saver);

@@ -484,7 +484,7 @@ pub struct Session<'a> {
     options: Options,
     out: &'a mut dyn Write,
     /// Everything shown, without colour: kept in saves.
-    transcript: String,
+    transcript: save::Transcript,
     /// Decisions and events, for `log`.
     scenes: Vec<Arc<Scene>>,
     /// Output failed (closed pipe, full disk): stop, and say why at the end.
@@ -572,7 +572,7 @@ impl<'a> Session<'a> {
             game,
             options,
             out,
-            transcript: String::new(),
+            transcript: save::Transcript::default(),
             scenes,
             closed: false,
             write_error: None,
@@ -663,13 +663,8 @@ impl<'a> Session<'a> {
 
     /// Keeps `text` (plain) in the transcript and the transcript file.
     fn record(&mut self, plain: &str) {
-        self.transcript.push_str(plain);
-        self.transcript.push('\n');
         // Bounded in memory too: saves keep only the tail anyway.
-        if self.transcript.len() > 2 * save::MAX_TRANSCRIPT_BYTES {
-            self.transcript =
-                save::bounded_transcript(&self.transcript, save::MAX_TRANSCRIPT_BYTES);
-        }
+        self.transcript.push_line(plain);
         if let Some((path, file)) = &mut self.transcript_file
             && let Err(err) = writeln!(file, "{plain}")
         {
@@ -697,12 +692,12 @@ impl<'a> Session<'a> {
 
     /// Continues a transcript (after loading a save).
     pub fn with_transcript(mut self, transcript: String) -> Self {
-        self.transcript = transcript;
+        self.transcript = save::Transcript::new(transcript);
         self
     }
 
     pub fn transcript(&self) -> &str {
-        &self.transcript
+        self.transcript.as_str()
     }
 
     pub fn game(&self) -> &Game {
@@ -1791,7 +1786,7 @@ impl<'a> Session<'a> {
                     Ok(loaded) => {
                         self.game = loaded.game;
                         self.saver.forget();
-                        self.transcript = loaded.transcript;
+                        self.transcript = save::Transcript::new(loaded.transcript);
                         self.reset_memory();
                         if let Some(notice) = loaded.notice {
                             self.say_wrapped(&notice, "");
@@ -1851,7 +1846,7 @@ impl<'a> Session<'a> {
             self.say_wrapped(&text, "");
             return;
         };
-        let file = match save::save_file(&mut self.game, &self.transcript) {
+        let file = match save::save_file(&mut self.game, self.transcript.as_str()) {
             Ok(file) => file,
             Err(why) => {
                 self.say_wrapped(&why, "");

@@ -15,11 +15,76 @@
 //! is waited for; `save` and the save on leaving wait for their own file.
 //! Should the thread be refused, saves are written on the caller's thread.
 
-use super::{Header, SaveError, SavedState, file_of, fingerprint, now, slot_path, to_text};
+use super::journal::{self, Journal};
+use super::{
+    Header, MAX_TRANSCRIPT_BYTES, SaveError, SavedState, bounded_transcript, file_of, fingerprint,
+    now, slot_path, to_text,
+};
 use crate::story::{Command, Game, Snapshot};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
+
+/// What a session has shown, as plain text: its last part (at most twice
+/// what a save keeps), and how many bytes were ever added, so that a save
+/// is handed only what is new since the last one.
+#[derive(Debug, Clone)]
+pub struct Transcript {
+    text: String,
+    total: u64,
+    /// Tells one transcript from another (a load starts a new one).
+    id: u64,
+}
+
+impl Default for Transcript {
+    fn default() -> Self {
+        Transcript::new(String::new())
+    }
+}
+
+impl Transcript {
+    /// A transcript that starts with `text` (a loaded save's).
+    pub fn new(text: String) -> Transcript {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Transcript {
+            total: text.len() as u64,
+            text,
+            id: NEXT.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// Adds a line (a line break is put after it).
+    pub fn push_line(&mut self, line: &str) {
+        self.text.push_str(line);
+        self.text.push('\n');
+        self.total += line.len() as u64 + 1;
+        if self.text.len() > 2 * MAX_TRANSCRIPT_BYTES {
+            self.text = bounded_transcript(&self.text, MAX_TRANSCRIPT_BYTES);
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// What was added since `total` bytes, when this transcript still holds
+    /// it all.
+    fn since(&self, total: u64) -> Option<&str> {
+        let added = usize::try_from(self.total.checked_sub(total)?).ok()?;
+        let start = self.text.len().checked_sub(added)?;
+        self.text.get(start..)
+    }
+}
+
+/// The transcript as a job hands it on.
+#[derive(Debug)]
+enum Said {
+    /// Added since the last job.
+    Since(String),
+    /// The whole of it (a new game, or one the writer does not know).
+    Whole(String),
+}
 
 /// One save to write.
 struct Job {
@@ -28,14 +93,20 @@ struct Job {
     path: PathBuf,
     header: Header,
     state: Snapshot,
-    log: Vec<Command>,
+    /// The writer's log keeps its first `keep` commands, then these follow.
+    keep: usize,
+    more: Vec<Command>,
     /// The fingerprints of the states before commands `0..valid` still hold.
     valid: usize,
     /// Undo states to fingerprint: those of commands `valid..`.
     fresh: Vec<Snapshot>,
     /// The command the undo history starts at (its first state's log length).
     first: usize,
-    transcript: String,
+    said: Said,
+    /// An autosave between turns: its log and transcript go to the game's
+    /// journal and the file names them. Otherwise (`save`, the resume point
+    /// on leaving) the file holds them itself.
+    journaled: bool,
 }
 
 /// A job's outcome.
@@ -44,18 +115,49 @@ struct Done {
     result: Result<PathBuf, SaveError>,
 }
 
-/// The writer's side: the fingerprints it keeps, and the work of a job.
+/// The writer's side: the game's log and transcript as the jobs gave them,
+/// the fingerprints it keeps, the journal and what it still lacks.
 #[derive(Default)]
 struct Writer {
+    log: Vec<Command>,
+    said: String,
     /// Fingerprint of the state before command `k`, where known.
     prints: Vec<Option<u64>>,
+    journal: Option<Journal>,
+    /// Of the log, the journal's records still give the first `kept`
+    /// commands (the rest changed since its last records).
+    kept: usize,
+    /// The transcript started afresh since the journal's last records.
+    restart: bool,
+    /// Transcript added since the journal's last records.
+    unsaid: String,
+    /// The journal has the fingerprints of states before commands `0..printed`.
+    printed: usize,
 }
 
 impl Writer {
-    /// Takes a job's fingerprints in; the save file when `write` is asked.
+    /// Takes a job's log, transcript and fingerprints in.
     fn take(&mut self, job: &Job) {
+        self.log.truncate(job.keep);
+        self.log.extend_from_slice(&job.more);
+        self.kept = self.kept.min(job.keep);
+        match &job.said {
+            Said::Since(text) => {
+                self.said.push_str(text);
+                self.unsaid.push_str(text);
+            }
+            Said::Whole(text) => {
+                self.said = text.clone();
+                self.unsaid = text.clone();
+                self.restart = true;
+            }
+        }
+        if self.said.len() > 2 * MAX_TRANSCRIPT_BYTES {
+            self.said = bounded_transcript(&self.said, MAX_TRANSCRIPT_BYTES);
+        }
         self.prints.truncate(job.valid);
-        self.prints.resize(job.log.len(), None);
+        self.printed = self.printed.min(job.valid);
+        self.prints.resize(self.log.len(), None);
         for snapshot in &job.fresh {
             if let Some(slot) = self.prints.get_mut(snapshot.log_len) {
                 *slot = Some(fingerprint(snapshot));
@@ -63,20 +165,72 @@ impl Writer {
         }
     }
 
-    fn write(&self, job: &Job) -> Result<PathBuf, SaveError> {
-        let shown = || job.path.display().to_string();
-        let state = SavedState::of(&job.state).map_err(|err| SaveError::Write(shown(), err))?;
-        let checkpoints = (job.first..job.log.len())
+    /// The journal brought up to the log and transcript, and where the
+    /// save's part of it ends; None when there is no usable journal (it
+    /// cannot be opened, or it is full), and the save holds them itself.
+    fn journal(&mut self, job: &Job) -> Option<journal::JournalRef> {
+        let open = self
+            .journal
+            .as_ref()
+            .is_some_and(|j| j.is_of(&job.dir, &job.header.game));
+        if !open {
+            self.journal = Journal::open(&job.dir, &job.header.game).ok();
+            // Whatever the file holds, the game's log and transcript start
+            // again in it.
+            self.kept = 0;
+            self.printed = 0;
+            self.restart = true;
+            self.unsaid = self.said.clone();
+        }
+        let journal = self.journal.as_mut()?;
+        let prints: Vec<(usize, u64)> = (self.printed..self.log.len())
             .filter_map(|k| self.prints.get(k).copied().flatten().map(|p| (k, p)))
             .collect();
-        let file = file_of(&job.header, state, &job.log, checkpoints, &job.transcript);
+        match journal.append(&self.log, self.kept, &prints, self.restart, &self.unsaid) {
+            Ok(Some(at)) => {
+                self.kept = self.log.len();
+                self.printed = self.log.len();
+                self.restart = false;
+                self.unsaid.clear();
+                Some(at)
+            }
+            // Full, or the disk refused it: the save holds its own, and the
+            // journal is opened again (and started again) next time.
+            _ => {
+                self.journal = None;
+                None
+            }
+        }
+    }
+
+    fn write(&mut self, job: &Job) -> Result<PathBuf, SaveError> {
+        let shown = || job.path.display().to_string();
+        let state = SavedState::of(&job.state).map_err(|err| SaveError::Write(shown(), err))?;
+        let checkpoints = (job.first..self.log.len())
+            .filter_map(|k| self.prints.get(k).copied().flatten().map(|p| (k, p)))
+            .collect();
+        let named = if job.journaled {
+            self.journal(job)
+        } else {
+            None
+        };
+        let file = match named {
+            Some(named) => {
+                // The fingerprints are in the journal too.
+                let mut file = file_of(&job.header, state, &[], Vec::new(), "");
+                file.journal = Some(named);
+                file
+            }
+            None => file_of(&job.header, state, &self.log, checkpoints, &self.said),
+        };
         let text = to_text(&file).map_err(|err| SaveError::Write(shown(), err))?;
         super::write_verified(&job.dir, &job.path, text.as_bytes(), &job.header.scene)?;
         Ok(job.path.clone())
     }
 
     /// Works through a batch in order; a job a later one of the batch
-    /// overwrites (the same slot) is not written.
+    /// overwrites (the same slot) is not written, but its log and
+    /// transcript are taken in.
     fn run(&mut self, jobs: &[Job], done: &mut dyn FnMut(Done)) {
         for (i, job) in jobs.iter().enumerate() {
             self.take(job);
@@ -129,6 +283,8 @@ struct Sent {
     /// The writer has fingerprints for commands `0..known` (where the undo
     /// history has states).
     known: usize,
+    /// The transcript the writer has, by id, and how much of it.
+    said: Option<(u64, u64)>,
 }
 
 /// Writes a session's saves: autosaves in the background, `save` and the
@@ -192,7 +348,8 @@ impl Autosaver {
         dir: &Path,
         slot: &str,
         game: &mut Game,
-        transcript: &str,
+        transcript: &Transcript,
+        journaled: bool,
     ) -> Result<Job, SaveError> {
         let path = slot_path(dir, slot)?;
         let state = game.snapshot();
@@ -203,7 +360,7 @@ impl Autosaver {
             std::sync::Arc::as_ptr(&game.scene_arc()) as usize,
             game.role().to_string(),
             game.seed(),
-            format!("{others:?}/{player:?}"),
+            format!("{others:?}/{player:?}/{}", game.name()),
             first,
         );
         let log = game.log();
@@ -229,8 +386,15 @@ impl Autosaver {
             .filter(|s| s.log_len >= valid)
             .cloned()
             .collect();
+        let said = match self.sent.said {
+            Some((id, total)) if id == transcript.id => transcript.since(total).map(str::to_string),
+            _ => None,
+        }
+        .map_or_else(|| Said::Whole(transcript.as_str().to_string()), Said::Since);
+        self.sent.said = Some((transcript.id, transcript.total));
+        let more = log[same..].to_vec();
         self.sent.log.truncate(same);
-        self.sent.log.extend_from_slice(&log[same..]);
+        self.sent.log.extend_from_slice(&more);
         self.sent.known = log.len();
         self.sent.game = Some(key);
         self.next_id += 1;
@@ -240,11 +404,13 @@ impl Autosaver {
             path,
             header: Header::of(game, now()),
             state,
-            log: log.to_vec(),
+            keep: same,
+            more,
             valid,
             fresh,
             first,
-            transcript: transcript.to_string(),
+            said,
+            journaled,
         })
     }
 
@@ -257,11 +423,18 @@ impl Autosaver {
                     return None;
                 }
                 Err(returned) => {
-                    // The thread is gone: write here from now on.
+                    // The thread is gone: write here from now on. This job
+                    // was made for the lost writer (only what it lacked), so
+                    // it fails, and the next one, made for this thread's
+                    // writer, is whole.
                     self.stop();
-                    let mut out = None;
-                    self.inline.run(&[returned.0], &mut |d| out = Some(d));
-                    return out;
+                    return Some(Done {
+                        id: returned.0.id,
+                        result: Err(SaveError::Write(
+                            returned.0.path.display().to_string(),
+                            "the save writer stopped; the next save will be written".into(),
+                        )),
+                    });
                 }
             }
         }
@@ -320,7 +493,7 @@ impl Autosaver {
         dir: &Path,
         slot: &str,
         game: &mut Game,
-        transcript: &str,
+        transcript: &Transcript,
     ) -> Result<(), SaveError> {
         if self.folder.as_deref() != Some(dir) {
             std::fs::create_dir_all(dir)
@@ -328,7 +501,7 @@ impl Autosaver {
             self.folder = Some(dir.to_path_buf());
         }
         self.collect(None, false);
-        let job = self.job(dir, slot, game, transcript)?;
+        let job = self.job(dir, slot, game, transcript, true)?;
         if let Some(Done {
             result: Err(err), ..
         }) = self.dispatch(job)
@@ -351,9 +524,9 @@ impl Autosaver {
         dir: &Path,
         slot: &str,
         game: &mut Game,
-        transcript: &str,
+        transcript: &Transcript,
     ) -> Result<PathBuf, SaveError> {
-        let job = self.job(dir, slot, game, transcript)?;
+        let job = self.job(dir, slot, game, transcript, false)?;
         let id = job.id;
         let done = match self.dispatch(job) {
             Some(done) => Some(done),

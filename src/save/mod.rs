@@ -31,11 +31,13 @@
 
 mod autosave;
 pub mod hash;
+pub mod journal;
 mod lock;
 mod slots;
 pub mod types;
 
-pub use autosave::Autosaver;
+pub use autosave::{Autosaver, Transcript};
+pub use journal::JournalRef;
 pub use lock::{FolderLock, LOCK_FILE, LockError};
 pub use slots::{SlotInfo, SlotSummary, check_slot, list, slot_names, slot_path, timestamp};
 pub use types::*;
@@ -52,8 +54,10 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The save format this engine writes.
-pub const FORMAT: u32 = 3;
+/// The save format this engine writes. Format 4 added the journal: an
+/// autosave between turns may keep its commands and transcript in the
+/// game's journal ([`journal`]) instead of in the file.
+pub const FORMAT: u32 = 4;
 /// The oldest format this engine still reads.
 pub const MIN_FORMAT: u32 = 1;
 /// Autosaves rotate over this many slots.
@@ -67,6 +71,9 @@ pub const MAX_SLOT_BYTES: usize = 200;
 const _: () = assert!(MAX_SLOT_BYTES + ".ron".len() + crate::files::TEMP_NAME_EXTRA <= 255);
 /// Larger files are refused unread: no real save comes near this.
 pub const MAX_SAVE_BYTES: u64 = 16 * 1024 * 1024;
+/// A game's journal grows to this at most; past it, autosaves hold their
+/// commands and transcript themselves, as `save` does.
+pub const MAX_JOURNAL_BYTES: u64 = 64 * 1024 * 1024;
 /// A save keeps at most the last this many bytes of the transcript (the
 /// command log, not the transcript, is what rebuilds the game).
 pub const MAX_TRANSCRIPT_BYTES: usize = 256 * 1024;
@@ -109,6 +116,11 @@ pub struct SaveFile {
     /// have none: theirs is made from battle, role and seed when read.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub game: String,
+    /// An autosave between turns (format 4 on): its log and transcript are
+    /// the first bytes of the game's journal, named here, and the file's own
+    /// are empty. [`read`] fills them in and clears this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal: Option<JournalRef>,
     /// Set when read: the file's checksum line does not match its contents
     /// (or a format-3 save has none). Not part of the file.
     #[serde(skip)]
@@ -402,6 +414,7 @@ pub(crate) fn file_of(
         transcript: bounded_transcript(transcript, MAX_TRANSCRIPT_BYTES),
         show_sources: header.show_sources,
         game: header.game.clone(),
+        journal: None,
         damaged: false,
     }
 }
@@ -579,7 +592,7 @@ pub fn write_verified(
 /// the file's size, text and shape, every bound ([`check_bounds`]) and its
 /// fit to the battle ([`check_fits`]). Cheap beside a load: no replay.
 pub fn verify(path: &Path, scene: &Scene) -> Result<(), String> {
-    let file = read(path).map_err(|err| match err {
+    let file = read_file(path, Journal::Look).map_err(|err| match err {
         SaveError::Damaged(_, why) => why,
         other => other.to_string(),
     })?;
@@ -634,8 +647,24 @@ fn ron_problem(err: &ron::error::SpannedError) -> String {
     )
 }
 
-/// Reads a save file and checks its shape (no scene needed).
+/// Reads a save file and checks its shape (no scene needed). An autosave
+/// whose commands and transcript are in the game's journal gets them from
+/// there: the file returned holds them itself (its `journal` is None).
 pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
+    read_file(path, Journal::Read)
+}
+
+/// What to do with a save's journal when reading it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Journal {
+    /// Read the commands and transcript it names (a load).
+    Read,
+    /// See only that it is there and long enough (the `saves` table, and a
+    /// save just written, whose journal the writer has just synced).
+    Look,
+}
+
+pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveError> {
     let shown = path.display().to_string();
     let text = read_text(path)?;
     let (text, sealed) = unseal(&text);
@@ -659,6 +688,32 @@ pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
         Some(holds) => !holds,
         None => file.format >= 3,
     };
+    if let Some(named) = &file.journal {
+        let damaged = |why: String| SaveError::Damaged(shown.clone(), why);
+        if file.format < 4 || !file.log.is_empty() || !file.transcript.is_empty() {
+            return Err(damaged(
+                "it names a journal and holds commands of its own".into(),
+            ));
+        }
+        let dir = path.parent().unwrap_or(Path::new("."));
+        match journal {
+            Journal::Look => {
+                journal::looks_whole(dir, named).map_err(damaged)?;
+            }
+            Journal::Read => {
+                let replayed = journal::read_ref(dir, named).map_err(damaged)?;
+                if !file.checkpoints.is_empty() {
+                    return Err(damaged(
+                        "it names a journal and holds fingerprints of its own".into(),
+                    ));
+                }
+                file.log = replayed.log;
+                file.checkpoints = replayed.checkpoints;
+                file.transcript = replayed.transcript;
+                file.journal = None;
+            }
+        }
+    }
     check_bounds(&file).map_err(|why| SaveError::Damaged(shown, why))?;
     file.transcript = bounded_transcript(&file.transcript, MAX_TRANSCRIPT_BYTES);
     if file.format < 2 {
@@ -693,13 +748,14 @@ pub fn check_bounds(file: &SaveFile) -> Result<(), String> {
             file.turn, world.turn
         ));
     }
-    if file.log.len() > MAX_LOG {
+    // A save looked at, not read, has its commands still in its journal.
+    let commands = file.journal.as_ref().map_or(file.log.len(), |j| j.commands);
+    if commands > MAX_LOG {
         return Err(format!(
-            "its command log holds {} commands, more than any battle takes ({MAX_LOG})",
-            file.log.len()
+            "its command log holds {commands} commands, more than any battle takes ({MAX_LOG})"
         ));
     }
-    if file.checkpoints.len() > file.log.len() + 1 {
+    if file.checkpoints.len() > commands + 1 {
         return Err("it holds more checkpoints than commands".into());
     }
     let in_unit = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);
@@ -888,6 +944,12 @@ fn fresh(shown: &str, scene: &Arc<Scene>, file: &SaveFile) -> Result<Game, SaveE
 /// replay does not reach the saved state, the saved state is restored without
 /// undo history, and the notice says so.
 pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loaded, SaveError> {
+    if file.journal.is_some() {
+        return Err(SaveError::Damaged(
+            shown.to_string(),
+            "its commands are in a journal that was not read".into(),
+        ));
+    }
     check_bounds(&file).map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
     let scene = scenes
         .iter()

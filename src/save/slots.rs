@@ -2,7 +2,7 @@
 //! folder and fit the file system with the temp file's suffix), and the
 //! listing of a folder's slots with what each holds or why it cannot be read.
 
-use super::{MAX_SLOT_BYTES, MAX_SLOT_CHARS, SaveError, read};
+use super::{MAX_SLOT_BYTES, MAX_SLOT_CHARS, SaveError};
 use crate::story::clock;
 use std::path::{Path, PathBuf};
 
@@ -101,7 +101,7 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
             let path = dir.join(format!("{slot}.ron"));
             // The whole file is read, not just its header, so a slot listed
             // as good is one that loads.
-            let summary = read(&path)
+            let summary = super::read_file(&path, super::Journal::Look)
                 .map(|f| SlotSummary {
                     game: if f.game.is_empty() {
                         crate::story::default_name(&f.scene, &f.role, f.seed)

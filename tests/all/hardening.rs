@@ -526,7 +526,12 @@ fn links_planted_in_the_saves_folder_or_as_the_transcript_are_never_written_thro
     std::os::unix::fs::symlink(&target, &temp).unwrap();
     let mut saver = xiaoling::save::Autosaver::new();
     saver
-        .submit(&dir, "autosave-1", &mut game, "t\n")
+        .submit(
+            &dir,
+            "autosave-1",
+            &mut game,
+            &xiaoling::save::Transcript::new("t\n".into()),
+        )
         .expect("autosave");
     saver.flush();
     assert_eq!(std::fs::read_to_string(&target).unwrap(), lines);

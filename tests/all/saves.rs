@@ -216,7 +216,14 @@ fn the_autosaver_keeps_fingerprints_right_through_undo_orders_and_loads() {
                     let _ = game.order("main-foot", xiaoling::story::UnitCommand::Hold);
                 }
                 3 => {
-                    let path = saver.save_now(&dir, "mid", &mut game, "t\n").expect("save");
+                    let path = saver
+                        .save_now(
+                            &dir,
+                            "mid",
+                            &mut game,
+                            &xiaoling::save::Transcript::new("t\n".into()),
+                        )
+                        .expect("save");
                     assert!(path.ends_with("mid.ron"));
                     game = save::load(&dir, "mid", &scenes).expect("load").game;
                     saver.forget();
@@ -229,7 +236,12 @@ fn the_autosaver_keeps_fingerprints_right_through_undo_orders_and_loads() {
                 }
             }
             saver
-                .submit(&dir, "auto", &mut game, "t\n")
+                .submit(
+                    &dir,
+                    "auto",
+                    &mut game,
+                    &xiaoling::save::Transcript::new("t\n".into()),
+                )
                 .expect("submitted");
             if step.is_multiple_of(4) {
                 saver.flush();
@@ -243,7 +255,12 @@ fn the_autosaver_keeps_fingerprints_right_through_undo_orders_and_loads() {
         // Dropping the autosaver writes what is pending.
         game.auto_step().ok();
         saver
-            .submit(&dir, "last", &mut game, "t\n")
+            .submit(
+                &dir,
+                "last",
+                &mut game,
+                &xiaoling::save::Transcript::new("t\n".into()),
+            )
             .expect("submitted");
         drop(saver);
         let (written, whole) = written_and_whole(&dir, "last", &mut game);
@@ -262,14 +279,24 @@ fn an_autosave_into_an_unusable_folder_fails_clearly_and_the_game_goes_on() {
     let mut game = random_game(&find(&scenes, "false-cry"), "zhang-chun", 2);
     let mut saver = save::Autosaver::new();
     let err = saver
-        .submit(&file.join("saves"), "auto", &mut game, "")
+        .submit(
+            &file.join("saves"),
+            "auto",
+            &mut game,
+            &xiaoling::save::Transcript::new("".into()),
+        )
         .expect_err("refused");
     assert!(
         err.to_string().contains("cannot use the save folder"),
         "{err}"
     );
     let err = saver
-        .save_now(&file, "x", &mut game, "")
+        .save_now(
+            &file,
+            "x",
+            &mut game,
+            &xiaoling::save::Transcript::new("".into()),
+        )
         .expect_err("refused");
     assert!(err.to_string().contains("a-file"), "{err}");
     game.auto_step().expect("the game goes on");
@@ -1317,7 +1344,12 @@ fn more_than_a_million_men_through_one_ford_still_save_and_load() {
     let mut saver = save::Autosaver::new();
     game.next().expect("turn");
     saver
-        .submit(&dir, "autosave-1", &mut game, "t\n")
+        .submit(
+            &dir,
+            "autosave-1",
+            &mut game,
+            &xiaoling::save::Transcript::new("t\n".into()),
+        )
         .expect("autosave");
     saver.flush();
     save::load(&dir, "autosave-1", &[Arc::clone(&scene)]).expect("the autosave loads");
@@ -1383,7 +1415,12 @@ fn a_hand_edited_random_stream_at_its_end_is_refused_at_load() {
     // The autosaver's writer refuses it the same way.
     let mut saver = save::Autosaver::inline();
     let err = saver
-        .save_now(&dir, "again", &mut loaded.game, "t\n")
+        .save_now(
+            &dir,
+            "again",
+            &mut loaded.game,
+            &xiaoling::save::Transcript::new("t\n".into()),
+        )
         .expect_err("refused");
     assert!(matches!(err, SaveError::Refused(..)), "{err}");
     assert_eq!(std::fs::read(dir.join("again.ron")).expect("kept"), good);
@@ -1658,4 +1695,146 @@ fn a_game_left_without_its_resume_point_is_offered_from_its_autosave_and_a_save_
             "{slot} kept"
         );
     }
+}
+
+/// A game of the tutorial with `orders` hold orders at its first turn.
+fn tutorial_with_orders(orders: usize) -> Game {
+    use xiaoling::story::UnitCommand;
+    let (mut game, _) = Game::new(tutorial(), "sun-gang", 4).expect("game");
+    for _ in 0..orders {
+        game.order("rear-foot", UnitCommand::Hold).expect("order");
+    }
+    game
+}
+
+#[test]
+fn an_autosave_keeps_its_commands_in_the_journal_and_does_not_grow_with_the_log() {
+    let dir = temp_dir("journal-size");
+    let transcript = save::Transcript::new("said\n".into());
+    let size_at = |orders: usize| -> u64 {
+        let mut game = tutorial_with_orders(orders);
+        let mut saver = save::Autosaver::inline();
+        saver
+            .submit(&dir, "autosave-1", &mut game, &transcript)
+            .unwrap_or_else(|err| panic!("{err}"));
+        let path = dir.join("autosave-1.ron");
+        let text = std::fs::read_to_string(&path).expect("written");
+        assert!(text.contains("journal: Some("), "{text}");
+        // It loads, with every command, from the journal.
+        let scenes = vec![tutorial()];
+        let loaded = save::load(&dir, "autosave-1", &scenes).unwrap_or_else(|err| panic!("{err}"));
+        assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+        assert_eq!(loaded.game.log(), game.log());
+        assert_eq!(loaded.transcript, "said\n");
+        std::fs::metadata(&path).expect("slot").len()
+    };
+    let small = size_at(20);
+    let large = size_at(5_000);
+    assert!(
+        large < small + 200,
+        "an autosave at 5,000 commands is {large} bytes, at 20 {small}"
+    );
+}
+
+#[test]
+fn every_autosave_of_a_game_still_loads_after_an_older_one_is_played_on() {
+    use xiaoling::story::UnitCommand;
+    let dir = temp_dir("journal-branches");
+    let scenes = vec![tutorial()];
+    let mut transcript = save::Transcript::default();
+    let mut game = tutorial_with_orders(3);
+    let mut saver = save::Autosaver::inline();
+    transcript.push_line("first");
+    saver
+        .submit(&dir, "g-auto-1", &mut game, &transcript)
+        .expect("1");
+    game.next().expect("turn");
+    transcript.push_line("second");
+    saver
+        .submit(&dir, "g-auto-2", &mut game, &transcript)
+        .expect("2");
+    let at_two = game.log().to_vec();
+    // A later session goes on from the first autosave, on another line.
+    let mut older = save::load(&dir, "g-auto-1", &scenes).expect("older loads");
+    assert_eq!(older.game.log().len(), 3);
+    let mut transcript = save::Transcript::new(older.transcript.clone());
+    older
+        .game
+        .order("rear-foot", UnitCommand::Withdraw)
+        .expect("order");
+    transcript.push_line("another line");
+    let mut later = save::Autosaver::inline();
+    later
+        .submit(&dir, "g-auto-3", &mut older.game, &transcript)
+        .expect("3");
+    // An undo, and the game goes on.
+    older.game.undo().expect("undo");
+    older.game.next().expect("turn");
+    later
+        .submit(&dir, "g-auto-1", &mut older.game, &transcript)
+        .expect("1 again");
+    for (slot, log) in [
+        ("g-auto-2", at_two.clone()),
+        ("g-auto-1", older.game.log().to_vec()),
+    ] {
+        let loaded = save::load(&dir, slot, &scenes).unwrap_or_else(|err| panic!("{slot}: {err}"));
+        assert!(loaded.notice.is_none(), "{slot}: {:?}", loaded.notice);
+        assert_eq!(loaded.game.log(), log.as_slice(), "{slot}");
+    }
+    let three = save::load(&dir, "g-auto-3", &scenes).expect("3 loads");
+    assert_eq!(three.game.log().len(), 4);
+    assert!(
+        three.transcript.ends_with("first\nanother line\n"),
+        "{}",
+        three.transcript
+    );
+    // The table lists all three as good.
+    let listed = save::list(&dir).expect("list");
+    assert_eq!(
+        listed.iter().filter(|s| s.summary.is_ok()).count(),
+        3,
+        "{listed:?}"
+    );
+}
+
+#[test]
+fn a_damaged_or_missing_journal_is_told_and_the_resume_point_still_loads() {
+    let dir = temp_dir("journal-damaged");
+    let scenes = vec![tutorial()];
+    let transcript = save::Transcript::new("t\n".into());
+    let mut game = tutorial_with_orders(4);
+    let mut saver = save::Autosaver::inline();
+    saver
+        .submit(&dir, "g-auto-1", &mut game, &transcript)
+        .expect("autosave");
+    saver
+        .save_now(&dir, "g", &mut game, &transcript)
+        .expect("resume point");
+    let journal = dir.join(format!("{}.journal", game.name()));
+    let mut bytes = std::fs::read(&journal).expect("a journal");
+    let at = bytes.iter().position(|&b| b == b'(').expect("a command");
+    bytes[at + 1] ^= 0x20;
+    std::fs::write(&journal, &bytes).expect("damage it");
+    let err = save::load(&dir, "g-auto-1", &scenes)
+        .err()
+        .expect("refused");
+    assert!(
+        err.to_string()
+            .contains("does not hold what the save was made with"),
+        "{err}"
+    );
+    // The resume point holds its commands itself.
+    let loaded = save::load(&dir, "g", &scenes).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(loaded.game.log(), game.log());
+    std::fs::remove_file(&journal).expect("remove");
+    let err = save::load(&dir, "g-auto-1", &scenes)
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("is missing"), "{err}");
+    let listed = save::list(&dir).expect("list");
+    let row = listed
+        .iter()
+        .find(|s| s.slot == "g-auto-1")
+        .expect("listed");
+    assert!(row.summary.is_err(), "{row:?}");
 }

@@ -1,0 +1,522 @@
+//! A game's journal: its commands and transcript, appended as they come, so
+//! that an autosave writes only the state and where the journal stood.
+//!
+//! An autosave made at command 20,000 would otherwise write (and read back)
+//! the whole log and transcript each time; with the journal it appends the
+//! few records since the last one and writes a slot of the same size as at
+//! turn 5. The slot names the journal, how many bytes of it are the game's
+//! (`bytes`), the FNV-1a of those bytes (`sum`, kept as the file grows) and
+//! how many commands they give (`commands`).
+//!
+//! The file (`NAME.journal`, beside the game's slots) is a line of header,
+//! then records, each `KIND LEN SUM` on a line, `LEN` bytes of payload and a
+//! line break. Kinds: `c` a command (its RON), `k` the log cut back to the
+//! first N commands (an undo, or a game started again under the name), `f`
+//! the fingerprint of the state before command N (`N HEX`), `t` text added
+//! to the transcript, `r` the transcript started afresh. Records
+//! are only ever appended: what a slot names is never rewritten, so every
+//! autosave stays loadable while the game goes on, and a game that goes on
+//! from an older autosave appends `k` and `r` records and its own commands
+//! after the rest. A record cut short by a kill has no line break, or a sum
+//! that does not hold; it is past what any slot names (a slot is written
+//! only after its records are synced), and the next session cuts it off.
+
+use super::SavedCommand;
+use super::hash::Fnv;
+use crate::story::Command;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The journal's first line.
+const HEADER: &str = "xiaoling journal 1\n";
+
+/// The file name of a game's journal.
+pub fn journal_file(game: &str) -> String {
+    format!("{game}.journal")
+}
+
+/// Where an autosave's commands and transcript are kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JournalRef {
+    /// The journal's file name, in the save's folder.
+    pub file: String,
+    /// How many bytes from its start are this save's.
+    pub bytes: u64,
+    /// FNV-1a of those bytes.
+    pub sum: u64,
+    /// The commands they give.
+    pub commands: usize,
+}
+
+/// One record.
+#[derive(Debug, Clone, PartialEq)]
+enum Record {
+    Command(SavedCommand),
+    Keep(usize),
+    Print(usize, u64),
+    Said(String),
+    Restart,
+}
+
+impl Record {
+    fn kind(&self) -> char {
+        match self {
+            Record::Command(_) => 'c',
+            Record::Keep(_) => 'k',
+            Record::Print(..) => 'f',
+            Record::Said(_) => 't',
+            Record::Restart => 'r',
+        }
+    }
+
+    fn payload(&self) -> Result<String, String> {
+        Ok(match self {
+            Record::Command(command) => ron::to_string(command).map_err(|err| err.to_string())?,
+            Record::Keep(n) => n.to_string(),
+            Record::Print(k, print) => format!("{k} {print:016x}"),
+            Record::Said(text) => text.clone(),
+            Record::Restart => String::new(),
+        })
+    }
+
+    /// The record's bytes: `KIND LEN SUM\nPAYLOAD\n`.
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), String> {
+        let payload = self.payload()?;
+        let mut sum = Fnv::default();
+        sum.bytes(payload.as_bytes());
+        out.extend_from_slice(
+            format!("{} {} {:016x}\n", self.kind(), payload.len(), sum.0).as_bytes(),
+        );
+        out.extend_from_slice(payload.as_bytes());
+        out.push(b'\n');
+        Ok(())
+    }
+}
+
+/// The next whole record of `bytes` from `at`, and where the one after it
+/// starts; None at the end or at a record cut short or damaged.
+fn next_record(bytes: &[u8], at: usize) -> Option<Result<(Record, usize), String>> {
+    let rest = bytes.get(at..)?;
+    if rest.is_empty() {
+        return None;
+    }
+    let line_end = rest.iter().position(|&b| b == b'\n')?;
+    let line = std::str::from_utf8(&rest[..line_end]).ok()?;
+    let mut parts = line.split(' ');
+    let (Some(kind), Some(len), Some(sum), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Some(Err(format!("a record at byte {at} is not one")));
+    };
+    let len: usize = len.parse().ok()?;
+    let start = line_end + 1;
+    let end = start.checked_add(len)?;
+    if rest.get(end) != Some(&b'\n') {
+        return None;
+    }
+    let payload = &rest[start..end];
+    let mut hash = Fnv::default();
+    hash.bytes(payload);
+    if u64::from_str_radix(sum, 16).ok()? != hash.0 {
+        return None;
+    }
+    let text = std::str::from_utf8(payload).ok()?;
+    let bad = |why: &str| Some(Err(format!("a record at byte {at} {why}")));
+    let record = match kind {
+        "c" => match ron::from_str::<SavedCommand>(text) {
+            Ok(command) => Record::Command(command),
+            Err(_) => return bad("is not a command"),
+        },
+        "k" => match text.parse() {
+            Ok(n) => Record::Keep(n),
+            Err(_) => return bad("is not a count"),
+        },
+        "f" => match text
+            .split_once(' ')
+            .and_then(|(k, p)| Some((k.parse().ok()?, u64::from_str_radix(p, 16).ok()?)))
+        {
+            Some((k, print)) => Record::Print(k, print),
+            None => return bad("is not a fingerprint"),
+        },
+        "t" => Record::Said(text.to_string()),
+        "r" => Record::Restart,
+        _ => return bad("is of no known kind"),
+    };
+    Some(Ok((record, at + end + 1)))
+}
+
+/// What the first bytes of a journal give: the log and the transcript.
+#[derive(Debug, Default)]
+pub struct Replayed {
+    pub log: Vec<SavedCommand>,
+    /// (command index, fingerprint of the state before it), in order.
+    pub checkpoints: Vec<(usize, u64)>,
+    pub transcript: String,
+    /// Where the last whole record ends.
+    pub end: usize,
+    /// FNV-1a of the bytes up to `end`.
+    pub sum: u64,
+}
+
+/// Reads the records of `bytes` (a whole journal, or the part a save names)
+/// up to the first one cut short. Err when the header is not a journal's or
+/// a whole record says nothing the journal can say.
+fn replay(bytes: &[u8], keep_transcript: usize) -> Result<Replayed, String> {
+    if !bytes.starts_with(HEADER.as_bytes()) {
+        return Err("it does not start as a journal does".into());
+    }
+    let mut out = Replayed::default();
+    let mut prints = std::collections::BTreeMap::new();
+    let mut at = HEADER.len();
+    while let Some(next) = next_record(bytes, at) {
+        let (record, after) = next?;
+        match record {
+            Record::Command(command) => {
+                if out.log.len() >= super::MAX_LOG {
+                    return Err(format!(
+                        "it holds more than {} commands in a row",
+                        super::MAX_LOG
+                    ));
+                }
+                out.log.push(command);
+            }
+            Record::Keep(n) => {
+                out.log.truncate(n);
+                // The state before command n follows from those kept.
+                prints.retain(|&k, _| k <= n);
+            }
+            Record::Print(k, print) => {
+                if k <= out.log.len() && prints.len() <= super::MAX_LOG {
+                    prints.insert(k, print);
+                }
+            }
+            Record::Said(text) => {
+                out.transcript.push_str(&text);
+                if out.transcript.len() > 2 * keep_transcript {
+                    out.transcript = super::bounded_transcript(&out.transcript, keep_transcript);
+                }
+            }
+            Record::Restart => out.transcript.clear(),
+        }
+        at = after;
+    }
+    out.checkpoints = prints
+        .into_iter()
+        .filter(|&(k, _)| k < out.log.len())
+        .collect();
+    let mut hash = Fnv::default();
+    hash.bytes(&bytes[..at]);
+    out.end = at;
+    out.sum = hash.0;
+    Ok(out)
+}
+
+/// The log and transcript a save's journal reference names, from the
+/// journal in `dir`; Err says why they cannot be had.
+pub fn read_ref(dir: &Path, journal: &JournalRef) -> Result<Replayed, String> {
+    if super::check_slot(journal.file.trim_end_matches(".journal")).is_err()
+        || !journal.file.ends_with(".journal")
+    {
+        return Err(format!("its journal's name `{}` is not one", journal.file));
+    }
+    let path = dir.join(&journal.file);
+    let cap = super::MAX_JOURNAL_BYTES;
+    if journal.bytes > cap {
+        return Err(format!(
+            "it names {} bytes of its journal, more than a journal holds",
+            journal.bytes
+        ));
+    }
+    let bytes = crate::files::read_capped(&path, cap).map_err(|err| match err {
+        crate::files::ReadError::Missing => {
+            format!("its journal {} is missing", path.display())
+        }
+        other => format!("its journal {} cannot be read: {other}", path.display()),
+    })?;
+    let Some(prefix) = usize::try_from(journal.bytes)
+        .ok()
+        .and_then(|n| bytes.get(..n))
+    else {
+        return Err(format!(
+            "its journal {} is shorter than the save says ({} bytes, not {})",
+            path.display(),
+            bytes.len(),
+            journal.bytes
+        ));
+    };
+    let mut hash = Fnv::default();
+    hash.bytes(prefix);
+    if hash.0 != journal.sum {
+        return Err(format!(
+            "its journal {} does not hold what the save was made with (the checksum of its first {} bytes differs)",
+            path.display(),
+            journal.bytes
+        ));
+    }
+    let replayed = replay(prefix, super::MAX_TRANSCRIPT_BYTES)
+        .map_err(|why| format!("its journal {} is damaged: {why}", path.display()))?;
+    if replayed.end != prefix.len() || replayed.log.len() != journal.commands {
+        return Err(format!(
+            "its journal {} does not give the {} commands the save says",
+            path.display(),
+            journal.commands
+        ));
+    }
+    Ok(replayed)
+}
+
+/// Whether the journal a save names is there and long enough (for the
+/// `saves` table: a look, not a read).
+pub fn looks_whole(dir: &Path, journal: &JournalRef) -> Result<(), String> {
+    let path = dir.join(&journal.file);
+    match std::fs::symlink_metadata(&path) {
+        Ok(meta) if meta.is_file() && meta.len() >= journal.bytes => Ok(()),
+        Ok(meta) if meta.is_file() => Err("its journal is cut short".into()),
+        Ok(_) => Err("its journal is not a plain file".into()),
+        Err(_) => Err("its journal is missing".into()),
+    }
+}
+
+/// An open journal, appended to by the save writer.
+pub struct Journal {
+    dir: PathBuf,
+    file: String,
+    handle: std::fs::File,
+    /// Bytes in the file, and their FNV-1a.
+    len: u64,
+    sum: Fnv,
+    /// The log the records give, as far as the writer knows it: commands
+    /// `0..log_len` are those of the writer's log.
+    log_len: usize,
+    /// Bytes of transcript the records hold since the last restart.
+    said: u64,
+}
+
+impl Journal {
+    /// Opens the journal of `game` in `dir` to append to: a whole journal
+    /// is kept (a record cut short at its end is cut off), anything else at
+    /// that name (a link, a foreign file) is replaced by a new journal. The
+    /// log the records give is not trusted to be the game's: the writer
+    /// starts it again (`k 0`, `r`) before its first save.
+    pub fn open(dir: &Path, game: &str) -> std::io::Result<Journal> {
+        let file = journal_file(game);
+        let path = dir.join(&file);
+        let existing = match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_file() => {
+                crate::files::read_capped(&path, super::MAX_JOURNAL_BYTES).ok()
+            }
+            Ok(meta) if meta.is_dir() => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    format!("{} is a folder", path.display()),
+                ));
+            }
+            // A link is removed, never followed; its target is untouched.
+            Ok(_) => {
+                std::fs::remove_file(&path)?;
+                None
+            }
+            Err(_) => None,
+        };
+        let kept = existing.as_deref().and_then(|bytes| {
+            replay(bytes, 0)
+                .ok()
+                .map(|r| (r.end as u64, r.sum, bytes.len() as u64))
+        });
+        match kept {
+            Some((end, sum, len)) => {
+                let handle = std::fs::OpenOptions::new().append(true).open(&path)?;
+                if end < len {
+                    handle.set_len(end)?;
+                    handle.sync_all()?;
+                }
+                Ok(Journal {
+                    dir: dir.to_path_buf(),
+                    file,
+                    handle,
+                    len: end,
+                    sum: Fnv(sum),
+                    // Unknown: the first append cuts it back to what the
+                    // writer says is kept.
+                    log_len: usize::MAX,
+                    said: 0,
+                })
+            }
+            None => {
+                // Not a journal (or none): a new one, written whole first.
+                crate::files::write_atomic(dir, &path, HEADER.as_bytes())?;
+                let handle = std::fs::OpenOptions::new().append(true).open(&path)?;
+                let mut sum = Fnv::default();
+                sum.bytes(HEADER.as_bytes());
+                Ok(Journal {
+                    dir: dir.to_path_buf(),
+                    file,
+                    handle,
+                    len: HEADER.len() as u64,
+                    sum,
+                    log_len: 0,
+                    said: 0,
+                })
+            }
+        }
+    }
+
+    /// Whether this is the journal of `game` in `dir`.
+    pub fn is_of(&self, dir: &Path, game: &str) -> bool {
+        self.dir == dir && self.file == journal_file(game)
+    }
+
+    /// Brings the journal up to the writer's log and transcript: `kept` of
+    /// its commands are still the log's (the rest were undone or replaced),
+    /// then the log's later commands, and the fingerprints not yet in it
+    /// (`prints`, of states before commands past `kept`); for the transcript, `restart` when it
+    /// began afresh, then `said_since` (what was added since the journal's
+    /// last record of it, or the whole of it after a restart). Synced
+    /// before it returns: a slot naming these bytes is written after. None
+    /// when the journal is full: nothing is written, and the save must hold
+    /// its commands itself.
+    pub fn append(
+        &mut self,
+        log: &[Command],
+        kept: usize,
+        prints: &[(usize, u64)],
+        restart: bool,
+        said_since: &str,
+    ) -> Result<Option<JournalRef>, String> {
+        let mut out = Vec::new();
+        let kept = kept.min(self.log_len).min(log.len());
+        if kept < self.log_len {
+            Record::Keep(kept).encode(&mut out)?;
+        }
+        for command in &log[kept..] {
+            Record::Command(command.into()).encode(&mut out)?;
+        }
+        for &(k, print) in prints {
+            Record::Print(k, print).encode(&mut out)?;
+        }
+        if restart {
+            Record::Restart.encode(&mut out)?;
+            self.said = 0;
+        }
+        if !said_since.is_empty() {
+            Record::Said(said_since.to_string()).encode(&mut out)?;
+            self.said += said_since.len() as u64;
+        }
+        if self.len + out.len() as u64 > super::MAX_JOURNAL_BYTES {
+            return Ok(None);
+        }
+        if !out.is_empty() {
+            let written = self
+                .handle
+                .write_all(&out)
+                .and_then(|()| self.handle.sync_data());
+            if let Err(err) = written {
+                // Whatever part went out is cut off again, so the next
+                // records follow whole ones.
+                let _ = self.handle.set_len(self.len);
+                return Err(format!("cannot write the journal: {err}"));
+            }
+            self.len += out.len() as u64;
+            self.sum.bytes(&out);
+        }
+        self.log_len = log.len();
+        Ok(Some(JournalRef {
+            file: self.file.clone(),
+            bytes: self.len,
+            sum: self.sum.0,
+            commands: log.len(),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::story::Command;
+
+    fn order(n: usize) -> Command {
+        Command::Choose {
+            tp: format!("tp{n}"),
+            option: "a".into(),
+        }
+    }
+
+    #[test]
+    fn a_journal_gives_back_what_was_appended_at_every_reference() {
+        let dir = std::env::temp_dir().join(format!("xl-journal-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut journal = Journal::open(&dir, "g").unwrap();
+        let log: Vec<Command> = (0..5).map(order).collect();
+        let first = journal
+            .append(&log[..3], 0, &[(1, 7)], true, "one\n")
+            .unwrap()
+            .unwrap();
+        let second = journal
+            .append(&log, 3, &[(3, 9)], false, "two 二\n")
+            .unwrap()
+            .unwrap();
+        // An undo to 2, then another command.
+        let mut undone = log[..2].to_vec();
+        undone.push(Command::Next);
+        let third = journal.append(&undone, 2, &[], false, "").unwrap().unwrap();
+        let read = |r: &JournalRef| read_ref(&dir, r).unwrap();
+        assert_eq!(read(&first).log.len(), 3);
+        assert_eq!(read(&first).transcript, "one\n");
+        assert_eq!(read(&second).log.len(), 5);
+        assert_eq!(read(&second).checkpoints, vec![(1, 7), (3, 9)]);
+        assert_eq!(read(&second).transcript, "one\ntwo 二\n");
+        let got = read(&third);
+        assert_eq!(got.log, undone.iter().map(Into::into).collect::<Vec<_>>());
+        // The state before command 3 was of the log undone.
+        assert_eq!(got.checkpoints, vec![(1, 7)]);
+
+        // A torn record at the end is cut off when the journal is opened
+        // again, and every reference still reads.
+        let path = dir.join("g.journal");
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        file.write_all(b"c 40 0000000000000000\n(Choo").unwrap();
+        drop(file);
+        let mut again = Journal::open(&dir, "g").unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), third.bytes);
+        let fourth = again.append(&log, 0, &[], true, "new\n").unwrap().unwrap();
+        assert_eq!(read(&fourth).log.len(), 5);
+        assert_eq!(read(&fourth).transcript, "new\n");
+        assert_eq!(read(&second).transcript, "one\ntwo 二\n");
+
+        // A changed byte inside a reference is found.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[HEADER.len() + 3] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read_ref(&dir, &first).unwrap_err().contains("checksum"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_link_at_the_journal_is_removed_not_followed() {
+        let dir = std::env::temp_dir().join(format!("xl-journal-link-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("precious.txt");
+        std::fs::write(&target, "keep me\n").unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&target, dir.join("g.journal")).unwrap();
+            let mut journal = Journal::open(&dir, "g").unwrap();
+            journal.append(&[order(1)], 0, &[], true, "x\n").unwrap();
+            assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
+            assert!(
+                !std::fs::symlink_metadata(dir.join("g.journal"))
+                    .unwrap()
+                    .file_type()
+                    .is_symlink()
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
