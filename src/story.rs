@@ -282,6 +282,12 @@ pub struct Snapshot {
     pub picture: Picture,
 }
 
+/// A log epoch no game has had before in this process.
+fn new_log_epoch() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Keys the policy stream apart from the battle's, from the same seed.
 const POLICY_STREAM: u64 = 0x005e_ed0f_f0e5;
 
@@ -303,6 +309,11 @@ pub struct Game {
     name: String,
     policy_rng: BattleRng,
     log: Vec<Command>,
+    /// Changes whenever the log loses or changes a command it had (undo, a
+    /// restart, a restore), never when one is added: a reader that saw the
+    /// log at this epoch knows its first commands are still the same.
+    /// Unique across games ([`new_log_epoch`]).
+    log_epoch: u64,
     undo_stack: Vec<Snapshot>,
     /// Whether commands keep undo snapshots (off for `simulate`, which
     /// never undoes: a snapshot per command is a copy of the world).
@@ -534,6 +545,7 @@ impl Game {
             name: default_name(scene.id(), role, seed),
             policy_rng: BattleRng::from_seed(seed ^ POLICY_STREAM),
             log: Vec::new(),
+            log_epoch: new_log_epoch(),
             undo_stack: Vec::new(),
             keeps_undo: true,
             tells: true,
@@ -577,6 +589,7 @@ impl Game {
         self.open_verdicts();
         self.policy_rng = BattleRng::from_seed(seed ^ POLICY_STREAM);
         self.log.clear();
+        self.log_epoch = new_log_epoch();
         self.undo_stack.clear();
         if self.tells {
             self.picture = Picture::new(&self.scene, self.role_side());
@@ -644,6 +657,12 @@ impl Game {
     }
     pub fn log(&self) -> &[Command] {
         &self.log
+    }
+
+    /// The log's epoch: while it stays the same, the log has only grown
+    /// (see the field). The save writer compares only what is new.
+    pub fn log_epoch(&self) -> u64 {
+        self.log_epoch
     }
     pub fn turn(&self) -> u32 {
         self.battle.turn()
@@ -1004,6 +1023,7 @@ impl Game {
         let snapshot = self.undo_stack.pop().ok_or(StoryError::NothingToUndo)?;
         self.restore_snapshot(&snapshot);
         self.log.truncate(snapshot.log_len);
+        self.log_epoch = new_log_epoch();
         Ok(())
     }
 
@@ -1092,6 +1112,7 @@ impl Game {
     pub fn restore_saved(&mut self, snapshot: &Snapshot, log: Vec<Command>, undo: Vec<Snapshot>) {
         self.restore_snapshot(snapshot);
         self.log = log;
+        self.log_epoch = new_log_epoch();
         self.undo_stack = undo;
     }
 

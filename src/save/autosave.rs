@@ -133,6 +133,10 @@ struct Writer {
     unsaid: String,
     /// The journal has the fingerprints of states before commands `0..printed`.
     printed: usize,
+    /// The journal of this folder and game was full or refused a write:
+    /// the rest of the session's saves hold their own commands (opening it
+    /// again would read it whole at every save).
+    given_up: Option<(PathBuf, String)>,
 }
 
 impl Writer {
@@ -173,10 +177,15 @@ impl Writer {
             .journal
             .as_ref()
             .is_some_and(|j| j.is_of(&job.dir, &job.header.game));
+        let this = (job.dir.clone(), job.header.game.clone());
+        if self.given_up.as_ref() == Some(&this) {
+            return None;
+        }
         if !open {
             self.journal = Journal::open(&job.dir, &job.header.game).ok();
-            // Whatever the file holds, the game's log and transcript start
-            // again in it.
+            // The journal keeps what of its records agrees with the log
+            // and transcript (a game played on in a new session), and cuts
+            // the rest at its first append.
             self.kept = 0;
             self.printed = 0;
             self.restart = true;
@@ -194,10 +203,11 @@ impl Writer {
                 self.unsaid.clear();
                 Some(at)
             }
-            // Full, or the disk refused it: the save holds its own, and the
-            // journal is opened again (and started again) next time.
+            // Full, or the disk refused it: the saves of this game hold
+            // their own commands for the rest of the session.
             _ => {
                 self.journal = None;
+                self.given_up = Some(this);
                 None
             }
         }
@@ -206,9 +216,6 @@ impl Writer {
     fn write(&mut self, job: &Job) -> Result<PathBuf, SaveError> {
         let shown = || job.path.display().to_string();
         let state = SavedState::of(&job.state).map_err(|err| SaveError::Write(shown(), err))?;
-        let checkpoints = (job.first..self.log.len())
-            .filter_map(|k| self.prints.get(k).copied().flatten().map(|p| (k, p)))
-            .collect();
         let named = if job.journaled {
             self.journal(job)
         } else {
@@ -221,7 +228,12 @@ impl Writer {
                 file.journal = Some(named);
                 file
             }
-            None => file_of(&job.header, state, &self.log, checkpoints, &self.said),
+            None => {
+                let checkpoints = (job.first..self.log.len())
+                    .filter_map(|k| self.prints.get(k).copied().flatten().map(|p| (k, p)))
+                    .collect();
+                file_of(&job.header, state, &self.log, checkpoints, &self.said)
+            }
         };
         let text = to_text(&file).map_err(|err| SaveError::Write(shown(), err))?;
         super::write_verified(&job.dir, &job.path, text.as_bytes(), &job.header.scene)?;
@@ -280,6 +292,9 @@ struct Sent {
     /// the fingerprints are of.
     game: Option<(usize, String, u64, String, usize)>,
     log: Vec<Command>,
+    /// The game's log epoch when `log` was taken: while it holds, the game's
+    /// log begins with `log` and need not be compared.
+    epoch: u64,
     /// The writer has fingerprints for commands `0..known` (where the undo
     /// history has states).
     known: usize,
@@ -364,16 +379,20 @@ impl Autosaver {
             first,
         );
         let log = game.log();
-        let same = if self.sent.game.as_ref() == Some(&key) {
+        let same = if self.sent.game.as_ref() != Some(&key) {
+            self.sent = Sent::default();
+            0
+        } else if self.sent.epoch == game.log_epoch() && self.sent.log.len() <= log.len() {
+            // Only added to since: no need to compare (the cost would grow
+            // with the game).
+            self.sent.log.len()
+        } else {
             self.sent
                 .log
                 .iter()
                 .zip(log)
                 .take_while(|(a, b)| a == b)
                 .count()
-        } else {
-            self.sent = Sent::default();
-            0
         };
         // The state before command k follows from commands 0..k.
         let valid = if self.sent.game.is_some() {
@@ -381,11 +400,9 @@ impl Autosaver {
         } else {
             0
         };
-        let fresh: Vec<Snapshot> = undo
-            .iter()
-            .filter(|s| s.log_len >= valid)
-            .cloned()
-            .collect();
+        // The undo history is in log order: the fresh ones are its tail.
+        let from = undo.partition_point(|s| s.log_len < valid);
+        let fresh: Vec<Snapshot> = undo[from..].to_vec();
         let said = match self.sent.said {
             Some((id, total)) if id == transcript.id => transcript.since(total).map(str::to_string),
             _ => None,
@@ -396,6 +413,7 @@ impl Autosaver {
         self.sent.log.truncate(same);
         self.sent.log.extend_from_slice(&more);
         self.sent.known = log.len();
+        self.sent.epoch = game.log_epoch();
         self.sent.game = Some(key);
         self.next_id += 1;
         Ok(Job {

@@ -292,6 +292,18 @@ pub struct Journal {
     log_len: usize,
     /// Bytes of transcript the records hold since the last restart.
     said: u64,
+    /// The log and transcript the file gave when it was opened, until the
+    /// first append compares them with the writer's: a game played on in a
+    /// new session does not write its commands again.
+    opened: Option<Opened>,
+}
+
+/// What a journal held when it was opened.
+struct Opened {
+    log: Vec<SavedCommand>,
+    transcript: String,
+    /// In order of command index.
+    checkpoints: Vec<(usize, u64)>,
 }
 
 impl Journal {
@@ -321,12 +333,13 @@ impl Journal {
             Err(_) => None,
         };
         let kept = existing.as_deref().and_then(|bytes| {
-            replay(bytes, 0)
+            replay(bytes, usize::MAX / 4)
                 .ok()
-                .map(|r| (r.end as u64, r.sum, bytes.len() as u64))
+                .map(|r| (r, bytes.len() as u64))
         });
         match kept {
-            Some((end, sum, len)) => {
+            Some((replayed, len)) => {
+                let (end, sum) = (replayed.end as u64, replayed.sum);
                 let handle = std::fs::OpenOptions::new().append(true).open(&path)?;
                 if end < len {
                     handle.set_len(end)?;
@@ -338,10 +351,15 @@ impl Journal {
                     handle,
                     len: end,
                     sum: Fnv(sum),
-                    // Unknown: the first append cuts it back to what the
-                    // writer says is kept.
-                    log_len: usize::MAX,
-                    said: 0,
+                    // The first append keeps what agrees with the
+                    // writer's log and transcript, and cuts the rest.
+                    log_len: replayed.log.len(),
+                    said: replayed.transcript.len() as u64,
+                    opened: Some(Opened {
+                        log: replayed.log,
+                        transcript: replayed.transcript,
+                        checkpoints: replayed.checkpoints,
+                    }),
                 })
             }
             None => {
@@ -358,6 +376,7 @@ impl Journal {
                     sum,
                     log_len: 0,
                     said: 0,
+                    opened: None,
                 })
             }
         }
@@ -386,14 +405,38 @@ impl Journal {
         said_since: &str,
     ) -> Result<Option<JournalRef>, String> {
         let mut out = Vec::new();
+        let (mut kept, mut restart, mut said_since) = (kept, restart, said_since);
+        let mut held: &[(usize, u64)] = &[];
+        let opened = self.opened.take();
+        if let Some(old) = &opened {
+            // What the file already holds of the game is kept.
+            kept = old
+                .log
+                .iter()
+                .zip(log)
+                .take_while(|(a, b)| **a == SavedCommand::from(*b))
+                .count();
+            if restart && let Some(rest) = said_since.strip_prefix(old.transcript.as_str()) {
+                restart = false;
+                said_since = rest;
+            }
+            held = &old.checkpoints;
+        }
         let kept = kept.min(self.log_len).min(log.len());
+        // A fingerprint the file holds for a state before a kept command
+        // is not written again.
+        let prints: Vec<(usize, u64)> = prints
+            .iter()
+            .copied()
+            .filter(|&(k, print)| k > kept || held.binary_search(&(k, print)).is_err())
+            .collect();
         if kept < self.log_len {
             Record::Keep(kept).encode(&mut out)?;
         }
         for command in &log[kept..] {
             Record::Command(command.into()).encode(&mut out)?;
         }
-        for &(k, print) in prints {
+        for &(k, print) in &prints {
             Record::Print(k, print).encode(&mut out)?;
         }
         if restart {

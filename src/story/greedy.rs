@@ -39,7 +39,7 @@
 //! decision, restored from a snapshot for each look-ahead), so simulate's
 //! workers each keep their own.
 
-use super::{Game, POLICY_STREAM, Policy};
+use super::{Game, POLICY_STREAM, Policy, new_log_epoch};
 use crate::scene::Fate;
 use crate::sim::WorldState;
 use crate::sim::rng::BattleRng;
@@ -125,6 +125,7 @@ impl Game {
         self.seed = key;
         self.policy_rng = BattleRng::from_seed(key ^ POLICY_STREAM);
         self.log.clear();
+        self.log_epoch = new_log_epoch();
         let mut out = Vec::new();
         if let Some(tp) = self.scene.resolved().tp(tp_id) {
             self.decide(tp.idx(), option, false, &mut out);

@@ -1737,6 +1737,54 @@ fn an_autosave_keeps_its_commands_in_the_journal_and_does_not_grow_with_the_log(
 }
 
 #[test]
+fn a_game_played_on_in_a_new_session_adds_only_its_new_commands_to_the_journal() {
+    use xiaoling::story::UnitCommand;
+    let dir = temp_dir("journal-sessions");
+    let scenes = vec![tutorial()];
+    let mut game = tutorial_with_orders(2_000);
+    let name = game.name().to_string();
+    let journal = dir.join(format!("{name}.journal"));
+    let mut transcript = save::Transcript::new("said\n".repeat(1_000));
+    save::Autosaver::inline()
+        .submit(&dir, &format!("{name}-auto-1"), &mut game, &transcript)
+        .expect("first session");
+    let first = std::fs::metadata(&journal).expect("journal").len();
+    // Three more sessions, each going on from the last autosave with one
+    // more order and a line.
+    let mut slot = format!("{name}-auto-1");
+    for session in 2..=4 {
+        let mut loaded = save::load(&dir, &slot, &scenes).unwrap_or_else(|err| panic!("{err}"));
+        assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+        transcript = save::Transcript::new(loaded.transcript.clone());
+        loaded
+            .game
+            .order("rear-foot", UnitCommand::Withdraw)
+            .expect("order");
+        transcript.push_line("one more");
+        slot = format!("{name}-auto-{session}");
+        save::Autosaver::inline()
+            .submit(&dir, &slot, &mut loaded.game, &transcript)
+            .expect("later session");
+        game = loaded.game;
+    }
+    let last = std::fs::metadata(&journal).expect("journal").len();
+    assert!(
+        last < first + 1_000,
+        "three sessions of one order each took the journal from {first} to {last} bytes"
+    );
+    let loaded = save::load(&dir, &slot, &scenes).expect("the last loads");
+    assert_eq!(loaded.game.log(), game.log());
+    assert!(
+        loaded.transcript.ends_with("one more\n"),
+        "{}",
+        loaded.transcript
+    );
+    // The first session's autosave still loads, from the same journal.
+    let first_save = save::load(&dir, &format!("{name}-auto-1"), &scenes).expect("the first loads");
+    assert_eq!(first_save.game.log().len(), 2_000);
+}
+
+#[test]
 fn every_autosave_of_a_game_still_loads_after_an_older_one_is_played_on() {
     use xiaoling::story::UnitCommand;
     let dir = temp_dir("journal-branches");
