@@ -492,6 +492,35 @@ fn file_problem(file: &str, message: String, hint: &str) -> Diagnostic {
     Diagnostic::whole_file(file, message, hint)
 }
 
+/// Two scene files with one id: the problem is placed at the second's
+/// `meta` id and names the first's file, line and column. The files are
+/// read again only here, so loading pays nothing for the positions.
+fn duplicate_id(first: &Scene, second: &Scene) -> Diagnostic {
+    let id = second.id();
+    let place = |scene: &Scene| -> Option<(String, usize)> {
+        let source = read(Path::new(&scene.file)).ok()?;
+        let at = diag::Locator::new(&scene.file, &source)
+            .item("meta", id)?
+            .id_at;
+        Some((source, at))
+    };
+    let first_at = match place(first) {
+        Some((source, at)) => {
+            let (line, column) = diag::line_column(&source, at);
+            format!("{}:{line}:{column}", first.file)
+        }
+        None => first.file.clone(),
+    };
+    let message = format!("scene id \"{id}\" is also used by {first_at}");
+    let hint = "give each battle its own meta id";
+    match place(second) {
+        Some((source, at)) => {
+            diag::Locator::new(&second.file, &source).at(at, message, hint.into(), "Meta")
+        }
+        None => file_problem(&second.file, message, hint),
+    }
+}
+
 fn collect(
     results: impl Iterator<Item = Result<Scene, Vec<Diagnostic>>>,
 ) -> Result<Vec<Scene>, Vec<Diagnostic>> {
@@ -503,14 +532,10 @@ fn collect(
             Err(mut found) => problems.append(&mut found),
         }
     }
-    let mut seen = HashMap::new();
+    let mut seen: HashMap<&str, &Scene> = HashMap::new();
     for scene in &scenes {
-        if let Some(first) = seen.insert(scene.id().to_string(), scene.file.clone()) {
-            problems.push(file_problem(
-                &scene.file,
-                format!("scene id \"{}\" is also used by {first}", scene.id()),
-                "give each battle its own meta id",
-            ));
+        if let Some(first) = seen.insert(scene.id(), scene) {
+            problems.push(duplicate_id(first, scene));
         }
     }
     if problems.is_empty() {

@@ -1641,3 +1641,35 @@ fn a_rules_file_that_leaves_rules_out_takes_the_shipped_values() {
     let said = problems[0].to_string();
     assert!(said.contains("wind_drfit"), "{said}");
 }
+
+#[test]
+fn two_scene_files_with_one_id_are_told_at_the_second_id_naming_the_first() {
+    let dir = crate::common::temp_dir("duplicate-ids");
+    let tutorial = read(&root().join("scenes/examples/tutorial-skirmish.ron"));
+    // The second copy has two more lines above, so the places differ.
+    std::fs::write(dir.join("a.ron"), &tutorial).expect("a");
+    std::fs::write(
+        dir.join("b.ron"),
+        format!("// a copy\n// of the tutorial\n{tutorial}"),
+    )
+    .expect("b");
+    let problems = scene::load_dir(&dir).expect_err("two scenes with one id");
+    assert_eq!(problems.len(), 1, "{}", shown(&problems));
+    let problem = &problems[0];
+    let line = tutorial
+        .lines()
+        .position(|l| l.contains("id: \"tutorial-skirmish\""))
+        .expect("the meta id")
+        + 1;
+    assert!(problem.file.ends_with("b.ron"), "{}", problem.file);
+    assert_eq!(problem.line, line + 2, "{}", shown(&problems));
+    assert!(problem.column > 1);
+    assert!(
+        problem
+            .message
+            .ends_with(&format!("a.ron:{line}:{}", problem.column)),
+        "{}",
+        problem.message
+    );
+    assert!(problem.hint.contains("its own meta id"));
+}
