@@ -1088,6 +1088,10 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
         save::slot_path(saves, target)?
     };
     let file = save::read(&path)?;
+    // One rule with `play --load`: a save the game would refuse to load is
+    // refused here too, with the same words (exit 2); one it loads is
+    // replayed, and a difference is exit 1.
+    save::restore(&path.display().to_string(), file.clone(), &scenes)?;
     let scene = find_scene(&scenes, &file.scene)
         .with_context(|| format!("cannot replay {}", path.display()))?;
     let (mut game, _) = Game::with_policies(

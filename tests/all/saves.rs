@@ -1016,6 +1016,23 @@ fn replay_exits_zero_when_reproduced_and_names_the_first_difference_when_not() {
     assert!(err.contains("junk.ron"), "{err}");
     let (code, _, err) = run_bin(&["replay", "nothing", "--saves", &saves], "");
     assert_eq!(code, 2, "{err}");
+
+    // One rule with `play --load`: a damaged save whose commands no longer
+    // run cannot be used, and both say so alike, exiting 2.
+    let (code, _, err) = run_bin(
+        &["play", "--load", "dropped-damaged", "--saves", &saves],
+        "",
+    );
+    assert_eq!(code, 2, "no such slot yet: {err}");
+    let damaged = good.replacen("Next,", "Choose(tp: \"no-such\", option: \"x\"),", 1);
+    assert_ne!(damaged, good);
+    std::fs::write(dir.join("damaged.ron"), &damaged).expect("write");
+    let (code, _, replay_err) = run_bin(&["replay", "damaged", "--saves", &saves], "");
+    assert_eq!(code, 2, "{replay_err}");
+    let (code, _, load_err) = run_bin(&["play", "--load", "damaged", "--saves", &saves], "");
+    assert_eq!(code, 2, "{load_err}");
+    assert!(replay_err.contains("no longer replay"), "{replay_err}");
+    assert_eq!(replay_err, load_err);
 }
 
 // ---------------------------------------------------------- killed mid-save
