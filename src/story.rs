@@ -208,6 +208,10 @@ pub enum StoryError {
     NothingToChoose,
     #[error("there is no option {0}; choose 1 to {1}")]
     NoSuchOption(usize, usize),
+    /// A logged choice (a save, a replay) names an option the turning point
+    /// does not have.
+    #[error("the choice has no option `{0}`")]
+    NoOptionNamed(String),
     #[error("the battle is over")]
     Ended,
     #[error("no such role `{0}`; playable roles: {1}")]
@@ -739,12 +743,11 @@ impl Game {
                 if &pending.id != tp {
                     return Err(StoryError::NothingToChoose);
                 }
-                let count = pending.options.len();
                 let idx = pending
                     .options
                     .iter()
                     .position(|o| &o.id == option)
-                    .ok_or(StoryError::NoSuchOption(0, count))?;
+                    .ok_or_else(|| StoryError::NoOptionNamed(option.clone()))?;
                 self.choose(idx + 1)
             }
             Command::Order { unit, order } => self.order(unit, order.clone()),

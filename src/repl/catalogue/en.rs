@@ -589,6 +589,7 @@ pub(super) fn story_error(err: &StoryError) -> String {
             "There is nothing to choose now. Press Enter or type `next` to let a turn pass.".into()
         }
         StoryError::NoSuchOption(n, max) => format!("There is no option {n}; choose 1 to {max}."),
+        StoryError::NoOptionNamed(id) => format!("The choice has no option `{id}`."),
         StoryError::Ended => "The battle is over. You can `undo`, `load` or `quit`.".into(),
         StoryError::NoSuchRole(role, roles) => {
             format!("No such role `{role}`; playable roles: {roles}.")

@@ -629,6 +629,7 @@ fn every_story_error_is_said_in_every_locale() {
         StoryError::ChoicePending,
         StoryError::NothingToChoose,
         StoryError::NoSuchOption(4, 3),
+        StoryError::NoOptionNamed("x".into()),
         StoryError::Ended,
         StoryError::NoSuchRole("x".into(), "a, b".into()),
         StoryError::UndoForbidden,

@@ -666,6 +666,7 @@ pub(super) fn story_error(l: Locale, err: &StoryError) -> String {
         StoryError::NoSuchOption(_, max) => {
             l.zh_string(format!("没有这个选项：请输入 1 到 {max}。"))
         }
+        StoryError::NoOptionNamed(id) => l.zh_string(format!("此番抉择没有“{id}”这一项。")),
         StoryError::Ended => l.zh("此战已毕。可输入 undo、load 或 quit。").to_string(),
         StoryError::UndoForbidden => l.zh("此战不许悔棋。").to_string(),
         StoryError::NothingToUndo => l.zh("已是开局，无可悔之步。").to_string(),
