@@ -641,9 +641,17 @@ pub fn bounded_transcript(transcript: &str, max: usize) -> String {
 
 /// "line 3, column 7: expected …" from a RON error.
 fn ron_problem(err: &ron::error::SpannedError) -> String {
+    // RON's own words are for developers where they name its options (the
+    // recursion limit's advice to raise it): a player gets what is wrong.
+    let what = match &err.code {
+        ron::Error::ExceededRecursionLimit => {
+            "its brackets are nested deeper than any save's".to_string()
+        }
+        code => code.to_string(),
+    };
     format!(
-        "{} (line {}, column {})",
-        err.code, err.span.start.line, err.span.start.col
+        "{what} (line {}, column {})",
+        err.span.start.line, err.span.start.col
     )
 }
 

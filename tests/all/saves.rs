@@ -743,6 +743,11 @@ fn every_kind_of_bad_file_gives_one_clear_error_and_the_good_slots_still_list() 
             "damaged or cut short",
         ),
         ("binary", vec![0xff, 0xfe, 0x00, 0x42], "not text"),
+        (
+            "deep",
+            format!("(version:{}{})", "[".repeat(300), "]".repeat(300)).into_bytes(),
+            "nested deeper than any save's",
+        ),
         ("foreign", b"(a: 1, b: [2, 3])".to_vec(), "not a save file"),
         (
             "scene-file",
@@ -807,6 +812,11 @@ fn every_kind_of_bad_file_gives_one_clear_error_and_the_good_slots_still_list() 
                 assert!(text.contains(&format!("{slot}.ron")), "{slot}: {text}");
                 assert!(text.contains(why), "{slot}: expected `{why}` in: {text}");
                 assert!(!text.contains('\n'), "one line: {text}");
+                // No developer's advice (RON's options, crates) for a player.
+                assert!(
+                    !text.contains("ron::") && !text.contains("serde"),
+                    "{slot}: {text}"
+                );
             }
             // A state that does not match its log still loads (from the
             // saved state), with a notice; only a broken key must not.
