@@ -1113,6 +1113,7 @@ impl<'a> Session<'a> {
             if let Some(notice) = input.notice() {
                 self.say_wrapped(&notice, "");
             }
+            self.autosave_news();
             input.set_completions(self.completions());
             if self.first_hint && self.game.pending().is_none() && !self.game.is_over() {
                 let l = self.options.locale;
@@ -2216,20 +2217,38 @@ impl<'a> Session<'a> {
             &self.transcript,
         );
         match result {
-            Ok(_) => self.autosave_failed = false,
-            Err(err) if !self.autosave_failed => {
-                self.autosave_failed = true;
-                let l = self.options.locale;
-                let text = msg(
-                    l,
-                    Msg::AutosaveFailed {
-                        err: &err.to_string(),
-                    },
-                );
-                self.say_wrapped(&text, "");
-            }
-            Err(_) => {}
+            // Written, or handed to the writer: [`Session::autosave_news`]
+            // says which before the prompt.
+            Ok(()) => self.autosave_news(),
+            Err(err) => self.autosave_failure(&err),
         }
+    }
+
+    /// Before each prompt: a failure of an autosave written in the
+    /// background is told now, at its turn; one written ends a run of failures.
+    fn autosave_news(&mut self) {
+        match self.saver.news() {
+            save::News::Quiet => {}
+            save::News::Written => self.autosave_failed = false,
+            save::News::Failed(err) => self.autosave_failure(&err),
+        }
+    }
+
+    /// Autosaves are a safety net: a failure is told once for each run of
+    /// failures (not every turn), never fatal.
+    fn autosave_failure(&mut self, err: &save::SaveError) {
+        if self.autosave_failed {
+            return;
+        }
+        self.autosave_failed = true;
+        let l = self.options.locale;
+        let text = msg(
+            l,
+            Msg::AutosaveFailed {
+                err: &err.to_string(),
+            },
+        );
+        self.say_wrapped(&text, "");
     }
 }
 

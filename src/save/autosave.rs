@@ -302,6 +302,16 @@ struct Sent {
     said: Option<(u64, u64)>,
 }
 
+/// What [`Autosaver::news`] knows.
+#[derive(Debug)]
+pub enum News {
+    /// Nothing finished since the last news.
+    Quiet,
+    /// An autosave was written (and none failed).
+    Written,
+    Failed(SaveError),
+}
+
 /// Writes a session's saves: autosaves in the background, `save` and the
 /// save on leaving waited for.
 pub struct Autosaver {
@@ -313,6 +323,8 @@ pub struct Autosaver {
     in_flight: usize,
     /// A background failure not yet reported.
     failure: Option<SaveError>,
+    /// An autosave was written since [`Autosaver::news`] last said so.
+    wrote: bool,
     /// The folder last found usable.
     folder: Option<PathBuf>,
 }
@@ -334,6 +346,7 @@ impl Autosaver {
             next_id: 0,
             in_flight: 0,
             failure: None,
+            wrote: false,
             folder: None,
         }
     }
@@ -348,6 +361,7 @@ impl Autosaver {
             next_id: 0,
             in_flight: 0,
             failure: None,
+            wrote: false,
             folder: None,
         }
     }
@@ -487,8 +501,13 @@ impl Autosaver {
             self.in_flight -= 1;
             if Some(done.id) == until {
                 found = Some(done);
-            } else if let Err(err) = done.result {
-                self.failure.get_or_insert(err);
+            } else {
+                match done.result {
+                    Ok(_) => self.wrote = true,
+                    Err(err) => {
+                        self.failure.get_or_insert(err);
+                    }
+                }
             }
         }
         found
@@ -520,11 +539,14 @@ impl Autosaver {
         }
         self.collect(None, false);
         let job = self.job(dir, slot, game, transcript, true)?;
-        if let Some(Done {
-            result: Err(err), ..
-        }) = self.dispatch(job)
-        {
-            self.failure.get_or_insert(err);
+        match self.dispatch(job) {
+            Some(Done {
+                result: Err(err), ..
+            }) => {
+                self.failure.get_or_insert(err);
+            }
+            Some(Done { result: Ok(_), .. }) => self.wrote = true,
+            None => {}
         }
         match self.failure.take() {
             Some(err) => {
@@ -562,6 +584,22 @@ impl Autosaver {
     /// folder). A failure meanwhile is kept for the next [`Autosaver::submit`].
     pub fn flush(&mut self) {
         self.collect(None, true);
+    }
+
+    /// What became of the autosaves handed over, as far as is known now
+    /// (without waiting): a failure, or that one was written since the last
+    /// call. The REPL asks before each prompt, so a failure is told at the
+    /// turn it happens, and a success after it ends the failure's run.
+    pub fn news(&mut self) -> News {
+        self.collect(None, false);
+        if let Some(err) = self.failure.take() {
+            self.wrote = false;
+            News::Failed(err)
+        } else if std::mem::take(&mut self.wrote) {
+            News::Written
+        } else {
+            News::Quiet
+        }
     }
 
     /// Saves handed over and not yet written.

@@ -382,9 +382,30 @@ impl Journal {
         }
     }
 
-    /// Whether this is the journal of `game` in `dir`.
+    /// Whether this is the journal of `game` in `dir`, and the file at its
+    /// name is still the one this appends to, as long as it was left (not
+    /// removed, replaced or cut meanwhile, say with its folder).
     pub fn is_of(&self, dir: &Path, game: &str) -> bool {
-        self.dir == dir && self.file == journal_file(game)
+        self.dir == dir && self.file == journal_file(game) && self.still_there()
+    }
+
+    fn still_there(&self) -> bool {
+        let Ok(at_name) = std::fs::symlink_metadata(self.dir.join(&self.file)) else {
+            return false;
+        };
+        if !at_name.is_file() || at_name.len() != self.len {
+            return false;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            match self.handle.metadata() {
+                Ok(open) => open.ino() == at_name.ino() && open.dev() == at_name.dev(),
+                Err(_) => false,
+            }
+        }
+        #[cfg(not(unix))]
+        true
     }
 
     /// Brings the journal up to the writer's log and transcript: `kept` of

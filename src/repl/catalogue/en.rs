@@ -541,7 +541,7 @@ pub(super) fn msg(message: Msg) -> String {
             ui(Ui::Seed)
         ),
         Msg::AutosaveFailed { err } => format!(
-            "(Autosave failed; the game goes on, and this is not repeated every turn: {err})"
+            "(Autosave failed; the game goes on. You are told again only if autosaving works and then fails again: {err})"
         ),
         Msg::RoleItem { name, id, side } => format!("{name} ({id}), {side}"),
         Msg::RoleWithSide { name, side } => format!("{name} ({side})"),

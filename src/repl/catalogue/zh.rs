@@ -610,7 +610,7 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
         ),
         Msg::AutosaveFailed { err } => format!(
             "{}{err}）",
-            l.zh("（自动存档失败，游戏照常进行；此后不再提示：")
+            l.zh("（自动存档失败，游戏照常进行；存档恢复后若再失败，才再提示：")
         ),
         Msg::RoleItem { name, id, side } => format!("{name}（{id}）· {side}"),
         Msg::RoleWithSide { name, side } => format!("{name}（{side}）"),
