@@ -154,6 +154,9 @@ pub trait LineSource {
     fn echoes(&self) -> bool;
     /// What Tab may complete right now.
     fn set_completions(&mut self, _words: Vec<String>) {}
+    /// The save folder, whose slots Tab completes after `save` and `load`:
+    /// listed only when Tab is pressed there, never at every prompt.
+    fn set_saves(&mut self, _dir: &Path) {}
     /// Something the player should know about the input itself (its
     /// history file cannot be kept), said once before the next prompt.
     fn notice(&mut self) -> Option<String> {
@@ -246,6 +249,7 @@ impl<R: BufRead> LineSource for Piped<R> {
 /// Tab completion and hints for rustyline, fed by the command table.
 pub struct Helper {
     words: Rc<RefCell<Vec<String>>>,
+    saves: Rc<RefCell<Option<PathBuf>>>,
 }
 
 impl rustyline::completion::Completer for Helper {
@@ -276,11 +280,12 @@ impl rustyline::completion::Completer for Helper {
         } else {
             let command = before.split_whitespace().next().unwrap_or("");
             let pool: Vec<String> = match command {
-                "save" | "load" => words
-                    .iter()
-                    .filter(|w| w.starts_with("slot:"))
-                    .map(|w| w[5..].to_string())
-                    .collect(),
+                "save" | "load" => self
+                    .saves
+                    .borrow()
+                    .as_deref()
+                    .map(save::slot_names)
+                    .unwrap_or_default(),
                 "lang" => Locale::ALL.iter().map(|l| l.tag().to_string()).collect(),
                 "order" | "o" => {
                     // order UNIT VERB [ZONE]: a unit first, then a verb, then a place.
@@ -349,6 +354,7 @@ impl rustyline::Helper for Helper {}
 pub struct Terminal {
     editor: rustyline::Editor<Helper, rustyline::history::FileHistory>,
     words: Rc<RefCell<Vec<String>>>,
+    saves: Rc<RefCell<Option<PathBuf>>>,
     history: Option<PathBuf>,
     /// Why the history is not kept, until the player is told.
     untold: Option<String>,
@@ -391,12 +397,15 @@ impl Terminal {
             .build();
         let mut editor = rustyline::Editor::with_config(config)?;
         let words = Rc::new(RefCell::new(Vec::new()));
+        let saves = Rc::new(RefCell::new(None));
         editor.set_helper(Some(Helper {
             words: Rc::clone(&words),
+            saves: Rc::clone(&saves),
         }));
         let mut terminal = Terminal {
             editor,
             words,
+            saves,
             history: None,
             untold: None,
         };
@@ -461,6 +470,13 @@ impl LineSource for Terminal {
     }
     fn set_completions(&mut self, words: Vec<String>) {
         *self.words.borrow_mut() = words;
+    }
+
+    fn set_saves(&mut self, dir: &Path) {
+        let mut saves = self.saves.borrow_mut();
+        if saves.as_deref() != Some(dir) {
+            *saves = Some(dir.to_path_buf());
+        }
     }
 }
 
@@ -1088,11 +1104,6 @@ impl<'a> Session<'a> {
             Some(tp) => (1..=tp.options.len()).map(|n| n.to_string()).collect(),
             None => Vec::new(),
         };
-        words.extend(
-            save::slot_names(&self.options.saves_dir)
-                .into_iter()
-                .map(|s| format!("slot:{s}")),
-        );
         let scene = self.game.scene_arc();
         let own = self.game.player_units();
         words.extend(
@@ -1115,6 +1126,7 @@ impl<'a> Session<'a> {
             }
             self.autosave_news();
             input.set_completions(self.completions());
+            input.set_saves(&self.options.saves_dir);
             if self.first_hint && self.game.pending().is_none() && !self.game.is_over() {
                 let l = self.options.locale;
                 let text = self.options.style.dim(ui(l, Ui::FirstHint));
@@ -2374,14 +2386,15 @@ mod tests {
 
     #[test]
     fn tab_completes_slot_names_after_save_and_load() {
-        let words = vec![
-            "1".to_string(),
-            "slot:quick".to_string(),
-            "slot:autosave-1".to_string(),
-            "slot:before-drums".to_string(),
-        ];
+        // The folder is listed when Tab is pressed after `save` or `load`.
+        let dir = std::env::temp_dir().join(format!("xiaoling-tab-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        for slot in ["quick", "autosave-1", "before-drums"] {
+            std::fs::write(dir.join(format!("{slot}.ron")), "").expect("slot");
+        }
         let helper = Helper {
-            words: Rc::new(RefCell::new(words)),
+            words: Rc::new(RefCell::new(vec!["1".to_string()])),
+            saves: Rc::new(RefCell::new(Some(dir.clone()))),
         };
         let history = rustyline::history::MemHistory::new();
         let context = rustyline::Context::new(&history);
@@ -2395,6 +2408,10 @@ mod tests {
         assert_eq!(complete("load a"), (5, vec!["autosave-1".to_string()]));
         assert_eq!(complete("look q"), (5, Vec::<String>::new()));
         assert!(complete("sa").1.contains(&"saves".to_string()));
+        // A slot saved since is offered at once.
+        std::fs::write(dir.join("later.ron"), "").expect("slot");
+        assert_eq!(complete("load l"), (5, vec!["later".to_string()]));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
