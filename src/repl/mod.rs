@@ -1156,7 +1156,7 @@ impl<'a> Session<'a> {
                     }
                     self.interrupted = true;
                     let l = self.options.locale;
-                    self.say(ui(l, Ui::Cancelled));
+                    self.say_wrapped(ui(l, Ui::Cancelled), "");
                     continue;
                 }
                 Line::Eof => {
@@ -1669,7 +1669,7 @@ impl<'a> Session<'a> {
                     Some(1) => self.advance(),
                     Some(n) => self.run_turns(Some(n)),
                     None => {
-                        self.say(ui(l, Ui::NextTakesNumber));
+                        self.say_wrapped(ui(l, Ui::NextTakesNumber), "");
                     }
                 }
             }
@@ -1699,7 +1699,7 @@ impl<'a> Session<'a> {
                 let entries = self.last_entries.clone();
                 let lines = self.with_view(|v| v.entries(&entries));
                 if lines.is_empty() {
-                    self.say(ui(l, Ui::NothingToReport));
+                    self.say_wrapped(ui(l, Ui::NothingToReport), "");
                 }
                 for line in lines {
                     self.say_wrapped(&line, "  ");
@@ -2000,7 +2000,7 @@ impl<'a> Session<'a> {
         };
         self.game.restore_saved(&redo.snapshot, redo.log, redo.undo);
         self.undo_marks.push(redo.mark);
-        self.say(ui(l, Ui::GivenBack));
+        self.say_wrapped(ui(l, Ui::GivenBack), "");
         self.reset_memory();
         self.look();
         self.autosave("turn");
@@ -2149,7 +2149,7 @@ impl<'a> Session<'a> {
         let l = self.options.locale;
         let entries = self.log_entries();
         if entries.is_empty() {
-            self.say(ui(l, Ui::NoLog));
+            self.say_wrapped(ui(l, Ui::NoLog), "");
             return;
         }
         for (turn, text) in entries {
@@ -2208,7 +2208,7 @@ impl<'a> Session<'a> {
         self.say_wrapped(&line, "");
         let entries = self.log_entries();
         if !entries.is_empty() {
-            self.say(ui(l, Ui::SoFar));
+            self.say_wrapped(ui(l, Ui::SoFar), "");
             let skip = entries.len().saturating_sub(4);
             for (turn, text) in entries.into_iter().skip(skip) {
                 self.say_log_entry(turn, &text);
