@@ -1124,7 +1124,7 @@ impl<'a> Session<'a> {
             if let Some(notice) = input.notice() {
                 self.say_wrapped(&notice, "");
             }
-            self.autosave_news();
+            self.autosave_outcome();
             input.set_completions(self.completions());
             input.set_saves(&self.options.saves_dir);
             if self.first_hint && self.game.pending().is_none() && !self.game.is_over() {
@@ -2229,20 +2229,20 @@ impl<'a> Session<'a> {
             &self.transcript,
         );
         match result {
-            // Written, or handed to the writer: [`Session::autosave_news`]
+            // Written, or handed to the writer: [`Session::autosave_outcome`]
             // says which before the prompt.
-            Ok(()) => self.autosave_news(),
+            Ok(()) => self.autosave_outcome(),
             Err(err) => self.autosave_failure(&err),
         }
     }
 
     /// Before each prompt: a failure of an autosave written in the
     /// background is told now, at its turn; one written ends a run of failures.
-    fn autosave_news(&mut self) {
-        match self.saver.news() {
-            save::News::Quiet => {}
-            save::News::Written => self.autosave_failed = false,
-            save::News::Failed(err) => self.autosave_failure(&err),
+    fn autosave_outcome(&mut self) {
+        match self.saver.outcome() {
+            save::Outcome::Quiet => {}
+            save::Outcome::Written => self.autosave_failed = false,
+            save::Outcome::Failed(err) => self.autosave_failure(&err),
         }
     }
 

@@ -302,10 +302,10 @@ struct Sent {
     said: Option<(u64, u64)>,
 }
 
-/// What [`Autosaver::news`] knows.
+/// What [`Autosaver::outcome`] knows.
 #[derive(Debug)]
-pub enum News {
-    /// Nothing finished since the last news.
+pub enum Outcome {
+    /// Nothing finished since the last call.
     Quiet,
     /// An autosave was written (and none failed).
     Written,
@@ -323,7 +323,7 @@ pub struct Autosaver {
     in_flight: usize,
     /// A background failure not yet reported.
     failure: Option<SaveError>,
-    /// An autosave was written since [`Autosaver::news`] last said so.
+    /// An autosave was written since [`Autosaver::outcome`] last said so.
     wrote: bool,
     /// The folder last found usable.
     folder: Option<PathBuf>,
@@ -590,15 +590,15 @@ impl Autosaver {
     /// (without waiting): a failure, or that one was written since the last
     /// call. The REPL asks before each prompt, so a failure is told at the
     /// turn it happens, and a success after it ends the failure's run.
-    pub fn news(&mut self) -> News {
+    pub fn outcome(&mut self) -> Outcome {
         self.collect(None, false);
         if let Some(err) = self.failure.take() {
             self.wrote = false;
-            News::Failed(err)
+            Outcome::Failed(err)
         } else if std::mem::take(&mut self.wrote) {
-            News::Written
+            Outcome::Written
         } else {
-            News::Quiet
+            Outcome::Quiet
         }
     }
 

@@ -36,7 +36,7 @@ mod lock;
 mod slots;
 pub mod types;
 
-pub use autosave::{Autosaver, News, Transcript};
+pub use autosave::{Autosaver, Outcome, Transcript};
 pub use journal::JournalRef;
 pub use lock::{FolderLock, LOCK_FILE, LockError};
 pub use slots::{SlotInfo, SlotSummary, check_slot, list, slot_names, slot_path, timestamp};

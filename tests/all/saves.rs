@@ -652,7 +652,7 @@ fn autosave_failure_is_told_once_and_the_game_goes_on() {
 }
 
 #[test]
-fn a_failure_of_an_autosave_written_in_the_background_is_news_once_and_a_success_ends_it() {
+fn a_failure_of_an_autosave_written_in_the_background_is_told_once_and_a_success_ends_it() {
     let dir = temp_dir("news");
     let saves = dir.join("saves");
     let mut game = tutorial_with_orders(1);
@@ -662,8 +662,8 @@ fn a_failure_of_an_autosave_written_in_the_background_is_news_once_and_a_success
         .submit(&saves, "g-auto-1", &mut game, &transcript)
         .expect("handed over");
     saver.flush();
-    assert!(matches!(saver.news(), save::News::Written));
-    assert!(matches!(saver.news(), save::News::Quiet), "said once");
+    assert!(matches!(saver.outcome(), save::Outcome::Written));
+    assert!(matches!(saver.outcome(), save::Outcome::Quiet), "said once");
     // The folder becomes a file: the writer's next save fails.
     std::fs::remove_dir_all(&saves).expect("remove");
     std::fs::write(&saves, "not a folder").expect("file");
@@ -673,11 +673,11 @@ fn a_failure_of_an_autosave_written_in_the_background_is_news_once_and_a_success
         .submit(&saves, "g-auto-2", &mut game, &transcript)
         .expect("handed over");
     saver.flush();
-    match saver.news() {
-        save::News::Failed(err) => assert!(err.to_string().contains("saves"), "{err}"),
-        other => panic!("the failure is news: {other:?}"),
+    match saver.outcome() {
+        save::Outcome::Failed(err) => assert!(err.to_string().contains("saves"), "{err}"),
+        other => panic!("the failure is told: {other:?}"),
     }
-    assert!(matches!(saver.news(), save::News::Quiet), "told once");
+    assert!(matches!(saver.outcome(), save::Outcome::Quiet), "told once");
     // The folder comes back: the next autosave is written, and says so.
     std::fs::remove_file(&saves).expect("remove");
     game.order("rear-foot", xiaoling::story::UnitCommand::Hold)
@@ -690,7 +690,7 @@ fn a_failure_of_an_autosave_written_in_the_background_is_news_once_and_a_success
         .submit(&saves, "g-auto-1", &mut game, &transcript)
         .expect("handed over");
     saver.flush();
-    assert!(matches!(saver.news(), save::News::Written));
+    assert!(matches!(saver.outcome(), save::Outcome::Written));
 }
 
 #[test]
