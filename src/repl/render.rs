@@ -327,6 +327,14 @@ impl View<'_> {
                     if let Some(line) = self.entry(entry) {
                         slots.push(Slot::Line(line));
                     }
+                    // A blast's dead, unit by unit, as casualties are told.
+                    if let Entry::Destroyed { hits, .. } = entry {
+                        for &(unit, men) in hits {
+                            if let Some(line) = self.entry(&Entry::Casualties { unit, men }) {
+                                slots.push(Slot::Line(line));
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -544,16 +552,24 @@ impl View<'_> {
                 )
             }
             Entry::Jammed { .. } => return None,
-            Entry::Trampled { zone, men } => {
-                let own_there = self.owns_zone(*zone);
-                if !self.sees_zone(*zone) && !own_there {
+            Entry::Trampled { zone, men, losses } => {
+                let own_men: u32 = losses
+                    .iter()
+                    .filter(|(side, _)| *side == self.side)
+                    .map(|(_, men)| *men)
+                    .sum();
+                if !self.sees_zone(*zone) && own_men == 0 {
                     return None;
                 }
-                // Counted only where the men are all his own.
-                let men = if own_there && !self.known.enemy_in(*zone) {
-                    self.told_men(*men, true)
-                } else {
+                // Counted where the men are all his own; where the enemy's
+                // are trampled too, what he sees of it, an estimate; out of
+                // sight, his own only.
+                let men = if own_men == *men {
+                    self.told_men(own_men, true)
+                } else if self.sees_zone(*zone) {
                     self.said_in_prose(*men, Sure::Estimated)
+                } else {
+                    self.told_men(own_men, true)
                 };
                 fill(
                     template(l, Detail::Trampled),
@@ -684,7 +700,7 @@ impl View<'_> {
                     ],
                 )
             }
-            Entry::Destroyed { zone, men } => fill(
+            Entry::Destroyed { zone, men, .. } => fill(
                 template(l, Detail::Destroyed),
                 &[
                     ("zone", self.zone_name(*zone)),

@@ -337,6 +337,65 @@ fn next_n_passes_turns_and_wait_stops_for_what_needs_the_player() {
     assert!(!bad.contains("Turn 1"), "{bad}");
 }
 
+/// The ford scene with the dusk event replaced by two volleys of no text,
+/// which no other rule stops a run for: 2 % of the Ming foot at turn 2,
+/// 10 % at turn 4; `rules` put in as written.
+fn volleys(rules: &str) -> Arc<Scene> {
+    let start = SCENE.find("    events: [").expect("events");
+    let end = SCENE.find("    endings: [").expect("endings");
+    let events = r#"    events: [
+        (id: "volley", when: Turn(AtLeast(2)), effects: [Casualties(target: Unit("ming-foot"), share: 0.02)]),
+        (id: "slaughter", when: Turn(AtLeast(4)), effects: [Casualties(target: Unit("ming-foot"), share: 0.1)]),
+    ],
+"#;
+    let source = format!(
+        "{}{events}    rules: {{{rules}}},\n{}",
+        &SCENE[..start],
+        &SCENE[end..]
+    );
+    let shipped = scene::parse_rules("rules.ron", scene::EMBEDDED_RULES.1).expect("rules");
+    Arc::new(
+        scene::parse_scene("ford.ron", &source, &shipped).unwrap_or_else(|problems| {
+            panic!(
+                "{}",
+                problems.iter().map(ToString::to_string).collect::<String>()
+            )
+        }),
+    )
+}
+
+#[test]
+fn wait_and_next_n_stop_when_a_turn_costs_more_than_stop_losses() {
+    // Turn 2 costs 80 of 4,000 (2 %): the run goes on; turn 4 costs 392 of
+    // 3,920 (10 %, over the shipped 5 %): it stops there and says so.
+    let waited = play_lines(volleys(""), "zhang", Locale::En, "2\nwait\n");
+    assert!(waited.contains("You lose 80 men."), "{waited}");
+    assert!(
+        waited.contains("(Stopped: you lost 392 men this turn, 10 % of your army.)"),
+        "{waited}"
+    );
+    assert!(!waited.contains("Turn 5"), "stopped at turn 4:\n{waited}");
+    assert_eq!(
+        waited.matches("(Stopped").count(),
+        1,
+        "only the heavy loss stops the run:\n{waited}"
+    );
+    let next = play_lines(volleys(""), "zhang", Locale::En, "2\nnext 7\n");
+    assert!(next.contains("(Stopped: you lost 392 men"), "{next}");
+    assert!(!next.contains("Turn 5"), "{next}");
+    // In Chinese, the figures said.
+    let zh = play_lines(volleys(""), "zhang", Locale::ZhHans, "2\nwait\n");
+    assert!(
+        zh.contains("（暂停：本回合我军折损") && zh.contains("人，占全军百分之十。）"),
+        "{zh}"
+    );
+    // A scene that raises the bar to 20 % waits through both.
+    let lenient = volleys("\"stop_losses\": 0.2");
+    let waited = play_lines(lenient, "zhang", Locale::En, "2\nwait\n");
+    assert!(!waited.contains("(Stopped"), "{waited}");
+    assert!(waited.contains("Turn 8"), "ran to the end:\n{waited}");
+}
+
 #[test]
 fn a_random_policy_decides_an_opening_turning_point_of_the_side_not_played() {
     // Regression: the policies were set after the opening had settled, so a

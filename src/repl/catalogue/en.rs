@@ -477,6 +477,9 @@ pub(super) fn msg(message: Msg) -> String {
             format!("  the order on its way to {unit} ({what}) is called back")
         }
         Msg::Stopped { reason } => format!("(Stopped: {reason}.)"),
+        Msg::StoppedLosses { men, percent } => {
+            format!("(Stopped: you lost {men} men this turn, {percent} % of your army.)")
+        }
         Msg::NoHelp { topic } => format!(
             "There is no help on `{topic}`. Try `help order`, `help hold`, `help advance`, `help attack`, `help withdraw`, `help rally`, or any command (`help` lists them)."
         ),
@@ -631,6 +634,10 @@ pub(super) fn order_refused(unit: &str, err: &StoryError) -> Option<String> {
 pub(super) fn say(say: Say) -> &'static str {
     match say {
         Say::Destroyed => "{zone} is destroyed, and {men} men go down with it!",
+        Say::DestroyedOwn => {
+            "{zone} is destroyed, and {men} men go down with it, {own} of them yours!"
+        }
+        Say::DestroyedAllOwn => "{zone} is destroyed, and {own} of your men go down with it!",
         Say::DestroyedEmpty => "{zone} is destroyed!",
         Say::OwnRout => "{list} breaks and runs!",
         Say::OwnRoutMany => "{list} break and run!",
@@ -650,6 +657,7 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::FightHeard => "The sound of fighting comes from {zone}.",
         Say::Trampled => "In the crush at {zone}, {men} men are trampled.",
         Say::TrampledOwn => "In the crush at {zone}, {men} of your men are trampled.",
+        Say::TrampledBoth => "In the crush at {zone}, {men} men are trampled, {own} of them yours.",
         Say::LossOwn => "You lose {men} men.",
         Say::LossSeen => "The {enemy} lose {men} men.",
         Say::Rally => "{list} rallies.",

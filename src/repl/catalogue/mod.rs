@@ -203,6 +203,10 @@ phrases! {
     /// names, the rest as named.
     pub enum Say {
         Destroyed,
+        /// A blast whose dead include the player's men: `{own}` of `{men}`.
+        DestroyedOwn,
+        /// A blast whose dead are (nearly) all the player's.
+        DestroyedAllOwn,
         DestroyedEmpty,
         OwnRout,
         OwnRoutMany,
@@ -222,6 +226,8 @@ phrases! {
         FightHeard,
         Trampled,
         TrampledOwn,
+        /// A crush of both sides: `{men}` in all, `{own}` of them his.
+        TrampledBoth,
         LossOwn,
         LossSeen,
         Rally,
@@ -598,6 +604,12 @@ pub enum Msg<'a> {
     },
     Stopped {
         reason: &'a str,
+    },
+    /// A run of turns stopped by a heavy loss (rule `stop_losses`): the
+    /// turn's own dead, said, and their share of his men, in whole percent.
+    StoppedLosses {
+        men: &'a str,
+        percent: u32,
     },
     NoHelp {
         topic: &'a str,

@@ -526,6 +526,15 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             &[("unit", unit), ("what", what)],
         ),
         Msg::Stopped { reason } => format!("{}{reason}{}", l.zh("（暂停："), l.zh("。）")),
+        Msg::StoppedLosses { men, percent } => {
+            let percent = crate::repl::numbers::zh_numeral(percent);
+            format!(
+                "{}{men}{}{percent}{}",
+                l.zh("（暂停：本回合我军折损"),
+                l.zh("人，占全军百分之"),
+                l.zh("。）")
+            )
+        }
         Msg::NoHelp { topic } => l.zh_string(format!(
             "没有关于“{topic}”的说明。可查：order、hold、advance、attack、withdraw、rally，或任一命令（help 列出全部）。"
         )),
@@ -706,6 +715,8 @@ pub(super) fn order_refused(l: Locale, unit: &str, err: &StoryError) -> Option<S
 pub(super) fn say(say: Say) -> &'static str {
     match say {
         Say::Destroyed => "{zone}被毁，{men}人随之罹难！",
+        Say::DestroyedOwn => "{zone}被毁，{men}人随之罹难，其中我军{own}人！",
+        Say::DestroyedAllOwn => "{zone}被毁，我军{own}人随之罹难！",
         Say::DestroyedEmpty => "{zone}被毁！",
         Say::OwnRout | Say::OwnRoutMany => "{list}溃散奔逃！",
         Say::SeenRout | Say::SeenRoutMany => "望见{list}溃散奔逃。",
@@ -720,6 +731,7 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::FightHeard => "{zone}方向传来厮杀声。",
         Say::Trampled => "{zone}人马拥塞，{men}人被挤倒践踏。",
         Say::TrampledOwn => "{zone}人马拥塞，我军{men}人被挤倒践踏。",
+        Say::TrampledBoth => "{zone}人马拥塞，{men}人被挤倒践踏，其中我军{own}人。",
         Say::LossOwn => "我军折损{men}人。",
         Say::LossSeen => "{enemy}折损{men}人。",
         Say::Rally | Say::RallyMany => "{list}重整旗鼓。",
