@@ -462,6 +462,12 @@ impl View<'_> {
             let kind = match (first, last) {
                 (Fate::Wavered, Fate::Steadied) => continue,
                 (_, Fate::Routed) => 0,
+                // His own, with no men left: destroyed, not shattered.
+                (_, Fate::Shattered)
+                    if own(*unit) && self.known.own_unit(*unit).is_some_and(|r| r.men == 0) =>
+                {
+                    6
+                }
                 (_, Fate::Shattered) => 1,
                 (_, Fate::Surrendered) => 2,
                 (_, Fate::Rallied) => 3,
@@ -483,7 +489,7 @@ impl View<'_> {
             let list = self.name_list(units);
             let weight = men_of(units);
             let args = vec![("list", list)];
-            if *mine && *kind <= 2 {
+            if *mine && (*kind <= 2 || *kind == 6) {
                 raise(Alert::OwnBroke);
             }
             match (mine, kind) {
@@ -530,6 +536,14 @@ impl View<'_> {
                     }
                     say(1, men, text);
                 }
+                (true, 6) => say(
+                    1,
+                    weight,
+                    t(
+                        pick(units, Say::UnitDestroyed, Say::UnitDestroyedMany),
+                        &args,
+                    ),
+                ),
                 (true, 3) => say(4, weight, t(pick(units, Say::Rally, Say::RallyMany), &args)),
                 (false, 3) => {}
                 (true, 4) => say(5, weight, t(pick(units, Say::Waver, Say::WaverMany), &args)),

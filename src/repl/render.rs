@@ -794,7 +794,11 @@ impl View<'_> {
         for (idx, word) in self.known.own.iter().enumerate() {
             let Some(word) = word else { continue };
             let unit = &word.record;
-            if !self.owns(idx) || !unit.location.present || !unit.morale.state.can_fight_or_flee() {
+            if !self.owns(idx)
+                || !unit.location.present
+                || !unit.morale.state.can_fight_or_flee()
+                || unit.men == 0
+            {
                 continue;
             }
             let mut doing = if unit.morale.state == MoraleState::Routing {
@@ -1041,6 +1045,19 @@ impl View<'_> {
                         continue;
                     }
                     let name = capitalize(&self.unit_name(idx));
+                    // No men left: it has left the field, where it was last.
+                    if unit.men == 0 {
+                        rows.push((
+                            name,
+                            Some([
+                                capitalize(&self.zone_name(unit.location.zone)),
+                                String::new(),
+                                String::new(),
+                                ui(l, Ui::UnitDestroyed).to_string(),
+                            ]),
+                        ));
+                        continue;
+                    }
                     let filled = (unit.morale.value / 10.0).round().clamp(0.0, 10.0) as usize;
                     let bar = format!("{}{}", "█".repeat(filled), "░".repeat(10 - filled));
                     let mut state = state_name(l, unit.morale.state).to_string();
@@ -1304,6 +1321,7 @@ impl View<'_> {
             if !unit.location.present
                 || unit.location.zone != zone
                 || !unit.morale.state.can_fight_or_flee()
+                || unit.men == 0
             {
                 continue;
             }

@@ -44,6 +44,7 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
             "Legend: ★ you  ▲ camp  · road  ≈ ford  = bridge  (fire, smoke)  │ a road between  ? unseen  (seen 16:30): last seen then"
         }
         Ui::Destroyed => "destroyed",
+        Ui::UnitDestroyed => "destroyed: not a man left",
         Ui::Fire => "fire",
         Ui::Unseen => "? unseen",
         Ui::NoOneInSight => "no one in sight",
@@ -645,6 +646,8 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::SeenRoutMany => "Across the field, {list} break and run.",
         Say::Shattered => "{list} is shattered beyond recall.",
         Say::ShatteredMany => "{list} are shattered beyond recall.",
+        Say::UnitDestroyed => "{list} is destroyed: not a man is left.",
+        Say::UnitDestroyedMany => "{list} are destroyed: not a man is left.",
         Say::Surrender => "{list} throws down its arms: {men} men.",
         Say::SurrenderMany => "{list} throw down their arms: {men} men.",
         Say::Officers => "{men} officers who refuse are cut down by their own men.",

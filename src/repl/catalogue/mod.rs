@@ -76,6 +76,8 @@ phrases! {
         NorthUp,
         Legend,
         Destroyed,
+        /// A unit with no men left, in `status`.
+        UnitDestroyed,
         Fire,
         Unseen,
         NoOneInSight,
@@ -214,6 +216,9 @@ phrases! {
         SeenRoutMany,
         Shattered,
         ShatteredMany,
+        /// His own units with no men left.
+        UnitDestroyed,
+        UnitDestroyedMany,
         Surrender,
         SurrenderMany,
         Officers,

@@ -47,6 +47,7 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
             "图例：★ 你所在　▲ 营寨　· 道路　≈ 渡口　= 桥　（火、烟）　│ 道路相通　？未见　淡色：先前所见"
         }
         Ui::Destroyed => "已毁",
+        Ui::UnitDestroyed => "全军覆没",
         Ui::Fire => "火",
         Ui::Unseen => "？未见",
         Ui::NoOneInSight => "不见人影",
@@ -721,6 +722,7 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::OwnRout | Say::OwnRoutMany => "{list}溃散奔逃！",
         Say::SeenRout | Say::SeenRoutMany => "望见{list}溃散奔逃。",
         Say::Shattered | Say::ShatteredMany => "{list}已然崩散，收拢不住了。",
+        Say::UnitDestroyed | Say::UnitDestroyedMany => "{list}全军覆没，无一生还。",
         Say::Surrender | Say::SurrenderMany => "{list}弃械投降，降者{men}人。",
         Say::Officers => "不肯降的军官{men}人被部下砍倒。",
         Say::Arrive | Say::ArriveMany => "{list}赶到{zone}。",
