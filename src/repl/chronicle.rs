@@ -1138,6 +1138,52 @@ mod tests {
     }
 
     #[test]
+    fn status_says_a_unit_waits_for_its_order_or_is_held_by_an_enemy_it_sees() {
+        use crate::sim::movement::UnitOrder;
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 7);
+        let field = battle.field().clone();
+        let stuck = |world: &WorldState, couriers: &[crate::story::Courier]| {
+            let known = crate::picture::Known::without_commander(&scene, &field, world, 0);
+            let view = View {
+                scene: &scene,
+                field: &field,
+                known: &known,
+                locale: Locale::En,
+                side: 0,
+                role: None,
+                style: Style {
+                    colour: false,
+                    columns: 80,
+                },
+            };
+            view.stuck(0, couriers)
+        };
+        // Unit 0 (the Ming's) is sent to the north bank and stands on the south
+        // bank, the Banner with it, in plain sight: held.
+        let mut world: WorldState = battle.state();
+        world.units[0].orders.order = UnitOrder::MoveTo(2);
+        world.units[1].location.zone = 0;
+        assert_eq!(stuck(&world, &[]), Some(Ui::StuckHeld));
+        // An order on its way says more than anything it does meanwhile.
+        let courier = crate::story::Courier {
+            unit: "ming-foot".into(),
+            order: crate::story::UnitCommand::Hold,
+            arrives: 3,
+        };
+        assert_eq!(
+            stuck(&world, std::slice::from_ref(&courier)),
+            Some(Ui::StuckCourier)
+        );
+        // Nobody in its way, or holding: not held up.
+        world.units[1].location.zone = 3;
+        assert_eq!(stuck(&world, &[]), None);
+        world.units[0].orders.order = UnitOrder::Hold;
+        world.units[1].location.zone = 0;
+        assert_eq!(stuck(&world, &[]), None);
+    }
+
+    #[test]
     fn own_losses_count_every_cause() {
         let told = tell(
             &[

@@ -1720,7 +1720,8 @@ impl<'a> Session<'a> {
             }
             Action::Look => self.look(),
             Action::Status => {
-                let text = self.with_view(|v| v.status());
+                let couriers = self.game.story().couriers.clone();
+                let text = self.with_view(|v| v.status_with(&couriers));
                 self.say(&text);
             }
             Action::Map => match args.first().map(|a| a.to_lowercase()) {

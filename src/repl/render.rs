@@ -1017,9 +1017,59 @@ impl View<'_> {
         self.rule(&head)
     }
 
+    /// `status` with no order on its way.
+    pub fn status(&self) -> String {
+        self.status_with(&[])
+    }
+
+    /// Why an own unit is not where its order sends it, from what the
+    /// simulation knows and the player may: an order still on its way, a
+    /// crossing it is still in (crowded, dark or deep), or an enemy known to
+    /// stand in its way. None when it is not held up.
+    pub(crate) fn stuck(&self, idx: usize, couriers: &[crate::story::Courier]) -> Option<Ui> {
+        use crate::sim::movement::UnitOrder;
+        let unit = self.known.own_unit(idx)?;
+        let id = &self.scene.units().get(idx)?.id;
+        if couriers.iter().any(|c| &c.unit == id) {
+            return Some(Ui::StuckCourier);
+        }
+        let zone = unit.location.zone;
+        let going = match unit.orders.order {
+            UnitOrder::MoveTo(to) => to != zone,
+            _ => false,
+        };
+        if !going || !unit.morale.state.obeys() {
+            return None;
+        }
+        let info = self.field.zones.get(zone)?;
+        if info.is_crossing() && unit.orders.progress < f64::from(unit.men) {
+            let blind = !self.known.picture.sees.get(zone).copied().unwrap_or(true);
+            let crowded = self.known.own.iter().enumerate().any(|(other, word)| {
+                other != idx
+                    && word.as_ref().is_some_and(|w| {
+                        w.record.location.present
+                            && w.record.location.zone == zone
+                            && w.record.men > 0
+                            && w.record.morale.state.can_fight_or_flee()
+                    })
+            }) || self.known.enemy_in(zone);
+            // Alone on a dry span in clear air it is only walking over.
+            return if crowded {
+                Some(Ui::StuckCrowd)
+            } else if blind {
+                Some(Ui::StuckDark)
+            } else {
+                (info.depth_m > 0.0).then_some(Ui::StuckDepth)
+            };
+        }
+        self.known.enemy_in(zone).then_some(Ui::StuckHeld)
+    }
+
     /// `status`: every unit the player can see, with strength, state and a
     /// morale bar, under headings; as a list when the table would not fit.
-    pub fn status(&self) -> String {
+    /// `status`, with the orders on their way (`couriers`), which say why a
+    /// unit has not moved yet.
+    pub fn status_with(&self, couriers: &[crate::story::Courier]) -> String {
         let l = self.locale;
         let head: Vec<String> = catalogue::status_head(l)
             .iter()
@@ -1063,6 +1113,9 @@ impl View<'_> {
                     let mut state = state_name(l, unit.morale.state).to_string();
                     if word.turn < self.known.turn {
                         state = self.stale(&state, word.turn);
+                    }
+                    if let Some(why) = self.stuck(idx, couriers) {
+                        state = format!("{state}{}{}", ui(l, Ui::ClauseSep), ui(l, why));
                     }
                     rows.push((
                         name,

@@ -485,6 +485,42 @@ fn a_unit_with_no_men_left_is_destroyed_and_leaves_the_field() {
 }
 
 #[test]
+fn status_says_why_a_unit_is_held_up() {
+    // A ford three metres wide: the Ming foot takes turns to wade it.
+    let narrow = SCENE.replace("width_m: 300", "width_m: 3");
+    let scene = with_events(&narrow, "    events: [],\n", "");
+    let told = play_lines(
+        Arc::clone(&scene),
+        "zhang",
+        Locale::En,
+        "2\norder ming-foot advance north-bank\nnext\nnext\nstatus\n",
+    );
+    // The line as one, unwrapped.
+    let status = told.rsplit("> status").next().unwrap_or_default();
+    let status = status.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        status.contains(
+            "The ford · 4,000 men · ██████░░░░ 60 steady, wading slowly through deep water"
+        ),
+        "{told}"
+    );
+    let zh = play_lines(
+        scene,
+        "zhang",
+        Locale::ZhHans,
+        "2\norder ming-foot advance north-bank\nnext\nnext\nstatus\n",
+    );
+    let status: String = zh
+        .rsplit("> status")
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    assert!(status.contains("水深难行，缓缓涉渡"), "{zh}");
+}
+
+#[test]
 fn a_random_policy_decides_an_opening_turning_point_of_the_side_not_played() {
     // Regression: the policies were set after the opening had settled, so a
     // point with `when: Always` of the side nobody plays was always decided

@@ -45,6 +45,11 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
         }
         Ui::Destroyed => "destroyed",
         Ui::UnitDestroyed => "destroyed: not a man left",
+        Ui::StuckCourier => "its new order is on its way",
+        Ui::StuckCrowd => "held up in the crowd at the crossing",
+        Ui::StuckDark => "feeling its way across in the dark",
+        Ui::StuckDepth => "wading slowly through deep water",
+        Ui::StuckHeld => "held by the enemy in its way",
         Ui::Fire => "fire",
         Ui::Unseen => "? unseen",
         Ui::NoOneInSight => "no one in sight",

@@ -78,6 +78,12 @@ phrases! {
         Destroyed,
         /// A unit with no men left, in `status`.
         UnitDestroyed,
+        /// Why a unit in `status` is not yet where its order sends it.
+        StuckCourier,
+        StuckCrowd,
+        StuckDark,
+        StuckDepth,
+        StuckHeld,
         Fire,
         Unseen,
         NoOneInSight,

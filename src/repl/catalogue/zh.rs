@@ -48,6 +48,11 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
         }
         Ui::Destroyed => "已毁",
         Ui::UnitDestroyed => "全军覆没",
+        Ui::StuckCourier => "新令尚在途中",
+        Ui::StuckCrowd => "渡口拥塞，前路不通",
+        Ui::StuckDark => "夜黑难辨，摸索过渡",
+        Ui::StuckDepth => "水深难行，缓缓涉渡",
+        Ui::StuckHeld => "为当面之敌所阻",
         Ui::Fire => "火",
         Ui::Unseen => "？未见",
         Ui::NoOneInSight => "不见人影",
