@@ -786,7 +786,9 @@ impl Game {
         }
         let world = self.battle.state();
         let record = &world.units[idx];
-        if !record.location.present || !record.morale.state.can_fight_or_flee() {
+        // A unit with no men left has left the field (destroyed), whatever
+        // its morale still says until the next turn's reckoning.
+        if !record.location.present || !record.morale.state.can_fight_or_flee() || record.men == 0 {
             return Err(StoryError::NotOnField);
         }
         if !record.morale.state.obeys() {

@@ -103,11 +103,29 @@ impl Alert {
     }
 }
 
+/// Whether a turn's own dead stop a run of turns: more than `share` of the
+/// men his side had at the turn's start (rule `stop_losses`).
+pub fn heavy_losses(lost: u32, before: u32, share: f64) -> bool {
+    before > 0 && lost > 0 && f64::from(lost) > share * f64::from(before)
+}
+
+/// `lost` as a whole percent of `of`, at least 1 (a stop is never "0 %").
+pub fn percent(lost: u32, of: u32) -> u32 {
+    if of == 0 {
+        return 100;
+    }
+    ((100.0 * f64::from(lost) / f64::from(of)).round() as u32).clamp(1, 100)
+}
+
 /// A turn told: its sentences, and whether it needs the player.
 #[derive(Debug, Clone, Default)]
 pub struct Composed {
     pub sentences: Vec<String>,
     pub alert: Option<Alert>,
+    /// The player's own dead in these entries, from every cause (fighting,
+    /// a crush, a blast, an effect's casualties, officers cut down), told
+    /// or not: what a run of turns weighs against `stop_losses`.
+    pub own_lost: u32,
 }
 
 /// One thing worth a sentence, with its rank (lower is told first).
@@ -167,6 +185,7 @@ impl View<'_> {
     /// forgotten.
     pub fn compose(&self, entries: &[Entry], memory: &mut Memory, new_turn: bool) -> Composed {
         let mut alert = None;
+        let own_lost = self.own_lost(entries);
         let mut facts = self.facts(entries, memory, &mut alert, new_turn);
         facts.sort_by_key(|f| (f.rank, std::cmp::Reverse(f.weight)));
         facts.truncate(SENTENCES);
@@ -180,7 +199,38 @@ impl View<'_> {
                 }
             })
             .collect();
-        Composed { sentences, alert }
+        Composed {
+            sentences,
+            alert,
+            own_lost,
+        }
+    }
+
+    /// The player's own dead in the entries, from every cause.
+    pub fn own_lost(&self, entries: &[Entry]) -> u32 {
+        let by_side = |losses: &[(usize, u32)]| -> u32 {
+            losses
+                .iter()
+                .filter(|(side, _)| *side == self.side)
+                .map(|(_, men)| *men)
+                .sum()
+        };
+        let by_unit = |hits: &[(usize, u32)]| -> u32 {
+            hits.iter()
+                .filter(|(unit, _)| self.owns(*unit))
+                .map(|(_, men)| *men)
+                .sum()
+        };
+        entries
+            .iter()
+            .map(|entry| match entry {
+                Entry::Clash { losses, .. } | Entry::Trampled { losses, .. } => by_side(losses),
+                Entry::Destroyed { hits, .. } => by_unit(hits),
+                Entry::Casualties { unit, men } if self.owns(*unit) => *men,
+                Entry::Surrenders { unit, officers, .. } if self.owns(*unit) => *officers,
+                _ => 0,
+            })
+            .fold(0u32, u32::saturating_add)
     }
 
     fn facts(
@@ -217,8 +267,8 @@ impl View<'_> {
         let mut marches: BTreeMap<usize, (usize, Option<usize>)> = BTreeMap::new();
         let mut arrivals: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         let mut enemy_comes: BTreeSet<usize> = BTreeSet::new();
-        // Per zone: (own lost, enemy lost, trampled).
-        let mut zone_losses: BTreeMap<usize, (u32, u32, u32)> = BTreeMap::new();
+        // Per zone: (own lost, enemy lost, own trampled, enemy trampled).
+        let mut zone_losses: BTreeMap<usize, (u32, u32, u32, u32)> = BTreeMap::new();
         let mut effect_losses = (0u32, 0u32);
         let mut drums: BTreeMap<usize, usize> = BTreeMap::new();
         let mut drummed: BTreeSet<usize> = BTreeSet::new();
@@ -287,8 +337,15 @@ impl View<'_> {
                         }
                     }
                 }
-                Entry::Trampled { zone, men } => {
-                    zone_losses.entry(*zone).or_default().2 += men;
+                Entry::Trampled { zone, losses, .. } => {
+                    let at = zone_losses.entry(*zone).or_default();
+                    for (side, men) in losses {
+                        if *side == self.side {
+                            at.2 += men;
+                        } else {
+                            at.3 += men;
+                        }
+                    }
                 }
                 Entry::Casualties { unit, men } => {
                     if own(*unit) {
@@ -297,13 +354,31 @@ impl View<'_> {
                         effect_losses.1 += men;
                     }
                 }
-                Entry::Destroyed { zone, men } => {
+                Entry::Destroyed { zone, men, hits } => {
                     raise(Alert::Destroyed);
+                    // His own dead are named in the same sentence, counted;
+                    // the enemy's seen dead are told with the turn's other
+                    // losses of his, as an estimate.
+                    let own_dead: u32 = hits
+                        .iter()
+                        .filter(|(unit, _)| own(*unit))
+                        .map(|(_, men)| *men)
+                        .sum();
+                    effect_losses.1 += hits
+                        .iter()
+                        .filter(|(unit, _)| !own(*unit) && self.sees_unit(*unit))
+                        .map(|(_, men)| *men)
+                        .sum::<u32>();
                     let args = vec![
                         ("zone", self.zone_name(*zone)),
                         ("men", self.told_men(*men, false)),
+                        ("own", self.told_men(own_dead, true)),
                     ];
-                    if *men > 0 {
+                    if own_dead > 0 && u64::from(own_dead) * 10 >= u64::from(*men) * 9 {
+                        say(0, *men, t(Say::DestroyedAllOwn, &args));
+                    } else if own_dead > 0 {
+                        say(0, *men, t(Say::DestroyedOwn, &args));
+                    } else if *men > 0 {
                         say(0, *men, t(Say::Destroyed, &args));
                     } else {
                         say(0, 0, t(Say::DestroyedEmpty, &args));
@@ -387,6 +462,12 @@ impl View<'_> {
             let kind = match (first, last) {
                 (Fate::Wavered, Fate::Steadied) => continue,
                 (_, Fate::Routed) => 0,
+                // His own, with no men left: destroyed, not shattered.
+                (_, Fate::Shattered)
+                    if own(*unit) && self.known.own_unit(*unit).is_some_and(|r| r.men == 0) =>
+                {
+                    6
+                }
                 (_, Fate::Shattered) => 1,
                 (_, Fate::Surrendered) => 2,
                 (_, Fate::Rallied) => 3,
@@ -408,7 +489,7 @@ impl View<'_> {
             let list = self.name_list(units);
             let weight = men_of(units);
             let args = vec![("list", list)];
-            if *mine && *kind <= 2 {
+            if *mine && (*kind <= 2 || *kind == 6) {
                 raise(Alert::OwnBroke);
             }
             match (mine, kind) {
@@ -455,6 +536,14 @@ impl View<'_> {
                     }
                     say(1, men, text);
                 }
+                (true, 6) => say(
+                    1,
+                    weight,
+                    t(
+                        pick(units, Say::UnitDestroyed, Say::UnitDestroyedMany),
+                        &args,
+                    ),
+                ),
                 (true, 3) => say(4, weight, t(pick(units, Say::Rally, Say::RallyMany), &args)),
                 (false, 3) => {}
                 (true, 4) => say(5, weight, t(pick(units, Say::Waver, Say::WaverMany), &args)),
@@ -483,7 +572,7 @@ impl View<'_> {
 
         // Fighting: one sentence per place, the biggest first.
         let mut fought = BTreeSet::new();
-        for (zone, (own_lost, enemy_lost, trampled)) in &zone_losses {
+        for (zone, (own_lost, enemy_lost, own_trampled, enemy_trampled)) in &zone_losses {
             let seen = self.sees_zone(*zone);
             let here = self.own_in(*zone) || *own_lost > 0;
             let heard = *own_lost + *enemy_lost;
@@ -554,30 +643,48 @@ impl View<'_> {
                     );
                 }
             }
-            if *trampled >= TRIVIAL && (seen || here) {
-                let own_trampled = self.own_in(*zone) && !self.other_in(*zone);
-                if own_trampled {
-                    say(
-                        3,
-                        *trampled,
-                        t(
-                            Say::TrampledOwn,
-                            &[("zone", zone_name), ("men", self.told_men(*trampled, true))],
-                        ),
-                    );
-                } else {
-                    say(
-                        3,
-                        *trampled,
-                        t(
-                            Say::Trampled,
-                            &[
-                                ("zone", zone_name),
-                                ("men", self.said_in_prose(*trampled, Sure::Estimated)),
-                            ],
-                        ),
-                    );
-                }
+            // A crush: his own trampled counted and named as his, the
+            // enemy's only where seen, as an estimate.
+            let enemy_trampled = if seen { *enemy_trampled } else { 0 };
+            let own_trampled = *own_trampled;
+            let trampled = own_trampled + enemy_trampled;
+            if own_trampled >= TRIVIAL && enemy_trampled >= TRIVIAL {
+                say(
+                    3,
+                    trampled,
+                    t(
+                        Say::TrampledBoth,
+                        &[
+                            ("zone", zone_name),
+                            ("men", self.said_in_prose(trampled, Sure::Estimated)),
+                            ("own", self.told_men(own_trampled, true)),
+                        ],
+                    ),
+                );
+            } else if own_trampled >= TRIVIAL {
+                say(
+                    3,
+                    trampled,
+                    t(
+                        Say::TrampledOwn,
+                        &[
+                            ("zone", zone_name),
+                            ("men", self.told_men(own_trampled, true)),
+                        ],
+                    ),
+                );
+            } else if enemy_trampled >= TRIVIAL {
+                say(
+                    3,
+                    trampled,
+                    t(
+                        Say::Trampled,
+                        &[
+                            ("zone", zone_name),
+                            ("men", self.said_in_prose(enemy_trampled, Sure::Estimated)),
+                        ],
+                    ),
+                );
             }
         }
         if new_turn {
@@ -769,11 +876,6 @@ impl View<'_> {
         self.known.own_men_in(zone) > 0
     }
 
-    /// The other side is known to have men in the zone.
-    fn other_in(&self, zone: usize) -> bool {
-        self.known.enemy_in(zone)
-    }
-
     /// A commander's side, from the scene (sides of commanders never change).
     pub(crate) fn commander_side(&self, commander: usize) -> Option<usize> {
         self.scene
@@ -942,7 +1044,11 @@ mod tests {
         assert!(told.sentences.is_empty(), "{:?}", told.sentences);
         let told = tell(
             &[
-                Entry::Destroyed { zone: 1, men: 40 },
+                Entry::Destroyed {
+                    zone: 1,
+                    men: 40,
+                    hits: vec![(1, 40)],
+                },
                 Entry::Routs { unit: 0 },
                 Entry::Casualties { unit: 0, men: 300 },
                 Entry::FireStarts { zone: 0 },
@@ -963,6 +1069,146 @@ mod tests {
             ]
         );
         assert_eq!(told.alert, Some(Alert::Destroyed));
+    }
+
+    #[test]
+    fn a_blast_names_the_players_own_dead() {
+        // The ford blown with Ming foot (his) and the Banner (the Jin's) on it.
+        let told = tell(
+            &[Entry::Destroyed {
+                zone: 1,
+                men: 1_910,
+                hits: vec![(0, 1_010), (1, 900)],
+            }],
+            &mut Memory::default(),
+        );
+        assert_eq!(told.own_lost, 1_010);
+        assert_eq!(told.alert, Some(Alert::Destroyed));
+        assert!(
+            told.sentences[0].starts_with("Ford is destroyed, and ")
+                && told.sentences[0].ends_with(" men go down with it, 1,010 of them yours!"),
+            "{:?}",
+            told.sentences
+        );
+        // All of the dead his: said so, not as a share of a total.
+        let told = tell(
+            &[Entry::Destroyed {
+                zone: 1,
+                men: 500,
+                hits: vec![(0, 500)],
+            }],
+            &mut Memory::default(),
+        );
+        assert_eq!(
+            told.sentences,
+            ["Ford is destroyed, and 500 of your men go down with it!"]
+        );
+        assert_eq!(told.own_lost, 500);
+    }
+
+    #[test]
+    fn a_crush_tells_the_players_own_trampled_apart() {
+        let told = tell(
+            &[Entry::Trampled {
+                zone: 1,
+                men: 300,
+                losses: vec![(0, 200), (1, 100)],
+            }],
+            &mut Memory::default(),
+        );
+        assert_eq!(told.own_lost, 200);
+        assert_eq!(told.sentences.len(), 1, "{:?}", told.sentences);
+        assert!(
+            told.sentences[0].starts_with("In the crush at Ford, ")
+                && told.sentences[0].ends_with(" men are trampled, 200 of them yours."),
+            "{:?}",
+            told.sentences
+        );
+        // Only the enemy's, where seen: an estimate, nothing of his.
+        let told = tell(
+            &[Entry::Trampled {
+                zone: 1,
+                men: 120,
+                losses: vec![(1, 120)],
+            }],
+            &mut Memory::default(),
+        );
+        assert_eq!(told.own_lost, 0);
+        assert!(!told.sentences[0].contains("your"), "{:?}", told.sentences);
+    }
+
+    #[test]
+    fn status_says_a_unit_waits_for_its_order_or_is_held_by_an_enemy_it_sees() {
+        use crate::sim::movement::UnitOrder;
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 7);
+        let field = battle.field().clone();
+        let stuck = |world: &WorldState, couriers: &[crate::story::Courier]| {
+            let known = crate::picture::Known::without_commander(&scene, &field, world, 0);
+            let view = View {
+                scene: &scene,
+                field: &field,
+                known: &known,
+                locale: Locale::En,
+                side: 0,
+                role: None,
+                style: Style {
+                    colour: false,
+                    columns: 80,
+                },
+            };
+            view.stuck(0, couriers)
+        };
+        // Unit 0 (the Ming's) is sent to the north bank and stands on the south
+        // bank, the Banner with it, in plain sight: held.
+        let mut world: WorldState = battle.state();
+        world.units[0].orders.order = UnitOrder::MoveTo(2);
+        world.units[1].location.zone = 0;
+        assert_eq!(stuck(&world, &[]), Some(Ui::StuckHeld));
+        // An order on its way says more than anything it does meanwhile.
+        let courier = crate::story::Courier {
+            unit: "ming-foot".into(),
+            order: crate::story::UnitCommand::Hold,
+            arrives: 3,
+        };
+        assert_eq!(
+            stuck(&world, std::slice::from_ref(&courier)),
+            Some(Ui::StuckCourier)
+        );
+        // Nobody in its way, or holding: not held up.
+        world.units[1].location.zone = 3;
+        assert_eq!(stuck(&world, &[]), None);
+        world.units[0].orders.order = UnitOrder::Hold;
+        world.units[1].location.zone = 0;
+        assert_eq!(stuck(&world, &[]), None);
+    }
+
+    #[test]
+    fn own_losses_count_every_cause() {
+        let told = tell(
+            &[
+                Entry::Clash {
+                    zone: 1,
+                    losses: vec![(0, 100), (1, 1_000)],
+                },
+                Entry::Trampled {
+                    zone: 1,
+                    men: 60,
+                    losses: vec![(0, 40), (1, 20)],
+                },
+                Entry::Casualties { unit: 0, men: 7 },
+                Entry::Casualties { unit: 1, men: 900 },
+                Entry::Surrenders {
+                    unit: 0,
+                    men: 3_000,
+                    officers: 90,
+                },
+            ],
+            &mut Memory::default(),
+        );
+        // Fighting, the crush, an effect and officers cut down; the men
+        // who gave themselves up are not dead.
+        assert_eq!(told.own_lost, 100 + 40 + 7 + 90);
     }
 
     #[test]

@@ -1595,10 +1595,13 @@ impl<'a> Session<'a> {
         let mut passed = 0u32;
         self.running = true;
         let mut stopped = None;
+        // A turn's heavy loss: (own dead, own men at its start).
+        let mut heavy = None;
         while limit.is_none_or(|n| passed < n) {
             if self.game.is_over() || self.game.pending().is_some() {
                 break;
             }
+            let before = self.with_view(|v| v.known.own_men());
             let outputs = match self.game.next() {
                 Ok(outputs) => outputs,
                 Err(err) => {
@@ -1611,27 +1614,50 @@ impl<'a> Session<'a> {
             if last {
                 self.running = false;
             }
-            if let Some(alert) = self.show(&outputs) {
+            let alert = self.show(&outputs);
+            let entries: Vec<crate::sim::Entry> = outputs
+                .iter()
+                .filter_map(|o| match o {
+                    Output::Chronicle(entry) => Some(entry.clone()),
+                    _ => None,
+                })
+                .collect();
+            let lost = self.with_view(|v| v.own_lost(&entries));
+            let share = self.game.field().rules.stop_losses;
+            if chronicle::heavy_losses(lost, before, share) {
+                heavy = Some((lost, before));
+            }
+            if let Some(alert) = alert {
                 stopped = Some(alert);
+            }
+            if stopped.is_some() || heavy.is_some() {
                 break;
             }
         }
         self.running = false;
         self.flush_fold();
         self.autosave("turn");
-        let reason = match stopped {
-            Some(alert) if limit != Some(passed) => alert,
-            _ => return,
-        };
+        if (stopped.is_none() && heavy.is_none()) || limit == Some(passed) {
+            return;
+        }
         if self.game.pending().is_some() || self.game.is_over() {
             return; // the choice or the ending speaks for itself
         }
-        let text = msg(
-            l,
-            Msg::Stopped {
-                reason: reason.words(l),
-            },
-        );
+        // A heavy loss is said with its figures, whatever else stopped the run.
+        let text = match (heavy, stopped) {
+            (Some((lost, before)), _) => {
+                let men = self.with_view(|v| v.told_men(lost, true));
+                let percent = chronicle::percent(lost, before);
+                msg(l, Msg::StoppedLosses { men: &men, percent })
+            }
+            (None, Some(reason)) => msg(
+                l,
+                Msg::Stopped {
+                    reason: reason.words(l),
+                },
+            ),
+            (None, None) => return,
+        };
         self.say(&text);
     }
 
@@ -1707,7 +1733,8 @@ impl<'a> Session<'a> {
             }
             Action::Look => self.look(),
             Action::Status => {
-                let text = self.with_view(|v| v.status());
+                let couriers = self.game.story().couriers.clone();
+                let text = self.with_view(|v| v.status_with(&couriers));
                 self.say(&text);
             }
             Action::Map => match args.first().map(|a| a.to_lowercase()) {

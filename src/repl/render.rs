@@ -327,6 +327,14 @@ impl View<'_> {
                     if let Some(line) = self.entry(entry) {
                         slots.push(Slot::Line(line));
                     }
+                    // A blast's dead, unit by unit, as casualties are told.
+                    if let Entry::Destroyed { hits, .. } = entry {
+                        for &(unit, men) in hits {
+                            if let Some(line) = self.entry(&Entry::Casualties { unit, men }) {
+                                slots.push(Slot::Line(line));
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -544,16 +552,24 @@ impl View<'_> {
                 )
             }
             Entry::Jammed { .. } => return None,
-            Entry::Trampled { zone, men } => {
-                let own_there = self.owns_zone(*zone);
-                if !self.sees_zone(*zone) && !own_there {
+            Entry::Trampled { zone, men, losses } => {
+                let own_men: u32 = losses
+                    .iter()
+                    .filter(|(side, _)| *side == self.side)
+                    .map(|(_, men)| *men)
+                    .sum();
+                if !self.sees_zone(*zone) && own_men == 0 {
                     return None;
                 }
-                // Counted only where the men are all his own.
-                let men = if own_there && !self.known.enemy_in(*zone) {
-                    self.told_men(*men, true)
-                } else {
+                // Counted where the men are all his own; where the enemy's
+                // are trampled too, what he sees of it, an estimate; out of
+                // sight, his own only.
+                let men = if own_men == *men {
+                    self.told_men(own_men, true)
+                } else if self.sees_zone(*zone) {
                     self.said_in_prose(*men, Sure::Estimated)
+                } else {
+                    self.told_men(own_men, true)
                 };
                 fill(
                     template(l, Detail::Trampled),
@@ -684,7 +700,7 @@ impl View<'_> {
                     ],
                 )
             }
-            Entry::Destroyed { zone, men } => fill(
+            Entry::Destroyed { zone, men, .. } => fill(
                 template(l, Detail::Destroyed),
                 &[
                     ("zone", self.zone_name(*zone)),
@@ -778,7 +794,11 @@ impl View<'_> {
         for (idx, word) in self.known.own.iter().enumerate() {
             let Some(word) = word else { continue };
             let unit = &word.record;
-            if !self.owns(idx) || !unit.location.present || !unit.morale.state.can_fight_or_flee() {
+            if !self.owns(idx)
+                || !unit.location.present
+                || !unit.morale.state.can_fight_or_flee()
+                || unit.men == 0
+            {
                 continue;
             }
             let mut doing = if unit.morale.state == MoraleState::Routing {
@@ -997,9 +1017,59 @@ impl View<'_> {
         self.rule(&head)
     }
 
+    /// `status` with no order on its way.
+    pub fn status(&self) -> String {
+        self.status_with(&[])
+    }
+
+    /// Why an own unit is not where its order sends it, from what the
+    /// simulation knows and the player may: an order still on its way, a
+    /// crossing it is still in (crowded, dark or deep), or an enemy known to
+    /// stand in its way. None when it is not held up.
+    pub(crate) fn stuck(&self, idx: usize, couriers: &[crate::story::Courier]) -> Option<Ui> {
+        use crate::sim::movement::UnitOrder;
+        let unit = self.known.own_unit(idx)?;
+        let id = &self.scene.units().get(idx)?.id;
+        if couriers.iter().any(|c| &c.unit == id) {
+            return Some(Ui::StuckCourier);
+        }
+        let zone = unit.location.zone;
+        let going = match unit.orders.order {
+            UnitOrder::MoveTo(to) => to != zone,
+            _ => false,
+        };
+        if !going || !unit.morale.state.obeys() {
+            return None;
+        }
+        let info = self.field.zones.get(zone)?;
+        if info.is_crossing() && unit.orders.progress < f64::from(unit.men) {
+            let blind = !self.known.picture.sees.get(zone).copied().unwrap_or(true);
+            let crowded = self.known.own.iter().enumerate().any(|(other, word)| {
+                other != idx
+                    && word.as_ref().is_some_and(|w| {
+                        w.record.location.present
+                            && w.record.location.zone == zone
+                            && w.record.men > 0
+                            && w.record.morale.state.can_fight_or_flee()
+                    })
+            }) || self.known.enemy_in(zone);
+            // Alone on a dry span in clear air it is only walking over.
+            return if crowded {
+                Some(Ui::StuckCrowd)
+            } else if blind {
+                Some(Ui::StuckDark)
+            } else {
+                (info.depth_m > 0.0).then_some(Ui::StuckDepth)
+            };
+        }
+        self.known.enemy_in(zone).then_some(Ui::StuckHeld)
+    }
+
     /// `status`: every unit the player can see, with strength, state and a
     /// morale bar, under headings; as a list when the table would not fit.
-    pub fn status(&self) -> String {
+    /// `status`, with the orders on their way (`couriers`), which say why a
+    /// unit has not moved yet.
+    pub fn status_with(&self, couriers: &[crate::story::Courier]) -> String {
         let l = self.locale;
         let head: Vec<String> = catalogue::status_head(l)
             .iter()
@@ -1025,11 +1095,27 @@ impl View<'_> {
                         continue;
                     }
                     let name = capitalize(&self.unit_name(idx));
+                    // No men left: it has left the field, where it was last.
+                    if unit.men == 0 {
+                        rows.push((
+                            name,
+                            Some([
+                                capitalize(&self.zone_name(unit.location.zone)),
+                                String::new(),
+                                String::new(),
+                                ui(l, Ui::UnitDestroyed).to_string(),
+                            ]),
+                        ));
+                        continue;
+                    }
                     let filled = (unit.morale.value / 10.0).round().clamp(0.0, 10.0) as usize;
                     let bar = format!("{}{}", "█".repeat(filled), "░".repeat(10 - filled));
                     let mut state = state_name(l, unit.morale.state).to_string();
                     if word.turn < self.known.turn {
                         state = self.stale(&state, word.turn);
+                    }
+                    if let Some(why) = self.stuck(idx, couriers) {
+                        state = format!("{state}{}{}", ui(l, Ui::ClauseSep), ui(l, why));
                     }
                     rows.push((
                         name,
@@ -1288,6 +1374,7 @@ impl View<'_> {
             if !unit.location.present
                 || unit.location.zone != zone
                 || !unit.morale.state.can_fight_or_flee()
+                || unit.men == 0
             {
                 continue;
             }

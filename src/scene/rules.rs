@@ -255,6 +255,10 @@ rules! {
     /// Weight of fallen commanders against men out of hand in the greedy score.
     #[serde(default = "greedy_commander_weight")]
     greedy_commander_weight: 0.0 ..= 10.0,
+    /// Share of its men the player's side may lose in one turn before `wait`
+    /// and `next N` stop to tell him (any cause: fighting, a crush, a blast).
+    #[serde(default = "stop_losses")]
+    stop_losses: 0.0 ..= 1.0,
 }
 
 // Defaults of the rules added after the first rules files were written, so
@@ -289,6 +293,9 @@ fn greedy_lookahead() -> f64 {
 }
 fn greedy_commander_weight() -> f64 {
     0.5
+}
+fn stop_losses() -> f64 {
+    0.05
 }
 
 impl Rules {

@@ -47,9 +47,12 @@ pub enum Entry {
         zone: usize,
         men: u32,
     },
+    /// Men knocked down in a crush (or drowned) in a crossing: all of
+    /// them, and by side (the side each unit fights for).
     Trampled {
         zone: usize,
         men: u32,
+        losses: Vec<(usize, u32)>,
     },
     Clash {
         zone: usize,
@@ -94,9 +97,12 @@ pub enum Entry {
         unit: usize,
         zone: usize,
     },
+    /// A crossing (or a zone) blown or broken: the men who went down with
+    /// it, all of them and by unit (so each side is told its own dead).
     Destroyed {
         zone: usize,
         men: u32,
+        hits: Vec<(usize, u32)>,
     },
     CommanderFalls {
         commander: usize,

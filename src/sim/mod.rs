@@ -949,16 +949,12 @@ impl Battle {
                     }
                 }
                 hits.sort_unstable();
+                // Each unit's own dead, so that a side is told what it lost.
                 entries.push(Entry::Destroyed {
                     zone,
                     men: lost_total,
+                    hits: hits.iter().copied().filter(|(_, men)| *men > 0).collect(),
                 });
-                // Each unit's own dead, so that a side is told what it lost.
-                entries.extend(
-                    hits.iter()
-                        .filter(|(_, men)| *men > 0)
-                        .map(|&(unit, men)| Entry::Casualties { unit, men }),
-                );
             }
             Act::Arrive(unit) => {
                 let idx = unit.idx();

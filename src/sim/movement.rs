@@ -886,7 +886,7 @@ pub fn movement_system(
         };
         pushing + blind
     };
-    refill(trampled, n, 0);
+    refill(trampled, n * n_sides, 0);
     refill(crossed, n * n_sides, 0);
     let mut any_crossed = false;
     let mut any_trampled = false;
@@ -941,7 +941,9 @@ pub fn movement_system(
                             .clamp(0.0, f64::from(strength.men)) as u32;
                     strength.men -= lost;
                     strength.lost_this_turn += lost;
-                    trampled[zone] += lost;
+                    if let Some(at) = trampled.get_mut(zone * n_sides + info.side) {
+                        *at += lost;
+                    }
                     any_trampled |= lost > 0;
                 }
                 let Some(next) = want else { break 'unit };
@@ -989,9 +991,16 @@ pub fn movement_system(
         }
     }
     if any_trampled {
-        for (zone, men) in trampled.iter().enumerate() {
-            if *men > 0 {
-                chronicle.push(Entry::Trampled { zone, men: *men });
+        for (zone, by_side) in trampled.chunks(n_sides.max(1)).enumerate() {
+            let men: u32 = by_side.iter().sum();
+            if men > 0 {
+                let losses = by_side
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, men)| **men > 0)
+                    .map(|(side, men)| (side, *men))
+                    .collect();
+                chronicle.push(Entry::Trampled { zone, men, losses });
             }
         }
     }

@@ -49,7 +49,7 @@ fn play(scene: &Arc<Scene>, role: &str, seed: u64, forced: &[(&str, &str)]) -> P
     loop {
         for output in &outputs {
             match output {
-                Output::Chronicle(Entry::Trampled { zone, men }) if *zone == ford => {
+                Output::Chronicle(Entry::Trampled { zone, men, .. }) if *zone == ford => {
                     played.trampled_in_ford += f64::from(*men);
                 }
                 Output::Chronicle(Entry::RumorBelieved { .. }) => played.rumors_believed += 1,

@@ -221,7 +221,20 @@ fn own_losses(entries: &[Entry], side: usize) -> Vec<u32> {
                     }
                 }
             }
-            Entry::Casualties { men, .. } | Entry::Trampled { men, .. } => out.push(*men),
+            Entry::Casualties { men, .. } => out.push(*men),
+            Entry::Trampled { men, losses, .. } => {
+                out.push(*men);
+                out.extend(
+                    losses
+                        .iter()
+                        .filter(|(s, _)| *s == side)
+                        .map(|(_, men)| *men),
+                );
+            }
+            Entry::Destroyed { hits, .. } => {
+                out.extend(hits.iter().map(|(_, men)| *men));
+                out.push(hits.iter().map(|(_, men)| *men).sum());
+            }
             _ => {}
         }
     }

@@ -1673,3 +1673,23 @@ fn two_scene_files_with_one_id_are_told_at_the_second_id_naming_the_first() {
     );
     assert!(problem.hint.contains("its own meta id"));
 }
+
+#[test]
+fn a_rules_file_without_stop_losses_stops_runs_at_a_twentieth() {
+    // `stop_losses` came after the first folders' copies were written.
+    let (_, shipped) = scene::EMBEDDED_RULES;
+    let older: String = shipped
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("stop_losses:"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert!(!older.contains("stop_losses:"));
+    let rules = scene::parse_rules("older/rules.ron", &older).expect("an older copy reads");
+    assert_eq!(rules.stop_losses, 0.05);
+    // A scene may set its own.
+    assert!(
+        Rules::RANGES
+            .iter()
+            .any(|(name, ..)| *name == "stop_losses")
+    );
+}

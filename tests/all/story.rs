@@ -337,6 +337,189 @@ fn next_n_passes_turns_and_wait_stops_for_what_needs_the_player() {
     assert!(!bad.contains("Turn 1"), "{bad}");
 }
 
+/// The ford scene with the dusk event replaced by two volleys of no text,
+/// which no other rule stops a run for: 2 % of the Ming foot at turn 2,
+/// 10 % at turn 4; `rules` put in as written.
+fn volleys(rules: &str) -> Arc<Scene> {
+    let events = r#"    events: [
+        (id: "volley", when: Turn(AtLeast(2)), effects: [Casualties(target: Unit("ming-foot"), share: 0.02)]),
+        (id: "slaughter", when: Turn(AtLeast(4)), effects: [Casualties(target: Unit("ming-foot"), share: 0.1)]),
+    ],
+"#;
+    with_events(SCENE, events, rules)
+}
+
+/// `source` with its events replaced by `events` and `rules` added.
+fn with_events(source: &str, events: &str, rules: &str) -> Arc<Scene> {
+    let start = source.find("    events: [").expect("events");
+    let end = source.find("    endings: [").expect("endings");
+    let source = format!(
+        "{}{events}    rules: {{{rules}}},\n{}",
+        &source[..start],
+        &source[end..]
+    );
+    let shipped = scene::parse_rules("rules.ron", scene::EMBEDDED_RULES.1).expect("rules");
+    Arc::new(
+        scene::parse_scene("ford.ron", &source, &shipped).unwrap_or_else(|problems| {
+            panic!(
+                "{}",
+                problems.iter().map(ToString::to_string).collect::<String>()
+            )
+        }),
+    )
+}
+
+#[test]
+fn wait_and_next_n_stop_when_a_turn_costs_more_than_stop_losses() {
+    // Turn 2 costs 80 of 4,000 (2 %): the run goes on; turn 4 costs 392 of
+    // 3,920 (10 %, over the shipped 5 %): it stops there and says so.
+    let waited = play_lines(volleys(""), "zhang", Locale::En, "2\nwait\n");
+    assert!(waited.contains("You lose 80 men."), "{waited}");
+    assert!(
+        waited.contains("(Stopped: you lost 392 men this turn, 10 % of your army.)"),
+        "{waited}"
+    );
+    assert!(!waited.contains("Turn 5"), "stopped at turn 4:\n{waited}");
+    assert_eq!(
+        waited.matches("(Stopped").count(),
+        1,
+        "only the heavy loss stops the run:\n{waited}"
+    );
+    let next = play_lines(volleys(""), "zhang", Locale::En, "2\nnext 7\n");
+    assert!(next.contains("(Stopped: you lost 392 men"), "{next}");
+    assert!(!next.contains("Turn 5"), "{next}");
+    // In Chinese, the figures said.
+    let zh = play_lines(volleys(""), "zhang", Locale::ZhHans, "2\nwait\n");
+    assert!(
+        zh.contains("（暂停：本回合我军折损") && zh.contains("人，占全军百分之十。）"),
+        "{zh}"
+    );
+    // A scene that raises the bar to 20 % waits through both.
+    let lenient = volleys("\"stop_losses\": 0.2");
+    let waited = play_lines(lenient, "zhang", Locale::En, "2\nwait\n");
+    assert!(!waited.contains("(Stopped"), "{waited}");
+    assert!(waited.contains("Turn 8"), "ran to the end:\n{waited}");
+}
+
+/// The ford scene with the Ming foot standing in the ford, blown at turn 2
+/// with `share` of those on it.
+fn blown_ford(share: f64) -> Arc<Scene> {
+    let source = SCENE.replace(
+        "men: 4000, quality: 0.5, morale: 60, zone: \"south-bank\"",
+        "men: 4000, quality: 0.5, morale: 60, zone: \"ford\"",
+    );
+    let events = format!(
+        "    events: [\n        (id: \"blast\", when: Turn(AtLeast(2)), effects: [Destroy(zone: \"ford\", share: {share})]),\n    ],\n"
+    );
+    with_events(&source, &events, "")
+}
+
+#[test]
+fn a_blast_tells_the_player_his_own_dead() {
+    let told = play_lines(blown_ford(0.25), "zhang", Locale::En, "2\nnext\nnext\n");
+    assert!(
+        told.contains("The ford is destroyed, and 1,000 of your men go down with it!"),
+        "{told}"
+    );
+    let zh = play_lines(blown_ford(0.25), "zhang", Locale::ZhHans, "2\nnext\nnext\n");
+    assert!(zh.contains("被毁，我军一千人随之罹难！"), "{zh}");
+}
+
+#[test]
+fn a_unit_with_no_men_left_is_destroyed_and_leaves_the_field() {
+    let told = play_lines(
+        blown_ford(1.0),
+        "zhang",
+        Locale::En,
+        "2\nnext\nnext\nstatus\norders\norder ming-foot hold\nnext\nstatus\n",
+    );
+    assert!(
+        told.contains("The ford is destroyed, and 4,000 of your men go down with it!"),
+        "{told}"
+    );
+    // Said once, the turn after: destroyed, not shattered.
+    assert_eq!(
+        told.matches("Ming foot is destroyed: not a man is left.")
+            .count(),
+        1,
+        "{told}"
+    );
+    assert!(!told.contains("shattered"), "{told}");
+    // `status`: where it was last, no men, no morale bar.
+    let status: Vec<&str> = told
+        .lines()
+        .filter(|l| l.contains("destroyed: not a man left"))
+        .collect();
+    assert_eq!(status.len(), 2, "{told}");
+    assert!(
+        status.iter().all(|l| l.contains("The south bank")
+            && !l.contains('█')
+            && !l.contains('░')
+            && !l.contains(" 0 ")),
+        "{status:?}"
+    );
+    assert!(
+        !told.contains('█'),
+        "no morale bar left on the field:\n{told}"
+    );
+    // No orders for it, and `orders` does not offer it.
+    assert!(told.contains("no longer on the field"), "{told}");
+    let orders = told
+        .split("> orders")
+        .nth(1)
+        .and_then(|rest| rest.split("> order ming-foot").next())
+        .unwrap_or_default();
+    assert!(!orders.contains("Ming foot"), "{orders}");
+    // In Chinese.
+    let zh = play_lines(
+        blown_ford(1.0),
+        "zhang",
+        Locale::ZhHans,
+        "2\nnext\nnext\nnext\nstatus\n",
+    );
+    assert!(zh.contains("全军覆没，无一生还。"), "{zh}");
+    assert!(
+        zh.contains("全军覆没\n") || zh.ends_with("全军覆没"),
+        "{zh}"
+    );
+}
+
+#[test]
+fn status_says_why_a_unit_is_held_up() {
+    // A ford three metres wide: the Ming foot takes turns to wade it.
+    let narrow = SCENE.replace("width_m: 300", "width_m: 3");
+    let scene = with_events(&narrow, "    events: [],\n", "");
+    let told = play_lines(
+        Arc::clone(&scene),
+        "zhang",
+        Locale::En,
+        "2\norder ming-foot advance north-bank\nnext\nnext\nstatus\n",
+    );
+    // The line as one, unwrapped.
+    let status = told.rsplit("> status").next().unwrap_or_default();
+    let status = status.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        status.contains(
+            "The ford · 4,000 men · ██████░░░░ 60 steady, wading slowly through deep water"
+        ),
+        "{told}"
+    );
+    let zh = play_lines(
+        scene,
+        "zhang",
+        Locale::ZhHans,
+        "2\norder ming-foot advance north-bank\nnext\nnext\nstatus\n",
+    );
+    let status: String = zh
+        .rsplit("> status")
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    assert!(status.contains("水深难行，缓缓涉渡"), "{zh}");
+}
+
 #[test]
 fn a_random_policy_decides_an_opening_turning_point_of_the_side_not_played() {
     // Regression: the policies were set after the opening had settled, so a

@@ -44,6 +44,12 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
             "Legend: ★ you  ▲ camp  · road  ≈ ford  = bridge  (fire, smoke)  │ a road between  ? unseen  (seen 16:30): last seen then"
         }
         Ui::Destroyed => "destroyed",
+        Ui::UnitDestroyed => "destroyed: not a man left",
+        Ui::StuckCourier => "its new order is on its way",
+        Ui::StuckCrowd => "held up in the crowd at the crossing",
+        Ui::StuckDark => "feeling its way across in the dark",
+        Ui::StuckDepth => "wading slowly through deep water",
+        Ui::StuckHeld => "held by the enemy in its way",
         Ui::Fire => "fire",
         Ui::Unseen => "? unseen",
         Ui::NoOneInSight => "no one in sight",
@@ -477,6 +483,9 @@ pub(super) fn msg(message: Msg) -> String {
             format!("  the order on its way to {unit} ({what}) is called back")
         }
         Msg::Stopped { reason } => format!("(Stopped: {reason}.)"),
+        Msg::StoppedLosses { men, percent } => {
+            format!("(Stopped: you lost {men} men this turn, {percent} % of your army.)")
+        }
         Msg::NoHelp { topic } => format!(
             "There is no help on `{topic}`. Try `help order`, `help hold`, `help advance`, `help attack`, `help withdraw`, `help rally`, or any command (`help` lists them)."
         ),
@@ -632,6 +641,10 @@ pub(super) fn order_refused(unit: &str, err: &StoryError) -> Option<String> {
 pub(super) fn say(say: Say) -> &'static str {
     match say {
         Say::Destroyed => "{zone} is destroyed, and {men} men go down with it!",
+        Say::DestroyedOwn => {
+            "{zone} is destroyed, and {men} men go down with it, {own} of them yours!"
+        }
+        Say::DestroyedAllOwn => "{zone} is destroyed, and {own} of your men go down with it!",
         Say::DestroyedEmpty => "{zone} is destroyed!",
         Say::OwnRout => "{list} breaks and runs!",
         Say::OwnRoutMany => "{list} break and run!",
@@ -639,6 +652,8 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::SeenRoutMany => "Across the field, {list} break and run.",
         Say::Shattered => "{list} is shattered beyond recall.",
         Say::ShatteredMany => "{list} are shattered beyond recall.",
+        Say::UnitDestroyed => "{list} is destroyed: not a man is left.",
+        Say::UnitDestroyedMany => "{list} are destroyed: not a man is left.",
         Say::Surrender => "{list} throws down its arms: {men} men.",
         Say::SurrenderMany => "{list} throw down their arms: {men} men.",
         Say::Officers => "{men} officers who refuse are cut down by their own men.",
@@ -651,6 +666,7 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::FightHeard => "The sound of fighting comes from {zone}.",
         Say::Trampled => "In the crush at {zone}, {men} men are trampled.",
         Say::TrampledOwn => "In the crush at {zone}, {men} of your men are trampled.",
+        Say::TrampledBoth => "In the crush at {zone}, {men} men are trampled, {own} of them yours.",
         Say::LossOwn => "You lose {men} men.",
         Say::LossSeen => "The {enemy} lose {men} men.",
         Say::Rally => "{list} rallies.",

@@ -76,6 +76,14 @@ phrases! {
         NorthUp,
         Legend,
         Destroyed,
+        /// A unit with no men left, in `status`.
+        UnitDestroyed,
+        /// Why a unit in `status` is not yet where its order sends it.
+        StuckCourier,
+        StuckCrowd,
+        StuckDark,
+        StuckDepth,
+        StuckHeld,
         Fire,
         Unseen,
         NoOneInSight,
@@ -203,6 +211,10 @@ phrases! {
     /// names, the rest as named.
     pub enum Say {
         Destroyed,
+        /// A blast whose dead include the player's men: `{own}` of `{men}`.
+        DestroyedOwn,
+        /// A blast whose dead are (nearly) all the player's.
+        DestroyedAllOwn,
         DestroyedEmpty,
         OwnRout,
         OwnRoutMany,
@@ -210,6 +222,9 @@ phrases! {
         SeenRoutMany,
         Shattered,
         ShatteredMany,
+        /// His own units with no men left.
+        UnitDestroyed,
+        UnitDestroyedMany,
         Surrender,
         SurrenderMany,
         Officers,
@@ -222,6 +237,8 @@ phrases! {
         FightHeard,
         Trampled,
         TrampledOwn,
+        /// A crush of both sides: `{men}` in all, `{own}` of them his.
+        TrampledBoth,
         LossOwn,
         LossSeen,
         Rally,
@@ -598,6 +615,12 @@ pub enum Msg<'a> {
     },
     Stopped {
         reason: &'a str,
+    },
+    /// A run of turns stopped by a heavy loss (rule `stop_losses`): the
+    /// turn's own dead, said, and their share of his men, in whole percent.
+    StoppedLosses {
+        men: &'a str,
+        percent: u32,
     },
     NoHelp {
         topic: &'a str,

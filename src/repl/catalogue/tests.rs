@@ -195,6 +195,7 @@ fn variant(message: &Msg) -> &'static str {
         Msg::ChangedOrder { .. } => "ChangedOrder",
         Msg::CalledBack { .. } => "CalledBack",
         Msg::Stopped { .. } => "Stopped",
+        Msg::StoppedLosses { .. } => "StoppedLosses",
         Msg::NoHelp { .. } => "NoHelp",
         Msg::MapTakesList { .. } => "MapTakesList",
         Msg::SourcesTakes { .. } => "SourcesTakes",
@@ -223,7 +224,7 @@ fn variant(message: &Msg) -> &'static str {
 }
 
 /// How many variants [`variant`] names.
-const VARIANTS: usize = 80;
+const VARIANTS: usize = 81;
 
 /// At least one sample of every message, with every branch its words take.
 fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> Vec<Msg<'a>> {
@@ -515,6 +516,10 @@ fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> 
         },
         Msg::CalledBack { unit, what },
         Msg::Stopped { reason: what },
+        Msg::StoppedLosses {
+            men: "2,400",
+            percent: 6,
+        },
         Msg::NoHelp { topic: what },
         Msg::MapTakesList { word: what },
         Msg::UnknownLanguage { tag: "fr", tags },

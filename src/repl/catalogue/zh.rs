@@ -47,6 +47,12 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
             "图例：★ 你所在　▲ 营寨　· 道路　≈ 渡口　= 桥　（火、烟）　│ 道路相通　？未见　淡色：先前所见"
         }
         Ui::Destroyed => "已毁",
+        Ui::UnitDestroyed => "全军覆没",
+        Ui::StuckCourier => "新令尚在途中",
+        Ui::StuckCrowd => "渡口拥塞，前路不通",
+        Ui::StuckDark => "夜黑难辨，摸索过渡",
+        Ui::StuckDepth => "水深难行，缓缓涉渡",
+        Ui::StuckHeld => "为当面之敌所阻",
         Ui::Fire => "火",
         Ui::Unseen => "？未见",
         Ui::NoOneInSight => "不见人影",
@@ -526,6 +532,15 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             &[("unit", unit), ("what", what)],
         ),
         Msg::Stopped { reason } => format!("{}{reason}{}", l.zh("（暂停："), l.zh("。）")),
+        Msg::StoppedLosses { men, percent } => {
+            let percent = crate::repl::numbers::zh_numeral(percent);
+            format!(
+                "{}{men}{}{percent}{}",
+                l.zh("（暂停：本回合我军折损"),
+                l.zh("人，占全军百分之"),
+                l.zh("。）")
+            )
+        }
         Msg::NoHelp { topic } => l.zh_string(format!(
             "没有关于“{topic}”的说明。可查：order、hold、advance、attack、withdraw、rally，或任一命令（help 列出全部）。"
         )),
@@ -707,10 +722,13 @@ pub(super) fn order_refused(l: Locale, unit: &str, err: &StoryError) -> Option<S
 pub(super) fn say(say: Say) -> &'static str {
     match say {
         Say::Destroyed => "{zone}被毁，{men}人随之罹难！",
+        Say::DestroyedOwn => "{zone}被毁，{men}人随之罹难，其中我军{own}人！",
+        Say::DestroyedAllOwn => "{zone}被毁，我军{own}人随之罹难！",
         Say::DestroyedEmpty => "{zone}被毁！",
         Say::OwnRout | Say::OwnRoutMany => "{list}溃散奔逃！",
         Say::SeenRout | Say::SeenRoutMany => "望见{list}溃散奔逃。",
         Say::Shattered | Say::ShatteredMany => "{list}已然崩散，收拢不住了。",
+        Say::UnitDestroyed | Say::UnitDestroyedMany => "{list}全军覆没，无一生还。",
         Say::Surrender | Say::SurrenderMany => "{list}弃械投降，降者{men}人。",
         Say::Officers => "不肯降的军官{men}人被部下砍倒。",
         Say::Arrive | Say::ArriveMany => "{list}赶到{zone}。",
@@ -721,6 +739,7 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::FightHeard => "{zone}方向传来厮杀声。",
         Say::Trampled => "{zone}人马拥塞，{men}人被挤倒践踏。",
         Say::TrampledOwn => "{zone}人马拥塞，我军{men}人被挤倒践踏。",
+        Say::TrampledBoth => "{zone}人马拥塞，{men}人被挤倒践踏，其中我军{own}人。",
         Say::LossOwn => "我军折损{men}人。",
         Say::LossSeen => "{enemy}折损{men}人。",
         Say::Rally | Say::RallyMany => "{list}重整旗鼓。",
