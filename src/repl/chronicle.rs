@@ -103,8 +103,8 @@ impl Alert {
     }
 }
 
-/// Whether a turn's own dead stop a run of turns: more than `share` of the
-/// men his side had at the turn's start (rule `stop_losses`).
+/// Whether the own dead of a run of turns so far stop it: more than
+/// `share` of the men his side had at the run's start (rule `stop_losses`).
 pub fn heavy_losses(lost: u32, before: u32, share: f64) -> bool {
     before > 0 && lost > 0 && f64::from(lost) > share * f64::from(before)
 }

@@ -1595,13 +1595,18 @@ impl<'a> Session<'a> {
         let mut passed = 0u32;
         self.running = true;
         let mut stopped = None;
-        // A turn's heavy loss: (own dead, own men at its start).
+        // Heavy losses: (own dead since the run began, own men then, turns).
+        // Counted over the run, not a turn at a time: a slaughter spread
+        // over several turns of a large army stops it as well.
         let mut heavy = None;
+        let mut run_lost = 0u32;
+        let mut run_before = None;
         while limit.is_none_or(|n| passed < n) {
             if self.game.is_over() || self.game.pending().is_some() {
                 break;
             }
             let before = self.with_view(|v| v.known.own_men());
+            let run_before = *run_before.get_or_insert(before);
             let outputs = match self.game.next() {
                 Ok(outputs) => outputs,
                 Err(err) => {
@@ -1623,9 +1628,10 @@ impl<'a> Session<'a> {
                 })
                 .collect();
             let lost = self.with_view(|v| v.own_lost(&entries));
+            run_lost = run_lost.saturating_add(lost);
             let share = self.game.field().rules.stop_losses;
-            if chronicle::heavy_losses(lost, before, share) {
-                heavy = Some((lost, before));
+            if chronicle::heavy_losses(run_lost, run_before, share) {
+                heavy = Some((run_lost, run_before, passed));
             }
             if let Some(alert) = alert {
                 stopped = Some(alert);
@@ -1645,10 +1651,17 @@ impl<'a> Session<'a> {
         }
         // A heavy loss is said with its figures, whatever else stopped the run.
         let text = match (heavy, stopped) {
-            (Some((lost, before)), _) => {
+            (Some((lost, before, turns)), _) => {
                 let men = self.with_view(|v| v.told_men(lost, true));
                 let percent = chronicle::percent(lost, before);
-                msg(l, Msg::StoppedLosses { men: &men, percent })
+                msg(
+                    l,
+                    Msg::StoppedLosses {
+                        men: &men,
+                        percent,
+                        turns,
+                    },
+                )
             }
             (None, Some(reason)) => msg(
                 l,

@@ -371,12 +371,13 @@ fn with_events(source: &str, events: &str, rules: &str) -> Arc<Scene> {
 
 #[test]
 fn wait_and_next_n_stop_when_a_turn_costs_more_than_stop_losses() {
-    // Turn 2 costs 80 of 4,000 (2 %): the run goes on; turn 4 costs 392 of
-    // 3,920 (10 %, over the shipped 5 %): it stops there and says so.
+    // Turn 2 costs 80 of 4,000 (2 %): the run goes on; by turn 4 the run
+    // has cost 472 (12 %, over the shipped 5 %): it stops there and says so,
+    // counting the run's turns, not only the last.
     let waited = play_lines(volleys(""), "zhang", Locale::En, "2\nwait\n");
     assert!(waited.contains("You lose 80 men."), "{waited}");
     assert!(
-        waited.contains("(Stopped: you lost 392 men this turn, 10 % of your army.)"),
+        waited.contains("(Stopped: you lost 472 men in these 4 turns, 12 % of your army.)"),
         "{waited}"
     );
     assert!(!waited.contains("Turn 5"), "stopped at turn 4:\n{waited}");
@@ -386,12 +387,12 @@ fn wait_and_next_n_stop_when_a_turn_costs_more_than_stop_losses() {
         "only the heavy loss stops the run:\n{waited}"
     );
     let next = play_lines(volleys(""), "zhang", Locale::En, "2\nnext 7\n");
-    assert!(next.contains("(Stopped: you lost 392 men"), "{next}");
+    assert!(next.contains("(Stopped: you lost 472 men"), "{next}");
     assert!(!next.contains("Turn 5"), "{next}");
     // In Chinese, the figures said.
     let zh = play_lines(volleys(""), "zhang", Locale::ZhHans, "2\nwait\n");
     assert!(
-        zh.contains("（暂停：本回合我军折损") && zh.contains("人，占全军百分之十。）"),
+        zh.contains("（暂停：这四回合间我军折损") && zh.contains("人，占全军百分之十二。）"),
         "{zh}"
     );
     // A scene that raises the bar to 20 % waits through both.

@@ -483,8 +483,16 @@ pub(super) fn msg(message: Msg) -> String {
             format!("  the order on its way to {unit} ({what}) is called back")
         }
         Msg::Stopped { reason } => format!("(Stopped: {reason}.)"),
-        Msg::StoppedLosses { men, percent } => {
-            format!("(Stopped: you lost {men} men this turn, {percent} % of your army.)")
+        Msg::StoppedLosses {
+            men,
+            percent,
+            turns,
+        } => {
+            let when = match turns {
+                0 | 1 => "this turn".to_string(),
+                n => format!("in these {n} turns"),
+            };
+            format!("(Stopped: you lost {men} men {when}, {percent} % of your army.)")
         }
         Msg::NoHelp { topic } => format!(
             "There is no help on `{topic}`. Try `help order`, `help hold`, `help advance`, `help attack`, `help withdraw`, `help rally`, or any command (`help` lists them)."

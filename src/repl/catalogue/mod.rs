@@ -621,6 +621,8 @@ pub enum Msg<'a> {
     StoppedLosses {
         men: &'a str,
         percent: u32,
+        /// The turns the losses were counted over (those of the run so far).
+        turns: u32,
     },
     NoHelp {
         topic: &'a str,

@@ -519,6 +519,12 @@ fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> 
         Msg::StoppedLosses {
             men: "2,400",
             percent: 6,
+            turns: 1,
+        },
+        Msg::StoppedLosses {
+            men: "9,000",
+            percent: 8,
+            turns: 3,
         },
         Msg::NoHelp { topic: what },
         Msg::MapTakesList { word: what },

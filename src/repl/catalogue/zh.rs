@@ -532,11 +532,23 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             &[("unit", unit), ("what", what)],
         ),
         Msg::Stopped { reason } => format!("{}{reason}{}", l.zh("（暂停："), l.zh("。）")),
-        Msg::StoppedLosses { men, percent } => {
+        Msg::StoppedLosses {
+            men,
+            percent,
+            turns,
+        } => {
             let percent = crate::repl::numbers::zh_numeral(percent);
+            let when = match turns {
+                0 | 1 => l.zh("（暂停：本回合我军折损").to_string(),
+                n => format!(
+                    "{}{}{}",
+                    l.zh("（暂停：这"),
+                    crate::repl::numbers::zh_numeral(n),
+                    l.zh("回合间我军折损")
+                ),
+            };
             format!(
-                "{}{men}{}{percent}{}",
-                l.zh("（暂停：本回合我军折损"),
+                "{when}{men}{}{percent}{}",
                 l.zh("人，占全军百分之"),
                 l.zh("。）")
             )
