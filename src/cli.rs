@@ -184,7 +184,7 @@ pub fn run() -> Result<ExitCode> {
     match cli.command {
         None => play(cli.play, &common),
         Some(Cmd::Play(args)) => play(args, &common),
-        Some(Cmd::Scenes) => list_scenes(&common.dir),
+        Some(Cmd::Scenes) => list_scenes(&common.dir, common.lang.as_deref()),
         Some(Cmd::Check(args)) => check(args),
         Some(Cmd::Simulate(args)) => simulate(args, &common.dir),
         Some(Cmd::Graph { scene }) => graph(&scene, &common.dir),
@@ -248,12 +248,22 @@ fn check_role(scene: &Scene, role: &str) -> Result<()> {
     }
 }
 
-fn list_scenes(dir: &SceneDir) -> Result<ExitCode> {
+fn list_scenes(dir: &SceneDir, lang: Option<&str>) -> Result<ExitCode> {
+    // The English title beside the Chinese one, in the script asked for
+    // (`--lang zh-Hant` gives the Traditional titles).
+    let chinese = match lang {
+        Some(tag) => match Locale::parse(tag) {
+            Some(Locale::ZhHant) => Locale::ZhHant,
+            Some(_) => Locale::ZhHans,
+            None => bail!("unknown language `{tag}`; use en, zh-Hans or zh-Hant"),
+        },
+        None => Locale::ZhHans,
+    };
     let scenes = load_scenes(dir)?;
     let mut out = std::io::stdout().lock();
     for scene in &scenes {
         let title = scene.meta().title.get(Locale::En);
-        let zh = scene.meta().title.get(Locale::ZhHans);
+        let zh = scene.meta().title.get(chinese);
         writeln!(
             out,
             "{}\t{title} / {zh}\t{}",

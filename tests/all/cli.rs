@@ -207,6 +207,17 @@ fn scenes_lists_every_battle_with_its_roles() {
             .any(|l| l.starts_with("broken-bridge\t") && l.contains("huang-taiji")),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("小凌河断桥"),
+        "Simplified by default: {stdout}"
+    );
+    // In the script asked for.
+    let hant = text(&xiaoling(&["scenes", "--lang", "zh-Hant"], "").stdout);
+    assert!(hant.contains("小凌河斷橋"), "{hant}");
+    assert!(!hant.contains("断桥"), "{hant}");
+    let bad = xiaoling(&["scenes", "--lang", "fr"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("unknown language `fr`"));
 }
 
 #[test]
