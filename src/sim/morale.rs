@@ -230,7 +230,7 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
     list.resize(len, value);
 }
 
-/// Morale, then rally ([`rally`]): rally reads the units' states as morale
+/// Morale, then rally (`rally`): rally reads the units' states as morale
 /// leaves them, noted on morale's walk, and nothing runs between the two.
 #[allow(clippy::too_many_arguments)]
 pub fn morale_system(

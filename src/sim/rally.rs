@@ -4,7 +4,7 @@
 //! rallies. Without drums, a routing unit that reaches its own commander, with
 //! no enemy in the zone, may rally there too. Shattered units cannot rally.
 //!
-//! Run by the morale system as its last step ([`rally`]): morale sees every
+//! Run by the morale system as its last step (`rally`): morale sees every
 //! unit's state as the turn leaves it, and notes for rally the units it must
 //! reach and where each side can fight, so the units are walked once.
 
