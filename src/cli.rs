@@ -986,17 +986,11 @@ fn throughput(runs: u32, seconds: f64, threads: usize) -> String {
     )
 }
 
-/// A whole number with commas between the thousands: 15,000.
+/// A rate rounded to a whole number with commas between the thousands:
+/// 15,000 (0 for anything below 0.5, or not a number).
 fn thousands(value: f64) -> String {
-    let digits = format!("{:.0}", value.max(0.0));
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
+    // `as` saturates, and takes NaN to 0.
+    crate::stdx::group_thousands(value.max(0.0).round() as u64)
 }
 
 /// The report as a table for reading.
@@ -1147,13 +1141,11 @@ mod tests {
     use super::{thousands, throughput};
 
     #[test]
-    fn thousands_are_set_off_by_commas() {
-        assert_eq!(thousands(0.0), "0");
+    fn a_rate_is_rounded_then_grouped() {
         assert_eq!(thousands(999.4), "999");
-        assert_eq!(thousands(1000.0), "1,000");
-        assert_eq!(thousands(15_000.0), "15,000");
-        assert_eq!(thousands(1_234_567.0), "1,234,567");
+        assert_eq!(thousands(15_000.2), "15,000");
         assert_eq!(thousands(-3.0), "0");
+        assert_eq!(thousands(f64::NAN), "0");
     }
 
     #[test]

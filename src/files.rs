@@ -40,15 +40,7 @@ pub fn human_bytes(bytes: u64) -> String {
     if bytes >= 1 << 20 {
         format!("{} MB", bytes >> 20)
     } else {
-        let digits = bytes.to_string();
-        let mut out = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        format!("{out} bytes")
+        format!("{} bytes", crate::stdx::group_thousands(bytes))
     }
 }
 

@@ -25,4 +25,5 @@ pub mod save;
 pub mod scene;
 pub mod sim;
 pub mod simulate;
+pub mod stdx;
 pub mod story;

@@ -2036,30 +2036,8 @@ pub fn text_id(item: &str, field: &str, prose: &Prose, k: usize) -> String {
 fn luck(seed: u64, turn: u32, owner: &str, p: f64) -> f64 {
     // The FNV-1a of `content_hash` over the key's text
     // ("{seed}:{turn}:{owner}:{bits of p}"), hashed as it is written: no
-    // string built, the numbers' digits made here.
-    struct Fnv(u64);
-    impl Fnv {
-        fn bytes(&mut self, bytes: &[u8]) {
-            self.0 = bytes.iter().fold(self.0, |hash, &byte| {
-                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-            });
-        }
-        /// `n` in decimal, as `Display` writes it.
-        fn number(&mut self, mut n: u64) {
-            let mut digits = [0u8; 20];
-            let mut at = digits.len();
-            loop {
-                at -= 1;
-                digits[at] = b'0' + (n % 10) as u8;
-                n /= 10;
-                if n == 0 {
-                    break;
-                }
-            }
-            self.bytes(&digits[at..]);
-        }
-    }
-    let mut fnv = Fnv(crate::scene::content_hash(""));
+    // string built.
+    let mut fnv = crate::stdx::Fnv::default();
     fnv.number(seed);
     fnv.bytes(b":");
     fnv.number(u64::from(turn));
@@ -2117,17 +2095,9 @@ pub fn clock(minute: u32) -> String {
     format!("{:02}:{:02}", minute / 60, minute % 60)
 }
 
-/// 12345 → "12,345".
+/// 12345 → "12,345" (men, by the count the story and views keep).
 pub fn group_thousands(n: u32) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::stdx::group_thousands(u64::from(n))
 }
 
 /// A game's name in its save folder before any other: `BATTLE-ROLE-SEED`,
@@ -2628,10 +2598,8 @@ mod tests {
     }
 
     #[test]
-    fn clock_and_thousands() {
+    fn clock_wraps_into_the_next_day() {
         assert_eq!(clock(900), "15:00");
         assert_eq!(clock(1500), "01:00");
-        assert_eq!(group_thousands(1234567), "1,234,567");
-        assert_eq!(group_thousands(12), "12");
     }
 }

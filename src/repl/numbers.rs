@@ -373,7 +373,7 @@ fn en_figure(v: u64) -> String {
             };
         }
     }
-    group_thousands(v)
+    crate::stdx::group_thousands(v)
 }
 
 /// A round figure in English with powers of ten in words ("ten thousand",
@@ -436,19 +436,6 @@ fn en_several(p: u64, few: bool, n: u64) -> String {
         (1_000_000_000, false) => "several billion".to_string(),
         _ => "billions".to_string(),
     }
-}
-
-/// Digits grouped by threes with commas: 25000 -> "25,000".
-fn group_thousands(v: u64) -> String {
-    let digits = v.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Chinese digits.

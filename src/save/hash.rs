@@ -10,22 +10,7 @@
 
 use serde::ser::{self, Serialize};
 
-/// FNV-1a, 64 bits.
-pub struct Fnv(pub u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv {
-    pub fn bytes(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
+pub use crate::stdx::Fnv;
 
 /// The fingerprint of `value`.
 pub fn fingerprint<T: Serialize + ?Sized>(value: &T) -> u64 {

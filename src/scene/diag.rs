@@ -1,6 +1,7 @@
 //! Diagnostics: a problem in a scene file, with its position, the offending
 //! line and a hint, printed the way a compiler prints an error.
 
+use super::lex;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use std::fmt;
 use unicode_width::UnicodeWidthChar;
@@ -321,30 +322,20 @@ impl<'a> Locator<'a> {
         let (start, end) = within.map_or((0, self.source.len()), Declaration::span);
         let text = self.source.get(start..end)?;
         let bytes = text.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'"' => {
-                    i += 1;
-                    while i < bytes.len() && bytes[i] != b'"' {
-                        i += if bytes[i] == b'\\' { 2 } else { 1 };
-                    }
+        // Strings and comments hold no values.
+        for (i, byte) in lex::code(text) {
+            if matches!(byte, b'i' | b'N') {
+                let word_before =
+                    i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+                let rest = &text[i..];
+                let word = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                    .map_or(rest, |n| &rest[..n]);
+                if !word_before && matches!(word, "inf" | "NaN" | "inf.0" | "infinity") {
+                    let signed = i > 0 && matches!(bytes[i - 1], b'-' | b'+');
+                    return Some(start + i - usize::from(signed));
                 }
-                b'i' | b'N' => {
-                    let word_before =
-                        i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
-                    let rest = &text[i..];
-                    let word = rest
-                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
-                        .map_or(rest, |n| &rest[..n]);
-                    if !word_before && matches!(word, "inf" | "NaN" | "inf.0" | "infinity") {
-                        let signed = i > 0 && matches!(bytes[i - 1], b'-' | b'+');
-                        return Some(start + i - usize::from(signed));
-                    }
-                }
-                _ => {}
             }
-            i += 1;
         }
         None
     }
@@ -417,24 +408,17 @@ fn scan(source: &str) -> (Vec<Declaration>, Vec<(String, usize)>) {
     let mut i = 0;
     while i < bytes.len() {
         let byte = bytes[i];
+        if !lex::is_string_start(bytes, i)
+            && let Some(end) = lex::skip(source, i)
+        {
+            // A comment or a char.
+            i = end;
+            continue;
+        }
         match byte {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = source[i..].find('\n').map_or(bytes.len(), |n| i + n + 1);
-                continue;
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i = source[i + 2..]
-                    .find("*/")
-                    .map_or(bytes.len(), |n| i + 2 + n + 2);
-                continue;
-            }
-            b'"' | b'r' if is_string_start(bytes, i) => {
-                let (value, after) = read_string(source, i);
-                let quote = if byte == b'r' {
-                    i + source[i..].find('"').unwrap_or(0)
-                } else {
-                    i
-                };
+            b'"' | b'r' if lex::is_string_start(bytes, i) => {
+                let (open, close, after) = lex::string_span(source, i);
+                let quote = open - 1;
                 if pending_key.as_deref() == Some("id")
                     && let Some(frame) = stack.last_mut()
                     && frame.declared.is_none()
@@ -443,7 +427,7 @@ fn scan(source: &str) -> (Vec<Declaration>, Vec<(String, usize)>) {
                     let path = stack.iter().filter_map(|f| f.key.clone()).collect();
                     declarations.push(Declaration {
                         path,
-                        id: value,
+                        id: source[open..close].to_string(),
                         id_at: quote,
                         start: stack.last().map_or(0, |f| f.start),
                         end: source.len(),
@@ -451,18 +435,6 @@ fn scan(source: &str) -> (Vec<Declaration>, Vec<(String, usize)>) {
                 }
                 pending_key = None;
                 i = after;
-                continue;
-            }
-            b'\'' => {
-                // A char literal: skip it (an escape, then the closing quote).
-                let skip = if bytes.get(i + 1) == Some(&b'\\') {
-                    3
-                } else {
-                    2
-                };
-                i = (i + skip..bytes.len())
-                    .find(|&j| bytes[j] == b'\'')
-                    .map_or(bytes.len(), |j| j + 1);
                 continue;
             }
             b'(' | b'[' | b'{' => {
@@ -505,50 +477,6 @@ fn scan(source: &str) -> (Vec<Declaration>, Vec<(String, usize)>) {
         i += 1;
     }
     (declarations, sections)
-}
-
-/// Whether a string literal (`"…"` or `r#"…"#`) starts at `i`.
-fn is_string_start(bytes: &[u8], i: usize) -> bool {
-    match bytes[i] {
-        b'"' => true,
-        b'r' => {
-            let previous_is_word =
-                i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
-            let mut j = i + 1;
-            while bytes.get(j) == Some(&b'#') {
-                j += 1;
-            }
-            !previous_is_word && bytes.get(j) == Some(&b'"')
-        }
-        _ => false,
-    }
-}
-
-/// The text of the string literal at `i` (escapes kept as written, which is
-/// enough to compare plain ids) and the offset just past it.
-fn read_string(source: &str, i: usize) -> (String, usize) {
-    let bytes = source.as_bytes();
-    if bytes[i] == b'r' {
-        let hashes = source[i + 1..].bytes().take_while(|b| *b == b'#').count();
-        let open = i + 1 + hashes + 1;
-        let close = format!("\"{}", "#".repeat(hashes));
-        return match source[open..].find(&close) {
-            Some(n) => (source[open..open + n].to_string(), open + n + close.len()),
-            None => (source[open..].to_string(), source.len()),
-        };
-    }
-    let mut j = i + 1;
-    while j < bytes.len() {
-        match bytes[j] {
-            b'\\' => j += 2,
-            b'"' => return (source[i + 1..j].to_string(), j + 1),
-            _ => j += 1,
-        }
-    }
-    (
-        source[(i + 1).min(source.len())..].to_string(),
-        source.len(),
-    )
 }
 
 /// 1-based line and column (in characters) of a byte offset.

@@ -7,6 +7,7 @@
 
 pub mod diag;
 pub mod hant;
+mod lex;
 pub mod placeholder;
 pub mod raw;
 pub mod resolved;
@@ -353,9 +354,7 @@ fn for_each_text(raw: &mut RawScene, f: &mut dyn FnMut(&mut Text)) {
 
 /// FNV-1a over the text: stable across builds and platforms, unlike `Hash`.
 pub fn content_hash(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
+    crate::stdx::fnv1a(text.as_bytes())
 }
 
 /// The shipped scenes, from the copies inside the binary.

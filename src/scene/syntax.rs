@@ -5,6 +5,7 @@
 //! told in an author's words, with a hint for that error.
 
 use super::diag::{Diagnostic, Locator, closest, line_column, offset_of};
+use super::lex;
 use ron::error::{Error, SpannedError};
 
 /// The text of a file without its UTF-8 byte-order mark, if it has one.
@@ -92,40 +93,13 @@ fn skip_trivia(source: &str, mut at: usize) -> usize {
     while at < bytes.len() {
         match bytes[at] {
             b if b.is_ascii_whitespace() => at += 1,
-            b'/' if bytes.get(at + 1) == Some(&b'/') => {
-                at = source[at..].find('\n').map_or(bytes.len(), |n| at + n + 1);
-            }
-            b'/' if bytes.get(at + 1) == Some(&b'*') => {
-                at = block_comment_end(source, at).unwrap_or(bytes.len());
+            b'/' if matches!(bytes.get(at + 1), Some(b'/' | b'*')) => {
+                at = lex::skip(source, at).unwrap_or(bytes.len());
             }
             _ => break,
         }
     }
     at.min(bytes.len())
-}
-
-/// Just past the block comment opening at `at` (comments nest), if it closes.
-fn block_comment_end(source: &str, at: usize) -> Option<usize> {
-    let bytes = source.as_bytes();
-    let mut depth = 0;
-    let mut i = at;
-    while i + 1 < bytes.len() {
-        match (bytes[i], bytes[i + 1]) {
-            (b'/', b'*') => {
-                depth += 1;
-                i += 2;
-            }
-            (b'*', b'/') => {
-                depth -= 1;
-                i += 2;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => i += 1,
-        }
-    }
-    None
 }
 
 /// The block comment that is never closed: the first `/*` outside strings
@@ -134,33 +108,16 @@ fn unclosed_comment(source: &str) -> Option<usize> {
     let bytes = source.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        match bytes[i] {
-            b'"' => i = string_end(source, i),
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = source[i..].find('\n').map_or(bytes.len(), |n| i + n + 1);
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => match block_comment_end(source, i) {
+        if bytes[i] == b'/' && bytes.get(i + 1) == Some(&b'*') {
+            match lex::block_comment_end(source, i) {
                 Some(end) => i = end,
                 None => return Some(i),
-            },
-            _ => i += 1,
+            }
+        } else {
+            i = lex::skip(source, i).unwrap_or(i + 1);
         }
     }
     None
-}
-
-/// Just past the plain string starting with the quote at `at`.
-fn string_end(source: &str, at: usize) -> usize {
-    let bytes = source.as_bytes();
-    let mut j = at + 1;
-    while j < bytes.len() {
-        match bytes[j] {
-            b'\\' => j += 2,
-            b'"' => return j + 1,
-            _ => j += 1,
-        }
-    }
-    bytes.len()
 }
 
 /// Where the value that ends at `at` (its last character) begins: the
@@ -174,43 +131,31 @@ fn value_start(source: &str, at: usize) -> usize {
     if matches!(last, b')' | b']' | b'}') {
         // Scan from the start, keeping a stack of openers, up to `at`.
         let mut stack = Vec::new();
-        let mut i = 0;
-        while i < at {
-            match bytes[i] {
-                b'"' => {
-                    i = string_end(source, i);
-                    continue;
-                }
-                b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                    i = source[i..].find('\n').map_or(bytes.len(), |n| i + n + 1);
-                    continue;
-                }
-                b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                    i = block_comment_end(source, i).unwrap_or(bytes.len());
-                    continue;
-                }
+        for (i, byte) in lex::code(source).take_while(|(i, _)| *i < at) {
+            match byte {
                 b'(' | b'[' | b'{' => stack.push(i),
                 b')' | b']' | b'}' => {
                     stack.pop();
                 }
                 _ => {}
             }
-            i += 1;
         }
         return stack.pop().unwrap_or(at);
     }
-    if last == b'"' {
-        // The closing quote of a string: find its opening quote.
+    if matches!(last, b'"' | b'#') {
+        // The closing quote of a string: find where the string opens.
         let mut i = 0;
         while i < at {
-            if bytes[i] == b'"' {
-                let end = string_end(source, i);
-                if end > at {
-                    return i;
+            match lex::skip(source, i) {
+                Some(end) if end > at => {
+                    return if lex::is_string_start(bytes, i) {
+                        i
+                    } else {
+                        at
+                    };
                 }
-                i = end;
-            } else {
-                i += 1;
+                Some(end) => i = end,
+                None => i += 1,
             }
         }
         return at;
@@ -237,8 +182,8 @@ fn field_before(source: &str, at: usize) -> Option<&str> {
 /// The value written at `at`, as the author wrote it, shortened.
 fn written(source: &str, at: usize) -> String {
     let rest = source.get(at..).unwrap_or("");
-    let end = if rest.starts_with('"') {
-        string_end(rest, 0)
+    let end = if lex::is_string_start(rest.as_bytes(), 0) {
+        lex::string_end(rest, 0)
     } else if rest.starts_with(['(', '[', '{']) {
         bracket_end(rest)
     } else {
@@ -255,15 +200,9 @@ fn written(source: &str, at: usize) -> String {
 
 /// Just past the bracket that closes the one `text` starts with (or the end).
 fn bracket_end(text: &str) -> usize {
-    let bytes = text.as_bytes();
     let mut depth = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                i = string_end(text, i);
-                continue;
-            }
+    for (i, byte) in lex::code(text) {
+        match byte {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => {
                 depth -= 1;
@@ -273,37 +212,21 @@ fn bracket_end(text: &str) -> usize {
             }
             _ => {}
         }
-        i += 1;
     }
-    bytes.len()
+    text.len()
 }
 
 /// The innermost bracket still open at the end of the text, if any.
 fn unclosed_bracket(source: &str) -> Option<(usize, char)> {
-    let bytes = source.as_bytes();
     let mut stack = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                i = string_end(source, i);
-                continue;
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = source[i..].find('\n').map_or(bytes.len(), |n| i + n + 1);
-                continue;
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i = block_comment_end(source, i).unwrap_or(bytes.len());
-                continue;
-            }
-            b @ (b'(' | b'[' | b'{') => stack.push((i, char::from(b))),
+    for (i, byte) in lex::code(source) {
+        match byte {
+            b'(' | b'[' | b'{' => stack.push((i, char::from(byte))),
             b')' | b']' | b'}' => {
                 stack.pop();
             }
             _ => {}
         }
-        i += 1;
     }
     stack.pop()
 }

@@ -8,28 +8,9 @@ use super::{Battle, Strength, UnitInfo, ZoneIdx};
 use crate::scene::{self, MoraleState, RawScene};
 use bevy_ecs::prelude::*;
 
-pub const SMALL_SCENE: &str = r#"(
-    meta: (id: "small", title: "Small", date: "", place: "", intro: "", turn_minutes: 15,
-           max_turns: 20, timeout_ending: "end", playable: ["zhang"]),
-    sides: [(id: "ming", name: "Ming", colour: Red), (id: "jin", name: "Jin", colour: Yellow)],
-    zones: [
-        (id: "south-bank", name: "South bank", kind: Bank, at: (0, 0), adjacent: ["ford"]),
-        (id: "ford", name: "Ford", kind: Ford, at: (0, 1), adjacent: ["north-bank"],
-         width_m: 300, length_m: 500, depth_m: 1.0),
-        (id: "north-bank", name: "North bank", kind: Bank, at: (0, 2), adjacent: ["tent"]),
-        (id: "tent", name: "Tent", kind: Camp, at: (0, 3), adjacent: []),
-    ],
-    commanders: [
-        (id: "zhang", name: "Zhang", side: "ming", leadership: 5, zone: "south-bank", playable: true, drums: true),
-        (id: "khan", name: "Khan", side: "jin", leadership: 9, zone: "tent", drums: true),
-    ],
-    units: [
-        (id: "ming-foot", name: "Ming foot", side: "ming", kind: MingFoot, men: 4000, quality: 0.5, morale: 60, zone: "south-bank"),
-        (id: "banner", name: "Banner", side: "jin", kind: BannerCavalry, men: 4000, quality: 0.7, morale: 70, zone: "north-bank"),
-        (id: "han-foot", name: "Han foot", side: "jin", kind: HanBannerFoot, men: 1000, quality: 0.4, morale: 50, zone: "tent", may_surrender: true),
-    ],
-    endings: [(id: "end", title: "End", when: Never, text: "", summary: "")],
-)"#;
+/// The small world's scene, shared with the integration tests' diagnostics
+/// table (`tests/all/scenes.rs`): valid, with one item per line.
+pub const SMALL_SCENE: &str = include_str!("../../tests/data/small.ron");
 
 /// The small world, changed by `modify`, as a world and its turn schedule.
 pub fn small_world(modify: impl FnOnce(RawScene) -> RawScene) -> (World, super::Turn) {
