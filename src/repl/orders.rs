@@ -1,0 +1,273 @@
+//! `order` at the prompt: the verbs and names the player types, in every
+//! language, and what is said of the orders given and refused.
+
+use super::*;
+
+/// The verbs of `order`, in English and Chinese.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Verb {
+    Hold,
+    Advance,
+    Attack,
+    Withdraw,
+    Rally,
+}
+
+pub(super) fn verb(word: &str) -> Option<Verb> {
+    Some(match word.to_lowercase().as_str() {
+        "hold" | "坚守" | "堅守" => Verb::Hold,
+        "advance" | "前进" | "前進" | "进至" | "進至" => Verb::Advance,
+        "attack" | "进攻" | "進攻" => Verb::Attack,
+        "withdraw" | "撤退" => Verb::Withdraw,
+        "rally" | "收拢" | "收攏" => Verb::Rally,
+        _ => return None,
+    })
+}
+
+/// A name in every language it is written in.
+pub(super) fn names(text: &crate::scene::Text) -> Vec<&str> {
+    match text {
+        crate::scene::Text::Plain(name) => vec![name.as_str()],
+        crate::scene::Text::Localized(map) => map.values().collect(),
+    }
+}
+
+/// The id whose id or name the words give: exactly, else the one that begins
+/// so (case and a leading "the" aside). Err with the nearest id when none or
+/// several do.
+pub(super) fn find<'a>(
+    words: &str,
+    items: &[(&'a str, Vec<&str>)],
+) -> Result<&'a str, Option<&'a str>> {
+    // Case, a leading "the", and hyphens or underscores for spaces aside:
+    // `old-mill` is "The old mill".
+    let norm = |s: &str| {
+        let lower = s.trim().to_lowercase().replace(['-', '_'], " ");
+        let lower = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+        lower
+            .strip_prefix("the ")
+            .map(str::to_string)
+            .unwrap_or(lower)
+    };
+    let wanted = norm(words);
+    if wanted.is_empty() {
+        return Err(None);
+    }
+    let exact: Vec<&str> = items
+        .iter()
+        .filter(|(id, names)| norm(id) == wanted || names.iter().any(|n| norm(n) == wanted))
+        .map(|(id, _)| *id)
+        .collect();
+    if let [one] = exact.as_slice() {
+        return Ok(one);
+    }
+    let begins: Vec<&str> = items
+        .iter()
+        .filter(|(id, names)| {
+            norm(id).starts_with(&wanted) || names.iter().any(|n| norm(n).starts_with(&wanted))
+        })
+        .map(|(id, _)| *id)
+        .collect();
+    match begins.as_slice() {
+        [one] => Ok(one),
+        _ => Err(crate::scene::diag::closest(
+            &wanted,
+            items.iter().map(|(id, _)| *id),
+        )),
+    }
+}
+
+pub(super) fn not_found(locale: Locale, words: &str, near: Option<&str>, zone: bool) -> String {
+    let words = commands::shorten(words, 30);
+    msg(
+        locale,
+        Msg::NotFound {
+            words: &words,
+            near,
+            zone,
+        },
+    )
+}
+
+/// Own units' orders in force (by unit) and the orders on their way.
+pub(super) type OwnOrders = (
+    Vec<(usize, crate::sim::movement::UnitOrder)>,
+    Vec<crate::story::Courier>,
+);
+
+impl Session<'_> {
+    /// `order UNIT VERB [ZONE]`: finds the unit and the zone by id or name
+    /// (English or Chinese, a unique beginning is enough), then sends it.
+    pub(super) fn order(&mut self, args: &[String]) {
+        let l = self.options.locale;
+        let usage = ui(l, Ui::OrderUsage);
+        let verb_at = args.iter().position(|w| verb(w).is_some());
+        let Some(verb_at) = verb_at.filter(|at| *at > 0) else {
+            self.say_wrapped(usage, "");
+            return;
+        };
+        let unit_words = args[..verb_at].join(" ");
+        let zone_words = args[verb_at + 1..].join(" ");
+        let scene = self.game.scene_arc();
+        let own = self.game.player_units();
+        let units: Vec<(&str, Vec<&str>)> = own
+            .iter()
+            .filter_map(|i| scene.units().get(*i))
+            .map(|u| (u.id.as_str(), names(&u.name)))
+            .collect();
+        let unit = match find(&unit_words, &units) {
+            Ok(id) => id.to_string(),
+            Err(near) => {
+                self.say_wrapped(&not_found(l, &unit_words, near, false), "");
+                return;
+            }
+        };
+        let needs_zone = matches!(verb(&args[verb_at]), Some(Verb::Advance | Verb::Attack));
+        if needs_zone && zone_words.trim().is_empty() {
+            // `order X attack` with no place: say how, not "no place named ''".
+            self.say_wrapped(usage, "");
+            return;
+        }
+        let zone = if needs_zone {
+            let labels: Vec<String> = (0..scene.zones().len()).map(drawn::zone_label).collect();
+            let zones: Vec<(&str, Vec<&str>)> = scene
+                .zones()
+                .iter()
+                .zip(&labels)
+                .map(|(z, label)| {
+                    let mut names = names(&z.name);
+                    names.push(label.as_str());
+                    (z.id.as_str(), names)
+                })
+                .collect();
+            // A letter the map prints names its place, whatever else begins so.
+            let by_label = drawn::zone_of_label(&scene, &zone_words)
+                .and_then(|z| scene.zones().get(z))
+                .map(|z| z.id.as_str());
+            match by_label
+                .ok_or(None)
+                .or_else(|_: Option<&str>| find(&zone_words, &zones))
+            {
+                Ok(id) => id.to_string(),
+                Err(near) => {
+                    self.say_wrapped(&not_found(l, &zone_words, near, true), "");
+                    return;
+                }
+            }
+        } else {
+            if !zone_words.is_empty() {
+                self.say_wrapped(usage, "");
+                return;
+            }
+            String::new()
+        };
+        let order = match verb(&args[verb_at]) {
+            Some(Verb::Hold) => UnitCommand::Hold,
+            Some(Verb::Advance) => UnitCommand::Advance(zone),
+            Some(Verb::Attack) => UnitCommand::Attack(zone),
+            Some(Verb::Withdraw) => UnitCommand::Withdraw,
+            _ => UnitCommand::Rally,
+        };
+        match self.game.order(&unit, order) {
+            Ok(outputs) => {
+                self.show(&outputs);
+                self.autosave("turn");
+            }
+            Err(err) => match scene.unit_idx(&unit) {
+                Some(idx) => self.order_refused(idx, &err),
+                None => self.error(&err),
+            },
+        }
+    }
+
+    /// Each own unit's order in force, and the orders on their way.
+    pub(super) fn own_orders(&mut self) -> OwnOrders {
+        let known = self.game.known();
+        let units = known
+            .own
+            .iter()
+            .enumerate()
+            .filter_map(|(idx, w)| Some((idx, w.as_ref()?.record.orders.order)))
+            .collect();
+        (units, self.game.story().couriers.clone())
+    }
+
+    /// A choice that changed the orders of the player's units says which,
+    /// from what to what (the choice replaces what he had ordered).
+    pub(super) fn say_changed_orders(&mut self, before: &OwnOrders) {
+        let after = self.own_orders();
+        let l = self.options.locale;
+        let mut lines = Vec::new();
+        for &(idx, now) in &after.0 {
+            let Some(&(_, was)) = before.0.iter().find(|(i, _)| *i == idx) else {
+                continue;
+            };
+            if was == now {
+                continue;
+            }
+            let line = self.with_view(|v| {
+                let name = v.unit_name(idx);
+                let (was, now) = (v.doing(was), v.doing(now));
+                msg(
+                    l,
+                    Msg::ChangedOrder {
+                        unit: &name,
+                        was: &was,
+                        now: &now,
+                    },
+                )
+            });
+            lines.push(line);
+        }
+        for courier in &before.1 {
+            if after.1.contains(courier) {
+                continue;
+            }
+            // Delivered at the end of a turn, not by a choice: only a
+            // courier still due is one the choice called back.
+            if courier.arrives <= self.game.turn() {
+                continue;
+            }
+            let Some(idx) = self.game.scene().unit_idx(&courier.unit) else {
+                continue;
+            };
+            let line = self.with_view(|v| {
+                let name = v.unit_name(idx);
+                let what = v.order_words(&courier.order);
+                msg(
+                    l,
+                    Msg::CalledBack {
+                        unit: &name,
+                        what: &what,
+                    },
+                )
+            });
+            lines.push(line);
+        }
+        if lines.is_empty() {
+            return;
+        }
+        self.say_wrapped(ui(l, Ui::OrdersChanged), "");
+        for line in lines {
+            let line = render::capitalize(line.trim_start());
+            self.say(&drawn::hang(
+                &line,
+                self.options.style.columns,
+                "  ",
+                "      ",
+            ));
+        }
+    }
+
+    /// Why a unit refused an order, and what would work instead.
+    pub(super) fn order_refused(&mut self, idx: usize, err: &StoryError) {
+        let l = self.options.locale;
+        let name = self.with_view(|v| v.unit_name(idx));
+        let Some(text) = catalogue::order_refused(l, &name, err) else {
+            self.error(err);
+            return;
+        };
+        let text = render::capitalize(&text);
+        self.say_wrapped(&text, "");
+    }
+}
