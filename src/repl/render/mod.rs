@@ -1,0 +1,814 @@
+//! Rendering: the story's outputs and the player's views as localized text.
+//!
+//! Generic narration comes from per-locale templates with named placeholders
+//! (`{unit}`, `{zone}`, `{men}`…), never from gluing strings together. The
+//! player is told only what their side can see: an enemy unit in smoke is
+//! "unknown", and what happens to it there goes untold.
+
+mod entries;
+mod map;
+mod orders;
+mod reveal;
+mod saves;
+mod status;
+
+pub use saves::saves_table;
+
+use super::catalogue::{
+    self, Detail, Doing, Msg, Order, Troops, Ui, bearing, capitalizes, modifier_name, msg,
+    state_name, template, ui,
+};
+use super::numbers::Sure;
+use super::wrap::{KEEP, NAME_CLOSE, NAME_OPEN, pad, width, wrap};
+use crate::picture::{Bearing, Clarity, Known, Reckoning, Reveal, Sighting, Source};
+use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
+use crate::sim::{Entry, Field};
+use crate::story::{Arg, Told, UnitCommand, clock, group_thousands};
+
+pub use super::catalogue::time_words;
+
+/// How text is styled: colour on or off, and the width to wrap at.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub colour: bool,
+    pub columns: usize,
+}
+
+impl Style {
+    /// A name in its side's colour. Without colour the name is still marked
+    /// (with [`NAME_OPEN`] and [`NAME_CLOSE`], which take no room and are
+    /// never printed), so wrapping keeps a Chinese name whole either way.
+    pub fn paint(&self, colour: Colour, text: &str) -> String {
+        if !self.colour {
+            return format!("{NAME_OPEN}{text}{NAME_CLOSE}");
+        }
+        let code = match colour {
+            Colour::Red => 31,
+            Colour::Green => 32,
+            Colour::Yellow => 33,
+            Colour::Blue => 34,
+            Colour::Magenta => 35,
+            Colour::Cyan => 36,
+            Colour::White => 37,
+        };
+        format!("\u{1b}[{code}m{text}\u{1b}[0m")
+    }
+
+    pub fn bold(&self, text: &str) -> String {
+        if self.colour {
+            format!("\u{1b}[1m{text}\u{1b}[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    pub fn dim(&self, text: &str) -> String {
+        if self.colour {
+            format!("\u{1b}[2m{text}\u{1b}[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// Whether a battle is told from a novel: one of its sources is a chapter in
+/// `seeds/`. A battle written from general history says "history"
+/// where the others say "the novel".
+pub fn from_novel(scene: &Scene) -> bool {
+    scene
+        .meta()
+        .sources
+        .iter()
+        .any(|source| !source.seed.is_empty())
+}
+
+fn smoke_words(locale: Locale, field: &Field, smoke: f64) -> &'static str {
+    let rules = &field.rules;
+    ui(
+        locale,
+        if smoke >= rules.smoke_blind {
+            Ui::ThickSmoke
+        } else if smoke >= rules.smoke_thin {
+            Ui::ThinSmoke
+        } else {
+            Ui::ClearAir
+        },
+    )
+}
+
+fn fill(template: &str, args: &[(&str, String)]) -> String {
+    let mut out = template.to_string();
+    for (name, value) in args {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+/// A chronicle entry told in a group: template key, other arguments, unit.
+type Grouped = (Detail, Vec<(&'static str, String)>, usize);
+
+/// A row of `status`: the unit's name, and where it is, its men, morale and
+/// state (None: out of sight).
+type StatusRow = (String, Option<[String; 4]>);
+
+/// Everything the renderer needs to name things and know what the player sees.
+pub struct View<'a> {
+    pub scene: &'a Scene,
+    pub field: &'a Field,
+    /// What the played side knows (`picture.rs`): the only state a view
+    /// reads. The world itself is out of its reach.
+    pub known: &'a Known,
+    pub locale: Locale,
+    pub side: usize,
+    /// The commander the player plays, when there is one.
+    pub role: Option<String>,
+    pub style: Style,
+}
+
+impl View<'_> {
+    pub fn text(&self, text: &Text) -> String {
+        text.get(self.locale).to_string()
+    }
+
+    /// Story text in the reader's language, its placeholders written with
+    /// the values they had when it was told.
+    pub fn told(&self, told: &Told) -> String {
+        let l = self.locale;
+        let filled = crate::scene::placeholder::fill(told.text.get(l), |inside| {
+            let (_, arg) = told.args.iter().find(|(name, _)| name == inside)?;
+            Some(match arg {
+                Arg::Count(n) => self.said_in_prose(*n, Sure::Counted),
+                Arg::About(n) => self.said_in_prose(*n, Sure::Estimated),
+                Arg::Rough(n) => self.said_in_prose(*n, Sure::Rough),
+                Arg::Unknown => ui(l, Ui::UnknownNumber).to_string(),
+                Arg::Turn(n) => n.to_string(),
+                Arg::Clock(minute) => time_words(l, *minute),
+                Arg::Name(name) => self.mid_sentence(name.get(l)),
+                Arg::Nobody => ui(l, Ui::Nobody).to_string(),
+            })
+        });
+        if capitalizes(l) {
+            capitalize(&sentence_starts(&filled))
+        } else {
+            filled
+        }
+    }
+
+    pub fn unit_name(&self, unit: usize) -> String {
+        let Some(def) = self.scene.units().get(unit) else {
+            return String::new();
+        };
+        if !self.owns(unit) && !self.named(unit) {
+            return self.enemy_label(unit);
+        }
+        let name = self.mid_sentence(def.name.get(self.locale));
+        let name = name.as_str();
+        match self
+            .scene
+            .side_idx(&def.side)
+            .and_then(|s| self.scene.sides().get(s))
+        {
+            Some(side) => self.style.paint(side.colour, name),
+            None => name.to_string(),
+        }
+    }
+
+    /// A zone's name as it reads mid-sentence ("the ford", not "The ford").
+    pub fn zone_name(&self, zone: usize) -> String {
+        let name = self
+            .scene
+            .zones()
+            .get(zone)
+            .map(|z| z.name.get(self.locale))
+            .unwrap_or_default();
+        // Marked like a unit's name, so wrapping never splits a place.
+        format!("{NAME_OPEN}{}{NAME_CLOSE}", self.mid_sentence(name))
+    }
+
+    /// English names are written as they open a sentence ("The ford…"); in
+    /// running text the article is lower-case. Sentences are capitalized after.
+    fn mid_sentence(&self, name: &str) -> String {
+        match name.strip_prefix("The ") {
+            Some(rest) if capitalizes(self.locale) => format!("the {rest}"),
+            _ => name.to_string(),
+        }
+    }
+
+    pub fn side_name(&self, side: usize) -> String {
+        match self.scene.sides().get(side) {
+            Some(s) => self.style.paint(s.colour, s.name.get(self.locale)),
+            None => String::new(),
+        }
+    }
+
+    /// A commander's drums, "your drums" when he is the player's own:
+    /// 「你的鼓声」.
+    fn drums_of(&self, commander: usize) -> String {
+        let yours = self
+            .scene
+            .commanders()
+            .get(commander)
+            .is_some_and(|c| Some(&c.id) == self.role.as_ref());
+        let commander = self.commander_name(commander);
+        msg(
+            self.locale,
+            Msg::DrumsOf {
+                yours,
+                commander: &commander,
+            },
+        )
+    }
+
+    pub fn commander_name(&self, commander: usize) -> String {
+        self.scene
+            .commanders()
+            .get(commander)
+            .map(|c| c.name.get(self.locale).to_string())
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn unit_side(&self, unit: usize) -> usize {
+        // The side it fights for now: a `ChangeSide` may have moved it.
+        self.known
+            .unit_side
+            .get(unit)
+            .copied()
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The player knows this unit as it is this turn: his own, or an enemy
+    /// seen (or reported) now.
+    pub fn sees_unit(&self, unit: usize) -> bool {
+        self.owns(unit) || self.known.picture.seen_now(unit)
+    }
+
+    /// The enemy unit's banner could be made out (close enough, clear air).
+    fn named(&self, unit: usize) -> bool {
+        self.known
+            .picture
+            .sighting(unit)
+            .is_some_and(|s| s.clarity.named())
+    }
+
+    /// An enemy unit whose banner nobody could make out: "a body of
+    /// {side} horse", 「一队{side}骑兵」; troops when only shapes were seen.
+    pub(crate) fn enemy_label(&self, unit: usize) -> String {
+        let side = self.side_name(self.unit_side(unit));
+        let sighting = self.known.picture.sighting(unit);
+        let clarity = sighting.map_or(Clarity::Felt, |s| s.clarity);
+        let mounted = sighting.is_some_and(|s| s.mounted);
+        let troops = match (clarity, mounted) {
+            (Clarity::Far, true) => Troops::Horse,
+            (Clarity::Far, false) => Troops::Foot,
+            _ => Troops::Troops,
+        };
+        msg(
+            self.locale,
+            Msg::Body {
+                side: &side,
+                troops,
+            },
+        )
+    }
+
+    /// The player sees what is in the zone now (with his own eyes or by a
+    /// word that reached him this turn).
+    pub(crate) fn sees_zone(&self, zone: usize) -> bool {
+        let p = &self.known.picture;
+        p.seen_now.get(zone).copied().unwrap_or(false) || p.sees.get(zone).copied().unwrap_or(false)
+    }
+
+    /// Men in the turn's prose: the player's own counted (exact under ten
+    /// thousand, said round above: nobody tells 11,415 in a sentence), the
+    /// enemy's estimated.
+    pub(crate) fn told_men(&self, men: u32, own: bool) -> String {
+        match (own, men < 10_000) {
+            // In Chinese prose a figure is said, not printed: 约五千.
+            (true, true) if catalogue::says_small_figures(self.locale) => {
+                self.said(men, Sure::Counted)
+            }
+            (true, true) => group_thousands(men),
+            (true, false) => self.said(men, Sure::Counted),
+            (false, _) => self.said(men, Sure::Estimated),
+        }
+    }
+
+    /// A figure in running text, said as people say it.
+    pub(crate) fn said_in_prose(&self, men: u32, sure: Sure) -> String {
+        self.said(men, sure)
+    }
+
+    /// An estimate as said in prose: "about 300", 「三百来」 (the caller's
+    /// template adds 人).
+    pub(crate) fn said(&self, men: u32, sure: Sure) -> String {
+        catalogue::men_said(self.locale, men, sure)
+    }
+
+    pub(crate) fn owns(&self, unit: usize) -> bool {
+        self.unit_side(unit) == self.side
+    }
+
+    /// A commander's fall, told to his own side and to an enemy who sees
+    /// where he stood.
+    pub(crate) fn commander_fall(
+        &self,
+        commander: usize,
+        fate: crate::scene::Fate,
+    ) -> Option<String> {
+        let state = self.known.commanders.get(commander)?.as_ref()?;
+        if state.side != self.side && !self.sees_zone(state.zone) {
+            return None;
+        }
+        let l = self.locale;
+        // The played commander reads of his own fall in the second person.
+        let yours = self
+            .scene
+            .commanders()
+            .get(commander)
+            .is_some_and(|c| Some(&c.id) == self.role.as_ref());
+        let text = template(l, Detail::fall(fate, yours));
+        if yours {
+            return Some(fill(text, &[("zone", self.zone_name(state.zone))]));
+        }
+        Some(fill(
+            text,
+            &[
+                ("commander", self.commander_name(commander)),
+                ("zone", self.zone_name(state.zone)),
+            ],
+        ))
+    }
+
+    /// Why an own unit is not where its order sends it, from what the
+    /// simulation knows and the player may: an order still on its way, a
+    /// crossing it is still in (crowded, dark or deep), or an enemy known to
+    /// stand in its way. None when it is not held up.
+    pub(crate) fn stuck(&self, idx: usize, couriers: &[crate::story::Courier]) -> Option<Ui> {
+        use crate::sim::movement::UnitOrder;
+        let unit = self.known.own_unit(idx)?;
+        let id = &self.scene.units().get(idx)?.id;
+        if couriers.iter().any(|c| &c.unit == id) {
+            return Some(Ui::StuckCourier);
+        }
+        let zone = unit.location.zone;
+        let going = match unit.orders.order {
+            UnitOrder::MoveTo(to) => to != zone,
+            _ => false,
+        };
+        if !going || !unit.morale.state.obeys() {
+            return None;
+        }
+        let info = self.field.zones.get(zone)?;
+        if info.is_crossing() && unit.orders.progress < f64::from(unit.men) {
+            let blind = !self.known.picture.sees.get(zone).copied().unwrap_or(true);
+            let crowded = self.known.own.iter().enumerate().any(|(other, word)| {
+                other != idx
+                    && word.as_ref().is_some_and(|w| {
+                        w.record.location.present
+                            && w.record.location.zone == zone
+                            && w.record.men > 0
+                            && w.record.morale.state.can_fight_or_flee()
+                    })
+            }) || self.known.enemy_in(zone);
+            // Alone on a dry span in clear air it is only walking over.
+            return if crowded {
+                Some(Ui::StuckCrowd)
+            } else if blind {
+                Some(Ui::StuckDark)
+            } else {
+                (info.depth_m > 0.0).then_some(Ui::StuckDepth)
+            };
+        }
+        self.known.enemy_in(zone).then_some(Ui::StuckHeld)
+    }
+
+    pub(crate) fn zone_cell(&self, zone: usize) -> String {
+        let l = self.locale;
+        let Some(record) = self.known.zones.get(zone) else {
+            return String::new();
+        };
+        let info = &self.field.zones[zone];
+        let mut marks = Vec::new();
+        let kind = match info.kind {
+            ZoneKind::Ford => "≈",
+            ZoneKind::Bridge => "=",
+            ZoneKind::Camp => "▲",
+            ZoneKind::Road => "·",
+            _ => "",
+        };
+        if !record.passage.intact {
+            marks.push(ui(l, Ui::Destroyed).to_string());
+        }
+        if record.burning.fire > 0.05 {
+            marks.push(self.style.paint(Colour::Red, ui(l, Ui::Fire)));
+        }
+        if record.burning.smoke >= self.field.rules.smoke_thin {
+            marks.push(smoke_words(l, self.field, record.burning.smoke).to_string());
+        }
+        let marks = if marks.is_empty() {
+            String::new()
+        } else {
+            msg(l, Msg::Marks { marks: &marks })
+        };
+        // Where the commander stands.
+        let here = if self.known.picture.at == Some(zone) && !self.known.picture.fallen {
+            "★"
+        } else {
+            ""
+        };
+        format!(
+            "[{here}{kind}{}{marks}]",
+            self.style.bold(&capitalize(&self.zone_name(zone)))
+        )
+    }
+
+    pub(crate) fn zone_units(&self, zone: usize) -> Vec<String> {
+        self.zone_units_with(zone, false)
+    }
+
+    /// [`View::zone_units`], own units with the label `order` takes when
+    /// `labels`.
+    pub(crate) fn zone_units_with(&self, zone: usize, labels: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        let seen = self.sees_zone(zone);
+        for (idx, word) in self.known.own.iter().enumerate() {
+            let Some(word) = word else { continue };
+            let unit = &word.record;
+            if !unit.location.present
+                || unit.location.zone != zone
+                || !unit.morale.state.can_fight_or_flee()
+                || unit.men == 0
+            {
+                continue;
+            }
+            let mut state = state_name(self.locale, unit.morale.state).to_string();
+            if word.turn < self.known.turn {
+                state = self.stale(&state, word.turn);
+            }
+            let label = match self.scene.units().get(idx) {
+                Some(u) if labels => format!(
+                    "{}{}",
+                    ui(self.locale, Ui::LabelGap),
+                    self.style
+                        .dim(&msg(self.locale, Msg::UnitLabel { id: &u.id }))
+                ),
+                _ => String::new(),
+            };
+            out.push(format!(
+                "{}{label} {}{KEEP}{NAME_OPEN}{state}{NAME_CLOSE}",
+                self.unit_name(idx),
+                group_thousands(unit.men),
+            ));
+        }
+        let others = (0..self.field.n_sides).filter(|&s| s != self.side);
+        for (name, sighting) in others.flat_map(|side| self.enemy_groups(side)) {
+            if sighting.zone != zone || sighting.lost || sighting.bearing == Bearing::Broken {
+                continue;
+            }
+            let [_, men, _, bearing] = self.sighting_cells(&sighting);
+            // "{side} troops, a few thousand, running"; 「{side}人马约三千人，溃逃」.
+            let line = msg(
+                self.locale,
+                Msg::SeenInZone {
+                    name: &name,
+                    men: &men,
+                    bearing: &bearing,
+                },
+            );
+            let current = sighting.turn == self.known.picture.turn;
+            out.push(if current {
+                line
+            } else {
+                let at = clock(self.minute_of(sighting.turn));
+                let line = msg(
+                    self.locale,
+                    Msg::SeenAt {
+                        line: &line,
+                        at: &at,
+                    },
+                );
+                self.style.dim(&line)
+            });
+        }
+        if !seen && !self.owns_zone(zone) {
+            out.push(self.style.dim(ui(self.locale, Ui::Unseen)));
+        } else if out.is_empty() {
+            out.push(self.style.dim(ui(self.locale, Ui::NoOneInSight)));
+        }
+        out
+    }
+
+    /// What the commander knows of the other side's units, as he would list
+    /// them: a unit whose banner he made out by its name; the rest, which
+    /// he cannot tell apart, as one body per place, time and bearing
+    /// ("{side} troops, a few thousand, running"), their estimates added.
+    pub(crate) fn enemy_groups(&self, side: usize) -> Vec<(String, Sighting)> {
+        let mut named = Vec::new();
+        let mut bodies: Vec<(Sighting, usize)> = Vec::new();
+        for (idx, sighting) in self.known.picture.enemy.iter().enumerate() {
+            let Some(s) = sighting else { continue };
+            if self.unit_side(idx) != side {
+                continue;
+            }
+            if s.clarity.named() {
+                named.push((self.unit_name(idx), *s));
+                continue;
+            }
+            let horse = s.clarity == Clarity::Far && s.mounted;
+            // What is seen now is told apart by how it behaves; what was
+            // seen earlier in one place is one memory, as of its latest word.
+            let now = s.turn == self.known.picture.turn;
+            let same = bodies.iter_mut().find(|(b, _)| {
+                let b_now = b.turn == self.known.picture.turn;
+                b.zone == s.zone
+                    && b_now == now
+                    && b.lost == s.lost
+                    && (!now || b.bearing == s.bearing)
+                    && (b.clarity == Clarity::Far && b.mounted) == horse
+            });
+            match same {
+                Some((b, _)) => {
+                    b.men = b.men.saturating_add(s.men);
+                    b.clarity = b.clarity.max(s.clarity);
+                    if s.turn > b.turn {
+                        b.turn = s.turn;
+                        b.bearing = s.bearing;
+                        b.source = s.source;
+                    }
+                }
+                None => bodies.push((*s, idx)),
+            }
+        }
+        let name = self.side_name(side);
+        named.extend(bodies.into_iter().map(|(b, _)| {
+            let troops = match (b.clarity == Clarity::Far, b.mounted) {
+                (true, true) => Troops::Horse,
+                (true, false) => Troops::Foot,
+                _ => Troops::Troops,
+            };
+            let label = msg(
+                self.locale,
+                Msg::Troops {
+                    side: &name,
+                    troops,
+                },
+            );
+            (label, b)
+        }));
+        named
+    }
+
+    /// Whether the commander has men of his own in the zone (by their last
+    /// word).
+    pub(crate) fn owns_zone(&self, zone: usize) -> bool {
+        self.known.own_men_in(zone) > 0
+    }
+
+    /// What the commander knows of an enemy unit, as `status` cells:
+    /// where (and since when), how many (as said), nothing for morale, and
+    /// how it behaves.
+    pub(crate) fn sighting_cells(&self, s: &Sighting) -> [String; 4] {
+        let l = self.locale;
+        let now = s.turn == self.known.picture.turn;
+        let at = clock(self.minute_of(s.turn));
+        let zone = capitalize(&self.zone_name(s.zone));
+        let reported = matches!(s.source, Source::Reported { .. });
+        let place = match (s.lost, now, reported) {
+            (true, _, _) => msg(
+                l,
+                Msg::PlaceGone {
+                    zone: &self.zone_name(s.zone),
+                    zone_cap: &zone,
+                    at: &at,
+                },
+            ),
+            (false, true, false) => zone,
+            (false, true, true) => msg(l, Msg::PlaceReported { zone: &zone }),
+            (false, false, false) => msg(
+                l,
+                Msg::PlaceSeen {
+                    zone: &zone,
+                    at: &at,
+                },
+            ),
+            (false, false, true) => msg(
+                l,
+                Msg::PlaceReportedAt {
+                    zone: &zone,
+                    at: &at,
+                },
+            ),
+        };
+        let sure = if s.clarity <= Clarity::Near {
+            Sure::Estimated
+        } else {
+            Sure::Rough
+        };
+        let men = if s.bearing == Bearing::Broken {
+            String::new()
+        } else if s.clarity == Clarity::Felt {
+            // Met in the smoke: nobody can tell how many.
+            ui(l, Ui::UnknownNumbers).to_string()
+        } else {
+            self.said(s.men, sure)
+        };
+        let bearing = bearing(l, s.bearing);
+        // Gone from where it was: how it behaved there is nothing to go by any more.
+        let bearing = if s.lost { "" } else { bearing };
+        [place, men, String::new(), bearing.to_string()]
+    }
+}
+
+/// A said figure that opens a sentence ("… cold. some 15,000 of your
+/// men") takes a capital, as the sentence's first word would.
+fn sentence_starts(text: &str) -> String {
+    const OPENERS: [&str; 6] = ["some ", "about ", "nearly ", "over ", "a few ", "several "];
+    let mut out = text.to_string();
+    for opener in OPENERS {
+        for stop in [". ", "! ", "? "] {
+            let from = format!("{stop}{opener}");
+            if out.contains(&from) {
+                let to = format!("{stop}{}", capitalize(opener));
+                out = out.replace(&from, &to);
+            }
+        }
+    }
+    out
+}
+
+/// Upper-cases the first letter, skipping colour codes before it.
+pub(crate) fn capitalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_escape = false;
+    let mut done = false;
+    for c in text.chars() {
+        if done {
+            out.push(c);
+        } else if in_escape {
+            out.push(c);
+            in_escape = !c.is_ascii_alphabetic();
+        } else if c == '\u{1b}' {
+            out.push(c);
+            in_escape = true;
+        } else if c == NAME_OPEN || c == NAME_CLOSE {
+            out.push(c);
+        } else {
+            out.extend(c.to_uppercase());
+            done = true;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::WorldState;
+
+    fn known_of(scene: &Scene, field: &Field, world: &WorldState) -> Known {
+        Known::without_commander(scene, field, world, 0)
+    }
+
+    /// A view of what side 0 knows, without colour.
+    fn view_of<'a>(
+        scene: &'a Scene,
+        field: &'a Field,
+        known: &'a Known,
+        locale: Locale,
+        columns: usize,
+    ) -> View<'a> {
+        View {
+            scene,
+            field,
+            known,
+            locale,
+            side: 0,
+            role: None,
+            style: Style {
+                colour: false,
+                columns,
+            },
+        }
+    }
+
+    #[test]
+    fn chinese_time_by_double_hours_and_watches() {
+        assert_eq!(
+            time_words(Locale::ZhHans, 16 * 60 + 45),
+            "申正三刻（16:45）"
+        );
+        assert_eq!(time_words(Locale::ZhHans, 15 * 60), "申初（15:00）");
+        assert_eq!(
+            time_words(Locale::ZhHans, 11 * 60 + 30),
+            "午初二刻（11:30）"
+        );
+        assert_eq!(time_words(Locale::ZhHans, 23 * 60 + 30), "三更（23:30）");
+        assert_eq!(
+            time_words(Locale::ZhHans, 24 * 60 + 4 * 60),
+            "五更（04:00）"
+        );
+        assert_eq!(time_words(Locale::ZhHans, 19 * 60), "一更（19:00）");
+        assert_eq!(time_words(Locale::En, 16 * 60 + 45), "16:45");
+    }
+
+    #[test]
+    fn a_unit_with_a_plural_name_is_told_with_plural_verbs() {
+        let scene = crate::sim::testing::small_scene(|mut raw| {
+            raw.units[0].name = crate::scene::Text::Plain("the Grey Companies".into());
+            raw.units[0].plural = true;
+            raw
+        });
+        let mut battle = crate::sim::Battle::new(&scene, 1);
+        let world = battle.state();
+        let field = battle.field().clone();
+        let world = known_of(&scene, &field, &world);
+        let view = |locale| view_of(&scene, &field, &world, locale, 80);
+        let told = |locale, entry: Entry| {
+            let line = view(locale).entry(&entry).expect("told");
+            line.chars()
+                .filter(|c| {
+                    *c != crate::repl::wrap::NAME_OPEN && *c != crate::repl::wrap::NAME_CLOSE
+                })
+                .collect::<String>()
+        };
+        assert_eq!(
+            told(Locale::En, Entry::Routs { unit: 0 }),
+            "the Grey Companies break and run!"
+        );
+        assert_eq!(
+            told(Locale::En, Entry::Wavers { unit: 0 }),
+            "the Grey Companies waver."
+        );
+        assert_eq!(
+            told(Locale::ZhHans, Entry::Routs { unit: 0 }),
+            "the Grey Companies溃散奔逃！"
+        );
+    }
+
+    #[test]
+    fn the_list_map_joins_zones_side_by_side_only_where_a_road_runs() {
+        // The tent moved beside the south bank, with no road between them:
+        // its road to the north bank is listed under the north bank's row.
+        let scene = crate::sim::testing::small_scene(|mut raw| {
+            raw.zones[3].at = (1, 0);
+            raw
+        });
+        let mut battle = crate::sim::Battle::new(&scene, 1);
+        let world = battle.state();
+        let field = battle.field().clone();
+        let world = known_of(&scene, &field, &world);
+        let view = view_of(&scene, &field, &world, Locale::En, 80);
+        let map: String = view
+            .map_list()
+            .chars()
+            .filter(|c| *c != crate::repl::wrap::NAME_OPEN && *c != crate::repl::wrap::NAME_CLOSE)
+            .collect();
+        assert!(map.contains("\n[South bank]   [▲Tent]\n"), "{map}");
+        assert!(map.contains("│ North bank ─ Ford, Tent\n"), "{map}");
+        assert!(map.contains("│ Ford ─ South bank\n"), "{map}");
+        assert!(!map.contains("South bank ─ Tent"), "{map}");
+    }
+
+    #[test]
+    fn a_fold_within_one_watch_names_the_watch_once() {
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 1);
+        let world = battle.state();
+        let field = battle.field().clone();
+        let world = known_of(&scene, &field, &world);
+        let view = view_of(&scene, &field, &world, Locale::ZhHans, 80);
+        let same = view.turns_header(3, 4, 23 * 60 + 30, 24 * 60);
+        assert!(same.starts_with("── 三更（23:30至00:00），"), "{same}");
+        let across = view.turns_header(3, 4, 22 * 60 + 30, 23 * 60);
+        assert!(
+            across.starts_with("── 二更（22:30）至三更（23:00），"),
+            "{across}"
+        );
+    }
+
+    #[test]
+    fn a_header_too_wide_for_the_line_drops_its_closing_rule() {
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 1);
+        let world = battle.state();
+        let field = battle.field().clone();
+        let world = known_of(&scene, &field, &world);
+        let view = |columns| view_of(&scene, &field, &world, Locale::En, columns);
+        let wide = view(100).turns_header(3, 7, 20 * 60 + 30, 22 * 60 + 30);
+        assert!(wide.ends_with(" ──"), "{wide}");
+        let narrow = view(40).turns_header(3, 7, 20 * 60 + 30, 22 * 60 + 30);
+        assert!(
+            narrow.starts_with("── Turns 3–7 · 20:30 to 22:30"),
+            "{narrow}"
+        );
+        assert!(!narrow.ends_with(" ──"), "{narrow}");
+        // Narrower than the header itself: wrapped at a word, every line
+        // within the width.
+        let tight = view(24).turns_header(13, 16, 8 * 60, 14 * 60);
+        assert!(tight.lines().count() > 1, "{tight}");
+        for line in tight.lines() {
+            assert!(width(line) <= 24, "{tight}");
+        }
+        assert!(tight.starts_with("── Turns 13–16 ·"), "{tight}");
+    }
+}
