@@ -421,11 +421,19 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     // autosaves, and one's clean-up would remove the other's temp files.
     // Held until the game ends. A folder that cannot be locked (read-only)
     // is played from anyway: its saves fail, and say so when they do.
+    let locale = match &common.lang {
+        Some(tag) => Locale::parse(tag)
+            .ok_or_else(|| anyhow!("unknown language `{tag}`; use en, zh-Hans or zh-Hant"))?,
+        None => Locale::En,
+    };
     let _lock = match save::FolderLock::take(&common.saves) {
         Ok(lock) => Some(lock),
-        Err(save::LockError::Busy(folder)) => bail!(
-            "another xiaoling game is playing with its saves in {folder}: finish that one first, or give this one a folder of its own (--saves DIR)"
-        ),
+        Err(save::LockError::Busy(folder)) => {
+            bail!(repl::catalogue::msg(
+                locale,
+                Msg::FolderBusy { folder: &folder }
+            ))
+        }
         Err(save::LockError::Unusable(_)) => None,
     };
     // Temp files of saves a crash or a kill interrupted (no other game can
@@ -433,11 +441,6 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     crate::files::remove_stale_temps(&common.saves);
     let stdin_tty = std::io::stdin().is_terminal();
     let stdout_tty = std::io::stdout().is_terminal();
-    let locale = match &common.lang {
-        Some(tag) => Locale::parse(tag)
-            .ok_or_else(|| anyhow!("unknown language `{tag}`; use en, zh-Hans or zh-Hant"))?,
-        None => Locale::En,
-    };
     let colour = stdout_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let columns = if stdout_tty {
         terminal_size::terminal_size()
@@ -483,7 +486,8 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
         }
     }
     let (game, outputs, loaded) = if let Some(slot) = &slot {
-        let loaded = save::load(&common.saves, slot, &scenes)?;
+        let loaded = save::load(&common.saves, slot, &scenes)
+            .map_err(|err| anyhow!(repl::catalogue::save_error(locale, &err)))?;
         (
             loaded.game,
             Vec::new(),
@@ -621,7 +625,7 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
         Some((transcript, notice)) => {
             session = session.with_transcript(transcript);
             if let Some(notice) = notice {
-                session.handle_notice(&notice);
+                session.load_notice(&notice);
             }
             session.recap();
         }

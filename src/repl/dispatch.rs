@@ -120,7 +120,7 @@ impl Session<'_> {
                 msg(
                     l,
                     Msg::LeaveFailed {
-                        err: &err.to_string(),
+                        err: &catalogue::save_error(l, &err),
                     },
                 )
             }
@@ -386,34 +386,8 @@ impl Session<'_> {
         let l = self.options.locale;
         match action {
             Action::Quit => return false,
-            Action::Help => match args.first() {
-                None => {
-                    let text = commands::help_text(l, self.options.style.columns);
-                    self.say(text.trim_end());
-                }
-                Some(topic) => match commands::help_topic(l, topic, self.options.style.columns) {
-                    Some(text) => self.say(&text),
-                    None => {
-                        let topic = commands::shorten(topic, 24);
-                        let text = msg(l, Msg::NoHelp { topic: &topic });
-                        self.say_wrapped(&text, "");
-                    }
-                },
-            },
-            Action::Next => {
-                let count = match args.first() {
-                    None => Some(1),
-                    Some(word) => word.parse::<u32>().ok().filter(|n| (1..=1000).contains(n)),
-                };
-                match count {
-                    _ if self.game.pending().is_some() => self.error(&StoryError::ChoicePending),
-                    Some(1) => self.advance(),
-                    Some(n) => self.run_turns(Some(n)),
-                    None => {
-                        self.say_wrapped(ui(l, Ui::NextTakesNumber), "");
-                    }
-                }
-            }
+            Action::Help => self.help(args),
+            Action::Next => self.next_turns(args),
             Action::Wait => {
                 if self.game.pending().is_some() {
                     self.error(&StoryError::ChoicePending);
@@ -422,51 +396,15 @@ impl Session<'_> {
                 }
             }
             Action::Order => self.order(args),
-            Action::Orders => {
-                let couriers = self.game.story().couriers.clone();
-                let text = self.with_view(|v| v.orders(&couriers));
-                for line in text.lines() {
-                    match line.strip_prefix("  ") {
-                        // An entry, with a hanging indent under its name.
-                        Some(entry) => {
-                            let wrapped = wrap::wrap(entry, self.options.style.columns, "      ");
-                            self.say(&format!("  {}", wrapped.trim_start()));
-                        }
-                        None => self.say(line),
-                    }
-                }
-            }
-            Action::Report => {
-                let entries = self.last_entries.clone();
-                let lines = self.with_view(|v| v.entries(&entries));
-                if lines.is_empty() {
-                    self.say_wrapped(ui(l, Ui::NothingToReport), "");
-                }
-                for line in lines {
-                    self.say_wrapped(&line, "  ");
-                }
-            }
+            Action::Orders => self.show_orders(),
+            Action::Report => self.report(),
             Action::Look => self.look(),
             Action::Status => {
                 let couriers = self.game.story().couriers.clone();
                 let text = self.with_view(|v| v.status_with(&couriers));
                 self.say(&text);
             }
-            Action::Map => match args.first().map(|a| a.to_lowercase()) {
-                None => {
-                    let text = self.with_view(|v| v.map());
-                    self.say(&text);
-                }
-                Some(word) if word == "list" || word == "列表" => {
-                    let text = self.with_view(|v| v.map_list());
-                    self.say(&text);
-                }
-                Some(word) => {
-                    let word = commands::shorten(&word, 24);
-                    let text = msg(l, Msg::MapTakesList { word: &word });
-                    self.say_wrapped(&text, "");
-                }
-            },
+            Action::Map => self.map(args),
             Action::Why => {
                 let text = self.with_view(|v| v.why());
                 self.say(&text);
@@ -476,83 +414,9 @@ impl Session<'_> {
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Sources => self.sources(args.first().map(String::as_str)),
-            Action::Lang => match args.first() {
-                None => {
-                    let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();
-                    self.say(&format!("{} ({})", l.tag(), tags.join(", ")));
-                }
-                Some(tag) => match Locale::parse(tag) {
-                    Some(locale) => {
-                        self.options.locale = locale;
-                        self.say(locale.tag());
-                    }
-                    None => {
-                        let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();
-                        let tag = commands::shorten(tag, 24);
-                        let text = msg(
-                            l,
-                            Msg::UnknownLanguage {
-                                tag: &tag,
-                                tags: &tags,
-                            },
-                        );
-                        self.say_wrapped(&text, "");
-                    }
-                },
-            },
-            Action::Save => {
-                let slot = args.first().map(String::as_str).unwrap_or("quick");
-                let result = self.saver.save_now(
-                    &self.options.saves_dir,
-                    slot,
-                    &mut self.game,
-                    &self.transcript,
-                );
-                match result {
-                    Ok(path) => {
-                        let text = msg(
-                            l,
-                            Msg::Saved {
-                                slot,
-                                path: &path.display().to_string(),
-                            },
-                        );
-                        self.say(&text);
-                    }
-                    Err(err) => self.say_error(&err.to_string()),
-                }
-            }
-            Action::Load => {
-                let slot = args.first().map(String::as_str).unwrap_or("quick");
-                // Autosaves on their way are on disk before the folder is read.
-                self.saver.flush();
-                let mut result = save::load(&self.options.saves_dir, slot, &self.scenes);
-                if let Err(save::SaveError::UnknownScene(..)) = &result
-                    && let Some(load) = self.more_scenes.take()
-                {
-                    for scene in load() {
-                        if self.scenes.iter().all(|s| s.id() != scene.id()) {
-                            self.scenes.push(scene);
-                        }
-                    }
-                    result = save::load(&self.options.saves_dir, slot, &self.scenes);
-                }
-                match result {
-                    Ok(loaded) => {
-                        self.game = loaded.game;
-                        self.saver.forget();
-                        self.transcript = save::Transcript::new(loaded.transcript);
-                        self.reset_memory();
-                        if let Some(notice) = loaded.notice {
-                            self.say_wrapped(&notice, "");
-                        }
-                        let text = msg(l, Msg::Loaded { slot });
-                        self.say(&text);
-                        self.recap();
-                    }
-                    Err(err) => self.say_error(&err.to_string()),
-                }
-            }
+            Action::Lang => self.lang(args),
+            Action::Save => self.save_to(args),
+            Action::Load => self.load_from(args),
             Action::Saves => {
                 self.saver.flush();
                 let text =
@@ -561,6 +425,180 @@ impl Session<'_> {
             }
         }
         true
+    }
+
+    /// `help`, or `help TOPIC`.
+    fn help(&mut self, args: &[String]) {
+        let l = self.options.locale;
+        match args.first() {
+            None => {
+                let text = commands::help_text(l, self.options.style.columns);
+                self.say(text.trim_end());
+            }
+            Some(topic) => match commands::help_topic(l, topic, self.options.style.columns) {
+                Some(text) => self.say(&text),
+                None => {
+                    let topic = commands::shorten(topic, 24);
+                    let text = msg(l, Msg::NoHelp { topic: &topic });
+                    self.say_wrapped(&text, "");
+                }
+            },
+        }
+    }
+
+    /// `next` or `next N` (at most 1,000 turns), not while a choice waits.
+    fn next_turns(&mut self, args: &[String]) {
+        let l = self.options.locale;
+        let count = match args.first() {
+            None => Some(1),
+            Some(word) => word.parse::<u32>().ok().filter(|n| (1..=1000).contains(n)),
+        };
+        match count {
+            _ if self.game.pending().is_some() => self.error(&StoryError::ChoicePending),
+            Some(1) => self.advance(),
+            Some(n) => self.run_turns(Some(n)),
+            None => {
+                self.say_wrapped(ui(l, Ui::NextTakesNumber), "");
+            }
+        }
+    }
+
+    /// `orders`: each entry with a hanging indent under its name.
+    fn show_orders(&mut self) {
+        let couriers = self.game.story().couriers.clone();
+        let text = self.with_view(|v| v.orders(&couriers));
+        for line in text.lines() {
+            match line.strip_prefix("  ") {
+                // An entry, with a hanging indent under its name.
+                Some(entry) => {
+                    let wrapped = wrap::wrap(entry, self.options.style.columns, "      ");
+                    self.say(&format!("  {}", wrapped.trim_start()));
+                }
+                None => self.say(line),
+            }
+        }
+    }
+
+    /// `report`: every entry of the last turn the played side saw.
+    fn report(&mut self) {
+        let l = self.options.locale;
+        let entries = self.last_entries.clone();
+        let lines = self.with_view(|v| v.entries(&entries));
+        if lines.is_empty() {
+            self.say_wrapped(ui(l, Ui::NothingToReport), "");
+        }
+        for line in lines {
+            self.say_wrapped(&line, "  ");
+        }
+    }
+
+    /// `map` (drawn) or `map list`.
+    fn map(&mut self, args: &[String]) {
+        let l = self.options.locale;
+        match args.first().map(|a| a.to_lowercase()) {
+            None => {
+                let text = self.with_view(|v| v.map());
+                self.say(&text);
+            }
+            Some(word) if word == "list" || word == "列表" => {
+                let text = self.with_view(|v| v.map_list());
+                self.say(&text);
+            }
+            Some(word) => {
+                let word = commands::shorten(&word, 24);
+                let text = msg(l, Msg::MapTakesList { word: &word });
+                self.say_wrapped(&text, "");
+            }
+        }
+    }
+
+    /// `lang`: the language in use and those there are, or `lang TAG`.
+    fn lang(&mut self, args: &[String]) {
+        let l = self.options.locale;
+        match args.first() {
+            None => {
+                let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();
+                self.say(&format!("{} ({})", l.tag(), tags.join(", ")));
+            }
+            Some(tag) => match Locale::parse(tag) {
+                Some(locale) => {
+                    self.options.locale = locale;
+                    self.say(locale.tag());
+                }
+                None => {
+                    let tags: Vec<&str> = Locale::ALL.iter().map(|l| l.tag()).collect();
+                    let tag = commands::shorten(tag, 24);
+                    let text = msg(
+                        l,
+                        Msg::UnknownLanguage {
+                            tag: &tag,
+                            tags: &tags,
+                        },
+                    );
+                    self.say_wrapped(&text, "");
+                }
+            },
+        }
+    }
+
+    /// `save [SLOT]`, waited for.
+    fn save_to(&mut self, args: &[String]) {
+        let l = self.options.locale;
+        let slot = args.first().map(String::as_str).unwrap_or("quick");
+        let result = self.saver.save_now(
+            &self.options.saves_dir,
+            slot,
+            &mut self.game,
+            &self.transcript,
+        );
+        match result {
+            Ok(path) => {
+                let text = msg(
+                    l,
+                    Msg::Saved {
+                        slot,
+                        path: &path.display().to_string(),
+                    },
+                );
+                self.say(&text);
+            }
+            Err(err) => self.say_error(&catalogue::save_error(l, &err)),
+        }
+    }
+
+    /// `load [SLOT]`: the battles not parsed at the start are parsed if the
+    /// save names one of them.
+    fn load_from(&mut self, args: &[String]) {
+        let l = self.options.locale;
+        let slot = args.first().map(String::as_str).unwrap_or("quick");
+        // Autosaves on their way are on disk before the folder is read.
+        self.saver.flush();
+        let mut result = save::load(&self.options.saves_dir, slot, &self.scenes);
+        if let Err(save::SaveError::UnknownScene(..)) = &result
+            && let Some(load) = self.more_scenes.take()
+        {
+            for scene in load() {
+                if self.scenes.iter().all(|s| s.id() != scene.id()) {
+                    self.scenes.push(scene);
+                }
+            }
+            result = save::load(&self.options.saves_dir, slot, &self.scenes);
+        }
+        match result {
+            Ok(loaded) => {
+                self.game = loaded.game;
+                self.saver.forget();
+                self.transcript = save::Transcript::new(loaded.transcript);
+                self.reset_memory();
+                if let Some(notice) = loaded.notice {
+                    self.say_wrapped(&catalogue::load_notice(l, &notice), "");
+                }
+                let text = msg(l, Msg::Loaded { slot });
+                self.say(&text);
+                self.recap();
+            }
+            Err(err) => self.say_error(&catalogue::save_error(l, &err)),
+        }
     }
 
     pub(super) fn autosave(&mut self, why: &str) {
@@ -602,7 +640,7 @@ impl Session<'_> {
         let text = msg(
             l,
             Msg::AutosaveFailed {
-                err: &err.to_string(),
+                err: &catalogue::save_error(l, err),
             },
         );
         self.say_wrapped(&text, "");

@@ -281,8 +281,11 @@ impl<'a> Session<'a> {
     }
 
     /// Tells the player something outside the story (e.g. a save's scene changed).
-    pub fn handle_notice(&mut self, text: &str) {
-        self.say_wrapped(text, "");
+    /// Tells the player what loading found of a save that did not load as
+    /// it was written, in his language.
+    pub fn load_notice(&mut self, notice: &save::LoadNotice) {
+        let text = catalogue::load_notice(self.options.locale, notice);
+        self.say_wrapped(&text, "");
     }
 
     fn say(&mut self, text: &str) {

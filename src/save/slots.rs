@@ -6,25 +6,45 @@ use super::{MAX_SLOT_BYTES, MAX_SLOT_CHARS, SaveError};
 use crate::story::clock;
 use std::path::{Path, PathBuf};
 
+/// Why a slot name is refused (said in the player's language by the
+/// REPL's catalogue; in English here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SlotProblem {
+    #[error("it is empty")]
+    Empty,
+    #[error("it is too long")]
+    TooLong,
+    #[error("slot names cannot contain path separators")]
+    PathSeparator,
+    #[error("slot names cannot start with a dot")]
+    Dot,
+    #[error("slot names cannot start with - (it would read as an option)")]
+    Dash,
+    #[error("it contains control characters")]
+    Control,
+    #[error("it contains characters other than letters, digits, - and _")]
+    OtherCharacters,
+}
+
 /// Refuses anything but a plain name, saying why.
 pub fn check_slot(slot: &str) -> Result<(), SaveError> {
     let why = if slot.is_empty() {
-        Some("it is empty")
+        Some(SlotProblem::Empty)
     } else if slot.chars().count() > MAX_SLOT_CHARS || slot.len() > MAX_SLOT_BYTES {
-        Some("it is too long")
+        Some(SlotProblem::TooLong)
     } else if slot.contains(['/', '\\']) {
-        Some("slot names cannot contain path separators")
+        Some(SlotProblem::PathSeparator)
     } else if slot.starts_with('.') {
-        Some("slot names cannot start with a dot")
+        Some(SlotProblem::Dot)
     } else if slot.starts_with('-') {
-        Some("slot names cannot start with - (it would read as an option)")
+        Some(SlotProblem::Dash)
     } else if slot.chars().any(char::is_control) {
-        Some("it contains control characters")
+        Some(SlotProblem::Control)
     } else if !slot
         .chars()
         .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
     {
-        Some("it contains characters other than letters, digits, - and _")
+        Some(SlotProblem::OtherCharacters)
     } else {
         None
     };

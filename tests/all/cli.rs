@@ -539,3 +539,37 @@ fn sources_on_marks_the_novels_option_and_is_kept_with_the_save() {
         "{typo}"
     );
 }
+
+/// A failed save or load is said in the player's language: at the prompt
+/// (a missing slot, a bad slot name) and from the command line
+/// (`play --load` of a missing slot, exit 2).
+#[test]
+fn save_and_load_errors_are_said_in_chinese() {
+    let out = xiaoling(
+        &[
+            "play",
+            "--scene",
+            "false-cry",
+            "--role",
+            "zhang-chun",
+            "--seed",
+            "1",
+            "--lang",
+            "zh-Hans",
+        ],
+        "load nosuch\nsave .hidden\nquit\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("没有名为「nosuch」的存档"), "{stdout}");
+    assert!(
+        stdout.contains("存档名「.hidden」不可用：名字不能以点开头"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("no save in slot"), "{stdout}");
+    assert!(!stdout.contains("not a valid slot name"), "{stdout}");
+
+    let out = xiaoling(&["play", "--load", "nosuch", "--lang", "zh-Hant"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("沒有名為「nosuch」的存檔"), "{stderr}");
+}

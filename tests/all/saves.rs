@@ -328,7 +328,8 @@ fn a_format_1_save_still_loads_proven_by_its_final_state() {
     let notice = save::load(&dir, "old-edited", &scenes)
         .expect("loads")
         .notice
-        .expect("notice");
+        .expect("notice")
+        .to_string();
     assert!(
         notice.contains("do not lead to its saved state"),
         "{notice}"
@@ -371,7 +372,7 @@ fn format_2_saves_of_the_escaping_writer_still_load_exactly() {
         // A battle whose scene has changed since the save was written is
         // replayed on the new version and says so (the save's divergence
         // report); only a save of an unchanged scene reaches its state.
-        if let Some(notice) = &loaded.notice {
+        if let Some(notice) = loaded.notice.as_ref().map(ToString::to_string) {
             assert!(
                 notice.contains("changed since this save was made"),
                 "{slot}: {notice}"
@@ -914,7 +915,7 @@ fn a_tampered_state_loads_from_the_save_with_a_notice_and_never_panics() {
     let (edited, _, _) = tamper_men(&good);
     std::fs::write(dir.join("edited.ron"), save::reseal(&edited)).expect("write");
     let loaded = save::load(&dir, "edited", &scenes).expect("loads");
-    let notice = loaded.notice.expect("notice");
+    let notice = loaded.notice.expect("notice").to_string();
     assert!(
         notice.contains("do not lead to its saved state"),
         "{notice}"
@@ -959,7 +960,7 @@ fn a_changed_scene_is_said_plainly_and_the_log_replayed() {
         .map(Arc::new)
         .collect();
     let loaded = save::load(&saves, "before", &changed_scenes).expect("load");
-    let notice = loaded.notice.expect("notice");
+    let notice = loaded.notice.expect("notice").to_string();
     assert!(notice.contains("changed since this save"), "{notice}");
     assert!(notice.contains("turn 0"), "{notice}");
     assert_eq!(loaded.game.log().len(), game.log().len());
@@ -972,7 +973,7 @@ fn a_changed_scene_is_said_plainly_and_the_log_replayed() {
         .map(Arc::new)
         .collect();
     let mut loaded = save::load(&saves, "before", &comment_scenes).expect("load");
-    let notice = loaded.notice.expect("notice");
+    let notice = loaded.notice.take().expect("notice").to_string();
     assert!(notice.contains("nothing is lost"), "{notice}");
     assert_eq!(state_text(&mut loaded.game), state_text(&mut game));
 
@@ -1704,7 +1705,7 @@ fn a_save_changed_after_it_was_written_is_replayed_from_its_seed_and_the_player_
     let (edited, _, _) = tamper_men(&good);
     std::fs::write(dir.join("edited.ron"), &edited).expect("write");
     let loaded = save::load(&dir, "edited", &scenes).expect("loads");
-    let notice = loaded.notice.expect("the player is told");
+    let notice = loaded.notice.expect("the player is told").to_string();
     assert!(
         notice.contains("edited.ron was changed after it was written"),
         "{notice}"
@@ -1726,7 +1727,8 @@ fn a_save_changed_after_it_was_written_is_replayed_from_its_seed_and_the_player_
     let notice = save::load(&dir, "unsealed", &scenes)
         .expect("loads")
         .notice
-        .expect("told");
+        .expect("told")
+        .to_string();
     assert!(notice.contains("checksum does not match"), "{notice}");
     // A damaged log whose commands no longer run: refused, saying why.
     let log = good.find("log: [").expect("log") + "log: [".len();

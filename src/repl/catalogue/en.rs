@@ -443,6 +443,9 @@ pub(super) fn msg(message: Msg) -> String {
             }
         }
         Msg::LeaveFailed { err } => format!("The game could not be saved on leaving: {err}"),
+        Msg::FolderBusy { folder } => format!(
+            "another xiaoling game is playing with its saves in {folder}: finish that one first, or give this one a folder of its own (--saves DIR)"
+        ),
         Msg::ChooseOption { count } => {
             format!("Choose an option, 1 to {count} (`look` shows the situation again).")
         }

@@ -580,6 +580,10 @@ pub enum Msg<'a> {
     LeaveFailed {
         err: &'a str,
     },
+    /// Another game holds the save folder's lock.
+    FolderBusy {
+        folder: &'a str,
+    },
     ChooseOption {
         count: usize,
     },
@@ -772,6 +776,25 @@ pub fn story_error(locale: Locale, err: &crate::story::StoryError) -> String {
     match locale {
         Locale::En => en::story_error(err),
         Locale::ZhHans | Locale::ZhHant => zh::story_error(locale, err),
+    }
+}
+
+/// A save or load that failed, as the player reads it. English is the
+/// library's own words (`SaveError`'s `Display`); Chinese says the same
+/// frame in its own words. What the file system or a check said inside it
+/// (an OS error, why a file is damaged) stays as it came.
+pub fn save_error(locale: Locale, err: &crate::save::SaveError) -> String {
+    match locale {
+        Locale::En => err.to_string(),
+        Locale::ZhHans | Locale::ZhHant => zh::save_error(locale, err),
+    }
+}
+
+/// What the player is told of a save that loaded, but not as it was written.
+pub fn load_notice(locale: Locale, notice: &crate::save::LoadNotice) -> String {
+    match locale {
+        Locale::En => notice.to_string(),
+        Locale::ZhHans | Locale::ZhHant => zh::load_notice(locale, notice),
     }
 }
 

@@ -186,6 +186,7 @@ fn variant(message: &Msg) -> &'static str {
         Msg::TooLong { .. } => "TooLong",
         Msg::Left { .. } => "Left",
         Msg::LeaveFailed { .. } => "LeaveFailed",
+        Msg::FolderBusy { .. } => "FolderBusy",
         Msg::ChooseOption { .. } => "ChooseOption",
         Msg::TooLarge { .. } => "TooLarge",
         Msg::SlotOneWord { .. } => "SlotOneWord",
@@ -224,7 +225,7 @@ fn variant(message: &Msg) -> &'static str {
 }
 
 /// How many variants [`variant`] names.
-const VARIANTS: usize = 81;
+const VARIANTS: usize = 82;
 
 /// At least one sample of every message, with every branch its words take.
 fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> Vec<Msg<'a>> {
@@ -479,6 +480,7 @@ fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> 
             over: true,
         },
         Msg::LeaveFailed { err: what },
+        Msg::FolderBusy { folder: "saves" },
         Msg::ChooseOption { count: 3 },
         Msg::TooLarge {
             number: "99",
@@ -632,6 +634,95 @@ fn every_message_is_said_in_every_locale() {
             assert!(!text.trim().is_empty(), "{sample:?} in {locale:?}");
         }
     }
+}
+
+/// Every save error and load notice, said in Chinese in Chinese words: the
+/// frame is the catalogue's, and only what it quotes (a path, a slot name,
+/// the system's or a check's own words) stays as it came.
+#[test]
+fn every_save_error_and_load_notice_is_said_in_chinese() {
+    use crate::save::{Changed, LoadNotice, SaveError, SlotProblem};
+    let path = "saves/x.ron";
+    let why = "WHY";
+    let errors = [
+        SaveError::BadSlot("a/b".into(), SlotProblem::PathSeparator),
+        SaveError::BadSlot("".into(), SlotProblem::Empty),
+        SaveError::BadSlot("x".into(), SlotProblem::TooLong),
+        SaveError::BadSlot(".x".into(), SlotProblem::Dot),
+        SaveError::BadSlot("-x".into(), SlotProblem::Dash),
+        SaveError::BadSlot("x".into(), SlotProblem::Control),
+        SaveError::BadSlot("x!".into(), SlotProblem::OtherCharacters),
+        SaveError::Missing("x".into(), path.into()),
+        SaveError::Folder(path.into(), why.into()),
+        SaveError::Write(path.into(), why.into()),
+        SaveError::Refused(path.into(), why.into()),
+        SaveError::Read(path.into(), why.into()),
+        SaveError::Damaged(path.into(), why.into()),
+        SaveError::TooNew(path.into(), 9, 1, 4),
+        SaveError::TooOld(path.into(), 0, 1, 4),
+        SaveError::UnknownScene(path.into(), "battle".into(), "a, b".into()),
+    ];
+    let notices = [
+        LoadNotice::Changed {
+            shown: path.into(),
+            what: Changed::Both,
+            scene: "battle".into(),
+            commands: 3,
+            report: None,
+        },
+        LoadNotice::Changed {
+            shown: path.into(),
+            what: Changed::Rules,
+            scene: "battle".into(),
+            commands: 3,
+            report: Some(why.into()),
+        },
+        LoadNotice::Unreached {
+            shown: path.into(),
+            report: why.into(),
+        },
+        LoadNotice::Replayed {
+            shown: path.into(),
+            commands: 1,
+            turn: 4,
+            reached: true,
+        },
+    ];
+    let said: Vec<String> = errors
+        .iter()
+        .flat_map(|err| {
+            [
+                save_error(Locale::ZhHans, err),
+                save_error(Locale::ZhHant, err),
+            ]
+        })
+        .chain(notices.iter().flat_map(|n| {
+            [
+                load_notice(Locale::ZhHans, n),
+                load_notice(Locale::ZhHant, n),
+            ]
+        }))
+        .collect();
+    for text in &said {
+        // No English word of its own is left: only the quoted ones.
+        let words: Vec<&str> = text
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| {
+                w.len() > 2 && !["saves", "ron", "WHY", "battle", "xiaoling", "DIR"].contains(w)
+            })
+            .collect();
+        assert!(words.is_empty(), "English in {text:?}: {words:?}");
+        assert!(
+            text.contains(|c: char| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "{text}"
+        );
+    }
+    // English is the library's own words.
+    assert_eq!(save_error(Locale::En, &errors[7]), errors[7].to_string());
+    assert_eq!(load_notice(Locale::En, &notices[2]), notices[2].to_string());
+    // zh-Hant converts the catalogue's words, not the quoted ones.
+    let hant = save_error(Locale::ZhHant, &errors[7]);
+    assert!(hant.contains("沒有名為") && hant.contains(path), "{hant}");
 }
 
 #[test]

@@ -8,6 +8,7 @@ use super::{Detail, Doing, MapKey, Msg, Order, OrderHelp, Reload, Say, Troops, U
 use crate::picture::Bearing;
 use crate::repl::chronicle::Alert;
 use crate::repl::commands::Action;
+use crate::save::SaveError;
 use crate::scene::{Compass, Locale, MoraleState};
 use crate::sim::morale::Modifier;
 use crate::story::StoryError;
@@ -475,6 +476,11 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             filled(l, template, &[("slot", slot), ("dir", &dir)])
         }
         Msg::LeaveFailed { err } => format!("{}{err}", l.zh("退出时未能存档：")),
+        Msg::FolderBusy { folder } => format!(
+            "{}{folder}{}",
+            l.zh("另一局 xiaoling 正用着存档文件夹 "),
+            l.zh("：请先结束那一局，或给这一局另用一个文件夹（--saves 文件夹）。")
+        ),
         Msg::ChooseOption { count } => {
             l.zh_string(format!("请输入 1 到 {count} 作出抉择（look 重看局势）。"))
         }
@@ -714,6 +720,127 @@ pub(super) fn story_error(l: Locale, err: &StoryError) -> String {
             l.zh_string(format!("局号{seed}的一局在第{turn}回合出错停住：")),
             story_error(l, error)
         ),
+    }
+}
+
+pub(super) fn save_error(l: Locale, err: &SaveError) -> String {
+    use crate::save::{MAX_SLOT_CHARS, SlotProblem};
+    // Only the catalogue's own words are converted for zh-Hant: paths,
+    // slot names and what the system said are shown as they are.
+    let z = |text: &'static str| l.zh(text);
+    match err {
+        SaveError::BadSlot(slot, why) => {
+            let why = match why {
+                SlotProblem::Empty => z("名字是空的"),
+                SlotProblem::TooLong => z("名字太长"),
+                SlotProblem::PathSeparator => z("名字里不能有路径分隔符"),
+                SlotProblem::Dot => z("名字不能以点开头"),
+                SlotProblem::Dash => z("名字不能以 - 开头（会被当作选项）"),
+                SlotProblem::Control => z("名字里有控制字符"),
+                SlotProblem::OtherCharacters => z("名字里有字母、数字、- 和 _ 以外的字符"),
+            };
+            format!(
+                "{}「{slot}」{}：{why}。{}{MAX_SLOT_CHARS}{}",
+                z("存档名"),
+                z("不可用"),
+                z("请只用字母、数字、- 和 _（至多"),
+                z("个字符）。"),
+            )
+        }
+        SaveError::Missing(slot, path) => {
+            format!("{}「{slot}」{}（{path}）。", z("没有名为"), z("的存档"))
+        }
+        SaveError::Folder(path, why) => {
+            format!("{}{path}{}{why}", z("无法使用存档文件夹 "), z("："))
+        }
+        SaveError::Write(path, why) => format!(
+            "{}{path}{}{why}{}",
+            z("无法存档到 "),
+            z("："),
+            z("（原有的存档未动）")
+        ),
+        SaveError::Refused(path, why) => format!(
+            "{}{path}{}{why}{}",
+            z("未存入 "),
+            z("：读回检查时发现，载入时会拒绝此存档（"),
+            z("）；该存档位保留上一次完好的存档。")
+        ),
+        SaveError::Read(path, why) => format!("{}{path}{}{why}", z("无法读取 "), z("：")),
+        SaveError::Damaged(path, why) => {
+            format!("{path}{}{why}", z(" 不是可用的 xiaoling 存档："))
+        }
+        SaveError::TooNew(path, format, min, max) => format!(
+            "{path}{}{format}{}{min}{}{max}{}",
+            z(" 出自更新版本的 xiaoling（存档格式 "),
+            z("；本版本能读 "),
+            z(" 至 "),
+            z("）：请先更新 xiaoling。")
+        ),
+        SaveError::TooOld(path, format, min, max) => format!(
+            "{path}{}{format}{}{min}{}{max}{}",
+            z(" 是旧存档（格式 "),
+            z("），本版本已不再读取（只读 "),
+            z(" 至 "),
+            z("）。")
+        ),
+        SaveError::UnknownScene(path, battle, here) => format!(
+            "{path}{}{battle}{}{here}{}",
+            z(" 是战役「"),
+            z("」的存档，此处没有载入这一战（现有："),
+            z("）。")
+        ),
+    }
+}
+
+pub(super) fn load_notice(l: Locale, notice: &crate::save::LoadNotice) -> String {
+    use crate::save::{Changed, LoadNotice};
+    let z = |text: &'static str| l.zh(text);
+    match notice {
+        LoadNotice::Changed {
+            shown,
+            what,
+            scene,
+            commands,
+            report,
+        } => {
+            let what = match what {
+                Changed::Battle => z("」已有改动"),
+                Changed::Rules => z("」的规则已有改动"),
+                Changed::Both => z("」及其规则都已有改动"),
+            };
+            let outcome = report
+                .as_deref()
+                .unwrap_or(z("所到的局面与存档相同，一无所失。"));
+            format!(
+                "{shown}{}{scene}{what}{}{commands}{}{outcome}",
+                z("：自此存档写成以来，战役「"),
+                z("。你的 "),
+                z(" 条命令已在现行版本上重演："),
+            )
+        }
+        LoadNotice::Unreached { shown, report } => format!(
+            "{shown}{}{report}{}",
+            z("：在这一版 xiaoling 上，此存档的命令到不了它所存的局面（"),
+            z("）。游戏从所存的局面接着走；悔棋不能退到它之前。"),
+        ),
+        LoadNotice::Replayed {
+            shown,
+            commands,
+            turn,
+            reached,
+        } => {
+            let reached = if *reached {
+                z("正是存档所记之处")
+            } else {
+                z("文件里所写的局面不用")
+            };
+            format!(
+                "{shown}{}{commands}{}{turn}{}{reached}。",
+                z(" 写成之后被改动过（校验和不符）。它的 "),
+                z(" 条命令已从局号重演：游戏在第"),
+                z("回合接着走，"),
+            )
+        }
     }
 }
 

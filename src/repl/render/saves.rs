@@ -9,7 +9,7 @@ pub fn saves_table(dir: &std::path::Path, locale: Locale, columns: usize) -> Str
     use crate::save;
     let mut rows = match save::list(dir) {
         Ok(rows) => rows,
-        Err(err) => return wrap(&err.to_string(), columns, ""),
+        Err(err) => return wrap(&catalogue::save_error(locale, &err), columns, ""),
     };
     // Newest first (the game just saved at the top), unreadable files last;
     // slots of one second in name order.

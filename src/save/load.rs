@@ -1,0 +1,612 @@
+//! Reading a save back: the file's text, format and seal, its journal, the
+//! replay of its commands from the seed, and what is said when they do not
+//! lead to the state it holds.
+
+use super::*;
+
+/// The first field of a save, read leniently to tell a newer format or a
+/// foreign file from a damaged save.
+#[derive(Debug, Clone, Deserialize)]
+pub(super) struct Version {
+    format: u32,
+}
+
+/// "line 3, column 7: expected …" from a RON error.
+pub(super) fn ron_problem(err: &ron::error::SpannedError) -> String {
+    // RON's own words are for developers where they name its options (the
+    // recursion limit's advice to raise it): a player gets what is wrong.
+    let what = match &err.code {
+        ron::Error::ExceededRecursionLimit => {
+            "its brackets are nested deeper than any save's".to_string()
+        }
+        code => code.to_string(),
+    };
+    format!(
+        "{what} (line {}, column {})",
+        err.span.start.line, err.span.start.col
+    )
+}
+
+/// Reads a save file and checks its shape (no scene needed). An autosave
+/// whose commands and transcript are in the game's journal gets them from
+/// there: the file returned holds them itself (its `journal` is None).
+pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
+    read_file(path, Journal::Read)
+}
+
+/// What to do with a save's journal when reading it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Journal {
+    /// Read the commands and transcript it names (a load).
+    Read,
+    /// See only that it is there and long enough (the `saves` table, and a
+    /// save just written, whose journal the writer has just synced).
+    Look,
+}
+
+pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveError> {
+    let shown = path.display().to_string();
+    let text = read_text(path)?;
+    let (text, sealed) = unseal(&text);
+    // The whole file is parsed once; only a file that does not parse as a
+    // save is read again for its header, to tell a newer or older format,
+    // or a foreign file, from a damaged save (the same answers as reading
+    // the header first: a file that parses whole has the same header).
+    let mut file: SaveFile = match ron::from_str(text) {
+        Ok(file) => file,
+        Err(err) => {
+            header(&shown, text)?;
+            return Err(SaveError::Damaged(
+                shown,
+                format!("its contents are damaged: {}", ron_problem(&err)),
+            ));
+        }
+    };
+    check_format(&shown, file.format)?;
+    // Format 3 seals every save; older ones have no checksum to check.
+    file.damaged = match sealed {
+        Some(holds) => !holds,
+        None => file.format >= 3,
+    };
+    if let Some(named) = &file.journal {
+        let damaged = |why: String| SaveError::Damaged(shown.clone(), why);
+        if file.format < 4 || !file.log.is_empty() || !file.transcript.is_empty() {
+            return Err(damaged(
+                "it names a journal and holds commands of its own".into(),
+            ));
+        }
+        let dir = path.parent().unwrap_or(Path::new("."));
+        match journal {
+            Journal::Look => {
+                journal::looks_whole(dir, named).map_err(damaged)?;
+            }
+            Journal::Read => {
+                let replayed = journal::read_ref(dir, named).map_err(damaged)?;
+                if !file.checkpoints.is_empty() {
+                    return Err(damaged(
+                        "it names a journal and holds fingerprints of its own".into(),
+                    ));
+                }
+                file.log = replayed.log;
+                file.checkpoints = replayed.checkpoints;
+                file.transcript = replayed.transcript;
+                file.journal = None;
+            }
+        }
+    }
+    check_bounds(&file).map_err(|why| SaveError::Damaged(shown, why))?;
+    file.transcript = bounded_transcript(&file.transcript, MAX_TRANSCRIPT_BYTES);
+    if file.format < 2 {
+        // Format 1 hashed the state's text: its fingerprints cannot be
+        // checked here, and its final state proves the replay alone.
+        file.checkpoints.clear();
+    }
+    Ok(file)
+}
+
+pub(super) fn read_text(path: &Path) -> Result<String, SaveError> {
+    use crate::files::ReadError;
+    let shown = path.display().to_string();
+    let bytes = crate::files::read_capped(path, MAX_SAVE_BYTES).map_err(|err| match err {
+        ReadError::Missing => SaveError::Missing(
+            path.file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_default(),
+            shown.clone(),
+        ),
+        ReadError::Io(err) => SaveError::Read(shown.clone(), err.to_string()),
+        other => SaveError::Damaged(shown.clone(), other.to_string()),
+    })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| SaveError::Damaged(shown.clone(), "it is not text (not UTF-8)".into()))?;
+    if text.trim().is_empty() {
+        return Err(SaveError::Damaged(shown, "the file is empty".into()));
+    }
+    Ok(text)
+}
+
+/// A format this engine reads, or why not.
+pub(super) fn check_format(shown: &str, format: u32) -> Result<(), SaveError> {
+    if format > FORMAT {
+        Err(SaveError::TooNew(
+            shown.to_string(),
+            format,
+            MIN_FORMAT,
+            FORMAT,
+        ))
+    } else if format < MIN_FORMAT {
+        Err(SaveError::TooOld(
+            shown.to_string(),
+            format,
+            MIN_FORMAT,
+            FORMAT,
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// The header, or the clearest account of why there is none.
+pub(super) fn header(shown: &str, text: &str) -> Result<Version, SaveError> {
+    match ron::from_str::<Version>(text) {
+        Ok(header) => check_format(shown, header.format).map(|()| header),
+        Err(err) => {
+            let why = match ron::from_str::<ron::Value>(text) {
+                Ok(_) => format!(
+                    "it is RON, but not a save file: {}",
+                    ron_problem(&err).replace("Unexpected missing field", "no field")
+                ),
+                Err(syntax) => format!("it is damaged or cut short: {}", ron_problem(&syntax)),
+            };
+            Err(SaveError::Damaged(shown.to_string(), why))
+        }
+    }
+}
+
+/// A loaded game, its transcript, and a notice if the scene had changed.
+pub struct Loaded {
+    pub game: Game,
+    pub transcript: String,
+    pub notice: Option<LoadNotice>,
+}
+
+/// What changed since a save was made (its battle, its rules, or both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Changed {
+    Battle,
+    Rules,
+    Both,
+}
+
+/// What the player is told about a save that loaded, but not as it was
+/// written. `Display` is the library's English; the REPL's catalogue says it
+/// in the player's language. `report` is the replay's own account of where
+/// it parted from the save (English).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadNotice {
+    /// The battle or its rules changed since the save: its commands were
+    /// replayed on the current version (`report` None: to the same state).
+    Changed {
+        shown: String,
+        what: Changed,
+        scene: String,
+        commands: usize,
+        report: Option<String>,
+    },
+    /// The commands do not reach the saved state on this version: the game
+    /// goes on from the saved state, without its undo history.
+    Unreached { shown: String, report: String },
+    /// The checksum does not hold: the commands were replayed from the seed
+    /// and the game goes on at `turn` (`reached`: where the save says).
+    Replayed {
+        shown: String,
+        commands: usize,
+        turn: u32,
+        reached: bool,
+    },
+}
+
+impl std::fmt::Display for LoadNotice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadNotice::Changed {
+                shown,
+                what,
+                scene,
+                commands,
+                report,
+            } => {
+                let what = match what {
+                    Changed::Battle => "battle",
+                    Changed::Rules => "rules of the battle",
+                    Changed::Both => "battle and its rules",
+                };
+                let outcome = report
+                    .as_deref()
+                    .unwrap_or("they reach the same state, so nothing is lost.");
+                write!(
+                    f,
+                    "{shown}: the {what} `{scene}` changed since this save was made. Your {commands} command(s) were replayed on the current version: {outcome}"
+                )
+            }
+            LoadNotice::Unreached { shown, report } => write!(
+                f,
+                "{shown}: this save's commands do not lead to its saved state on this version of xiaoling ({report}) The game goes on from the saved state; undo cannot go back before it."
+            ),
+            LoadNotice::Replayed {
+                shown,
+                commands,
+                turn,
+                reached,
+            } => {
+                let reached = if *reached {
+                    "which is where the save says it was"
+                } else {
+                    "and the state written in the file is not used"
+                };
+                let commands_were = if *commands == 1 {
+                    "command was"
+                } else {
+                    "commands were"
+                };
+                write!(
+                    f,
+                    "{shown} was changed after it was written (its checksum does not match). Its {commands} {commands_were} replayed from its seed: the game goes on at turn {turn}, {reached}."
+                )
+            }
+        }
+    }
+}
+
+pub fn load(dir: &Path, slot: &str, scenes: &[Arc<Scene>]) -> Result<Loaded, SaveError> {
+    let path = slot_path(dir, slot)?;
+    let file = read(&path)?;
+    let mut loaded = restore(&path.display().to_string(), file, scenes)?;
+    // A game goes on under its name from its own resume point or autosaves.
+    // From any other save (one made with `save NAME`) it goes on as a game
+    // of its own, so its saves never write over the later ones of the game
+    // it was saved from.
+    let name = loaded.game.name().to_string();
+    if !own_slot(&name, slot) && slot_names(dir).iter().any(|s| own_slot(&name, s)) {
+        loaded.game.set_name(unused_name(dir, &name));
+    }
+    Ok(loaded)
+}
+
+/// Whether `slot` is one the game `name` writes itself: its resume point or
+/// one of its autosaves.
+pub(super) fn own_slot(name: &str, slot: &str) -> bool {
+    slot == name
+        || slot
+            .strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix("-auto-"))
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// A fresh game for a save: its scene, role, seed and policies.
+pub(super) fn fresh(shown: &str, scene: &Arc<Scene>, file: &SaveFile) -> Result<Game, SaveError> {
+    let (game, _) = Game::with_policies(
+        Arc::clone(scene),
+        &file.role,
+        file.seed,
+        file.policies.others.into(),
+        file.policies.player.map(Into::into),
+    )
+    .map_err(|err| SaveError::Damaged(shown.to_string(), err.to_string()))?;
+    let mut game = game;
+    game.show_sources(file.show_sources);
+    if check_slot(&file.game).is_ok() {
+        game.set_name(file.game.clone());
+    }
+    Ok(game)
+}
+
+/// Rebuilds the game a save describes by replaying its log from the seed
+/// (which restores the undo history too). When the scene changed since the
+/// save, the replay on the current scene is the game, and the notice says
+/// where it parts from the saved one. When the scene is the same but the
+/// replay does not reach the saved state, the saved state is restored without
+/// undo history, and the notice says so.
+pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loaded, SaveError> {
+    if file.journal.is_some() {
+        return Err(SaveError::Damaged(
+            shown.to_string(),
+            "its commands are in a journal that was not read".into(),
+        ));
+    }
+    check_bounds(&file).map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
+    let scene = scenes
+        .iter()
+        .find(|s| s.id() == file.scene)
+        .cloned()
+        .ok_or_else(|| {
+            let ids: Vec<&str> = scenes.iter().map(|s| s.id()).collect();
+            SaveError::UnknownScene(shown.to_string(), file.scene.clone(), ids.join(", "))
+        })?;
+    let mut game = fresh(shown, &scene, &file)?;
+    let report = replay(&mut game, &file);
+    if file.damaged {
+        return damaged(shown, game, &report, file);
+    }
+    let changed = match (
+        scene.content_hash == file.scene_hash,
+        rules_hash(&scene) == file.rules_hash,
+    ) {
+        (true, true) => None,
+        (false, true) => Some(Changed::Battle),
+        (true, false) => Some(Changed::Rules),
+        (false, false) => Some(Changed::Both),
+    };
+    if let Some(what) = changed {
+        let notice = LoadNotice::Changed {
+            shown: shown.to_string(),
+            what,
+            scene: file.scene.clone(),
+            commands: file.log.len(),
+            report: (!report.reproduces()).then(|| report.describe()),
+        };
+        return Ok(Loaded {
+            game,
+            transcript: file.transcript,
+            notice: Some(notice),
+        });
+    }
+    if report.reproduces() {
+        return Ok(Loaded {
+            game,
+            transcript: file.transcript,
+            notice: None,
+        });
+    }
+    check_fits(&scene, &file).map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
+    let snapshot = file
+        .state
+        .to_snapshot(file.log.len())
+        .map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
+    let mut game = fresh(shown, &scene, &file)?;
+    let log = file.log.iter().map(Into::into).collect();
+    game.restore_saved(&snapshot, log, Vec::new());
+    let notice = LoadNotice::Unreached {
+        shown: shown.to_string(),
+        report: report.describe(),
+    };
+    Ok(Loaded {
+        game,
+        transcript: file.transcript,
+        notice: Some(notice),
+    })
+}
+
+/// A save whose checksum does not hold: something changed it after it was
+/// written (a disk, a hand). Its saved state cannot be trusted, so the game
+/// is what its commands give when replayed from its seed, and the player is
+/// told so; when they no longer run, the save is refused.
+pub(super) fn damaged(
+    shown: &str,
+    game: Game,
+    report: &ReplayReport,
+    file: SaveFile,
+) -> Result<Loaded, SaveError> {
+    if let Some((i, why)) = &report.failed {
+        return Err(SaveError::Damaged(
+            shown.to_string(),
+            format!(
+                "it was changed after it was written (its checksum does not match), and its commands no longer replay (command {}: {why})",
+                i + 1
+            ),
+        ));
+    }
+    let notice = LoadNotice::Replayed {
+        shown: shown.to_string(),
+        commands: file.log.len(),
+        turn: game.turn(),
+        reached: report.reproduces(),
+    };
+    Ok(Loaded {
+        game,
+        transcript: file.transcript,
+        notice: Some(notice),
+    })
+}
+
+/// What replaying a save's command log found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayReport {
+    /// Commands that ran.
+    pub ran: usize,
+    /// The command (index) that could not run, with why.
+    pub failed: Option<(usize, String)>,
+    /// The first command before which the state differs from the saved
+    /// game's, with the turn it was: (command index, turn).
+    pub diverged_at: Option<(usize, u32)>,
+    /// The final state equals the saved one.
+    pub same_end: bool,
+    /// The first difference in the final state, when there is one.
+    pub end_difference: Option<String>,
+}
+
+impl ReplayReport {
+    /// The log reproduces the saved game exactly.
+    pub fn reproduces(&self) -> bool {
+        self.failed.is_none() && self.diverged_at.is_none() && self.same_end
+    }
+
+    pub fn describe(&self) -> String {
+        let end = self
+            .end_difference
+            .as_deref()
+            .map(|d| format!(" At the end, {d}."))
+            .unwrap_or_default();
+        match (&self.failed, self.diverged_at) {
+            (Some((n, why)), _) => format!(
+                "command {} could not run there ({why}); the game stops before it.",
+                n + 1
+            ),
+            (None, Some((n, turn))) => format!(
+                "the replay parts from the saved game at turn {turn} (before command {}).{end}",
+                n + 1
+            ),
+            (None, None) if self.same_end => {
+                "the replay reaches the saved state exactly.".to_string()
+            }
+            (None, None) => format!("the final state differs from the saved one.{end}"),
+        }
+    }
+}
+
+/// Re-runs a save's commands from its seed on `game` (fresh, with the save's
+/// policies), comparing the state before each command with the save's
+/// fingerprints, and the end with its saved state.
+pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
+    let mut report = ReplayReport {
+        ran: 0,
+        failed: None,
+        diverged_at: None,
+        same_end: false,
+        end_difference: None,
+    };
+    let mut checkpoints = file.checkpoints.iter().peekable();
+    for (i, command) in file.log.iter().enumerate() {
+        while checkpoints.next_if(|(at, _)| *at < i).is_some() {}
+        if let Some((_, saved)) = checkpoints.next_if(|(at, _)| *at == i)
+            && report.diverged_at.is_none()
+            && fingerprint(&game.snapshot()) != *saved
+        {
+            report.diverged_at = Some((i, game.turn()));
+        }
+        if let Err(err) = game.run(&command.into()) {
+            report.failed = Some((i, err.to_string()));
+            return report;
+        }
+        report.ran += 1;
+    }
+    match SavedState::of(&game.snapshot()) {
+        Ok(end) => {
+            report.same_end = if file.format < 2 {
+                // Format 1 kept the zh-Hant made from zh-Hans in the texts
+                // it told; this engine makes it when read.
+                without_made_hant(&end).text() == without_made_hant(&file.state).text()
+            } else {
+                end.text() == file.state.text()
+            };
+            if !report.same_end {
+                report.end_difference = Some(first_difference(game.scene(), &file.state, &end));
+            }
+        }
+        Err(why) => report.end_difference = Some(why),
+    }
+    report
+}
+
+/// The state with every told text's zh-Hant left out where it has zh-Hans
+/// (which format 1 stored converted, and this engine converts when read).
+pub(super) fn without_made_hant(state: &SavedState) -> SavedState {
+    let mut state = state.clone();
+    let strip = |text: &mut SavedText| {
+        if let SavedText::Localized(map) = text
+            && map.contains_key("zh-Hans")
+        {
+            map.remove("zh-Hant");
+        }
+    };
+    for (_, told) in &mut state.story.journal {
+        strip(&mut told.text);
+        for (_, arg) in &mut told.args {
+            if let SavedArg::Name(text) = arg {
+                strip(text);
+            }
+        }
+    }
+    state
+}
+
+/// Names the first thing that differs between a saved and a replayed state.
+pub fn first_difference(scene: &Scene, saved: &SavedState, replayed: &SavedState) -> String {
+    let text = |v: &dyn erased::Ron| v.ron();
+    let (a, b) = (&saved.world, &replayed.world);
+    let differ = |what: String, x: String, y: String| {
+        format!("{what} is {x} in the save but {y} in the replay")
+    };
+    if a.turn != b.turn {
+        return differ("the turn".into(), a.turn.to_string(), b.turn.to_string());
+    }
+    for (idx, (x, y)) in a.units.iter().zip(&b.units).enumerate() {
+        let name = scene
+            .units()
+            .get(idx)
+            .map(|u| u.id.clone())
+            .unwrap_or_else(|| format!("#{idx}"));
+        if x.men != y.men {
+            return differ(
+                format!("unit `{name}`'s strength"),
+                x.men.to_string(),
+                y.men.to_string(),
+            );
+        }
+        for (part, xs, ys) in [
+            ("morale", text(&x.morale), text(&y.morale)),
+            ("place", text(&x.location), text(&y.location)),
+            ("orders", text(&x.orders), text(&y.orders)),
+            (
+                "losses this turn",
+                x.lost_this_turn.to_string(),
+                y.lost_this_turn.to_string(),
+            ),
+        ] {
+            if xs != ys {
+                return differ(format!("unit `{name}`'s {part}"), xs, ys);
+            }
+        }
+    }
+    let parts: [(&str, String, String); 11] = [
+        (
+            "the number of units",
+            a.units.len().to_string(),
+            b.units.len().to_string(),
+        ),
+        ("the weather", text(&a.weather), text(&b.weather)),
+        ("the battle's random stream", text(&a.rng), text(&b.rng)),
+        ("the commanders", text(&a.commanders), text(&b.commanders)),
+        ("the zones", text(&a.zones), text(&b.zones)),
+        ("the rumors", text(&a.rumors), text(&b.rumors)),
+        ("what each side sees", text(&a.vision), text(&b.vision)),
+        (
+            "the wet-cloth orders",
+            text(&a.wet_cloth),
+            text(&b.wet_cloth),
+        ),
+        (
+            "the choices made",
+            text(&saved.story.chosen),
+            text(&replayed.story.chosen),
+        ),
+        (
+            "the rest of the story (events, flags, pending choice, ending)",
+            text(&saved.story),
+            text(&replayed.story),
+        ),
+        (
+            "the policy's random stream",
+            text(&saved.policy_rng),
+            text(&replayed.policy_rng),
+        ),
+    ];
+    for (what, x, y) in parts {
+        if x != y {
+            return differ(what.to_string(), x, y);
+        }
+    }
+    "the states differ".to_string()
+}
+
+/// RON text of any serializable value, for messages.
+mod erased {
+    pub trait Ron {
+        fn ron(&self) -> String;
+    }
+    impl<T: serde::Serialize> Ron for T {
+        fn ron(&self) -> String {
+            ron::to_string(self).unwrap_or_default()
+        }
+    }
+}
