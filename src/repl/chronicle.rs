@@ -152,6 +152,48 @@ pub fn wind_phrase(locale: Locale, strength: f64, toward: Compass) -> String {
     catalogue::wind_phrase(locale, wind_band(strength), toward)
 }
 
+/// What one pass over a turn's entries gathered for the sentences told
+/// after it.
+#[derive(Default)]
+struct Gathered {
+    /// Each unit's first and last state this turn.
+    fates: BTreeMap<usize, (Fate, Fate)>,
+    /// Men and officers of each unit that gave up.
+    surrendered: BTreeMap<usize, (u32, u32)>,
+    /// How each of the player's units took a cry this turn.
+    beliefs: BTreeMap<usize, i8>,
+    /// Where each of the player's units went, and the crossing it took.
+    marches: BTreeMap<usize, (usize, Option<usize>)>,
+    /// Units that came up, by zone.
+    arrivals: BTreeMap<usize, Vec<usize>>,
+    /// Zones near his men where the enemy came into sight.
+    enemy_comes: BTreeSet<usize>,
+    /// Per zone: (own lost, enemy lost, own trampled, enemy trampled).
+    zone_losses: BTreeMap<usize, (u32, u32, u32, u32)>,
+    /// Dead from effects and blasts: his own, and the enemy's seen.
+    effect_losses: (u32, u32),
+    /// Drums beating, by commander, and where.
+    drums: BTreeMap<usize, usize>,
+}
+
+/// The facts of a turn as they are found, and the most urgent alert.
+struct Found<'a> {
+    facts: Vec<Fact>,
+    alert: &'a mut Option<Alert>,
+}
+
+impl Found<'_> {
+    fn raise(&mut self, alert: Alert) {
+        if self.alert.is_none_or(|old| alert < old) {
+            *self.alert = Some(alert);
+        }
+    }
+
+    fn say(&mut self, rank: u8, weight: u32, text: String) {
+        self.facts.push(Fact { rank, weight, text });
+    }
+}
+
 impl View<'_> {
     /// A list of names: "A", "A and B", "A, B, C and D", "A, B, C and 3
     /// more"; 「甲、乙、丙、丁」, 「甲、乙、丙等5部」. Four are named in full:
@@ -240,222 +282,237 @@ impl View<'_> {
         alert: &mut Option<Alert>,
         new_turn: bool,
     ) -> Vec<Fact> {
-        let l = self.locale;
-        let mut raise = |a: Alert| {
-            if alert.is_none_or(|old| a < old) {
-                *alert = Some(a);
-            }
+        let mut found = Found {
+            facts: Vec::new(),
+            alert,
         };
-        let own = |unit: usize| self.owns(unit);
-        let mut facts = Vec::new();
-        let t = |key: Say, args: &[(&str, String)]| fill(key.get(l), args);
-        let mut say = |rank: u8, weight: u32, text: String| {
-            facts.push(Fact { rank, weight, text });
-        };
-        // One unit with a plural name ("the Grey Companies") takes the
-        // plural verb as a list does.
-        let scene_units = self.scene.units();
-        let pick = |units: &[usize], one: Say, many: Say| match units {
-            [unit] if !scene_units.get(*unit).is_some_and(|u| u.plural) => one,
-            _ => many,
-        };
-
-        // Each unit's final state this turn.
-        let mut fates: BTreeMap<usize, (Fate, Fate)> = BTreeMap::new();
-        let mut surrendered: BTreeMap<usize, (u32, u32)> = BTreeMap::new();
-        let mut beliefs: BTreeMap<usize, i8> = BTreeMap::new();
-        let mut marches: BTreeMap<usize, (usize, Option<usize>)> = BTreeMap::new();
-        let mut arrivals: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        let mut enemy_comes: BTreeSet<usize> = BTreeSet::new();
-        // Per zone: (own lost, enemy lost, own trampled, enemy trampled).
-        let mut zone_losses: BTreeMap<usize, (u32, u32, u32, u32)> = BTreeMap::new();
-        let mut effect_losses = (0u32, 0u32);
-        let mut drums: BTreeMap<usize, usize> = BTreeMap::new();
-        let mut drummed: BTreeSet<usize> = BTreeSet::new();
+        let mut g = Gathered::default();
         for entry in entries {
-            let mut fate = |unit: usize, f: Fate| {
-                fates
-                    .entry(unit)
-                    .and_modify(|(_, last)| *last = f)
-                    .or_insert((f, f));
-            };
-            match entry {
-                Entry::Wavers { unit } => fate(*unit, Fate::Wavered),
-                Entry::Steadies { unit } => fate(*unit, Fate::Steadied),
-                Entry::Routs { unit } | Entry::Cascade { unit } => fate(*unit, Fate::Routed),
-                Entry::Shattered { unit } => fate(*unit, Fate::Shattered),
-                Entry::Rallies { unit } => fate(*unit, Fate::Rallied),
-                Entry::Surrenders {
-                    unit,
-                    men,
-                    officers,
-                } => {
-                    fate(*unit, Fate::Surrendered);
-                    surrendered.insert(*unit, (*men, *officers));
-                }
-                Entry::RumorBelieved {
-                    unit,
-                    about,
-                    routed,
-                } if own(*unit) => {
-                    let bad_news = (self.unit_side(*unit) == *about) == *routed;
-                    beliefs.insert(*unit, if bad_news { -1 } else { 1 });
-                }
-                Entry::RumorDoubted { unit } if own(*unit) => {
-                    beliefs.insert(*unit, 0);
-                }
-                Entry::Moves { unit, to, .. } => {
-                    if own(*unit) {
-                        marches.entry(*unit).or_insert((*to, None)).0 = *to;
-                    } else if self.sees_zone(*to) && self.own_in(*to) {
-                        raise(Alert::EnemySighted);
-                        enemy_comes.insert(*to);
-                    }
-                }
-                Entry::Crossed { unit, zone, to } if own(*unit) => {
-                    let march = marches.entry(*unit).or_insert((*to, None));
-                    march.0 = *to;
-                    march.1 = Some(*zone);
-                }
-                Entry::Arrives { unit, zone } => {
-                    if own(*unit) {
-                        raise(Alert::Arrived);
-                    } else if self.sees_zone(*zone) {
-                        raise(Alert::EnemySighted);
-                    }
-                    if own(*unit) || self.sees_zone(*zone) {
-                        arrivals.entry(*zone).or_default().push(*unit);
-                    }
-                }
-                Entry::Clash { zone, losses } => {
-                    let at = zone_losses.entry(*zone).or_default();
-                    for (side, men) in losses {
-                        if *side == self.side {
-                            at.0 += men;
-                        } else {
-                            at.1 += men;
-                        }
-                    }
-                }
-                Entry::Trampled { zone, losses, .. } => {
-                    let at = zone_losses.entry(*zone).or_default();
-                    for (side, men) in losses {
-                        if *side == self.side {
-                            at.2 += men;
-                        } else {
-                            at.3 += men;
-                        }
-                    }
-                }
-                Entry::Casualties { unit, men } => {
-                    if own(*unit) {
-                        effect_losses.0 += men;
-                    } else if self.sees_unit(*unit) {
-                        effect_losses.1 += men;
-                    }
-                }
-                Entry::Destroyed { zone, men, hits } => {
-                    raise(Alert::Destroyed);
-                    // His own dead are named in the same sentence, counted;
-                    // the enemy's seen dead are told with the turn's other
-                    // losses of his, as an estimate.
-                    let own_dead: u32 = hits
-                        .iter()
-                        .filter(|(unit, _)| own(*unit))
-                        .map(|(_, men)| *men)
-                        .sum();
-                    effect_losses.1 += hits
-                        .iter()
-                        .filter(|(unit, _)| !own(*unit) && self.sees_unit(*unit))
-                        .map(|(_, men)| *men)
-                        .sum::<u32>();
-                    let args = vec![
-                        ("zone", self.zone_name(*zone)),
-                        ("men", self.told_men(*men, false)),
-                        ("own", self.told_men(own_dead, true)),
-                    ];
-                    if own_dead > 0 && u64::from(own_dead) * 10 >= u64::from(*men) * 9 {
-                        say(0, *men, t(Say::DestroyedAllOwn, &args));
-                    } else if own_dead > 0 {
-                        say(0, *men, t(Say::DestroyedOwn, &args));
-                    } else if *men > 0 {
-                        say(0, *men, t(Say::Destroyed, &args));
-                    } else {
-                        say(0, 0, t(Say::DestroyedEmpty, &args));
-                    }
-                }
-                // A commander struck down in the fighting, his own side's or
-                // one seen: told first, whatever else the turn holds. Only in
-                // the turn's own chronicle: a fall a scene's effect makes is
-                // told in the scene's words, by the event that makes it.
-                Entry::CommanderFalls { commander, fate } if new_turn => {
-                    if let Some(text) = self.commander_fall(*commander, *fate) {
-                        let own = self.commander_side(*commander) == Some(self.side);
-                        raise(if own {
-                            Alert::CommanderFell
-                        } else {
-                            Alert::Story
-                        });
-                        say(0, u32::MAX, text);
-                    }
-                }
-                Entry::Drums { commander, zone } => {
-                    drums.insert(*commander, *zone);
-                }
-                Entry::DrumsHeard { unit, .. } => {
-                    drummed.insert(*unit);
-                }
-                Entry::FireStarts { zone } => {
-                    say(7, 0, t(Say::FireStarts, &[("zone", self.zone_name(*zone))]))
-                }
-                Entry::FireSpreads { zone } => say(
-                    7,
-                    0,
-                    t(Say::FireSpreads, &[("zone", self.zone_name(*zone))]),
-                ),
-                Entry::FireOut { zone } if self.near_own(*zone) => {
-                    say(8, 0, t(Say::FireOut, &[("zone", self.zone_name(*zone))]))
-                }
-                Entry::SmokeThick { zone } | Entry::SmokeClears { zone } => {
-                    let thick = matches!(entry, Entry::SmokeThick { .. });
-                    if memory.smoke.get(zone) != Some(&thick) {
-                        memory.smoke.insert(*zone, thick);
-                        if self.near_own(*zone) {
-                            let key = if thick {
-                                Say::SmokeThick
-                            } else {
-                                Say::SmokeClears
-                            };
-                            say(8, 0, t(key, &[("zone", self.zone_name(*zone))]));
-                        }
-                    }
-                }
-                Entry::Wind { strength, toward } => {
-                    let now = (wind_band(*strength), *toward);
-                    let same = match memory.wind {
-                        Some((band, dir)) => band == now.0 && (dir == now.1 || band == 0),
-                        None => false,
-                    };
-                    memory.wind = Some(now);
-                    if !same && !memory.header_tells_wind {
-                        say(
-                            8,
-                            0,
-                            t(
-                                Say::WindNow,
-                                &[("wind", wind_phrase(l, *strength, *toward))],
-                            ),
-                        );
-                    }
-                }
-                _ => {}
-            }
+            self.gather(entry, &mut g, memory, &mut found, new_turn);
         }
+        self.tell_fates(&g, &mut found);
+        self.tell_arrivals(&g, &mut found);
+        self.tell_fighting(&g, memory, &mut found, new_turn);
+        self.tell_effect_losses(&g, &mut found);
+        self.tell_drums(&g, memory, &mut found, new_turn);
+        self.tell_cry(&mut g.beliefs, memory, &mut found);
+        self.tell_marches(&g, &mut found);
+        self.tell_enemy_comes(&g, memory, &mut found);
+        found.facts
+    }
 
-        // Fates: one final state per unit; the enemy only where seen.
+    /// Takes one entry in: what is told later is gathered in `g`, what is
+    /// told as it comes is told at once.
+    fn gather(
+        &self,
+        entry: &Entry,
+        g: &mut Gathered,
+        memory: &mut Memory,
+        found: &mut Found,
+        new_turn: bool,
+    ) {
+        let mut fate = |unit: usize, f: Fate| {
+            g.fates
+                .entry(unit)
+                .and_modify(|(_, last)| *last = f)
+                .or_insert((f, f));
+        };
+        match entry {
+            Entry::Wavers { unit } => fate(*unit, Fate::Wavered),
+            Entry::Steadies { unit } => fate(*unit, Fate::Steadied),
+            Entry::Routs { unit } | Entry::Cascade { unit } => fate(*unit, Fate::Routed),
+            Entry::Shattered { unit } => fate(*unit, Fate::Shattered),
+            Entry::Rallies { unit } => fate(*unit, Fate::Rallied),
+            Entry::Surrenders {
+                unit,
+                men,
+                officers,
+            } => {
+                fate(*unit, Fate::Surrendered);
+                g.surrendered.insert(*unit, (*men, *officers));
+            }
+            Entry::RumorBelieved {
+                unit,
+                about,
+                routed,
+            } if self.owns(*unit) => {
+                let bad_news = (self.unit_side(*unit) == *about) == *routed;
+                g.beliefs.insert(*unit, if bad_news { -1 } else { 1 });
+            }
+            Entry::RumorDoubted { unit } if self.owns(*unit) => {
+                g.beliefs.insert(*unit, 0);
+            }
+            Entry::Moves { unit, to, .. } => {
+                if self.owns(*unit) {
+                    g.marches.entry(*unit).or_insert((*to, None)).0 = *to;
+                } else if self.sees_zone(*to) && self.own_in(*to) {
+                    found.raise(Alert::EnemySighted);
+                    g.enemy_comes.insert(*to);
+                }
+            }
+            Entry::Crossed { unit, zone, to } if self.owns(*unit) => {
+                let march = g.marches.entry(*unit).or_insert((*to, None));
+                march.0 = *to;
+                march.1 = Some(*zone);
+            }
+            Entry::Arrives { unit, zone } => {
+                if self.owns(*unit) {
+                    found.raise(Alert::Arrived);
+                } else if self.sees_zone(*zone) {
+                    found.raise(Alert::EnemySighted);
+                }
+                if self.owns(*unit) || self.sees_zone(*zone) {
+                    g.arrivals.entry(*zone).or_default().push(*unit);
+                }
+            }
+            Entry::Clash { zone, losses } => {
+                let at = g.zone_losses.entry(*zone).or_default();
+                for (side, men) in losses {
+                    if *side == self.side {
+                        at.0 += men;
+                    } else {
+                        at.1 += men;
+                    }
+                }
+            }
+            Entry::Trampled { zone, losses, .. } => {
+                let at = g.zone_losses.entry(*zone).or_default();
+                for (side, men) in losses {
+                    if *side == self.side {
+                        at.2 += men;
+                    } else {
+                        at.3 += men;
+                    }
+                }
+            }
+            Entry::Casualties { unit, men } => {
+                if self.owns(*unit) {
+                    g.effect_losses.0 += men;
+                } else if self.sees_unit(*unit) {
+                    g.effect_losses.1 += men;
+                }
+            }
+            Entry::Drums { commander, zone } => {
+                g.drums.insert(*commander, *zone);
+            }
+            _ => self.tell_at_once(entry, g, memory, found, new_turn),
+        }
+    }
+
+    /// What is told as it comes: a crossing destroyed, a commander's fall,
+    /// fire, smoke and the wind.
+    fn tell_at_once(
+        &self,
+        entry: &Entry,
+        g: &mut Gathered,
+        memory: &mut Memory,
+        found: &mut Found,
+        new_turn: bool,
+    ) {
+        let l = self.locale;
+        match entry {
+            Entry::Destroyed { zone, men, hits } => {
+                found.raise(Alert::Destroyed);
+                // His own dead are named in the same sentence, counted;
+                // the enemy's seen dead are told with the turn's other
+                // losses of his, as an estimate.
+                let own_dead: u32 = hits
+                    .iter()
+                    .filter(|(unit, _)| self.owns(*unit))
+                    .map(|(_, men)| *men)
+                    .sum();
+                g.effect_losses.1 += hits
+                    .iter()
+                    .filter(|(unit, _)| !self.owns(*unit) && self.sees_unit(*unit))
+                    .map(|(_, men)| *men)
+                    .sum::<u32>();
+                let args = vec![
+                    ("zone", self.zone_name(*zone)),
+                    ("men", self.told_men(*men, false)),
+                    ("own", self.told_men(own_dead, true)),
+                ];
+                if own_dead > 0 && u64::from(own_dead) * 10 >= u64::from(*men) * 9 {
+                    found.say(0, *men, self.t(Say::DestroyedAllOwn, &args));
+                } else if own_dead > 0 {
+                    found.say(0, *men, self.t(Say::DestroyedOwn, &args));
+                } else if *men > 0 {
+                    found.say(0, *men, self.t(Say::Destroyed, &args));
+                } else {
+                    found.say(0, 0, self.t(Say::DestroyedEmpty, &args));
+                }
+            }
+            // A commander struck down in the fighting, his own side's or
+            // one seen: told first, whatever else the turn holds. Only in
+            // the turn's own chronicle: a fall a scene's effect makes is
+            // told in the scene's words, by the event that makes it.
+            Entry::CommanderFalls { commander, fate } if new_turn => {
+                if let Some(text) = self.commander_fall(*commander, *fate) {
+                    let own = self.commander_side(*commander) == Some(self.side);
+                    found.raise(if own {
+                        Alert::CommanderFell
+                    } else {
+                        Alert::Story
+                    });
+                    found.say(0, u32::MAX, text);
+                }
+            }
+            Entry::FireStarts { zone } => found.say(
+                7,
+                0,
+                self.t(Say::FireStarts, &[("zone", self.zone_name(*zone))]),
+            ),
+            Entry::FireSpreads { zone } => found.say(
+                7,
+                0,
+                self.t(Say::FireSpreads, &[("zone", self.zone_name(*zone))]),
+            ),
+            Entry::FireOut { zone } if self.near_own(*zone) => found.say(
+                8,
+                0,
+                self.t(Say::FireOut, &[("zone", self.zone_name(*zone))]),
+            ),
+            Entry::SmokeThick { zone } | Entry::SmokeClears { zone } => {
+                let thick = matches!(entry, Entry::SmokeThick { .. });
+                if memory.smoke.get(zone) != Some(&thick) {
+                    memory.smoke.insert(*zone, thick);
+                    if self.near_own(*zone) {
+                        let key = if thick {
+                            Say::SmokeThick
+                        } else {
+                            Say::SmokeClears
+                        };
+                        found.say(8, 0, self.t(key, &[("zone", self.zone_name(*zone))]));
+                    }
+                }
+            }
+            Entry::Wind { strength, toward } => {
+                let now = (wind_band(*strength), *toward);
+                let same = match memory.wind {
+                    Some((band, dir)) => band == now.0 && (dir == now.1 || band == 0),
+                    None => false,
+                };
+                memory.wind = Some(now);
+                if !same && !memory.header_tells_wind {
+                    found.say(
+                        8,
+                        0,
+                        self.t(
+                            Say::WindNow,
+                            &[("wind", wind_phrase(l, *strength, *toward))],
+                        ),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Fates: one final state per unit; the enemy only where seen.
+    fn tell_fates(&self, g: &Gathered, found: &mut Found) {
+        let l = self.locale;
         let mut by_fate: BTreeMap<(bool, u8), Vec<usize>> = BTreeMap::new();
-        for (unit, (first, last)) in &fates {
-            let visible = own(*unit) || self.sees_unit(*unit);
+        for (unit, (first, last)) in &g.fates {
+            let visible = self.owns(*unit) || self.sees_unit(*unit);
             if !visible {
                 continue;
             }
@@ -464,7 +521,8 @@ impl View<'_> {
                 (_, Fate::Routed) => 0,
                 // His own, with no men left: destroyed, not shattered.
                 (_, Fate::Shattered)
-                    if own(*unit) && self.known.own_unit(*unit).is_some_and(|r| r.men == 0) =>
+                    if self.owns(*unit)
+                        && self.known.own_unit(*unit).is_some_and(|r| r.men == 0) =>
                 {
                     6
                 }
@@ -474,53 +532,47 @@ impl View<'_> {
                 (_, Fate::Wavered) => 4,
                 (_, Fate::Steadied) => 5,
             };
-            by_fate.entry((own(*unit), kind)).or_default().push(*unit);
+            by_fate
+                .entry((self.owns(*unit), kind))
+                .or_default()
+                .push(*unit);
         }
-        let men_of = |units: &[usize]| -> u32 {
-            units
-                .iter()
-                .map(|u| match self.known.own_unit(*u) {
-                    Some(record) => record.men,
-                    None => self.known.picture.sighting(*u).map_or(0, |s| s.men),
-                })
-                .sum()
-        };
         for ((mine, kind), units) in &by_fate {
             let list = self.name_list(units);
-            let weight = men_of(units);
+            let weight = self.men_of(units);
             let args = vec![("list", list)];
             if *mine && (*kind <= 2 || *kind == 6) {
-                raise(Alert::OwnBroke);
+                found.raise(Alert::OwnBroke);
             }
             match (mine, kind) {
-                (true, 0) => say(
+                (true, 0) => found.say(
                     1,
                     weight,
-                    t(pick(units, Say::OwnRout, Say::OwnRoutMany), &args),
+                    self.t(self.pick(units, Say::OwnRout, Say::OwnRoutMany), &args),
                 ),
-                (false, 0) => say(
+                (false, 0) => found.say(
                     2,
                     weight,
-                    t(pick(units, Say::SeenRout, Say::SeenRoutMany), &args),
+                    self.t(self.pick(units, Say::SeenRout, Say::SeenRoutMany), &args),
                 ),
-                (_, 1) => say(
+                (_, 1) => found.say(
                     1,
                     weight,
-                    t(pick(units, Say::Shattered, Say::ShatteredMany), &args),
+                    self.t(self.pick(units, Say::Shattered, Say::ShatteredMany), &args),
                 ),
                 (_, 2) => {
                     let men: u32 = units
                         .iter()
-                        .filter_map(|u| surrendered.get(u))
+                        .filter_map(|u| g.surrendered.get(u))
                         .map(|s| s.0)
                         .sum();
                     let officers: u32 = units
                         .iter()
-                        .filter_map(|u| surrendered.get(u))
+                        .filter_map(|u| g.surrendered.get(u))
                         .map(|s| s.1)
                         .sum();
                     let mut text = fill(
-                        pick(units, Say::Surrender, Say::SurrenderMany).get(l),
+                        self.pick(units, Say::Surrender, Say::SurrenderMany).get(l),
                         &[
                             ("list", self.name_list(units)),
                             ("men", self.told_men(men, *mine)),
@@ -534,34 +586,45 @@ impl View<'_> {
                             &[("men", self.told_men(officers, *mine))],
                         ));
                     }
-                    say(1, men, text);
+                    found.say(1, men, text);
                 }
-                (true, 6) => say(
+                (true, 6) => found.say(
                     1,
                     weight,
-                    t(
-                        pick(units, Say::UnitDestroyed, Say::UnitDestroyedMany),
+                    self.t(
+                        self.pick(units, Say::UnitDestroyed, Say::UnitDestroyedMany),
                         &args,
                     ),
                 ),
-                (true, 3) => say(4, weight, t(pick(units, Say::Rally, Say::RallyMany), &args)),
+                (true, 3) => found.say(
+                    4,
+                    weight,
+                    self.t(self.pick(units, Say::Rally, Say::RallyMany), &args),
+                ),
                 (false, 3) => {}
-                (true, 4) => say(5, weight, t(pick(units, Say::Waver, Say::WaverMany), &args)),
-                (true, 5) => say(
+                (true, 4) => found.say(
+                    5,
+                    weight,
+                    self.t(self.pick(units, Say::Waver, Say::WaverMany), &args),
+                ),
+                (true, 5) => found.say(
                     6,
                     weight,
-                    t(pick(units, Say::Steady, Say::SteadyMany), &args),
+                    self.t(self.pick(units, Say::Steady, Say::SteadyMany), &args),
                 ),
                 _ => {}
             }
         }
+    }
 
-        for (zone, units) in &arrivals {
-            say(
+    /// Units that came up, own and seen.
+    fn tell_arrivals(&self, g: &Gathered, found: &mut Found) {
+        for (zone, units) in &g.arrivals {
+            found.say(
                 2,
-                men_of(units),
-                t(
-                    pick(units, Say::Arrive, Say::ArriveMany),
+                self.men_of(units),
+                self.t(
+                    self.pick(units, Say::Arrive, Say::ArriveMany),
                     &[
                         ("list", self.name_list(units)),
                         ("zone", self.zone_name(*zone)),
@@ -569,10 +632,13 @@ impl View<'_> {
                 ),
             );
         }
+    }
 
-        // Fighting: one sentence per place, the biggest first.
+    /// Fighting: one sentence per place, the biggest first, and the crushes.
+    fn tell_fighting(&self, g: &Gathered, memory: &mut Memory, found: &mut Found, new_turn: bool) {
+        let l = self.locale;
         let mut fought = BTreeSet::new();
-        for (zone, (own_lost, enemy_lost, own_trampled, enemy_trampled)) in &zone_losses {
+        for (zone, (own_lost, enemy_lost, own_trampled, enemy_trampled)) in &g.zone_losses {
             let seen = self.sees_zone(*zone);
             let here = self.own_in(*zone) || *own_lost > 0;
             let heard = *own_lost + *enemy_lost;
@@ -581,13 +647,17 @@ impl View<'_> {
             let zone_name = self.zone_name(*zone);
             if own_lost < TRIVIAL && enemy_lost < TRIVIAL {
                 if !seen && !here && self.near_own(*zone) && heard > 0 {
-                    say(6, 0, t(Say::FightHeard, &[("zone", zone_name.clone())]));
+                    found.say(
+                        6,
+                        0,
+                        self.t(Say::FightHeard, &[("zone", zone_name.clone())]),
+                    );
                 }
             } else {
                 // A fight that starts needs the player; one that goes on
                 // does not stop `wait` every turn.
                 if own_lost >= TRIVIAL && !memory.fights.contains(zone) {
-                    raise(Alert::Attacked);
+                    found.raise(Alert::Attacked);
                 }
                 fought.insert(*zone);
                 let weight = own_lost + enemy_lost;
@@ -614,10 +684,10 @@ impl View<'_> {
                         .map(|p| p.trim_end_matches(['.', '。']).to_string())
                         .map(|p| if capitalizes(l) { lower_first(&p) } else { p })
                         .collect();
-                    say(
+                    found.say(
                         3,
                         weight,
-                        t(
+                        self.t(
                             Say::FightGoesOn,
                             &[("zone", zone_name.clone()), ("losses", losses.join(sep))],
                         ),
@@ -628,10 +698,10 @@ impl View<'_> {
                         (true, false) => Say::FightOwnOnly,
                         _ => Say::FightSeenOnly,
                     };
-                    say(
+                    found.say(
                         3,
                         weight,
-                        t(
+                        self.t(
                             key,
                             &[
                                 ("zone", zone_name.clone()),
@@ -649,10 +719,10 @@ impl View<'_> {
             let own_trampled = *own_trampled;
             let trampled = own_trampled + enemy_trampled;
             if own_trampled >= TRIVIAL && enemy_trampled >= TRIVIAL {
-                say(
+                found.say(
                     3,
                     trampled,
-                    t(
+                    self.t(
                         Say::TrampledBoth,
                         &[
                             ("zone", zone_name),
@@ -662,10 +732,10 @@ impl View<'_> {
                     ),
                 );
             } else if own_trampled >= TRIVIAL {
-                say(
+                found.say(
                     3,
                     trampled,
-                    t(
+                    self.t(
                         Say::TrampledOwn,
                         &[
                             ("zone", zone_name),
@@ -674,10 +744,10 @@ impl View<'_> {
                     ),
                 );
             } else if enemy_trampled >= TRIVIAL {
-                say(
+                found.say(
                     3,
                     trampled,
-                    t(
+                    self.t(
                         Say::Trampled,
                         &[
                             ("zone", zone_name),
@@ -692,33 +762,42 @@ impl View<'_> {
         } else {
             memory.fights.extend(fought);
         }
-        if effect_losses.0 >= TRIVIAL {
-            say(
+    }
+
+    /// Dead from effects and blasts, own counted, the enemy's estimated.
+    fn tell_effect_losses(&self, g: &Gathered, found: &mut Found) {
+        if g.effect_losses.0 >= TRIVIAL {
+            found.say(
                 3,
-                effect_losses.0,
-                t(
+                g.effect_losses.0,
+                self.t(
                     Say::LossOwn,
-                    &[("men", self.told_men(effect_losses.0, true))],
+                    &[("men", self.told_men(g.effect_losses.0, true))],
                 ),
             );
         }
-        if effect_losses.1 >= TRIVIAL {
-            say(
+        if g.effect_losses.1 >= TRIVIAL {
+            found.say(
                 3,
-                effect_losses.1,
-                t(
+                g.effect_losses.1,
+                self.t(
                     Say::LossSeen,
                     &[
                         ("enemy", self.enemy_name()),
-                        ("men", self.said_in_prose(effect_losses.1, Sure::Estimated)),
+                        (
+                            "men",
+                            self.said_in_prose(g.effect_losses.1, Sure::Estimated),
+                        ),
                     ],
                 ),
             );
         }
+    }
 
-        // Drums: told when they start, not every turn they go on.
+    /// Drums: told when they start, not every turn they go on.
+    fn tell_drums(&self, g: &Gathered, memory: &mut Memory, found: &mut Found, new_turn: bool) {
         let mut beating = BTreeSet::new();
-        for (commander, zone) in &drums {
+        for (commander, zone) in &g.drums {
             beating.insert(*commander);
             if memory.drums.contains(commander) {
                 continue;
@@ -730,12 +809,16 @@ impl View<'_> {
                 .get(*commander)
                 .is_some_and(|c| Some(&c.id) == self.role.as_ref());
             if yours {
-                say(4, 0, t(Say::DrumsYours, &[("zone", self.zone_name(*zone))]));
-            } else if mine || self.sees_zone(*zone) {
-                say(
+                found.say(
                     4,
                     0,
-                    t(
+                    self.t(Say::DrumsYours, &[("zone", self.zone_name(*zone))]),
+                );
+            } else if mine || self.sees_zone(*zone) {
+                found.say(
+                    4,
+                    0,
+                    self.t(
                         Say::Drums,
                         &[
                             ("commander", self.commander_name(*commander)),
@@ -744,10 +827,10 @@ impl View<'_> {
                     ),
                 );
             } else {
-                say(
+                found.say(
                     4,
                     0,
-                    t(Say::DrumsHeardFar, &[("zone", self.zone_name(*zone))]),
+                    self.t(Say::DrumsHeardFar, &[("zone", self.zone_name(*zone))]),
                 );
             }
         }
@@ -756,8 +839,10 @@ impl View<'_> {
         } else {
             memory.drums.extend(beating);
         }
+    }
 
-        // The cry: each unit's belief told once, when it changes.
+    /// The cry: each unit's belief told once, when it changes.
+    fn tell_cry(&self, beliefs: &mut BTreeMap<usize, i8>, memory: &mut Memory, found: &mut Found) {
         beliefs.retain(|unit, belief| memory.beliefs.insert(*unit, *belief) != Some(*belief));
         if !beliefs.is_empty() {
             let shaken: Vec<usize> = beliefs
@@ -771,32 +856,34 @@ impl View<'_> {
                 .map(|(u, _)| *u)
                 .collect();
             if !shaken.is_empty() {
-                say(
+                found.say(
                     4,
-                    men_of(&shaken),
-                    t(
-                        pick(&shaken, Say::Shaken, Say::ShakenMany),
+                    self.men_of(&shaken),
+                    self.t(
+                        self.pick(&shaken, Say::Shaken, Say::ShakenMany),
                         &[("list", self.name_list(&shaken))],
                     ),
                 );
             }
             if !heartened.is_empty() {
-                say(
+                found.say(
                     5,
-                    men_of(&heartened),
-                    t(
-                        pick(&heartened, Say::Heartened, Say::HeartenedMany),
+                    self.men_of(&heartened),
+                    self.t(
+                        self.pick(&heartened, Say::Heartened, Say::HeartenedMany),
                         &[("list", self.name_list(&heartened))],
                     ),
                 );
             }
             if shaken.is_empty() && heartened.is_empty() {
-                say(6, 0, t(Say::Doubted, &[]));
+                found.say(6, 0, self.t(Say::Doubted, &[]));
             }
         }
+    }
 
-        // Marches of the player's units, by where they went; men still
-        // running from an earlier turn's rout flee there, they do not march.
+    /// Marches of the player's units, by where they went; men still
+    /// running from an earlier turn's rout flee there, they do not march.
+    fn tell_marches(&self, g: &Gathered, found: &mut Found) {
         let fleeing = |unit: usize| {
             self.known.own_unit(unit).is_some_and(|u| {
                 matches!(
@@ -806,8 +893,8 @@ impl View<'_> {
             })
         };
         let mut by_dest: BTreeMap<(usize, Option<usize>, bool), Vec<usize>> = BTreeMap::new();
-        for (unit, (to, through)) in &marches {
-            let still_moving = fates.get(unit).is_some_and(|(_, last)| {
+        for (unit, (to, through)) in &g.marches {
+            let still_moving = g.fates.get(unit).is_some_and(|(_, last)| {
                 matches!(last, Fate::Routed | Fate::Shattered | Fate::Surrendered)
             });
             if still_moving {
@@ -820,11 +907,11 @@ impl View<'_> {
         }
         for ((to, through, flee), units) in &by_dest {
             match through {
-                Some(ford) => say(
+                Some(ford) => found.say(
                     6,
-                    men_of(units),
-                    t(
-                        pick(units, Say::Cross, Say::CrossMany),
+                    self.men_of(units),
+                    self.t(
+                        self.pick(units, Say::Cross, Say::CrossMany),
                         &[
                             ("list", self.name_list(units)),
                             ("ford", self.zone_name(*ford)),
@@ -832,14 +919,14 @@ impl View<'_> {
                         ],
                     ),
                 ),
-                None => say(
+                None => found.say(
                     6,
-                    men_of(units),
-                    t(
+                    self.men_of(units),
+                    self.t(
                         if *flee {
-                            pick(units, Say::Flee, Say::FleeMany)
+                            self.pick(units, Say::Flee, Say::FleeMany)
                         } else {
-                            pick(units, Say::March, Say::MarchMany)
+                            self.pick(units, Say::March, Say::MarchMany)
                         },
                         &[
                             ("list", self.name_list(units)),
@@ -849,9 +936,13 @@ impl View<'_> {
                 ),
             }
         }
-        let told_before = std::mem::replace(&mut memory.enemy_at, enemy_comes.clone());
-        for zone in enemy_comes.difference(&told_before).copied() {
-            say(
+    }
+
+    /// The enemy coming on where he was not told coming last turn.
+    fn tell_enemy_comes(&self, g: &Gathered, memory: &mut Memory, found: &mut Found) {
+        let told_before = std::mem::replace(&mut memory.enemy_at, g.enemy_comes.clone());
+        for zone in g.enemy_comes.difference(&told_before).copied() {
+            found.say(
                 2,
                 self.known
                     .picture
@@ -861,14 +952,38 @@ impl View<'_> {
                     .filter(|s| s.zone == zone && s.turn == self.known.picture.turn)
                     .map(|s| s.men)
                     .sum(),
-                t(
+                self.t(
                     Say::EnemyComes,
                     &[("enemy", self.enemy_name()), ("zone", self.zone_name(zone))],
                 ),
             );
         }
-        let _ = drummed;
-        facts
+    }
+
+    /// A chronicle template filled in, in the view's language.
+    fn t(&self, key: Say, args: &[(&str, String)]) -> String {
+        fill(key.get(self.locale), args)
+    }
+
+    /// The template for one unit or for many: one unit with a plural name
+    /// ("the Grey Companies") takes the plural verb as a list does.
+    fn pick(&self, units: &[usize], one: Say, many: Say) -> Say {
+        match units {
+            [unit] if !self.scene.units().get(*unit).is_some_and(|u| u.plural) => one,
+            _ => many,
+        }
+    }
+
+    /// The men of these units as the player knows them: his own counted,
+    /// the enemy's as last seen.
+    fn men_of(&self, units: &[usize]) -> u32 {
+        units
+            .iter()
+            .map(|u| match self.known.own_unit(*u) {
+                Some(record) => record.men,
+                None => self.known.picture.sighting(*u).map_or(0, |s| s.men),
+            })
+            .sum()
     }
 
     /// The player's side has men in the zone.
