@@ -1,0 +1,411 @@
+//! Telling the story: a text chosen among its variants for the reader, its
+//! placeholders filled from the world, the claims it makes checked, the
+//! atmosphere and the situation.
+
+use super::*;
+
+/// A text's id in the [`Audit`]: `ITEM.FIELD`, with `[k]` for the `k`th
+/// variant of a list.
+pub fn text_id(item: &str, field: &str, prose: &Prose, k: usize) -> String {
+    match prose {
+        Prose::Variants(_) => format!("{item}.{field}[{k}]"),
+        Prose::One(_) => format!("{item}.{field}"),
+    }
+}
+
+/// A uniform number in [0, 1) fixed by the seed, the turn, the item and the
+/// probability asked: chance in conditions without drawing from any stream,
+/// so reading a condition twice gives the same answer and replays are exact.
+pub(super) fn luck(seed: u64, turn: u32, owner: &str, p: f64) -> f64 {
+    // The FNV-1a of `content_hash` over the key's text
+    // ("{seed}:{turn}:{owner}:{bits of p}"), hashed as it is written: no
+    // string built.
+    let mut fnv = crate::stdx::Fnv::default();
+    fnv.number(seed);
+    fnv.bytes(b":");
+    fnv.number(u64::from(turn));
+    fnv.bytes(b":");
+    fnv.bytes(owner.as_bytes());
+    fnv.bytes(b":");
+    fnv.number(p.to_bits());
+    let mixed = crate::sim::rng::BattleRng::from_seed(fnv.0).unit();
+    mixed.clamp(0.0, 1.0)
+}
+
+/// Whose text is being told: the player's side's, the other side's (only
+/// what it perceived reaches the player), or an event's (everyone's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Voice {
+    Own,
+    Other,
+    Event,
+    /// An event whose text told the player nothing (none written, or no
+    /// variant held): a cry it raises is heard by whoever is near.
+    Unspoken,
+}
+
+/// The side with the most fighting men in the zone, if any stand there.
+/// A figure of the played side's picture as a placeholder's value.
+pub(super) fn reckoned(reckoning: crate::picture::Reckoning) -> Arg {
+    use crate::picture::Reckoning;
+    match reckoning {
+        Reckoning::About(n) => Arg::About(n),
+        Reckoning::Rough(n) => Arg::Rough(n),
+        Reckoning::Unknown => Arg::Unknown,
+    }
+}
+
+impl Game {
+    /// Whether the player's side has men or its commander in the zone or next to it.
+    pub(super) fn within_earshot(&mut self, zone: ZoneId) -> bool {
+        let zone = zone.idx();
+        let side = self.role_side();
+        let near = |z: usize| z == zone || self.scene.adjacent(zone).contains(&z);
+        self.battle.refresh_facts();
+        let facts = self.battle.facts();
+        let field = self.battle.field();
+        let units = facts
+            .units
+            .iter()
+            .zip(&field.units)
+            .any(|(u, info)| info.side == side && u.present && near(u.zone));
+        units
+            || facts
+                .commanders
+                .iter()
+                .any(|c| c.side == side && near(c.zone))
+    }
+
+    /// Tells story text now: the first variant whose condition holds, with its
+    /// placeholders' values taken from the world as it is. None when no
+    /// variant holds (the player is told nothing) or the text is empty.
+    pub fn tell(&mut self, prose: &Prose, owner: &str) -> Option<Told> {
+        if !self.tells {
+            return None;
+        }
+        // Prose from outside the scene's story (the intro): its conditions
+        // resolved here, one naming what the scene lacks never holding.
+        let resolve = |c: &Condition| self.scene.resolve_condition(c).unwrap_or(Cond::Never);
+        let variants = Variants {
+            when: prose
+                .variants()
+                .into_iter()
+                .map(|(when, _)| resolve(when))
+                .collect(),
+            claims: prose
+                .claims()
+                .into_iter()
+                .map(|claims| claims.iter().map(resolve).collect())
+                .collect(),
+        };
+        self.tell_variants(prose, &variants, owner, |k| {
+            text_id("meta", owner, prose, k)
+        })
+    }
+
+    /// [`Game::tell`] with the prose's variants' conditions resolved. `id`
+    /// names the text told (the variant's index given) for the audit (see
+    /// [`Audit`]): called only by an audited game.
+    pub(super) fn tell_variants(
+        &mut self,
+        prose: &Prose,
+        variants: &Variants,
+        owner: &str,
+        id: impl FnOnce(usize) -> String,
+    ) -> Option<Told> {
+        if !self.tells {
+            return None;
+        }
+        self.battle.refresh_facts();
+        let facts = self.battle.facts();
+        let (k, text) = prose
+            .variants()
+            .into_iter()
+            .zip(&variants.when)
+            .enumerate()
+            .find(|(_, (_, when))| self.check(when, facts, owner))
+            .map(|(k, ((_, text), _))| (k, text.clone()))?;
+        if text.get(crate::scene::Locale::En).is_empty() && text.tags().is_empty() {
+            return None;
+        }
+        let label = self.audit.is_some().then(|| id(k));
+        if let Some(label) = &label {
+            let raw = prose.claims().get(k).copied().unwrap_or(&[]);
+            let resolved = variants.claims.get(k).map(Vec::as_slice).unwrap_or(&[]);
+            let failed = self.false_claims(raw, resolved, owner);
+            let turn = self.turn();
+            if let Some(audit) = self.audit.as_deref_mut() {
+                audit.told.insert(label.clone());
+                audit
+                    .false_claims
+                    .extend(failed.into_iter().map(|claim| FalseClaim {
+                        text: label.clone(),
+                        claim,
+                        turn,
+                    }));
+            }
+        }
+        Some(self.fill(text, label))
+    }
+
+    /// `text` with its placeholders' values now; an audited game notes
+    /// under `label` each placeholder that has none (a text that would
+    /// print a hole).
+    pub(super) fn fill(&mut self, text: Text, label: Option<String>) -> Told {
+        let world = self.battle.view();
+        let mut args = Vec::new();
+        let mut empty = Vec::new();
+        for tag in ["en", "zh-Hans", "zh-Hant"] {
+            let template = match &text {
+                Text::Plain(s) => Some(s.as_str()),
+                Text::Localized(map) => map.get(tag),
+            };
+            for (_, inside) in crate::scene::placeholder::spans(template.unwrap_or("")) {
+                if args.iter().any(|(name, _)| name == inside) || empty.contains(&inside) {
+                    continue;
+                }
+                match self.placeholder_value(inside, &world) {
+                    Some(value) => args.push((inside.to_string(), value)),
+                    None => empty.push(inside),
+                }
+            }
+        }
+        if let (Some(label), Some(audit)) = (label, self.audit.as_deref_mut()) {
+            let turn = world.turn;
+            audit.empty_placeholders.extend(
+                empty
+                    .into_iter()
+                    .map(|inside| (label.clone(), format!("{{{inside}}}"), turn)),
+            );
+        }
+        Told { text, args }
+    }
+
+    /// The claims among `raw` (resolved as `resolved`) that do not hold
+    /// now, as the scene writes them.
+    pub(super) fn false_claims(
+        &mut self,
+        raw: &[Condition],
+        resolved: &[Cond],
+        owner: &str,
+    ) -> Vec<String> {
+        if resolved.is_empty() {
+            return Vec::new();
+        }
+        self.battle.refresh_facts();
+        let facts = self.battle.facts();
+        raw.iter()
+            .zip(resolved)
+            .filter(|(_, claim)| !self.check(claim, facts, owner))
+            .map(|(raw, _)| ron::to_string(raw).unwrap_or_else(|_| format!("{raw:?}")))
+            .collect()
+    }
+
+    /// Lines for a quiet turn: the scene's atmosphere variants that hold
+    /// now, as (index in the scene's list, text told), starting at a place
+    /// that moves with the turn so consecutive quiet turns vary.
+    pub fn atmosphere(&mut self) -> Vec<(usize, Told)> {
+        let scene = Arc::clone(&self.scene);
+        self.battle.refresh_facts();
+        let facts = self.battle.facts();
+        let holding: Vec<usize> = (0..scene.atmosphere().len())
+            .filter(|i| {
+                scene
+                    .resolved()
+                    .atmosphere
+                    .get(*i)
+                    .is_some_and(|when| self.check(when, facts, "atmosphere"))
+            })
+            .collect();
+        let n = holding.len();
+        let turn = facts.turn as usize;
+        (0..n)
+            .map(|k| holding[(turn + k) % n])
+            .filter_map(|i| {
+                let line = scene.atmosphere().get(i)?;
+                let prose = Prose::Variants(vec![crate::scene::Variant {
+                    when: Condition::Always,
+                    text: line.text.clone(),
+                    claims: line.claims.clone(),
+                }]);
+                let variants = Variants {
+                    when: vec![Cond::Always],
+                    claims: vec![
+                        scene
+                            .resolved()
+                            .atmosphere_claims
+                            .get(i)
+                            .cloned()
+                            .unwrap_or_default(),
+                    ],
+                };
+                self.tell_variants(&prose, &variants, "atmosphere", |_| {
+                    format!("atmosphere[{i}]")
+                })
+                .map(|t| (i, t))
+            })
+            .collect()
+    }
+
+    /// The situation of the pending turning point, told now.
+    pub fn situation(&mut self) -> Option<Told> {
+        let tp = self.pending()?.clone();
+        let scene = Arc::clone(&self.scene);
+        let resolved = scene.resolved().tp(&tp.id)?;
+        let r_tp = scene.resolved().turning_points.get(resolved.idx())?;
+        if self.audit.is_some() && self.tells {
+            for (option, r_option) in tp.options.iter().zip(&r_tp.options) {
+                let failed = self.false_claims(&option.claims, &r_option.claims, &tp.id);
+                let label = format!("{}/{}.text", tp.id, option.id);
+                let turn = self.turn();
+                if let Some(audit) = self.audit.as_deref_mut() {
+                    audit.told.insert(label.clone());
+                    audit
+                        .false_claims
+                        .extend(failed.into_iter().map(|claim| FalseClaim {
+                            text: label.clone(),
+                            claim,
+                            turn,
+                        }));
+                }
+            }
+        }
+        self.tell_variants(&tp.situation, &r_tp.situation, &tp.id, |k| {
+            text_id(&tp.id, "situation", &tp.situation, k)
+        })
+    }
+
+    pub(super) fn placeholder_value(&self, inside: &str, world: &WorldState) -> Option<Arg> {
+        let scene = &self.scene;
+        let field = self.battle.field();
+        let mine = self.role_side();
+        let picture = &self.picture;
+        let lost_of = |i: usize, u: &crate::sim::state::UnitRecord| {
+            let start = field.units.get(i).map(|f| f.start_men).unwrap_or(0);
+            let left = if u.morale.state.can_fight_or_flee() {
+                u.men
+            } else {
+                0
+            };
+            start.saturating_sub(left)
+        };
+        let unit = |id: &str| {
+            scene
+                .unit_idx(id)
+                .and_then(|i| world.units.get(i).map(|u| (i, u)))
+        };
+        Some(match Placeholder::parse(inside)? {
+            Placeholder::Turn => Arg::Turn(world.turn),
+            Placeholder::Time => Arg::Clock(self.minute()),
+            // The truth, for after-action text (an ending's history).
+            Placeholder::Men(id) if self.truth_told => Arg::Count(match scene.side_idx(id) {
+                Some(side) => world.side_men(field, side),
+                None => unit(id)
+                    .filter(|(_, u)| u.morale.state.can_fight_or_flee())
+                    .map(|(_, u)| u.men)
+                    .unwrap_or(0),
+            }),
+            Placeholder::Losses(id) if self.truth_told => Arg::Count(match scene.side_idx(id) {
+                Some(side) => world.side_losses(field, side),
+                None => unit(id).map(|(i, u)| lost_of(i, u)).unwrap_or(0),
+            }),
+            Placeholder::MenIn(side, zone) if self.truth_told => {
+                Arg::Count(match (scene.side_idx(side), scene.zone_idx(zone)) {
+                    (Some(side), Some(zone)) => world.side_men_in(field, side, zone),
+                    _ => 0,
+                })
+            }
+            // Everything else tells what the played side knows: its own men
+            // counted, the other side's as its picture holds them.
+            Placeholder::Men(id) => match scene.side_idx(id) {
+                Some(side) if side == mine => Arg::Count(world.side_men(field, side)),
+                Some(side) => reckoned(picture.reckon(field, Body::Side, |_, s| s.side == side)),
+                None => match unit(id) {
+                    Some((i, u)) if field.units.get(i).is_some_and(|f| u.side(f) == mine) => {
+                        Arg::Count(
+                            Some(u)
+                                .filter(|u| u.morale.state.can_fight_or_flee())
+                                .map_or(0, |u| u.men),
+                        )
+                    }
+                    Some((i, _)) => reckoned(picture.reckon(field, Body::Unit, |idx, _| idx == i)),
+                    None => Arg::Count(0),
+                },
+            },
+            Placeholder::Losses(id) => match scene.side_idx(id) {
+                Some(side) if side == mine => Arg::Count(world.side_losses(field, side)),
+                Some(side) => reckoned(picture.reckon_losses(field, |_, s| s.side == side)),
+                None => match unit(id) {
+                    Some((i, u)) if field.units.get(i).is_some_and(|f| u.side(f) == mine) => {
+                        Arg::Count(lost_of(i, u))
+                    }
+                    Some((i, _)) => reckoned(picture.reckon_losses(field, |idx, _| idx == i)),
+                    None => Arg::Count(0),
+                },
+            },
+            Placeholder::MenIn(side, zone) => match (scene.side_idx(side), scene.zone_idx(zone)) {
+                (Some(side), Some(zone)) if side == mine => {
+                    Arg::Count(world.side_men_in(field, side, zone))
+                }
+                (Some(side), Some(zone)) => reckoned(picture.reckon_in(field, side, zone)),
+                _ => Arg::Count(0),
+            },
+            Placeholder::Crossed(side, zone) => {
+                let crossed = match (scene.side_idx(side), scene.zone_idx(zone)) {
+                    (Some(side), Some(zone)) => Some((
+                        side,
+                        zone,
+                        world
+                            .zones
+                            .get(zone)
+                            .and_then(|z| z.passage.crossed.get(side))
+                            .copied()
+                            .unwrap_or(0),
+                    )),
+                    _ => None,
+                };
+                match crossed {
+                    None => Arg::Count(0),
+                    Some((side, _, n)) if side == mine || self.truth_told => Arg::Count(n),
+                    // Men seen going over: watched if the place is seen now.
+                    Some((_, zone, n)) if picture.watches(zone) => Arg::About(n),
+                    Some(_) => Arg::Unknown,
+                }
+            }
+            Placeholder::Holder(zone) => {
+                let zone = scene.zone_idx(zone)?;
+                match holder(world, field, zone) {
+                    Some(side) => Arg::Name(scene.sides().get(side)?.name.clone()),
+                    None => Arg::Nobody,
+                }
+            }
+            Placeholder::Name(id) => Arg::Name(
+                scene
+                    .sides()
+                    .iter()
+                    .find(|s| s.id == id)
+                    .map(|s| s.name.clone())
+                    .or_else(|| {
+                        scene
+                            .zones()
+                            .iter()
+                            .find(|z| z.id == id)
+                            .map(|z| z.name.clone())
+                    })
+                    .or_else(|| {
+                        scene
+                            .units()
+                            .iter()
+                            .find(|u| u.id == id)
+                            .map(|u| u.name.clone())
+                    })
+                    .or_else(|| scene.commander(id).map(|c| c.name.clone()))?,
+            ),
+            Placeholder::At(commander) => {
+                let idx = scene.commander_idx(commander)?;
+                let zone = world.commanders.get(idx)?.zone;
+                Arg::Name(scene.zones().get(zone)?.name.clone())
+            }
+        })
+    }
+}
