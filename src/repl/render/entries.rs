@@ -172,9 +172,27 @@ impl View<'_> {
 
     /// One chronicle entry as a sentence, or None when the player would not know.
     pub fn entry(&self, entry: &Entry) -> Option<String> {
+        match entry {
+            Entry::Wind { .. }
+            | Entry::FireStarts { .. }
+            | Entry::FireSpreads { .. }
+            | Entry::FireOut { .. }
+            | Entry::SmokeThick { .. }
+            | Entry::SmokeClears { .. }
+            | Entry::Obscured { .. }
+            | Entry::Unobscured { .. } => self.weather_entry(entry),
+            Entry::Trampled { .. }
+            | Entry::Clash { .. }
+            | Entry::Casualties { .. }
+            | Entry::Destroyed { .. }
+            | Entry::Surrenders { .. } => self.loss_entry(entry),
+            _ => self.unit_entry(entry),
+        }
+    }
+
+    /// Wind, fire, smoke and what hides a zone.
+    fn weather_entry(&self, entry: &Entry) -> Option<String> {
         let l = self.locale;
-        let own = |unit: usize| self.unit_side(unit) == self.side;
-        let unit_args = |unit: usize| vec![("unit", self.unit_name(unit))];
         let line = match entry {
             Entry::Wind { strength, toward } => fill(
                 template(l, Detail::Wind),
@@ -203,63 +221,20 @@ impl View<'_> {
                 template(l, Detail::SmokeClears),
                 &[("zone", self.zone_name(*zone))],
             ),
-            Entry::RumorBelieved {
-                unit,
-                about,
-                routed,
-            } => {
-                // What an enemy believes is his own: never told.
-                if !own(*unit) {
-                    return None;
-                }
-                let bad_news = (self.unit_side(*unit) == *about) == *routed;
-                fill(
-                    self.unit_template(
-                        if bad_news {
-                            Detail::RumorLost
-                        } else {
-                            Detail::RumorWon
-                        },
-                        *unit,
-                    ),
-                    &unit_args(*unit),
-                )
+            Entry::Obscured { zone, by } => return Some(self.obscurant_line(*zone, *by, true)),
+            Entry::Unobscured { zone, by } => {
+                return Some(self.obscurant_line(*zone, *by, false));
             }
-            Entry::RumorDoubted { unit } => {
-                if !own(*unit) {
-                    return None;
-                }
-                fill(
-                    self.unit_template(Detail::RumorDoubted, *unit),
-                    &unit_args(*unit),
-                )
-            }
-            Entry::Moves { unit, from, to } => {
-                if !own(*unit) {
-                    return None;
-                }
-                fill(
-                    template(l, Detail::Moves),
-                    &[
-                        ("unit", self.unit_name(*unit)),
-                        ("from", self.zone_name(*from)),
-                        ("to", self.zone_name(*to)),
-                    ],
-                )
-            }
-            Entry::Crossed { unit, zone, .. } => {
-                if !self.sees_unit(*unit) {
-                    return None;
-                }
-                fill(
-                    template(l, Detail::Crossed),
-                    &[
-                        ("unit", self.unit_name(*unit)),
-                        ("zone", self.zone_name(*zone)),
-                    ],
-                )
-            }
-            Entry::Jammed { .. } => return None,
+            _ => return None,
+        };
+        Some(line)
+    }
+
+    /// The dead: in a fight, a crush, an effect, a blast, a surrender.
+    fn loss_entry(&self, entry: &Entry) -> Option<String> {
+        let l = self.locale;
+        let own = |unit: usize| self.unit_side(unit) == self.side;
+        let line = match entry {
             Entry::Trampled { zone, men, losses } => {
                 let own_men: u32 = losses
                     .iter()
@@ -323,6 +298,105 @@ impl View<'_> {
                     &[("unit", self.unit_name(*unit)), ("men", men)],
                 )
             }
+            Entry::Surrenders {
+                unit,
+                men,
+                officers,
+            } => {
+                if !self.sees_unit(*unit) {
+                    return None;
+                }
+                let mut line = fill(
+                    template(l, Detail::Surrenders),
+                    &[
+                        ("unit", self.unit_name(*unit)),
+                        ("men", self.told_men(*men, own(*unit))),
+                    ],
+                );
+                if *officers > 0 {
+                    line.push(' ');
+                    line.push_str(&fill(
+                        template(l, Detail::Officers),
+                        &[("men", self.told_men(*officers, own(*unit)))],
+                    ));
+                }
+                line
+            }
+            Entry::Destroyed { zone, men, .. } => fill(
+                template(l, Detail::Destroyed),
+                &[
+                    ("zone", self.zone_name(*zone)),
+                    ("men", self.told_men(*men, false)),
+                ],
+            ),
+            _ => return None,
+        };
+        Some(line)
+    }
+
+    /// What units did and felt, drums, and a commander's fall.
+    fn unit_entry(&self, entry: &Entry) -> Option<String> {
+        let l = self.locale;
+        let own = |unit: usize| self.unit_side(unit) == self.side;
+        let unit_args = |unit: usize| vec![("unit", self.unit_name(unit))];
+        let line = match entry {
+            Entry::RumorBelieved {
+                unit,
+                about,
+                routed,
+            } => {
+                // What an enemy believes is his own: never told.
+                if !own(*unit) {
+                    return None;
+                }
+                let bad_news = (self.unit_side(*unit) == *about) == *routed;
+                fill(
+                    self.unit_template(
+                        if bad_news {
+                            Detail::RumorLost
+                        } else {
+                            Detail::RumorWon
+                        },
+                        *unit,
+                    ),
+                    &unit_args(*unit),
+                )
+            }
+            Entry::RumorDoubted { unit } => {
+                if !own(*unit) {
+                    return None;
+                }
+                fill(
+                    self.unit_template(Detail::RumorDoubted, *unit),
+                    &unit_args(*unit),
+                )
+            }
+            Entry::Moves { unit, from, to } => {
+                if !own(*unit) {
+                    return None;
+                }
+                fill(
+                    template(l, Detail::Moves),
+                    &[
+                        ("unit", self.unit_name(*unit)),
+                        ("from", self.zone_name(*from)),
+                        ("to", self.zone_name(*to)),
+                    ],
+                )
+            }
+            Entry::Crossed { unit, zone, .. } => {
+                if !self.sees_unit(*unit) {
+                    return None;
+                }
+                fill(
+                    template(l, Detail::Crossed),
+                    &[
+                        ("unit", self.unit_name(*unit)),
+                        ("zone", self.zone_name(*zone)),
+                    ],
+                )
+            }
+            Entry::Jammed { .. } => return None,
             Entry::Wavers { unit }
             | Entry::Steadies { unit }
             | Entry::Routs { unit }
@@ -372,30 +446,6 @@ impl View<'_> {
                     ],
                 )
             }
-            Entry::Surrenders {
-                unit,
-                men,
-                officers,
-            } => {
-                if !self.sees_unit(*unit) {
-                    return None;
-                }
-                let mut line = fill(
-                    template(l, Detail::Surrenders),
-                    &[
-                        ("unit", self.unit_name(*unit)),
-                        ("men", self.told_men(*men, own(*unit))),
-                    ],
-                );
-                if *officers > 0 {
-                    line.push(' ');
-                    line.push_str(&fill(
-                        template(l, Detail::Officers),
-                        &[("men", self.told_men(*officers, own(*unit)))],
-                    ));
-                }
-                line
-            }
             Entry::Arrives { unit, zone } => {
                 if !self.sees_unit(*unit) && !self.sees_zone(*zone) {
                     return None;
@@ -408,20 +458,10 @@ impl View<'_> {
                     ],
                 )
             }
-            Entry::Destroyed { zone, men, .. } => fill(
-                template(l, Detail::Destroyed),
-                &[
-                    ("zone", self.zone_name(*zone)),
-                    ("men", self.told_men(*men, false)),
-                ],
-            ),
             Entry::CommanderFalls { commander, fate } => {
                 return self.commander_fall(*commander, *fate);
             }
-            Entry::Obscured { zone, by } => return Some(self.obscurant_line(*zone, *by, true)),
-            Entry::Unobscured { zone, by } => {
-                return Some(self.obscurant_line(*zone, *by, false));
-            }
+            _ => return None,
         };
         Some(line)
     }
