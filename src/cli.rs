@@ -441,21 +441,11 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     crate::files::remove_stale_temps(&common.saves);
     let stdin_tty = std::io::stdin().is_terminal();
     let stdout_tty = std::io::stdout().is_terminal();
-    let colour = stdout_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let columns = if stdout_tty {
-        terminal_size::terminal_size()
-            .map(|(w, _)| usize::from(w.0))
-            .unwrap_or(80)
-    } else {
-        std::env::var("COLUMNS")
-            .ok()
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(80)
-    }
-    .clamp(20, 1000);
+    let style = output_style(stdout_tty);
+    let columns = style.columns;
     let options = Options {
         locale,
-        style: Style { colour, columns },
+        style,
         saves_dir: common.saves.clone(),
     };
     let mut input: Box<dyn repl::LineSource> = if stdin_tty {
@@ -494,104 +484,15 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
             Some((loaded.transcript, loaded.notice)),
         )
     } else {
-        let scene = match &args.scene {
-            Some(id) => find_scene(&scenes, id)?,
-            None => {
-                if !welcomed {
-                    welcome(&mut stdout, locale, columns)?;
-                }
-                let items: Vec<MenuItem> = scenes
-                    .iter()
-                    .map(|s| MenuItem {
-                        label: battle_card(s, locale, columns),
-                        keys: std::iter::once(s.id().to_string())
-                            .chain(
-                                [Locale::En, Locale::ZhHans]
-                                    .iter()
-                                    .map(|l| s.meta().title.get(*l).to_string()),
-                            )
-                            .collect(),
-                        name: s.meta().title.clone(),
-                    })
-                    .collect();
-                let prompt = ui(locale, Ui::ChooseBattle);
-                match pick(input.as_mut(), &mut stdout, locale, prompt, &items)? {
-                    Some(idx) => Arc::clone(&scenes[idx]),
-                    None => return Ok(ExitCode::SUCCESS),
-                }
-            }
-        };
-        let role = match &args.role {
-            Some(role) => {
-                check_role(&scene, role)?;
-                role.clone()
-            }
-            None => {
-                let roles: Vec<&scene::Commander> = scene.roles().collect();
-                let items: Vec<MenuItem> = roles
-                    .iter()
-                    .map(|c| {
-                        let side = scene
-                            .side_idx(&c.side)
-                            .and_then(|s| scene.sides().get(s))
-                            .map(|s| s.name.get(locale).to_string())
-                            .unwrap_or_default();
-                        let label = msg(
-                            locale,
-                            Msg::RoleItem {
-                                name: c.name.get(locale),
-                                id: &c.id,
-                                side: &side,
-                            },
-                        );
-                        MenuItem {
-                            label,
-                            keys: std::iter::once(c.id.clone())
-                                .chain(
-                                    [Locale::En, Locale::ZhHans]
-                                        .iter()
-                                        .map(|l| c.name.get(*l).to_string()),
-                                )
-                                .collect(),
-                            name: c.name.clone(),
-                        }
-                    })
-                    .collect();
-                let prompt = ui(locale, Ui::ChooseCommander);
-                match pick(input.as_mut(), &mut stdout, locale, prompt, &items)? {
-                    Some(idx) => roles[idx].id.clone(),
-                    None => return Ok(ExitCode::SUCCESS),
-                }
-            }
-        };
-        let seed = args.seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs() % 100_000)
-                .unwrap_or(1)
-        });
-        let others = args.policy_other.map(Policy::from).unwrap_or_default();
-        let (mut game, outputs) = Game::with_policies(scene, &role, seed, others, None)
-            .map_err(|err| anyhow!("{err}"))?;
-        // A game of its own in the folder: an older game of the same
-        // battle, role and seed keeps its saves.
-        game.set_name(save::unused_name(&common.saves, game.name()));
-        (game, outputs, None)
+        let menus = (locale, columns, welcomed);
+        match new_game(&args, common, &scenes, input.as_mut(), &mut stdout, menus)? {
+            Some((game, outputs)) => (game, outputs, None),
+            None => return Ok(ExitCode::SUCCESS),
+        }
     };
 
     let transcript_file = match &args.transcript {
-        Some(path) => {
-            let mut file = crate::files::create_plain(path)
-                .with_context(|| format!("cannot create the transcript {}", path.display()))?;
-            file.write_all(
-                transcript_header(&game, locale, common.dir.scenes.as_deref()).as_bytes(),
-            )
-            .with_context(|| format!("cannot write the transcript {}", path.display()))?;
-            Some((
-                path.clone(),
-                Box::new(std::io::BufWriter::new(file)) as Box<dyn Write>,
-            ))
-        }
+        Some(path) => Some(open_transcript(path, &game, locale, common)?),
         None => None,
     };
     let mut session = Session::new(game, options, scenes.clone(), &mut stdout);
@@ -645,6 +546,148 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// A new game from the arguments, the player choosing in the menus what
+/// they leave open (battle, commander); None when he leaves a menu.
+fn new_game(
+    args: &PlayArgs,
+    common: &Common,
+    scenes: &[Arc<Scene>],
+    input: &mut dyn repl::LineSource,
+    stdout: &mut dyn Write,
+    (locale, columns, welcomed): (Locale, usize, bool),
+) -> Result<Option<(Game, Vec<crate::story::Output>)>> {
+    let scene = match &args.scene {
+        Some(id) => find_scene(scenes, id)?,
+        None => {
+            if !welcomed {
+                welcome(stdout, locale, columns)?;
+            }
+            let items = battle_menu(scenes, locale, columns);
+            let prompt = ui(locale, Ui::ChooseBattle);
+            match pick(input, stdout, locale, prompt, &items)? {
+                Some(idx) => Arc::clone(&scenes[idx]),
+                None => return Ok(None),
+            }
+        }
+    };
+    let role = match &args.role {
+        Some(role) => {
+            check_role(&scene, role)?;
+            role.clone()
+        }
+        None => {
+            let roles: Vec<&scene::Commander> = scene.roles().collect();
+            let items = role_menu(&scene, &roles, locale);
+            let prompt = ui(locale, Ui::ChooseCommander);
+            match pick(input, stdout, locale, prompt, &items)? {
+                Some(idx) => roles[idx].id.clone(),
+                None => return Ok(None),
+            }
+        }
+    };
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() % 100_000)
+            .unwrap_or(1)
+    });
+    let others = args.policy_other.map(Policy::from).unwrap_or_default();
+    let (mut game, outputs) =
+        Game::with_policies(scene, &role, seed, others, None).map_err(|err| anyhow!("{err}"))?;
+    // A game of its own in the folder: an older game of the same
+    // battle, role and seed keeps its saves.
+    game.set_name(save::unused_name(&common.saves, game.name()));
+    Ok(Some((game, outputs)))
+}
+
+/// Colour and width for standard output: colour on a terminal unless
+/// `NO_COLOR` is set, the terminal's width (else `COLUMNS`, else 80).
+fn output_style(stdout_tty: bool) -> Style {
+    let colour = stdout_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let columns = if stdout_tty {
+        terminal_size::terminal_size()
+            .map(|(w, _)| usize::from(w.0))
+            .unwrap_or(80)
+    } else {
+        std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(80)
+    }
+    .clamp(20, 1000);
+    Style { colour, columns }
+}
+
+/// The battle menu: a card for each, chosen by number, id or title.
+fn battle_menu(scenes: &[Arc<Scene>], locale: Locale, columns: usize) -> Vec<MenuItem> {
+    scenes
+        .iter()
+        .map(|s| MenuItem {
+            label: battle_card(s, locale, columns),
+            keys: std::iter::once(s.id().to_string())
+                .chain(
+                    [Locale::En, Locale::ZhHans]
+                        .iter()
+                        .map(|l| s.meta().title.get(*l).to_string()),
+                )
+                .collect(),
+            name: s.meta().title.clone(),
+        })
+        .collect()
+}
+
+/// The commander menu: each playable role with his side, chosen by
+/// number, id or name.
+fn role_menu(scene: &Scene, roles: &[&scene::Commander], locale: Locale) -> Vec<MenuItem> {
+    roles
+        .iter()
+        .map(|c| {
+            let side = scene
+                .side_idx(&c.side)
+                .and_then(|s| scene.sides().get(s))
+                .map(|s| s.name.get(locale).to_string())
+                .unwrap_or_default();
+            let label = msg(
+                locale,
+                Msg::RoleItem {
+                    name: c.name.get(locale),
+                    id: &c.id,
+                    side: &side,
+                },
+            );
+            MenuItem {
+                label,
+                keys: std::iter::once(c.id.clone())
+                    .chain(
+                        [Locale::En, Locale::ZhHans]
+                            .iter()
+                            .map(|l| c.name.get(*l).to_string()),
+                    )
+                    .collect(),
+                name: c.name.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The `--transcript` file, created (never through a link) with its head
+/// written.
+fn open_transcript(
+    path: &std::path::Path,
+    game: &Game,
+    locale: Locale,
+    common: &Common,
+) -> Result<(PathBuf, Box<dyn Write>)> {
+    let mut file = crate::files::create_plain(path)
+        .with_context(|| format!("cannot create the transcript {}", path.display()))?;
+    file.write_all(transcript_header(game, locale, common.dir.scenes.as_deref()).as_bytes())
+        .with_context(|| format!("cannot write the transcript {}", path.display()))?;
+    Ok((
+        path.to_path_buf(),
+        Box::new(std::io::BufWriter::new(file)) as Box<dyn Write>,
+    ))
 }
 
 /// The head of a `--transcript` file: what is needed to play the game again
