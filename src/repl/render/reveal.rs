@@ -34,41 +34,26 @@ impl View<'_> {
                 },
             ));
         }
-        let list = |items: Vec<String>| -> String {
-            let sep = ui(l, Ui::ItemSep);
-            let n = items.len();
-            if n > 6 {
-                let more = n - 5;
-                let mut shown = items.into_iter().take(5).collect::<Vec<_>>();
-                shown.push(msg(l, Msg::AndMore { more }));
-                shown.join(sep)
-            } else {
-                items.join(sep)
-            }
-        };
-        let true_name = |unit: usize| {
-            let name = self
-                .scene
-                .units()
-                .get(unit)
-                .map(|u| u.name.get(l).to_string())
-                .unwrap_or_default();
-            let name = self.style.paint(
-                self.scene
-                    .sides()
-                    .get(self.unit_side(unit))
-                    .map_or(Colour::Yellow, |s| s.colour),
-                &name,
-            );
-            format!("{NAME_OPEN}{}{NAME_CLOSE}", self.mid_sentence_owned(name))
-        };
-        // Never seen at all, though they were on the field.
+        self.reveal_unseen(reveal, &mut lines);
+        self.reveal_moved(reveal, &mut lines);
+        self.reveal_wrong(reveal, &mut lines);
+        self.reveal_cries(reveal, &mut lines);
+        lines
+    }
+
+    /// Units never seen at all, though they were on the field.
+    fn reveal_unseen(&self, reveal: &Reveal, lines: &mut Vec<String>) {
+        let l = self.locale;
         let unseen: Vec<String> = reveal
             .units
             .iter()
             .filter(|u| u.known.is_none() && u.standing)
             .map(|u| {
-                let (name, men, zone) = (true_name(u.unit), count(u.men), self.zone_name(u.zone));
+                let (name, men, zone) = (
+                    self.true_name(u.unit),
+                    catalogue::count(l, u.men),
+                    self.zone_name(u.zone),
+                );
                 msg(
                     l,
                     Msg::UnseenUnit {
@@ -80,10 +65,14 @@ impl View<'_> {
             })
             .collect();
         if !unseen.is_empty() {
-            let items = list(unseen);
+            let items = self.reveal_list(unseen);
             lines.push(msg(l, Msg::NeverSeen { items: &items }));
         }
-        // Last seen elsewhere than they were.
+    }
+
+    /// Units last seen elsewhere than they were.
+    fn reveal_moved(&self, reveal: &Reveal, lines: &mut Vec<String>) {
+        let l = self.locale;
         let moved: Vec<String> = reveal
             .units
             .iter()
@@ -95,7 +84,7 @@ impl View<'_> {
                 }
                 let at = time_words(l, self.minute_of(s.turn));
                 let (name, was, is) = (
-                    true_name(u.unit),
+                    self.true_name(u.unit),
                     self.zone_name(s.zone),
                     self.zone_name(u.zone),
                 );
@@ -111,11 +100,15 @@ impl View<'_> {
             })
             .collect();
         if !moved.is_empty() {
-            let items = list(moved);
+            let items = self.reveal_list(moved);
             lines.push(msg(l, Msg::NotWhereThought { items: &items }));
         }
-        // Reckoned wrong: the last estimate a third or more off the truth,
-        // for units still seen at the end.
+    }
+
+    /// Reckoned wrong: the last estimate a third or more off the truth, for
+    /// units still seen at the end.
+    fn reveal_wrong(&self, reveal: &Reveal, lines: &mut Vec<String>) {
+        let l = self.locale;
         let wrong: Vec<String> = reveal
             .units
             .iter()
@@ -130,9 +123,9 @@ impl View<'_> {
                     return None;
                 }
                 let (name, guess, truth) = (
-                    true_name(u.unit),
+                    self.true_name(u.unit),
                     self.said(s.men, Sure::Estimated),
-                    count(u.men),
+                    catalogue::count(l, u.men),
                 );
                 Some(msg(
                     l,
@@ -145,9 +138,14 @@ impl View<'_> {
             })
             .collect();
         if !wrong.is_empty() {
-            let items = list(wrong);
+            let items = self.reveal_list(wrong);
             lines.push(msg(l, Msg::ReckonedWrong { items: &items }));
         }
+    }
+
+    /// The cries his men heard, and whether each was true then.
+    fn reveal_cries(&self, reveal: &Reveal, lines: &mut Vec<String>) {
+        let l = self.locale;
         for cry in &reveal.cries {
             let about = self.side_name(cry.about);
             let at = time_words(l, self.minute_of(cry.turn));
@@ -168,7 +166,40 @@ impl View<'_> {
                 },
             ));
         }
-        lines
+    }
+
+    /// At most six items; more are five and "and N more".
+    fn reveal_list(&self, items: Vec<String>) -> String {
+        let l = self.locale;
+        let sep = ui(l, Ui::ItemSep);
+        let n = items.len();
+        if n > 6 {
+            let more = n - 5;
+            let mut shown = items.into_iter().take(5).collect::<Vec<_>>();
+            shown.push(msg(l, Msg::AndMore { more }));
+            shown.join(sep)
+        } else {
+            items.join(sep)
+        }
+    }
+
+    /// A unit's true name, painted in its side's colour, as a name mid-sentence.
+    fn true_name(&self, unit: usize) -> String {
+        let l = self.locale;
+        let name = self
+            .scene
+            .units()
+            .get(unit)
+            .map(|u| u.name.get(l).to_string())
+            .unwrap_or_default();
+        let name = self.style.paint(
+            self.scene
+                .sides()
+                .get(self.unit_side(unit))
+                .map_or(Colour::Yellow, |s| s.colour),
+            &name,
+        );
+        format!("{NAME_OPEN}{}{NAME_CLOSE}", self.mid_sentence_owned(name))
     }
 
     /// [`View::mid_sentence`] of a name already painted.
