@@ -108,45 +108,7 @@ impl View<'_> {
             let heading = self.style.bold(&format!("{}{mine}", self.side_name(side)));
             let mut rows = Vec::new();
             if side == self.side {
-                for (idx, word) in self.known.own.iter().enumerate() {
-                    let Some(word) = word else { continue };
-                    let unit = &word.record;
-                    if self.unit_side(idx) != side || !unit.location.present {
-                        continue;
-                    }
-                    let name = capitalize(&self.unit_name(idx));
-                    // No men left: it has left the field, where it was last.
-                    if unit.men == 0 {
-                        rows.push((
-                            name,
-                            Some([
-                                capitalize(&self.zone_name(unit.location.zone)),
-                                String::new(),
-                                String::new(),
-                                ui(l, Ui::UnitDestroyed).to_string(),
-                            ]),
-                        ));
-                        continue;
-                    }
-                    let filled = (unit.morale.value / 10.0).round().clamp(0.0, 10.0) as usize;
-                    let bar = format!("{}{}", "█".repeat(filled), "░".repeat(10 - filled));
-                    let mut state = state_name(l, unit.morale.state).to_string();
-                    if word.turn < self.known.turn {
-                        state = self.stale(&state, word.turn);
-                    }
-                    if let Some(why) = self.stuck(idx, couriers) {
-                        state = format!("{state}{}{}", ui(l, Ui::ClauseSep), ui(l, why));
-                    }
-                    rows.push((
-                        name,
-                        Some([
-                            capitalize(&self.zone_name(unit.location.zone)),
-                            group_thousands(unit.men),
-                            format!("{bar} {:>3.0}", unit.morale.value),
-                            state,
-                        ]),
-                    ));
-                }
+                rows = self.own_status_rows(couriers);
             } else {
                 // The other side as the picture holds it: only units that
                 // were ever seen or reported, with estimates, never morale.
@@ -215,7 +177,8 @@ impl View<'_> {
                     lines.push(wrap(&name, self.style.columns, "  "));
                     let detail = match cells {
                         Some([place, men, morale, state]) => {
-                            let men = if men.is_empty() || men.ends_with("unknown numbers") {
+                            let men = if men.is_empty() || men.ends_with(ui(l, Ui::UnknownNumbers))
+                            {
                                 men
                             } else {
                                 msg(l, Msg::MenCell { men: &men })
@@ -241,6 +204,55 @@ impl View<'_> {
             }
         }
         lines.join("\n")
+    }
+
+    /// `status`'s rows for the player's own units: where each is, its men,
+    /// its morale as a bar and a figure, its state (with the age of the word
+    /// it came by, and why it is held up); a unit with no men left as
+    /// destroyed, where it was last.
+    fn own_status_rows(&self, couriers: &[crate::story::Courier]) -> Vec<StatusRow> {
+        let l = self.locale;
+        let mut rows = Vec::new();
+        for (idx, word) in self.known.own.iter().enumerate() {
+            let Some(word) = word else { continue };
+            let unit = &word.record;
+            if self.unit_side(idx) != self.side || !unit.location.present {
+                continue;
+            }
+            let name = capitalize(&self.unit_name(idx));
+            // No men left: it has left the field, where it was last.
+            if unit.men == 0 {
+                rows.push((
+                    name,
+                    Some([
+                        capitalize(&self.zone_name(unit.location.zone)),
+                        String::new(),
+                        String::new(),
+                        ui(l, Ui::UnitDestroyed).to_string(),
+                    ]),
+                ));
+                continue;
+            }
+            let filled = (unit.morale.value / 10.0).round().clamp(0.0, 10.0) as usize;
+            let bar = format!("{}{}", "█".repeat(filled), "░".repeat(10 - filled));
+            let mut state = state_name(l, unit.morale.state).to_string();
+            if word.turn < self.known.turn {
+                state = self.stale(&state, word.turn);
+            }
+            if let Some(why) = self.stuck(idx, couriers) {
+                state = format!("{state}{}{}", ui(l, Ui::ClauseSep), ui(l, why));
+            }
+            rows.push((
+                name,
+                Some([
+                    capitalize(&self.zone_name(unit.location.zone)),
+                    group_thousands(unit.men),
+                    format!("{bar} {:>3.0}", unit.morale.value),
+                    state,
+                ]),
+            ));
+        }
+        rows
     }
 
     /// A state or place with the age of the word that gave it: "holding
