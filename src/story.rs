@@ -389,7 +389,18 @@ impl Game {
     /// The side index of the player's commander.
     pub fn role_side(&self) -> usize {
         let resolved = self.scene.resolved();
-        resolved.commander_side[resolved.roles[self.role_id.idx()].idx()].idx()
+        resolved.commander_side[self.role_commander()].idx()
+    }
+
+    /// The played role's commander, by his index among the scene's
+    /// commanders (resolved when the game was made: no lookup by name).
+    pub fn role_commander(&self) -> usize {
+        self.scene.resolved().roles[self.role_id.idx()].idx()
+    }
+
+    /// The played role's commander as the scene declares him.
+    pub fn commander(&self) -> &crate::scene::Commander {
+        &self.scene.commanders()[self.role_commander()]
     }
     /// Clock time now, in minutes after midnight of the first day.
     pub fn minute(&self) -> u32 {

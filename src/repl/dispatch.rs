@@ -239,10 +239,8 @@ impl Session<'_> {
             // An order's verb alone ("rally", "attack ford"): the order
             // needs the unit it is for.
             Parsed::Unknown { word, .. } if verb(&word).is_some() => {
-                let scene = self.game.scene_arc();
-                if let Some(commander) = scene.commander(self.game.role())
-                    && !commander.gives_orders
-                {
+                let commander = self.game.commander();
+                if !commander.gives_orders {
                     let name = commander.name.get(Locale::En).to_string();
                     self.error(&StoryError::NoOrders(name));
                     return true;

@@ -356,10 +356,7 @@ impl<'a> Session<'a> {
             &format!("{}{sep}{}", meta.date.get(l), meta.place.get(l)),
             "",
         );
-        let role = scene
-            .commander(self.game.role())
-            .map(|c| c.name.get(l).to_string())
-            .unwrap_or_default();
+        let role = self.game.commander().name.get(l).to_string();
         let seed = self.game.seed();
         let line = msg(l, Msg::RoleLine { role: &role, seed });
         self.say(&line);

@@ -55,11 +55,15 @@ impl Session<'_> {
         let scene = self.game.scene_arc();
         let turn = self.game.turn();
         let minute = self.game.minute();
-        let zone = scene
-            .commander(self.game.role())
-            .and_then(|c| scene.commander_idx(&c.id))
-            .map(|idx| self.game.world().commanders[idx].zone)
-            .unwrap_or(0);
+        let commander = self.game.role_commander();
+        let zone = self
+            .game
+            .world()
+            .commanders
+            .get(commander)
+            // Where he stands now; where the scene put him if the world
+            // has no word of him.
+            .map_or(scene.resolved().commander_zone[commander].idx(), |c| c.zone);
         let (header, weather, whereabouts) = self.with_view(|v| {
             (
                 v.turn_header(turn, minute),
@@ -228,13 +232,10 @@ impl Session<'_> {
         let scene = self.game.scene_arc();
         let title = self.options.style.bold(scene.meta().title.get(l));
         self.say(&title);
-        let commander = scene.commander(self.game.role());
-        let role = commander
-            .map(|c| c.name.get(l).to_string())
-            .unwrap_or_default();
-        let side = commander
-            .and_then(|c| scene.side_idx(&c.side))
-            .and_then(|s| scene.sides().get(s))
+        let role = self.game.commander().name.get(l).to_string();
+        let side = scene
+            .sides()
+            .get(self.game.role_side())
             .map(|s| s.name.get(l).to_string())
             .unwrap_or_default();
         let turn = self.game.turn();

@@ -16,9 +16,7 @@ impl Game {
             return Err(StoryError::ChoicePending);
         }
         let scene = Arc::clone(&self.scene);
-        let commander = scene
-            .commander(&self.role)
-            .ok_or_else(|| StoryError::NoSuchUnit(unit_id.to_string()))?;
+        let commander = self.commander();
         if !commander.gives_orders {
             return Err(StoryError::NoOrders(
                 commander.name.get(crate::scene::Locale::En).to_string(),
