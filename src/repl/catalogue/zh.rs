@@ -739,11 +739,14 @@ pub(super) fn save_error(l: Locale, err: &SaveError) -> String {
                 SlotProblem::Control => z("名字里有控制字符"),
                 SlotProblem::OtherCharacters => z("名字里有字母、数字、- 和 _ 以外的字符"),
             };
+            // The limit is said, as a number in Chinese prose is.
+            let most = crate::repl::numbers::zh_numeral(MAX_SLOT_CHARS as u32);
             format!(
-                "{}「{slot}」{}：{why}。{}{MAX_SLOT_CHARS}{}",
+                "{}「{slot}」{}：{why}。{}{}{}",
                 z("存档名"),
                 z("不可用"),
                 z("请只用字母、数字、- 和 _（至多"),
+                l.zh_string(most),
                 z("个字符）。"),
             )
         }
