@@ -503,25 +503,7 @@ impl<'a> Checker<'a> {
                 self.reference("zone", zone, "Conditions and effects");
             }
             Condition::Playing(role) | Condition::PlayerSide(role) => {
-                let is_role = matches!(condition, Condition::Playing(_));
-                let word = if is_role { "Playing" } else { "PlayerSide" };
-                if !self.in_variant {
-                    self.report(
-                        &[&format!("{word}(")],
-                        format!("`{word}` is for story text only"),
-                        "the battle runs the same whoever plays it: use it in a text variant's `when`, not in an event, turning point or ending".into(),
-                        "Point of view",
-                    );
-                }
-                if is_role {
-                    let playable: Vec<&str> =
-                        self.raw.meta.playable.iter().map(String::as_str).collect();
-                    if !playable.contains(&role.as_str()) {
-                        self.unknown("playable role", role, &playable, "Point of view");
-                    }
-                } else {
-                    self.reference("side", role, "Conditions and effects");
-                }
+                self.point_of_view(condition, role)
             }
             Condition::Fallen(commander) => {
                 self.reference("commander", commander, "Conditions and effects")
@@ -531,29 +513,54 @@ impl<'a> Checker<'a> {
                 self.obscurant(by);
                 self.cmp(cmp);
             }
-            Condition::TurnsSince(id, cmp) => {
-                self.cmp(cmp);
-                let known = self.events.contains(id.as_str())
-                    || self.options.contains_key(id.as_str())
-                    || self.flags.contains(id.as_str());
-                if !known {
-                    let mut ids: Vec<&str> = self
-                        .events
-                        .iter()
-                        .chain(self.options.keys())
-                        .chain(self.flags.iter())
-                        .copied()
-                        .collect();
-                    ids.sort_unstable();
-                    ids.dedup();
-                    self.unknown(
-                        "flag, event or turning point",
-                        id,
-                        &ids,
-                        "Conditions and effects",
-                    );
-                }
+            Condition::TurnsSince(id, cmp) => self.turns_since(id, cmp),
+        }
+    }
+
+    /// `Playing` and `PlayerSide`: for story text only, naming a playable
+    /// role or a side.
+    fn point_of_view(&mut self, condition: &Condition, role: &str) {
+        let is_role = matches!(condition, Condition::Playing(_));
+        let word = if is_role { "Playing" } else { "PlayerSide" };
+        if !self.in_variant {
+            self.report(
+                &[&format!("{word}(")],
+                format!("`{word}` is for story text only"),
+                "the battle runs the same whoever plays it: use it in a text variant's `when`, not in an event, turning point or ending".into(),
+                "Point of view",
+            );
+        }
+        if is_role {
+            let playable: Vec<&str> = self.raw.meta.playable.iter().map(String::as_str).collect();
+            if !playable.contains(&role) {
+                self.unknown("playable role", role, &playable, "Point of view");
             }
+        } else {
+            self.reference("side", role, "Conditions and effects");
+        }
+    }
+
+    /// `TurnsSince`: the id of a flag, an event or a turning point.
+    fn turns_since(&mut self, id: &str, cmp: &Cmp) {
+        self.cmp(cmp);
+        let known =
+            self.events.contains(id) || self.options.contains_key(id) || self.flags.contains(id);
+        if !known {
+            let mut ids: Vec<&str> = self
+                .events
+                .iter()
+                .chain(self.options.keys())
+                .chain(self.flags.iter())
+                .copied()
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            self.unknown(
+                "flag, event or turning point",
+                id,
+                &ids,
+                "Conditions and effects",
+            );
         }
     }
 
