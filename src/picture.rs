@@ -172,6 +172,140 @@ struct CryNote {
 /// commander himself).
 type Word = (u32, Clarity, MoraleState, Option<usize>);
 
+/// What one look works from: where each side's men stand, the riders'
+/// roads from the commander, and what hides each zone.
+struct Survey<'a> {
+    field: &'a Field,
+    world: &'a WorldState,
+    side: usize,
+    n_zones: usize,
+    /// Men of each side per zone (`side * n_zones + zone`), for fighting
+    /// and riders' roads.
+    men: Vec<u32>,
+    /// Hops from the commander to each zone, by roads not held by the enemy
+    /// alone (a besieged garrison sends no word), and whether the way is
+    /// blind with smoke.
+    hops: Vec<Option<(u32, bool)>>,
+    /// Where word comes to (None: no commander, the side's own sight).
+    at: Option<usize>,
+}
+
+impl<'a> Survey<'a> {
+    fn new(field: &'a Field, world: &'a WorldState, side: usize, at: Option<usize>) -> Self {
+        let n_zones = field.zones.len();
+        let mut men = vec![0u32; n_zones * field.n_sides.max(1)];
+        for (record, info) in world.units.iter().zip(&field.units) {
+            let s = record.side(info);
+            if record.location.present
+                && record.morale.state.can_fight_or_flee()
+                && record.location.zone < n_zones
+                && s < field.n_sides
+            {
+                men[s * n_zones + record.location.zone] += record.men;
+            }
+        }
+        let mut survey = Survey {
+            field,
+            world,
+            side,
+            n_zones,
+            men,
+            hops: vec![None; n_zones],
+            at,
+        };
+        if let Some(at) = at {
+            survey.hops[at] = Some((0, survey.blind(at)));
+            let mut queue = std::collections::VecDeque::from([at]);
+            while let Some(zone) = queue.pop_front() {
+                let Some((h, smoky)) = survey.hops[zone] else {
+                    continue;
+                };
+                for &next in &field.neighbours[zone] {
+                    if survey.hops[next].is_some() || (survey.theirs(next) && !survey.ours(next)) {
+                        continue;
+                    }
+                    survey.hops[next] = Some((h + 1, smoky || survey.blind(next)));
+                    queue.push_back(next);
+                }
+            }
+        }
+        survey
+    }
+
+    fn blind(&self, zone: usize) -> bool {
+        self.world.vision.is_blind(zone)
+    }
+
+    fn smoke(&self, zone: usize) -> f64 {
+        self.world.zones.get(zone).map_or(0.0, |r| r.burning.smoke)
+    }
+
+    fn hazy(&self, zone: usize) -> bool {
+        self.world
+            .zones
+            .get(zone)
+            .is_some_and(|r| r.haze.levels.iter().any(|&l| l > 0.2))
+    }
+
+    fn ours(&self, zone: usize) -> bool {
+        self.men[self.side * self.n_zones + zone] > 0
+    }
+
+    fn theirs(&self, zone: usize) -> bool {
+        (0..self.field.n_sides).any(|s| s != self.side && self.men[s * self.n_zones + zone] > 0)
+    }
+
+    /// Turns until word from `zone` reaches the commander, from a watcher
+    /// in `state` there; None when none comes (running men send no riders,
+    /// or no road).
+    fn delay(&self, zone: usize, state: MoraleState) -> Option<u32> {
+        let rules = &self.field.rules;
+        if self.at.is_none() {
+            return Some(0); // no commander: the side's own sight
+        }
+        let (h, smoky) = self.hops.get(zone).copied().flatten()?;
+        if h == 0 {
+            return Some(0);
+        }
+        if state == MoraleState::Routing {
+            return None; // running men send no riders
+        }
+        let turn_minutes = (self.field.turn_seconds / 60.0).max(1.0);
+        let mut minutes = f64::from(h) * rules.courier_minutes_per_zone;
+        if smoky {
+            minutes *= rules.courier_smoke_factor;
+        }
+        let mut turns = (minutes / turn_minutes).ceil() as u32;
+        if state == MoraleState::Wavering {
+            turns += rules.courier_panic_turns as u32;
+        }
+        Some(turns)
+    }
+
+    /// What a watcher in `from` makes out of `to`: its own zone, or a
+    /// neighbour unless either is blind; smoke and haze dim the sight.
+    fn sight(&self, from: usize, to: usize) -> Option<Clarity> {
+        let rules = &self.field.rules;
+        if from == to {
+            if self.blind(from) {
+                return Some(Clarity::Felt);
+            }
+            let dim = self.smoke(from) >= rules.smoke_thin || self.hazy(from);
+            return Some(if dim { Clarity::Near } else { Clarity::Close });
+        }
+        if self.blind(from) || self.blind(to) || !self.field.neighbours[from].contains(&to) {
+            return None;
+        }
+        let murk = usize::from(self.smoke(from) >= rules.smoke_thin || self.hazy(from))
+            + usize::from(self.smoke(to) >= rules.smoke_thin || self.hazy(to));
+        Some(match murk {
+            0 => Clarity::Near,
+            1 => Clarity::Far,
+            _ => Clarity::Dim,
+        })
+    }
+}
+
 /// The played commander, for the picture: his index, if the role has one.
 pub type CommanderIdx = Option<usize>;
 
@@ -207,83 +341,30 @@ impl Picture {
         seed: u64,
         commander: CommanderIdx,
     ) {
-        let n_zones = field.zones.len();
         let n_units = world.units.len().min(field.units.len());
         if self.enemy.len() != n_units {
             *self = Picture::new(scene, self.side);
         }
-        let side = self.side;
         let turn = world.turn;
-        let rules = &field.rules;
-        let blind = |z: usize| world.vision.is_blind(z);
-        let smoke = |z: usize| world.zones.get(z).map_or(0.0, |r| r.burning.smoke);
-        let hazy = |z: usize| {
-            world
-                .zones
-                .get(z)
-                .is_some_and(|r| r.haze.levels.iter().any(|&l| l > 0.2))
-        };
-        // Men of each side per zone, for fighting and riders' roads.
-        let mut men = vec![0u32; n_zones * field.n_sides.max(1)];
-        for (record, info) in world.units.iter().zip(&field.units) {
-            let s = record.side(info);
-            if record.location.present
-                && record.morale.state.can_fight_or_flee()
-                && record.location.zone < n_zones
-                && s < field.n_sides
-            {
-                men[s * n_zones + record.location.zone] += record.men;
-            }
-        }
-        let ours = |z: usize| men[side * n_zones + z] > 0;
-        let theirs = |z: usize| (0..field.n_sides).any(|s| s != side && men[s * n_zones + z] > 0);
         // Where word comes to: the commander, or his staff where he fell.
         let chief: Option<&CommanderState> = commander.and_then(|c| world.commanders.get(c));
-        self.at = chief.map(|c| c.zone).filter(|&z| z < n_zones);
+        self.at = chief.map(|c| c.zone).filter(|&z| z < field.zones.len());
         self.fallen = chief.is_some_and(|c| !c.standing());
-        // Riders: hops from the commander to each zone, by roads not held by
-        // the enemy alone (a besieged garrison sends no word), and whether
-        // the way is blind with smoke.
-        let mut hops: Vec<Option<(u32, bool)>> = vec![None; n_zones];
-        if let Some(at) = self.at {
-            hops[at] = Some((0, blind(at)));
-            let mut queue = std::collections::VecDeque::from([at]);
-            while let Some(zone) = queue.pop_front() {
-                let Some((h, smoky)) = hops[zone] else {
-                    continue;
-                };
-                for &next in &field.neighbours[zone] {
-                    if hops[next].is_some() || (theirs(next) && !ours(next)) {
-                        continue;
-                    }
-                    hops[next] = Some((h + 1, smoky || blind(next)));
-                    queue.push_back(next);
-                }
-            }
-        }
-        let turn_minutes = (field.turn_seconds / 60.0).max(1.0);
-        let delay = |zone: usize, state: MoraleState| -> Option<u32> {
-            if self.at.is_none() {
-                return Some(0); // no commander: the side's own sight
-            }
-            let (h, smoky) = hops.get(zone).copied().flatten()?;
-            if h == 0 {
-                return Some(0);
-            }
-            if state == MoraleState::Routing {
-                return None; // running men send no riders
-            }
-            let mut minutes = f64::from(h) * rules.courier_minutes_per_zone;
-            if smoky {
-                minutes *= rules.courier_smoke_factor;
-            }
-            let mut turns = (minutes / turn_minutes).ceil() as u32;
-            if state == MoraleState::Wavering {
-                turns += rules.courier_panic_turns as u32;
-            }
-            Some(turns)
-        };
-        // Own units: exact while a rider can reach them, else the last word.
+        let survey = Survey::new(field, world, self.side, self.at);
+        self.hear_own(&survey, turn);
+        let best = self.soonest_words(&survey);
+        // Reports made this turn replace those made earlier this same turn.
+        self.pending.retain(|(_, _, s)| s.turn != turn);
+        self.sight_enemy(&survey, &best, seed, n_units);
+        self.riders_arrive(turn);
+        self.lose_track(&survey, turn);
+        self.note_cries(field, world);
+        self.turn = turn;
+    }
+
+    /// Own units: exact while a rider can reach them, else the last word.
+    fn hear_own(&mut self, survey: &Survey, turn: u32) {
+        let (field, world, side) = (survey.field, survey.world, self.side);
         for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
             if record.side(info) != side {
                 self.own[idx] = None;
@@ -291,7 +372,10 @@ impl Picture {
             }
             let reach = !record.location.present
                 || self.at.is_none()
-                || hops.get(record.location.zone).is_some_and(|h| h.is_some());
+                || survey
+                    .hops
+                    .get(record.location.zone)
+                    .is_some_and(|h| h.is_some());
             if reach || self.own[idx].is_none() {
                 self.own[idx] = Some(OwnWord {
                     turn,
@@ -299,6 +383,13 @@ impl Picture {
                 });
             }
         }
+    }
+
+    /// What the commander and each own unit on the field see of their own
+    /// zone and the next ones (`sees`: the commander's own eyes; `seen_now`:
+    /// what reaches him this turn), and per zone the soonest word of it.
+    fn soonest_words(&mut self, survey: &Survey) -> Vec<Option<Word>> {
+        let (field, world, side, n_zones) = (survey.field, survey.world, self.side, survey.n_zones);
         // Observers: the commander, and each own unit on the field.
         // (zone, state of the watcher, watcher unit or None for the commander)
         let mut watchers: Vec<(usize, MoraleState, Option<usize>)> = Vec::new();
@@ -314,26 +405,6 @@ impl Picture {
                 watchers.push((record.location.zone, record.morale.state, Some(idx)));
             }
         }
-        // What each watcher's zone lets it see: (zone looked at, clarity).
-        let sight = |from: usize, to: usize| -> Option<Clarity> {
-            if from == to {
-                if blind(from) {
-                    return Some(Clarity::Felt);
-                }
-                let dim = smoke(from) >= rules.smoke_thin || hazy(from);
-                return Some(if dim { Clarity::Near } else { Clarity::Close });
-            }
-            if blind(from) || blind(to) || !field.neighbours[from].contains(&to) {
-                return None;
-            }
-            let murk = usize::from(smoke(from) >= rules.smoke_thin || hazy(from))
-                + usize::from(smoke(to) >= rules.smoke_thin || hazy(to));
-            Some(match murk {
-                0 => Clarity::Near,
-                1 => Clarity::Far,
-                _ => Clarity::Dim,
-            })
-        };
         self.sees.clear();
         self.sees.resize(n_zones, false);
         self.seen_now.clear();
@@ -341,12 +412,12 @@ impl Picture {
         // Per zone, the soonest word of it: (delay, clarity, watcher state, by).
         let mut best: Vec<Option<Word>> = vec![None; n_zones];
         for &(from, state, by) in &watchers {
-            let Some(wait) = delay(from, state) else {
+            let Some(wait) = survey.delay(from, state) else {
                 continue;
             };
             let looked = std::iter::once(from).chain(field.neighbours[from].iter().copied());
             for to in looked {
-                let Some(clarity) = sight(from, to) else {
+                let Some(clarity) = survey.sight(from, to) else {
                     continue;
                 };
                 if by.is_none() && clarity != Clarity::Felt {
@@ -368,8 +439,14 @@ impl Picture {
                 self.seen_now[zone] = true;
             }
         }
-        // Reports made this turn replace those made earlier this same turn.
-        self.pending.retain(|(_, _, s)| s.turn != turn);
+        best
+    }
+
+    /// Each enemy unit in a zone some word comes from: a sighting noted now,
+    /// or a report on its way; the men seen to fall since the last look.
+    fn sight_enemy(&mut self, survey: &Survey, best: &[Option<Word>], seed: u64, n_units: usize) {
+        let (field, world, side, n_zones) = (survey.field, survey.world, self.side, survey.n_zones);
+        let turn = world.turn;
         for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
             if record.side(info) == side || idx >= n_units {
                 continue;
@@ -392,7 +469,7 @@ impl Picture {
                 match record.morale.state {
                     MoraleState::Routing => Bearing::Running,
                     MoraleState::Wavering if clarity <= Clarity::Near => Bearing::Shaken,
-                    _ if ours(zone) => Bearing::Fighting,
+                    _ if survey.ours(zone) => Bearing::Fighting,
                     _ if previous.is_some_and(|p| p.zone != zone && !p.lost) => Bearing::Moving,
                     _ => Bearing::Standing,
                 }
@@ -433,7 +510,10 @@ impl Picture {
                 self.pending.push((turn + wait, idx, sighting));
             }
         }
-        // Riders who arrive now.
+    }
+
+    /// Riders who arrive now: their word noted unless a newer one came.
+    fn riders_arrive(&mut self, turn: u32) {
         let mut k = 0;
         while k < self.pending.len() {
             if self.pending[k].0 <= turn {
@@ -447,12 +527,16 @@ impl Picture {
             }
         }
         self.pending.sort_by_key(|(at, idx, s)| (*at, *idx, s.turn));
-        // A place looked at again and found empty: whereabouts unknown.
+    }
+
+    /// A place looked at again and found empty: whereabouts unknown.
+    fn lose_track(&mut self, survey: &Survey, turn: u32) {
+        let world = survey.world;
         for (idx, known) in self.enemy.iter_mut().enumerate() {
             let Some(s) = known else { continue };
             let looked = self.seen_now.get(s.zone).copied().unwrap_or(false)
                 || self.sees.get(s.zone).copied().unwrap_or(false)
-                || ours(s.zone);
+                || survey.ours(s.zone);
             if s.turn == turn || s.lost || !looked {
                 continue;
             }
@@ -465,8 +549,6 @@ impl Picture {
                 s.lost = true;
             }
         }
-        self.note_cries(field, world);
-        self.turn = turn;
     }
 
     /// The umpire's note of each cry the side's men believe: who believes
