@@ -711,6 +711,36 @@ mod tests {
         assert_eq!(time_words(Locale::En, 16 * 60 + 45), "16:45");
     }
 
+    /// An enemy met only in the smoke has no count: at a width too narrow
+    /// for the table, `status` says so, and does not wrap the words as a
+    /// number of men (「兵力不知多少人」 in Chinese, once).
+    #[test]
+    fn a_felt_enemy_is_of_unknown_numbers_in_a_narrow_status() {
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 1);
+        let world = battle.state();
+        let field = battle.field().clone();
+        let mut known = known_of(&scene, &field, &world);
+        let banner = scene.unit_idx("banner").expect("the small scene's banner");
+        known.picture.enemy[banner] = Some(crate::picture::Sighting {
+            zone: 1,
+            turn: known.turn,
+            men: 4000,
+            clarity: Clarity::Felt,
+            bearing: Bearing::Fighting,
+            source: Source::Seen,
+            mounted: true,
+            lost: false,
+        });
+        for locale in [Locale::En, Locale::ZhHans] {
+            let narrow = view_of(&scene, &field, &known, locale, 30).status_with(&[]);
+            let unknown = ui(locale, Ui::UnknownNumbers);
+            assert!(narrow.contains(unknown), "{narrow}");
+            assert!(!narrow.contains("不知多少人"), "{narrow}");
+            assert!(!narrow.contains("unknown numbers men"), "{narrow}");
+        }
+    }
+
     #[test]
     fn a_unit_with_a_plural_name_is_told_with_plural_verbs() {
         let scene = crate::sim::testing::small_scene(|mut raw| {
