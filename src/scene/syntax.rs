@@ -236,20 +236,48 @@ fn subject(field: Option<&str>) -> String {
     field.map_or_else(|| "this value".to_string(), |f| format!("`{f}`"))
 }
 
+/// Where RON stopped and what stands there: `start` where it reported,
+/// `value` the value itself (past blanks and comments), the field it is the
+/// value of, and that value as written.
+struct Spot<'s> {
+    source: &'s str,
+    start: usize,
+    value: usize,
+    field: Option<&'s str>,
+    found: String,
+    at_end: bool,
+}
+
+/// A problem placed: (offset, message, hint, guide section).
+type Placed = (usize, String, String, &'static str);
+
 /// Turns a RON error into a diagnostic at the place to fix.
 pub fn ron_error(locator: &Locator, err: &SpannedError) -> Diagnostic {
-    const W: &str = "Writing RON";
-    const F: &str = "Fields";
-    const C: &str = "Conditions and effects";
     let source = locator.source;
     let start = offset_of(source, err.span.start.line, err.span.start.col);
     // Most errors are reported where RON stood, which may be the blank
     // before the value: the value itself is what to fix.
     let value = skip_trivia(source, start);
-    let field = field_before(source, value);
-    let found = written(source, value);
-    let at_end = value >= source.len();
-    let (at, message, hint, guide): (usize, String, String, &'static str) = match &err.code {
+    let spot = Spot {
+        source,
+        start,
+        value,
+        field: field_before(source, value),
+        found: written(source, value),
+        at_end: value >= source.len(),
+    };
+    let (at, message, hint, guide) = field_problem(err, &spot)
+        .or_else(|| value_problem(err, &spot))
+        .unwrap_or_else(|| syntax_problem(err, &spot));
+    locator.at(at, message, hint, guide)
+}
+
+/// A field or name that is not one of the item's: unknown, missing, twice.
+fn field_problem(err: &SpannedError, spot: &Spot) -> Option<Placed> {
+    const F: &str = "Fields";
+    const C: &str = "Conditions and effects";
+    let start = spot.start;
+    Some(match &err.code {
         Error::NoSuchStructField {
             expected, found, ..
         } => {
@@ -296,6 +324,25 @@ pub fn ron_error(locator: &Locator, err: &SpannedError) -> Diagnostic {
             };
             (start, format!("{}", err.code), hint, guide)
         }
+        _ => return None,
+    })
+}
+
+/// A value of the wrong form: trailing text, an escape, a comment or a
+/// string left open, a number out of range, a number, flag or string
+/// where another was wanted.
+fn value_problem(err: &SpannedError, spot: &Spot) -> Option<Placed> {
+    const W: &str = "Writing RON";
+    let Spot {
+        source,
+        start,
+        value,
+        field,
+        found,
+        at_end,
+    } = spot;
+    let (source, start, value, field, at_end) = (*source, *start, *value, *field, *at_end);
+    Some(match &err.code {
         Error::TrailingCharacters => (
             value,
             format!(
@@ -398,6 +445,24 @@ pub fn ron_error(locator: &Locator, err: &SpannedError) -> Diagnostic {
             "write it in double quotes, like \"north-bank\"".to_string(),
             W,
         ),
+        _ => return None,
+    })
+}
+
+/// Everything else: the shape of the text (forms of a field, commas,
+/// colons, brackets, the end of the file).
+fn syntax_problem(err: &SpannedError, spot: &Spot) -> Placed {
+    const W: &str = "Writing RON";
+    let Spot {
+        source,
+        start,
+        value,
+        found,
+        at_end,
+        ..
+    } = spot;
+    let (source, start, value, at_end) = (*source, *start, *value, *at_end);
+    match &err.code {
         Error::Message(text) if text.contains("untagged enum Text") => {
             // Serde reports an untagged enum after reading the whole value.
             let at = value_start(source, start);
@@ -509,8 +574,7 @@ pub fn ron_error(locator: &Locator, err: &SpannedError) -> Diagnostic {
             "check brackets, commas and quotes near here".to_string(),
             W,
         ),
-    };
-    locator.at(at, message, hint, guide)
+    }
 }
 
 /// Whether the offset is at the decimal point of a number such as `1400.0`:
