@@ -193,6 +193,11 @@ struct Token {
 }
 
 fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
+    lay_out(join_figures(tokens(paragraph), room), room)
+}
+
+/// The paragraph's tokens, the units a line is broken between.
+fn tokens(paragraph: &str) -> Vec<Token> {
     // Tokens: a run of non-space narrow characters is a word; each wide
     // character is a token of its own, except inside a colour (a name);
     // closing punctuation joins the token before it, an opening bracket the
@@ -290,8 +295,11 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
             w: word_w,
         });
     }
-    // A figure is never parted from the word after it ("91 men",
-    // "3,000 严整"): the two are one token.
+    tokens
+}
+
+/// A figure is never parted from the word after it ("91 men", "3,000 严整").
+fn join_figures(tokens: Vec<Token>, room: usize) -> Vec<Token> {
     let mut joined: Vec<Token> = Vec::with_capacity(tokens.len());
     for token in tokens {
         let figure = joined.last().is_some_and(|t| {
@@ -312,7 +320,12 @@ fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
             _ => joined.push(token),
         }
     }
-    let tokens = joined;
+    joined
+}
+
+/// The tokens laid into lines of `room` columns; a token longer than a
+/// line is cut, closing punctuation never starting the next.
+fn lay_out(tokens: Vec<Token>, room: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     let mut used = 0;
