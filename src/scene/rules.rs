@@ -259,11 +259,6 @@ rules! {
     /// and `next N` stop to tell him (any cause: fighting, a crush, a blast).
     #[serde(default = "stop_losses")]
     stop_losses: 0.0 ..= 1.0,
-    /// Square metres one man's room takes in a crossing at once (wading, or
-    /// on a span): a crossing admits no unit while it holds its length ×
-    /// width over this; the rest wait on the bank (0: no limit).
-    #[serde(default)]
-    crossing_room_m2: 0.0 ..= 100.0,
     /// Each side's losses in a fight in each sub-step are times a factor
     /// drawn uniformly in 1 ± this (0: no luck, nothing drawn).
     #[serde(default)]

@@ -248,20 +248,6 @@ impl Field {
         info.length_m * info.width_m * self.rules.flow_per_m_s / WALKING_M_S
     }
 
-    /// Room (in men) a crossing takes in at once before the next must wait
-    /// on the bank: its length × width over `crossing_room_m2` (a rule of
-    /// 0, or a crossing of no length or width, holds any number).
-    pub fn crossing_hold(&self, zone: usize) -> f64 {
-        let Some(info) = self.zones.get(zone) else {
-            return f64::INFINITY;
-        };
-        let per_man = self.rules.crossing_room_m2;
-        if per_man <= 0.0 || info.length_m <= 0.0 || info.width_m <= 0.0 {
-            return f64::INFINITY;
-        }
-        info.length_m * info.width_m / per_man
-    }
-
     /// Men that can pass the crossing this turn, in man-room (a horse counts as several).
     pub fn capacity(&self, zone: usize, thick_smoke: bool) -> f64 {
         let info = &self.zones[zone];

@@ -423,9 +423,6 @@ pub struct MovementScratch {
     movers: Vec<Mover>,
     stands: Stands,
     capacity: Vec<f64>,
-    /// Per zone: the room of the units that stepped into a crossing in this
-    /// sub-step (added to its crowd for the next to come).
-    entering: Vec<f64>,
     trampled: Vec<u32>,
     crossed: Vec<u32>,
     moved: Vec<(usize, usize)>,
@@ -602,7 +599,6 @@ pub fn movement_system(
         movers,
         stands,
         capacity,
-        entering,
         trampled,
         crossed,
         moved,
@@ -894,7 +890,6 @@ pub fn movement_system(
     };
     refill(trampled, n * n_sides, 0);
     refill(crossed, n * n_sides, 0);
-    refill(entering, n, 0.0);
     // A horse stumbling, a bank giving way: how many go down in a crush is
     // luck, one draw for each crossing that crushes in the sub-step (none
     // while the rule is off, so the stream is as it was).
@@ -996,16 +991,6 @@ pub fn movement_system(
             } else if let Some(next) = want
                 && !mover.stepped
             {
-                // A crossing full of men takes no more: the next wait on
-                // the bank until the water (or the span) has room.
-                if crossing[next] {
-                    let hold = field.crossing_hold(next);
-                    let taken = crowd_room[next] + entering[next];
-                    if taken > 0.0 && taken >= hold {
-                        break 'unit;
-                    }
-                    entering[next] += room(field, info, strength.men);
-                }
                 next
             } else {
                 break 'unit;
