@@ -168,8 +168,10 @@ fn sarhu_historical_line_reproduces_the_history() {
             as_history >= 27,
             "{role}: history in {as_history} of 30 games"
         );
+        // 81 % of 300 games on the novel's line with chance (99 % before):
+        // he may ride off to Fushun with his running vanguard.
         assert!(
-            du_song_fell * 10 >= as_history * 9,
+            du_song_fell * 4 >= as_history * 3,
             "{role}: Du Song fell in {du_song_fell} of {as_history} games"
         );
     }
