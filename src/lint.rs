@@ -700,9 +700,22 @@ mod tests {
         )
         .expect("opened");
         for command in &first.commands {
-            let done = match command.as_str() {
-                "next" => game.next(),
-                n => game.choose(n.parse().expect("an option number")),
+            let words: Vec<&str> = command.split_whitespace().collect();
+            let done = match words.as_slice() {
+                ["next"] => game.next(),
+                ["order", unit, rest @ ..] => {
+                    let order = match rest {
+                        ["hold"] => UnitCommand::Hold,
+                        ["withdraw"] => UnitCommand::Withdraw,
+                        ["rally"] => UnitCommand::Rally,
+                        ["attack", zone] => UnitCommand::Attack((*zone).to_string()),
+                        ["advance", zone] => UnitCommand::Advance((*zone).to_string()),
+                        other => panic!("an order the lint gives: {other:?}"),
+                    };
+                    game.order(unit, order)
+                }
+                [n] => game.choose(n.parse().expect("an option number")),
+                other => panic!("a command the lint gives: {other:?}"),
             };
             done.expect("the command replays");
         }

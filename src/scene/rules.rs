@@ -259,6 +259,14 @@ rules! {
     /// and `next N` stop to tell him (any cause: fighting, a crush, a blast).
     #[serde(default = "stop_losses")]
     stop_losses: 0.0 ..= 1.0,
+    /// Each side's losses in a fight in each sub-step are times a factor
+    /// drawn uniformly in 1 ± this (0: no luck, nothing drawn).
+    #[serde(default)]
+    combat_luck: 0.0 ..= 1.0,
+    /// The men trampled in a crush in each sub-step are times a factor drawn
+    /// uniformly in 1 ± this (0: no luck, nothing drawn).
+    #[serde(default)]
+    trample_luck: 0.0 ..= 1.0,
 }
 
 // Defaults of the rules added after the first rules files were written, so

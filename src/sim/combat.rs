@@ -263,9 +263,18 @@ pub fn combat_system(
             } else {
                 0.0
             };
+            // The volleys' effect and the press of the melee are luck: one
+            // draw per side and fight in each sub-step (none while the rule
+            // is off, so the stream is as it was).
+            let luck = if rules.combat_luck > 0.0 {
+                rng.luck(rules.combat_luck)
+            } else {
+                1.0
+            };
             losses_by_side[side] = (rules.melee_rate * enemy_melee * engaged
                 + rules.missile_rate * enemy_missile)
-                * dt;
+                * dt
+                * luck;
         }
         let mut report: Vec<(usize, u32)> = Vec::new();
         for (side, &side_losses) in losses_by_side.iter().enumerate() {

@@ -31,6 +31,7 @@ use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::Morale;
 use super::perception::Vision;
+use super::rng::BattleRng;
 use super::weather::Passage;
 use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
 use crate::scene::MoraleState;
@@ -562,6 +563,7 @@ pub fn movement_system(
     vision: Res<Vision>,
     mut commanders: Query<&mut CommanderState>,
     mut passages: Query<(&ZoneIdx, &mut Passage)>,
+    mut rng: ResMut<BattleRng>,
     mut units: Query<(
         Entity,
         &UnitInfo,
@@ -888,6 +890,10 @@ pub fn movement_system(
     };
     refill(trampled, n * n_sides, 0);
     refill(crossed, n * n_sides, 0);
+    // A horse stumbling, a bank giving way: how many go down in a crush is
+    // luck, one draw for each crossing that crushes in the sub-step (none
+    // while the rule is off, so the stream is as it was).
+    let mut stumble: Option<(usize, f64)> = None;
     let mut any_crossed = false;
     let mut any_trampled = false;
     moved.clear();
@@ -935,10 +941,23 @@ pub fn movement_system(
                 if crowd > capacity[zone] && crowd > 0.0 && own_panic > 0.0 {
                     // Each unit's part of the excess, by the room it takes and its own panic.
                     let excess = crowd - capacity[zone];
-                    let lost =
-                        (excess * rules.trample_rate * own_panic * dt * own_room / crowd / per_man)
-                            .round()
-                            .clamp(0.0, f64::from(strength.men)) as u32;
+                    let luck = if rules.trample_luck > 0.0 {
+                        match stumble {
+                            Some((at, luck)) if at == zone => luck,
+                            _ => {
+                                let luck = rng.luck(rules.trample_luck);
+                                stumble = Some((zone, luck));
+                                luck
+                            }
+                        }
+                    } else {
+                        1.0
+                    };
+                    let lost = (excess * rules.trample_rate * own_panic * luck * dt * own_room
+                        / crowd
+                        / per_man)
+                        .round()
+                        .clamp(0.0, f64::from(strength.men)) as u32;
                     strength.men -= lost;
                     strength.lost_this_turn += lost;
                     if let Some(at) = trampled.get_mut(zone * n_sides + info.side) {

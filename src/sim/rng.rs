@@ -45,6 +45,16 @@ impl BattleRng {
         self.0.random::<f64>()
     }
 
+    /// A factor of mean 1 for luck of spread `spread` (0-1): `1 - spread`
+    /// plus `spread` times an exponential draw of mean 1 — mostly a little
+    /// under the mean, now and then well over it (a volley that tells, a
+    /// horse that goes down and takes the file behind with it). Its
+    /// standard deviation is `spread`.
+    pub fn luck(&mut self, spread: f64) -> f64 {
+        let u = self.unit();
+        (1.0 - spread) + spread * -(1.0 - u).ln()
+    }
+
     /// True with probability `p` (clamped to [0, 1]; NaN counts as 0).
     pub fn chance(&mut self, p: f64) -> bool {
         let p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };

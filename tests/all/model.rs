@@ -237,3 +237,174 @@ fn play_bridge(scene: &Arc<Scene>, seed: u64) -> Played {
         ..Played::default()
     }
 }
+
+/// What the chapters count on the novel's line (issue 22, item 2), from one
+/// game with both sides taking the novel's choices.
+#[derive(Debug, Default)]
+struct Figures {
+    ending: String,
+    /// Each side's losses at the end, by side index.
+    losses: Vec<f64>,
+    /// The player's own side's losses at the end.
+    own: f64,
+    /// Jin men in the ford when the crush is told ("ford-crush").
+    crush: Option<f64>,
+    /// Jin men at the Khan's tent and on the north bank at his count.
+    count: Option<f64>,
+    /// Men killed in the turn the bridge blows ("the-bridge-blows").
+    blast: Option<f64>,
+}
+
+fn novel_line(scene: &Arc<Scene>, role: &str, seed: u64) -> Figures {
+    let (mut game, mut outputs) = Game::with_policies(
+        Arc::clone(scene),
+        role,
+        seed,
+        Default::default(),
+        Some(Default::default()),
+    )
+    .expect("playable");
+    let sides = scene.sides().len();
+    let lost = |game: &mut Game| -> u32 {
+        let world = game.world();
+        (0..sides).map(|s| world.side_losses(game.field(), s)).sum()
+    };
+    let men_in = |game: &mut Game, side: &str, zone: &str| -> f64 {
+        match (scene.side_idx(side), scene.zone_idx(zone)) {
+            (Some(side), Some(zone)) => {
+                let world = game.world();
+                f64::from(world.side_men_in(game.field(), side, zone))
+            }
+            _ => 0.0,
+        }
+    };
+    let mut figures = Figures::default();
+    let mut before = 0;
+    let limit = scene.meta().max_turns + 5;
+    loop {
+        for output in &outputs {
+            match output {
+                Output::Event { id, .. } if id == "ford-crush" => {
+                    figures.crush = Some(men_in(&mut game, "jin", "ford"));
+                }
+                Output::Event { id, .. } if id == "the-bridge-blows" => {
+                    figures.blast = Some(f64::from(lost(&mut game) - before));
+                }
+                Output::Decided { tp, .. } if tp == "khans-count" => {
+                    figures.count = Some(
+                        men_in(&mut game, "jin", "khans-tent")
+                            + men_in(&mut game, "jin", "north-bank"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        if game.is_over() || game.turn() > limit {
+            break;
+        }
+        before = lost(&mut game);
+        outputs = game
+            .auto_step()
+            .expect("the auto-player only makes valid moves");
+    }
+    let world = game.world();
+    let field = game.field().clone();
+    figures.ending = game.story().ended.clone().unwrap_or_default();
+    figures.losses = (0..sides)
+        .map(|s| f64::from(world.side_losses(&field, s)))
+        .collect();
+    figures.own = f64::from(world.side_losses(&field, game.role_side()));
+    figures
+}
+
+/// Seeds 1-20: enough for the means to come within the chapters' ±25 % and
+/// few enough to run in seconds (`examples`-style 300-seed means are in the
+/// scenes' notes and the README).
+const FIGURE_SEEDS: u64 = 20;
+
+fn novel_games(battle: &str, role: &str) -> Vec<Figures> {
+    let scene = scene(battle);
+    (1..=FIGURE_SEEDS)
+        .map(|seed| novel_line(&scene, role, seed))
+        .collect()
+}
+
+fn mean_of(values: impl Iterator<Item = f64>) -> f64 {
+    let values: Vec<f64> = values.collect();
+    values.iter().sum::<f64>() / values.len().max(1) as f64
+}
+
+fn ending_share(games: &[Figures], ending: &str) -> f64 {
+    games.iter().filter(|g| g.ending == ending).count() as f64 / games.len().max(1) as f64
+}
+
+fn side_losses(battle: &str, games: &[Figures], side: &str) -> f64 {
+    let side = scene(battle).side_idx(side).expect("the side");
+    mean_of(games.iter().map(|g| g.losses[side]))
+}
+
+#[test]
+fn the_chapters_figures_hold_on_the_novels_line() {
+    // false-cry: the Jin lose "nearly ten thousand" (003), and the Khan rallies.
+    let games = novel_games("false-cry", "zhang-chun");
+    assert!(ending_share(&games, "khan-rallies") >= 0.9);
+    let jin = side_losses("false-cry", &games, "jin");
+    assert!(
+        (7_500.0..=12_500.0).contains(&jin),
+        "false-cry Jin losses {jin:.0}"
+    );
+    // broken-bridge: "two or three hundred" riders blown apart (004), the
+    // army cut in two.
+    let games = novel_games("broken-bridge", "huang-taiji");
+    assert!(ending_share(&games, "cut-in-two") >= 0.9);
+    let blast = mean_of(games.iter().filter_map(|g| g.blast));
+    assert!((200.0..=300.0).contains(&blast), "blast dead {blast:.0}");
+    // sarhu: three of the four roads lost, Ming losses as measured before
+    // chance (37,688 over 300 seeds) within a quarter.
+    let games = novel_games("sarhu", "nurhaci");
+    assert!(ending_share(&games, "three-roads-lost") >= 0.9);
+    let ming = side_losses("sarhu", &games, "ming");
+    assert!(
+        (28_266.0..=47_110.0).contains(&ming),
+        "Sarhu Ming losses {ming:.0}"
+    );
+}
+
+/// The figures the model does not yet reach (issue 22, item 2; see the
+/// README's model section for the causes): run with `--ignored`.
+#[test]
+#[ignore = "not yet reached: the ford crush, the Khan's count, Sarhu's Jin losses"]
+fn the_chapters_figures_not_yet_reached() {
+    let games = novel_games("false-cry", "zhang-chun");
+    let crush = mean_of(games.iter().filter_map(|g| g.crush));
+    let count = mean_of(games.iter().filter_map(|g| g.count));
+    let games = novel_games("sarhu", "nurhaci");
+    let jin = side_losses("sarhu", &games, "jin");
+    assert!(
+        (7_500.0..=12_500.0).contains(&crush) && count < 20_000.0 && jin <= 2_500.0,
+        "crush {crush:.0} (近万), count {count:.0} (不足两万), Sarhu Jin losses {jin:.0} (~2,000)"
+    );
+}
+
+#[test]
+fn the_seed_changes_the_players_own_losses_in_every_battle_and_role() {
+    for battle in ["false-cry", "broken-bridge", "sarhu"] {
+        let scene = scene(battle);
+        for role in scene.meta().playable.clone() {
+            let own: Vec<f64> = novel_games(battle, &role).iter().map(|g| g.own).collect();
+            let mean = mean_of(own.iter().copied());
+            let sd = (own.iter().map(|x| (x - mean).powi(2)).sum::<f64>()
+                / (own.len() as f64 - 1.0))
+                .sqrt();
+            let cv = sd / mean.max(1.0);
+            assert!(
+                cv >= 0.10,
+                "{battle} as {role}: own losses vary by {:.1} % over {FIGURE_SEEDS} seeds",
+                cv * 100.0
+            );
+            // The same seed is the same game.
+            let again = novel_line(&scene, &role, 7).own;
+            assert_eq!(again, own[6], "{battle} as {role}: seed 7 twice");
+        }
+    }
+}

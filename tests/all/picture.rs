@@ -165,7 +165,22 @@ impl Oracle<'_> {
         own_figures.extend_from_slice(told);
         // The last word of own units, which may be older than the world.
         own_figures.extend(own.iter().filter_map(|&u| known.own_unit(u).map(|r| r.men)));
-        let exact = |n: u32| n >= 100 && !n.is_multiple_of(100) && !own_figures.contains(&n);
+        // The side's own losses in the turn, as the chronicle tells them.
+        let lost_now: Vec<u32> = own
+            .iter()
+            .filter_map(|&u| world.units.get(u).map(|r| r.lost_this_turn))
+            .collect();
+        own_figures.push(lost_now.iter().sum());
+        own_figures.extend(lost_now);
+        // Three or more significant digits: 120 or 4,500 an eye can make.
+        let significant = |n: u32| {
+            let mut n = n;
+            while n > 0 && n.is_multiple_of(10) {
+                n /= 10;
+            }
+            n >= 100
+        };
+        let exact = |n: u32| n >= 100 && significant(n) && !own_figures.contains(&n);
         let mut figures: Vec<(u32, String)> = enemy
             .iter()
             .filter_map(|&u| world.units.get(u).map(|r| (r.men, format!("unit {u}"))))

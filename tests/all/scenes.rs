@@ -121,7 +121,7 @@ fn broken(game: &mut Game, scene: &Scene, unit: &str) -> bool {
 fn sarhu_historical_line_reproduces_the_history() {
     let scene = sarhu();
     for role in ["nurhaci", "du-song"] {
-        let mut as_history = 0;
+        let (mut as_history, mut du_song_fell) = (0, 0);
         for seed in 1..=30 {
             let (mut game, _) = Game::with_policies(
                 Arc::clone(&scene),
@@ -149,11 +149,13 @@ fn sarhu_historical_line_reproduces_the_history() {
                 at("west-camp") < at("north-foot") && at("north-foot") < at("east-column"),
                 "{role}, seed {seed}: the columns fell out of order: {first_broken:?}"
             );
+            // Du Song falls by the rule of commanders who fall, a chance a
+            // 刻 while his side loses where he stands: with chance in the
+            // fighting (issue 22) a short fight at the cliff may spare him.
             let du_song = scene.commander_idx("du-song").expect("Du Song");
-            assert!(
-                game.world().commanders[du_song].fallen.is_some(),
-                "{role}, seed {seed}: Du Song survived"
-            );
+            if game.world().commanders[du_song].fallen.is_some() {
+                du_song_fell += 1;
+            }
             let story = game.story();
             for event in ["the-ambush", "li-rubai-recalled"] {
                 assert!(
@@ -165,6 +167,12 @@ fn sarhu_historical_line_reproduces_the_history() {
         assert!(
             as_history >= 27,
             "{role}: history in {as_history} of 30 games"
+        );
+        // 81 % of 300 games on the novel's line with chance (99 % before):
+        // he may ride off to Fushun with his running vanguard.
+        assert!(
+            du_song_fell * 4 >= as_history * 3,
+            "{role}: Du Song fell in {du_song_fell} of {as_history} games"
         );
     }
 }
