@@ -278,6 +278,25 @@ fn field_problem(err: &SpannedError, spot: &Spot) -> Option<Placed> {
     const C: &str = "Conditions and effects";
     let start = spot.start;
     Some(match &err.code {
+        // A rule this version does not have: the list of some seventy rules
+        // helps nobody, and a rules file from a newer xiaoling is the likely
+        // cause when the name is not a misspelling.
+        Error::NoSuchStructField {
+            expected,
+            found,
+            outer,
+        } if outer.as_deref() == Some("RulesFile") => {
+            let hint = match closest(found, expected.iter().copied()) {
+                Some(near) => format!("did you mean `{near}`? The guide's rules table lists every rule"),
+                None => "no rule has this name in this version of xiaoling: check it against the guide's rules table; a rules file written for a newer xiaoling can name rules this one does not know (update xiaoling)".to_string(),
+            };
+            (
+                start,
+                format!("Unexpected field named `{found}`: there is no rule `{found}`"),
+                hint,
+                "Rules",
+            )
+        }
         Error::NoSuchStructField {
             expected, found, ..
         } => {

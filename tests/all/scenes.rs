@@ -1055,9 +1055,9 @@ fn rules_file_diagnostics() {
             &[(
                 line_of("smoke_carry: 0.80"),
                 5,
-                "Unexpected field named `smoke_cary`",
-                "smoke_carry",
-                "Fields",
+                "Unexpected field named `smoke_cary`: there is no rule `smoke_cary`",
+                "did you mean `smoke_carry`?",
+                "Rules",
             )],
         ),
     ];
