@@ -134,7 +134,8 @@ impl View<'_> {
     /// the values they had when it was told.
     pub fn told(&self, told: &Told) -> String {
         let l = self.locale;
-        let filled = crate::scene::placeholder::fill(told.text.get(l), |inside| {
+        let template = told.text.get(l);
+        let value = |inside: &str| {
             let (_, arg) = told.args.iter().find(|(name, _)| name == inside)?;
             Some(match arg {
                 Arg::Count(n) => self.said_in_prose(*n, Sure::Counted),
@@ -146,9 +147,28 @@ impl View<'_> {
                 Arg::Name(name) => self.mid_sentence(name.get(l)),
                 Arg::Nobody => ui(l, Ui::Nobody).to_string(),
             })
-        });
+        };
+        // A value that begins a sentence begins with a capital ("Over at
+        // 09:30. An unknown number of men…"), whatever words it is said in.
+        let mut filled = String::with_capacity(template.len());
+        let mut last = 0;
+        for (open, inside) in crate::scene::placeholder::spans(template) {
+            filled.push_str(&template[last..open]);
+            last = open + inside.len() + 2;
+            let Some(v) = value(inside) else {
+                filled.push_str(&template[open..last]);
+                continue;
+            };
+            let starts = filled.trim_end().ends_with(['.', '!', '?']);
+            if starts && capitalizes(l) {
+                filled.push_str(&capitalize(&v));
+            } else {
+                filled.push_str(&v);
+            }
+        }
+        filled.push_str(&template[last..]);
         if capitalizes(l) {
-            capitalize(&sentence_starts(&filled))
+            capitalize(&filled)
         } else {
             filled
         }
@@ -619,23 +639,6 @@ impl View<'_> {
     }
 }
 
-/// A said figure that opens a sentence ("… cold. some 15,000 of your
-/// men") takes a capital, as the sentence's first word would.
-fn sentence_starts(text: &str) -> String {
-    const OPENERS: [&str; 6] = ["some ", "about ", "nearly ", "over ", "a few ", "several "];
-    let mut out = text.to_string();
-    for opener in OPENERS {
-        for stop in [". ", "! ", "? "] {
-            let from = format!("{stop}{opener}");
-            if out.contains(&from) {
-                let to = format!("{stop}{}", capitalize(opener));
-                out = out.replace(&from, &to);
-            }
-        }
-    }
-    out
-}
-
 /// Upper-cases the first letter, skipping colour codes before it.
 pub(crate) fn capitalize(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -739,6 +742,32 @@ mod tests {
             assert!(!narrow.contains("不知多少人"), "{narrow}");
             assert!(!narrow.contains("unknown numbers men"), "{narrow}");
         }
+    }
+
+    /// A value that opens a sentence takes a capital, in whatever words it
+    /// is said ("Over at 09:30. an unknown number…" was printed).
+    #[test]
+    fn a_value_that_opens_a_sentence_is_capitalised() {
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 1);
+        let world = battle.state();
+        let field = battle.field().clone();
+        let known = known_of(&scene, &field, &world);
+        let view = view_of(&scene, &field, &known, Locale::En, 80);
+        let told = |text: &str, arg: Arg| Told {
+            text: crate::scene::Text::Plain(text.into()),
+            args: vec![("n".into(), arg)],
+        };
+        assert_eq!(
+            view.told(&told("Over at dawn. {n} men crossed.", Arg::Unknown)),
+            "Over at dawn. An unknown number of men crossed."
+        );
+        assert_eq!(
+            view.told(&told("It was cold! {n} men fell.", Arg::About(15_000))),
+            "It was cold! Some 15,000 men fell."
+        );
+        let mid = view.told(&told("By then {n} men crossed.", Arg::Unknown));
+        assert_eq!(mid, "By then an unknown number of men crossed.");
     }
 
     #[test]
