@@ -8,6 +8,7 @@
 pub mod diag;
 pub mod hant;
 mod lex;
+mod parts;
 pub mod placeholder;
 pub mod raw;
 pub mod resolved;

@@ -87,10 +87,16 @@ pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
 pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules), Vec<Diagnostic>> {
     let locator = readable(file, source)?;
     let source = locator.source;
-    let raw: RawScene = ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str(source)
-        .map_err(|err| vec![syntax::ron_error(&locator, &err)])?;
+    let options =
+        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    // A large scene's units are read on every core; anything else, and any
+    // error, is read in one piece (the diagnostics are that reading's).
+    let raw: RawScene = match super::parts::read(source, &options, super::parts::SPLIT_AT) {
+        Some(raw) => raw,
+        None => options
+            .from_str(source)
+            .map_err(|err| vec![syntax::ron_error(&locator, &err)])?,
+    };
     let mut checker = Checker::new(&locator, &raw);
     checker.check_all();
     let mut rules = base.clone();
