@@ -503,6 +503,26 @@ impl View<'_> {
                     );
                 }
             }
+            Entry::WindShifts {
+                strength,
+                toward,
+                veers,
+            } => {
+                // A turn of the wind is told even when the header shows the
+                // new wind: a reader does not compare headers.
+                memory.wind = Some((wind_band(*strength), *toward));
+                let key = if *veers {
+                    Say::WindVeers
+                } else {
+                    Say::WindBacks
+                };
+                // After the fire and smoke near his men (8), which he must know first.
+                found.say(
+                    9,
+                    0,
+                    self.t(key, &[("from", catalogue::wind_from(l, *toward))]),
+                );
+            }
             _ => {}
         }
     }

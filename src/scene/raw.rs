@@ -295,12 +295,59 @@ pub enum ZoneKind {
     Town,
 }
 
+/// The eight points of the compass. The four cardinal points were the
+/// only ones before; the four between them come after, so a save or a
+/// fingerprint that names a cardinal point reads as it always did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Compass {
     North,
     South,
     East,
     West,
+    NorthEast,
+    SouthEast,
+    SouthWest,
+    NorthWest,
+}
+
+impl Compass {
+    /// The points clockwise from north.
+    pub const CLOCKWISE: [Compass; 8] = [
+        Compass::North,
+        Compass::NorthEast,
+        Compass::East,
+        Compass::SouthEast,
+        Compass::South,
+        Compass::SouthWest,
+        Compass::West,
+        Compass::NorthWest,
+    ];
+
+    /// Its place clockwise from north (0 north, 2 east, 4 south, 6 west).
+    pub fn clockwise_index(self) -> usize {
+        match self {
+            Compass::North => 0,
+            Compass::NorthEast => 1,
+            Compass::East => 2,
+            Compass::SouthEast => 3,
+            Compass::South => 4,
+            Compass::SouthWest => 5,
+            Compass::West => 6,
+            Compass::NorthWest => 7,
+        }
+    }
+
+    /// The point `steps` eighths of a turn clockwise from this one
+    /// (negative: anticlockwise).
+    pub fn turned(self, steps: i32) -> Compass {
+        let at = self.clockwise_index() as i32 + steps;
+        Compass::CLOCKWISE[at.rem_euclid(8) as usize]
+    }
+
+    /// The point opposite: where a wind blowing toward this one comes from.
+    pub fn opposite(self) -> Compass {
+        self.turned(4)
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -585,6 +632,12 @@ pub enum Condition {
         cmp: Cmp,
     },
     Wind(Cmp),
+    /// The wind blows toward one of these points (the way smoke and fire
+    /// go): `WindToward([NorthWest])` for a south-east wind.
+    WindToward(Vec<Compass>),
+    /// The wind comes from one of these points, as a sailor names it:
+    /// `WindFrom([SouthEast])`.
+    WindFrom(Vec<Compass>),
     /// The bridge or ford still passes men.
     Passable(String),
     /// The player plays this role. For story text only (variants): the battle

@@ -10,6 +10,13 @@ pub enum Entry {
         strength: f64,
         toward: Compass,
     },
+    /// The wind turned by itself (drift): `veers` clockwise (south to
+    /// west), else backs; it now blows toward `toward` at `strength`.
+    WindShifts {
+        strength: f64,
+        toward: Compass,
+        veers: bool,
+    },
     FireStarts {
         zone: usize,
     },

@@ -826,6 +826,7 @@ impl Battle {
                 weather.wind = *strength;
                 weather.toward = *toward;
                 self.facts.wind = *strength;
+                self.facts.toward = toward.clockwise_index() as u8;
                 entries.push(Entry::Wind {
                     strength: *strength,
                     toward: *toward,

@@ -209,13 +209,22 @@ pub(super) fn bearing(bearing: Bearing) -> &'static str {
     }
 }
 
+/// A point of the compass by its name.
+pub(super) fn point(p: Compass) -> &'static str {
+    match p {
+        Compass::North => "north",
+        Compass::South => "south",
+        Compass::East => "east",
+        Compass::West => "west",
+        Compass::NorthEast => "north-east",
+        Compass::SouthEast => "south-east",
+        Compass::SouthWest => "south-west",
+        Compass::NorthWest => "north-west",
+    }
+}
+
 pub(super) fn wind_phrase(band: u8, toward: Compass) -> String {
-    let from = match toward {
-        Compass::North => "south",
-        Compass::South => "north",
-        Compass::East => "west",
-        Compass::West => "east",
-    };
+    let from = point(toward.opposite());
     match band {
         0 => "still air".to_string(),
         1 => format!("a light wind from the {from}"),
@@ -707,6 +716,8 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::SmokeThick => "Thick smoke fills {zone}.",
         Say::SmokeClears => "The smoke over {zone} clears.",
         Say::WindNow => "The wind changes: {wind}.",
+        Say::WindVeers => "The wind veers round: it blows from the {from} now.",
+        Say::WindBacks => "The wind backs round: it blows from the {from} now.",
         Say::Others => "{n} more",
     }
 }

@@ -268,6 +268,11 @@ phrases! {
         SmokeThick,
         SmokeClears,
         WindNow,
+        /// The wind turned clockwise by itself: `{from}` the point it now
+        /// comes from.
+        WindVeers,
+        /// The wind turned anticlockwise by itself.
+        WindBacks,
         Others,
     }
 }
@@ -933,6 +938,17 @@ pub fn wind_phrase(locale: Locale, band: u8, toward: Compass) -> String {
     match locale {
         Locale::En => en::wind_phrase(band, toward),
         Locale::ZhHans | Locale::ZhHant => locale.zh_string(zh::wind_phrase(band, toward)),
+    }
+}
+
+/// The point a wind blowing `toward` comes from, as a name: "south-east",
+/// 「东南」.
+pub fn wind_from(locale: Locale, toward: Compass) -> String {
+    match locale {
+        Locale::En => en::point(toward.opposite()).to_string(),
+        Locale::ZhHans | Locale::ZhHant => {
+            locale.zh_string(zh::point(toward.opposite()).to_string())
+        }
     }
 }
 

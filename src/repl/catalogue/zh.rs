@@ -193,13 +193,22 @@ pub(super) fn bearing(bearing: Bearing) -> &'static str {
     }
 }
 
+/// A point of the compass by its name.
+pub(super) fn point(p: Compass) -> &'static str {
+    match p {
+        Compass::North => "北",
+        Compass::South => "南",
+        Compass::East => "东",
+        Compass::West => "西",
+        Compass::NorthEast => "东北",
+        Compass::SouthEast => "东南",
+        Compass::SouthWest => "西南",
+        Compass::NorthWest => "西北",
+    }
+}
+
 pub(super) fn wind_phrase(band: u8, toward: Compass) -> String {
-    let from = match toward {
-        Compass::North => "南",
-        Compass::South => "北",
-        Compass::East => "西",
-        Compass::West => "东",
-    };
+    let from = point(toward.opposite());
     match band {
         0 => "无风".to_string(),
         1 => format!("微微{from}风"),
@@ -903,6 +912,8 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::SmokeThick => "浓烟笼罩{zone}。",
         Say::SmokeClears => "{zone}上空烟消。",
         Say::WindNow => "风势转变：{wind}。",
+        Say::WindVeers => "风向右转，如今刮的是{from}风。",
+        Say::WindBacks => "风向左转，如今刮的是{from}风。",
         Say::Others => "等{n}部",
     }
 }

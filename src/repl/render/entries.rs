@@ -174,6 +174,7 @@ impl View<'_> {
     pub fn entry(&self, entry: &Entry) -> Option<String> {
         match entry {
             Entry::Wind { .. }
+            | Entry::WindShifts { .. }
             | Entry::FireStarts { .. }
             | Entry::FireSpreads { .. }
             | Entry::FireOut { .. }
@@ -194,7 +195,10 @@ impl View<'_> {
     fn weather_entry(&self, entry: &Entry) -> Option<String> {
         let l = self.locale;
         let line = match entry {
-            Entry::Wind { strength, toward } => fill(
+            Entry::Wind { strength, toward }
+            | Entry::WindShifts {
+                strength, toward, ..
+            } => fill(
                 template(l, Detail::Wind),
                 &[(
                     "wind",

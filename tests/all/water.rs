@@ -1,0 +1,277 @@
+//! What a battle on water and by fire needs (issue 22, item 6), each rule
+//! on a small scene of its own: the wind's eight points, its direction as a
+//! condition and its shifts told; fire that burns men and dies out; open
+//! water crossed by boat, where men drown; precedence in a crossing; side
+//! names as the author wrote them.
+
+use std::sync::Arc;
+use xiaoling::repl::render::Style;
+use xiaoling::repl::{Options, Session};
+use xiaoling::scene::{self, Compass, Locale, Rules, Scene};
+use xiaoling::sim::{Battle, Entry};
+use xiaoling::story::Game;
+
+use crate::common;
+
+fn shipped_rules() -> Rules {
+    scene::parse_rules("rules.ron", scene::EMBEDDED_RULES.1).expect("the shipped rules are valid")
+}
+
+/// The scene of `source`, which must check.
+fn parse(source: &str) -> Arc<Scene> {
+    match scene::parse_scene("water.ron", source, &shipped_rules()) {
+        Ok(scene) => Arc::new(scene),
+        Err(problems) => panic!(
+            "{}",
+            problems
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
+    }
+}
+
+/// The problems `source` has (it must have some).
+fn problems(source: &str) -> String {
+    match scene::parse_scene("water.ron", source, &shipped_rules()) {
+        Ok(_) => panic!("the scene was expected to be refused"),
+        Err(problems) => problems
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// A river scene: the south bank, a stretch of water (`water`: the zone's
+/// fields after `kind:`), the north bank; `units`, `events`, `rules` and
+/// `meta_extra` spliced in.
+fn river(water: &str, units: &str, events: &str, rules: &str, meta_extra: &str) -> String {
+    format!(
+        r#"(
+    meta: (id: "water", title: "Water", date: "", place: "", intro: "", turn_minutes: 15,
+           max_turns: 40, timeout_ending: "end", playable: ["zhou"], {meta_extra}),
+    sides: [(id: "south", name: "Southerners", colour: Red), (id: "north", name: "Northerners", colour: Yellow)],
+    zones: [
+        (id: "south-bank", name: "South bank", kind: Bank, at: (0, 0), adjacent: ["river"]),
+        (id: "river", name: "The river", kind: {water}, at: (0, 1), adjacent: ["north-bank"]),
+        (id: "north-bank", name: "North bank", kind: Bank, at: (0, 2), adjacent: []),
+    ],
+    commanders: [
+        (id: "zhou", name: "Zhou", side: "south", leadership: 5, zone: "south-bank", playable: true),
+        (id: "cao", name: "Cao", side: "north", leadership: 5, zone: "north-bank"),
+    ],
+    units: [{units}],
+    events: [{events}],
+    endings: [(id: "end", title: "End", when: Never, text: "", summary: "")],
+    rules: {{{rules}}},
+)"#
+    )
+}
+
+const FOOT: &str = r#"(id: "foot", name: "Southern foot", side: "south", kind: MingFoot, men: 2000, quality: 0.5, morale: 60, zone: "south-bank"),
+        (id: "horse", name: "Northern horse", side: "north", kind: BannerCavalry, men: 2000, quality: 0.7, morale: 70, zone: "north-bank")"#;
+
+/// A game's transcript through the REPL, English unless `locale` says
+/// otherwise, with the piped commands of `script`.
+fn transcript(scene: &Arc<Scene>, seed: u64, locale: Locale, script: &str) -> String {
+    let (game, outputs) = Game::new(Arc::clone(scene), "zhou", seed).expect("game");
+    let saves = common::temp_dir("water");
+    let options = Options {
+        locale,
+        style: Style {
+            colour: false,
+            columns: 100,
+        },
+        saves_dir: saves.to_path_buf(),
+    };
+    let mut out: Vec<u8> = Vec::new();
+    {
+        let mut session = Session::new(game, options, vec![Arc::clone(scene)], &mut out);
+        session.opening();
+        session.show(&outputs);
+        session.run(&mut xiaoling::repl::Piped::new(script.as_bytes()));
+    }
+    String::from_utf8(out).expect("utf-8 transcript")
+}
+
+// --- The wind -------------------------------------------------------------
+
+#[test]
+fn the_four_old_points_and_the_four_between_them_load() {
+    for point in [
+        "North",
+        "South",
+        "East",
+        "West",
+        "NorthEast",
+        "SouthEast",
+        "SouthWest",
+        "NorthWest",
+    ] {
+        let source = river(
+            "Ford, width_m: 100.0, depth_m: 0.5",
+            FOOT,
+            &format!(
+                r#"(id: "veer", when: Turn(AtLeast(1.0)), effects: [Wind(strength: 0.5, toward: {point})])"#
+            ),
+            "",
+            &format!("wind: (strength: 0.4, toward: {point})"),
+        );
+        parse(&source);
+    }
+    let wrong = river(
+        "Ford, width_m: 100.0, depth_m: 0.5",
+        FOOT,
+        "",
+        "",
+        "wind: (strength: 0.4, toward: SouthSouthEast)",
+    );
+    let said = problems(&wrong);
+    assert!(said.contains("SouthSouthEast"), "{said}");
+}
+
+#[test]
+fn the_winds_direction_is_a_condition_by_where_it_blows_to_or_comes_from() {
+    // A south-east wind blows toward the north-west.
+    let events = r#"
+        (id: "from-se", when: WindFrom([SouthEast]), effects: [SetFlag("from-se")]),
+        (id: "toward-nw", when: WindToward([NorthWest]), effects: [SetFlag("toward-nw")]),
+        (id: "from-s", when: WindFrom([South, SouthWest]), effects: [SetFlag("from-s")]),
+        (id: "turns", when: Turn(AtLeast(2.0)), effects: [Wind(strength: 0.6, toward: North)]),
+        (id: "from-s-later", when: All([Turn(AtLeast(2.0)), WindFrom([South])]), effects: [SetFlag("from-s-later")]),
+    "#;
+    let source = river(
+        "Ford, width_m: 100.0, depth_m: 0.5",
+        FOOT,
+        events,
+        r#""wind_drift": 0.0"#,
+        "wind: (strength: 0.6, toward: NorthWest)",
+    );
+    let scene = parse(&source);
+    let (mut game, _) = Game::new(Arc::clone(&scene), "zhou", 1).expect("game");
+    let flags = |game: &Game| game.story().flags.clone();
+    assert!(flags(&game).contains("from-se"));
+    assert!(flags(&game).contains("toward-nw"));
+    assert!(!flags(&game).contains("from-s"));
+    for _ in 0..3 {
+        game.next().expect("a turn");
+    }
+    assert!(flags(&game).contains("from-s-later"), "{:?}", flags(&game));
+    assert!(
+        flags(&game).contains("from-s"),
+        "a wind toward the north comes from the south"
+    );
+
+    let empty = river(
+        "Ford, width_m: 100.0, depth_m: 0.5",
+        FOOT,
+        r#"(id: "never", when: WindFrom([]), effects: [SetFlag("x")])"#,
+        "",
+        "",
+    );
+    let said = problems(&empty);
+    assert!(said.contains("no points"), "{said}");
+}
+
+#[test]
+fn a_diagonal_wind_carries_smoke_to_the_zone_that_lies_that_way() {
+    // A burning zone with a neighbour to the north-west: a south-east wind
+    // carries its smoke there, a north wind does not.
+    let source = r#"(
+    meta: (id: "diag", title: "Diag", date: "", place: "", intro: "", turn_minutes: 15,
+           max_turns: 10, timeout_ending: "end", playable: ["zhou"],
+           wind: (strength: 0.8, toward: NorthWest)),
+    sides: [(id: "south", name: "Southerners", colour: Red), (id: "north", name: "Northerners", colour: Yellow)],
+    zones: [
+        (id: "fleet", name: "Fleet", kind: Bank, at: (1, 0), adjacent: ["shore", "east"], fire: 1.0, fuel: 1.0),
+        (id: "shore", name: "Shore", kind: Bank, at: (0, 1), adjacent: []),
+        (id: "east", name: "East", kind: Bank, at: (2, 0), adjacent: []),
+    ],
+    commanders: [
+        (id: "zhou", name: "Zhou", side: "south", leadership: 5, zone: "east", playable: true),
+        (id: "cao", name: "Cao", side: "north", leadership: 5, zone: "shore"),
+    ],
+    units: [(id: "foot", name: "Foot", side: "south", kind: MingFoot, men: 500, quality: 0.5, morale: 60, zone: "east")],
+    endings: [(id: "end", title: "End", when: Never, text: "", summary: "")],
+    rules: {"wind_drift": 0.0},
+)"#;
+    let scene = parse(source);
+    let mut battle = Battle::new(&scene, 1);
+    for _ in 0..3 {
+        battle.step();
+    }
+    let state = battle.state();
+    assert_eq!(state.weather.toward, Compass::NorthWest);
+    assert!(state.zones[1].burning.smoke > 0.3, "{:?}", state.zones[1]);
+    assert!(state.zones[2].burning.smoke < 0.05, "{:?}", state.zones[2]);
+}
+
+#[test]
+fn a_wind_that_turns_by_itself_is_told_in_both_languages() {
+    let source = river(
+        "Ford, width_m: 100.0, depth_m: 0.5",
+        FOOT,
+        "",
+        r#""wind_drift": 1.0"#,
+        "wind: (strength: 0.6, toward: NorthWest)",
+    );
+    let scene = parse(&source);
+    // The sim: every turn of the wind of some strength is an entry of its own.
+    let mut battle = Battle::new(&scene, 3);
+    let mut shifts = 0;
+    for _ in 0..30 {
+        let before = battle.state().weather;
+        let entries = battle.step();
+        let after = battle.state().weather;
+        let told = entries.iter().find_map(|e| match e {
+            Entry::WindShifts { toward, veers, .. } => Some((*toward, *veers)),
+            _ => None,
+        });
+        if before.toward != after.toward && after.wind >= 0.15 {
+            let (toward, veers) = told.expect("a turn of the wind is told");
+            assert_eq!(toward, after.toward);
+            let expected = if veers {
+                before.toward.turned(2)
+            } else {
+                before.toward.turned(-2)
+            };
+            assert_eq!(expected, after.toward, "a quarter turn, the way it is told");
+            shifts += 1;
+        } else {
+            assert!(told.is_none());
+        }
+    }
+    assert!(shifts > 0, "thirty turns of drift turn the wind");
+    // The telling: a sentence, not only the header.
+    let script = "next\n".repeat(30);
+    let en = transcript(&scene, 3, Locale::En, &script);
+    assert!(
+        en.contains("The wind veers round: it blows from the")
+            || en.contains("The wind backs round: it blows from the"),
+        "{en}"
+    );
+    let zh = transcript(&scene, 3, Locale::ZhHans, &script);
+    assert!(
+        zh.contains("风向右转，如今刮的是") || zh.contains("风向左转，如今刮的是"),
+        "{zh}"
+    );
+}
+
+#[test]
+fn the_eight_points_are_named_in_words() {
+    let source = river(
+        "Ford, width_m: 100.0, depth_m: 0.5",
+        FOOT,
+        "",
+        r#""wind_drift": 0.0"#,
+        "wind: (strength: 0.6, toward: NorthWest)",
+    );
+    let scene = parse(&source);
+    let en = transcript(&scene, 1, Locale::En, "next\n");
+    assert!(en.contains("a fresh wind from the south-east"), "{en}");
+    let zh = transcript(&scene, 1, Locale::ZhHans, "next\n");
+    assert!(zh.contains("东南风渐紧"), "{zh}");
+}
+
