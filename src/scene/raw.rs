@@ -293,6 +293,16 @@ pub enum ZoneKind {
     Road,
     Field,
     Town,
+    /// Open water, crossed by boat: a crossing whose capacity is its
+    /// `boats`, not slowed by depth; men lost in a crush in it drown.
+    Water,
+}
+
+impl ZoneKind {
+    /// Fords, bridges and open water: zones that pass only so many men a turn.
+    pub fn is_crossing(self) -> bool {
+        matches!(self, ZoneKind::Ford | ZoneKind::Bridge | ZoneKind::Water)
+    }
 }
 
 /// The eight points of the compass. The four cardinal points were the
@@ -381,6 +391,10 @@ pub struct Zone {
     /// 0..1: how much there is to burn (grass, tents, wagons).
     #[serde(default)]
     pub fuel: f64,
+    /// Open water (`Water`): the men the boats on it carry across per 刻
+    /// (15 minutes), in men (a horse takes the room of `horse_men`).
+    #[serde(default)]
+    pub boats: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

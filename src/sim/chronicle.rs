@@ -65,6 +65,13 @@ pub enum Entry {
         zone: usize,
         losses: Vec<(usize, u32)>,
     },
+    /// Men killed by the fire in a burning zone (rule `fire_casualties`):
+    /// all of them, and by side.
+    Burned {
+        zone: usize,
+        men: u32,
+        losses: Vec<(usize, u32)>,
+    },
     Casualties {
         unit: usize,
         men: u32,

@@ -304,8 +304,14 @@ fn fire_and_smoke(
         let zone = idx.0;
         let Some(new) = next.get(zone) else { return };
         let old = *burning;
+        // A spark that does not catch goes out (rule `fire_out_below`).
+        let fire = if new.fire < rules.fire_out_below {
+            0.0
+        } else {
+            new.fire
+        };
         let new = Burning {
-            fire: new.fire.clamp(0.0, 1.0),
+            fire: fire.clamp(0.0, 1.0),
             fuel: new.fuel.clamp(0.0, 1.0),
             smoke: new.smoke.clamp(0.0, 1.0),
         };

@@ -275,3 +275,193 @@ fn the_eight_points_are_named_in_words() {
     assert!(zh.contains("东南风渐紧"), "{zh}");
 }
 
+// --- Fire -----------------------------------------------------------------
+
+/// A burning camp with foot in it, the fire at `fire` and fuel `fuel`.
+fn camp_on_fire(fire: f64, fuel: f64, rules: &str) -> String {
+    format!(
+        r#"(
+    meta: (id: "fire", title: "Fire", date: "", place: "", intro: "", turn_minutes: 15,
+           max_turns: 40, timeout_ending: "end", playable: ["zhou"], wind: (strength: 0.0, toward: North)),
+    sides: [(id: "south", name: "Southerners", colour: Red), (id: "north", name: "Northerners", colour: Yellow)],
+    zones: [
+        (id: "camp", name: "The camp", kind: Camp, at: (0, 0), adjacent: ["road"], fire: {fire}, fuel: {fuel}),
+        (id: "road", name: "The road", kind: Road, at: (0, 1), adjacent: []),
+    ],
+    commanders: [
+        (id: "zhou", name: "Zhou", side: "south", leadership: 5, zone: "road", playable: true),
+        (id: "cao", name: "Cao", side: "north", leadership: 5, zone: "camp"),
+    ],
+    units: [
+        (id: "foot", name: "Southern foot", side: "south", kind: MingFoot, men: 1000, quality: 0.5, morale: 60, zone: "road"),
+        (id: "camp-foot", name: "Northern foot", side: "north", kind: MingFoot, men: 10000, quality: 0.5, morale: 70, zone: "camp"),
+    ],
+    endings: [(id: "end", title: "End", when: Never, text: "", summary: "")],
+    rules: {{"wind_drift": 0.0, {rules}}},
+)"#
+    )
+}
+
+#[test]
+fn fire_kills_the_men_in_a_burning_zone_at_its_rate_per_quarter_hour() {
+    // Fuel enough for the whole test: the fire stays at 1.
+    let scene = parse(&camp_on_fire(
+        1.0,
+        1.0,
+        r#""fire_casualties": 0.1, "fire_burn": 0.0"#,
+    ));
+    let mut battle = Battle::new(&scene, 1);
+    let entries = battle.step();
+    let burned: u32 = entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Burned { zone: 0, men, .. } => Some(*men),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(burned, 1000, "a tenth of 10,000 in a full blaze in one 刻");
+    let state = battle.state();
+    assert_eq!(state.units[1].men, 9000);
+    assert_eq!(state.units[0].men, 1000, "the road does not burn");
+    // The same rule over a two-hour turn: eight 刻 of it.
+    let long = camp_on_fire(1.0, 1.0, r#""fire_casualties": 0.1, "fire_burn": 0.0"#)
+        .replace("turn_minutes: 15", "turn_minutes: 120");
+    let scene = parse(&long);
+    let mut battle = Battle::new(&scene, 1);
+    battle.step();
+    let men = battle.state().units[1].men;
+    let expected = 10000.0 * 0.9f64.powi(8);
+    assert!(
+        (f64::from(men) - expected).abs() < 0.02 * expected,
+        "{men} against {expected}"
+    );
+    // Off (the shipped rules): fire kills no one.
+    let scene = parse(&camp_on_fire(1.0, 1.0, ""));
+    let mut battle = Battle::new(&scene, 1);
+    let entries = battle.step();
+    assert!(!entries.iter().any(|e| matches!(e, Entry::Burned { .. })));
+    assert_eq!(battle.state().units[1].men, 10000);
+}
+
+#[test]
+fn the_fires_dead_are_told_and_shake_the_men() {
+    // The player's own foot in the blaze (the enemy's dead in thick smoke
+    // would not be seen), the enemy out on the road.
+    let source = camp_on_fire(1.0, 1.0, r#""fire_casualties": 0.1, "fire_burn": 0.0"#)
+        .replace(r#"morale: 60, zone: "road""#, r#"morale: 60, zone: "camp""#)
+        .replace(r#"morale: 70, zone: "camp""#, r#"morale: 70, zone: "road""#);
+    let scene = parse(&source);
+    let en = transcript(&scene, 1, Locale::En, "next\n");
+    assert!(
+        en.contains("The fire at the camp kills 100 of your men."),
+        "{en}"
+    );
+    let zh = transcript(&scene, 1, Locale::ZhHans, "next\n");
+    assert!(zh.contains("大火，我军一百人被烧死"), "{zh}");
+    // Losses to fire count as losses for morale.
+    let mut battle = Battle::new(&scene, 1);
+    battle.step();
+    let morale = battle.state().units[0].morale.value;
+    assert!(morale < 50.0, "a tenth burned shakes them: {morale}");
+}
+
+#[test]
+fn a_spark_dies_out_and_a_fire_without_fuel_burns_down() {
+    // A spark below `fire_out_below` goes out at once, fuel or no fuel.
+    let scene = parse(&camp_on_fire(0.05, 1.0, r#""fire_out_below": 0.1"#));
+    let mut battle = Battle::new(&scene, 1);
+    let entries = battle.step();
+    assert_eq!(battle.state().zones[0].burning.fire, 0.0);
+    assert!(
+        entries
+            .iter()
+            .any(|e| matches!(e, Entry::FireOut { zone: 0 }))
+    );
+    // Without the rule the spark burns on while the fuel lasts.
+    let scene = parse(&camp_on_fire(0.05, 1.0, ""));
+    let mut battle = Battle::new(&scene, 1);
+    for _ in 0..10 {
+        battle.step();
+    }
+    assert!(battle.state().zones[0].burning.fire > 0.0);
+    // A full fire eats its fuel, then dies down past the threshold.
+    let scene = parse(&camp_on_fire(1.0, 0.5, r#""fire_out_below": 0.1"#));
+    let mut battle = Battle::new(&scene, 1);
+    let mut out_at = None;
+    for turn in 1..=20 {
+        battle.step();
+        if battle.state().zones[0].burning.fire == 0.0 {
+            out_at = Some(turn);
+            break;
+        }
+    }
+    let out_at = out_at.expect("the fire burns out");
+    assert!((3..=8).contains(&out_at), "out at turn {out_at}");
+}
+
+// --- Water ----------------------------------------------------------------
+
+const WATER: &str = "Water, boats: 600.0, depth_m: 20.0";
+
+#[test]
+fn open_water_is_crossed_at_the_boats_pace_whatever_its_depth() {
+    let units = r#"(id: "foot", name: "Southern foot", side: "south", kind: MingFoot, men: 2400, quality: 0.5, morale: 60, zone: "south-bank", order: MoveTo("north-bank")),
+        (id: "horse", name: "Northern horse", side: "north", kind: BannerCavalry, men: 100, quality: 0.7, morale: 70, zone: "north-bank", present: false)"#;
+    let scene = parse(&river(WATER, units, "", r#""wind_drift": 0.0"#, ""));
+    let mut battle = Battle::new(&scene, 1);
+    let mut across = None;
+    for turn in 1..=12 {
+        let entries = battle.step();
+        assert!(!entries.iter().any(|e| matches!(e, Entry::Trampled { .. })));
+        if battle.state().units[0].location.zone == 2 {
+            across = Some(turn);
+            break;
+        }
+    }
+    // A step into the water, then 2,400 men at 600 a 刻: four more.
+    assert_eq!(across, Some(5));
+}
+
+#[test]
+fn men_lost_in_a_press_for_the_boats_drown() {
+    // Routing men on water with too few boats: the crush drowns them, and
+    // the telling says so.
+    let units = r#"(id: "foot", name: "Southern foot", side: "south", kind: MingFoot, men: 8000, quality: 0.3, morale: 5, zone: "river"),
+        (id: "horse", name: "Northern horse", side: "north", kind: BannerCavalry, men: 3000, quality: 0.7, morale: 90, zone: "north-bank", order: MoveTo("river"))"#;
+    let source = river(WATER, units, "", r#""wind_drift": 0.0"#, "");
+    let source = source.replace(
+        r#"(id: "south", name: "Southerners", colour: Red)"#,
+        r#"(id: "south", name: "Southerners", colour: Red, retreat: "south-bank")"#,
+    );
+    let scene = parse(&source);
+    let en = transcript(&scene, 1, Locale::En, &"next\n".repeat(6));
+    assert!(en.contains("drown"), "{en}");
+    assert!(!en.contains("trampled"), "{en}");
+    let zh = transcript(&scene, 1, Locale::ZhHans, &"next\n".repeat(6));
+    assert!(zh.contains("落水溺死"), "{zh}");
+    assert!(!zh.contains("践踏"), "{zh}");
+}
+
+#[test]
+fn water_needs_boats_and_boats_need_water() {
+    let said = problems(&river("Water, depth_m: 20.0", FOOT, "", "", ""));
+    assert!(said.contains("has no boats"), "{said}");
+    assert!(said.contains("water.ron:"), "positioned: {said}");
+    let said = problems(&river(
+        "Ford, width_m: 100.0, depth_m: 0.5, boats: 300.0",
+        FOOT,
+        "",
+        "",
+        "",
+    ));
+    assert!(said.contains("`boats` is for open water"), "{said}");
+    // SideCrossed counts men over water too.
+    parse(&river(
+        WATER,
+        FOOT,
+        r#"(id: "over", when: SideCrossed(side: "south", zone: "river", cmp: AtLeast(1.0)), effects: [SetFlag("over")])"#,
+        "",
+        "",
+    ));
+}
+

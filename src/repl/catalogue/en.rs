@@ -49,6 +49,7 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
         Ui::StuckCrowd => "held up in the crowd at the crossing",
         Ui::StuckDark => "feeling its way across in the dark",
         Ui::StuckDepth => "wading slowly through deep water",
+        Ui::StuckBoats => "waiting for the boats to carry it over",
         Ui::StuckHeld => "held by the enemy in its way",
         Ui::Fire => "fire",
         Ui::Unseen => "? unseen",
@@ -112,6 +113,10 @@ pub(super) fn template(key: Detail) -> &'static str {
         Detail::Moves => "Moving from {from} to {to}: {unit}.",
         Detail::Crossed => "Through {zone}: {unit}.",
         Detail::Trampled => "In the crush at {zone}, {men} men are knocked down and trampled.",
+        Detail::Drowned => {
+            "In the press for the boats at {zone}, {men} men go into the water and drown."
+        }
+        Detail::Burned => "The fire at {zone} kills {men} men.",
         Detail::Clash => "Fighting at {zone}: {losses}.",
         Detail::ClashSide => "{side} lose {men} men",
         Detail::Casualties => "Lost by {unit}: {men} men.",
@@ -687,6 +692,14 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::Trampled => "In the crush at {zone}, {men} men are trampled.",
         Say::TrampledOwn => "In the crush at {zone}, {men} of your men are trampled.",
         Say::TrampledBoth => "In the crush at {zone}, {men} men are trampled, {own} of them yours.",
+        Say::Drowned => "In the press for the boats at {zone}, {men} men drown.",
+        Say::DrownedOwn => "In the press for the boats at {zone}, {men} of your men drown.",
+        Say::DrownedBoth => {
+            "In the press for the boats at {zone}, {men} men drown, {own} of them yours."
+        }
+        Say::Burned => "The fire at {zone} kills {men} men.",
+        Say::BurnedOwn => "The fire at {zone} kills {men} of your men.",
+        Say::BurnedBoth => "The fire at {zone} kills {men} men, {own} of them yours.",
         Say::LossOwn => "You lose {men} men.",
         Say::LossSeen => "The {enemy} lose {men} men.",
         Say::Rally => "{list} rallies.",

@@ -83,6 +83,8 @@ phrases! {
         StuckCrowd,
         StuckDark,
         StuckDepth,
+        /// On open water, a unit the boats have not all carried over yet.
+        StuckBoats,
         StuckHeld,
         Fire,
         Unseen,
@@ -153,6 +155,8 @@ phrases! {
         Moves,
         Crossed,
         Trampled,
+        Drowned,
+        Burned,
         Clash,
         ClashSide,
         Casualties,
@@ -239,6 +243,14 @@ phrases! {
         TrampledOwn,
         /// A crush of both sides: `{men}` in all, `{own}` of them his.
         TrampledBoth,
+        /// A crush on open water: the men drown.
+        Drowned,
+        DrownedOwn,
+        DrownedBoth,
+        /// Men killed by a fire where they stand.
+        Burned,
+        BurnedOwn,
+        BurnedBoth,
         LossOwn,
         LossSeen,
         Rally,

@@ -376,7 +376,11 @@ impl View<'_> {
             } else if blind {
                 Some(Ui::StuckDark)
             } else {
-                (info.depth_m > 0.0).then_some(Ui::StuckDepth)
+                if info.is_water() {
+                    Some(Ui::StuckBoats)
+                } else {
+                    (info.depth_m > 0.0).then_some(Ui::StuckDepth)
+                }
             };
         }
         self.known.enemy_in(zone).then_some(Ui::StuckHeld)
@@ -390,7 +394,7 @@ impl View<'_> {
         let info = &self.field.zones[zone];
         let mut marks = Vec::new();
         let kind = match info.kind {
-            ZoneKind::Ford => "≈",
+            ZoneKind::Ford | ZoneKind::Water => "≈",
             ZoneKind::Bridge => "=",
             ZoneKind::Camp => "▲",
             ZoneKind::Road => "·",

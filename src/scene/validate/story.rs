@@ -497,12 +497,12 @@ impl<'a> Checker<'a> {
                     .map(|z| z.kind);
                 if matches!(condition, Condition::SideCrossed { .. })
                     && let Some(kind) = kind
-                    && !matches!(kind, ZoneKind::Ford | ZoneKind::Bridge)
+                    && !kind.is_crossing()
                 {
                     self.report(
                         &[&format!("\"{zone}\"")],
-                        format!("`SideCrossed` counts men through a ford or bridge, but `{zone}` is a {kind:?}"),
-                        "name a zone of kind Ford or Bridge, or use `SideMenIn`".into(),
+                        format!("`SideCrossed` counts men through a ford, bridge or water, but `{zone}` is a {kind:?}"),
+                        "name a zone of kind Ford, Bridge or Water, or use `SideMenIn`".into(),
                         "Conditions and effects",
                     );
                 }
