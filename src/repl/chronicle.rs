@@ -217,9 +217,10 @@ impl View<'_> {
             .unwrap_or(0)
     }
 
-    /// The other side's name, for "the Jin lose about 300".
+    /// The other side's name as a sentence says it, for "the Jin lose
+    /// about 300" (its article the author's: [`View::side_in_prose`]).
     fn enemy_name(&self) -> String {
-        self.side_name(self.other_side())
+        self.side_in_prose(self.other_side())
     }
 
     /// The turn's entries as at most [`SENTENCES`] sentences, most important

@@ -282,6 +282,16 @@ pub struct Side {
     /// Where its routing units run to; by default, where its first commander stands.
     #[serde(default)]
     pub retreat: Option<String>,
+    /// Whether English puts "the" before its name in a sentence ("the Ming
+    /// lose 300 men"). A name that opens with an article of its own ("the
+    /// allies", "a rabble") is written as it is, whatever this says; `false`
+    /// for a name that takes none ("Lord Wen's army").
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub article: bool,
+}
+
+fn is_yes(value: &bool) -> bool {
+    *value
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -465,3 +465,46 @@ fn water_needs_boats_and_boats_need_water() {
     ));
 }
 
+// --- Names ----------------------------------------------------------------
+
+#[test]
+fn a_sides_name_is_said_with_the_authors_article() {
+    // A side named with its article, one that takes none, and one the
+    // engine puts "the" before.
+    let units = r#"(id: "foot", name: "Southern foot", side: "south", kind: MingFoot, men: 2000, quality: 0.5, morale: 60, zone: "river"),
+        (id: "horse", name: "Northern horse", side: "north", kind: BannerCavalry, men: 2000, quality: 0.7, morale: 70, zone: "north-bank", order: MoveTo("river"))"#;
+    let with = |north: &str| {
+        let source = river(
+            "Ford, width_m: 100.0, depth_m: 0.5",
+            units,
+            "",
+            r#""wind_drift": 0.0"#,
+            "",
+        )
+        .replace(
+            r#"(id: "north", name: "Northerners", colour: Yellow)"#,
+            &format!("(id: \"north\", {north}, colour: Yellow)"),
+        );
+        transcript(&parse(&source), 1, Locale::En, &"next\n".repeat(4))
+    };
+    let own_article = with(r#"name: "the Allies""#);
+    assert!(
+        !own_article.to_lowercase().contains("the the"),
+        "{own_article}"
+    );
+    assert!(
+        own_article.contains("the Allies") || own_article.contains("The Allies"),
+        "{own_article}"
+    );
+    let none = with(r#"name: "Cao Cao's army", article: false"#);
+    assert!(
+        !none.contains("the Cao Cao's army") && !none.contains("The Cao Cao's army"),
+        "{none}"
+    );
+    assert!(none.contains("Cao Cao's army"), "{none}");
+    let plain = with(r#"name: "Northerners""#);
+    assert!(
+        plain.contains("the Northerners") || plain.contains("The Northerners"),
+        "{plain}"
+    );
+}

@@ -368,18 +368,18 @@ pub(super) fn msg(message: Msg) -> String {
             lost,
             standing,
             guess: Some(g),
-        } => format!(
-            "The {side} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You reckoned them at {g}."
-        ),
+        } => capitalize(&format!(
+            "{side} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You reckoned them at {g}."
+        )),
         Msg::RevealSide {
             side,
             brought,
             lost,
             standing,
             guess: None,
-        } => format!(
-            "The {side} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You never saw enough of them to reckon."
-        ),
+        } => capitalize(&format!(
+            "{side} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You never saw enough of them to reckon."
+        )),
         Msg::AndMore { more } => format!("and {more} more"),
         Msg::UnseenUnit { unit, men, zone } => format!("{unit} ({men} men, at {zone})"),
         Msg::NeverSeen { items } => capitalize(&format!("never seen by you: {items}.")),
@@ -391,11 +391,11 @@ pub(super) fn msg(message: Msg) -> String {
             format!("{unit}: you put them at {guess}, they were {truth}")
         }
         Msg::ReckonedWrong { items } => format!("Reckoned wrong: {items}."),
-        Msg::Claim { side, routed: true } => format!("the {side} are routed"),
+        Msg::Claim { side, routed: true } => format!("{side} are routed"),
         Msg::Claim {
             side,
             routed: false,
-        } => format!("the {side} have won"),
+        } => format!("{side} have won"),
         Msg::Cry {
             claim,
             believers,
@@ -684,9 +684,9 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::Officers => "{men} officers who refuse are cut down by their own men.",
         Say::Arrive => "{list} comes up at {zone}.",
         Say::ArriveMany => "{list} come up at {zone}.",
-        Say::Fight => "Fighting at {zone}: you lose {own} men, the {enemy} {seen}.",
+        Say::Fight => "Fighting at {zone}: you lose {own} men, {enemy} {seen}.",
         Say::FightOwnOnly => "Fighting at {zone}: you lose {own} men.",
-        Say::FightSeenOnly => "Fighting at {zone}: the {enemy} lose {seen} men.",
+        Say::FightSeenOnly => "Fighting at {zone}: {enemy} lose {seen} men.",
         Say::FightGoesOn => "The fighting at {zone} goes on ({losses}).",
         Say::FightHeard => "The sound of fighting comes from {zone}.",
         Say::Trampled => "In the crush at {zone}, {men} men are trampled.",
@@ -701,7 +701,7 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::BurnedOwn => "The fire at {zone} kills {men} of your men.",
         Say::BurnedBoth => "The fire at {zone} kills {men} men, {own} of them yours.",
         Say::LossOwn => "You lose {men} men.",
-        Say::LossSeen => "The {enemy} lose {men} men.",
+        Say::LossSeen => "{enemy} lose {men} men.",
         Say::Rally => "{list} rallies.",
         Say::RallyMany => "{list} rally.",
         Say::Drums => "{commander}'s drums beat at {zone}.",
@@ -722,7 +722,7 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::FleeMany => "{list} flee toward {zone}.",
         Say::Cross => "{list} comes through {ford} to {zone}.",
         Say::CrossMany => "{list} come through {ford} to {zone}.",
-        Say::EnemyComes => "The {enemy} come on at {zone}.",
+        Say::EnemyComes => "{enemy} come on at {zone}.",
         Say::FireStarts => "Fire takes hold at {zone}.",
         Say::FireSpreads => "The fire spreads to {zone}.",
         Say::FireOut => "The fire at {zone} burns out.",

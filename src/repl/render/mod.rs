@@ -194,6 +194,36 @@ impl View<'_> {
         }
     }
 
+    /// A side's name as a sentence says it: in English "the Ming" (the
+    /// name after "the"), unless the author's name opens with an article
+    /// of its own ("the Free Companies": as written, "the" in lower case) or the
+    /// side takes none (`article: false`: "Lord Wen's army"). Chinese names
+    /// are said as they are.
+    pub fn side_in_prose(&self, side: usize) -> String {
+        let Some(s) = self.scene.sides().get(side) else {
+            return String::new();
+        };
+        let name = s.name.get(self.locale);
+        if !capitalizes(self.locale) {
+            return self.style.paint(s.colour, name);
+        }
+        let lower = name.to_lowercase();
+        let has_article = ["the ", "a ", "an "].iter().any(|a| lower.starts_with(a));
+        if has_article {
+            let mut chars = name.chars();
+            let first = chars
+                .next()
+                .map(|c| c.to_lowercase().to_string())
+                .unwrap_or_default();
+            self.style
+                .paint(s.colour, &format!("{first}{}", chars.as_str()))
+        } else if s.article {
+            format!("the {}", self.style.paint(s.colour, name))
+        } else {
+            self.style.paint(s.colour, name)
+        }
+    }
+
     pub fn side_name(&self, side: usize) -> String {
         match self.scene.sides().get(side) {
             Some(s) => self.style.paint(s.colour, s.name.get(self.locale)),
