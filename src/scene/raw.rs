@@ -548,6 +548,16 @@ pub struct Unit {
     /// says "the Grey Companies break and run", not "breaks".
     #[serde(default, skip_serializing_if = "is_false")]
     pub plural: bool,
+    /// Its place in the queue at a crossing: the boats, the ford or the
+    /// bridge serve higher precedence first (a commander's guard before
+    /// the crowd); units of equal precedence share what is left by the
+    /// room they take. 0 for everyone: all share alike.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub precedence: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 fn is_false(value: &bool) -> bool {

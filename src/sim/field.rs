@@ -141,6 +141,7 @@ impl Field {
                 may_surrender: unit.may_surrender,
                 mounted: rules.kind(&unit.kind).mounted,
                 leader: resolved.unit_leader[idx].map(|c| c.idx()),
+                precedence: unit.precedence,
             })
             .collect();
         let mut kind_rules = Vec::new();

@@ -65,6 +65,8 @@ pub struct UnitInfo {
     pub mounted: bool,
     /// The commander who leads it (index), if the scene names one.
     pub leader: Option<usize>,
+    /// Its place in the queue at a crossing (higher goes first).
+    pub precedence: u32,
 }
 
 /// Men in the unit now.

@@ -465,6 +465,51 @@ fn water_needs_boats_and_boats_need_water() {
     ));
 }
 
+// --- Precedence -----------------------------------------------------------
+
+#[test]
+fn a_guard_with_precedence_gets_through_a_routing_crowd() {
+    // 20,000 routing men and a guard of 500 in one narrow ford, making for
+    // the north bank. Sharing the ford by room, the guard crawls; first in
+    // the queue, it is over in a turn or two.
+    let across = |precedence: u32| {
+        let units = format!(
+            r#"(id: "crowd", name: "The routed", side: "north", kind: MingFoot, men: 20000, quality: 0.3, morale: 5, zone: "river"),
+        (id: "guard", name: "The guard", side: "north", kind: MingFoot, men: 500, quality: 0.9, morale: 90, zone: "river", order: MoveTo("north-bank"), precedence: {precedence}),
+        (id: "foot", name: "Southern foot", side: "south", kind: MingFoot, men: 500, quality: 0.5, morale: 60, zone: "south-bank")"#
+        );
+        let source = river(
+            "Ford, width_m: 4.0, depth_m: 0.5",
+            &units,
+            "",
+            r#""wind_drift": 0.0, "trample_rate": 0.0"#,
+            "",
+        )
+        .replace(
+            r#"(id: "north", name: "Northerners", colour: Yellow)"#,
+            r#"(id: "north", name: "Northerners", colour: Yellow, retreat: "north-bank")"#,
+        );
+        let scene = parse(&source);
+        let mut battle = Battle::new(&scene, 1);
+        (1..=30).find(|_| {
+            battle.step();
+            battle.state().units[1].location.zone == 2
+        })
+    };
+    let shared = across(0);
+    let first = across(1);
+    assert!(first.is_some_and(|t| t <= 2), "with precedence: {first:?}");
+    assert!(shared.is_none_or(|t| t > 5), "sharing the ford: {shared:?}");
+    let said = problems(&river(
+        "Ford, width_m: 100.0, depth_m: 0.5",
+        r#"(id: "foot", name: "Southern foot", side: "south", kind: MingFoot, men: 2000, quality: 0.5, morale: 60, zone: "south-bank", precedence: 12)"#,
+        "",
+        "",
+        "",
+    ));
+    assert!(said.contains("precedence"), "{said}");
+}
+
 // --- Names ----------------------------------------------------------------
 
 #[test]

@@ -624,6 +624,7 @@ impl<'a> Checker<'a> {
         self.range("men", f64::from(unit.men), 1.0, 1_000_000.0, "Units");
         self.range("quality", unit.quality, 0.0, 1.0, "Units");
         self.range("morale", unit.morale, 0.0, 100.0, "Units");
+        self.range("precedence", f64::from(unit.precedence), 0.0, 9.0, "Units");
         if let Some(leader) = &unit.leader {
             self.reference("commander", leader, "Units");
             if let Some(commander) = self.raw.commanders.iter().find(|c| &c.id == leader)
