@@ -260,6 +260,50 @@ fn a_wind_that_turns_by_itself_is_told_in_both_languages() {
 }
 
 #[test]
+fn the_header_of_quiet_turns_shows_the_wind_they_had_not_the_next_turns() {
+    // Under drift, a run of `wait` folds quiet turns and tells them when a
+    // turn with news comes. A turn of the wind is told under a header that
+    // shows the new wind, and the turns before it under one that does not.
+    let source = river(
+        "Ford, width_m: 100.0, depth_m: 0.5",
+        FOOT,
+        "",
+        r#""wind_drift": 0.5"#,
+        "wind: (strength: 0.6, toward: NorthWest)",
+    );
+    let scene = parse(&source);
+    let mut told = 0;
+    for seed in 1..=6 {
+        let en = transcript(&scene, seed, Locale::En, &"wait\n".repeat(40));
+        // The turns as told: each header with the text under it.
+        let blocks: Vec<&str> = en.split("\n── Turn").skip(1).collect();
+        for (k, block) in blocks.iter().enumerate() {
+            let header = block.lines().next().unwrap_or_default();
+            let Some(at) = block.find("it blows from the ") else {
+                continue;
+            };
+            let from: String = block[at + "it blows from the ".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+                .collect();
+            assert!(
+                header.contains(&format!("from the {from} ")),
+                "seed {seed}: {header:?}\n{en}"
+            );
+            if k > 0 {
+                let before = blocks[k - 1].lines().next().unwrap_or_default();
+                assert!(
+                    !before.contains(&format!("from the {from} ")),
+                    "seed {seed}: {before:?}\n{en}"
+                );
+            }
+            told += 1;
+        }
+    }
+    assert!(told > 0, "six games of drift turn the wind");
+}
+
+#[test]
 fn the_eight_points_are_named_in_words() {
     let source = river(
         "Ford, width_m: 100.0, depth_m: 0.5",
