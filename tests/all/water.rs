@@ -585,6 +585,21 @@ fn a_sides_name_is_said_with_the_authors_article() {
         own_article.contains("the Allies") || own_article.contains("The Allies"),
         "{own_article}"
     );
+    // At the head of a line (the status table, the after-action lines) it
+    // is capitalised like a sentence's first word.
+    let source = river(
+        "Ford, width_m: 100.0, depth_m: 0.5",
+        units,
+        "",
+        r#""wind_drift": 0.0"#,
+        "",
+    )
+    .replace(
+        r#"(id: "south", name: "Southerners", colour: Red)"#,
+        r#"(id: "south", name: "the Southerners", colour: Red)"#,
+    );
+    let status = transcript(&parse(&source), 1, Locale::En, "status\n");
+    assert!(status.contains("The Southerners · your side"), "{status}");
     let none = with(r#"name: "Cao Cao's army", article: false"#);
     assert!(
         !none.contains("the Cao Cao's army") && !none.contains("The Cao Cao's army"),

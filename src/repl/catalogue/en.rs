@@ -353,14 +353,18 @@ pub(super) fn msg(message: Msg) -> String {
             }
         },
         Msg::OwnLosses { side, lost, left } => {
-            format!("  {side}: {lost} men lost, {left} still in the field")
+            // A side named with its article ("the allies") heads its line capitalised.
+            format!("  {}: {lost} men lost, {left} still in the field", capitalize(side))
         }
         Msg::TheirReckoning {
             side,
             men: Some(men),
-        } => format!("  {side}: by your reckoning {men} still in the field"),
+        } => format!(
+            "  {}: by your reckoning {men} still in the field",
+            capitalize(side)
+        ),
         Msg::TheirReckoning { side, men: None } => {
-            format!("  {side}: you never saw their numbers")
+            format!("  {}: you never saw their numbers", capitalize(side))
         }
         Msg::RevealSide {
             side,

@@ -124,7 +124,9 @@ impl View<'_> {
             } else {
                 ""
             };
-            let heading = self.style.bold(&format!("{}{mine}", self.side_name(side)));
+            let heading = self
+                .style
+                .bold(&capitalize(&format!("{}{mine}", self.side_name(side))));
             let mut rows = Vec::new();
             if side == self.side {
                 rows = self.own_status_rows(couriers);
