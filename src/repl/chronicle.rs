@@ -170,6 +170,8 @@ struct Gathered {
     enemy_comes: BTreeSet<usize>,
     /// Per zone: (own lost, enemy lost, own trampled, enemy trampled).
     zone_losses: BTreeMap<usize, (u32, u32, u32, u32)>,
+    /// Per zone: (own, enemy) killed by fire.
+    burned: BTreeMap<usize, (u32, u32)>,
     /// Dead from effects and blasts: his own, and the enemy's seen.
     effect_losses: (u32, u32),
     /// Drums beating, by commander, and where.
@@ -215,9 +217,10 @@ impl View<'_> {
             .unwrap_or(0)
     }
 
-    /// The other side's name, for "the Jin lose about 300".
+    /// The other side's name as a sentence says it, for "the Jin lose
+    /// about 300" (its article the author's: [`View::side_in_prose`]).
     fn enemy_name(&self) -> String {
-        self.side_name(self.other_side())
+        self.side_in_prose(self.other_side())
     }
 
     /// The turn's entries as at most [`SENTENCES`] sentences, most important
@@ -266,7 +269,9 @@ impl View<'_> {
         entries
             .iter()
             .map(|entry| match entry {
-                Entry::Clash { losses, .. } | Entry::Trampled { losses, .. } => by_side(losses),
+                Entry::Clash { losses, .. }
+                | Entry::Trampled { losses, .. }
+                | Entry::Burned { losses, .. } => by_side(losses),
                 Entry::Destroyed { hits, .. } => by_unit(hits),
                 Entry::Casualties { unit, men } if self.owns(*unit) => *men,
                 Entry::Surrenders { unit, officers, .. } if self.owns(*unit) => *officers,
@@ -382,6 +387,16 @@ impl View<'_> {
                         at.2 += men;
                     } else {
                         at.3 += men;
+                    }
+                }
+            }
+            Entry::Burned { zone, losses, .. } => {
+                let at = g.burned.entry(*zone).or_default();
+                for (side, men) in losses {
+                    if *side == self.side {
+                        at.0 += men;
+                    } else {
+                        at.1 += men;
                     }
                 }
             }
@@ -502,6 +517,26 @@ impl View<'_> {
                         ),
                     );
                 }
+            }
+            Entry::WindShifts {
+                strength,
+                toward,
+                veers,
+            } => {
+                // A turn of the wind is told even when the header shows the
+                // new wind: a reader does not compare headers.
+                memory.wind = Some((wind_band(*strength), *toward));
+                let key = if *veers {
+                    Say::WindVeers
+                } else {
+                    Say::WindBacks
+                };
+                // After the fire and smoke near his men (8), which he must know first.
+                found.say(
+                    9,
+                    0,
+                    self.t(key, &[("from", catalogue::wind_from(l, *toward))]),
+                );
             }
             _ => {}
         }
@@ -714,53 +749,86 @@ impl View<'_> {
                 }
             }
             // A crush: his own trampled counted and named as his, the
-            // enemy's only where seen, as an estimate.
-            let enemy_trampled = if seen { *enemy_trampled } else { 0 };
-            let own_trampled = *own_trampled;
-            let trampled = own_trampled + enemy_trampled;
-            if own_trampled >= TRIVIAL && enemy_trampled >= TRIVIAL {
-                found.say(
-                    3,
-                    trampled,
-                    self.t(
-                        Say::TrampledBoth,
-                        &[
-                            ("zone", zone_name),
-                            ("men", self.said_in_prose(trampled, Sure::Estimated)),
-                            ("own", self.told_men(own_trampled, true)),
-                        ],
-                    ),
-                );
-            } else if own_trampled >= TRIVIAL {
-                found.say(
-                    3,
-                    trampled,
-                    self.t(
-                        Say::TrampledOwn,
-                        &[
-                            ("zone", zone_name),
-                            ("men", self.told_men(own_trampled, true)),
-                        ],
-                    ),
-                );
-            } else if enemy_trampled >= TRIVIAL {
-                found.say(
-                    3,
-                    trampled,
-                    self.t(
-                        Say::Trampled,
-                        &[
-                            ("zone", zone_name),
-                            ("men", self.said_in_prose(enemy_trampled, Sure::Estimated)),
-                        ],
-                    ),
-                );
+            // enemy's only where seen, as an estimate. On open water the
+            // crushed drown.
+            let keys = if self.field.zones.get(*zone).is_some_and(|z| z.is_water()) {
+                [Say::DrownedBoth, Say::DrownedOwn, Say::Drowned]
+            } else {
+                [Say::TrampledBoth, Say::TrampledOwn, Say::Trampled]
+            };
+            self.tell_dead(
+                (zone_name, seen),
+                (*own_trampled, *enemy_trampled),
+                keys,
+                found,
+            );
+        }
+        // The fire's dead, told the same way.
+        for (zone, (own, enemy)) in &g.burned {
+            let seen = self.sees_zone(*zone);
+            if *own >= TRIVIAL {
+                found.raise(Alert::Attacked);
             }
+            self.tell_dead(
+                (self.zone_name(*zone), seen),
+                (*own, *enemy),
+                [Say::BurnedBoth, Say::BurnedOwn, Say::Burned],
+                found,
+            );
         }
         if new_turn {
             memory.fights = fought;
         } else {
             memory.fights.extend(fought);
+        }
+    }
+
+    /// Men dead in a zone of one cause (a crush, drowning, fire): his own
+    /// counted and named as his, the enemy's only where `seen`, as an
+    /// estimate; `keys` the sentences for both, his own only, the enemy's.
+    fn tell_dead(
+        &self,
+        (zone_name, seen): (String, bool),
+        (own, enemy): (u32, u32),
+        [both, own_only, theirs]: [Say; 3],
+        found: &mut Found,
+    ) {
+        let enemy = if seen { enemy } else { 0 };
+        let all = own + enemy;
+        if own >= TRIVIAL && enemy >= TRIVIAL {
+            found.say(
+                3,
+                all,
+                self.t(
+                    both,
+                    &[
+                        ("zone", zone_name),
+                        ("men", self.said_in_prose(all, Sure::Estimated)),
+                        ("own", self.told_men(own, true)),
+                    ],
+                ),
+            );
+        } else if own >= TRIVIAL {
+            found.say(
+                3,
+                all,
+                self.t(
+                    own_only,
+                    &[("zone", zone_name), ("men", self.told_men(own, true))],
+                ),
+            );
+        } else if enemy >= TRIVIAL {
+            found.say(
+                3,
+                all,
+                self.t(
+                    theirs,
+                    &[
+                        ("zone", zone_name),
+                        ("men", self.said_in_prose(enemy, Sure::Estimated)),
+                    ],
+                ),
+            );
         }
     }
 

@@ -44,7 +44,7 @@ pub fn zone_of_label(scene: &Scene, label: &str) -> Option<usize> {
 /// The kind's mark: ≈ a ford, = a bridge, ▲ a camp, · a road.
 pub fn kind_mark(kind: ZoneKind) -> Option<char> {
     match kind {
-        ZoneKind::Ford => Some('≈'),
+        ZoneKind::Ford | ZoneKind::Water => Some('≈'),
         ZoneKind::Bridge => Some('='),
         ZoneKind::Camp => Some('▲'),
         ZoneKind::Road => Some('·'),
@@ -365,7 +365,7 @@ fn lay_out(
         if zones
             .iter()
             .filter(|z| z.at.1 == y)
-            .all(|z| matches!(z.kind, ZoneKind::Ford | ZoneKind::Bridge))
+            .all(|z| z.kind.is_crossing())
         {
             river_rows.push(row_y(r));
         }

@@ -76,6 +76,9 @@ pub struct Session<'a> {
     /// Quiet turns held back during a run: (first turn, its minute, count,
     /// the last one's minute).
     fold: Option<(u32, u32, u32, u32)>,
+    /// The wind as the last quiet turn held back left it: what their header
+    /// shows, not the wind of the turn that ends the run.
+    fold_wind: Option<crate::sim::weather::Weather>,
     /// The line of atmosphere for the held-back run, chosen at its first turn.
     fold_air: Option<(usize, String)>,
     /// Several turns are passing at once (`next N`, `wait`).
@@ -156,6 +159,7 @@ impl<'a> Session<'a> {
             memory: chronicle::Memory::default(),
             last_entries: Vec::new(),
             fold: None,
+            fold_wind: None,
             fold_air: None,
             running: false,
             atmosphere_told: std::collections::BTreeMap::new(),
@@ -393,6 +397,7 @@ impl<'a> Session<'a> {
             let fold = self.fold.get_or_insert((turn, minute, 0, minute));
             fold.2 += 1;
             fold.3 = minute;
+            self.fold_wind = Some(self.with_view(|v| v.known.weather));
             if !self.running {
                 self.flush_fold();
             }
@@ -420,11 +425,17 @@ impl<'a> Session<'a> {
             return;
         };
         let last_turn = first_turn + count - 1;
+        let wind = self.fold_wind.take();
         let header = self.with_view(|v| {
+            let weather = wind.unwrap_or(v.known.weather);
             if count == 1 {
-                v.turn_header(first_turn, first_minute)
+                v.turn_header_in(first_turn, first_minute, &weather)
             } else {
-                v.turns_header(first_turn, last_turn, first_minute, last_minute)
+                v.turns_header_in(
+                    (first_turn, last_turn),
+                    (first_minute, last_minute),
+                    &weather,
+                )
             }
         });
         self.say("");

@@ -50,7 +50,7 @@ mirror_enum!(
     /// Who decides for a side: the novel's choice, chance, or look-ahead.
     SavedPolicy <=> Policy { Historical, Random, Greedy }
 );
-mirror_enum!(SavedCompass <=> Compass { North, South, East, West });
+mirror_enum!(SavedCompass <=> Compass { North, South, East, West, NorthEast, SouthEast, SouthWest, NorthWest });
 mirror_enum!(SavedMoraleState <=> MoraleState {
     Steady, Wavering, Routing, Rallied, Surrendered, Shattered
 });

@@ -282,6 +282,16 @@ pub struct Side {
     /// Where its routing units run to; by default, where its first commander stands.
     #[serde(default)]
     pub retreat: Option<String>,
+    /// Whether English puts "the" before its name in a sentence ("the Ming
+    /// lose 300 men"). A name that opens with an article of its own ("the
+    /// allies", "a rabble") is written as it is, whatever this says; `false`
+    /// for a name that takes none ("Lord Wen's army").
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub article: bool,
+}
+
+fn is_yes(value: &bool) -> bool {
+    *value
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -293,14 +303,71 @@ pub enum ZoneKind {
     Road,
     Field,
     Town,
+    /// Open water, crossed by boat: a crossing whose capacity is its
+    /// `boats`, not slowed by depth; men lost in a crush in it drown.
+    Water,
 }
 
+impl ZoneKind {
+    /// Fords, bridges and open water: zones that pass only so many men a turn.
+    pub fn is_crossing(self) -> bool {
+        matches!(self, ZoneKind::Ford | ZoneKind::Bridge | ZoneKind::Water)
+    }
+}
+
+/// The eight points of the compass. The four cardinal points were the
+/// only ones before; the four between them come after, so a save or a
+/// fingerprint that names a cardinal point reads as it always did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Compass {
     North,
     South,
     East,
     West,
+    NorthEast,
+    SouthEast,
+    SouthWest,
+    NorthWest,
+}
+
+impl Compass {
+    /// The points clockwise from north.
+    pub const CLOCKWISE: [Compass; 8] = [
+        Compass::North,
+        Compass::NorthEast,
+        Compass::East,
+        Compass::SouthEast,
+        Compass::South,
+        Compass::SouthWest,
+        Compass::West,
+        Compass::NorthWest,
+    ];
+
+    /// Its place clockwise from north (0 north, 2 east, 4 south, 6 west).
+    pub fn clockwise_index(self) -> usize {
+        match self {
+            Compass::North => 0,
+            Compass::NorthEast => 1,
+            Compass::East => 2,
+            Compass::SouthEast => 3,
+            Compass::South => 4,
+            Compass::SouthWest => 5,
+            Compass::West => 6,
+            Compass::NorthWest => 7,
+        }
+    }
+
+    /// The point `steps` eighths of a turn clockwise from this one
+    /// (negative: anticlockwise).
+    pub fn turned(self, steps: i32) -> Compass {
+        let at = self.clockwise_index() as i32 + steps;
+        Compass::CLOCKWISE[at.rem_euclid(8) as usize]
+    }
+
+    /// The point opposite: where a wind blowing toward this one comes from.
+    pub fn opposite(self) -> Compass {
+        self.turned(4)
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -334,6 +401,10 @@ pub struct Zone {
     /// 0..1: how much there is to burn (grass, tents, wagons).
     #[serde(default)]
     pub fuel: f64,
+    /// Open water (`Water`): the men the boats on it carry across per 刻
+    /// (15 minutes), in men (a horse takes the room of `horse_men`).
+    #[serde(default)]
+    pub boats: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -477,6 +548,16 @@ pub struct Unit {
     /// says "the Grey Companies break and run", not "breaks".
     #[serde(default, skip_serializing_if = "is_false")]
     pub plural: bool,
+    /// Its place in the queue at a crossing: the boats, the ford or the
+    /// bridge serve higher precedence first (a commander's guard before
+    /// the crowd); units of equal precedence share what is left by the
+    /// room they take. 0 for everyone: all share alike.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub precedence: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 fn is_false(value: &bool) -> bool {
@@ -585,6 +666,12 @@ pub enum Condition {
         cmp: Cmp,
     },
     Wind(Cmp),
+    /// The wind blows toward one of these points (the way smoke and fire
+    /// go): `WindToward([NorthWest])` for a south-east wind.
+    WindToward(Vec<Compass>),
+    /// The wind comes from one of these points, as a sailor names it:
+    /// `WindFrom([SouthEast])`.
+    WindFrom(Vec<Compass>),
     /// The bridge or ford still passes men.
     Passable(String),
     /// The player plays this role. For story text only (variants): the battle

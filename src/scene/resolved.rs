@@ -123,6 +123,10 @@ pub enum Cond {
         cmp: Cmp,
     },
     Wind(Cmp),
+    /// The wind blows toward one of the points in this mask (bit `i`: the
+    /// point `i` eighths clockwise from north). `WindFrom` is resolved to
+    /// the opposite points.
+    WindToward(u8),
     Passable(ZoneId),
     Playing(RoleId),
     PlayerSide(SideId),
@@ -717,6 +721,16 @@ impl Resolver<'_> {
                 cmp: *cmp,
             },
             Condition::Wind(cmp) => Cond::Wind(*cmp),
+            Condition::WindToward(points) => Cond::WindToward(
+                points
+                    .iter()
+                    .fold(0, |mask, p| mask | 1 << p.clockwise_index()),
+            ),
+            Condition::WindFrom(points) => Cond::WindToward(
+                points
+                    .iter()
+                    .fold(0, |mask, p| mask | 1 << p.opposite().clockwise_index()),
+            ),
             Condition::Passable(zone) => Cond::Passable(self.zone(zone)),
             Condition::Playing(role) => {
                 match self.scene.raw.meta.playable.iter().position(|r| r == role) {

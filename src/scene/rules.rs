@@ -267,6 +267,14 @@ rules! {
     /// uniformly in 1 ± this (0: no luck, nothing drawn).
     #[serde(default)]
     trample_luck: 0.0 ..= 1.0,
+    /// Share of the men in a burning zone the fire kills per 刻, times the
+    /// fire's level (0: fire kills no one, the rule before issue 22).
+    #[serde(default)]
+    fire_casualties: 0.0 ..= 1.0,
+    /// A fire below this level goes out at the end of the weather step,
+    /// fuel or no fuel (0: a spark burns while fuel lasts).
+    #[serde(default)]
+    fire_out_below: 0.0 ..= 1.0,
 }
 
 // Defaults of the rules added after the first rules files were written, so

@@ -10,6 +10,13 @@ pub enum Entry {
         strength: f64,
         toward: Compass,
     },
+    /// The wind turned by itself (drift): `veers` clockwise (south to
+    /// west), else backs; it now blows toward `toward` at `strength`.
+    WindShifts {
+        strength: f64,
+        toward: Compass,
+        veers: bool,
+    },
     FireStarts {
         zone: usize,
     },
@@ -56,6 +63,13 @@ pub enum Entry {
     },
     Clash {
         zone: usize,
+        losses: Vec<(usize, u32)>,
+    },
+    /// Men killed by the fire in a burning zone (rule `fire_casualties`):
+    /// all of them, and by side.
+    Burned {
+        zone: usize,
+        men: u32,
         losses: Vec<(usize, u32)>,
     },
     Casualties {

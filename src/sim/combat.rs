@@ -13,7 +13,8 @@ use super::morale::{Modifier, Morale};
 use super::movement::{Location, Orders, UnitOrder};
 use super::perception::Vision;
 use super::rng::BattleRng;
-use super::{CommanderState, Strength, UnitInfo};
+use super::weather::Burning;
+use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
 use crate::scene::{Fate, MoraleState};
 use bevy_ecs::prelude::*;
 
@@ -60,6 +61,9 @@ pub struct CombatScratch {
     side_units: Vec<usize>,
     exposures: Vec<f64>,
     standing: Vec<(usize, usize)>,
+    /// Per zone: its fire; per zone and side: the men it killed.
+    fires: Vec<f64>,
+    burned: Vec<u32>,
 }
 
 /// Who stands in a zone to fight, as combat first reads the units.
@@ -87,6 +91,86 @@ type UnitItem<'a> = (
     &'a Morale,
 );
 
+/// Fire kills `fire_casualties` × its level of the men of every unit on the
+/// field in a burning zone, per 刻 of the sub-step; the dead count as the
+/// unit's losses this turn (morale reads them) and are told by zone and side.
+/// No chance is drawn: the streams are as they were.
+fn burn(
+    io: &mut TurnIo,
+    (fires, burned): (&mut Vec<f64>, &mut Vec<u32>),
+    zones: &Query<(&ZoneIdx, &Burning)>,
+    units: &mut Query<(
+        Entity,
+        &UnitInfo,
+        &mut Strength,
+        &Location,
+        &Orders,
+        &mut Morale,
+    )>,
+) {
+    let dt = io.dt();
+    let super::TurnIo {
+        field,
+        chronicle,
+        busy,
+        ..
+    } = io;
+    let (n, n_sides) = (field.zones.len(), field.n_sides);
+    refill(fires, n, 0.0);
+    let mut any = false;
+    zones.iter().for_each(|(idx, burning)| {
+        if let Some(slot) = fires.get_mut(idx.0)
+            && burning.fire > 0.0
+        {
+            *slot = burning.fire;
+            any = true;
+        }
+    });
+    if !any {
+        return;
+    }
+    refill(burned, n * n_sides, 0);
+    let rate = field.rules.fire_casualties * dt;
+    let mut killed = false;
+    units
+        .iter_mut()
+        .for_each(|(_, info, mut strength, location, _, morale)| {
+            let fire = fires.get(location.zone).copied().unwrap_or(0.0);
+            if fire <= 0.0 || !fights(&strength, location, &morale) {
+                return;
+            }
+            let lost = (f64::from(strength.men) * (fire * rate).clamp(0.0, 1.0))
+                .round()
+                .clamp(0.0, f64::from(strength.men)) as u32;
+            if lost == 0 {
+                return;
+            }
+            strength.men -= lost;
+            strength.lost_this_turn += lost;
+            if let Some(slot) = burned.get_mut(location.zone * n_sides + info.side) {
+                *slot = slot.saturating_add(lost);
+            }
+            killed = true;
+        });
+    if !killed {
+        return;
+    }
+    // Men dying: the next sub-step is not quiet.
+    *busy = true;
+    for (zone, by_side) in burned.chunks(n_sides.max(1)).enumerate() {
+        let men: u32 = by_side.iter().sum();
+        if men > 0 {
+            let losses = by_side
+                .iter()
+                .enumerate()
+                .filter(|(_, men)| **men > 0)
+                .map(|(side, men)| (side, *men))
+                .collect();
+            chronicle.push(Entry::Burned { zone, men, losses });
+        }
+    }
+}
+
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
 fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
     list.clear();
@@ -100,6 +184,7 @@ pub fn combat_system(
     vision: Res<Vision>,
     mut rng: ResMut<BattleRng>,
     mut commanders: Query<&mut CommanderState>,
+    zones: Query<(&ZoneIdx, &Burning)>,
     mut units: Query<(
         Entity,
         &UnitInfo,
@@ -110,6 +195,12 @@ pub fn combat_system(
     )>,
 ) {
     let dt = io.dt();
+    // Fire kills the men standing in it, fighting or not (off unless a
+    // scene's rules turn it on: nothing is read then).
+    if io.field.rules.fire_casualties > 0.0 {
+        let CombatScratch { fires, burned, .. } = &mut *scratch;
+        burn(&mut *io, (fires, burned), &zones, &mut units);
+    }
     let super::TurnIo {
         field,
         chronicle,
@@ -129,6 +220,7 @@ pub fn combat_system(
         side_units,
         exposures,
         standing,
+        ..
     } = &mut *scratch;
     falls.clear();
     let rules = &field.rules;

@@ -15,12 +15,19 @@ pub struct ZoneInfo {
     pub length_m: f64,
     pub depth_m: f64,
     pub cover: f64,
+    /// Open water: men the boats carry across per 刻.
+    pub boats: f64,
 }
 
 impl ZoneInfo {
-    /// Fords and bridges pass only so many men per turn.
+    /// Fords, bridges and open water pass only so many men per turn.
     pub fn is_crossing(&self) -> bool {
-        matches!(self.kind, ZoneKind::Ford | ZoneKind::Bridge)
+        self.kind.is_crossing()
+    }
+
+    /// Open water, crossed by boat: men lost in a crush there drown.
+    pub fn is_water(&self) -> bool {
+        self.kind == ZoneKind::Water
     }
 }
 
@@ -113,6 +120,7 @@ impl Field {
                 length_m: zone.length_m,
                 depth_m: zone.depth_m,
                 cover: zone.cover,
+                boats: zone.boats,
             })
             .collect();
         let neighbours = (0..scene.zones().len())
@@ -133,6 +141,7 @@ impl Field {
                 may_surrender: unit.may_surrender,
                 mounted: rules.kind(&unit.kind).mounted,
                 leader: resolved.unit_leader[idx].map(|c| c.idx()),
+                precedence: unit.precedence,
             })
             .collect();
         let mut kind_rules = Vec::new();
@@ -242,7 +251,7 @@ impl Field {
         let Some(info) = self.zones.get(zone) else {
             return f64::INFINITY;
         };
-        if info.length_m <= 0.0 || info.width_m <= 0.0 {
+        if info.length_m <= 0.0 || info.width_m <= 0.0 || info.is_water() {
             return f64::INFINITY;
         }
         info.length_m * info.width_m * self.rules.flow_per_m_s / WALKING_M_S
@@ -252,8 +261,12 @@ impl Field {
     pub fn capacity(&self, zone: usize, thick_smoke: bool) -> f64 {
         let info = &self.zones[zone];
         let rules = &self.rules;
-        let speed = 1.0 / (1.0 + info.depth_m * rules.depth_slow);
         let smoke = if thick_smoke { rules.smoke_flow } else { 1.0 };
+        if info.is_water() {
+            // The boats carry their load each 刻, whatever the depth.
+            return (info.boats * self.turn_scale * smoke).max(0.0);
+        }
+        let speed = 1.0 / (1.0 + info.depth_m * rules.depth_slow);
         (info.width_m * rules.flow_per_m_s * self.turn_seconds * speed * smoke).max(0.0)
     }
 }

@@ -65,6 +65,8 @@ pub struct UnitInfo {
     pub mounted: bool,
     /// The commander who leads it (index), if the scene names one.
     pub leader: Option<usize>,
+    /// Its place in the queue at a crossing (higher goes first).
+    pub precedence: u32,
 }
 
 /// Men in the unit now.
@@ -826,6 +828,7 @@ impl Battle {
                 weather.wind = *strength;
                 weather.toward = *toward;
                 self.facts.wind = *strength;
+                self.facts.toward = toward.clockwise_index() as u8;
                 entries.push(Entry::Wind {
                     strength: *strength,
                     toward: *toward,

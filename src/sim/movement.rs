@@ -208,6 +208,8 @@ struct Crowding {
     zone: usize,
     room: f64,
     flowing: f64,
+    /// Its place in the queue (rule of the unit: `precedence`).
+    precedence: u32,
 }
 
 /// Path searches, kept from turn to turn while the field and its open
@@ -418,6 +420,9 @@ pub struct MovementScratch {
     flowing_room: Vec<f64>,
     /// Per zone: the units in a crossing.
     crowd_units: Vec<u32>,
+    /// Per zone: some unit in the crossing has a precedence above 0 (its
+    /// queue is served by rank).
+    ranked: Vec<bool>,
     pursuit: HashMap<(usize, usize), Option<usize>>,
     commander_zone: Vec<Option<usize>>,
     movers: Vec<Mover>,
@@ -520,6 +525,7 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
                 zone: from,
                 room,
                 flowing: room * flow,
+                precedence: info.precedence,
             });
         }
         let goal = if routing {
@@ -594,6 +600,7 @@ pub fn movement_system(
         crowd_room,
         flowing_room,
         crowd_units,
+        ranked,
         pursuit,
         commander_zone,
         movers,
@@ -715,10 +722,14 @@ pub fn movement_system(
     refill(crowd_room, n, 0.0);
     refill(flowing_room, n, 0.0);
     refill(crowd_units, n, 0);
+    refill(ranked, n, false);
     for crowding in crowding.iter() {
         crowd_room[crowding.zone] += crowding.room;
         flowing_room[crowding.zone] += crowding.flowing;
         crowd_units[crowding.zone] += 1;
+        if crowding.precedence > 0 {
+            ranked[crowding.zone] = true;
+        }
     }
     // Pursuers make for the nearest routing enemy their side sees, found
     // once per side and zone.
@@ -973,8 +984,29 @@ pub fn movement_system(
                     }
                     next
                 } else {
-                    let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
-                    orders.progress += capacity[zone].min(crowd.max(1.0)) * share / per_man;
+                    let passed = if ranked.get(zone).copied().unwrap_or(false) {
+                        // Precedence: the queue ahead of it takes its room
+                        // first; its own rank shares what is left by room.
+                        let (ahead, rank) = crowding.iter().filter(|c| c.zone == zone).fold(
+                            (0.0, 0.0),
+                            |(ahead, rank), c| {
+                                if c.precedence > info.precedence {
+                                    (ahead + c.room, rank)
+                                } else if c.precedence == info.precedence {
+                                    (ahead, rank + c.room)
+                                } else {
+                                    (ahead, rank)
+                                }
+                            },
+                        );
+                        let left = (capacity[zone] - ahead).max(0.0);
+                        let share = if rank > 0.0 { own_room / rank } else { 1.0 };
+                        left.min(rank.max(1.0)) * share
+                    } else {
+                        let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
+                        capacity[zone].min(crowd.max(1.0)) * share
+                    };
+                    orders.progress += passed / per_man;
                     if orders.progress < f64::from(strength.men) || mover.stepped {
                         break 'unit;
                     }

@@ -698,6 +698,9 @@ impl WorldState {
 pub struct Facts {
     pub turn: u32,
     pub wind: f64,
+    /// The point the wind blows toward, clockwise from north (0 north, 3
+    /// south-east, …: [`crate::scene::Compass::clockwise_index`]).
+    pub toward: u8,
     pub units: Vec<UnitFact>,
     pub commanders: Vec<CommanderFact>,
     pub zones: Vec<ZoneFact>,
@@ -883,6 +886,7 @@ impl Facts {
         );
         facts.turn = state.turn;
         facts.wind = state.weather.wind;
+        facts.toward = state.weather.toward.clockwise_index() as u8;
         let mut tally = facts.tally();
         for (idx, (unit, info)) in state.units.iter().zip(&field.units).enumerate() {
             tally.unit(
@@ -956,7 +960,9 @@ impl Facts {
                 .for_each(|(idx, burning, passage, haze)| self.zone(idx.0, burning, passage, haze));
         }
         if parts.holds(Parts::SKY) {
-            self.wind = world.resource::<Weather>().wind;
+            let weather = world.resource::<Weather>();
+            self.wind = weather.wind;
+            self.toward = weather.toward.clockwise_index() as u8;
             // Field by field: a derived `clone_from` would allocate anew.
             let Vision { blind, sees } = world.resource::<Vision>();
             self.vision.blind.clone_from(blind);
@@ -980,7 +986,9 @@ impl Facts {
                 && self.crossed == other.crossed
                 && self.haze == other.haze);
         let sky = !parts.holds(Parts::SKY)
-            || (self.wind.to_bits() == other.wind.to_bits() && self.vision == other.vision);
+            || (self.wind.to_bits() == other.wind.to_bits()
+                && self.toward == other.toward
+                && self.vision == other.vision);
         self.turn == other.turn && units && commanders && zones && sky
     }
 
@@ -991,6 +999,7 @@ impl Facts {
         let Facts {
             turn,
             wind,
+            toward,
             units,
             commanders,
             zones,
@@ -1007,6 +1016,7 @@ impl Facts {
         } = other;
         self.turn = *turn;
         self.wind = *wind;
+        self.toward = *toward;
         self.units.clone_from(units);
         self.commanders.clone_from(commanders);
         self.zones.clone_from(zones);

@@ -78,11 +78,16 @@ impl Default for ZoneAir {
 
 /// Unit vector of a compass direction (x east, y north).
 pub fn direction(toward: Compass) -> (f64, f64) {
+    let d = std::f64::consts::FRAC_1_SQRT_2;
     match toward {
         Compass::North => (0.0, 1.0),
         Compass::South => (0.0, -1.0),
         Compass::East => (1.0, 0.0),
         Compass::West => (-1.0, 0.0),
+        Compass::NorthEast => (d, d),
+        Compass::SouthEast => (d, -d),
+        Compass::SouthWest => (-d, -d),
+        Compass::NorthWest => (-d, d),
     }
 }
 
@@ -109,16 +114,14 @@ pub fn downwind(field: &Field, zone: usize, toward: Compass) -> Option<usize> {
         .map(|(n, _)| n)
 }
 
-const COMPASS: [Compass; 4] = [Compass::North, Compass::East, Compass::South, Compass::West];
-
 /// Each zone's downwind neighbour for each wind direction, found once per
 /// field.
 #[derive(Default)]
 struct Winds {
     /// The field `downwind` was found on.
     field: Option<Field>,
-    /// Per wind direction (in `COMPASS` order), per zone.
-    downwind: [Vec<Option<usize>>; 4],
+    /// Per wind direction (clockwise from north), per zone.
+    downwind: [Vec<Option<usize>>; 8],
 }
 
 impl Winds {
@@ -127,20 +130,19 @@ impl Winds {
     fn of(&mut self, field: &Field, toward: Compass) -> &[Option<usize>] {
         if !self.field.as_ref().is_some_and(|f| f.same(field)) {
             let n = field.zones.len();
-            for (toward, zones) in COMPASS.iter().zip(self.downwind.iter_mut()) {
+            for (toward, zones) in Compass::CLOCKWISE.iter().zip(self.downwind.iter_mut()) {
                 zones.clear();
                 zones.extend((0..n).map(|zone| downwind(field, zone, *toward)));
             }
             self.field = Some(field.clone());
         }
-        &self.downwind[match toward {
-            Compass::North => 0,
-            Compass::East => 1,
-            Compass::South => 2,
-            Compass::West => 3,
-        }]
+        &self.downwind[toward.clockwise_index()]
     }
 }
+
+/// Below this strength the air is still (the words' band 0): a turn of
+/// still air is nothing to tell.
+pub const WIND_STILL: f64 = 0.15;
 
 /// The weather system's working lists, kept between turns.
 #[derive(Default)]
@@ -169,15 +171,25 @@ pub fn weather_system(
         let shift = rng.unit() * 0.4 - 0.2;
         let old = *weather;
         weather.wind = (weather.wind + shift).clamp(0.0, 1.0);
+        // One time in four it turns a quarter of the compass, right (veers,
+        // clockwise) or left (backs), from whichever of the eight points it
+        // blows toward: the same draws as when there were four points.
+        let mut veers = None;
         if rng.chance(0.25) {
-            let turn = if rng.chance(0.5) { 1 } else { 3 };
-            let at = COMPASS
-                .iter()
-                .position(|c| *c == weather.toward)
-                .unwrap_or(0);
-            weather.toward = COMPASS[(at + turn) % 4];
+            let right = rng.chance(0.5);
+            weather.toward = weather.toward.turned(if right { 2 } else { -2 });
+            veers = Some(right);
         }
-        if old.toward != weather.toward || (old.wind - weather.wind).abs() >= 0.1 {
+        if let Some(veers) = veers
+            && weather.wind >= WIND_STILL
+        {
+            // A turn is told in words (the header only shows the new wind).
+            chronicle.push(Entry::WindShifts {
+                strength: weather.wind,
+                toward: weather.toward,
+                veers,
+            });
+        } else if old.toward != weather.toward || (old.wind - weather.wind).abs() >= 0.1 {
             chronicle.push(Entry::Wind {
                 strength: weather.wind,
                 toward: weather.toward,
@@ -292,8 +304,14 @@ fn fire_and_smoke(
         let zone = idx.0;
         let Some(new) = next.get(zone) else { return };
         let old = *burning;
+        // A spark that does not catch goes out (rule `fire_out_below`).
+        let fire = if new.fire < rules.fire_out_below {
+            0.0
+        } else {
+            new.fire
+        };
         let new = Burning {
-            fire: new.fire.clamp(0.0, 1.0),
+            fire: fire.clamp(0.0, 1.0),
             fuel: new.fuel.clamp(0.0, 1.0),
             smoke: new.smoke.clamp(0.0, 1.0),
         };
@@ -322,7 +340,7 @@ fn fire_and_smoke(
 
 fn entry_zone_key(entry: &Entry) -> (u8, usize) {
     match entry {
-        Entry::Wind { .. } => (0, 0),
+        Entry::Wind { .. } | Entry::WindShifts { .. } => (0, 0),
         Entry::FireSpreads { zone } => (1, *zone),
         Entry::FireOut { zone } => (2, *zone),
         Entry::SmokeThick { zone } => (3, *zone),

@@ -283,6 +283,7 @@ impl Game {
             Cond::Smoke { zone: id, cmp } => zone(*id).is_some_and(|z| compare(cmp, z.smoke)),
             Cond::Fire { zone: id, cmp } => zone(*id).is_some_and(|z| compare(cmp, z.fire)),
             Cond::Wind(cmp) => compare(cmp, facts.wind),
+            Cond::WindToward(mask) => mask & (1 << (facts.toward & 7)) != 0,
             Cond::Passable(id) => zone(*id).is_some_and(|z| z.intact),
             Cond::Playing(role) => *role == self.role_id,
             Cond::PlayerSide(side) => side.idx() == self.role_side(),

@@ -274,7 +274,7 @@ fn parts_read(cond: &Cond) -> Parts {
         | Cond::Fire { .. }
         | Cond::Passable(_)
         | Cond::Obscured { .. } => Parts::ZONES,
-        Cond::Wind(_) | Cond::Sees { .. } => Parts::SKY,
+        Cond::Wind(_) | Cond::WindToward(_) | Cond::Sees { .. } => Parts::SKY,
     }
 }
 

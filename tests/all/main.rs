@@ -23,3 +23,4 @@ mod simulate;
 mod story;
 mod terminal;
 mod views;
+mod water;

@@ -49,6 +49,7 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
         Ui::StuckCrowd => "held up in the crowd at the crossing",
         Ui::StuckDark => "feeling its way across in the dark",
         Ui::StuckDepth => "wading slowly through deep water",
+        Ui::StuckBoats => "waiting for the boats to carry it over",
         Ui::StuckHeld => "held by the enemy in its way",
         Ui::Fire => "fire",
         Ui::Unseen => "? unseen",
@@ -112,6 +113,10 @@ pub(super) fn template(key: Detail) -> &'static str {
         Detail::Moves => "Moving from {from} to {to}: {unit}.",
         Detail::Crossed => "Through {zone}: {unit}.",
         Detail::Trampled => "In the crush at {zone}, {men} men are knocked down and trampled.",
+        Detail::Drowned => {
+            "In the press for the boats at {zone}, {men} men go into the water and drown."
+        }
+        Detail::Burned => "The fire at {zone} kills {men} men.",
         Detail::Clash => "Fighting at {zone}: {losses}.",
         Detail::ClashSide => "{side} lose {men} men",
         Detail::Casualties => "Lost by {unit}: {men} men.",
@@ -209,13 +214,22 @@ pub(super) fn bearing(bearing: Bearing) -> &'static str {
     }
 }
 
+/// A point of the compass by its name.
+pub(super) fn point(p: Compass) -> &'static str {
+    match p {
+        Compass::North => "north",
+        Compass::South => "south",
+        Compass::East => "east",
+        Compass::West => "west",
+        Compass::NorthEast => "north-east",
+        Compass::SouthEast => "south-east",
+        Compass::SouthWest => "south-west",
+        Compass::NorthWest => "north-west",
+    }
+}
+
 pub(super) fn wind_phrase(band: u8, toward: Compass) -> String {
-    let from = match toward {
-        Compass::North => "south",
-        Compass::South => "north",
-        Compass::East => "west",
-        Compass::West => "east",
-    };
+    let from = point(toward.opposite());
     match band {
         0 => "still air".to_string(),
         1 => format!("a light wind from the {from}"),
@@ -339,14 +353,18 @@ pub(super) fn msg(message: Msg) -> String {
             }
         },
         Msg::OwnLosses { side, lost, left } => {
-            format!("  {side}: {lost} men lost, {left} still in the field")
+            // A side named with its article ("the allies") heads its line capitalised.
+            format!("  {}: {lost} men lost, {left} still in the field", capitalize(side))
         }
         Msg::TheirReckoning {
             side,
             men: Some(men),
-        } => format!("  {side}: by your reckoning {men} still in the field"),
+        } => format!(
+            "  {}: by your reckoning {men} still in the field",
+            capitalize(side)
+        ),
         Msg::TheirReckoning { side, men: None } => {
-            format!("  {side}: you never saw their numbers")
+            format!("  {}: you never saw their numbers", capitalize(side))
         }
         Msg::RevealSide {
             side,
@@ -354,18 +372,18 @@ pub(super) fn msg(message: Msg) -> String {
             lost,
             standing,
             guess: Some(g),
-        } => format!(
-            "The {side} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You reckoned them at {g}."
-        ),
+        } => capitalize(&format!(
+            "{side} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You reckoned them at {g}."
+        )),
         Msg::RevealSide {
             side,
             brought,
             lost,
             standing,
             guess: None,
-        } => format!(
-            "The {side} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You never saw enough of them to reckon."
-        ),
+        } => capitalize(&format!(
+            "{side} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You never saw enough of them to reckon."
+        )),
         Msg::AndMore { more } => format!("and {more} more"),
         Msg::UnseenUnit { unit, men, zone } => format!("{unit} ({men} men, at {zone})"),
         Msg::NeverSeen { items } => capitalize(&format!("never seen by you: {items}.")),
@@ -377,11 +395,11 @@ pub(super) fn msg(message: Msg) -> String {
             format!("{unit}: you put them at {guess}, they were {truth}")
         }
         Msg::ReckonedWrong { items } => format!("Reckoned wrong: {items}."),
-        Msg::Claim { side, routed: true } => format!("the {side} are routed"),
+        Msg::Claim { side, routed: true } => format!("{side} are routed"),
         Msg::Claim {
             side,
             routed: false,
-        } => format!("the {side} have won"),
+        } => format!("{side} have won"),
         Msg::Cry {
             claim,
             believers,
@@ -670,16 +688,24 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::Officers => "{men} officers who refuse are cut down by their own men.",
         Say::Arrive => "{list} comes up at {zone}.",
         Say::ArriveMany => "{list} come up at {zone}.",
-        Say::Fight => "Fighting at {zone}: you lose {own} men, the {enemy} {seen}.",
+        Say::Fight => "Fighting at {zone}: you lose {own} men, {enemy} {seen}.",
         Say::FightOwnOnly => "Fighting at {zone}: you lose {own} men.",
-        Say::FightSeenOnly => "Fighting at {zone}: the {enemy} lose {seen} men.",
+        Say::FightSeenOnly => "Fighting at {zone}: {enemy} lose {seen} men.",
         Say::FightGoesOn => "The fighting at {zone} goes on ({losses}).",
         Say::FightHeard => "The sound of fighting comes from {zone}.",
         Say::Trampled => "In the crush at {zone}, {men} men are trampled.",
         Say::TrampledOwn => "In the crush at {zone}, {men} of your men are trampled.",
         Say::TrampledBoth => "In the crush at {zone}, {men} men are trampled, {own} of them yours.",
+        Say::Drowned => "In the press for the boats at {zone}, {men} men drown.",
+        Say::DrownedOwn => "In the press for the boats at {zone}, {men} of your men drown.",
+        Say::DrownedBoth => {
+            "In the press for the boats at {zone}, {men} men drown, {own} of them yours."
+        }
+        Say::Burned => "The fire at {zone} kills {men} men.",
+        Say::BurnedOwn => "The fire at {zone} kills {men} of your men.",
+        Say::BurnedBoth => "The fire at {zone} kills {men} men, {own} of them yours.",
         Say::LossOwn => "You lose {men} men.",
-        Say::LossSeen => "The {enemy} lose {men} men.",
+        Say::LossSeen => "{enemy} lose {men} men.",
         Say::Rally => "{list} rallies.",
         Say::RallyMany => "{list} rally.",
         Say::Drums => "{commander}'s drums beat at {zone}.",
@@ -700,13 +726,15 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::FleeMany => "{list} flee toward {zone}.",
         Say::Cross => "{list} comes through {ford} to {zone}.",
         Say::CrossMany => "{list} come through {ford} to {zone}.",
-        Say::EnemyComes => "The {enemy} come on at {zone}.",
+        Say::EnemyComes => "{enemy} come on at {zone}.",
         Say::FireStarts => "Fire takes hold at {zone}.",
         Say::FireSpreads => "The fire spreads to {zone}.",
         Say::FireOut => "The fire at {zone} burns out.",
         Say::SmokeThick => "Thick smoke fills {zone}.",
         Say::SmokeClears => "The smoke over {zone} clears.",
         Say::WindNow => "The wind changes: {wind}.",
+        Say::WindVeers => "The wind veers round: it blows from the {from} now.",
+        Say::WindBacks => "The wind backs round: it blows from the {from} now.",
         Say::Others => "{n} more",
     }
 }

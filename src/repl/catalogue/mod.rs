@@ -83,6 +83,8 @@ phrases! {
         StuckCrowd,
         StuckDark,
         StuckDepth,
+        /// On open water, a unit the boats have not all carried over yet.
+        StuckBoats,
         StuckHeld,
         Fire,
         Unseen,
@@ -153,6 +155,8 @@ phrases! {
         Moves,
         Crossed,
         Trampled,
+        Drowned,
+        Burned,
         Clash,
         ClashSide,
         Casualties,
@@ -239,6 +243,14 @@ phrases! {
         TrampledOwn,
         /// A crush of both sides: `{men}` in all, `{own}` of them his.
         TrampledBoth,
+        /// A crush on open water: the men drown.
+        Drowned,
+        DrownedOwn,
+        DrownedBoth,
+        /// Men killed by a fire where they stand.
+        Burned,
+        BurnedOwn,
+        BurnedBoth,
         LossOwn,
         LossSeen,
         Rally,
@@ -268,6 +280,11 @@ phrases! {
         SmokeThick,
         SmokeClears,
         WindNow,
+        /// The wind turned clockwise by itself: `{from}` the point it now
+        /// comes from.
+        WindVeers,
+        /// The wind turned anticlockwise by itself.
+        WindBacks,
         Others,
     }
 }
@@ -933,6 +950,17 @@ pub fn wind_phrase(locale: Locale, band: u8, toward: Compass) -> String {
     match locale {
         Locale::En => en::wind_phrase(band, toward),
         Locale::ZhHans | Locale::ZhHant => locale.zh_string(zh::wind_phrase(band, toward)),
+    }
+}
+
+/// The point a wind blowing `toward` comes from, as a name: "south-east",
+/// 「东南」.
+pub fn wind_from(locale: Locale, toward: Compass) -> String {
+    match locale {
+        Locale::En => en::point(toward.opposite()).to_string(),
+        Locale::ZhHans | Locale::ZhHant => {
+            locale.zh_string(zh::point(toward.opposite()).to_string())
+        }
     }
 }
 

@@ -88,8 +88,9 @@ fn every_phrase_is_said_in_every_locale() {
             assert!(!super::alert(locale, alert).is_empty());
         }
         for band in 0..4 {
-            for toward in [Compass::North, Compass::South, Compass::East, Compass::West] {
+            for toward in Compass::CLOCKWISE {
                 assert!(!wind_phrase(locale, band, toward).is_empty());
+                assert!(!super::wind_from(locale, toward).is_empty());
             }
         }
         assert!(!time_words(locale, 16 * 60 + 45).is_empty());

@@ -53,6 +53,7 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
         Ui::StuckCrowd => "渡口拥塞，前路不通",
         Ui::StuckDark => "夜黑难辨，摸索过渡",
         Ui::StuckDepth => "水深难行，缓缓涉渡",
+        Ui::StuckBoats => "正等船只渡水",
         Ui::StuckHeld => "为当面之敌所阻",
         Ui::Fire => "火",
         Ui::Unseen => "？未见",
@@ -114,6 +115,8 @@ pub(super) fn template(key: Detail) -> &'static str {
         Detail::Moves => "{unit}自{from}移至{to}。",
         Detail::Crossed => "{unit}渡过了{zone}。",
         Detail::Trampled => "{zone}人马拥塞，{men}人被挤倒践踏。",
+        Detail::Drowned => "{zone}争船抢渡，{men}人落水溺死。",
+        Detail::Burned => "{zone}大火，烧死{men}人。",
         Detail::Clash => "{zone}交战：{losses}。",
         Detail::ClashSide => "{side}折损{men}人",
         Detail::Casualties => "{unit}折损{men}人。",
@@ -193,13 +196,22 @@ pub(super) fn bearing(bearing: Bearing) -> &'static str {
     }
 }
 
+/// A point of the compass by its name.
+pub(super) fn point(p: Compass) -> &'static str {
+    match p {
+        Compass::North => "北",
+        Compass::South => "南",
+        Compass::East => "东",
+        Compass::West => "西",
+        Compass::NorthEast => "东北",
+        Compass::SouthEast => "东南",
+        Compass::SouthWest => "西南",
+        Compass::NorthWest => "西北",
+    }
+}
+
 pub(super) fn wind_phrase(band: u8, toward: Compass) -> String {
-    let from = match toward {
-        Compass::North => "南",
-        Compass::South => "北",
-        Compass::East => "西",
-        Compass::West => "东",
-    };
+    let from = point(toward.opposite());
     match band {
         0 => "无风".to_string(),
         1 => format!("微微{from}风"),
@@ -882,6 +894,12 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::Trampled => "{zone}人马拥塞，{men}人被挤倒践踏。",
         Say::TrampledOwn => "{zone}人马拥塞，我军{men}人被挤倒践踏。",
         Say::TrampledBoth => "{zone}人马拥塞，{men}人被挤倒践踏，其中我军{own}人。",
+        Say::Drowned => "{zone}争船抢渡，{men}人落水溺死。",
+        Say::DrownedOwn => "{zone}争船抢渡，我军{men}人落水溺死。",
+        Say::DrownedBoth => "{zone}争船抢渡，{men}人落水溺死，其中我军{own}人。",
+        Say::Burned => "{zone}大火，烧死{men}人。",
+        Say::BurnedOwn => "{zone}大火，我军{men}人被烧死。",
+        Say::BurnedBoth => "{zone}大火，烧死{men}人，其中我军{own}人。",
         Say::LossOwn => "我军折损{men}人。",
         Say::LossSeen => "{enemy}折损{men}人。",
         Say::Rally | Say::RallyMany => "{list}重整旗鼓。",
@@ -903,6 +921,8 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::SmokeThick => "浓烟笼罩{zone}。",
         Say::SmokeClears => "{zone}上空烟消。",
         Say::WindNow => "风势转变：{wind}。",
+        Say::WindVeers => "风向右转，如今刮的是{from}风。",
+        Say::WindBacks => "风向左转，如今刮的是{from}风。",
         Say::Others => "等{n}部",
     }
 }

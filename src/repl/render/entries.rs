@@ -174,6 +174,7 @@ impl View<'_> {
     pub fn entry(&self, entry: &Entry) -> Option<String> {
         match entry {
             Entry::Wind { .. }
+            | Entry::WindShifts { .. }
             | Entry::FireStarts { .. }
             | Entry::FireSpreads { .. }
             | Entry::FireOut { .. }
@@ -182,6 +183,7 @@ impl View<'_> {
             | Entry::Obscured { .. }
             | Entry::Unobscured { .. } => self.weather_entry(entry),
             Entry::Trampled { .. }
+            | Entry::Burned { .. }
             | Entry::Clash { .. }
             | Entry::Casualties { .. }
             | Entry::Destroyed { .. }
@@ -194,7 +196,10 @@ impl View<'_> {
     fn weather_entry(&self, entry: &Entry) -> Option<String> {
         let l = self.locale;
         let line = match entry {
-            Entry::Wind { strength, toward } => fill(
+            Entry::Wind { strength, toward }
+            | Entry::WindShifts {
+                strength, toward, ..
+            } => fill(
                 template(l, Detail::Wind),
                 &[(
                     "wind",
@@ -235,7 +240,7 @@ impl View<'_> {
         let l = self.locale;
         let own = |unit: usize| self.unit_side(unit) == self.side;
         let line = match entry {
-            Entry::Trampled { zone, men, losses } => {
+            Entry::Trampled { zone, men, losses } | Entry::Burned { zone, men, losses } => {
                 let own_men: u32 = losses
                     .iter()
                     .filter(|(side, _)| *side == self.side)
@@ -254,8 +259,15 @@ impl View<'_> {
                 } else {
                     self.told_men(own_men, true)
                 };
+                let key = if matches!(entry, Entry::Burned { .. }) {
+                    Detail::Burned
+                } else if self.field.zones.get(*zone).is_some_and(|z| z.is_water()) {
+                    Detail::Drowned
+                } else {
+                    Detail::Trampled
+                };
                 fill(
-                    template(l, Detail::Trampled),
+                    template(l, key),
                     &[("zone", self.zone_name(*zone)), ("men", men)],
                 )
             }

@@ -214,6 +214,36 @@ impl View<'_> {
         }
     }
 
+    /// A side's name as a sentence says it: in English "the Ming" (the
+    /// name after "the"), unless the author's name opens with an article
+    /// of its own ("the Free Companies": as written, "the" in lower case) or the
+    /// side takes none (`article: false`: "Lord Wen's army"). Chinese names
+    /// are said as they are.
+    pub fn side_in_prose(&self, side: usize) -> String {
+        let Some(s) = self.scene.sides().get(side) else {
+            return String::new();
+        };
+        let name = s.name.get(self.locale);
+        if !capitalizes(self.locale) {
+            return self.style.paint(s.colour, name);
+        }
+        let lower = name.to_lowercase();
+        let has_article = ["the ", "a ", "an "].iter().any(|a| lower.starts_with(a));
+        if has_article {
+            let mut chars = name.chars();
+            let first = chars
+                .next()
+                .map(|c| c.to_lowercase().to_string())
+                .unwrap_or_default();
+            self.style
+                .paint(s.colour, &format!("{first}{}", chars.as_str()))
+        } else if s.article {
+            format!("the {}", self.style.paint(s.colour, name))
+        } else {
+            self.style.paint(s.colour, name)
+        }
+    }
+
     pub fn side_name(&self, side: usize) -> String {
         match self.scene.sides().get(side) {
             Some(s) => self.style.paint(s.colour, s.name.get(self.locale)),
@@ -396,7 +426,11 @@ impl View<'_> {
             } else if blind {
                 Some(Ui::StuckDark)
             } else {
-                (info.depth_m > 0.0).then_some(Ui::StuckDepth)
+                if info.is_water() {
+                    Some(Ui::StuckBoats)
+                } else {
+                    (info.depth_m > 0.0).then_some(Ui::StuckDepth)
+                }
             };
         }
         self.known.enemy_in(zone).then_some(Ui::StuckHeld)
@@ -410,7 +444,7 @@ impl View<'_> {
         let info = &self.field.zones[zone];
         let mut marks = Vec::new();
         let kind = match info.kind {
-            ZoneKind::Ford => "≈",
+            ZoneKind::Ford | ZoneKind::Water => "≈",
             ZoneKind::Bridge => "=",
             ZoneKind::Camp => "▲",
             ZoneKind::Road => "·",

@@ -19,7 +19,7 @@ impl View<'_> {
         // The truth, counted: figures in English, said in Chinese numerals.
         let count = |n: u32| catalogue::count(l, n);
         for side in &reveal.others {
-            let name = self.side_name(side.side);
+            let name = self.side_in_prose(side.side);
             let (brought, lost, standing) =
                 (count(side.brought), count(side.lost), count(side.standing));
             let guess = reckoned(side.reckoned);
@@ -147,7 +147,7 @@ impl View<'_> {
     fn reveal_cries(&self, reveal: &Reveal, lines: &mut Vec<String>) {
         let l = self.locale;
         for cry in &reveal.cries {
-            let about = self.side_name(cry.about);
+            let about = self.side_in_prose(cry.about);
             let at = time_words(l, self.minute_of(cry.turn));
             let claim = msg(
                 l,

@@ -30,8 +30,18 @@ impl View<'_> {
 
     /// The turn header: "── Turn 3 · 15:45 · a fresh wind, blowing north ──".
     pub fn turn_header(&self, turn: u32, minute: u32) -> String {
+        self.turn_header_in(turn, minute, &self.known.weather)
+    }
+
+    /// [`View::turn_header`] with the wind as it blew then (a quiet turn
+    /// told once a later one has been played).
+    pub fn turn_header_in(
+        &self,
+        turn: u32,
+        minute: u32,
+        weather: &crate::sim::weather::Weather,
+    ) -> String {
         let l = self.locale;
-        let weather = &self.known.weather;
         let wind = crate::repl::chronicle::wind_phrase(l, weather.wind, weather.toward);
         let head = msg(
             l,
@@ -64,8 +74,17 @@ impl View<'_> {
     }
 
     pub fn turns_header(&self, first: u32, last: u32, from: u32, to: u32) -> String {
+        self.turns_header_in((first, last), (from, to), &self.known.weather)
+    }
+
+    /// [`View::turns_header`] with the wind as it blew at the last of them.
+    pub fn turns_header_in(
+        &self,
+        (first, last): (u32, u32),
+        (from, to): (u32, u32),
+        weather: &crate::sim::weather::Weather,
+    ) -> String {
         let l = self.locale;
-        let weather = &self.known.weather;
         let wind = crate::repl::chronicle::wind_phrase(l, weather.wind, weather.toward);
         let head = msg(
             l,
@@ -105,7 +124,9 @@ impl View<'_> {
             } else {
                 ""
             };
-            let heading = self.style.bold(&format!("{}{mine}", self.side_name(side)));
+            let heading = self
+                .style
+                .bold(&capitalize(&format!("{}{mine}", self.side_name(side))));
             let mut rows = Vec::new();
             if side == self.side {
                 rows = self.own_status_rows(couriers);

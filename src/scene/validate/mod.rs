@@ -545,6 +545,7 @@ impl<'a> Checker<'a> {
                 ("fire", zone.fire, 1.0),
                 ("smoke", zone.smoke, 1.0),
                 ("fuel", zone.fuel, 1.0),
+                ("boats", zone.boats, 1_000_000.0),
             ] {
                 self.range(field, value, 0.0, max, "Zones");
             }
@@ -556,6 +557,26 @@ impl<'a> Checker<'a> {
                         zone.kind, zone.id
                     ),
                     "give it `width_m:` in metres (a ford a few hundred, a bridge a few)".into(),
+                    "Zones",
+                );
+            }
+            if zone.kind == ZoneKind::Water && zone.boats <= 0.0 {
+                self.report(
+                    &["kind:"],
+                    format!("Water `{}` has no boats, so no one can cross it", zone.id),
+                    "give it `boats:`, the men its boats carry across in 15 minutes (a ferry a few hundred, a fleet thousands)".into(),
+                    "Zones",
+                );
+            }
+            if zone.boats > 0.0 && zone.kind != ZoneKind::Water {
+                self.report(
+                    &["boats:"],
+                    format!(
+                        "`boats` is for open water, but `{}` is a {:?}",
+                        zone.id, zone.kind
+                    ),
+                    "make it `kind: Water`, or take `boats` out (a ford is waded, a bridge walked)"
+                        .into(),
                     "Zones",
                 );
             }
@@ -609,6 +630,7 @@ impl<'a> Checker<'a> {
         self.range("men", f64::from(unit.men), 1.0, 1_000_000.0, "Units");
         self.range("quality", unit.quality, 0.0, 1.0, "Units");
         self.range("morale", unit.morale, 0.0, 100.0, "Units");
+        self.range("precedence", f64::from(unit.precedence), 0.0, 9.0, "Units");
         if let Some(leader) = &unit.leader {
             self.reference("commander", leader, "Units");
             if let Some(commander) = self.raw.commanders.iter().find(|c| &c.id == leader)

@@ -425,6 +425,20 @@ impl<'a> Checker<'a> {
             }
             Condition::Not(item) => self.condition(item),
             Condition::Turn(cmp) | Condition::Minute(cmp) | Condition::Wind(cmp) => self.cmp(cmp),
+            Condition::WindToward(points) | Condition::WindFrom(points) => {
+                if points.is_empty() {
+                    let name = match condition {
+                        Condition::WindFrom(_) => "WindFrom([",
+                        _ => "WindToward([",
+                    };
+                    self.report(
+                        &[name],
+                        "a wind direction condition with no points never holds".to_string(),
+                        "name one point or more, e.g. WindFrom([SouthEast, East])".into(),
+                        "Conditions and effects",
+                    );
+                }
+            }
             Condition::Chosen { tp, option } => match self.options.get(tp.as_str()).cloned() {
                 None => {
                     let ids: Vec<&str> = self.options.keys().copied().collect();
@@ -483,12 +497,12 @@ impl<'a> Checker<'a> {
                     .map(|z| z.kind);
                 if matches!(condition, Condition::SideCrossed { .. })
                     && let Some(kind) = kind
-                    && !matches!(kind, ZoneKind::Ford | ZoneKind::Bridge)
+                    && !kind.is_crossing()
                 {
                     self.report(
                         &[&format!("\"{zone}\"")],
-                        format!("`SideCrossed` counts men through a ford or bridge, but `{zone}` is a {kind:?}"),
-                        "name a zone of kind Ford or Bridge, or use `SideMenIn`".into(),
+                        format!("`SideCrossed` counts men through a ford, bridge or water, but `{zone}` is a {kind:?}"),
+                        "name a zone of kind Ford, Bridge or Water, or use `SideMenIn`".into(),
                         "Conditions and effects",
                     );
                 }
