@@ -376,9 +376,31 @@ impl Picture {
                     .hops
                     .get(record.location.zone)
                     .is_some_and(|h| h.is_some());
-            if reach || self.own[idx].is_none() {
+            // A unit that comes onto the field is heard of (the scene tells
+            // its arrival), whether or not riders can reach it after.
+            let arrived = record.location.present
+                && self.own[idx]
+                    .as_ref()
+                    .is_some_and(|word| !word.record.location.present);
+            if reach || arrived || self.own[idx].is_none() {
                 self.own[idx] = Some(OwnWord {
                     turn,
+                    record: record.clone(),
+                });
+            }
+        }
+    }
+
+    /// The battle over, the army musters: every own unit's word is the
+    /// truth (the ending's losses table counts the side as it gathers, not
+    /// as the last rider found it; the enemy is still as reckoned).
+    pub fn muster(&mut self, field: &Field, world: &WorldState) {
+        for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
+            if record.side(info) == self.side
+                && let Some(word) = self.own.get_mut(idx)
+            {
+                *word = Some(OwnWord {
+                    turn: world.turn,
                     record: record.clone(),
                 });
             }

@@ -599,6 +599,9 @@ impl Game {
             self.seed,
             commander,
         );
+        if self.is_over() {
+            self.picture.muster(self.battle.field(), &world);
+        }
     }
 
     /// After the ending, the picture set against the truth (None while

@@ -612,3 +612,56 @@ fn a_sides_name_is_said_with_the_authors_article() {
         "{plain}"
     );
 }
+
+// --- Arrivals beyond the riders' roads --------------------------------------
+
+/// Red Cliffs, seed 3, the novel's line: Liu Bei's foot come onto the
+/// Huarong road, beyond the burning fleet and camp, where no rider of Zhou
+/// Yu's gets through. Their arrival is in his picture (they stayed "not on
+/// the field" before, and the ending counted the allies without them: "0 men
+/// lost, 21,000 still in the field" beside "the allies lost some 5,900
+/// men"), and the ending's table counts the side as it musters.
+#[test]
+fn a_unit_that_arrives_beyond_the_riders_is_in_the_picture_and_the_ending_counts_it() {
+    let source = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/examples/red-cliffs.ron"),
+    )
+    .expect("red-cliffs.ron");
+    let scene = parse(&source);
+    let (game, outputs) = Game::new(Arc::clone(&scene), "zhou-yu", 3).expect("game");
+    let saves = common::temp_dir("arrival");
+    let options = Options {
+        locale: Locale::En,
+        style: Style {
+            colour: false,
+            columns: 100,
+        },
+        saves_dir: saves.to_path_buf(),
+    };
+    let mut out: Vec<u8> = Vec::new();
+    {
+        let mut session = Session::new(game, options, vec![Arc::clone(&scene)], &mut out);
+        session.opening();
+        session.show(&outputs);
+        let script =
+            "1\nwait\n1\nwait\nwait\nwait\n1\nwait\nstatus\nwait\nwait\nwait\nwait\nwait\nwait\n";
+        session.run(&mut xiaoling::repl::Piped::new(script.as_bytes()));
+    }
+    let text = String::from_utf8(out).expect("utf-8 transcript");
+    assert!(
+        text.contains("Liu Bei's foot come up at the Huarong road"),
+        "the line reaches the arrival:\n{text}"
+    );
+    let status = text.split("> status").nth(1).expect("status shown");
+    let status = status.split("\n> ").next().unwrap_or(status);
+    assert!(
+        status.contains("Liu Bei's foot"),
+        "status after the arrival:\n{status}"
+    );
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("The allies: "))
+        .unwrap_or_else(|| panic!("the ending's own line:\n{text}"));
+    assert!(!line.contains(": 0 men lost"), "{line}");
+    assert!(!line.contains("21,000 still"), "{line}");
+}
