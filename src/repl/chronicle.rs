@@ -292,7 +292,15 @@ impl View<'_> {
             alert,
         };
         let mut g = Gathered::default();
-        for entry in entries {
+        // A turn of the wind that a scene's event then sets otherwise is
+        // not told: the wind he feels is the event's.
+        let wind_set = entries
+            .iter()
+            .rposition(|e| matches!(e, Entry::Wind { .. }));
+        for (i, entry) in entries.iter().enumerate() {
+            if matches!(entry, Entry::WindShifts { .. }) && wind_set.is_some_and(|set| set > i) {
+                continue;
+            }
             self.gather(entry, &mut g, memory, &mut found, new_turn);
         }
         self.tell_fates(&g, &mut found);

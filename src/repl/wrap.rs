@@ -57,6 +57,30 @@ fn is_wide(c: char) -> bool {
 }
 
 /// Opening brackets and quotes that must not end a line (禁则).
+/// A Chinese numeral: a number said in words (一百四十, 两万五千) is never
+/// parted, nor from the 人, 余, 多 or 来 right after it.
+fn is_zh_numeral(c: char) -> bool {
+    matches!(
+        c,
+        '零' | '〇'
+            | '一'
+            | '二'
+            | '两'
+            | '三'
+            | '四'
+            | '五'
+            | '六'
+            | '七'
+            | '八'
+            | '九'
+            | '十'
+            | '百'
+            | '千'
+            | '万'
+            | '亿'
+    )
+}
+
 fn no_line_end(c: char) -> bool {
     "（「『《〈“‘".contains(c)
 }
@@ -263,9 +287,17 @@ fn tokens(paragraph: &str) -> Vec<Token> {
         let after_wide = word_last.is_some_and(is_wide);
         let span_start = in_span && !prefix.is_empty() && (is_wide(c) || after_wide);
         let after_keep = word_last == Some(KEEP);
+        let in_numeral = match word_last {
+            Some(last) if is_zh_numeral(last) => {
+                is_zh_numeral(c) || matches!(c, '人' | '余' | '多' | '来')
+            }
+            Some('余' | '多' | '来') => c == '人',
+            _ => false,
+        };
         let starts_token = !word.is_empty()
             && !after_bracket
             && !after_keep
+            && !in_numeral
             && !no_line_start(c)
             && (span_start || (!in_span && (cjk || after_wide)));
         if starts_token {
@@ -395,6 +427,20 @@ pub fn pad(text: &str, columns: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_number_said_in_chinese_is_never_parted() {
+        let text = "联军折损约一千二百人，曹军损失两万五千余人，尚有六万人在阵中。";
+        for columns in 14..40 {
+            let wrapped = wrap(text, columns, "");
+            for number in ["一千二百人", "两万五千余人", "六万人"] {
+                assert!(
+                    wrapped.lines().any(|line| line.contains(number)),
+                    "{number} parted at {columns} columns:\n{wrapped}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn chinese_wraps_by_display_width() {

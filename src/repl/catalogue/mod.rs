@@ -1012,5 +1012,15 @@ pub fn men_said(locale: Locale, men: u32, sure: super::numbers::Sure) -> String 
     }
 }
 
+/// Men said in a template just before `rest`: as [`men_said`], but in
+/// English a count of none before its noun is "no" ("the allies lost no
+/// men", not "none men"; "lost none" where the noun is left out).
+pub fn men_said_before(locale: Locale, men: u32, sure: super::numbers::Sure, rest: &str) -> String {
+    match locale {
+        Locale::En if men == 0 && rest.starts_with(" men") => "no".to_string(),
+        _ => men_said(locale, men, sure),
+    }
+}
+
 #[cfg(test)]
 mod tests;

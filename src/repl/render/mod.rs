@@ -135,12 +135,13 @@ impl View<'_> {
     pub fn told(&self, told: &Told) -> String {
         let l = self.locale;
         let template = told.text.get(l);
-        let value = |inside: &str| {
+        let value = |inside: &str, rest: &str| {
             let (_, arg) = told.args.iter().find(|(name, _)| name == inside)?;
+            let men = |n: u32, sure| catalogue::men_said_before(l, n, sure, rest);
             Some(match arg {
-                Arg::Count(n) => self.said_in_prose(*n, Sure::Counted),
-                Arg::About(n) => self.said_in_prose(*n, Sure::Estimated),
-                Arg::Rough(n) => self.said_in_prose(*n, Sure::Rough),
+                Arg::Count(n) => men(*n, Sure::Counted),
+                Arg::About(n) => men(*n, Sure::Estimated),
+                Arg::Rough(n) => men(*n, Sure::Rough),
                 Arg::Unknown => ui(l, Ui::UnknownNumber).to_string(),
                 Arg::Turn(n) => n.to_string(),
                 Arg::Clock(minute) => time_words(l, *minute),
@@ -155,7 +156,7 @@ impl View<'_> {
         for (open, inside) in crate::scene::placeholder::spans(template) {
             filled.push_str(&template[last..open]);
             last = open + inside.len() + 2;
-            let Some(v) = value(inside) else {
+            let Some(v) = value(inside, &template[last..]) else {
                 filled.push_str(&template[open..last]);
                 continue;
             };
@@ -802,6 +803,15 @@ mod tests {
         );
         let mid = view.told(&told("By then {n} men crossed.", Arg::Unknown));
         assert_eq!(mid, "By then an unknown number of men crossed.");
+        // None before its noun is "no"; without the noun it stays "none".
+        assert_eq!(
+            view.told(&told("The allies lost {n} men.", Arg::Count(0))),
+            "The allies lost no men."
+        );
+        assert_eq!(
+            view.told(&told("The Jin lost {n}.", Arg::Rough(0))),
+            "The Jin lost none."
+        );
     }
 
     #[test]

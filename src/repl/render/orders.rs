@@ -89,6 +89,9 @@ impl View<'_> {
             }
             let mut doing = if unit.morale.state == MoraleState::Routing {
                 ui(l, Ui::RunningDeaf).to_string()
+            } else if unit.orders.order == UnitOrder::MoveTo(unit.location.zone) {
+                // There: it holds where it was sent, not "making for" it.
+                self.doing(UnitOrder::Hold)
             } else {
                 self.doing(unit.orders.order)
             };
