@@ -232,7 +232,17 @@ fn find_scene(scenes: &[Arc<Scene>], id: &str) -> Result<Arc<Scene>> {
         .cloned()
         .ok_or_else(|| {
             let ids: Vec<&str> = scenes.iter().map(|s| s.id()).collect();
-            anyhow!("no battle `{id}`; battles: {}", ids.join(", "))
+            // The examples that come with the engine are not built in: say
+            // where one is when it is asked for by name.
+            let example = std::path::Path::new("scenes/examples").join(format!("{id}.ron"));
+            let hint = if example.is_file() {
+                format!(
+                    "\nhint: `{id}` is an example in scenes/examples: add `--scenes scenes/examples` before the command"
+                )
+            } else {
+                String::new()
+            };
+            anyhow!("no battle `{id}`; battles: {}{hint}", ids.join(", "))
         })
 }
 

@@ -1522,6 +1522,6 @@ mod tests {
             "a light wind from the south"
         );
         assert_eq!(wind_phrase(Locale::ZhHans, 0.05, Compass::North), "无风");
-        assert_eq!(wind_phrase(Locale::ZhHans, 0.5, Compass::North), "南风渐紧");
+        assert_eq!(wind_phrase(Locale::ZhHans, 0.5, Compass::North), "南风阵阵");
     }
 }

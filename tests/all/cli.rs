@@ -229,6 +229,17 @@ fn unknown_scene_and_role_list_the_valid_ones() {
         "{}",
         text(&out.stderr)
     );
+    assert!(!text(&out.stderr).contains("hint"), "{}", text(&out.stderr));
+    // An example that comes with the engine (the tests run in its folder).
+    let out = xiaoling(&["play", "--scene", "red-cliffs"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(
+            "hint: `red-cliffs` is an example in scenes/examples: add `--scenes scenes/examples` before the command"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
     let out = xiaoling(&["play", "--scene", "false-cry", "--role", "nobody"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(

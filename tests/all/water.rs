@@ -316,7 +316,7 @@ fn the_eight_points_are_named_in_words() {
     let en = transcript(&scene, 1, Locale::En, "next\n");
     assert!(en.contains("a fresh wind from the south-east"), "{en}");
     let zh = transcript(&scene, 1, Locale::ZhHans, "next\n");
-    assert!(zh.contains("东南风渐紧"), "{zh}");
+    assert!(zh.contains("东南风阵阵"), "{zh}");
 }
 
 // --- Fire -----------------------------------------------------------------

@@ -215,7 +215,7 @@ pub(super) fn wind_phrase(band: u8, toward: Compass) -> String {
     match band {
         0 => "无风".to_string(),
         1 => format!("微微{from}风"),
-        2 => format!("{from}风渐紧"),
+        2 => format!("{from}风阵阵"),
         _ => format!("{from}风大作"),
     }
 }
@@ -947,7 +947,7 @@ pub(super) fn command_help(action: Action) -> &'static str {
         Action::Next => "静待一回合，或N回合（有事即停）；回车亦可",
         Action::Wait => "静待，直到有事：待决之事、军情、我军遇袭或溃散、发现敌军",
         Action::Order => {
-            "向本部某营下令（用编号或名称）：坚守、前进 某地、进攻 某地、撤退、收拢；不在身边者由传令兵送达"
+            "向本部某营下令（用标签或名字）：坚守、前进 某地、进攻 某地、撤退、收拢；不在身边者由传令兵送达"
         }
         Action::Orders => "各部现行军令与在途军令",
         Action::Report => "上一回合详报：各部的行止、交战与士气",
