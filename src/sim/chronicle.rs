@@ -145,4 +145,27 @@ impl Chronicle {
     pub fn push(&mut self, entry: Entry) {
         self.entries.push(entry);
     }
+
+    /// One entry per zone where men died, from `dead` (zone-major, a count
+    /// per side): `entry(zone, men, losses by side)`, losses only of the
+    /// sides that lost any (the crush's and the fire's dead alike).
+    pub fn push_losses_by_zone(
+        &mut self,
+        dead: &[u32],
+        n_sides: usize,
+        entry: impl Fn(usize, u32, Vec<(usize, u32)>) -> Entry,
+    ) {
+        for (zone, by_side) in dead.chunks(n_sides.max(1)).enumerate() {
+            let men: u32 = by_side.iter().sum();
+            if men > 0 {
+                let losses = by_side
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, men)| **men > 0)
+                    .map(|(side, men)| (side, *men))
+                    .collect();
+                self.push(entry(zone, men, losses));
+            }
+        }
+    }
 }

@@ -91,6 +91,20 @@ type UnitItem<'a> = (
     &'a Morale,
 );
 
+/// The units as combat and the fire read and hurt them.
+type Fighters<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static UnitInfo,
+        &'static mut Strength,
+        &'static Location,
+        &'static Orders,
+        &'static mut Morale,
+    ),
+>;
+
 /// Fire kills `fire_casualties` × its level of the men of every unit on the
 /// field in a burning zone, per 刻 of the sub-step; the dead count as the
 /// unit's losses this turn (morale reads them) and are told by zone and side.
@@ -99,14 +113,7 @@ fn burn(
     io: &mut TurnIo,
     (fires, burned): (&mut Vec<f64>, &mut Vec<u32>),
     zones: &Query<(&ZoneIdx, &Burning)>,
-    units: &mut Query<(
-        Entity,
-        &UnitInfo,
-        &mut Strength,
-        &Location,
-        &Orders,
-        &mut Morale,
-    )>,
+    units: &mut Fighters,
 ) {
     let dt = io.dt();
     let super::TurnIo {
@@ -157,18 +164,11 @@ fn burn(
     }
     // Men dying: the next sub-step is not quiet.
     *busy = true;
-    for (zone, by_side) in burned.chunks(n_sides.max(1)).enumerate() {
-        let men: u32 = by_side.iter().sum();
-        if men > 0 {
-            let losses = by_side
-                .iter()
-                .enumerate()
-                .filter(|(_, men)| **men > 0)
-                .map(|(side, men)| (side, *men))
-                .collect();
-            chronicle.push(Entry::Burned { zone, men, losses });
-        }
-    }
+    chronicle.push_losses_by_zone(burned, n_sides, |zone, men, losses| Entry::Burned {
+        zone,
+        men,
+        losses,
+    });
 }
 
 /// Empties `list` and fills it with `len` copies of `value`, keeping its memory.
@@ -185,14 +185,7 @@ pub fn combat_system(
     mut rng: ResMut<BattleRng>,
     mut commanders: Query<&mut CommanderState>,
     zones: Query<(&ZoneIdx, &Burning)>,
-    mut units: Query<(
-        Entity,
-        &UnitInfo,
-        &mut Strength,
-        &Location,
-        &Orders,
-        &mut Morale,
-    )>,
+    mut units: Fighters,
 ) {
     let dt = io.dt();
     // Fire kills the men standing in it, fighting or not (off unless a

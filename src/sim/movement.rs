@@ -1042,18 +1042,11 @@ pub fn movement_system(
         }
     }
     if any_trampled {
-        for (zone, by_side) in trampled.chunks(n_sides.max(1)).enumerate() {
-            let men: u32 = by_side.iter().sum();
-            if men > 0 {
-                let losses = by_side
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, men)| **men > 0)
-                    .map(|(side, men)| (side, *men))
-                    .collect();
-                chronicle.push(Entry::Trampled { zone, men, losses });
-            }
-        }
+        chronicle.push_losses_by_zone(trampled, n_sides, |zone, men, losses| Entry::Trampled {
+            zone,
+            men,
+            losses,
+        });
     }
     if any_crossed {
         for (idx, mut passage) in passages.iter_mut() {
