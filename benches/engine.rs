@@ -221,17 +221,18 @@ fn autosave_at_commands(bencher: Bencher, commands: usize) {
         xiaoling::scene::parse_scene("tutorial-skirmish.ron", &source, &rules).expect("scene"),
     );
     let transcript = xiaoling::save::Transcript::new(chinese_transcript(10 * 1024));
+    let rear_foot = scene.find("rear-foot").expect("the rear foot");
     let start = || {
         let (mut game, _) = Game::new(Arc::clone(&scene), "sun-gang", 4).expect("game");
         for _ in 0..commands {
-            let _ = game.order("rear-foot", UnitCommand::Hold);
+            let _ = game.order(rear_foot, UnitCommand::Hold);
         }
         game
     };
     // The orders between the autosaves are taken at both sizes (the log
     // stops taking orders a little short of 20,000).
     let then = |game: &mut Game| {
-        game.order("rear-foot", UnitCommand::Hold)
+        game.order(rear_foot, UnitCommand::Hold)
             .expect("an order between the autosaves");
     };
     second_autosave(bencher, &dir, &transcript, start, then);

@@ -106,7 +106,7 @@ fn main() {
         while !game.is_over() && game.turn() <= scene.meta().max_turns {
             black_box(game.auto_step().ok());
         }
-        black_box(game.story().ended.clone());
+        black_box(game.story().ended);
         total += start.elapsed();
     }
     report("game: a whole historical play-through", GAMES, total);

@@ -10,7 +10,7 @@
 //! findings are folded into a [`Lint`], in game order, so the report is the
 //! same whatever the number of threads. No IO: the CLI prints it.
 
-use crate::scene::{Prose, Scene};
+use crate::scene::{Prose, Scene, UnitId, ZoneId};
 use crate::sim::rng::BattleRng;
 use crate::story::{Game, Policy, StoryError, UnitCommand, text_id};
 use serde::Serialize;
@@ -233,7 +233,7 @@ fn play_one(scene: &Arc<Scene>, role: &str, seed: u64, run: u32) -> Result<Playe
             if driver.orders
                 && rng.chance(0.35)
                 && let Some((unit, order, typed)) = random_order(&mut game, &mut rng)
-                && game.order(&unit, order).is_ok()
+                && game.order(unit, order).is_ok()
             {
                 commands.push(typed);
             }
@@ -268,7 +268,7 @@ fn play_one(scene: &Arc<Scene>, role: &str, seed: u64, run: u32) -> Result<Playe
         told: audit.told,
         false_claims,
         oddities,
-        ending: game.story().ended.clone(),
+        ending: game.story().ended.map(|e| scene.id_of(e).to_string()),
         chosen: game.decided().collect(),
         losses: (0..scene.sides().len())
             .map(|s| game.side_losses(s))
@@ -280,29 +280,23 @@ fn play_one(scene: &Arc<Scene>, role: &str, seed: u64, run: u32) -> Result<Playe
 
 /// An order to one of the player's units, drawn from the driver's stream:
 /// (unit id, order, as typed).
-fn random_order(game: &mut Game, rng: &mut BattleRng) -> Option<(String, UnitCommand, String)> {
+fn random_order(game: &mut Game, rng: &mut BattleRng) -> Option<(UnitId, UnitCommand, String)> {
     let units = game.player_units();
     if units.is_empty() {
         return None;
     }
     let scene = game.scene_arc();
-    let unit = scene.units().get(units[rng.index(units.len())])?.id.clone();
-    let zone = scene
-        .zones()
-        .get(rng.index(scene.zones().len()))?
-        .id
-        .clone();
+    let unit = UnitId::at(units[rng.index(units.len())]);
+    let zone = ZoneId::at(rng.index(scene.zones().len()));
+    let zone_id = scene.id_of(zone);
     let (order, typed) = match rng.index(5) {
         0 => (UnitCommand::Hold, "hold".to_string()),
-        1 => (UnitCommand::Attack(zone.clone()), format!("attack {zone}")),
+        1 => (UnitCommand::Attack(zone), format!("attack {zone_id}")),
         2 => (UnitCommand::Withdraw, "withdraw".to_string()),
         3 => (UnitCommand::Rally, "rally".to_string()),
-        _ => (
-            UnitCommand::Advance(zone.clone()),
-            format!("advance {zone}"),
-        ),
+        _ => (UnitCommand::Advance(zone), format!("advance {zone_id}")),
     };
-    let typed = format!("order {unit} {typed}");
+    let typed = format!("order {} {typed}", scene.id_of(unit));
     Some((unit, order, typed))
 }
 
@@ -644,6 +638,7 @@ pub fn report_text(lint: &Lint, scenes: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::testing::Ids;
 
     /// The small world: Zhang may send his foot over the ford (where they
     /// may break) or keep them back; later he is offered an option whose
@@ -708,11 +703,11 @@ mod tests {
                         ["hold"] => UnitCommand::Hold,
                         ["withdraw"] => UnitCommand::Withdraw,
                         ["rally"] => UnitCommand::Rally,
-                        ["attack", zone] => UnitCommand::Attack((*zone).to_string()),
-                        ["advance", zone] => UnitCommand::Advance((*zone).to_string()),
+                        ["attack", zone] => UnitCommand::Attack(game.zone(zone)),
+                        ["advance", zone] => UnitCommand::Advance(game.zone(zone)),
                         other => panic!("an order the lint gives: {other:?}"),
                     };
-                    game.order(unit, order)
+                    game.order(game.unit(unit), order)
                 }
                 [n] => game.choose(n.parse().expect("an option number")),
                 other => panic!("a command the lint gives: {other:?}"),

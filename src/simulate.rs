@@ -145,7 +145,8 @@ fn shares(endings: &BTreeMap<String, u32>, games: u32) -> Vec<Share> {
 
 /// What one game contributes to the report.
 struct Outcome {
-    ending: String,
+    /// None: the game did not finish.
+    ending: Option<crate::scene::EndingId>,
     losses: Vec<f64>,
     /// The options taken, as (turning point, option) indices in the scene:
     /// named only when folded, not copied per game.
@@ -185,11 +186,7 @@ fn play_out(game: &mut Game, scene: &Scene) -> Result<Outcome, StoryError> {
         }
     }
     Ok(Outcome {
-        ending: game
-            .story()
-            .ended
-            .clone()
-            .unwrap_or_else(|| "unfinished".to_string()),
+        ending: game.story().ended,
         losses: (0..scene.sides().len())
             .map(|side| f64::from(game.side_losses(side)))
             .collect(),
@@ -275,11 +272,12 @@ struct Sums {
 impl Sums {
     fn add(&mut self, scene: &Scene, game_seed: u64, outcome: &Outcome) {
         self.games += 1;
-        match self.endings.get_mut(outcome.ending.as_str()) {
+        let ending = outcome.ending.map_or("unfinished", |e| scene.id_of(e));
+        match self.endings.get_mut(ending) {
             Some(count) => *count += 1,
             None => {
-                self.endings.insert(outcome.ending.clone(), 1);
-                self.first_seed.insert(outcome.ending.clone(), game_seed);
+                self.endings.insert(ending.to_string(), 1);
+                self.first_seed.insert(ending.to_string(), game_seed);
             }
         }
         for (side, lost) in scene.sides().iter().zip(&outcome.losses) {
@@ -470,9 +468,11 @@ mod tests {
                 )
                 .expect("game");
                 let outcome = play_out(&mut game, &scene).expect("a legal game");
-                assert_eq!(&outcome.ending, ending);
+                let ended = outcome.ending.map(|e| scene.id_of(e));
+                assert_eq!(ended, Some(ending.as_str()));
+                let story = crate::save::SavedStory::of(game.story(), &scene);
                 assert!(
-                    game.story()
+                    story
                         .chosen
                         .contains(&(option.turning_point.clone(), option.option.clone()))
                 );
@@ -483,7 +483,7 @@ mod tests {
                         (tp.id.clone(), tp.options[option].id.clone())
                     })
                     .collect();
-                let mut decided = game.story().chosen.clone();
+                let mut decided = story.chosen.clone();
                 decided.sort();
                 let mut named_sorted = named;
                 named_sorted.sort();

@@ -11,7 +11,10 @@
 
 use crate::scene::placeholder::Placeholder;
 use crate::scene::resolved::Variants;
-use crate::scene::{Act, Cmp, Cond, Condition, Effect, Prose, RoleId, Scene, Text, ZoneId};
+use crate::scene::{
+    Act, Cmp, Cond, Condition, Effect, EndingId, EventId, FlagId, Prose, RoleId, Scene, Text, TpId,
+    UnitId, WatchId, ZoneId,
+};
 use crate::sim::rng::BattleRng;
 use crate::sim::{Battle, Entry, Facts, WorldState};
 use serde::{Deserialize, Serialize};
@@ -90,8 +93,6 @@ pub struct Game {
     /// What the last effect caused in the battle, told or dropped at once:
     /// one list's memory for every effect of a game.
     entries: Vec<crate::sim::Entry>,
-    /// Strings of the last game's story, for this one's ids.
-    spare: Spare,
     /// What the played side knows of the battle (`picture.rs`): kept only
     /// while the game tells its story (it moves nothing in the battle).
     picture: Picture,
@@ -117,26 +118,6 @@ struct Marks {
     verdicts: verdicts::Verdicts,
 }
 
-/// The strings a restarted game's story held, their memory kept for the
-/// ids the next game records (a simulated game records dozens, and a
-/// simulation plays thousands): copying an id into one allocates nothing.
-#[derive(Debug, Default)]
-struct Spare(Vec<String>);
-
-impl Spare {
-    /// `id` as an owned string, in spare memory when there is some.
-    fn copy(&mut self, id: &str) -> String {
-        match self.0.pop() {
-            Some(mut string) => {
-                string.clear();
-                string.push_str(id);
-                string
-            }
-            None => id.to_string(),
-        }
-    }
-}
-
 impl Marks {
     /// The marks of an empty story, written over these (of the same scene).
     fn clear(&mut self) {
@@ -156,8 +137,7 @@ impl Marks {
         verdicts.forget_all();
     }
 
-    /// The marks of `story` in `scene`'s ids (ids the scene lacks, as a
-    /// hand-edited save may hold, mark nothing).
+    /// The marks of `story`, a story of `scene`.
     fn of(scene: &Scene, story: &StoryState) -> Marks {
         let resolved = scene.resolved();
         let mut marks = Marks {
@@ -165,33 +145,27 @@ impl Marks {
             reached: vec![false; scene.turning_points().len()],
             chosen: vec![None; scene.turning_points().len()],
             flags: vec![false; resolved.flags.len()],
-            since: resolved
-                .watched
-                .iter()
-                .map(|w| story.since.get(&w.id).copied())
+            since: (0..resolved.watched.len())
+                .map(|w| story.since.get(&WatchId::at(w)).copied())
                 .collect(),
             verdicts: verdicts::Verdicts::new(
                 scene.events().len() + scene.endings().len() + scene.turning_points().len(),
             ),
         };
-        for id in &story.happened {
-            if let Some(event) = resolved.event(id) {
-                marks.happened[event.idx()] = true;
+        for event in &story.happened {
+            if let Some(happened) = marks.happened.get_mut(event.idx()) {
+                *happened = true;
             }
         }
-        for (tp, option) in &story.chosen {
-            if let Some(tp) = resolved.tp(tp) {
-                marks.reached[tp.idx()] = true;
-                marks.chosen[tp.idx()] = scene.turning_points()[tp.idx()]
-                    .options
-                    .iter()
-                    .position(|o| o.id == *option)
-                    .and_then(|o| u32::try_from(o).ok());
+        for &(tp, option) in &story.chosen {
+            if let Some(reached) = marks.reached.get_mut(tp.idx()) {
+                *reached = true;
+                marks.chosen[tp.idx()] = Some(option);
             }
         }
         for flag in &story.flags {
-            if let Some(flag) = resolved.flag(flag) {
-                marks.flags[flag.idx()] = true;
+            if let Some(set) = marks.flags.get_mut(flag.idx()) {
+                *set = true;
             }
         }
         marks
@@ -278,7 +252,6 @@ impl Game {
             opening: None,
             lookahead: None,
             entries: Vec::new(),
-            spare: Spare::default(),
             picture: Picture::default(),
             truth_told: false,
             audit: audit.then(Box::default),
@@ -299,7 +272,7 @@ impl Game {
     /// What `simulate` plays its thousands of games with.
     pub fn restart(&mut self, seed: u64) -> Vec<Output> {
         self.battle.reset(&self.scene, seed);
-        self.story.clear(&mut self.spare);
+        self.story.clear();
         self.marks.clear();
         self.seed = seed;
         self.open_verdicts();
@@ -340,8 +313,8 @@ impl Game {
                 BattleRng::from_seed(key).index(count) + 1
             }
             Policy::Greedy => {
-                let tp = self.pending()?.id.clone();
-                self.greedy_option(&tp) + 1
+                let tp = self.story.pending?;
+                self.greedy_option(tp) + 1
             }
         })
     }
@@ -450,8 +423,12 @@ impl Game {
     pub fn pending(&self) -> Option<&crate::scene::TurningPoint> {
         self.story
             .pending
-            .as_deref()
-            .and_then(|id| self.scene.turning_point(id))
+            .and_then(|tp| self.scene.turning_points().get(tp.idx()))
+    }
+
+    /// The turning point awaiting a decision, by id.
+    pub fn pending_id(&self) -> Option<TpId> {
+        self.story.pending
     }
     pub fn can_undo(&self) -> bool {
         self.scene.meta().undo && !self.undo_stack.is_empty()
@@ -462,18 +439,12 @@ impl Game {
         match command {
             Command::Next => self.next(),
             Command::Choose { tp, option } => {
-                let pending = self.pending().ok_or(StoryError::NothingToChoose)?;
-                if &pending.id != tp {
+                if self.story.pending != Some(*tp) {
                     return Err(StoryError::NothingToChoose);
                 }
-                let idx = pending
-                    .options
-                    .iter()
-                    .position(|o| &o.id == option)
-                    .ok_or_else(|| StoryError::NoOptionNamed(option.clone()))?;
-                self.choose(idx + 1)
+                self.choose(*option as usize + 1)
             }
-            Command::Order { unit, order } => self.order(unit, order.clone()),
+            Command::Order { unit, order } => self.order(*unit, *order),
         }
     }
 
@@ -519,21 +490,19 @@ impl Game {
         if self.is_over() {
             return Err(StoryError::Ended);
         }
-        let tp = self.pending().ok_or(StoryError::NothingToChoose)?.clone();
-        if number == 0 || number > tp.options.len() {
-            return Err(StoryError::NoSuchOption(number, tp.options.len()));
+        let tp = self.story.pending.ok_or(StoryError::NothingToChoose)?;
+        let options = self.pending().map_or(0, |tp| tp.options.len());
+        if number == 0 || number > options {
+            return Err(StoryError::NoSuchOption(number, options));
         }
-        let option = &tp.options[number - 1];
         self.push_undo();
         self.log.push(Command::Choose {
-            tp: tp.id.clone(),
-            option: option.id.clone(),
+            tp,
+            option: (number - 1) as u32,
         });
         self.story.pending = None;
         let mut out = Vec::new();
-        if let Some(tp) = self.scene.resolved().tp(&tp.id) {
-            self.decide(tp.idx(), number - 1, true, &mut out);
-        }
+        self.decide(tp.idx(), number - 1, true, &mut out);
         self.settle(&mut out);
         self.look();
         Ok(out)
@@ -713,12 +682,11 @@ impl Game {
             if self.marks.now(watch) {
                 if self.marks.since[idx].is_none() {
                     self.marks.set_since(&self.readers, idx, Some(turn));
-                    let id = self.spare.copy(&watch.id);
-                    self.story.since.insert(id, turn);
+                    self.story.since.insert(WatchId::at(idx), turn);
                 }
             } else if self.marks.since[idx].is_some() {
                 self.marks.set_since(&self.readers, idx, None);
-                self.story.since.remove(&watch.id);
+                self.story.since.remove(&WatchId::at(idx));
             }
         }
     }
@@ -773,13 +741,13 @@ impl Game {
         else {
             return;
         };
-        let chosen = (self.spare.copy(&tp.id), self.spare.copy(&option.id));
-        self.story.chosen.push(chosen);
+        let (tp_id, option_no) = (TpId::at(tp_idx), option_idx as u32);
+        self.story.chosen.push((tp_id, option_no));
         self.marks
-            .set_chosen(&self.readers, tp_idx, u32::try_from(option_idx).ok());
+            .set_chosen(&self.readers, tp_idx, Some(option_no));
         self.say(out, || Output::Decided {
-            tp: tp.id.clone(),
-            option: option.id.clone(),
+            tp: tp_id,
+            option: option_no,
             by_player,
         });
         let chooser = scene.resolved().commander_side[resolved.role.idx()].idx();
@@ -814,15 +782,6 @@ impl Game {
         }
     }
 
-    /// The side of the commander `role` names, if the scene has him.
-    fn side_of_role(&self, role: &str) -> Option<usize> {
-        let resolved = self.scene.resolved();
-        self.scene
-            .commander_idx(role)
-            .and_then(|c| resolved.commander_side.get(c))
-            .map(|side| side.idx())
-    }
-
     /// Applies an effect: `effect` as the file says it (its texts), `act`
     /// the same resolved.
     /// `from` names the item whose effect it is, for the audit.
@@ -835,15 +794,12 @@ impl Game {
         out: &mut Vec<Output>,
     ) {
         match (effect, act) {
-            (Effect::SetFlag(flag), Act::SetFlag(id)) => {
-                if !self.story.flags.contains(flag) {
-                    let flag = self.spare.copy(flag);
-                    self.story.flags.insert(flag);
-                }
+            (Effect::SetFlag(_), Act::SetFlag(id)) => {
+                self.story.flags.insert(*id);
                 self.marks.set_flag(&self.readers, id.idx(), true);
             }
-            (Effect::ClearFlag(flag), Act::ClearFlag(id)) => {
-                self.story.flags.remove(flag);
+            (Effect::ClearFlag(_), Act::ClearFlag(id)) => {
+                self.story.flags.remove(id);
                 self.marks.set_flag(&self.readers, id.idx(), false);
             }
             (Effect::Narrate(text), Act::Narrate(variants)) => {
@@ -929,6 +885,7 @@ pub fn default_name(scene: &str, role: &str, seed: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::testing::Ids;
 
     #[test]
     fn an_audited_game_notes_a_placeholder_that_prints_nothing() {
@@ -975,14 +932,19 @@ mod tests {
     #[test]
     fn a_unit_with_its_commander_obeys_at_once_and_others_wait_for_the_courier() {
         let mut game = ordered_game(0.0);
-        let out = game.order("ming-foot", UnitCommand::Hold).expect("order");
+        let out = game
+            .order(game.unit("ming-foot"), UnitCommand::Hold)
+            .expect("order");
         assert!(
             matches!(out[..], [Output::Ordered { arrives: None, .. }]),
             "{out:?}"
         );
         // The tent is three zones from the south bank: 30 minutes, two turns.
         let out = game
-            .order("far-foot", UnitCommand::Advance("north-bank".into()))
+            .order(
+                game.unit("far-foot"),
+                UnitCommand::Advance(game.zone("north-bank")),
+            )
             .expect("order");
         assert!(
             matches!(
@@ -1021,7 +983,7 @@ mod tests {
     fn smoke_on_the_way_slows_the_courier() {
         let mut clear = ordered_game(0.0);
         let mut smoky = ordered_game(0.95);
-        let arrives = |game: &mut Game| match game.order("far-foot", UnitCommand::Hold) {
+        let arrives = |game: &mut Game| match game.order(game.unit("far-foot"), UnitCommand::Hold) {
             Ok(out) => match out.first() {
                 Some(Output::Ordered { arrives, .. }) => *arrives,
                 _ => None,
@@ -1040,14 +1002,15 @@ mod tests {
     fn a_routing_unit_will_not_listen_and_a_courier_finding_it_broken_is_lost() {
         let mut game = ordered_game(0.0);
         let idx = far(&game);
-        game.order("far-foot", UnitCommand::Withdraw).expect("sent");
+        game.order(game.unit("far-foot"), UnitCommand::Withdraw)
+            .expect("sent");
         crate::sim::testing::set_state(
             game.battle.world_mut(),
             idx,
             crate::scene::MoraleState::Routing,
         );
         assert_eq!(
-            game.order("far-foot", UnitCommand::Hold),
+            game.order(game.unit("far-foot"), UnitCommand::Hold),
             Err(StoryError::WillNotListen)
         );
         let mut lost = false;
@@ -1066,14 +1029,23 @@ mod tests {
         let mut game = ordered_game(0.0);
         game.next().expect("turn");
         let before = game.snapshot();
-        game.order("far-foot", UnitCommand::Advance("north-bank".into()))
-            .expect("order");
+        game.order(
+            game.unit("far-foot"),
+            UnitCommand::Advance(game.zone("north-bank")),
+        )
+        .expect("order");
         game.undo().expect("undo");
         assert_eq!(game.snapshot(), before, "undo takes the order back");
-        game.order("far-foot", UnitCommand::Advance("north-bank".into()))
-            .expect("order");
-        game.order("ming-foot", UnitCommand::Attack("ford".into()))
-            .expect("order");
+        game.order(
+            game.unit("far-foot"),
+            UnitCommand::Advance(game.zone("north-bank")),
+        )
+        .expect("order");
+        game.order(
+            game.unit("ming-foot"),
+            UnitCommand::Attack(game.zone("ford")),
+        )
+        .expect("order");
         for _ in 0..4 {
             game.next().expect("turn");
         }
@@ -1088,12 +1060,18 @@ mod tests {
     fn orders_are_refused_clearly() {
         let mut game = ordered_game(0.0);
         assert_eq!(
-            game.order("banner", UnitCommand::Hold),
+            game.order(game.unit("banner"), UnitCommand::Hold),
             Err(StoryError::NoSuchUnit("banner".into())),
             "an enemy unit is not yours"
         );
+        // A place the battle lacks has no id: a command naming one (in a
+        // save's log) is refused when it is read.
+        let named = crate::save::SavedCommand::Order {
+            unit: "ming-foot".into(),
+            order: crate::save::SavedUnitCommand::Advance("moon".into()),
+        };
         assert_eq!(
-            game.order("ming-foot", UnitCommand::Advance("moon".into())),
+            named.to_command(game.scene()),
             Err(StoryError::NoSuchZone("moon".into()))
         );
         let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
@@ -1102,7 +1080,7 @@ mod tests {
         }));
         let mut game = Game::new(scene, "zhang", 1).expect("game").0;
         assert!(matches!(
-            game.order("ming-foot", UnitCommand::Hold),
+            game.order(game.unit("ming-foot"), UnitCommand::Hold),
             Err(StoryError::NoOrders(_))
         ));
     }
@@ -1146,7 +1124,7 @@ mod tests {
         let lucky_after_one_turn = |seed: u64| {
             let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", seed).expect("game");
             game.next().expect("a turn");
-            game.story().flags.contains("lucky")
+            game.story().flags.contains(&game.id::<FlagId>("lucky"))
         };
         let hits = (0..60).filter(|seed| lucky_after_one_turn(*seed)).count();
         assert!((15..=45).contains(&hits), "about half of 60 seeds: {hits}");
@@ -1236,7 +1214,9 @@ mod tests {
         for _ in 0..6 {
             game.next().expect("a turn");
             for id in game.story().happened.clone() {
-                first_turn.entry(id).or_insert(game.turn());
+                first_turn
+                    .entry(game.scene().id_of(id).to_string())
+                    .or_insert(game.turn());
             }
         }
         let at = |id: &str| first_turn.get(id).copied();
@@ -1245,13 +1225,19 @@ mod tests {
         assert_eq!(at("flag-after"), Some(3));
         assert_eq!(at("two-after"), Some(4));
         assert_eq!(at("khan-fallen"), Some(4));
-        assert_eq!(game.story().since.get("signal"), Some(&2));
+        assert_eq!(
+            game.story().since.get(&game.id::<WatchId>("signal")),
+            Some(&2)
+        );
         // Undo rewinds the turns noted with the rest.
         game.undo().expect("undo");
         game.undo().expect("undo");
         game.next().expect("a turn");
         game.next().expect("a turn");
-        assert_eq!(game.story().since.get("signal"), Some(&2));
+        assert_eq!(
+            game.story().since.get(&game.id::<WatchId>("signal")),
+            Some(&2)
+        );
     }
 
     #[test]
@@ -1287,7 +1273,7 @@ mod tests {
             }))
         );
         assert_eq!(game.turn(), 0);
-        assert!(game.story().flags.contains("opening"));
+        assert!(game.story().flags.contains(&game.id::<FlagId>("opening")));
     }
 
     #[test]
@@ -1331,7 +1317,7 @@ mod tests {
         );
         let jin_men = world.side_men(game.field(), 1);
         game.next().expect("turn 2");
-        assert_eq!(game.story().ended.as_deref(), Some("over"));
+        assert_eq!(game.story().ended, Some(game.id::<EndingId>("over")));
         let world = game.world();
         assert_eq!(world.units[2].side, Some(0));
         assert_eq!(world.commanders[1].side, 0);
@@ -1373,20 +1359,24 @@ mod tests {
         let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", 1).expect("game");
         assert_eq!(game.player_units(), vec![0]);
         assert!(matches!(
-            game.order("han-foot", UnitCommand::Hold),
+            game.order(game.unit("han-foot"), UnitCommand::Hold),
             Err(StoryError::NoSuchUnit(_))
         ));
         game.next().expect("turn 1");
         game.next().expect("turn 2");
-        assert!(game.story().happened.iter().any(|id| id == "revealed"));
+        assert!(
+            game.story()
+                .happened
+                .contains(&game.id::<EventId>("revealed"))
+        );
         assert_eq!(game.player_units(), vec![2]);
         assert!(matches!(
-            game.order("ming-foot", UnitCommand::Hold),
+            game.order(game.unit("ming-foot"), UnitCommand::Hold),
             Err(StoryError::NoSuchUnit(_))
         ));
         assert!(
             !matches!(
-                game.order("han-foot", UnitCommand::Hold),
+                game.order(game.unit("han-foot"), UnitCommand::Hold),
                 Err(StoryError::NoSuchUnit(_))
             ),
             "the Han foot fight for the Ming now"

@@ -1100,6 +1100,7 @@ mod tests {
     use super::*;
     use crate::repl::render::Style;
     use crate::sim::WorldState;
+    use crate::sim::testing::Ids;
 
     /// The small world (Ming foot on the south bank; the Banner on the north
     /// bank and the Han foot at the tent, both Jin), seen by the Ming, who
@@ -1358,7 +1359,7 @@ mod tests {
         assert_eq!(stuck(&world, &[]), Some(Ui::StuckHeld));
         // An order on its way says more than anything it does meanwhile.
         let courier = crate::story::Courier {
-            unit: "ming-foot".into(),
+            unit: scene.unit("ming-foot"),
             order: crate::story::UnitCommand::Hold,
             arrives: 3,
         };

@@ -23,7 +23,7 @@ use orders::verb;
 use review::source_mark;
 
 use crate::save;
-use crate::scene::{Locale, Scene};
+use crate::scene::{EndingId, Locale, Scene, UnitId, ZoneId};
 use crate::story::{Game, Output, StoryError, Told, UnitCommand};
 use catalogue::{Msg, Reload, Ui, msg, ui};
 use chronicle::Alert;
@@ -43,7 +43,7 @@ enum Piece {
     Line(String),
     Wrapped(String, &'static str),
     Choice,
-    Ending(String, Option<Told>, Option<Told>, Option<Told>),
+    Ending(EndingId, Option<Told>, Option<Told>, Option<Told>),
 }
 
 /// How the session looks and where it keeps saves.
@@ -411,7 +411,7 @@ impl<'a> Session<'a> {
                 Piece::Wrapped(text, indent) => self.say_wrapped(&text, indent),
                 Piece::Choice => self.show_choice(),
                 Piece::Ending(id, text, summary, history) => {
-                    self.show_ending(&id, text.as_ref(), summary.as_ref(), history.as_ref())
+                    self.show_ending(id, text.as_ref(), summary.as_ref(), history.as_ref())
                 }
             }
         }
@@ -549,10 +549,9 @@ impl<'a> Session<'a> {
                     option,
                     by_player,
                 } => {
-                    let Some(tp) = scene.turning_point(tp) else {
-                        continue;
-                    };
-                    let Some(choice) = tp.options.iter().find(|o| &o.id == option) else {
+                    let Some(choice) = (scene.turning_points().get(tp.idx()))
+                        .and_then(|tp| tp.options.get(*option as usize))
+                    else {
                         continue;
                     };
                     // Only the player's own choice is named: what the side
@@ -574,7 +573,7 @@ impl<'a> Session<'a> {
                     history,
                 } => {
                     pieces.push(Piece::Ending(
-                        id.clone(),
+                        *id,
                         text.clone(),
                         summary.clone(),
                         history.clone(),
@@ -622,14 +621,14 @@ impl<'a> Session<'a> {
 
     fn show_ending(
         &mut self,
-        id: &str,
+        id: EndingId,
         text: Option<&Told>,
         summary: Option<&Told>,
         history: Option<&Told>,
     ) {
         let scene = self.game.scene_arc();
         let l = self.options.locale;
-        let Some(ending) = scene.ending(id) else {
+        let Some(ending) = scene.endings().get(id.idx()) else {
             return;
         };
         self.say("");

@@ -115,8 +115,12 @@ impl Session<'_> {
             .filter_map(|i| scene.units().get(*i))
             .map(|u| (u.id.as_str(), names(&u.name)))
             .collect();
+        // The player's words become ids here, at the edge.
         let unit = match find(&unit_words, &units) {
-            Ok(id) => id.to_string(),
+            Ok(id) => match scene.unit_idx(id) {
+                Some(idx) => UnitId::at(idx),
+                None => return,
+            },
             Err(near) => {
                 self.say_wrapped(&not_found(l, &unit_words, near, false), "");
                 return;
@@ -148,7 +152,10 @@ impl Session<'_> {
                 .ok_or(None)
                 .or_else(|_: Option<&str>| find(&zone_words, &zones))
             {
-                Ok(id) => id.to_string(),
+                Ok(id) => match scene.zone_idx(id) {
+                    Some(idx) => Some(ZoneId::at(idx)),
+                    None => return,
+                },
                 Err(near) => {
                     self.say_wrapped(&not_found(l, &zone_words, near, true), "");
                     return;
@@ -159,24 +166,21 @@ impl Session<'_> {
                 self.say_wrapped(usage, "");
                 return;
             }
-            String::new()
+            None
         };
-        let order = match verb(&args[verb_at]) {
-            Some(Verb::Hold) => UnitCommand::Hold,
-            Some(Verb::Advance) => UnitCommand::Advance(zone),
-            Some(Verb::Attack) => UnitCommand::Attack(zone),
-            Some(Verb::Withdraw) => UnitCommand::Withdraw,
+        let order = match (verb(&args[verb_at]), zone) {
+            (Some(Verb::Hold), _) => UnitCommand::Hold,
+            (Some(Verb::Advance), Some(zone)) => UnitCommand::Advance(zone),
+            (Some(Verb::Attack), Some(zone)) => UnitCommand::Attack(zone),
+            (Some(Verb::Withdraw), _) => UnitCommand::Withdraw,
             _ => UnitCommand::Rally,
         };
-        match self.game.order(&unit, order) {
+        match self.game.order(unit, order) {
             Ok(outputs) => {
                 self.show(&outputs);
                 self.autosave("turn");
             }
-            Err(err) => match scene.unit_idx(&unit) {
-                Some(idx) => self.order_refused(idx, &err),
-                None => self.error(&err),
-            },
+            Err(err) => self.order_refused(unit.idx(), &err),
         }
     }
 
@@ -228,9 +232,7 @@ impl Session<'_> {
             if courier.arrives <= self.game.turn() {
                 continue;
             }
-            let Some(idx) = self.game.scene().unit_idx(&courier.unit) else {
-                continue;
-            };
+            let idx = courier.unit.idx();
             let line = self.with_view(|v| {
                 let name = v.unit_name(idx);
                 let what = v.order_words(&courier.order);

@@ -74,9 +74,8 @@ impl Session<'_> {
         self.say(&header);
         self.say_wrapped(&weather, "");
         self.say_wrapped(&whereabouts, "");
-        if let Some(ending) = self.game.story().ended.clone() {
-            let title = scene
-                .ending(&ending)
+        if let Some(ending) = self.game.story().ended {
+            let title = (scene.endings().get(ending.idx()))
                 .map(|e| e.title.get(l).to_string())
                 .unwrap_or_default();
             self.say(&format!("{}{title}", ui(l, Ui::Ending)));
@@ -118,34 +117,35 @@ impl Session<'_> {
         // The player's own side's choices, and the events as he was told
         // them: what the side nobody plays decided is not his to know.
         let own_side = self.game.role_side();
-        for (k, (tp_id, option_id)) in story.chosen.iter().enumerate() {
-            let Some(tp) = scene.turning_point(tp_id) else {
+        let resolved = scene.resolved();
+        for (k, &(tp_id, option)) in story.chosen.iter().enumerate() {
+            let (Some(tp), Some(r_tp)) = (
+                scene.turning_points().get(tp_id.idx()),
+                resolved.turning_points.get(tp_id.idx()),
+            ) else {
                 continue;
             };
-            let side = scene
-                .commander(&tp.role)
-                .and_then(|c| scene.side_idx(&c.side));
-            if side != Some(own_side) {
+            let chooser = r_tp.role.idx();
+            if resolved.commander_side[chooser].idx() != own_side {
                 continue;
             }
-            let Some(option) = tp.options.iter().find(|o| &o.id == option_id) else {
+            let Some(option) = tp.options.get(option as usize) else {
                 continue;
             };
             let at = first_state(k, |s| s.1);
             // A commander who had fallen when the choice was made did not
             // make it: his staff did, in his name.
-            let fallen_then = scene.commander_idx(&tp.role).is_some_and(|c| {
+            let fallen_then = {
                 let history = self.game.undo_history();
                 let fallen = |world: &crate::sim::WorldState| {
-                    world.commanders.get(c).is_some_and(|c| c.fallen.is_some())
+                    (world.commanders.get(chooser)).is_some_and(|c| c.fallen.is_some())
                 };
                 match at {
                     Some(i) if i < history.len() => fallen(&history[i].world),
                     _ => fallen(&self.game.world()),
                 }
-            });
-            let name = scene
-                .commander(&tp.role)
+            };
+            let name = (scene.commanders().get(chooser))
                 .map(|c| c.name.get(l).to_string())
                 .unwrap_or_default();
             let who = if fallen_then {

@@ -17,8 +17,8 @@
 
 use super::journal::{self, Journal};
 use super::{
-    Header, MAX_TRANSCRIPT_BYTES, SaveError, SavedState, bounded_transcript, file_of, fingerprint,
-    now, slot_path, to_text,
+    Header, MAX_TRANSCRIPT_BYTES, SaveError, SavedCommand, SavedState, bounded_transcript, file_of,
+    fingerprint, now, slot_path, to_text,
 };
 use crate::story::{Command, Game, Snapshot};
 use std::path::{Path, PathBuf};
@@ -119,7 +119,8 @@ struct Done {
 /// the fingerprints it keeps, the journal and what it still lacks.
 #[derive(Default)]
 struct Writer {
-    log: Vec<Command>,
+    /// In the file's words: named once, when taken in.
+    log: Vec<SavedCommand>,
     said: String,
     /// Fingerprint of the state before command `k`, where known.
     prints: Vec<Option<u64>>,
@@ -143,7 +144,8 @@ impl Writer {
     /// Takes a job's log, transcript and fingerprints in.
     fn take(&mut self, job: &Job) {
         self.log.truncate(job.keep);
-        self.log.extend_from_slice(&job.more);
+        let scene = &job.header.scene;
+        (self.log).extend(job.more.iter().map(|c| SavedCommand::of(c, scene)));
         self.kept = self.kept.min(job.keep);
         match &job.said {
             Said::Since(text) => {
@@ -164,7 +166,7 @@ impl Writer {
         self.prints.resize(self.log.len(), None);
         for snapshot in &job.fresh {
             if let Some(slot) = self.prints.get_mut(snapshot.log_len) {
-                *slot = Some(fingerprint(snapshot));
+                *slot = Some(fingerprint(snapshot, scene));
             }
         }
     }
@@ -215,7 +217,8 @@ impl Writer {
 
     fn write(&mut self, job: &Job) -> Result<PathBuf, SaveError> {
         let shown = || job.path.display().to_string();
-        let state = SavedState::of(&job.state).map_err(|err| SaveError::Write(shown(), err))?;
+        let state = SavedState::of(&job.state, &job.header.scene)
+            .map_err(|err| SaveError::Write(shown(), err))?;
         let named = if job.journaled {
             self.journal(job)
         } else {

@@ -23,7 +23,6 @@
 
 use super::SavedCommand;
 use super::hash::Fnv;
-use crate::story::Command;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -419,7 +418,7 @@ impl Journal {
     /// its commands itself.
     pub fn append(
         &mut self,
-        log: &[Command],
+        log: &[SavedCommand],
         kept: usize,
         prints: &[(usize, u64)],
         restart: bool,
@@ -431,12 +430,7 @@ impl Journal {
         let opened = self.opened.take();
         if let Some(old) = &opened {
             // What the file already holds of the game is kept.
-            kept = old
-                .log
-                .iter()
-                .zip(log)
-                .take_while(|(a, b)| **a == SavedCommand::from(*b))
-                .count();
+            kept = old.log.iter().zip(log).take_while(|(a, b)| a == b).count();
             if restart && let Some(rest) = said_since.strip_prefix(old.transcript.as_str()) {
                 restart = false;
                 said_since = rest;
@@ -455,7 +449,7 @@ impl Journal {
             Record::Keep(kept).encode(&mut out)?;
         }
         for command in &log[kept..] {
-            Record::Command(command.into()).encode(&mut out)?;
+            Record::Command(command.clone()).encode(&mut out)?;
         }
         for &(k, print) in &prints {
             Record::Print(k, print).encode(&mut out)?;
@@ -498,10 +492,8 @@ impl Journal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::story::Command;
-
-    fn order(n: usize) -> Command {
-        Command::Choose {
+    fn order(n: usize) -> SavedCommand {
+        SavedCommand::Choose {
             tp: format!("tp{n}"),
             option: "a".into(),
         }
@@ -513,7 +505,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let mut journal = Journal::open(&dir, "g").unwrap();
-        let log: Vec<Command> = (0..5).map(order).collect();
+        let log: Vec<SavedCommand> = (0..5).map(order).collect();
         let first = journal
             .append(&log[..3], 0, &[(1, 7)], true, "one\n")
             .unwrap()
@@ -524,7 +516,7 @@ mod tests {
             .unwrap();
         // An undo to 2, then another command.
         let mut undone = log[..2].to_vec();
-        undone.push(Command::Next);
+        undone.push(SavedCommand::Next);
         let third = journal.append(&undone, 2, &[], false, "").unwrap().unwrap();
         let read = |r: &JournalRef| read_ref(&dir, r).unwrap();
         assert_eq!(read(&first).log.len(), 3);
@@ -533,7 +525,7 @@ mod tests {
         assert_eq!(read(&second).checkpoints, vec![(1, 7), (3, 9)]);
         assert_eq!(read(&second).transcript, "one\ntwo 二\n");
         let got = read(&third);
-        assert_eq!(got.log, undone.iter().map(Into::into).collect::<Vec<_>>());
+        assert_eq!(got.log, undone);
         // The state before command 3 was of the log undone.
         assert_eq!(got.checkpoints, vec![(1, 7)]);
 

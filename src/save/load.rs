@@ -361,10 +361,13 @@ pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
     check_fits(&scene, &file).map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
     let snapshot = file
         .state
-        .to_snapshot(file.log.len())
+        .to_snapshot(file.log.len(), &scene)
         .map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
     let mut game = fresh(shown, &scene, &file)?;
-    let log = file.log.iter().map(Into::into).collect();
+    let log = (file.log.iter())
+        .map(|c| c.to_command(&scene))
+        .collect::<Result<_, _>>()
+        .map_err(|why| SaveError::Damaged(shown.to_string(), why.to_string()))?;
     game.restore_saved(&snapshot, log, Vec::new());
     let notice = LoadNotice::Unreached {
         shown: shown.to_string(),
@@ -458,6 +461,7 @@ impl ReplayReport {
 /// policies), comparing the state before each command with the save's
 /// fingerprints, and the end with its saved state.
 pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
+    let scene = game.scene_arc();
     let mut report = ReplayReport {
         ran: 0,
         failed: None,
@@ -470,17 +474,20 @@ pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
         while checkpoints.next_if(|(at, _)| *at < i).is_some() {}
         if let Some((_, saved)) = checkpoints.next_if(|(at, _)| *at == i)
             && report.diverged_at.is_none()
-            && fingerprint(&game.snapshot()) != *saved
+            && fingerprint(&game.snapshot(), &scene) != *saved
         {
             report.diverged_at = Some((i, game.turn()));
         }
-        if let Err(err) = game.run(&command.into()) {
+        let ran = command
+            .to_command(&scene)
+            .and_then(|command| game.run(&command));
+        if let Err(err) = ran {
             report.failed = Some((i, err.to_string()));
             return report;
         }
         report.ran += 1;
     }
-    match SavedState::of(&game.snapshot()) {
+    match SavedState::of(&game.snapshot(), &scene) {
         Ok(end) => {
             report.same_end = if file.format < 2 {
                 // Format 1 kept the zh-Hant made from zh-Hans in the texts

@@ -53,7 +53,7 @@ use crate::sim::WorldState;
 use crate::sim::morale::{MAX_LAST, MAX_NOTED};
 use crate::sim::movement::UnitOrder;
 use crate::sim::rng::BattleRng;
-use crate::story::{Command, Game, Snapshot};
+use crate::story::{Game, Snapshot};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -240,7 +240,7 @@ impl RngPosition {
 }
 
 impl SavedState {
-    pub fn of(snapshot: &Snapshot) -> Result<SavedState, String> {
+    pub fn of(snapshot: &Snapshot, scene: &Scene) -> Result<SavedState, String> {
         let WorldState {
             turn,
             weather,
@@ -264,12 +264,12 @@ impl SavedState {
                 vision: vision.into(),
                 wet_cloth: wet_cloth.clone(),
             },
-            story: (&snapshot.story).into(),
+            story: SavedStory::of(&snapshot.story, scene),
             policy_rng: RngPosition::of(&snapshot.policy_rng.0)?,
         })
     }
 
-    pub fn to_snapshot(&self, log_len: usize) -> Result<Snapshot, String> {
+    pub fn to_snapshot(&self, log_len: usize, scene: &Scene) -> Result<Snapshot, String> {
         let SavedWorld {
             turn,
             weather,
@@ -293,7 +293,7 @@ impl SavedState {
                 vision: vision.into(),
                 wet_cloth: wet_cloth.clone(),
             },
-            story: (&self.story).into(),
+            story: self.story.to_story(scene)?,
             policy_rng: BattleRng::new(self.policy_rng.to_rng()?),
             log_len,
             // Not in the file: rebuilt from the world when restored.
@@ -323,8 +323,8 @@ impl SavedState {
 }
 
 /// The fingerprint of a game state, as a save's checkpoints hold it.
-pub fn fingerprint(snapshot: &Snapshot) -> u64 {
-    SavedState::of(snapshot)
+pub fn fingerprint(snapshot: &Snapshot, scene: &Scene) -> u64 {
+    SavedState::of(snapshot, scene)
         .map(|s| s.fingerprint())
         .unwrap_or(0)
 }
@@ -339,16 +339,19 @@ pub fn now() -> u64 {
 
 /// The save of a game as it stands.
 pub fn save_file(game: &mut Game, transcript: &str) -> Result<SaveFile, String> {
-    let state = SavedState::of(&game.snapshot())?;
+    let state = SavedState::of(&game.snapshot(), game.scene())?;
     let checkpoints = game
         .undo_history()
         .iter()
-        .map(|s| (s.log_len, fingerprint(s)))
+        .map(|s| (s.log_len, fingerprint(s, game.scene())))
+        .collect();
+    let log: Vec<SavedCommand> = (game.log().iter())
+        .map(|c| SavedCommand::of(c, game.scene()))
         .collect();
     Ok(file_of(
         &Header::of(game, now()),
         state,
-        game.log(),
+        &log,
         checkpoints,
         transcript,
     ))
@@ -391,7 +394,7 @@ impl Header {
 pub(crate) fn file_of(
     header: &Header,
     state: SavedState,
-    log: &[Command],
+    log: &[SavedCommand],
     checkpoints: Vec<(usize, u64)>,
     transcript: &str,
 ) -> SaveFile {
@@ -408,7 +411,7 @@ pub(crate) fn file_of(
         turn: header.turn,
         policies: header.policies,
         state,
-        log: log.iter().map(Into::into).collect(),
+        log: log.to_vec(),
         checkpoints,
         transcript: bounded_transcript(transcript, MAX_TRANSCRIPT_BYTES),
         show_sources: header.show_sources,

@@ -7,7 +7,7 @@
 //! Conversions go both ways: `from` the engine's values when saving, `into`
 //! them when restoring a saved state that its log does not reproduce.
 
-use crate::scene::{Compass, Fate, MoraleState, Text};
+use crate::scene::{Compass, Fate, MoraleState, Scene, Text, TpId, UnitId, ZoneId};
 use crate::sim::CommanderState;
 use crate::sim::haze::Haze;
 use crate::sim::morale::{Modifier, Morale};
@@ -16,7 +16,7 @@ use crate::sim::perception::Vision;
 use crate::sim::rumor::{Rumor, Rumors};
 use crate::sim::state::{UnitRecord, ZoneRecord};
 use crate::sim::weather::{Burning, Passage, Weather};
-use crate::story::{Arg, Command, Courier, Policy, StoryState, Told, UnitCommand};
+use crate::story::{Arg, Command, Courier, Policy, StoryError, StoryState, Told, UnitCommand};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -602,84 +602,122 @@ impl From<&SavedTold> for Told {
     }
 }
 
-impl From<&UnitCommand> for SavedUnitCommand {
-    fn from(order: &UnitCommand) -> Self {
-        match order {
+// The story's ids are typed in the engine and named in the file: these
+// conversions need the scene, and reading names the scene lacks is refused.
+
+/// What a save refuses in a story's ids: the kind of thing and its name.
+fn unknown(what: &str, id: &str) -> String {
+    format!("it names {what} `{id}`, which the battle does not have")
+}
+
+impl SavedUnitCommand {
+    pub fn of(order: &UnitCommand, scene: &Scene) -> SavedUnitCommand {
+        match *order {
             UnitCommand::Hold => SavedUnitCommand::Hold,
-            UnitCommand::Advance(z) => SavedUnitCommand::Advance(z.clone()),
-            UnitCommand::Attack(z) => SavedUnitCommand::Attack(z.clone()),
+            UnitCommand::Advance(z) => SavedUnitCommand::Advance(scene.id_of(z).to_string()),
+            UnitCommand::Attack(z) => SavedUnitCommand::Attack(scene.id_of(z).to_string()),
             UnitCommand::Withdraw => SavedUnitCommand::Withdraw,
             UnitCommand::Rally => SavedUnitCommand::Rally,
         }
     }
-}
 
-impl From<&SavedUnitCommand> for UnitCommand {
-    fn from(order: &SavedUnitCommand) -> Self {
-        match order {
+    /// The order, its zone found in `scene`.
+    pub fn to_order(&self, scene: &Scene) -> Result<UnitCommand, StoryError> {
+        let zone = |id: &str| {
+            scene
+                .zone_idx(id)
+                .map(ZoneId::at)
+                .ok_or_else(|| StoryError::NoSuchZone(id.to_string()))
+        };
+        Ok(match self {
             SavedUnitCommand::Hold => UnitCommand::Hold,
-            SavedUnitCommand::Advance(z) => UnitCommand::Advance(z.clone()),
-            SavedUnitCommand::Attack(z) => UnitCommand::Attack(z.clone()),
+            SavedUnitCommand::Advance(z) => UnitCommand::Advance(zone(z)?),
+            SavedUnitCommand::Attack(z) => UnitCommand::Attack(zone(z)?),
             SavedUnitCommand::Withdraw => UnitCommand::Withdraw,
             SavedUnitCommand::Rally => UnitCommand::Rally,
-        }
+        })
     }
 }
 
-impl From<&Command> for SavedCommand {
-    fn from(command: &Command) -> Self {
+impl SavedCommand {
+    pub fn of(command: &Command, scene: &Scene) -> SavedCommand {
         match command {
             Command::Next => SavedCommand::Next,
             Command::Choose { tp, option } => SavedCommand::Choose {
-                tp: tp.clone(),
-                option: option.clone(),
+                tp: scene.id_of(*tp).to_string(),
+                option: option_id(scene, *tp, *option).to_string(),
             },
             Command::Order { unit, order } => SavedCommand::Order {
-                unit: unit.clone(),
-                order: order.into(),
+                unit: scene.id_of(*unit).to_string(),
+                order: SavedUnitCommand::of(order, scene),
             },
         }
     }
-}
 
-impl From<&SavedCommand> for Command {
-    fn from(command: &SavedCommand) -> Self {
-        match command {
+    /// The command, its ids found in `scene`; the error is the one the game
+    /// gives a command it cannot run (a replay stops there).
+    pub fn to_command(&self, scene: &Scene) -> Result<Command, StoryError> {
+        Ok(match self {
             SavedCommand::Next => Command::Next,
-            SavedCommand::Choose { tp, option } => Command::Choose {
-                tp: tp.clone(),
-                option: option.clone(),
-            },
+            SavedCommand::Choose { tp, option } => {
+                let (tp, option) = option_of(scene, tp, option)?;
+                Command::Choose { tp, option }
+            }
             SavedCommand::Order { unit, order } => Command::Order {
-                unit: unit.clone(),
-                order: order.into(),
+                unit: scene
+                    .unit_idx(unit)
+                    .map(UnitId::at)
+                    .ok_or_else(|| StoryError::NoSuchUnit(unit.clone()))?,
+                order: order.to_order(scene)?,
             },
-        }
+        })
     }
 }
 
-impl From<&Courier> for SavedCourier {
-    fn from(c: &Courier) -> Self {
+/// The file's name of option `option` of `tp`.
+fn option_id(scene: &Scene, tp: TpId, option: u32) -> &str {
+    scene
+        .turning_points()
+        .get(tp.idx())
+        .and_then(|tp| tp.options.get(option as usize))
+        .map_or("", |o| o.id.as_str())
+}
+
+/// The turning point and option a file names.
+fn option_of(scene: &Scene, tp: &str, option: &str) -> Result<(TpId, u32), StoryError> {
+    let id = scene.resolved().tp(tp).ok_or(StoryError::NothingToChoose)?;
+    let place = scene.turning_points()[id.idx()]
+        .options
+        .iter()
+        .position(|o| o.id == option)
+        .and_then(|o| u32::try_from(o).ok())
+        .ok_or_else(|| StoryError::NoOptionNamed(option.to_string()))?;
+    Ok((id, place))
+}
+
+impl SavedCourier {
+    pub fn of(c: &Courier, scene: &Scene) -> SavedCourier {
         SavedCourier {
-            unit: c.unit.clone(),
-            order: (&c.order).into(),
+            unit: scene.id_of(c.unit).to_string(),
+            order: SavedUnitCommand::of(&c.order, scene),
             arrives: c.arrives,
         }
     }
-}
 
-impl From<&SavedCourier> for Courier {
-    fn from(c: &SavedCourier) -> Self {
-        Courier {
-            unit: c.unit.clone(),
-            order: (&c.order).into(),
-            arrives: c.arrives,
-        }
+    pub fn to_courier(&self, scene: &Scene) -> Result<Courier, String> {
+        Ok(Courier {
+            unit: scene
+                .unit_idx(&self.unit)
+                .map(UnitId::at)
+                .ok_or_else(|| unknown("a unit", &self.unit))?,
+            order: self.order.to_order(scene).map_err(|e| e.to_string())?,
+            arrives: self.arrives,
+        })
     }
 }
 
-impl From<&StoryState> for SavedStory {
-    fn from(story: &StoryState) -> Self {
+impl SavedStory {
+    pub fn of(story: &StoryState, scene: &Scene) -> SavedStory {
         let StoryState {
             chosen,
             happened,
@@ -691,36 +729,77 @@ impl From<&StoryState> for SavedStory {
             since,
             answers,
         } = story;
+        let name = |id: &str| id.to_string();
         SavedStory {
-            chosen: chosen.clone(),
-            happened: happened.clone(),
-            flags: flags.clone(),
-            pending: pending.clone(),
-            ended: ended.clone(),
+            chosen: chosen
+                .iter()
+                .map(|&(tp, option)| {
+                    (
+                        scene.id_of(tp).to_string(),
+                        option_id(scene, tp, option).to_string(),
+                    )
+                })
+                .collect(),
+            happened: happened.iter().map(|&e| name(scene.id_of(e))).collect(),
+            flags: flags.iter().map(|&f| name(scene.id_of(f))).collect(),
+            pending: pending.map(|tp| name(scene.id_of(tp))),
+            ended: ended.map(|e| name(scene.id_of(e))),
             journal: journal.iter().map(|(t, told)| (*t, told.into())).collect(),
-            couriers: couriers.iter().map(Into::into).collect(),
-            since: since.clone(),
-            answers: answers.iter().map(Into::into).collect(),
+            couriers: couriers
+                .iter()
+                .map(|c| SavedCourier::of(c, scene))
+                .collect(),
+            since: since
+                .iter()
+                .map(|(&w, &turn)| (name(scene.id_of(w)), turn))
+                .collect(),
+            answers: answers.iter().map(|c| SavedCourier::of(c, scene)).collect(),
         }
     }
-}
 
-impl From<&SavedStory> for StoryState {
-    fn from(story: &SavedStory) -> Self {
-        StoryState {
-            chosen: story.chosen.clone(),
-            happened: story.happened.clone(),
-            flags: story.flags.clone(),
-            pending: story.pending.clone(),
-            ended: story.ended.clone(),
-            journal: story
+    /// The story, its ids found in `scene`: an id the scene lacks refuses it.
+    pub fn to_story(&self, scene: &Scene) -> Result<StoryState, String> {
+        let resolved = scene.resolved();
+        let event = |id: &String| resolved.event(id).ok_or_else(|| unknown("an event", id));
+        let tp = |id: &String| {
+            resolved
+                .tp(id)
+                .ok_or_else(|| unknown("a turning point", id))
+        };
+        let ending = |id: &String| resolved.ending(id).ok_or_else(|| unknown("an ending", id));
+        let flag = |id: &String| resolved.flag(id).ok_or_else(|| unknown("a flag", id));
+        let watch = |id: &String| {
+            resolved
+                .watch(id)
+                .ok_or_else(|| unknown("a watched id", id))
+        };
+        Ok(StoryState {
+            chosen: self
+                .chosen
+                .iter()
+                .map(|(tp, option)| {
+                    option_of(scene, tp, option)
+                        .map_err(|_| unknown("the choice", &format!("{tp}`/`{option}")))
+                })
+                .collect::<Result<_, _>>()?,
+            happened: self.happened.iter().map(event).collect::<Result<_, _>>()?,
+            flags: self.flags.iter().map(flag).collect::<Result<_, _>>()?,
+            pending: self.pending.as_ref().map(tp).transpose()?,
+            ended: self.ended.as_ref().map(ending).transpose()?,
+            journal: self
                 .journal
                 .iter()
                 .map(|(t, told)| (*t, told.into()))
                 .collect(),
-            couriers: story.couriers.iter().map(Into::into).collect(),
-            since: story.since.clone(),
-            answers: story.answers.iter().map(Into::into).collect(),
-        }
+            couriers: (self.couriers.iter())
+                .map(|c| c.to_courier(scene))
+                .collect::<Result<_, _>>()?,
+            since: (self.since.iter())
+                .map(|(id, &turn)| watch(id).map(|w| (w, turn)))
+                .collect::<Result<_, _>>()?,
+            answers: (self.answers.iter())
+                .map(|c| c.to_courier(scene))
+                .collect::<Result<_, _>>()?,
+        })
     }
 }

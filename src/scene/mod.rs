@@ -20,8 +20,8 @@ mod validate;
 pub use diag::Diagnostic;
 pub use raw::*;
 pub use resolved::{
-    Act, CommanderId, Cond, EventId, FlagId, ObscurantId, ROrder, Resolved, RoleId, SideId,
-    Targets, TpId, UnitId, WatchId, ZoneId,
+    Act, CommanderId, Cond, EndingId, EventId, FileId, FlagId, ObscurantId, ROrder, Resolved,
+    RoleId, SideId, Targets, TpId, UnitId, WatchId, ZoneId,
 };
 pub use rules::{KindRules, Rules};
 pub use text::{Locale, LocaleMap};
@@ -140,6 +140,15 @@ impl Scene {
             .playable
             .iter()
             .filter_map(|id| self.commander(id))
+    }
+    /// What the scene file calls `id` (what a save and a diagnostic write);
+    /// "" for an id of another scene.
+    pub fn id_of(&self, id: impl FileId) -> &str {
+        id.file_id(self).unwrap_or("")
+    }
+    /// The id of kind `T` the file names `name` (a zone, unit, event…).
+    pub fn find<T: FileId>(&self, name: &str) -> Option<T> {
+        T::named(self, name)
     }
     /// The scene with its ids resolved: reference tables, and the story's
     /// conditions and effects in typed form.

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 macro_rules! ids {
     ($($(#[$doc:meta])* $name:ident),* $(,)?) => {$(
         $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct $name(pub u32);
 
         impl $name {
@@ -53,6 +53,52 @@ ids!(
     RoleId,
     /// An id `TurnsSince` watches, by its place in [`Resolved::watched`].
     WatchId,
+);
+
+/// A typed id and the name the scene file gives it ([`Scene::id_of`],
+/// [`Scene::find`]): the two ways across the edge where words meet ids.
+pub trait FileId: Copy + Sized {
+    /// The file's name for it; None for an id of another scene.
+    fn file_id(self, scene: &Scene) -> Option<&str>;
+    /// The id the file names `name`, if the scene has one.
+    fn named(scene: &Scene, name: &str) -> Option<Self>;
+}
+
+macro_rules! file_ids {
+    ($($name:ident => |$scene:ident, $i:ident| $get:expr, |$s:ident, $n:ident| $find:expr;)*) => {$(
+        impl FileId for $name {
+            fn file_id(self, $scene: &Scene) -> Option<&str> {
+                let $i = self.idx();
+                $get
+            }
+            fn named($s: &Scene, $n: &str) -> Option<Self> {
+                $find
+            }
+        }
+    )*};
+}
+
+file_ids!(
+    ZoneId => |scene, i| scene.zones().get(i).map(|z| z.id.as_str()),
+        |s, n| s.zone_idx(n).map(ZoneId::at);
+    UnitId => |scene, i| scene.units().get(i).map(|u| u.id.as_str()),
+        |s, n| s.unit_idx(n).map(UnitId::at);
+    CommanderId => |scene, i| scene.commanders().get(i).map(|c| c.id.as_str()),
+        |s, n| s.commander_idx(n).map(CommanderId::at);
+    SideId => |scene, i| scene.sides().get(i).map(|s| s.id.as_str()),
+        |s, n| s.side_idx(n).map(SideId::at);
+    TpId => |scene, i| scene.turning_points().get(i).map(|tp| tp.id.as_str()),
+        |s, n| s.resolved().tp(n);
+    EventId => |scene, i| scene.events().get(i).map(|e| e.id.as_str()),
+        |s, n| s.resolved().event(n);
+    EndingId => |scene, i| scene.endings().get(i).map(|e| e.id.as_str()),
+        |s, n| s.resolved().ending(n);
+    FlagId => |scene, i| scene.resolved().flags.get(i).map(String::as_str),
+        |s, n| s.resolved().flag(n);
+    WatchId => |scene, i| scene.resolved().watched.get(i).map(|w| w.id.as_str()),
+        |s, n| s.resolved().watch(n);
+    RoleId => |scene, i| scene.meta().playable.get(i).map(String::as_str),
+        |s, n| s.meta().playable.iter().position(|r| r == n).map(RoleId::at);
 );
 
 /// A condition with its ids resolved ([`Condition`] as the engine reads it).
@@ -324,6 +370,8 @@ pub struct Resolved {
     pub retreat: Vec<Option<ZoneId>>,
     /// Per playable role, its commander.
     pub roles: Vec<CommanderId>,
+    /// The ending when the turns run out (`meta.timeout_ending`).
+    pub timeout: EndingId,
     pub flags: Vec<String>,
     pub watched: Vec<Watch>,
     pub events: Vec<REvent>,
@@ -352,6 +400,9 @@ impl Resolved {
     }
     pub fn ending(&self, id: &str) -> Option<EndingId> {
         self.ending_index.get(id).copied()
+    }
+    pub fn watch(&self, id: &str) -> Option<WatchId> {
+        self.watch_index.get(id).copied()
     }
 }
 
@@ -421,6 +472,14 @@ pub(crate) fn resolve(scene: &Scene) -> Result<Resolved, Unresolved> {
         .iter()
         .map(|role| r_commander(scene, role, &mut r.missing))
         .collect();
+    r.out.timeout = match r.out.ending_index.get(&raw.meta.timeout_ending) {
+        Some(ending) => *ending,
+        None => {
+            r.missing
+                .push(format!("ending \"{}\"", raw.meta.timeout_ending));
+            EndingId(u32::MAX)
+        }
+    };
     let events = raw
         .events
         .iter()

@@ -163,3 +163,12 @@ mod tests {
         assert!((field.step_scale - 40.0 / 45.0).abs() < 1e-12);
     }
 }
+
+/// Ids by name in tests: the unit tests' and the integration tests' one
+/// helper (`tests/common` includes the same file).
+mod ids {
+    use crate::scene::{FileId, Scene, UnitId, ZoneId};
+    use crate::story::Game;
+    include!("test_ids.rs");
+}
+pub use ids::Ids;

@@ -54,8 +54,7 @@ impl Game {
                 if self.marks.happened[idx] || !self.holds_now(slot, &r_event.when, &event.id) {
                     continue;
                 }
-                let id = self.spare.copy(&event.id);
-                self.story.happened.push(id);
+                self.story.happened.push(EventId::at(idx));
                 self.marks.set_happened(&self.readers, idx);
                 let text =
                     event
@@ -77,7 +76,7 @@ impl Game {
                     Voice::Unspoken
                 };
                 self.say(out, || Output::Event {
-                    id: event.id.clone(),
+                    id: EventId::at(idx),
                     text,
                 });
                 for (effect, act) in event.effects.iter().zip(&r_event.effects) {
@@ -94,7 +93,7 @@ impl Game {
                     break;
                 };
                 if self.holds_now(slot, &r.when, &ending.id) {
-                    self.end(&ending.id, out);
+                    self.end(EndingId::at(idx), out);
                     return;
                 }
             }
@@ -116,9 +115,11 @@ impl Game {
             }
             let player = resolved.roles[self.role_id.idx()];
             match next_tp {
-                Some((_, tp, r)) if r.role == player && self.player_policy.is_none() => {
-                    self.story.pending = Some(tp.id.clone());
-                    self.say(out, || Output::Situation { tp: tp.id.clone() });
+                Some((tp_idx, _, r)) if r.role == player && self.player_policy.is_none() => {
+                    self.story.pending = Some(TpId::at(tp_idx));
+                    self.say(out, || Output::Situation {
+                        tp: TpId::at(tp_idx),
+                    });
                     return;
                 }
                 Some((tp_idx, tp, r)) => {
@@ -130,7 +131,7 @@ impl Game {
                     let idx = match policy {
                         Policy::Historical => r.historical,
                         Policy::Random => self.policy_rng.index(tp.options.len()),
-                        Policy::Greedy => self.greedy_option(&tp.id),
+                        Policy::Greedy => self.greedy_option(TpId::at(tp_idx)),
                     };
                     self.decide(tp_idx, idx, false, out);
                 }
@@ -139,21 +140,19 @@ impl Game {
             }
         }
         if self.turn() >= scene.meta().max_turns && self.story.pending.is_none() {
-            let timeout = scene.meta().timeout_ending.clone();
-            self.end(&timeout, out);
+            self.end(scene.resolved().timeout, out);
         }
     }
 
-    pub(super) fn end(&mut self, id: &str, out: &mut Vec<Output>) {
-        self.story.ended = Some(self.spare.copy(id));
+    pub(super) fn end(&mut self, ending_id: EndingId, out: &mut Vec<Output>) {
+        self.story.ended = Some(ending_id);
         self.story.pending = None;
         let scene = Arc::clone(&self.scene);
-        let ending = scene.resolved().ending(id).and_then(|idx| {
-            Some((
-                scene.endings().get(idx.idx())?,
-                scene.resolved().endings.get(idx.idx())?,
-            ))
-        });
+        let ending = scene
+            .endings()
+            .get(ending_id.idx())
+            .zip(scene.resolved().endings.get(ending_id.idx()));
+        let id = ending.map_or("", |(e, _)| e.id.as_str());
         let text = ending.and_then(|(e, r)| {
             self.tell_variants(&e.text, &r.text, id, |k| text_id(id, "text", &e.text, k))
         });
@@ -168,7 +167,7 @@ impl Game {
             .and_then(|(h, v)| self.tell_variants(h, v, id, |k| text_id(id, "history", h, k)));
         self.truth_told = false;
         self.say(out, || Output::Ending {
-            id: id.to_string(),
+            id: ending_id,
             text,
             summary,
             history,

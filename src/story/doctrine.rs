@@ -26,7 +26,7 @@
 //! reserve come, as far as he can see it. `doctrine_chance` 0 turns the
 //! doctrine off (a scene's own `rules`).
 
-use super::{Courier, Game, UnitCommand, luck};
+use super::{Courier, Game, UnitCommand, UnitId, ZoneId, luck};
 use crate::sim::movement::UnitOrder;
 use std::sync::Arc;
 
@@ -41,7 +41,7 @@ impl Game {
         }
         let player = self.role_side();
         let world = self.battle.view();
-        let wanted = wanted(&scene, &world, self.battle.field(), player, unit, order);
+        let wanted = wanted(&world, self.battle.field(), player, unit, order);
         let unit_id = scene.units()[unit].id.clone();
         for (side, to, riders) in wanted {
             let p = rules.doctrine_chance;
@@ -63,12 +63,12 @@ impl Game {
             let Some(delay) = self.courier_turns_from(commander, reserve, &world) else {
                 continue;
             };
-            let go = UnitCommand::Advance(scene.zones()[to].id.clone());
+            let go = UnitCommand::Advance(ZoneId::at(to));
             if delay == 0 {
                 self.battle.order_unit(reserve, UnitOrder::MoveTo(to), 0.0);
             } else {
                 self.story.answers.push(Courier {
-                    unit: scene.units()[reserve].id.clone(),
+                    unit: UnitId::at(reserve),
                     order: go,
                     arrives: world.turn.saturating_add(delay),
                 });
@@ -88,14 +88,10 @@ impl Game {
             .partition(|c| c.arrives <= now);
         self.story.answers = waiting;
         for courier in due {
-            let (Some(unit), UnitCommand::Advance(zone)) =
-                (self.scene.unit_idx(&courier.unit), &courier.order)
-            else {
-                continue;
-            };
-            if let Some(zone) = self.scene.zone_idx(zone) {
+            if let UnitCommand::Advance(zone) = courier.order {
                 // `order_unit` refuses a unit that no longer obeys.
-                self.battle.order_unit(unit, UnitOrder::MoveTo(zone), 0.0);
+                self.battle
+                    .order_unit(courier.unit.idx(), UnitOrder::MoveTo(zone.idx()), 0.0);
             }
         }
     }
@@ -115,7 +111,7 @@ impl Game {
                 unbroken[unit.side(info)][unit.location.zone] = true;
             }
         }
-        let answering = |id: &str| self.story.answers.iter().any(|c| c.unit == id);
+        let answering = |unit: usize| self.story.answers.iter().any(|c| c.unit.idx() == unit);
         world
             .units
             .iter()
@@ -139,7 +135,7 @@ impl Game {
                     && f64::from(unit.men) >= rules.doctrine_fresh * f64::from(info.start_men)
                     && unit.men > 0
                     && (1..=range).contains(&distance[zone])
-                    && !answering(&self.scene.units()[*idx].id)
+                    && !answering(*idx)
             })
             .min_by_key(|(idx, (unit, _))| (distance[unit.location.zone], *idx))
             .map(|(idx, _)| idx)
@@ -173,7 +169,6 @@ impl Game {
 /// The answers a player's `order` to `unit` calls for: (side, the zone the
 /// answer goes to, whether only riders may go), before chance and reserves.
 fn wanted(
-    scene: &crate::scene::Scene,
     world: &crate::sim::WorldState,
     field: &crate::sim::Field,
     player: usize,
@@ -190,9 +185,7 @@ fn wanted(
         let men_in = |zone: usize| world.side_men_in(field, side, zone) > 0;
         match order {
             UnitCommand::Advance(zone) | UnitCommand::Attack(zone) => {
-                let Some(to) = scene.zone_idx(zone) else {
-                    continue;
-                };
+                let to = zone.idx();
                 let near = men_in(to) || field.neighbours[to].iter().any(|z| men_in(*z));
                 let seen = world.vision.side_sees(side, from) || world.vision.side_sees(side, to);
                 if near && seen {
@@ -223,6 +216,7 @@ fn wanted(
 mod tests {
     use super::super::{Command, Game, UnitCommand};
     use crate::sim::movement::UnitOrder;
+    use crate::sim::testing::Ids;
     use std::sync::Arc;
 
     /// The small world (Zhang's foot on the south bank, the Banner holding
@@ -257,8 +251,11 @@ mod tests {
     /// Zhang orders his foot to attack the ford, at `seed`.
     fn attacked(rules: &[(&str, f64)], seed: u64) -> Game {
         let (mut game, _) = Game::new(scene(rules, None), "zhang", seed).expect("game");
-        game.order("ming-foot", UnitCommand::Attack("ford".into()))
-            .expect("an order");
+        game.order(
+            game.unit("ming-foot"),
+            UnitCommand::Attack(game.zone("ford")),
+        )
+        .expect("an order");
         game
     }
 
@@ -277,9 +274,9 @@ mod tests {
         let ford = zone(&game, "ford");
         // The Banner is nearest the ford; the Khan in the tent sends a rider
         // one zone: ten minutes, one turn.
-        let answer = game.story().answers[0].clone();
-        assert_eq!(answer.unit, "banner");
-        assert_eq!(answer.order, UnitCommand::Advance("ford".into()));
+        let answer = game.story().answers[0];
+        assert_eq!(answer.unit, game.unit("banner"));
+        assert_eq!(answer.order, UnitCommand::Advance(game.zone("ford")));
         assert_eq!(answer.arrives, 1);
         assert_eq!(order_of(&mut game, "banner"), UnitOrder::Hold, "not yet");
         let out = game.next().expect("turn 1");
@@ -296,13 +293,19 @@ mod tests {
         let seed = answered_seed();
         let (mut game, _) = Game::new(scene(&[], None), "zhang", seed).expect("game");
         let before = game.snapshot();
-        game.order("ming-foot", UnitCommand::Attack("ford".into()))
-            .expect("an order");
+        game.order(
+            game.unit("ming-foot"),
+            UnitCommand::Attack(game.zone("ford")),
+        )
+        .expect("an order");
         assert!(!game.story().answers.is_empty());
         game.undo().expect("undo");
         assert_eq!(game.snapshot(), before, "undo takes the answer back too");
-        game.order("ming-foot", UnitCommand::Attack("ford".into()))
-            .expect("an order");
+        game.order(
+            game.unit("ming-foot"),
+            UnitCommand::Attack(game.zone("ford")),
+        )
+        .expect("an order");
         for _ in 0..4 {
             game.next().expect("a turn");
         }
@@ -325,8 +328,11 @@ mod tests {
                 zone: "north-bank".into(),
             },
         );
-        game.order("ming-foot", UnitCommand::Attack("ford".into()))
-            .expect("an order");
+        game.order(
+            game.unit("ming-foot"),
+            UnitCommand::Attack(game.zone("ford")),
+        )
+        .expect("an order");
         let ford = zone(&game, "ford");
         assert_eq!(order_of(&mut game, "banner"), UnitOrder::MoveTo(ford));
         assert!(game.story().answers.is_empty());
@@ -356,12 +362,13 @@ mod tests {
         let pressed = (1..50).any(|seed| {
             game.seed = seed;
             let before = game.snapshot();
-            game.order("ming-foot", UnitCommand::Withdraw)
+            game.order(game.unit("ming-foot"), UnitCommand::Withdraw)
                 .expect("an order");
             let answers = game.story().answers.clone();
             game.restore_snapshot(&before);
             answers.first().is_some_and(|a| {
-                a.unit == "reserve" && a.order == UnitCommand::Advance("south-bank".into())
+                a.unit == game.unit("reserve")
+                    && a.order == UnitCommand::Advance(game.zone("south-bank"))
             })
         });
         assert!(pressed, "the horse press the foot on some seed");
@@ -383,10 +390,13 @@ mod tests {
         for seed in 1..30 {
             let (mut game, _) =
                 Game::new(scene(&[("doctrine_chance", 1.0)], None), "zhang", seed).expect("game");
-            game.order("ming-foot", UnitCommand::Hold)
+            game.order(game.unit("ming-foot"), UnitCommand::Hold)
                 .expect("an order");
-            game.order("ming-foot", UnitCommand::Advance("south-bank".into()))
-                .expect("an order");
+            game.order(
+                game.unit("ming-foot"),
+                UnitCommand::Advance(game.zone("south-bank")),
+            )
+            .expect("an order");
             assert!(game.story().answers.is_empty());
             assert!(matches!(game.log()[0], Command::Order { .. }));
         }

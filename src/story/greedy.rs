@@ -40,21 +40,28 @@
 //! workers each keep their own.
 
 use super::{Game, POLICY_STREAM, Policy, new_log_epoch};
-use crate::scene::Fate;
+use crate::scene::{Fate, TpId};
 use crate::sim::WorldState;
 use crate::sim::rng::BattleRng;
 use std::sync::Arc;
 
 impl Game {
     /// The option (0-based) the greedy policy takes at turning point `tp_id`.
-    pub(super) fn greedy_option(&mut self, tp_id: &str) -> usize {
+    pub(super) fn greedy_option(&mut self, tp_id: TpId) -> usize {
         let scene = Arc::clone(&self.scene);
-        let Some(tp) = scene.turning_point(tp_id) else {
+        let resolved = scene.resolved();
+        let (Some(tp), Some(r_tp)) = (
+            scene.turning_points().get(tp_id.idx()),
+            resolved.turning_points.get(tp_id.idx()),
+        ) else {
             return 0;
         };
-        let historical = tp.options.iter().position(|o| o.historical).unwrap_or(0);
+        let historical = r_tp.historical;
         let games = scene.rules().greedy_lookahead.round() as u32;
-        let side = self.side_of_role(&tp.role);
+        let side = resolved
+            .commander_side
+            .get(r_tp.role.idx())
+            .map(|s| s.idx());
         let (Some(side), true) = (side, tp.options.len() > 1 && games > 0) else {
             return historical;
         };
@@ -92,8 +99,8 @@ impl Game {
         let mut scores = vec![0.0_f64; tp.options.len()];
         for game in 0..games {
             let key = crate::scene::content_hash(&format!(
-                "greedy:{}:{}:{tp_id}:{game}",
-                self.seed, snapshot.world.turn
+                "greedy:{}:{}:{}:{game}",
+                self.seed, snapshot.world.turn, tp.id
             ));
             let mut start = snapshot.clone();
             start.world.rng.reseed(key);
@@ -117,7 +124,7 @@ impl Game {
         &mut self,
         start: &super::Snapshot,
         key: u64,
-        tp_id: &str,
+        tp_id: TpId,
         option: usize,
         limit: u32,
     ) {
@@ -127,9 +134,7 @@ impl Game {
         self.log.clear();
         self.log_epoch = new_log_epoch();
         let mut out = Vec::new();
-        if let Some(tp) = self.scene.resolved().tp(tp_id) {
-            self.decide(tp.idx(), option, false, &mut out);
-        }
+        self.decide(tp_id.idx(), option, false, &mut out);
         self.settle(&mut out);
         while !self.is_over() && self.turn() <= limit {
             if self.auto_step().is_err() {
@@ -243,11 +248,17 @@ mod tests {
     }
 
     fn chosen(game: &Game, tp: &str) -> Option<String> {
+        let scene = game.scene();
+        let tp = scene.resolved().tp(tp)?;
         game.story()
             .chosen
             .iter()
-            .find(|(t, _)| t == tp)
-            .map(|(_, option)| option.clone())
+            .find(|(t, _)| *t == tp)
+            .map(|&(_, option)| {
+                scene.turning_points()[tp.idx()].options[option as usize]
+                    .id
+                    .clone()
+            })
     }
 
     /// Zhang's choice by `player`, the Khan's by `other`, through turn 1.

@@ -8,7 +8,7 @@ impl Game {
     /// obeys at once; any other gets it by courier, later the farther it is,
     /// the thicker the smoke on the way and the shakier the unit
     /// (`courier_*` rules). Logged, saved, replayed and undone like a turn.
-    pub fn order(&mut self, unit_id: &str, order: UnitCommand) -> Result<Vec<Output>, StoryError> {
+    pub fn order(&mut self, unit: UnitId, order: UnitCommand) -> Result<Vec<Output>, StoryError> {
         if self.is_over() {
             return Err(StoryError::Ended);
         }
@@ -23,14 +23,14 @@ impl Game {
             ));
         }
         let own = self.player_units();
-        let idx = scene
-            .unit_idx(unit_id)
-            .filter(|i| own.binary_search(i).is_ok())
-            .ok_or_else(|| StoryError::NoSuchUnit(unit_id.to_string()))?;
-        if let UnitCommand::Advance(zone) | UnitCommand::Attack(zone) = &order
-            && scene.zone_idx(zone).is_none()
+        let idx = unit.idx();
+        if own.binary_search(&idx).is_err() {
+            return Err(StoryError::NoSuchUnit(scene.id_of(unit).to_string()));
+        }
+        if let UnitCommand::Advance(zone) | UnitCommand::Attack(zone) = order
+            && zone.idx() >= scene.zones().len()
         {
-            return Err(StoryError::NoSuchZone(zone.clone()));
+            return Err(StoryError::NoSuchZone(format!("#{}", zone.idx())));
         }
         let world = self.battle.state();
         let record = &world.units[idx];
@@ -52,13 +52,10 @@ impl Game {
             return Err(StoryError::TooManyOrders(orders));
         }
         self.push_undo();
-        self.log.push(Command::Order {
-            unit: unit_id.to_string(),
-            order: order.clone(),
-        });
+        self.log.push(Command::Order { unit, order });
         let mut out = Vec::new();
         // A later order to the same unit overtakes one still on its way.
-        self.story.couriers.retain(|c| c.unit != unit_id);
+        self.story.couriers.retain(|c| c.unit != unit);
         if delay == 0 {
             self.deliver(idx, &order);
             out.push(Output::Ordered {
@@ -69,8 +66,8 @@ impl Game {
         } else {
             let arrives = self.turn().saturating_add(delay);
             self.story.couriers.push(Courier {
-                unit: unit_id.to_string(),
-                order: order.clone(),
+                unit,
+                order,
                 arrives,
             });
             out.push(Output::Ordered {
@@ -87,10 +84,7 @@ impl Game {
     /// slowed by thick smoke anywhere on the way, and a turn more for a
     /// wavering unit.
     pub(super) fn courier_turns(&self, unit: usize, world: &WorldState) -> Option<u32> {
-        let Some(commander) = self.scene.commander_idx(&self.role) else {
-            return Some(0);
-        };
-        let Some(from) = world.commanders.get(commander).map(|c| c.zone) else {
+        let Some(from) = world.commanders.get(self.role_commander()).map(|c| c.zone) else {
             return Some(0);
         };
         self.courier_turns_from(from, unit, world)
@@ -156,13 +150,12 @@ impl Game {
     pub(super) fn deliver(&mut self, unit: usize, order: &UnitCommand) {
         let scene = Arc::clone(&self.scene);
         let side = self.role_side();
-        let commander = scene.commander_idx(&self.role);
-        let zone_of = |id: &str| scene.zone_idx(id);
+        let commander = Some(self.role_commander());
         let field = self.battle.field();
         let order_now = match order {
             UnitCommand::Hold => Some(crate::sim::movement::UnitOrder::Hold),
             UnitCommand::Advance(zone) | UnitCommand::Attack(zone) => {
-                zone_of(zone).map(crate::sim::movement::UnitOrder::MoveTo)
+                Some(crate::sim::movement::UnitOrder::MoveTo(zone.idx()))
             }
             UnitCommand::Withdraw => field
                 .retreat
@@ -195,9 +188,7 @@ impl Game {
         }
         let world = self.battle.state();
         for courier in due {
-            let Some(idx) = self.scene.unit_idx(&courier.unit) else {
-                continue;
-            };
+            let idx = courier.unit.idx();
             let listens = world
                 .units
                 .get(idx)

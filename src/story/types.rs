@@ -70,7 +70,7 @@ pub enum Output {
     /// Something the simulation reports.
     Chronicle(Entry),
     /// An event fired; its text, if the player is told anything of it.
-    Event { id: String, text: Option<Told> },
+    Event { id: EventId, text: Option<Told> },
     /// Story text: a narration, what was perceived of a choice.
     Narrate(Told),
     /// The player sent an order: obeyed at once (`arrives` None) or carried
@@ -88,17 +88,18 @@ pub enum Output {
     /// reads it in the choice's narration).
     Cry(Told),
     /// The player must choose at this turning point.
-    Situation { tp: String },
+    Situation { tp: TpId },
     /// A turning point was decided (by the player or the policy). The REPL
     /// names the choice only when the player made it.
     Decided {
-        tp: String,
-        option: String,
+        tp: TpId,
+        /// The option's place in the turning point's `options`.
+        option: u32,
         by_player: bool,
     },
     /// The battle is over.
     Ending {
-        id: String,
+        id: EndingId,
         text: Option<Told>,
         summary: Option<Told>,
         history: Option<Told>,
@@ -129,15 +130,17 @@ impl Policy {
     }
 }
 
-/// A player's command, as kept in the command log for saves and replay.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A player's command, as kept in the command log for saves and replay
+/// (which name its ids: `save::SavedCommand`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     /// Let a turn pass.
     Next,
-    /// Take option `option` at turning point `tp`.
-    Choose { tp: String, option: String },
+    /// Take option `option` (its place in the point's `options`) at
+    /// turning point `tp`.
+    Choose { tp: TpId, option: u32 },
     /// Send an order to one of the player's units.
-    Order { unit: String, order: UnitCommand },
+    Order { unit: UnitId, order: UnitCommand },
 }
 
 /// The most commands a game's log holds (and a save's): turns and choices
@@ -157,14 +160,14 @@ pub fn order_room(scene: &Scene) -> usize {
 }
 
 /// An order the player gives a unit of his own (`order UNIT …`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnitCommand {
     /// Stand and fight where it is.
     Hold,
     /// Go to the zone by the shortest way, fighting what it meets.
-    Advance(String),
+    Advance(ZoneId),
     /// Go to the zone to fight there, with the drums beating the charge.
-    Attack(String),
+    Attack(ZoneId),
     /// Fall back to the side's line of retreat.
     Withdraw,
     /// Fall back on the commander who sent the order.
@@ -172,9 +175,9 @@ pub enum UnitCommand {
 }
 
 /// An order on its way to a unit by courier.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Courier {
-    pub unit: String,
+    pub unit: UnitId,
     pub order: UnitCommand,
     /// Delivered at the end of this turn, in force for the turns after it.
     pub arrives: u32,
@@ -228,29 +231,27 @@ pub enum StoryError {
     },
 }
 
-/// The story's own state: everything besides the world that a save must hold.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+/// The story's own state: everything besides the world that a save must
+/// hold, by the scene's typed ids (a save names them: `save::SavedStory`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StoryState {
     /// (turning point, option) in the order they were decided.
-    pub chosen: Vec<(String, String)>,
-    pub happened: Vec<String>,
-    pub flags: BTreeSet<String>,
-    pub pending: Option<String>,
-    pub ended: Option<String>,
+    pub chosen: Vec<(TpId, u32)>,
+    /// The events that fired, in the order they fired.
+    pub happened: Vec<EventId>,
+    pub flags: BTreeSet<FlagId>,
+    pub pending: Option<TpId>,
+    pub ended: Option<EndingId>,
     /// The events the player was told of, as told (turn, text): the `log`.
-    #[serde(default)]
     pub journal: Vec<(u32, Told)>,
     /// Orders on their way to the player's units.
-    #[serde(default)]
     pub couriers: Vec<Courier>,
     /// The turn each flag was set, event happened or turning point was
     /// decided, for `TurnsSince`: kept only for the ids a scene's
     /// `TurnsSince` conditions name (so saves of other scenes are as before).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub since: BTreeMap<String, u32>,
+    pub since: BTreeMap<WatchId, u32>,
     /// Orders of the side nobody plays on their way to its units, answering
     /// the player's (its doctrine, `doctrine.rs`); never shown to him.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<Courier>,
 }
 
@@ -267,9 +268,8 @@ pub struct Snapshot {
 }
 
 impl StoryState {
-    /// Empties the story (a new game), keeping its lists' memory and
-    /// handing its strings to `spare`.
-    pub(super) fn clear(&mut self, spare: &mut Spare) {
+    /// Empties the story (a new game), keeping its lists' memory.
+    pub(super) fn clear(&mut self) {
         // Destructured, so a field added to the story cannot be forgotten here.
         let StoryState {
             chosen,
@@ -282,22 +282,14 @@ impl StoryState {
             since,
             answers,
         } = self;
-        let spare = &mut spare.0;
-        for (tp, option) in chosen.drain(..) {
-            spare.push(tp);
-            spare.push(option);
-        }
-        spare.append(happened);
-        while let Some(flag) = flags.pop_first() {
-            spare.push(flag);
-        }
-        spare.extend(pending.take());
-        spare.extend(ended.take());
+        chosen.clear();
+        happened.clear();
+        flags.clear();
+        *pending = None;
+        *ended = None;
         journal.clear();
         couriers.clear();
-        while let Some((id, _)) = since.pop_first() {
-            spare.push(id);
-        }
+        since.clear();
         answers.clear();
     }
 }

@@ -199,11 +199,11 @@ fn longest_quiet_stretch(battle: &str, role: &str, seed: u64) -> (u32, u32) {
                 let option = tp
                     .options
                     .iter()
-                    .find(|o| o.historical)
+                    .position(|o| o.historical)
                     .expect("a historical option");
                 GameCommand::Choose {
-                    tp: tp.id.clone(),
-                    option: option.id.clone(),
+                    tp: game.pending_id().expect("a choice waits"),
+                    option: option as u32,
                 }
             }
             None => GameCommand::Next,

@@ -6,6 +6,7 @@
 //! retuning a constant moves these numbers without breaking them unless the
 //! battle stops telling the story.
 
+use crate::common::Ids;
 use std::sync::Arc;
 use xiaoling::scene::Scene;
 use xiaoling::sim::Entry;
@@ -53,7 +54,7 @@ fn play(scene: &Arc<Scene>, role: &str, seed: u64, forced: &[(&str, &str)]) -> P
                     played.trampled_in_ford += f64::from(*men);
                 }
                 Output::Chronicle(Entry::RumorBelieved { .. }) => played.rumors_believed += 1,
-                Output::Decided { tp, .. } if tp == "drums" => drums_decided = true,
+                Output::Decided { tp, .. } if game.name_of(*tp) == "drums" => drums_decided = true,
                 _ => {}
             }
         }
@@ -71,17 +72,12 @@ fn play(scene: &Arc<Scene>, role: &str, seed: u64, forced: &[(&str, &str)]) -> P
                 let option = forced
                     .iter()
                     .find(|(id, _)| *id == tp.id)
-                    .map(|(_, option)| (*option).to_string())
-                    .or_else(|| {
-                        tp.options
-                            .iter()
-                            .find(|o| o.historical)
-                            .map(|o| o.id.clone())
-                    })
+                    .and_then(|(_, option)| tp.options.iter().position(|o| o.id == *option))
+                    .or_else(|| tp.options.iter().position(|o| o.historical))
                     .expect("every turning point has a historical option");
                 Command::Choose {
-                    tp: tp.id.clone(),
-                    option,
+                    tp: game.pending_id().expect("a choice waits"),
+                    option: option as u32,
                 }
             }
             None => Command::Next,
@@ -90,7 +86,7 @@ fn play(scene: &Arc<Scene>, role: &str, seed: u64, forced: &[(&str, &str)]) -> P
     }
     let world = game.world();
     let field = game.field().clone();
-    played.ending = game.story().ended.clone().unwrap_or_default();
+    played.ending = ending_of(&game);
     played.jin_losses = f64::from(world.side_losses(&field, jin));
     played.ming_losses = f64::from(world.side_losses(&field, ming));
     let routing = world.side_routing(&field, jin);
@@ -233,7 +229,7 @@ fn play_bridge(scene: &Arc<Scene>, seed: u64) -> Played {
             .expect("the auto-player only makes valid moves");
     }
     Played {
-        ending: game.story().ended.clone().unwrap_or_default(),
+        ending: ending_of(&game),
         ..Played::default()
     }
 }
@@ -284,13 +280,13 @@ fn novel_line(scene: &Arc<Scene>, role: &str, seed: u64) -> Figures {
     loop {
         for output in &outputs {
             match output {
-                Output::Event { id, .. } if id == "ford-crush" => {
+                Output::Event { id, .. } if game.name_of(*id) == "ford-crush" => {
                     figures.crush = Some(men_in(&mut game, "jin", "ford"));
                 }
-                Output::Event { id, .. } if id == "the-bridge-blows" => {
+                Output::Event { id, .. } if game.name_of(*id) == "the-bridge-blows" => {
                     figures.blast = Some(f64::from(lost(&mut game) - before));
                 }
-                Output::Decided { tp, .. } if tp == "khans-count" => {
+                Output::Decided { tp, .. } if game.name_of(*tp) == "khans-count" => {
                     figures.count = Some(
                         men_in(&mut game, "jin", "khans-tent")
                             + men_in(&mut game, "jin", "north-bank"),
@@ -309,7 +305,7 @@ fn novel_line(scene: &Arc<Scene>, role: &str, seed: u64) -> Figures {
     }
     let world = game.world();
     let field = game.field().clone();
-    figures.ending = game.story().ended.clone().unwrap_or_default();
+    figures.ending = ending_of(&game);
     figures.losses = (0..sides)
         .map(|s| f64::from(world.side_losses(&field, s)))
         .collect();
@@ -407,4 +403,11 @@ fn the_seed_changes_the_players_own_losses_in_every_battle_and_role() {
             assert_eq!(again, own[6], "{battle} as {role}: seed 7 twice");
         }
     }
+}
+
+/// The ending's id in the scene ("" while the battle goes on).
+fn ending_of(game: &Game) -> String {
+    game.story()
+        .ended
+        .map_or(String::new(), |e| game.name_of(e).to_string())
 }

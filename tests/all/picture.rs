@@ -22,7 +22,7 @@ use xiaoling::picture::Known;
 use xiaoling::repl::chronicle::Memory;
 use xiaoling::repl::numbers::has_exact_big_figure;
 use xiaoling::repl::render::{Style, View};
-use xiaoling::scene::{Locale, Scene};
+use xiaoling::scene::{Locale, Scene, UnitId, ZoneId};
 use xiaoling::sim::{Entry, Field, WorldState};
 use xiaoling::story::{Game, Output, Policy, UnitCommand};
 
@@ -400,7 +400,7 @@ fn play(
         &mut entries,
     );
     let mut dice = dice;
-    let zones: Vec<String> = scene.zones().iter().map(|z| z.id.clone()).collect();
+    let zones: Vec<ZoneId> = (0..scene.zones().len()).map(|z| ZoneId(z as u32)).collect();
     let mut steps = 0;
     while !game.is_over() && steps < 400 {
         steps += 1;
@@ -408,15 +408,15 @@ fn play(
             // Now and then an order to a unit of the player's.
             let units = game.player_units();
             if !units.is_empty() && dice.below(4) == 0 {
-                let unit = scene.units()[units[dice.below(units.len())]].id.clone();
+                let unit = UnitId(units[dice.below(units.len())] as u32);
                 let order = match dice.below(5) {
                     0 => UnitCommand::Hold,
                     1 => UnitCommand::Withdraw,
                     2 => UnitCommand::Rally,
-                    3 => UnitCommand::Attack(zones[dice.below(zones.len())].clone()),
-                    _ => UnitCommand::Advance(zones[dice.below(zones.len())].clone()),
+                    3 => UnitCommand::Attack(zones[dice.below(zones.len())]),
+                    _ => UnitCommand::Advance(zones[dice.below(zones.len())]),
                 };
-                if let Ok(outputs) = game.order(&unit, order) {
+                if let Ok(outputs) = game.order(unit, order) {
                     check_views(
                         &oracle,
                         &at(game.turn()),

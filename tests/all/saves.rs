@@ -2,12 +2,13 @@
 //! through the real `xiaoling` binary (piped commands, killed mid-save, bad
 //! files, refused slot names, a changed scene, `replay` exit codes).
 
+use crate::common::Ids;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::sync::Arc;
 use xiaoling::save::{self, SaveError, SavedState};
-use xiaoling::scene::{self, Scene};
+use xiaoling::scene::{self, Scene, UnitId, ZoneId};
 use xiaoling::story::{Game, Output, Policy, StoryError};
 
 use common::{find, scenes, temp_dir};
@@ -47,7 +48,7 @@ fn random_game(scene: &Arc<Scene>, role: &str, seed: u64) -> Game {
 }
 
 fn state_text(game: &mut Game) -> String {
-    SavedState::of(&game.snapshot())
+    SavedState::of(&game.snapshot(), game.scene())
         .expect("state converts")
         .text()
 }
@@ -113,8 +114,11 @@ fn load_of_save_is_identity_on_the_game_state() {
             assert_eq!(loaded.game.role(), game.role());
             assert_eq!(loaded.game.seed(), game.seed());
             // The undo history is rebuilt, state for state.
-            let fingerprints =
-                |g: &Game| -> Vec<u64> { g.undo_history().iter().map(save::fingerprint).collect() };
+            let fingerprints = |g: &Game| -> Vec<u64> {
+                (g.undo_history().iter())
+                    .map(|s| save::fingerprint(s, g.scene()))
+                    .collect()
+            };
             assert_eq!(fingerprints(&loaded.game), fingerprints(&game));
             // Saving the loaded game gives the same file (but for the time).
             let again = save::save_file(&mut loaded.game, "the transcript\n").expect("file");
@@ -213,7 +217,7 @@ fn the_autosaver_keeps_fingerprints_right_through_undo_orders_and_loads() {
                     }
                 }
                 2 => {
-                    let _ = game.order("main-foot", xiaoling::story::UnitCommand::Hold);
+                    let _ = game.order(game.unit("main-foot"), xiaoling::story::UnitCommand::Hold);
                 }
                 3 => {
                     let path = saver
@@ -668,7 +672,7 @@ fn a_failure_of_an_autosave_written_in_the_background_is_told_once_and_a_success
     // The folder becomes a file: the writer's next save fails.
     std::fs::remove_dir_all(&saves).expect("remove");
     std::fs::write(&saves, "not a folder").expect("file");
-    game.order("rear-foot", xiaoling::story::UnitCommand::Hold)
+    game.order(game.unit("rear-foot"), xiaoling::story::UnitCommand::Hold)
         .expect("order");
     saver
         .submit(&saves, "g-auto-2", &mut game, &transcript)
@@ -681,11 +685,11 @@ fn a_failure_of_an_autosave_written_in_the_background_is_told_once_and_a_success
     assert!(matches!(saver.outcome(), save::Outcome::Quiet), "told once");
     // The folder comes back: the next autosave is written, and says so.
     std::fs::remove_file(&saves).expect("remove");
-    game.order("rear-foot", xiaoling::story::UnitCommand::Hold)
+    game.order(game.unit("rear-foot"), xiaoling::story::UnitCommand::Hold)
         .expect("order");
     // The first submit after a failure finds the folder again.
     let _ = saver.submit(&saves, "g-auto-3", &mut game, &transcript);
-    game.order("rear-foot", xiaoling::story::UnitCommand::Hold)
+    game.order(game.unit("rear-foot"), xiaoling::story::UnitCommand::Hold)
         .expect("order");
     saver
         .submit(&saves, "g-auto-1", &mut game, &transcript)
@@ -1304,10 +1308,10 @@ fn greedy_decisions_and_answers_to_orders_save_load_and_replay_exactly() {
             let enemy_at = (0..scene.zones().len())
                 .find(|zone| world.side_men_in(game.field(), 1 - side, *zone) > 0);
             if let Some(zone) = enemy_at {
-                let zone = scene.zones()[zone].id.clone();
-                for (idx, unit) in scene.units().iter().enumerate() {
+                let zone = ZoneId(zone as u32);
+                for idx in 0..scene.units().len() {
                     if game.field().units[idx].side == side {
-                        let _ = game.order(&unit.id, UnitCommand::Attack(zone.clone()));
+                        let _ = game.order(UnitId(idx as u32), UnitCommand::Attack(zone));
                     }
                 }
             }
@@ -1418,7 +1422,10 @@ fn more_than_a_million_men_through_one_ford_still_save_and_load() {
     let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", 1).expect("game");
     let ford = 1;
     let crossed = |game: &mut Game| -> u32 {
-        SavedState::of(&game.snapshot()).expect("state").world.zones[ford]
+        SavedState::of(&game.snapshot(), game.scene())
+            .expect("state")
+            .world
+            .zones[ford]
             .passage
             .crossed
             .iter()
@@ -1453,7 +1460,7 @@ fn sixty_five_morale_effects_in_one_event_still_save_and_load() {
     let dir = temp_dir("morale-effects");
     let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", 2).expect("game");
     game.next().expect("turn");
-    let state = SavedState::of(&game.snapshot()).expect("state");
+    let state = SavedState::of(&game.snapshot(), game.scene()).expect("state");
     let last = &state.world.units[0].morale.last;
     assert!(last.len() <= 64, "{}", last.len());
     let orders: f64 = last.iter().map(|(_, d)| d).sum();
@@ -1538,7 +1545,7 @@ fn twenty_thousand_orders_in_the_tutorial_stop_at_what_a_save_holds() {
     let (mut game, _) = Game::new(Arc::clone(&scene), "sun-gang", 4).expect("game");
     let mut refused = None;
     for _ in 0..20_001 {
-        match game.order("rear-foot", UnitCommand::Hold) {
+        match game.order(game.unit("rear-foot"), UnitCommand::Hold) {
             Ok(_) => {}
             Err(err) => {
                 refused = Some(err);
@@ -1717,8 +1724,8 @@ fn a_save_changed_after_it_was_written_is_replayed_from_its_seed_and_the_player_
         .game;
     let mut from_edited = loaded.game;
     assert_eq!(
-        SavedState::of(&from_edited.snapshot()).expect("state"),
-        SavedState::of(&from_good.snapshot()).expect("state"),
+        SavedState::of(&from_edited.snapshot(), from_edited.scene()).expect("state"),
+        SavedState::of(&from_good.snapshot(), from_good.scene()).expect("state"),
         "the replay, not the edited state"
     );
     // The checksum line taken away from a format-3 save: damaged too.
@@ -1792,7 +1799,8 @@ fn tutorial_with_orders(orders: usize) -> Game {
     use xiaoling::story::UnitCommand;
     let (mut game, _) = Game::new(tutorial(), "sun-gang", 4).expect("game");
     for _ in 0..orders {
-        game.order("rear-foot", UnitCommand::Hold).expect("order");
+        game.order(game.unit("rear-foot"), UnitCommand::Hold)
+            .expect("order");
     }
     game
 }
@@ -1848,7 +1856,7 @@ fn a_game_played_on_in_a_new_session_adds_only_its_new_commands_to_the_journal()
         transcript = save::Transcript::new(loaded.transcript.clone());
         loaded
             .game
-            .order("rear-foot", UnitCommand::Withdraw)
+            .order(game.unit("rear-foot"), UnitCommand::Withdraw)
             .expect("order");
         transcript.push_line("one more");
         slot = format!("{name}-auto-{session}");
@@ -1898,7 +1906,7 @@ fn every_autosave_of_a_game_still_loads_after_an_older_one_is_played_on() {
     let mut transcript = save::Transcript::new(older.transcript.clone());
     older
         .game
-        .order("rear-foot", UnitCommand::Withdraw)
+        .order(game.unit("rear-foot"), UnitCommand::Withdraw)
         .expect("order");
     transcript.push_line("another line");
     let mut later = save::Autosaver::inline();

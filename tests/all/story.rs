@@ -533,7 +533,10 @@ fn a_random_policy_decides_an_opening_turning_point_of_the_side_not_played() {
             let (game, _) =
                 Game::with_policies(Arc::clone(&scene), "khan", seed, Policy::Random, None)
                     .expect("game");
-            game.story().chosen[0].1.clone()
+            let (tp, option) = game.story().chosen[0];
+            game.scene().turning_points()[tp.idx()].options[option as usize]
+                .id
+                .clone()
         })
         .collect();
     assert_eq!(

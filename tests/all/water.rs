@@ -4,6 +4,7 @@
 //! water crossed by boat, where men drown; precedence in a crossing; side
 //! names as the author wrote them.
 
+use crate::common::Ids;
 use std::sync::Arc;
 use xiaoling::repl::render::Style;
 use xiaoling::repl::{Options, Session};
@@ -151,7 +152,11 @@ fn the_winds_direction_is_a_condition_by_where_it_blows_to_or_comes_from() {
     );
     let scene = parse(&source);
     let (mut game, _) = Game::new(Arc::clone(&scene), "zhou", 1).expect("game");
-    let flags = |game: &Game| game.story().flags.clone();
+    let flags = |game: &Game| -> std::collections::BTreeSet<String> {
+        (game.story().flags.iter())
+            .map(|&f| game.name_of(f).to_string())
+            .collect()
+    };
     assert!(flags(&game).contains("from-se"));
     assert!(flags(&game).contains("toward-nw"));
     assert!(!flags(&game).contains("from-s"));

@@ -11,6 +11,14 @@ use xiaoling::repl::{Line, LineSource, Options, Session};
 use xiaoling::scene::{Locale, Scene};
 use xiaoling::story::Game;
 
+/// Typed ids by name (the unit tests' helper, the same file).
+mod ids {
+    use xiaoling::scene::{FileId, Scene, UnitId, ZoneId};
+    use xiaoling::story::Game;
+    include!("../../src/sim/test_ids.rs");
+}
+pub use ids::Ids;
+
 /// Answers choice prompts with the next scripted number and lets turns pass
 /// otherwise; stops at the ending or when the script runs out.
 pub struct Script {

@@ -397,8 +397,7 @@ impl View<'_> {
     pub(crate) fn stuck(&self, idx: usize, couriers: &[crate::story::Courier]) -> Option<Ui> {
         use crate::sim::movement::UnitOrder;
         let unit = self.known.own_unit(idx)?;
-        let id = &self.scene.units().get(idx)?.id;
-        if couriers.iter().any(|c| &c.unit == id) {
+        if couriers.iter().any(|c| c.unit.idx() == idx) {
             return Some(Ui::StuckCourier);
         }
         let zone = unit.location.zone;

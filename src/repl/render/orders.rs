@@ -7,14 +7,8 @@ impl View<'_> {
     /// An order as the player reads it: "hold", "advance to the ford".
     pub fn order_words(&self, order: &UnitCommand) -> String {
         let l = self.locale;
-        let zone = |id: &str| {
-            self.scene
-                .zone_idx(id)
-                .map(|z| self.zone_name(z))
-                .unwrap_or_default()
-        };
         let place = match order {
-            UnitCommand::Advance(z) | UnitCommand::Attack(z) => zone(z),
+            UnitCommand::Advance(z) | UnitCommand::Attack(z) => self.zone_name(z.idx()),
             _ => String::new(),
         };
         let order = match order {
@@ -141,9 +135,7 @@ impl View<'_> {
         if !couriers.is_empty() {
             lines.push(self.style.bold(ui(l, Ui::OnTheirWay)));
             for courier in couriers {
-                let Some(idx) = self.scene.unit_idx(&courier.unit) else {
-                    continue;
-                };
+                let idx = courier.unit.idx();
                 let meta = self.scene.meta();
                 let minute = meta
                     .start_minute
