@@ -9,8 +9,7 @@
 //! (the novel's choice by default). No IO: everything that happened comes
 //! back as [`Output`] for the REPL to render.
 
-use crate::scene::placeholder::Placeholder;
-use crate::scene::resolved::Variants;
+use crate::scene::resolved::{Named, Slot, Variants, Whose};
 use crate::scene::{
     Act, Cmp, Cond, Condition, Effect, EndingId, EventId, FlagId, Prose, RoleId, Scene, Text, TpId,
     UnitId, WatchId, ZoneId,
@@ -895,7 +894,8 @@ mod tests {
         let (mut game, _) =
             Game::audited(scene, "zhang", 1, Policy::Historical, None).expect("game");
         let text = Text::Plain("{men:ming-foot} hold; {what:ever}.".into());
-        let told = game.fill(text, Some("probe.text".into()));
+        let slots = crate::scene::resolved::slots(game.scene(), &text);
+        let told = game.fill(text, &slots, Some("probe.text".into()));
         assert!(told.args.iter().any(|(name, _)| name == "men:ming-foot"));
         let audit = game.audit.as_deref().expect("audited");
         let empty: Vec<&str> = audit

@@ -283,19 +283,111 @@ pub enum Act {
 }
 
 /// A prose's variants' conditions, in order (`[Always]` for a single text),
-/// and what each variant claims of the world when told.
+/// what each variant claims of the world when told, and its placeholders.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Variants {
     pub when: Vec<Cond>,
     pub claims: Vec<Vec<Cond>>,
+    /// Per variant, its placeholders resolved ([`slots`]).
+    pub slots: Vec<Slots>,
+}
+
+/// A placeholder with its ids resolved: what the story fills it with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Slot {
+    Turn,
+    Time,
+    /// Men still on the field.
+    Men(Whose),
+    /// Men lost.
+    Losses(Whose),
+    MenIn(SideId, ZoneId),
+    Crossed(SideId, ZoneId),
+    Holder(ZoneId),
+    Name(Named),
+    At(CommanderId),
+}
+
+/// The side or unit a count is of.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Whose {
+    Side(SideId),
+    Unit(UnitId),
+}
+
+/// What a `{name:ID}` names (a side first, then a zone, a unit, a commander).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Named {
+    Side(SideId),
+    Zone(ZoneId),
+    Unit(UnitId),
+    Commander(CommanderId),
+}
+
+/// A text's placeholders, each once, in the order the telling fills them
+/// (English, then zh-Hans, then zh-Hant): the inside of its braces, as the
+/// text writes it (how a told text's values are named), and what it asks
+/// for (None: no placeholder of this scene, which prints nothing).
+pub type Slots = Vec<(String, Option<Slot>)>;
+
+/// The placeholders of `text`, resolved against `scene`.
+pub fn slots(scene: &Scene, text: &super::Text) -> Slots {
+    use super::placeholder::{Placeholder, spans};
+    let mut out: Slots = Vec::new();
+    for tag in ["en", "zh-Hans", "zh-Hant"] {
+        let template = match text {
+            super::Text::Plain(s) => Some(s.as_str()),
+            super::Text::Localized(map) => map.get(tag),
+        };
+        for (_, inside) in spans(template.unwrap_or("")) {
+            if out.iter().any(|(seen, _)| seen == inside) {
+                continue;
+            }
+            let slot = Placeholder::parse(inside).and_then(|p| slot(scene, p));
+            out.push((inside.to_string(), slot));
+        }
+    }
+    out
+}
+
+/// One placeholder resolved; None when it names what the scene lacks.
+fn slot(scene: &Scene, placeholder: super::placeholder::Placeholder) -> Option<Slot> {
+    use super::placeholder::Placeholder as P;
+    let side = |id: &str| scene.side_idx(id).map(SideId::at);
+    let zone = |id: &str| scene.zone_idx(id).map(ZoneId::at);
+    let whose = |id: &str| {
+        side(id)
+            .map(Whose::Side)
+            .or_else(|| scene.unit_idx(id).map(|u| Whose::Unit(UnitId::at(u))))
+    };
+    Some(match placeholder {
+        P::Turn => Slot::Turn,
+        P::Time => Slot::Time,
+        P::Men(id) => Slot::Men(whose(id)?),
+        P::Losses(id) => Slot::Losses(whose(id)?),
+        P::MenIn(s, z) => Slot::MenIn(side(s)?, zone(z)?),
+        P::Crossed(s, z) => Slot::Crossed(side(s)?, zone(z)?),
+        P::Holder(z) => Slot::Holder(zone(z)?),
+        P::Name(id) => Slot::Name(
+            side(id)
+                .map(Named::Side)
+                .or_else(|| zone(id).map(Named::Zone))
+                .or_else(|| scene.unit_idx(id).map(|u| Named::Unit(UnitId::at(u))))
+                .or_else(|| {
+                    (scene.commander_idx(id)).map(|c| Named::Commander(CommanderId::at(c)))
+                })?,
+        ),
+        P::At(commander) => Slot::At(CommanderId::at(scene.commander_idx(commander)?)),
+    })
 }
 
 impl Variants {
-    /// One text told always, claiming nothing.
-    pub fn always() -> Variants {
+    /// One text told always, claiming nothing, its placeholders `slots`.
+    pub fn always(slots: Slots) -> Variants {
         Variants {
             when: vec![Cond::Always],
             claims: vec![Vec::new()],
+            slots: vec![slots],
         }
     }
 }
@@ -380,6 +472,8 @@ pub struct Resolved {
     pub atmosphere: Vec<Cond>,
     /// Per atmosphere line, what it claims when told.
     pub atmosphere_claims: Vec<Vec<Cond>>,
+    /// Per atmosphere line, its placeholders.
+    pub atmosphere_slots: Vec<Slots>,
     pub prelude: Option<RPrelude>,
     pub(crate) flag_index: HashMap<String, FlagId>,
     pub(crate) tp_index: HashMap<String, TpId>,
@@ -534,6 +628,9 @@ pub(crate) fn resolve(scene: &Scene) -> Result<Resolved, Unresolved> {
     r.out.endings = endings;
     r.out.atmosphere = atmosphere;
     r.out.atmosphere_claims = atmosphere_claims;
+    r.out.atmosphere_slots = (raw.atmosphere.iter())
+        .map(|v| slots(scene, &v.text))
+        .collect();
     r.out.prelude = prelude;
     if r.missing.is_empty() {
         Ok(r.out)
@@ -646,13 +743,14 @@ impl Resolver<'_> {
 
     fn prose(&mut self, prose: &Prose) -> Variants {
         match prose {
-            Prose::One(_) => Variants::always(),
+            Prose::One(text) => Variants::always(slots(self.scene, text)),
             Prose::Variants(items) => Variants {
                 when: items.iter().map(|v| self.cond(&v.when)).collect(),
                 claims: items
                     .iter()
                     .map(|v| v.claims.iter().map(|c| self.cond(c)).collect())
                     .collect(),
+                slots: items.iter().map(|v| slots(self.scene, &v.text)).collect(),
             },
         }
     }

@@ -97,6 +97,9 @@ impl Game {
                 .into_iter()
                 .map(|claims| claims.iter().map(resolve).collect())
                 .collect(),
+            slots: (prose.variants().into_iter())
+                .map(|(_, text)| crate::scene::resolved::slots(&self.scene, text))
+                .collect(),
         };
         self.tell_variants(prose, &variants, owner, |k| {
             text_id("meta", owner, prose, k)
@@ -145,29 +148,26 @@ impl Game {
                     }));
             }
         }
-        Some(self.fill(text, label))
+        let slots = variants.slots.get(k).map_or(&[][..], Vec::as_slice);
+        Some(self.fill(text, slots, label))
     }
 
     /// `text` with its placeholders' values now; an audited game notes
     /// under `label` each placeholder that has none (a text that would
     /// print a hole).
-    pub(super) fn fill(&mut self, text: Text, label: Option<String>) -> Told {
+    pub(super) fn fill(
+        &mut self,
+        text: Text,
+        slots: &[(String, Option<Slot>)],
+        label: Option<String>,
+    ) -> Told {
         let world = self.battle.view();
         let mut args = Vec::new();
         let mut empty = Vec::new();
-        for tag in ["en", "zh-Hans", "zh-Hant"] {
-            let template = match &text {
-                Text::Plain(s) => Some(s.as_str()),
-                Text::Localized(map) => map.get(tag),
-            };
-            for (_, inside) in crate::scene::placeholder::spans(template.unwrap_or("")) {
-                if args.iter().any(|(name, _)| name == inside) || empty.contains(&inside) {
-                    continue;
-                }
-                match self.placeholder_value(inside, &world) {
-                    Some(value) => args.push((inside.to_string(), value)),
-                    None => empty.push(inside),
-                }
+        for (inside, slot) in slots {
+            match slot.and_then(|slot| self.placeholder_value(slot, &world)) {
+                Some(value) => args.push((inside.clone(), value)),
+                None => empty.push(inside.as_str()),
             }
         }
         if let (Some(label), Some(audit)) = (label, self.audit.as_deref_mut()) {
@@ -238,6 +238,11 @@ impl Game {
                             .cloned()
                             .unwrap_or_default(),
                     ],
+                    slots: vec![
+                        (scene.resolved().atmosphere_slots.get(i))
+                            .cloned()
+                            .unwrap_or_default(),
+                    ],
                 };
                 self.tell_variants(&prose, &variants, "atmosphere", |_| {
                     format!("atmosphere[{i}]")
@@ -249,10 +254,10 @@ impl Game {
 
     /// The situation of the pending turning point, told now.
     pub fn situation(&mut self) -> Option<Told> {
-        let tp = self.pending()?.clone();
         let scene = Arc::clone(&self.scene);
-        let resolved = scene.resolved().tp(&tp.id)?;
-        let r_tp = scene.resolved().turning_points.get(resolved.idx())?;
+        let tp_id = self.story.pending?;
+        let tp = scene.turning_points().get(tp_id.idx())?;
+        let r_tp = scene.resolved().turning_points.get(tp_id.idx())?;
         if self.audit.is_some() && self.tells {
             for (option, r_option) in tp.options.iter().zip(&r_tp.options) {
                 let failed = self.false_claims(&option.claims, &r_option.claims, &tp.id);
@@ -275,7 +280,9 @@ impl Game {
         })
     }
 
-    pub(super) fn placeholder_value(&self, inside: &str, world: &WorldState) -> Option<Arg> {
+    /// What `slot` holds now, told as the played side knows it (the truth
+    /// in after-action text); None when it has nothing to print.
+    pub(super) fn placeholder_value(&self, slot: Slot, world: &WorldState) -> Option<Arg> {
         let scene = &self.scene;
         let field = self.battle.field();
         let mine = self.role_side();
@@ -289,121 +296,84 @@ impl Game {
             };
             start.saturating_sub(left)
         };
-        let unit = |id: &str| {
-            scene
-                .unit_idx(id)
-                .and_then(|i| world.units.get(i).map(|u| (i, u)))
-        };
-        Some(match Placeholder::parse(inside)? {
-            Placeholder::Turn => Arg::Turn(world.turn),
-            Placeholder::Time => Arg::Clock(self.minute()),
+        let unit = |id: UnitId| world.units.get(id.idx()).map(|u| (id.idx(), u));
+        Some(match slot {
+            Slot::Turn => Arg::Turn(world.turn),
+            Slot::Time => Arg::Clock(self.minute()),
             // The truth, for after-action text (an ending's history).
-            Placeholder::Men(id) if self.truth_told => Arg::Count(match scene.side_idx(id) {
-                Some(side) => world.side_men(field, side),
-                None => unit(id)
+            Slot::Men(whose) if self.truth_told => Arg::Count(match whose {
+                Whose::Side(side) => world.side_men(field, side.idx()),
+                Whose::Unit(id) => unit(id)
                     .filter(|(_, u)| u.morale.state.can_fight_or_flee())
                     .map(|(_, u)| u.men)
                     .unwrap_or(0),
             }),
-            Placeholder::Losses(id) if self.truth_told => Arg::Count(match scene.side_idx(id) {
-                Some(side) => world.side_losses(field, side),
-                None => unit(id).map(|(i, u)| lost_of(i, u)).unwrap_or(0),
+            Slot::Losses(whose) if self.truth_told => Arg::Count(match whose {
+                Whose::Side(side) => world.side_losses(field, side.idx()),
+                Whose::Unit(id) => unit(id).map(|(i, u)| lost_of(i, u)).unwrap_or(0),
             }),
-            Placeholder::MenIn(side, zone) if self.truth_told => {
-                Arg::Count(match (scene.side_idx(side), scene.zone_idx(zone)) {
-                    (Some(side), Some(zone)) => world.side_men_in(field, side, zone),
-                    _ => 0,
-                })
+            Slot::MenIn(side, zone) if self.truth_told => {
+                Arg::Count(world.side_men_in(field, side.idx(), zone.idx()))
             }
             // Everything else tells what the played side knows: its own men
             // counted, the other side's as its picture holds them.
-            Placeholder::Men(id) => match scene.side_idx(id) {
-                Some(side) if side == mine => Arg::Count(world.side_men(field, side)),
-                Some(side) => reckoned(picture.reckon(field, Body::Side, |_, s| s.side == side)),
-                None => match unit(id) {
-                    Some((i, u)) if field.units.get(i).is_some_and(|f| u.side(f) == mine) => {
-                        Arg::Count(
-                            Some(u)
-                                .filter(|u| u.morale.state.can_fight_or_flee())
-                                .map_or(0, |u| u.men),
-                        )
-                    }
-                    Some((i, _)) => reckoned(picture.reckon(field, Body::Unit, |idx, _| idx == i)),
-                    None => Arg::Count(0),
-                },
+            Slot::Men(Whose::Side(side)) => match side.idx() {
+                side if side == mine => Arg::Count(world.side_men(field, side)),
+                side => reckoned(picture.reckon(field, Body::Side, |_, s| s.side == side)),
             },
-            Placeholder::Losses(id) => match scene.side_idx(id) {
-                Some(side) if side == mine => Arg::Count(world.side_losses(field, side)),
-                Some(side) => reckoned(picture.reckon_losses(field, |_, s| s.side == side)),
-                None => match unit(id) {
-                    Some((i, u)) if field.units.get(i).is_some_and(|f| u.side(f) == mine) => {
-                        Arg::Count(lost_of(i, u))
-                    }
-                    Some((i, _)) => reckoned(picture.reckon_losses(field, |idx, _| idx == i)),
-                    None => Arg::Count(0),
-                },
-            },
-            Placeholder::MenIn(side, zone) => match (scene.side_idx(side), scene.zone_idx(zone)) {
-                (Some(side), Some(zone)) if side == mine => {
-                    Arg::Count(world.side_men_in(field, side, zone))
+            Slot::Men(Whose::Unit(id)) => match unit(id) {
+                Some((i, u)) if field.units.get(i).is_some_and(|f| u.side(f) == mine) => {
+                    Arg::Count(
+                        Some(u)
+                            .filter(|u| u.morale.state.can_fight_or_flee())
+                            .map_or(0, |u| u.men),
+                    )
                 }
-                (Some(side), Some(zone)) => reckoned(picture.reckon_in(field, side, zone)),
-                _ => Arg::Count(0),
+                Some((i, _)) => reckoned(picture.reckon(field, Body::Unit, |idx, _| idx == i)),
+                None => Arg::Count(0),
             },
-            Placeholder::Crossed(side, zone) => {
-                let crossed = match (scene.side_idx(side), scene.zone_idx(zone)) {
-                    (Some(side), Some(zone)) => Some((
-                        side,
-                        zone,
-                        world
-                            .zones
-                            .get(zone)
-                            .and_then(|z| z.passage.crossed.get(side))
-                            .copied()
-                            .unwrap_or(0),
-                    )),
-                    _ => None,
-                };
-                match crossed {
-                    None => Arg::Count(0),
-                    Some((side, _, n)) if side == mine || self.truth_told => Arg::Count(n),
+            Slot::Losses(Whose::Side(side)) => match side.idx() {
+                side if side == mine => Arg::Count(world.side_losses(field, side)),
+                side => reckoned(picture.reckon_losses(field, |_, s| s.side == side)),
+            },
+            Slot::Losses(Whose::Unit(id)) => match unit(id) {
+                Some((i, u)) if field.units.get(i).is_some_and(|f| u.side(f) == mine) => {
+                    Arg::Count(lost_of(i, u))
+                }
+                Some((i, _)) => reckoned(picture.reckon_losses(field, |idx, _| idx == i)),
+                None => Arg::Count(0),
+            },
+            Slot::MenIn(side, zone) => match (side.idx(), zone.idx()) {
+                (side, zone) if side == mine => Arg::Count(world.side_men_in(field, side, zone)),
+                (side, zone) => reckoned(picture.reckon_in(field, side, zone)),
+            },
+            Slot::Crossed(side, zone) => {
+                let (side, zone) = (side.idx(), zone.idx());
+                let n = (world.zones.get(zone))
+                    .and_then(|z| z.passage.crossed.get(side))
+                    .copied()
+                    .unwrap_or(0);
+                if side == mine || self.truth_told {
+                    Arg::Count(n)
+                } else if picture.watches(zone) {
                     // Men seen going over: watched if the place is seen now.
-                    Some((_, zone, n)) if picture.watches(zone) => Arg::About(n),
-                    Some(_) => Arg::Unknown,
+                    Arg::About(n)
+                } else {
+                    Arg::Unknown
                 }
             }
-            Placeholder::Holder(zone) => {
-                let zone = scene.zone_idx(zone)?;
-                match holder(world, field, zone) {
-                    Some(side) => Arg::Name(scene.sides().get(side)?.name.clone()),
-                    None => Arg::Nobody,
-                }
-            }
-            Placeholder::Name(id) => Arg::Name(
-                scene
-                    .sides()
-                    .iter()
-                    .find(|s| s.id == id)
-                    .map(|s| s.name.clone())
-                    .or_else(|| {
-                        scene
-                            .zones()
-                            .iter()
-                            .find(|z| z.id == id)
-                            .map(|z| z.name.clone())
-                    })
-                    .or_else(|| {
-                        scene
-                            .units()
-                            .iter()
-                            .find(|u| u.id == id)
-                            .map(|u| u.name.clone())
-                    })
-                    .or_else(|| scene.commander(id).map(|c| c.name.clone()))?,
-            ),
-            Placeholder::At(commander) => {
-                let idx = scene.commander_idx(commander)?;
-                let zone = world.commanders.get(idx)?.zone;
+            Slot::Holder(zone) => match holder(world, field, zone.idx()) {
+                Some(side) => Arg::Name(scene.sides().get(side)?.name.clone()),
+                None => Arg::Nobody,
+            },
+            Slot::Name(named) => Arg::Name(match named {
+                Named::Side(id) => scene.sides().get(id.idx())?.name.clone(),
+                Named::Zone(id) => scene.zones().get(id.idx())?.name.clone(),
+                Named::Unit(id) => scene.units().get(id.idx())?.name.clone(),
+                Named::Commander(id) => scene.commanders().get(id.idx())?.name.clone(),
+            }),
+            Slot::At(commander) => {
+                let zone = world.commanders.get(commander.idx())?.zone;
                 Arg::Name(scene.zones().get(zone)?.name.clone())
             }
         })

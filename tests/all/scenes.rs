@@ -196,7 +196,10 @@ fn sarhu_reaches_four_endings_as_each_role() {
             while !game.is_over() {
                 game.auto_step().expect("a legal step");
             }
-            endings.insert(game.name_of(game.story().ended.expect("an ending")).to_string());
+            endings.insert(
+                game.name_of(game.story().ended.expect("an ending"))
+                    .to_string(),
+            );
         }
         assert!(endings.len() >= 4, "{role}: only {endings:?}");
     }
