@@ -588,11 +588,11 @@ fn new_game(
             role.clone()
         }
         None => {
-            let roles: Vec<&scene::Commander> = scene.roles().collect();
-            let items = role_menu(&scene, &roles, locale);
+            let roles: Vec<_> = scene.roles_with_sides().collect();
+            let items = role_menu(&roles, locale);
             let prompt = ui(locale, Ui::ChooseCommander);
             match pick(input, stdout, locale, prompt, &items)? {
-                Some(idx) => roles[idx].id.clone(),
+                Some(idx) => roles[idx].0.id.clone(),
                 None => return Ok(None),
             }
         }
@@ -650,15 +650,11 @@ fn battle_menu(scenes: &[Arc<Scene>], locale: Locale, columns: usize) -> Vec<Men
 
 /// The commander menu: each playable role with his side, chosen by
 /// number, id or name.
-fn role_menu(scene: &Scene, roles: &[&scene::Commander], locale: Locale) -> Vec<MenuItem> {
+fn role_menu(roles: &[(&scene::Commander, &scene::Side)], locale: Locale) -> Vec<MenuItem> {
     roles
         .iter()
-        .map(|c| {
-            let side = scene
-                .side_idx(&c.side)
-                .and_then(|s| scene.sides().get(s))
-                .map(|s| s.name.get(locale).to_string())
-                .unwrap_or_default();
+        .map(|(c, side)| {
+            let side = side.name.get(locale).to_string();
             let label = msg(
                 locale,
                 Msg::RoleItem {
@@ -821,26 +817,19 @@ fn welcome(out: &mut dyn Write, locale: Locale, columns: usize) -> Result<()> {
 /// sides and who may be played, its length, and its hook.
 fn battle_card(scene: &Scene, locale: Locale, columns: usize) -> String {
     let meta = scene.meta();
-    let side_of = |c: &scene::Commander| {
-        scene
-            .side_idx(&c.side)
-            .and_then(|s| scene.sides().get(s))
-            .map(|s| s.name.get(locale).to_string())
-            .unwrap_or_default()
-    };
     let sides: Vec<String> = scene
         .sides()
         .iter()
         .map(|s| s.name.get(locale).to_string())
         .collect();
     let roles: Vec<String> = scene
-        .roles()
-        .map(|c| {
+        .roles_with_sides()
+        .map(|(c, side)| {
             msg(
                 locale,
                 Msg::RoleWithSide {
                     name: c.name.get(locale),
-                    side: &side_of(c),
+                    side: side.name.get(locale),
                 },
             )
         })

@@ -135,11 +135,18 @@ impl Scene {
     }
     /// The playable roles: commanders the player may take.
     pub fn roles(&self) -> impl Iterator<Item = &Commander> {
-        self.raw
-            .meta
-            .playable
-            .iter()
-            .filter_map(|id| self.commander(id))
+        self.roles_with_sides().map(|(commander, _)| commander)
+    }
+    /// The playable roles, each with his side.
+    pub fn roles_with_sides(&self) -> impl Iterator<Item = (&Commander, &Side)> {
+        let resolved = &self.resolved;
+        resolved.roles.iter().filter_map(move |c| {
+            let side = resolved.commander_side.get(c.idx())?;
+            Some((
+                self.raw.commanders.get(c.idx())?,
+                self.raw.sides.get(side.idx())?,
+            ))
+        })
     }
     /// What the scene file calls `id` (what a save and a diagnostic write);
     /// "" for an id of another scene.

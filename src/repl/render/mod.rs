@@ -184,11 +184,8 @@ impl View<'_> {
         }
         let name = self.mid_sentence(def.name.get(self.locale));
         let name = name.as_str();
-        match self
-            .scene
-            .side_idx(&def.side)
-            .and_then(|s| self.scene.sides().get(s))
-        {
+        let side = self.scene.resolved().unit_side.get(unit);
+        match side.and_then(|s| self.scene.sides().get(s.idx())) {
             Some(side) => self.style.paint(side.colour, name),
             None => name.to_string(),
         }
