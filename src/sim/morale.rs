@@ -262,61 +262,7 @@ pub fn morale_system(
         places,
         rally: rallying,
     } = &mut *scratch;
-    // (Folds below, not `for` loops: a query's own fold walks its tables
-    // without a check per item.)
-    // The units that withdrew from a fight this turn, by index.
-    // (Left empty on the many turns none did.)
-    let most = withdrawals.units.iter().max().map_or(0, |idx| idx + 1);
-    let listed = if withdrawals.units.is_empty() {
-        0
-    } else {
-        most.max(field.units.len())
-    };
-    refill(withdrawn, listed, false);
-    for &unit in &withdrawals.units {
-        withdrawn[unit] = true;
-    }
-    let withdrew_now = |unit: usize| withdrawn.get(unit).copied().unwrap_or(false);
-
-    // Men of each side that withdrew from a fight this turn, by the zone
-    // they are in now: seen from another zone, a withdrawal looks like flight
-    // (the rule `withdrawal_seen_as_flight`; none when it is off). And men
-    // and routing men per side and zone, as the turn stands.
-    let seen_as_flight = rules.withdrawal_seen_as_flight > 0.0;
-    // In unit-index order: as the units are stored, checked on the way; when
-    // the world holds them otherwise, the pass is made again, sorted.
-    let mut stored = true;
-    loop {
-        refill(tally, n * field.n_sides, Tally::default());
-        // (A slice, not the list: the walk keeps where it starts and ends
-        // in registers rather than reading them again through the list.)
-        let tally = &mut tally[..];
-        let mut order = Rising::default();
-        by_index(&units, stored).for_each(|(_, info, strength, location, _, morale)| {
-            order.see(info.idx);
-            if seen_as_flight
-                && withdrew_now(info.idx)
-                && location.present
-                && !morale.state.is_broken()
-                && location.zone < n
-            {
-                tally[info.side * n + location.zone].withdrawing +=
-                    f64::from(strength.men) * rules.withdrawal_seen_as_flight;
-            }
-            if location.present && morale.state.can_fight_or_flee() {
-                let here = &mut tally[info.side * n + location.zone];
-                here.units += 1;
-                here.men += f64::from(strength.men);
-                if morale.state.is_broken() {
-                    here.routing += f64::from(strength.men);
-                }
-            }
-        });
-        if !stored || order.rose() {
-            break;
-        }
-        stored = false;
-    }
+    let stored = tally_places(field, withdrawals, withdrawn, tally, &units);
     // The best leadership standing in each side and zone (none: 0); and
     // the rally's notes of the commanders, on the same walk.
     rallying.begin(n, field.n_sides);
@@ -410,6 +356,78 @@ pub fn morale_system(
         *busy = true;
     }
     rally(rallying, field, dt, chronicle, &mut units);
+}
+
+/// The units that withdrew from a fight this turn (`withdrawn`, by index;
+/// left empty on the many turns none did), and the men of each side and
+/// zone as the turn stands (`tally`): able to fight or flee, routing, and
+/// withdrawn as flight seen from another zone (the rule
+/// `withdrawal_seen_as_flight`; none when it is off). Whether the world
+/// holds the units in index order (the walk found them so).
+fn tally_places(
+    field: &Field,
+    withdrawals: &super::movement::Withdrawals,
+    withdrawn: &mut Vec<bool>,
+    tally: &mut Vec<Tally>,
+    units: &MoraleUnits,
+) -> bool {
+    // (Folds below, not `for` loops: a query's own fold walks its tables
+    // without a check per item.)
+    // The units that withdrew from a fight this turn, by index.
+    // (Left empty on the many turns none did.)
+    let most = withdrawals.units.iter().max().map_or(0, |idx| idx + 1);
+    let listed = if withdrawals.units.is_empty() {
+        0
+    } else {
+        most.max(field.units.len())
+    };
+    refill(withdrawn, listed, false);
+    for &unit in &withdrawals.units {
+        withdrawn[unit] = true;
+    }
+    let withdrew_now = |unit: usize| withdrawn.get(unit).copied().unwrap_or(false);
+    let (rules, n) = (&field.rules, field.zones.len());
+
+    // Men of each side that withdrew from a fight this turn, by the zone
+    // they are in now: seen from another zone, a withdrawal looks like flight
+    // (the rule `withdrawal_seen_as_flight`; none when it is off). And men
+    // and routing men per side and zone, as the turn stands.
+    let seen_as_flight = rules.withdrawal_seen_as_flight > 0.0;
+    // In unit-index order: as the units are stored, checked on the way; when
+    // the world holds them otherwise, the pass is made again, sorted.
+    let mut stored = true;
+    loop {
+        refill(tally, n * field.n_sides, Tally::default());
+        // (A slice, not the list: the walk keeps where it starts and ends
+        // in registers rather than reading them again through the list.)
+        let tally = &mut tally[..];
+        let mut order = Rising::default();
+        by_index(units, stored).for_each(|(_, info, strength, location, _, morale)| {
+            order.see(info.idx);
+            if seen_as_flight
+                && withdrew_now(info.idx)
+                && location.present
+                && !morale.state.is_broken()
+                && location.zone < n
+            {
+                tally[info.side * n + location.zone].withdrawing +=
+                    f64::from(strength.men) * rules.withdrawal_seen_as_flight;
+            }
+            if location.present && morale.state.can_fight_or_flee() {
+                let here = &mut tally[info.side * n + location.zone];
+                here.units += 1;
+                here.men += f64::from(strength.men);
+                if morale.state.is_broken() {
+                    here.routing += f64::from(strength.men);
+                }
+            }
+        });
+        if !stored || order.rose() {
+            break;
+        }
+        stored = false;
+    }
+    stored
 }
 
 /// What the places (per side and zone) are found from.
@@ -580,8 +598,84 @@ impl Turn<'_> {
                 -rules.outnumbered_morale * dt,
             );
         }
-        // Contagion: routing friends in this zone and the neighbours it can
-        // see (less itself).
+        // Contagion: the share of fear it feels (routing friends near, a
+        // rumor believed blind, fear that outlasts the truth).
+        let felt_share = self.felt_share(men, here, withdrew, morale);
+        if felt_share > 0.0 {
+            feel(
+                morale,
+                Modifier::Contagion,
+                -rules.contagion_morale * felt_share * dt,
+            );
+        }
+        // A commander standing here lifts spirits toward a ceiling a little above
+        // the unit's usual morale; his presence is not a bonus that piles up each turn.
+        if here.leadership > 0.0 {
+            let ceiling = (info.start_morale + here.ceiling_over).min(100.0);
+            let lift = (here.lift * dt).min((ceiling - before_turn).max(0.0));
+            if lift > 0.0 {
+                feel(morale, Modifier::Leader, lift);
+            }
+        }
+        // Smoke chokes; wet cloth helps, but riders mid-ford cannot reach the water.
+        if here.smoky {
+            let choke = if info.mounted {
+                here.choke_mounted
+            } else {
+                here.choke
+            };
+            feel(morale, Modifier::Smoke, -choke * dt);
+        }
+        // No line of retreat.
+        if here.trapped {
+            feel(morale, Modifier::Trapped, -rules.trapped_morale * dt);
+        }
+        // Turning its back on an enemy within reach (the withdrawal rules).
+        if withdrew && rules.withdraw_morale > 0.0 {
+            feel(morale, Modifier::Withdrawal, -rules.withdraw_morale);
+        }
+        if !pressed && !morale.state.is_broken() && before_turn < info.start_morale {
+            let recovery = (rules.morale_recovery * dt).min(info.start_morale - before_turn);
+            morale.feel(Modifier::Recovery, recovery);
+        }
+
+        // State changes.
+        let old = morale.state;
+        let (new, cascade) = self.next_state(info, men, morale.value, old, felt_share, withdrew);
+        // A unit with no men left is no longer a body of men: it leaves
+        // the fight as shattered, whatever its spirit (after every draw
+        // above, so the battle's stream is drawn the same).
+        let new = if men == 0 && new.can_fight_or_flee() {
+            MoraleState::Shattered
+        } else {
+            new
+        };
+        if new != old {
+            morale.state = new;
+            let unit = info.idx;
+            self.chronicle.push(match new {
+                MoraleState::Wavering => Entry::Wavers { unit },
+                MoraleState::Steady => Entry::Steadies { unit },
+                MoraleState::Routing if cascade => Entry::Cascade { unit },
+                MoraleState::Routing => Entry::Routs { unit },
+                MoraleState::Shattered => Entry::Shattered { unit },
+                _ => Entry::Rallies { unit },
+            });
+        }
+        if matches!(new, MoraleState::Wavering | MoraleState::Routing) {
+            self.shaken = true;
+        }
+        self.rallying.note(entity, info, zone, at, men, new);
+        new == MoraleState::Routing && new != old
+    }
+
+    /// The share of fear a unit feels, the greatest of three (what `max`
+    /// finds; a share that is not a number counts for none): routing
+    /// friends in its zone and the neighbours it can see, less itself; a
+    /// rumor of defeat believed where it cannot see; and fear that outlasts
+    /// the truth (off unless the scene's rules say), which decays here.
+    fn felt_share(&self, men: u32, here: &Place, withdrew: bool, morale: &mut Morale) -> f64 {
+        let (rules, dt) = (self.rules, self.dt);
         // (None routing or withdrawing near, and it did not withdraw: the
         // share is none, as the sum below would find, without it.)
         let routing_share = if here.calm && !withdrew {
@@ -625,8 +719,6 @@ impl Turn<'_> {
                 morale.fear = 0.0;
             }
         }
-        // The greatest of the three (what `max` finds; a share that is not
-        // a number counts for none).
         let mut felt_share = believed;
         if routing_share > felt_share {
             felt_share = routing_share;
@@ -634,62 +726,39 @@ impl Turn<'_> {
         if feared > felt_share {
             felt_share = feared;
         }
-        if felt_share > 0.0 {
-            feel(
-                morale,
-                Modifier::Contagion,
-                -rules.contagion_morale * felt_share * dt,
-            );
-        }
-        // A commander standing here lifts spirits toward a ceiling a little above
-        // the unit's usual morale; his presence is not a bonus that piles up each turn.
-        if here.leadership > 0.0 {
-            let ceiling = (info.start_morale + here.ceiling_over).min(100.0);
-            let lift = (here.lift * dt).min((ceiling - before_turn).max(0.0));
-            if lift > 0.0 {
-                feel(morale, Modifier::Leader, lift);
-            }
-        }
-        // Smoke chokes; wet cloth helps, but riders mid-ford cannot reach the water.
-        if here.smoky {
-            let choke = if info.mounted {
-                here.choke_mounted
-            } else {
-                here.choke
-            };
-            feel(morale, Modifier::Smoke, -choke * dt);
-        }
-        // No line of retreat.
-        if here.trapped {
-            feel(morale, Modifier::Trapped, -rules.trapped_morale * dt);
-        }
-        // Turning its back on an enemy within reach (the withdrawal rules).
-        if withdrew && rules.withdraw_morale > 0.0 {
-            feel(morale, Modifier::Withdrawal, -rules.withdraw_morale);
-        }
-        if !pressed && !morale.state.is_broken() && before_turn < info.start_morale {
-            let recovery = (rules.morale_recovery * dt).min(info.start_morale - before_turn);
-            morale.feel(Modifier::Recovery, recovery);
-        }
+        felt_share
+    }
 
-        // State changes.
-        let old = morale.state;
-        let cascade = !morale.state.is_broken()
-            && morale.value < rules.steady_above
+    /// The state a unit's morale brings it to from `old`, and whether it
+    /// breaks in a cascade (fear near it past what its quality bears). The
+    /// rolls are drawn here, in this order: an ordered withdrawal turning
+    /// to flight, then the rout roll of a wavering unit.
+    fn next_state(
+        &mut self,
+        info: &UnitInfo,
+        men: u32,
+        value: f64,
+        old: MoraleState,
+        felt_share: f64,
+        withdrew: bool,
+    ) -> (MoraleState, bool) {
+        let (rules, dt) = (self.rules, self.dt);
+        let cascade = !old.is_broken()
+            && value < rules.steady_above
             && felt_share > rules.cascade_base + rules.cascade_quality * info.quality;
         // An ordered withdrawal that turns into flight (drawn only when on).
         let flight = withdrew
-            && !morale.state.is_broken()
+            && !old.is_broken()
             && rules.withdraw_rout > 0.0
             && self.rng.chance(rules.withdraw_rout * (1.0 - info.quality));
         let new = if cascade || flight {
             MoraleState::Routing
         } else {
             match old {
-                MoraleState::Steady | MoraleState::Rallied if morale.value < rules.waver_below => {
-                    if morale.value < rules.rout_below
+                MoraleState::Steady | MoraleState::Rallied if value < rules.waver_below => {
+                    if value < rules.rout_below
                         && self.rng.chance(super::field::per_step(
-                            rout_chance(morale.value, info.quality, rules.rout_below),
+                            rout_chance(value, info.quality, rules.rout_below),
                             dt,
                         ))
                     {
@@ -698,11 +767,11 @@ impl Turn<'_> {
                         MoraleState::Wavering
                     }
                 }
-                MoraleState::Wavering if morale.value > rules.steady_above => MoraleState::Steady,
+                MoraleState::Wavering if value > rules.steady_above => MoraleState::Steady,
                 MoraleState::Wavering
-                    if morale.value < rules.rout_below
+                    if value < rules.rout_below
                         && self.rng.chance(super::field::per_step(
-                            rout_chance(morale.value, info.quality, rules.rout_below),
+                            rout_chance(value, info.quality, rules.rout_below),
                             dt,
                         )) =>
                 {
@@ -716,31 +785,7 @@ impl Turn<'_> {
                 other => other,
             }
         };
-        // A unit with no men left is no longer a body of men: it leaves
-        // the fight as shattered, whatever its spirit (after every draw
-        // above, so the battle's stream is drawn the same).
-        let new = if men == 0 && new.can_fight_or_flee() {
-            MoraleState::Shattered
-        } else {
-            new
-        };
-        if new != old {
-            morale.state = new;
-            let unit = info.idx;
-            self.chronicle.push(match new {
-                MoraleState::Wavering => Entry::Wavers { unit },
-                MoraleState::Steady => Entry::Steadies { unit },
-                MoraleState::Routing if cascade => Entry::Cascade { unit },
-                MoraleState::Routing => Entry::Routs { unit },
-                MoraleState::Shattered => Entry::Shattered { unit },
-                _ => Entry::Rallies { unit },
-            });
-        }
-        if matches!(new, MoraleState::Wavering | MoraleState::Routing) {
-            self.shaken = true;
-        }
-        self.rallying.note(entity, info, zone, at, men, new);
-        new == MoraleState::Routing && new != old
+        (new, cascade)
     }
 }
 
