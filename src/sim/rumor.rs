@@ -205,6 +205,25 @@ impl Counts {
     }
 }
 
+/// A unit of `side` believes `rumor`: its morale moves by the cry's
+/// credibility, up for good tidings, down for bad, and it believes (or no
+/// longer believes) its side lost; with the rule `rumor_fear`, bad tidings
+/// leave a fear that outlasts the truth and good ones lift it.
+fn believe(morale: &mut Morale, rumor: &Rumor, side: usize, rules: &crate::scene::Rules) {
+    let good_news = (side == rumor.about) != rumor.routed;
+    let delta = rules.rumor_morale * rumor.credibility * if good_news { 1.0 } else { -1.0 };
+    morale.value = (morale.value + delta).clamp(0.0, 100.0);
+    morale.push(Modifier::Rumor, delta);
+    morale.believes_lost = !good_news;
+    if rules.rumor_fear > 0.0 {
+        morale.fear = if good_news {
+            0.0
+        } else {
+            morale.fear.max(rumor.credibility)
+        };
+    }
+}
+
 /// Whether every listener now (in rising index order) is in `before` (the
 /// indices of the last run's, rising too).
 fn all_listened_before(now: &[(usize, Listener)], before: &[usize]) -> bool {
@@ -214,6 +233,111 @@ fn all_listened_before(now: &[(usize, Listener)], before: &[usize]) -> bool {
     }
     let mut before = before.iter();
     now.iter().all(|(idx, _)| before.any(|b| b == idx))
+}
+
+impl RumorScratch {
+    /// What was noted of each cry at the last run holds while nothing else
+    /// has touched the cries (`kept`); otherwise it is noted afresh.
+    /// Whether it was kept.
+    fn note(&mut self, rumors: &Rumors, field: &Field, kept: bool) -> bool {
+        let kept = kept && self.noted.len() == rumors.active.len();
+        if !kept {
+            let RumorScratch {
+                noted, spare_noted, ..
+            } = self;
+            spare_noted.extend(noted.drain(rumors.active.len().min(noted.len())..));
+            while noted.len() < rumors.active.len() {
+                noted.push(spare_noted.pop().unwrap_or_default());
+            }
+            for (noted, rumor) in self.noted.iter_mut().zip(&rumors.active) {
+                noted.of(rumor, field.units.len());
+            }
+        }
+        #[cfg(debug_assertions)]
+        for (noted, rumor) in self.noted.iter().zip(&rumors.active) {
+            let mut afresh = Noted::default();
+            afresh.of(rumor, field.units.len());
+            debug_assert_eq!(noted.heard, afresh.heard, "a kept mask of who heard a cry");
+        }
+        kept
+    }
+
+    /// Who was on the field, when a cry is left settled (read at the next
+    /// run only then): written unless it is already the list (every unit on
+    /// the field now was on it at the last run (`same`), and as many).
+    fn note_listeners(&mut self, listeners: &[(usize, Listener)], same: bool) {
+        let listened_now = same && listeners.len() == self.listened.len();
+        if !listened_now && self.noted.iter().any(|noted| noted.settled) {
+            self.listened.clear();
+            self.listened.extend(listeners.iter().map(|&(idx, _)| idx));
+        }
+    }
+
+    /// Spent cries are dropped, with what was noted of them (the cries left
+    /// in their order); the memory of their lists is kept for new cries.
+    fn drop_spent(&mut self, rumors: &mut Rumors) {
+        let mut left = 0;
+        for cry in 0..rumors.active.len() {
+            if rumors.active[cry].credibility >= 0.05 {
+                if left != cry {
+                    rumors.active.swap(left, cry);
+                    self.noted.swap(left, cry);
+                }
+                left += 1;
+            }
+        }
+        if left < rumors.active.len() {
+            for mut spent in rumors.active.drain(left..) {
+                // Only memory worth keeping: no more lists kept than there have
+                // been cries at once.
+                if spent.believers.capacity() > 0 {
+                    spent.believers.clear();
+                    self.spare_believers.push(spent.believers);
+                }
+            }
+            self.spare_noted.extend(self.noted.drain(left..));
+        }
+    }
+}
+
+impl Counts {
+    /// Men and routing men a unit of `side` in `here` judges a cry about
+    /// side `about` by (it stands where it can see): about its own side, by
+    /// the rule `rumor_own_front`, only the fighting it sees from where it
+    /// stands; else all it sees of that side.
+    #[allow(clippy::too_many_arguments)]
+    fn judged_by(
+        &mut self,
+        listeners: &[(usize, Listener)],
+        field: &Field,
+        vision: &Vision,
+        by_front: bool,
+        side: usize,
+        here: usize,
+        about: usize,
+    ) -> (f64, f64) {
+        let (n_sides, n) = (field.n_sides, field.zones.len());
+        if by_front && side == about {
+            // About its own side: only the fighting it sees from
+            // where it stands tells it the truth.
+            let (men_in, routing_in) = self.zones(listeners, (n_sides, n));
+            let front = |zone: usize| {
+                men_in[side * n + zone] > 0.0
+                    && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
+            };
+            std::iter::once(here)
+                .chain(field.neighbours[here].iter().copied())
+                .filter(|&z| !vision.is_blind(z) && front(z))
+                .fold((0.0, 0.0), |(men, routing), z| {
+                    (
+                        men + men_in[side * n + z],
+                        routing + routing_in[side * n + z],
+                    )
+                })
+        } else {
+            self.seen(listeners, vision, (n_sides, n), (side, about))
+        }
+    }
 }
 
 /// Cries spread a zone; the units on the field (`listeners`, from
@@ -240,29 +364,10 @@ pub fn spread(
     }
     let rules = &field.rules;
     let n_sides = field.n_sides;
-    let n = field.zones.len();
     let by_front = rules.rumor_own_front > 0.5;
     // What was noted of each cry at the last run holds while nothing else
     // has touched the cries; otherwise it is noted afresh.
-    let kept = kept && scratch.noted.len() == rumors.active.len();
-    if !kept {
-        let RumorScratch {
-            noted, spare_noted, ..
-        } = scratch;
-        spare_noted.extend(noted.drain(rumors.active.len().min(noted.len())..));
-        while noted.len() < rumors.active.len() {
-            noted.push(spare_noted.pop().unwrap_or_default());
-        }
-        for (noted, rumor) in scratch.noted.iter_mut().zip(&rumors.active) {
-            noted.of(rumor, field.units.len());
-        }
-    }
-    #[cfg(debug_assertions)]
-    for (noted, rumor) in scratch.noted.iter().zip(&rumors.active) {
-        let mut afresh = Noted::default();
-        afresh.of(rumor, field.units.len());
-        debug_assert_eq!(noted.heard, afresh.heard, "a kept mask of who heard a cry");
-    }
+    let kept = scratch.note(rumors, field, kept);
     // A cry that had reached every zone and every unit then on the field at
     // the last run has nobody to move now when nobody has come onto the
     // field since (most of a cry's turns): it only fades. Whether anybody
@@ -339,27 +444,16 @@ pub fn spread(
             let blind_here = vision.is_blind(here);
             let (men_seen, routing_seen) = if blind_here {
                 (0.0, 0.0)
-            } else if by_front && side == rumor.about {
-                // About its own side: only the fighting it sees from
-                // where it stands tells it the truth.
-                let (men_in, routing_in) = scratch.counts.zones(listeners, (n_sides, n));
-                let front = |zone: usize| {
-                    men_in[side * n + zone] > 0.0
-                        && (0..n_sides).any(|other| other != side && men_in[other * n + zone] > 0.0)
-                };
-                std::iter::once(here)
-                    .chain(field.neighbours[here].iter().copied())
-                    .filter(|&z| !vision.is_blind(z) && front(z))
-                    .fold((0.0, 0.0), |(men, routing), z| {
-                        (
-                            men + men_in[side * n + z],
-                            routing + routing_in[side * n + z],
-                        )
-                    })
             } else {
-                scratch
-                    .counts
-                    .seen(listeners, vision, (n_sides, n), (side, rumor.about))
+                scratch.counts.judged_by(
+                    listeners,
+                    field,
+                    vision,
+                    by_front,
+                    side,
+                    here,
+                    rumor.about,
+                )
             };
             let truth_seen = men_seen > 0.0 && !blind_here;
             let actually_routed = men_seen > 0.0 && routing_seen / men_seen >= 0.5;
@@ -378,18 +472,7 @@ pub fn spread(
                 debug_assert!(false, "a listener missing from the units");
                 continue;
             };
-            let good_news = (side == rumor.about) != rumor.routed;
-            let delta = rules.rumor_morale * rumor.credibility * if good_news { 1.0 } else { -1.0 };
-            morale.value = (morale.value + delta).clamp(0.0, 100.0);
-            morale.push(Modifier::Rumor, delta);
-            morale.believes_lost = !good_news;
-            if rules.rumor_fear > 0.0 {
-                morale.fear = if good_news {
-                    0.0
-                } else {
-                    morale.fear.max(rumor.credibility)
-                };
-            }
+            believe(&mut morale, rumor, side, rules);
             chronicle.push(Entry::RumorBelieved {
                 unit: idx,
                 about: rumor.about,
@@ -403,39 +486,8 @@ pub fn spread(
         noted.settled = !spreading && all_heard;
         rumor.credibility = (rumor.credibility * (1.0 - rules.rumor_decay)).max(0.0);
     }
-    // Spent cries are dropped, with what was noted of them (the cries left
-    // in their order); the memory of their lists is kept for new cries.
-    let mut left = 0;
-    for cry in 0..rumors.active.len() {
-        if rumors.active[cry].credibility >= 0.05 {
-            if left != cry {
-                rumors.active.swap(left, cry);
-                scratch.noted.swap(left, cry);
-            }
-            left += 1;
-        }
-    }
-    if left < rumors.active.len() {
-        for mut spent in rumors.active.drain(left..) {
-            // Only memory worth keeping: no more lists kept than there have
-            // been cries at once.
-            if spent.believers.capacity() > 0 {
-                spent.believers.clear();
-                scratch.spare_believers.push(spent.believers);
-            }
-        }
-        scratch.spare_noted.extend(scratch.noted.drain(left..));
-    }
-    // Who was on the field, when a cry is left settled (read at the next
-    // run only then): written unless it is already the list (every unit on
-    // the field now was on it at the last run, and as many).
-    let listened_now = same_listeners == Some(true) && listeners.len() == scratch.listened.len();
-    if !listened_now && scratch.noted.iter().any(|noted| noted.settled) {
-        scratch.listened.clear();
-        scratch
-            .listened
-            .extend(listeners.iter().map(|&(idx, _)| idx));
-    }
+    scratch.drop_spent(rumors);
+    scratch.note_listeners(listeners, same_listeners == Some(true));
 }
 
 #[cfg(test)]
