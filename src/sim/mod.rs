@@ -20,6 +20,7 @@
 
 pub mod chronicle;
 pub mod combat;
+pub mod facts;
 pub mod fall;
 pub mod fast_hash;
 pub mod field;
