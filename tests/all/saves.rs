@@ -1984,3 +1984,42 @@ fn a_damaged_or_missing_journal_is_told_and_the_resume_point_still_loads() {
         .expect("listed");
     assert!(row.summary.is_err(), "{row:?}");
 }
+
+/// A saved story names its ids; read back, they are the game's own, and a
+/// name the battle lacks refuses the state (it is not silently dropped).
+#[test]
+fn a_saved_story_reads_back_by_id_and_refuses_names_the_battle_lacks() {
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let (mut game, _) = Game::new(Arc::clone(&scene), "zhang-chun", 5).expect("game");
+    game.choose(2).expect("a choice");
+    let unit = game.player_units()[0];
+    let zone = game.zone("north-bank");
+    game.order(UnitId(unit as u32), xiaoling::story::UnitCommand::Advance(zone))
+        .expect("an order");
+    game.next().expect("a turn");
+    let snapshot = game.snapshot();
+    let state = SavedState::of(&snapshot, &scene).expect("state");
+    let back = state.to_snapshot(game.log().len(), &scene).expect("reads back");
+    assert_eq!(back.story, snapshot.story);
+    // The log's commands the same way.
+    for command in game.log() {
+        let named = save::SavedCommand::of(command, &scene);
+        assert_eq!(named.to_command(&scene).as_ref(), Ok(command));
+    }
+    let mut edited = state.clone();
+    edited.story.happened.push("nowhere".into());
+    let refused = edited.to_snapshot(0, &scene).expect_err("an event the battle lacks");
+    assert_eq!(
+        refused,
+        "it names an event `nowhere`, which the battle does not have"
+    );
+    let mut edited = state.clone();
+    edited.story.flags.insert("no-such-flag".into());
+    let refused = edited.to_snapshot(0, &scene).expect_err("a flag the battle lacks");
+    assert!(refused.contains("a flag `no-such-flag`"), "{refused}");
+    let mut edited = state;
+    edited.story.chosen[0].1 = "no-such-option".into();
+    let refused = edited.to_snapshot(0, &scene).expect_err("an option the battle lacks");
+    assert!(refused.contains("no-such-option"), "{refused}");
+}
