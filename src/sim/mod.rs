@@ -28,6 +28,7 @@ pub mod haze;
 pub mod morale;
 pub mod movement;
 pub mod order;
+mod paths;
 pub mod perception;
 pub mod rally;
 pub mod rng;

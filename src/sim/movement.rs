@@ -30,6 +30,7 @@ use super::chronicle::{Chronicle, Entry};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
 use super::morale::Morale;
+use super::paths::Paths;
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::Passage;
@@ -52,86 +53,6 @@ pub enum UnitOrder {
     Pursue,
     /// Make for the drums of this commander.
     RallyTo(usize),
-}
-
-/// Maps with more zones than this search paths outward from each goal only
-/// as far as needed ([`Reach`]); smaller ones search the whole map once per
-/// goal. The hop chosen is the same either way.
-const LOCAL_SEARCH_ZONES: usize = 256;
-
-/// Steps back from a goal through open zones, searched breadth-first and
-/// only as far as the units asking stand: [`Field::next_hop_by`] without the
-/// whole map's distances.
-struct Reach {
-    goal: usize,
-    dist: HashMap<usize, usize>,
-    queue: std::collections::VecDeque<usize>,
-}
-
-impl Reach {
-    fn new(goal: usize, zones: usize) -> Reach {
-        let mut reach = Reach {
-            goal,
-            dist: HashMap::default(),
-            queue: std::collections::VecDeque::new(),
-        };
-        if goal < zones {
-            reach.dist.insert(goal, 0);
-            reach.queue.push_back(goal);
-        }
-        reach
-    }
-
-    /// Settles the next zone of the search: its open neighbours found.
-    fn expand(&mut self, field: &Field, open: impl Fn(usize) -> bool) {
-        let Some(zone) = self.queue.pop_front() else {
-            return;
-        };
-        let here = self.dist.get(&zone).copied().unwrap_or(0);
-        for &next in field.neighbours.get(zone).map_or(&[][..], Vec::as_slice) {
-            if !self.dist.contains_key(&next) && open(next) {
-                self.dist.insert(next, here + 1);
-                self.queue.push_back(next);
-            }
-        }
-    }
-
-    /// The neighbour of `from` on a shortest open path to the goal, lowest
-    /// index first: what `next_hop_by` gives with the whole map's distances.
-    fn next_hop(
-        &mut self,
-        field: &Field,
-        from: usize,
-        open: impl Fn(usize) -> bool,
-    ) -> Option<usize> {
-        if from == self.goal {
-            return None;
-        }
-        // Found `from` at distance d: every zone within d + 1 (all its
-        // reachable neighbours) is found once every zone within d is settled.
-        // Not found: the search ran out, and every distance is known.
-        while !self.dist.contains_key(&from) && !self.queue.is_empty() {
-            self.expand(field, &open);
-        }
-        if let Some(&d) = self.dist.get(&from) {
-            while let Some(&front) = self.queue.front() {
-                if self.dist.get(&front).copied().unwrap_or(0) > d {
-                    break;
-                }
-                self.expand(field, &open);
-            }
-        }
-        let goal = self.goal;
-        field
-            .neighbours
-            .get(from)?
-            .iter()
-            .copied()
-            .filter_map(|n| Some((*self.dist.get(&n)?, n)))
-            .filter(|&(_, n)| open(n) || n == goal)
-            .min()
-            .map(|(_, n)| n)
-    }
 }
 
 impl From<crate::scene::ROrder> for UnitOrder {
@@ -210,98 +131,6 @@ struct Crowding {
     flowing: f64,
     /// Its place in the queue (rule of the unit: `precedence`).
     precedence: u32,
-}
-
-/// Path searches, kept from turn to turn while the field and its open
-/// zones stay the same (paths depend on nothing else).
-#[derive(Default)]
-struct Paths {
-    /// The field the searches were made on.
-    field: Option<Field>,
-    /// Per zone: open (a destroyed crossing is not), as the searches saw it.
-    open: Vec<bool>,
-    /// Per goal zone: the next hop towards it from every zone. A unit's hop
-    /// is looked up, not searched among its zone's neighbours each turn.
-    hops_to: Vec<Option<Vec<Option<usize>>>>,
-    /// Per goal zone, on maps of more than [`LOCAL_SEARCH_ZONES`]: a search
-    /// from the goal only as far as the units asking stand.
-    reach_from: HashMap<usize, Reach>,
-    /// Steps from a pursuer's zone to every zone, through open zones.
-    out_from: HashMap<usize, Vec<usize>>,
-}
-
-impl Paths {
-    /// Forgets the searches unless they were made on `field` with the same zones open.
-    fn keep_for(&mut self, field: &Field, open: &[bool]) {
-        if self.field.as_ref().is_some_and(|f| f.same(field)) && self.open == open {
-            return;
-        }
-        self.hops_to.clear();
-        self.hops_to.resize(field.zones.len(), None);
-        self.reach_from.clear();
-        self.out_from.clear();
-        self.open.clear();
-        self.open.extend_from_slice(open);
-        self.field = Some(field.clone());
-    }
-
-    /// The neighbour of `from` on a shortest open path to `goal`, if any.
-    #[inline]
-    fn next_hop(&mut self, field: &Field, from: usize, goal: usize) -> Option<usize> {
-        // Most turns every goal's hops are known: a look-up.
-        match self.hops_to.get(goal) {
-            Some(Some(hops)) => hops.get(from).copied().flatten(),
-            _ => self.search(field, from, goal),
-        }
-    }
-
-    /// [`Paths::next_hop`] when the goal's hops are not known yet, or the
-    /// map is searched only as far as needed.
-    #[inline(never)]
-    fn search(&mut self, field: &Field, from: usize, goal: usize) -> Option<usize> {
-        let Paths {
-            open,
-            hops_to,
-            reach_from,
-            ..
-        } = self;
-        let n = field.zones.len();
-        let open = |zone: usize| open.get(zone).copied().unwrap_or(false);
-        // On a large map each goal's search goes only as far as its units
-        // stand (a whole-map search per goal is quadratic when goals grow
-        // with the map).
-        if n > LOCAL_SEARCH_ZONES {
-            return reach_from
-                .entry(goal)
-                .or_insert_with(|| Reach::new(goal, n))
-                .next_hop(field, from, open);
-        }
-        let hops = hops_to.get_mut(goal)?.get_or_insert_with(|| {
-            let back = field.distances(goal, open);
-            (0..n)
-                .map(|from| field.next_hop_by(from, goal, &back, open))
-                .collect()
-        });
-        hops.get(from).copied().flatten()
-    }
-
-    /// The nearest zone (lowest index first) reachable from `from` that
-    /// `wanted` picks.
-    fn nearest(
-        &mut self,
-        field: &Field,
-        from: usize,
-        wanted: impl Fn(usize) -> bool,
-    ) -> Option<usize> {
-        let Paths { open, out_from, .. } = self;
-        let open = |zone: usize| open.get(zone).copied().unwrap_or(false);
-        let distance = out_from
-            .entry(from)
-            .or_insert_with(|| field.distances(from, open));
-        (0..field.zones.len())
-            .filter(|&z| wanted(z) && distance[z] != usize::MAX)
-            .min_by_key(|&z| (distance[z], z))
-    }
 }
 
 /// Where each side's obeying units march and stand as the moves begin
@@ -414,20 +243,11 @@ pub struct MovementScratch {
     paths: Paths,
     /// Where routing enemies of each side are (for pursuit).
     enemy_routing_in: Vec<bool>,
-    crowding: Vec<Crowding>,
-    /// Per zone: the room taken in a crossing, and that room by how fast it flows.
-    crowd_room: Vec<f64>,
-    flowing_room: Vec<f64>,
-    /// Per zone: the units in a crossing.
-    crowd_units: Vec<u32>,
-    /// Per zone: some unit in the crossing has a precedence above 0 (its
-    /// queue is served by rank).
-    ranked: Vec<bool>,
+    crowds: Crowds,
     pursuit: HashMap<(usize, usize), Option<usize>>,
     commander_zone: Vec<Option<usize>>,
     movers: Vec<Mover>,
     stands: Stands,
-    capacity: Vec<f64>,
     trampled: Vec<u32>,
     crossed: Vec<u32>,
     moved: Vec<(usize, usize)>,
@@ -438,6 +258,156 @@ pub struct MovementScratch {
     stepped: Vec<bool>,
 }
 
+/// The crowds in the crossings as the moves begin, and what each crossing
+/// passes in the sub-step (per zone, but for `units`).
+#[derive(Default)]
+struct Crowds {
+    /// Each unit in a crossing, in unit-index order.
+    units: Vec<Crowding>,
+    /// The room taken in a crossing, and that room by how fast it flows.
+    room: Vec<f64>,
+    flowing: Vec<f64>,
+    /// The units in a crossing.
+    count: Vec<u32>,
+    /// Some unit in the crossing has a precedence above 0 (its queue is
+    /// served by rank).
+    ranked: Vec<bool>,
+    /// The room a crossing passes in the sub-step.
+    capacity: Vec<f64>,
+}
+
+impl Crowds {
+    /// The room a unit taking `own_room` passes through its crossing this
+    /// sub-step. Where the queue goes by rank (precedence), the queue ahead
+    /// of it takes its room first and its own rank shares what is left by
+    /// room; otherwise the whole crowd shares the capacity by room.
+    fn passed(&self, zone: usize, own_room: f64, precedence: u32) -> f64 {
+        let capacity = self.capacity[zone];
+        if self.ranked.get(zone).copied().unwrap_or(false) {
+            let (ahead, rank) = self.units.iter().filter(|c| c.zone == zone).fold(
+                (0.0, 0.0),
+                |(ahead, rank), c| {
+                    if c.precedence > precedence {
+                        (ahead + c.room, rank)
+                    } else if c.precedence == precedence {
+                        (ahead, rank + c.room)
+                    } else {
+                        (ahead, rank)
+                    }
+                },
+            );
+            let left = (capacity - ahead).max(0.0);
+            let share = if rank > 0.0 { own_room / rank } else { 1.0 };
+            left.min(rank.max(1.0)) * share
+        } else {
+            let crowd = self.room[zone];
+            let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
+            capacity.min(crowd.max(1.0)) * share
+        }
+    }
+}
+
+/// What presses on the crowds in the crossings as the moves begin: what
+/// makes a crowd trample.
+struct Press<'a> {
+    field: &'a Field,
+    vision: &'a Vision,
+    crowds: &'a Crowds,
+    stands: &'a Stands,
+}
+
+impl Press<'_> {
+    /// Whether the crowd in a crossing is pushed from behind, as a side's
+    /// men there feel it: by another unit in the crossing, by routing men
+    /// in it, or by an enemy in it or on either bank (pursuit).
+    fn pushed(&self, zone: usize, side: usize) -> bool {
+        let (field, crowds, stands) = (self.field, self.crowds, self.stands);
+        let n = field.zones.len();
+        crowds.count.get(zone).copied().unwrap_or(0) > 1
+            || crowds.flowing.get(zone) < crowds.room.get(zone)
+            || (0..field.n_sides).any(|other| {
+                other != side
+                    && (stands.stand[other * n + zone] != Stand::Absent
+                        || field.neighbours[zone]
+                            .iter()
+                            .any(|&z| stands.stand[other * n + z] != Stand::Absent))
+            })
+    }
+
+    /// How hard a side's men in a crossing panic in a crush. What makes a
+    /// crowd trample is panic and blindness, not its size: an orderly
+    /// column in clear air waits its turn at the water's edge. And a crush
+    /// needs a crowd pushed from behind ([`Press::pushed`]): men who cannot
+    /// see stumble into each other only when others press on them. A unit
+    /// alone in a dark ford, in order and unpursued, feels its way across at
+    /// the ford's pace and loses no one.
+    fn panic(&self, routing: bool, zone: usize, side: usize) -> f64 {
+        let rules = &self.field.rules;
+        let pushing = if routing { rules.trample_routing } else { 0.0 };
+        let blind = if self.vision.is_blind(zone) && self.pushed(zone, side) {
+            rules.trample_blind
+        } else {
+            0.0
+        };
+        pushing + blind
+    }
+
+    /// Whether a unit that stays put is caught in a crush in the crossing
+    /// it waits in (as the moves began, which is as it still stands): only
+    /// that can touch it.
+    fn crushes(&self, mover: &Mover) -> bool {
+        let zone = mover.zone;
+        let crowd = self.crowds.room.get(zone).copied().unwrap_or(0.0);
+        let room = self.crowds.capacity.get(zone).copied().unwrap_or(0.0);
+        mover.crossing
+            && crowd > room
+            && crowd > 0.0
+            && self.panic(mover.state == MoraleState::Routing, zone, mover.side) > 0.0
+    }
+
+    /// The men of a unit trampled in its crossing this sub-step, if the
+    /// crowd there crushes it: its part of the excess, by the room it takes
+    /// (`own_room`, `per_man` a man's) and its own panic. How many go down
+    /// in a crush is luck (a horse stumbling, a bank giving way), one draw
+    /// for each crossing that crushes in the sub-step, kept in `stumble`
+    /// (none while the rule is off, so the stream is as it was).
+    #[allow(clippy::too_many_arguments)]
+    fn trampled(
+        &self,
+        zone: usize,
+        (side, routing): (usize, bool),
+        (own_room, per_man, men): (f64, f64, u32),
+        dt: f64,
+        rng: &mut ResMut<BattleRng>,
+        stumble: &mut Option<(usize, f64)>,
+    ) -> Option<u32> {
+        let rules = &self.field.rules;
+        let crowd = self.crowds.room[zone];
+        let capacity = self.crowds.capacity[zone];
+        let own_panic = self.panic(routing, zone, side);
+        if !(crowd > capacity && crowd > 0.0 && own_panic > 0.0) {
+            return None;
+        }
+        let excess = crowd - capacity;
+        let luck = if rules.trample_luck > 0.0 {
+            match *stumble {
+                Some((at, luck)) if at == zone => luck,
+                _ => {
+                    let luck = rng.luck(rules.trample_luck);
+                    *stumble = Some((zone, luck));
+                    luck
+                }
+            }
+        } else {
+            1.0
+        };
+        let lost =
+            (excess * rules.trample_rate * own_panic * luck * dt * own_room / crowd / per_man)
+                .round()
+                .clamp(0.0, f64::from(men)) as u32;
+        Some(lost)
+    }
+}
 /// The movement system's reading of the units as the moves begin: what
 /// each unit that may have something to do tells the moves.
 struct Census<'a, C> {
@@ -562,7 +532,29 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
     list.resize(len, value);
 }
 
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+/// The units as the movement system reads and moves them.
+type Units<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static UnitInfo,
+        &'static mut Strength,
+        &'static mut Location,
+        &'static mut Orders,
+        &'static Morale,
+    ),
+>;
+
+/// What the moves of a sub-step found, for the chronicle and the crossings.
+#[derive(Debug, Clone, Copy, Default)]
+struct Moved {
+    /// Some unit came out at a crossing's far end.
+    crossed: bool,
+    /// Some men were trampled in a crush.
+    trampled: bool,
+}
+
 pub fn movement_system(
     InMut(io): InMut<TurnIo>,
     mut scratch: Local<MovementScratch>,
@@ -570,14 +562,7 @@ pub fn movement_system(
     mut commanders: Query<&mut CommanderState>,
     mut passages: Query<(&ZoneIdx, &mut Passage)>,
     mut rng: ResMut<BattleRng>,
-    mut units: Query<(
-        Entity,
-        &UnitInfo,
-        &mut Strength,
-        &mut Location,
-        &mut Orders,
-        &Morale,
-    )>,
+    mut units: Units,
 ) {
     let (step, dt, share_of_turn) = (io.step(), io.dt(), io.share_of_turn());
     let super::TurnIo {
@@ -588,470 +573,482 @@ pub fn movement_system(
         ..
     } = &mut *io;
     let field = &*field;
-    let rules = &field.rules;
-    let n = field.zones.len();
-    let n_sides = field.n_sides;
-    let MovementScratch {
-        intact,
-        crossing,
-        paths,
-        enemy_routing_in,
-        crowding,
-        crowd_room,
-        flowing_room,
-        crowd_units,
-        ranked,
-        pursuit,
-        commander_zone,
-        movers,
-        stands,
-        capacity,
-        trampled,
-        crossed,
-        moved,
-        followed,
-        stepped,
-    } = &mut *scratch;
-    // One zone a turn: who has stepped is forgotten as a turn begins.
-    if step == 0 {
-        refill(stepped, field.units.len(), false);
+    let scratch = &mut *scratch;
+    scratch.prepare(field, step, &passages);
+    if scratch.read_units(field, &commanders, &units) {
+        scratch.aim_pursuers(field, &vision);
     }
-    refill(intact, n, true);
-    passages.iter().for_each(|(idx, passage)| {
-        if let Some(slot) = intact.get_mut(idx.0) {
-            *slot = passage.intact;
-        }
-    });
-    paths.keep_for(field, intact);
-    crossing.clear();
-    crossing.extend(field.zones.iter().map(|zone| zone.is_crossing()));
-    let crossing = &crossing[..];
-    let open = |zone: usize| intact.get(zone).copied().unwrap_or(false);
-
-    // Where each commander stands (the first entity of an index, as found;
-    // an index past the scene's commanders is looked for), read when a unit
-    // first makes for a commander's drums.
-    let mut commanders_read = false;
-    let commander_at = |idx: usize| {
-        if !commanders_read {
-            refill(commander_zone, commanders.iter().len(), None);
-            for commander in commanders.iter() {
-                if let Some(slot) = commander_zone.get_mut(commander.idx) {
-                    slot.get_or_insert(commander.zone);
-                }
-            }
-            commanders_read = true;
-        }
-        match commander_zone.get(idx) {
-            Some(zone) => *zone,
-            None => commanders.iter().find(|c| c.idx == idx).map(|c| c.zone),
-        }
-    };
-
-    // Each unit is read once, in the order the world stores the units. As
-    // the moves begin: where routing enemies are (for pursuit), by side;
-    // where each side has an unbroken unit (contact); the room taken in each
-    // crossing, and how fast it flows; each unit's wanted next zone, and
-    // where each side's obeying units march and stand. The units that may
-    // have anything to do in the moves are listed. The crowds are summed and
-    // the list walked in unit-index order: when the world holds the units
-    // otherwise, both are sorted by index first (checked on the short lists,
-    // not on the way past every unit).
-    refill(enemy_routing_in, n * n_sides, false);
-    crowding.clear();
-    movers.clear();
-    stands.reset(n, n_sides);
-    let mut census = Census {
-        field,
-        crossing,
-        paths: &mut *paths,
-        enemy_routing_in: &mut *enemy_routing_in,
-        crowding: &mut *crowding,
-        movers: &mut *movers,
-        stands: &mut *stands,
-        stepped: &stepped[..],
-        commander_at,
-        any_pursuing: false,
-    };
-    // `for_each`, not a `for` loop: bevy then walks each table's columns as
-    // slices, and the loop stays small enough to keep them in registers
-    // (the units that stand go no further than this).
-    units
-        .iter()
-        .for_each(|(entity, info, strength, location, orders, morale)| {
-            let (side, from, men) = (info.side, location.zone, strength.men);
-            // Most units stand where they are, in good order, outside a
-            // crossing: all they tell the moves is that their side is there
-            // unbroken and holds the zone (what `Census::unit` finds for
-            // them, without the rest).
-            if orders.order == UnitOrder::Hold
-                && morale.state.obeys()
-                && location.present
-                && !crossing[from]
-            {
-                if men > 0 {
-                    census.stands.stand[side * n + from] = Stand::Holding;
-                }
-                return;
-            }
-            // Off the field or gone as a body of men: nothing to tell the
-            // moves, unless ordered to where it is (the order is done).
-            if !(location.present && morale.state.can_fight_or_flee())
-                && orders.order != UnitOrder::MoveTo(from)
-            {
-                return;
-            }
-            census.unit(
-                entity,
-                info,
-                men,
-                location,
-                (orders.order, orders.came_from),
-                morale.state,
-            );
-        });
-    let any_pursuing = census.any_pursuing;
-    // Each unit is listed once: sorted by index, the lists are in the one
-    // order whatever the order they were read in.
-    if !crowding.is_sorted_by_key(|crowding| crowding.idx) {
-        crowding.sort_by_key(|crowding| crowding.idx);
-    }
-    if !movers.is_sorted_by_key(|mover| mover.idx) {
-        movers.sort_by_key(|mover| mover.idx);
-    }
-    refill(crowd_room, n, 0.0);
-    refill(flowing_room, n, 0.0);
-    refill(crowd_units, n, 0);
-    refill(ranked, n, false);
-    for crowding in crowding.iter() {
-        crowd_room[crowding.zone] += crowding.room;
-        flowing_room[crowding.zone] += crowding.flowing;
-        crowd_units[crowding.zone] += 1;
-        if crowding.precedence > 0 {
-            ranked[crowding.zone] = true;
-        }
-    }
-    // Pursuers make for the nearest routing enemy their side sees, found
-    // once per side and zone.
-    pursuit.clear();
-    let pursuers = if any_pursuing {
-        &mut movers[..]
-    } else {
-        &mut []
-    };
-    for mover in pursuers.iter_mut().filter(|mover| mover.pursuing) {
-        let (side, from) = (mover.side, mover.zone);
-        let target = *pursuit.entry((side, from)).or_insert_with(|| {
-            let visible = |zone: usize| vision.side_sees(side, zone) || zone == from;
-            paths.nearest(field, from, |z| {
-                enemy_routing_in[side * n + z] && visible(z)
-            })
-        });
-        mover.want = target.and_then(|goal| paths.next_hop(field, from, goal));
-        if mover.state.obeys() {
-            let want = if mover.stepped { None } else { mover.want };
-            stands.note(field, side, from, mover.men, want);
-        }
-    }
-
-    // Head-on: enemy columns ordered into each other's zones meet instead of
-    // passing. The stronger column (men that have not broken) goes on into
-    // the other's zone; the weaker stands and receives it, so they fight there.
-    for mover in movers.iter_mut() {
-        let Some(to) = mover.want else { continue };
-        if !mover.state.obeys() || mover.stepped {
-            continue;
-        }
-        let (from, side) = (mover.zone, mover.side);
-        let coming = stands.column(field, (to, from));
-        let theirs: u32 = coming
-            .iter()
-            .enumerate()
-            .filter(|(s, _)| *s != side)
-            .map(|(_, men)| *men)
-            .sum();
-        if theirs == 0 {
-            continue;
-        }
-        let ours = stands
-            .column(field, (from, to))
-            .get(side)
-            .copied()
-            .unwrap_or(0);
-        let strongest_enemy_side = (0..field.n_sides)
-            .filter(|&s| s != side)
-            .max_by_key(|&s| (coming.get(s).copied().unwrap_or(0), std::cmp::Reverse(s)))
-            .unwrap_or(side);
-        let wins = ours > theirs || (ours == theirs && side < strongest_enemy_side);
-        if !wins {
-            // It stays, and holds its zone.
-            mover.want = None;
-            if mover.men > 0 {
-                stands.stand[side * n + from] = Stand::Holding;
-            }
-        }
-    }
-
-    // Engaged: a unit that has not broken does not walk past or away from an
-    // enemy that holds its ground in the same zone; it stays and fights it
-    // out. Enemies leaving together (a rearguard falling back with pursuers on
-    // its heels) go on fighting wherever they arrive. Only holders pin: a unit
-    // pinned this turn does not pin others in turn, so one blocking unit in a
-    // ford stops the enemy it faces, not its own side's columns behind them.
-    // With the withdrawal rules on, a unit may break contact instead, at a
-    // cost: those in contact with an unbroken enemy as the moves begin.
-    let disengage = rules.withdraw_morale > 0.0 || rules.withdraw_rout > 0.0;
-    for mover in movers.iter_mut() {
-        if mover.want.is_none() || !mover.state.obeys() || mover.stepped {
-            continue;
-        }
-        let (side, zone) = (mover.side, mover.zone);
-        let enemy = |at_least: Stand| {
-            (0..n_sides).any(|other| other != side && stands.stand[other * n + zone] >= at_least)
-        };
-        if !disengage {
-            if enemy(Stand::Holding) {
-                mover.want = None;
-            }
-            continue;
-        }
-        // With the withdrawal rules on, only a move away breaks contact: a
-        // step back the way it came, or toward its side's retreat. An
-        // advance is never a withdrawal: it does not walk past an enemy that
-        // holds (pinned, as without the rules).
-        let Some(to) = mover.want else { continue };
-        let retreat_hop = field
-            .retreat
-            .get(side)
-            .copied()
-            .flatten()
-            .and_then(|retreat| paths.next_hop(field, zone, retreat));
-        let away = mover.came_from == Some(to) || retreat_hop == Some(to);
-        if !away {
-            if enemy(Stand::Holding) {
-                mover.want = None;
-            }
-            continue;
-        }
-        // Away from an enemy in contact, or from one marching on its zone
-        // from a neighbour (closing): a withdrawal under pressure.
-        let closing = || {
-            field.neighbours[zone].iter().any(|&from| {
-                stands
-                    .column(field, (from, zone))
-                    .iter()
-                    .enumerate()
-                    .any(|(other, men)| other != side && *men > 0)
-            })
-        };
-        if enemy(Stand::Unbroken) || closing() {
-            mover.engaged = true;
-        }
-    }
-
-    // Crossings: capacity shared by room; a routing crowd jams, and the excess
-    // tramples. Only the crossings units stand in are asked for.
-    refill(capacity, n, 0.0);
-    let mut rated = None;
-    for crowding in crowding.iter() {
-        let zone = crowding.zone;
-        // The units in one crossing mostly follow each other in the list:
-        // its capacity is worked out once for them.
-        if rated.replace(zone) == Some(zone) {
-            continue;
-        }
-        let flow = if crowd_room[zone] > 0.0 {
-            flowing_room[zone] / crowd_room[zone]
-        } else {
-            1.0
-        };
-        // (A sub-step's share of the turn's.)
-        capacity[zone] = if open(zone) {
-            field.capacity(zone, vision.is_blind(zone)) * flow * share_of_turn
-        } else {
-            0.0
-        };
-    }
-    // What makes a crowd trample is panic and blindness, not its size: an
-    // orderly column in clear air waits its turn at the water's edge. And a
-    // crush needs a crowd pushed from behind: men who cannot see stumble
-    // into each other only when others press on them — another unit in the
-    // crossing, routing men in it, or an enemy in it or on either bank
-    // (pursuit). A unit alone in a dark ford, in order and unpursued, feels
-    // its way across at the ford's pace and loses no one.
-    let pushed = |zone: usize, side: usize| {
-        crowd_units.get(zone).copied().unwrap_or(0) > 1
-            || flowing_room.get(zone) < crowd_room.get(zone)
-            || (0..n_sides).any(|other| {
-                other != side
-                    && (stands.stand[other * n + zone] != Stand::Absent
-                        || field.neighbours[zone]
-                            .iter()
-                            .any(|&z| stands.stand[other * n + z] != Stand::Absent))
-            })
-    };
-    let panic = |routing: bool, zone: usize, side: usize| {
-        let pushing = if routing { rules.trample_routing } else { 0.0 };
-        let blind = if vision.is_blind(zone) && pushed(zone, side) {
-            rules.trample_blind
-        } else {
-            0.0
-        };
-        pushing + blind
-    };
-    refill(trampled, n * n_sides, 0);
-    refill(crossed, n * n_sides, 0);
-    // A horse stumbling, a bank giving way: how many go down in a crush is
-    // luck, one draw for each crossing that crushes in the sub-step (none
-    // while the rule is off, so the stream is as it was).
-    let mut stumble: Option<(usize, f64)> = None;
-    let mut any_crossed = false;
-    let mut any_trampled = false;
-    moved.clear();
-    // Those that left an enemy standing pay for it in the morale step.
-    withdrawals.units.clear();
-    // The listed units are reached by entity, in index order, instead of
-    // walking the world: those still wanting to move, those in a crossing,
-    // and those ordered to where they already are.
+    scratch.meet_head_on(field);
+    scratch.pin_engaged(field);
+    scratch.rate_crossings(field, &vision, share_of_turn);
     // A crossing under way, or a unit setting out: the next sub-step is
     // not quiet.
-    if !crowding.is_empty() || movers.iter().any(|m| m.want.is_some() && !m.stepped) {
+    if !scratch.crowds.units.is_empty()
+        || scratch
+            .movers
+            .iter()
+            .any(|m| m.want.is_some() && !m.stepped)
+    {
         *busy = true;
     }
-    for mover in movers.iter() {
-        let want = mover.want;
-        if want.is_none() && !mover.arrived {
-            // Staying put: only a crush in the crossing it waits in can
-            // touch it (as the moves began, which is as it still stands).
-            let zone = mover.zone;
-            let crowd = crowd_room.get(zone).copied().unwrap_or(0.0);
-            let room = capacity.get(zone).copied().unwrap_or(0.0);
-            let crushed = mover.crossing
-                && crowd > room
-                && crowd > 0.0
-                && panic(mover.state == MoraleState::Routing, zone, mover.side) > 0.0;
-            if !crushed {
+    // Those that left an enemy standing pay for it in the morale step.
+    withdrawals.units.clear();
+    let moving = Moving {
+        field,
+        vision: &vision,
+        dt,
+    };
+    let moved = scratch.make_moves(moving, &mut units, &mut rng, chronicle, withdrawals);
+    scratch.tell_crossings(moved, field, chronicle, &mut passages);
+    scratch.follow_leaders(field, &mut commanders);
+}
+
+/// What the moves of a sub-step read besides the units: the field, what
+/// each side sees, and the sub-step's length.
+struct Moving<'a> {
+    field: &'a Field,
+    vision: &'a Vision,
+    dt: f64,
+}
+
+impl MovementScratch {
+    /// Readies the lists for a sub-step: who has stepped is forgotten as a
+    /// turn begins (one zone a turn), and which zones are open (a destroyed
+    /// crossing is not) and which are crossings is read.
+    fn prepare(&mut self, field: &Field, step: u32, passages: &Query<(&ZoneIdx, &mut Passage)>) {
+        let n = field.zones.len();
+        if step == 0 {
+            refill(&mut self.stepped, field.units.len(), false);
+        }
+        refill(&mut self.intact, n, true);
+        passages.iter().for_each(|(idx, passage)| {
+            if let Some(slot) = self.intact.get_mut(idx.0) {
+                *slot = passage.intact;
+            }
+        });
+        self.paths.keep_for(field, &self.intact);
+        self.crossing.clear();
+        self.crossing
+            .extend(field.zones.iter().map(|zone| zone.is_crossing()));
+    }
+
+    /// Reads each unit once, in the order the world stores the units, as
+    /// the moves begin: where routing enemies are (for pursuit), by side;
+    /// where each side has an unbroken unit (contact); the room taken in
+    /// each crossing, and how fast it flows; each unit's wanted next zone,
+    /// and where each side's obeying units march and stand. The units that
+    /// may have anything to do in the moves are listed. The crowds are
+    /// summed and the list walked in unit-index order: when the world holds
+    /// the units otherwise, both are sorted by index first (checked on the
+    /// short lists, not on the way past every unit). Says whether any unit
+    /// listed pursues.
+    fn read_units(
+        &mut self,
+        field: &Field,
+        commanders: &Query<&mut CommanderState>,
+        units: &Units,
+    ) -> bool {
+        let (n, n_sides) = (field.zones.len(), field.n_sides);
+        let MovementScratch {
+            crossing,
+            paths,
+            enemy_routing_in,
+            crowds,
+            commander_zone,
+            movers,
+            stands,
+            stepped,
+            ..
+        } = self;
+        let crossing = &crossing[..];
+        // Where each commander stands (the first entity of an index, as
+        // found; an index past the scene's commanders is looked for), read
+        // when a unit first makes for a commander's drums.
+        let mut commanders_read = false;
+        let commander_at = |idx: usize| {
+            if !commanders_read {
+                refill(commander_zone, commanders.iter().len(), None);
+                for commander in commanders.iter() {
+                    if let Some(slot) = commander_zone.get_mut(commander.idx) {
+                        slot.get_or_insert(commander.zone);
+                    }
+                }
+                commanders_read = true;
+            }
+            match commander_zone.get(idx) {
+                Some(zone) => *zone,
+                None => commanders.iter().find(|c| c.idx == idx).map(|c| c.zone),
+            }
+        };
+        refill(enemy_routing_in, n * n_sides, false);
+        crowds.units.clear();
+        movers.clear();
+        stands.reset(n, n_sides);
+        let mut census = Census {
+            field,
+            crossing,
+            paths,
+            enemy_routing_in,
+            crowding: &mut crowds.units,
+            movers: &mut *movers,
+            stands,
+            stepped: &stepped[..],
+            commander_at,
+            any_pursuing: false,
+        };
+        // `for_each`, not a `for` loop: bevy then walks each table's columns
+        // as slices, and the loop stays small enough to keep them in
+        // registers (the units that stand go no further than this).
+        units
+            .iter()
+            .for_each(|(entity, info, strength, location, orders, morale)| {
+                let (side, from, men) = (info.side, location.zone, strength.men);
+                // Most units stand where they are, in good order, outside a
+                // crossing: all they tell the moves is that their side is
+                // there unbroken and holds the zone (what `Census::unit`
+                // finds for them, without the rest).
+                if orders.order == UnitOrder::Hold
+                    && morale.state.obeys()
+                    && location.present
+                    && !crossing[from]
+                {
+                    if men > 0 {
+                        census.stands.stand[side * n + from] = Stand::Holding;
+                    }
+                    return;
+                }
+                // Off the field or gone as a body of men: nothing to tell the
+                // moves, unless ordered to where it is (the order is done).
+                if !(location.present && morale.state.can_fight_or_flee())
+                    && orders.order != UnitOrder::MoveTo(from)
+                {
+                    return;
+                }
+                census.unit(
+                    entity,
+                    info,
+                    men,
+                    location,
+                    (orders.order, orders.came_from),
+                    morale.state,
+                );
+            });
+        let any_pursuing = census.any_pursuing;
+        // Each unit is listed once: sorted by index, the lists are in the
+        // one order whatever the order they were read in.
+        if !crowds.units.is_sorted_by_key(|crowding| crowding.idx) {
+            crowds.units.sort_by_key(|crowding| crowding.idx);
+        }
+        if !movers.is_sorted_by_key(|mover| mover.idx) {
+            movers.sort_by_key(|mover| mover.idx);
+        }
+        crowds.sum(n);
+        any_pursuing
+    }
+
+    /// Sets each pursuer's next zone: toward the nearest routing enemy its
+    /// side sees, found once per side and zone.
+    fn aim_pursuers(&mut self, field: &Field, vision: &Vision) {
+        let n = field.zones.len();
+        let MovementScratch {
+            paths,
+            enemy_routing_in,
+            pursuit,
+            movers,
+            stands,
+            ..
+        } = self;
+        pursuit.clear();
+        for mover in movers.iter_mut().filter(|mover| mover.pursuing) {
+            let (side, from) = (mover.side, mover.zone);
+            let target = *pursuit.entry((side, from)).or_insert_with(|| {
+                let visible = |zone: usize| vision.side_sees(side, zone) || zone == from;
+                paths.nearest(field, from, |z| {
+                    enemy_routing_in[side * n + z] && visible(z)
+                })
+            });
+            mover.want = target.and_then(|goal| paths.next_hop(field, from, goal));
+            if mover.state.obeys() {
+                let want = if mover.stepped { None } else { mover.want };
+                stands.note(field, side, from, mover.men, want);
+            }
+        }
+    }
+
+    /// Head-on: enemy columns ordered into each other's zones meet instead
+    /// of passing. The stronger column (men that have not broken) goes on
+    /// into the other's zone; the weaker stands and receives it, so they
+    /// fight there.
+    fn meet_head_on(&mut self, field: &Field) {
+        let n = field.zones.len();
+        let MovementScratch { movers, stands, .. } = self;
+        for mover in movers.iter_mut() {
+            let Some(to) = mover.want else { continue };
+            if !mover.state.obeys() || mover.stepped {
                 continue;
             }
-        }
-        let Ok((_, info, mut strength, mut location, mut orders, morale)) =
-            units.get_mut(mover.entity)
-        else {
-            continue;
-        };
-        'unit: {
-            if !location.present || !morale.state.can_fight_or_flee() {
-                break 'unit;
+            let (from, side) = (mover.zone, mover.side);
+            let coming = stands.column(field, (to, from));
+            let theirs: u32 = coming
+                .iter()
+                .enumerate()
+                .filter(|(s, _)| *s != side)
+                .map(|(_, men)| *men)
+                .sum();
+            if theirs == 0 {
+                continue;
             }
-            let zone = location.zone;
-            let next = if crossing[zone] {
-                let crowd = crowd_room[zone];
-                let own_room = room(field, info, strength.men);
-                let per_man = room_per_man(field, info.mounted);
-                let own_panic = panic(morale.state == MoraleState::Routing, zone, info.side);
-                if crowd > capacity[zone] && crowd > 0.0 && own_panic > 0.0 {
-                    // Each unit's part of the excess, by the room it takes and its own panic.
-                    let excess = crowd - capacity[zone];
-                    let luck = if rules.trample_luck > 0.0 {
-                        match stumble {
-                            Some((at, luck)) if at == zone => luck,
-                            _ => {
-                                let luck = rng.luck(rules.trample_luck);
-                                stumble = Some((zone, luck));
-                                luck
-                            }
-                        }
-                    } else {
-                        1.0
-                    };
-                    let lost = (excess * rules.trample_rate * own_panic * luck * dt * own_room
-                        / crowd
-                        / per_man)
-                        .round()
-                        .clamp(0.0, f64::from(strength.men)) as u32;
-                    strength.men -= lost;
-                    strength.lost_this_turn += lost;
-                    if let Some(at) = trampled.get_mut(zone * n_sides + info.side) {
-                        *at += lost;
-                    }
-                    any_trampled |= lost > 0;
+            let ours = stands
+                .column(field, (from, to))
+                .get(side)
+                .copied()
+                .unwrap_or(0);
+            let strongest_enemy_side = (0..field.n_sides)
+                .filter(|&s| s != side)
+                .max_by_key(|&s| (coming.get(s).copied().unwrap_or(0), std::cmp::Reverse(s)))
+                .unwrap_or(side);
+            let wins = ours > theirs || (ours == theirs && side < strongest_enemy_side);
+            if !wins {
+                // It stays, and holds its zone.
+                mover.want = None;
+                if mover.men > 0 {
+                    stands.stand[side * n + from] = Stand::Holding;
                 }
-                let Some(next) = want else { break 'unit };
-                if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
-                    // Turning back before setting out is a step, not a crossing.
-                    if mover.stepped {
-                        break 'unit;
+            }
+        }
+    }
+
+    /// Engaged: a unit that has not broken does not walk past or away from
+    /// an enemy that holds its ground in the same zone; it stays and fights
+    /// it out. Enemies leaving together (a rearguard falling back with
+    /// pursuers on its heels) go on fighting wherever they arrive. Only
+    /// holders pin: a unit pinned this turn does not pin others in turn, so
+    /// one blocking unit in a ford stops the enemy it faces, not its own
+    /// side's columns behind them. With the withdrawal rules on, a unit may
+    /// break contact instead, at a cost: those in contact with an unbroken
+    /// enemy as the moves begin.
+    fn pin_engaged(&mut self, field: &Field) {
+        let (n, n_sides) = (field.zones.len(), field.n_sides);
+        let rules = &field.rules;
+        let MovementScratch {
+            paths,
+            movers,
+            stands,
+            ..
+        } = self;
+        let disengage = rules.withdraw_morale > 0.0 || rules.withdraw_rout > 0.0;
+        for mover in movers.iter_mut() {
+            if mover.want.is_none() || !mover.state.obeys() || mover.stepped {
+                continue;
+            }
+            let (side, zone) = (mover.side, mover.zone);
+            let enemy = |at_least: Stand| {
+                (0..n_sides)
+                    .any(|other| other != side && stands.stand[other * n + zone] >= at_least)
+            };
+            if !disengage {
+                if enemy(Stand::Holding) {
+                    mover.want = None;
+                }
+                continue;
+            }
+            // With the withdrawal rules on, only a move away breaks contact:
+            // a step back the way it came, or toward its side's retreat. An
+            // advance is never a withdrawal: it does not walk past an enemy
+            // that holds (pinned, as without the rules).
+            let Some(to) = mover.want else { continue };
+            let retreat_hop = field
+                .retreat
+                .get(side)
+                .copied()
+                .flatten()
+                .and_then(|retreat| paths.next_hop(field, zone, retreat));
+            let away = mover.came_from == Some(to) || retreat_hop == Some(to);
+            if !away {
+                if enemy(Stand::Holding) {
+                    mover.want = None;
+                }
+                continue;
+            }
+            // Away from an enemy in contact, or from one marching on its
+            // zone from a neighbour (closing): a withdrawal under pressure.
+            let closing = || {
+                field.neighbours[zone].iter().any(|&from| {
+                    stands
+                        .column(field, (from, zone))
+                        .iter()
+                        .enumerate()
+                        .any(|(other, men)| other != side && *men > 0)
+                })
+            };
+            if enemy(Stand::Unbroken) || closing() {
+                mover.engaged = true;
+            }
+        }
+    }
+
+    /// Crossings: what each passes in the sub-step, shared by room; a
+    /// routing crowd jams. Only the crossings units stand in are asked for.
+    fn rate_crossings(&mut self, field: &Field, vision: &Vision, share_of_turn: f64) {
+        let MovementScratch { intact, crowds, .. } = self;
+        let open = |zone: usize| intact.get(zone).copied().unwrap_or(false);
+        refill(&mut crowds.capacity, field.zones.len(), 0.0);
+        let mut rated = None;
+        for crowding in crowds.units.iter() {
+            let zone = crowding.zone;
+            // The units in one crossing mostly follow each other in the
+            // list: its capacity is worked out once for them.
+            if rated.replace(zone) == Some(zone) {
+                continue;
+            }
+            let flow = if crowds.room[zone] > 0.0 {
+                crowds.flowing[zone] / crowds.room[zone]
+            } else {
+                1.0
+            };
+            // (A sub-step's share of the turn's.)
+            crowds.capacity[zone] = if open(zone) {
+                field.capacity(zone, vision.is_blind(zone)) * flow * share_of_turn
+            } else {
+                0.0
+            };
+        }
+    }
+
+    /// Moves the listed units, reached by entity in index order instead of
+    /// walking the world: those still wanting to move, those in a crossing,
+    /// and those ordered to where they already are. A unit in a crossing
+    /// may be trampled in a crush and comes out at the far end once all its
+    /// men are through; one out of a crossing steps to the zone it wants.
+    /// One zone a turn, whatever the sub-step.
+    fn make_moves(
+        &mut self,
+        moving: Moving,
+        units: &mut Units,
+        rng: &mut ResMut<BattleRng>,
+        chronicle: &mut Chronicle,
+        withdrawals: &mut Withdrawals,
+    ) -> Moved {
+        let Moving { field, vision, dt } = moving;
+        let (n, n_sides) = (field.zones.len(), field.n_sides);
+        let MovementScratch {
+            crossing,
+            crowds,
+            movers,
+            stands,
+            trampled,
+            crossed,
+            moved,
+            stepped,
+            ..
+        } = self;
+        let press = Press {
+            field,
+            vision,
+            crowds,
+            stands,
+        };
+        refill(trampled, n * n_sides, 0);
+        refill(crossed, n * n_sides, 0);
+        moved.clear();
+        let mut stumble: Option<(usize, f64)> = None;
+        let mut found = Moved::default();
+        for mover in movers.iter() {
+            let want = mover.want;
+            if want.is_none() && !mover.arrived && !press.crushes(mover) {
+                continue;
+            }
+            let Ok((_, info, mut strength, mut location, mut orders, morale)) =
+                units.get_mut(mover.entity)
+            else {
+                continue;
+            };
+            'unit: {
+                if !location.present || !morale.state.can_fight_or_flee() {
+                    break 'unit;
+                }
+                let zone = location.zone;
+                let next = if crossing[zone] {
+                    let own_room = room(field, info, strength.men);
+                    let per_man = room_per_man(field, info.mounted);
+                    let routing = morale.state == MoraleState::Routing;
+                    let who = (info.side, routing);
+                    let size = (own_room, per_man, strength.men);
+                    if let Some(lost) = press.trampled(zone, who, size, dt, rng, &mut stumble) {
+                        strength.men -= lost;
+                        strength.lost_this_turn += lost;
+                        if let Some(at) = trampled.get_mut(zone * n_sides + info.side) {
+                            *at += lost;
+                        }
+                        found.trampled |= lost > 0;
                     }
+                    let Some(next) = want else { break 'unit };
+                    if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
+                        // Turning back before setting out is a step, not a crossing.
+                        if mover.stepped {
+                            break 'unit;
+                        }
+                        next
+                    } else {
+                        orders.progress += crowds.passed(zone, own_room, info.precedence) / per_man;
+                        if orders.progress < f64::from(strength.men) || mover.stepped {
+                            break 'unit;
+                        }
+                        let at = &mut crossed[zone * n_sides + info.side];
+                        *at = at.saturating_add(strength.men);
+                        found.crossed = true;
+                        chronicle.push(Entry::Crossed {
+                            unit: info.idx,
+                            zone,
+                            to: next,
+                        });
+                        next
+                    }
+                } else if let Some(next) = want
+                    && !mover.stepped
+                {
                     next
                 } else {
-                    let passed = if ranked.get(zone).copied().unwrap_or(false) {
-                        // Precedence: the queue ahead of it takes its room
-                        // first; its own rank shares what is left by room.
-                        let (ahead, rank) = crowding.iter().filter(|c| c.zone == zone).fold(
-                            (0.0, 0.0),
-                            |(ahead, rank), c| {
-                                if c.precedence > info.precedence {
-                                    (ahead + c.room, rank)
-                                } else if c.precedence == info.precedence {
-                                    (ahead, rank + c.room)
-                                } else {
-                                    (ahead, rank)
-                                }
-                            },
-                        );
-                        let left = (capacity[zone] - ahead).max(0.0);
-                        let share = if rank > 0.0 { own_room / rank } else { 1.0 };
-                        left.min(rank.max(1.0)) * share
-                    } else {
-                        let share = if crowd > 0.0 { own_room / crowd } else { 1.0 };
-                        capacity[zone].min(crowd.max(1.0)) * share
-                    };
-                    orders.progress += passed / per_man;
-                    if orders.progress < f64::from(strength.men) || mover.stepped {
-                        break 'unit;
-                    }
-                    let at = &mut crossed[zone * n_sides + info.side];
-                    *at = at.saturating_add(strength.men);
-                    any_crossed = true;
-                    chronicle.push(Entry::Crossed {
-                        unit: info.idx,
-                        zone,
-                        to: next,
-                    });
-                    next
+                    break 'unit;
+                };
+                move_to(chronicle, info.idx, &mut location, &mut orders, next);
+                if let Some(slot) = stepped.get_mut(info.idx) {
+                    *slot = true;
                 }
-            } else if let Some(next) = want
-                && !mover.stepped
-            {
-                next
-            } else {
-                break 'unit;
-            };
-            move_to(chronicle, info.idx, &mut location, &mut orders, next);
-            if let Some(slot) = stepped.get_mut(info.idx) {
-                *slot = true;
+                moved.push((info.idx, next));
+                if mover.engaged {
+                    withdrawals.units.push(info.idx);
+                }
             }
-            moved.push((info.idx, next));
-            if mover.engaged {
-                withdrawals.units.push(info.idx);
+            // A unit that reached its destination holds there.
+            if orders.order == UnitOrder::MoveTo(location.zone) {
+                orders.order = UnitOrder::Hold;
             }
         }
-        // A unit that reached its destination holds there.
-        if orders.order == UnitOrder::MoveTo(location.zone) {
-            orders.order = UnitOrder::Hold;
+        found
+    }
+
+    /// Tells the chronicle who was trampled where, and adds the men who
+    /// came through each crossing to its count, by side.
+    fn tell_crossings(
+        &self,
+        moved: Moved,
+        field: &Field,
+        chronicle: &mut Chronicle,
+        passages: &mut Query<(&ZoneIdx, &mut Passage)>,
+    ) {
+        let (n, n_sides) = (field.zones.len(), field.n_sides);
+        if moved.trampled {
+            chronicle.push_losses_by_zone(&self.trampled, n_sides, |zone, men, losses| {
+                Entry::Trampled { zone, men, losses }
+            });
         }
-    }
-    if any_trampled {
-        chronicle.push_losses_by_zone(trampled, n_sides, |zone, men, losses| Entry::Trampled {
-            zone,
-            men,
-            losses,
-        });
-    }
-    if any_crossed {
+        if !moved.crossed {
+            return;
+        }
         for (idx, mut passage) in passages.iter_mut() {
             if idx.0 < n {
-                let by_side = &crossed[idx.0 * n_sides..(idx.0 + 1) * n_sides];
+                let by_side = &self.crossed[idx.0 * n_sides..(idx.0 + 1) * n_sides];
                 if by_side.iter().all(|men| *men == 0) {
                     continue;
                 }
@@ -1063,33 +1060,58 @@ pub fn movement_system(
             }
         }
     }
-    // A commander rides with the unit he leads (the first of his that moved,
-    // by unit index) unless the scene has put him somewhere himself.
-    let leader = |unit: usize| field.units.get(unit).and_then(|u| u.leader);
-    if !moved.iter().any(|&(unit, _)| leader(unit).is_some()) {
-        return;
-    }
-    refill(followed, commanders.iter().len(), None);
-    for &(unit, zone) in moved.iter() {
-        if let Some(slot) = leader(unit).and_then(|leader| followed.get_mut(leader)) {
-            slot.get_or_insert(zone);
-        }
-    }
-    commanders.iter_mut().for_each(|mut commander| {
-        if commander.placed || !commander.standing() {
+
+    /// A commander rides with the unit he leads (the first of his that
+    /// moved, by unit index) unless the scene has put him somewhere himself.
+    fn follow_leaders(&mut self, field: &Field, commanders: &mut Query<&mut CommanderState>) {
+        let MovementScratch {
+            moved, followed, ..
+        } = self;
+        let leader = |unit: usize| field.units.get(unit).and_then(|u| u.leader);
+        if !moved.iter().any(|&(unit, _)| leader(unit).is_some()) {
             return;
         }
-        let follows = match followed.get(commander.idx) {
-            Some(zone) => *zone,
-            None => moved
-                .iter()
-                .find(|(unit, _)| leader(*unit) == Some(commander.idx))
-                .map(|(_, zone)| *zone),
-        };
-        if let Some(zone) = follows {
-            commander.zone = zone;
+        refill(followed, commanders.iter().len(), None);
+        for &(unit, zone) in moved.iter() {
+            if let Some(slot) = leader(unit).and_then(|leader| followed.get_mut(leader)) {
+                slot.get_or_insert(zone);
+            }
         }
-    });
+        commanders.iter_mut().for_each(|mut commander| {
+            if commander.placed || !commander.standing() {
+                return;
+            }
+            let follows = match followed.get(commander.idx) {
+                Some(zone) => *zone,
+                None => moved
+                    .iter()
+                    .find(|(unit, _)| leader(*unit) == Some(commander.idx))
+                    .map(|(_, zone)| *zone),
+            };
+            if let Some(zone) = follows {
+                commander.zone = zone;
+            }
+        });
+    }
+}
+
+impl Crowds {
+    /// Sums, per crossing, the room the crowd takes, that room by how fast
+    /// it flows, the units in it, and whether its queue goes by rank.
+    fn sum(&mut self, n: usize) {
+        refill(&mut self.room, n, 0.0);
+        refill(&mut self.flowing, n, 0.0);
+        refill(&mut self.count, n, 0);
+        refill(&mut self.ranked, n, false);
+        for crowding in self.units.iter() {
+            self.room[crowding.zone] += crowding.room;
+            self.flowing[crowding.zone] += crowding.flowing;
+            self.count[crowding.zone] += 1;
+            if crowding.precedence > 0 {
+                self.ranked[crowding.zone] = true;
+            }
+        }
+    }
 }
 
 fn move_to(
@@ -1115,52 +1137,6 @@ mod tests {
     use super::*;
     use crate::sim::morale::Modifier;
     use crate::sim::testing::{set_state, small_world, unit_men, unit_zone_smoke};
-
-    #[test]
-    fn a_search_from_the_goal_as_far_as_needed_picks_the_whole_maps_hop() {
-        // A ladder of lanes, as the scaled benchmarks build: each lane's
-        // zones in a row, joined to the next lane's at both ends.
-        let scene = crate::sim::testing::small_scene(|mut raw| {
-            let base = raw.zones.clone();
-            for lane in 1..6 {
-                for zone in &base {
-                    let mut zone = zone.clone();
-                    let id = zone.id.clone();
-                    zone.id = format!("{id}-{lane}");
-                    zone.adjacent = zone
-                        .adjacent
-                        .iter()
-                        .map(|a| format!("{a}-{lane}"))
-                        .collect();
-                    if id == "south-bank" || id == "tent" {
-                        let before = if lane == 1 {
-                            id.clone()
-                        } else {
-                            format!("{id}-{}", lane - 1)
-                        };
-                        zone.adjacent.push(before);
-                    }
-                    raw.zones.push(zone);
-                }
-            }
-            raw
-        });
-        let field = Field::new(&scene);
-        let n = field.zones.len();
-        for closed in [None, Some(1), Some(5)] {
-            let open = |z: usize| Some(z) != closed;
-            for goal in 0..n {
-                let mut reach = Reach::new(goal, n);
-                for from in (0..n).rev() {
-                    assert_eq!(
-                        reach.next_hop(&field, from, open),
-                        field.next_hop(from, goal, open),
-                        "from {from} to {goal}, {closed:?} closed"
-                    );
-                }
-            }
-        }
-    }
 
     fn riders_in_the_ford(smoke: f64, morale: f64) -> u32 {
         // The ford of the small world: 300 m wide, 1 m deep, like the seed's.

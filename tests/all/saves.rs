@@ -1995,12 +1995,17 @@ fn a_saved_story_reads_back_by_id_and_refuses_names_the_battle_lacks() {
     game.choose(2).expect("a choice");
     let unit = game.player_units()[0];
     let zone = game.zone("north-bank");
-    game.order(UnitId(unit as u32), xiaoling::story::UnitCommand::Advance(zone))
-        .expect("an order");
+    game.order(
+        UnitId(unit as u32),
+        xiaoling::story::UnitCommand::Advance(zone),
+    )
+    .expect("an order");
     game.next().expect("a turn");
     let snapshot = game.snapshot();
     let state = SavedState::of(&snapshot, &scene).expect("state");
-    let back = state.to_snapshot(game.log().len(), &scene).expect("reads back");
+    let back = state
+        .to_snapshot(game.log().len(), &scene)
+        .expect("reads back");
     assert_eq!(back.story, snapshot.story);
     // The log's commands the same way.
     for command in game.log() {
@@ -2009,17 +2014,23 @@ fn a_saved_story_reads_back_by_id_and_refuses_names_the_battle_lacks() {
     }
     let mut edited = state.clone();
     edited.story.happened.push("nowhere".into());
-    let refused = edited.to_snapshot(0, &scene).expect_err("an event the battle lacks");
+    let refused = edited
+        .to_snapshot(0, &scene)
+        .expect_err("an event the battle lacks");
     assert_eq!(
         refused,
         "it names an event `nowhere`, which the battle does not have"
     );
     let mut edited = state.clone();
     edited.story.flags.insert("no-such-flag".into());
-    let refused = edited.to_snapshot(0, &scene).expect_err("a flag the battle lacks");
+    let refused = edited
+        .to_snapshot(0, &scene)
+        .expect_err("a flag the battle lacks");
     assert!(refused.contains("a flag `no-such-flag`"), "{refused}");
     let mut edited = state;
     edited.story.chosen[0].1 = "no-such-option".into();
-    let refused = edited.to_snapshot(0, &scene).expect_err("an option the battle lacks");
+    let refused = edited
+        .to_snapshot(0, &scene)
+        .expect_err("an option the battle lacks");
     assert!(refused.contains("no-such-option"), "{refused}");
 }
