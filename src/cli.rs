@@ -2,7 +2,7 @@
 //! `graph`, `replay`. Parsing with clap; each subcommand is a function that
 //! returns an exit code, and only this layer and the REPL touch the terminal.
 
-use crate::repl::catalogue::{Msg, Ui, msg, ui};
+use crate::repl::catalogue::{MenuMsg, SessionMsg, Ui, msg, ui};
 use crate::repl::render::Style;
 use crate::repl::{self, Options, Piped, Session, Terminal};
 use crate::save;
@@ -441,7 +441,7 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
         Err(save::LockError::Busy(folder)) => {
             bail!(repl::catalogue::msg(
                 locale,
-                Msg::FolderBusy { folder: &folder }
+                SessionMsg::FolderBusy { folder: &folder }
             ))
         }
         Err(save::LockError::Unusable(_)) => None,
@@ -657,7 +657,7 @@ fn role_menu(roles: &[(&scene::Commander, &scene::Side)], locale: Locale) -> Vec
             let side = side.name.get(locale).to_string();
             let label = msg(
                 locale,
-                Msg::RoleItem {
+                MenuMsg::RoleItem {
                     name: c.name.get(locale),
                     id: &c.id,
                     side: &side,
@@ -754,7 +754,7 @@ fn offer_resume(
             let when = save::timestamp(summary.saved_at);
             let label = msg(
                 locale,
-                Msg::ResumeItem {
+                SessionMsg::ResumeItem {
                     title,
                     who: &who,
                     turn: summary.turn,
@@ -827,7 +827,7 @@ fn battle_card(scene: &Scene, locale: Locale, columns: usize) -> String {
         .map(|(c, side)| {
             msg(
                 locale,
-                Msg::RoleWithSide {
+                MenuMsg::RoleWithSide {
                     name: c.name.get(locale),
                     side: side.name.get(locale),
                 },
@@ -836,7 +836,7 @@ fn battle_card(scene: &Scene, locale: Locale, columns: usize) -> String {
         .collect();
     let length = msg(
         locale,
-        Msg::BattleLength {
+        MenuMsg::BattleLength {
             max_turns: meta.max_turns,
             turn_minutes: meta.turn_minutes,
         },
@@ -844,14 +844,14 @@ fn battle_card(scene: &Scene, locale: Locale, columns: usize) -> String {
     let mut lines = vec![format!("{} ({})", meta.title.get(locale), scene.id())];
     let when = msg(
         locale,
-        Msg::CardWhen {
+        MenuMsg::CardWhen {
             date: meta.date.get(locale),
             place: meta.place.get(locale),
         },
     );
     let who = msg(
         locale,
-        Msg::CardWho {
+        MenuMsg::CardWho {
             sides: &sides,
             roles: &roles,
             length: &length,
@@ -918,7 +918,7 @@ fn pick(
             return Ok(Some(idx));
         }
         let asked = ["help", "h", "?"].contains(&lower.as_str());
-        let text = msg(locale, Msg::PickHelp { n, asked });
+        let text = msg(locale, MenuMsg::PickHelp { n, asked });
         writeln!(out, "{text}").map_err(stdout_error)?;
     }
 }

@@ -54,7 +54,7 @@ impl Session<'_> {
                 }
                 Line::Broken(why) => {
                     let l = self.options.locale;
-                    let text = msg(l, Msg::StdinBroken { why: &why });
+                    let text = msg(l, PromptMsg::StdinBroken { why: &why });
                     self.say_wrapped(&text, "");
                     self.leave();
                     return;
@@ -87,7 +87,7 @@ impl Session<'_> {
             Refusal::NotText => ui(l, Ui::NotText).to_string(),
             Refusal::TooLong(n) => msg(
                 l,
-                Msg::TooLong {
+                PromptMsg::TooLong {
                     size: &crate::files::human_bytes(n as u64),
                     max: &crate::files::human_bytes(MAX_LINE_BYTES as u64),
                 },
@@ -109,7 +109,7 @@ impl Session<'_> {
         let text = match result {
             Ok(_) => msg(
                 l,
-                Msg::Left {
+                SessionMsg::Left {
                     slot: &slot,
                     saves: self.saves_named.as_deref(),
                     over: self.game.is_over(),
@@ -119,7 +119,7 @@ impl Session<'_> {
                 self.leave_save_failed = true;
                 msg(
                     l,
-                    Msg::LeaveFailed {
+                    SessionMsg::LeaveFailed {
                         err: &catalogue::save_error(l, &err),
                     },
                 )
@@ -177,7 +177,7 @@ impl Session<'_> {
             Parsed::Empty => {
                 if let Some(tp) = self.game.pending() {
                     let count = tp.options.len();
-                    let text = msg(l, Msg::ChooseOption { count });
+                    let text = msg(l, PromptMsg::ChooseOption { count });
                     self.say(&text);
                 } else {
                     self.advance();
@@ -199,7 +199,7 @@ impl Session<'_> {
                 let max = self.game.pending().map(|tp| tp.options.len());
                 let text = msg(
                     l,
-                    Msg::TooLarge {
+                    PromptMsg::TooLarge {
                         number: &number,
                         max,
                     },
@@ -213,7 +213,7 @@ impl Session<'_> {
             } if command == "save" || command == "load" => {
                 let text = msg(
                     l,
-                    Msg::SlotOneWord {
+                    PromptMsg::SlotOneWord {
                         command: &command,
                         extra: &extra,
                         max: save::MAX_SLOT_CHARS,
@@ -228,7 +228,7 @@ impl Session<'_> {
             } => {
                 let text = msg(
                     l,
-                    Msg::ExtraWords {
+                    PromptMsg::ExtraWords {
                         command: &command,
                         usage,
                         extra: &extra,
@@ -255,13 +255,13 @@ impl Session<'_> {
                 } else {
                     format!("order UNIT {word} {rest}")
                 };
-                let message = msg(l, Msg::OrderNamesUnit { example: &example });
+                let message = msg(l, PromptMsg::OrderNamesUnit { example: &example });
                 self.say_wrapped(&message, "");
             }
             Parsed::Unknown { word, suggestion } => {
                 let message = msg(
                     l,
-                    Msg::UnknownCommand {
+                    PromptMsg::UnknownCommand {
                         word: &word,
                         suggestion,
                     },
@@ -356,7 +356,7 @@ impl Session<'_> {
                 let percent = chronicle::percent(lost, before);
                 msg(
                     l,
-                    Msg::StoppedLosses {
+                    SessionMsg::StoppedLosses {
                         men: &men,
                         percent,
                         turns,
@@ -365,7 +365,7 @@ impl Session<'_> {
             }
             (None, Some(reason)) => msg(
                 l,
-                Msg::Stopped {
+                SessionMsg::Stopped {
                     reason: reason.words(l),
                 },
             ),
@@ -437,7 +437,7 @@ impl Session<'_> {
                 Some(text) => self.say(&text),
                 None => {
                     let topic = commands::shorten(topic, 24);
-                    let text = msg(l, Msg::NoHelp { topic: &topic });
+                    let text = msg(l, PromptMsg::NoHelp { topic: &topic });
                     self.say_wrapped(&text, "");
                 }
             },
@@ -504,7 +504,7 @@ impl Session<'_> {
             }
             Some(word) => {
                 let word = commands::shorten(&word, 24);
-                let text = msg(l, Msg::MapTakesList { word: &word });
+                let text = msg(l, PromptMsg::MapTakesList { word: &word });
                 self.say_wrapped(&text, "");
             }
         }
@@ -528,7 +528,7 @@ impl Session<'_> {
                     let tag = commands::shorten(tag, 24);
                     let text = msg(
                         l,
-                        Msg::UnknownLanguage {
+                        PromptMsg::UnknownLanguage {
                             tag: &tag,
                             tags: &tags,
                         },
@@ -553,7 +553,7 @@ impl Session<'_> {
             Ok(path) => {
                 let text = msg(
                     l,
-                    Msg::Saved {
+                    SessionMsg::Saved {
                         slot,
                         path: &path.display().to_string(),
                     },
@@ -591,7 +591,7 @@ impl Session<'_> {
                 if let Some(notice) = loaded.notice {
                     self.say_wrapped(&catalogue::load_notice(l, &notice), "");
                 }
-                let text = msg(l, Msg::Loaded { slot });
+                let text = msg(l, SessionMsg::Loaded { slot });
                 self.say(&text);
                 self.recap();
             }
@@ -637,7 +637,7 @@ impl Session<'_> {
         let l = self.options.locale;
         let text = msg(
             l,
-            Msg::AutosaveFailed {
+            SessionMsg::AutosaveFailed {
                 err: &catalogue::save_error(l, err),
             },
         );

@@ -25,7 +25,7 @@ use review::source_mark;
 use crate::save;
 use crate::scene::{EndingId, Locale, Scene, UnitId, ZoneId};
 use crate::story::{Game, Output, StoryError, Told, UnitCommand};
-use catalogue::{Msg, Reload, Ui, msg, ui};
+use catalogue::{OrderMsg, PromptMsg, Reload, SessionMsg, Ui, msg, ui};
 use chronicle::Alert;
 use commands::{Action, Parsed};
 use render::{Style, View};
@@ -362,7 +362,7 @@ impl<'a> Session<'a> {
         );
         let role = self.game.commander().name.get(l).to_string();
         let seed = self.game.seed();
-        let line = msg(l, Msg::RoleLine { role: &role, seed });
+        let line = msg(l, SessionMsg::RoleLine { role: &role, seed });
         self.say(&line);
         self.say("");
         if let Some(intro) = self.game.tell(&meta.intro, "intro") {
@@ -521,7 +521,7 @@ impl<'a> Session<'a> {
                 }
                 Output::Cry(text) => {
                     let cry = self.with_view(|v| v.told(text));
-                    let line = msg(l, Msg::CryNearby { cry: &cry });
+                    let line = msg(l, SessionMsg::CryNearby { cry: &cry });
                     pieces.push(Piece::Wrapped(line, ""));
                     told += 1;
                 }

@@ -81,7 +81,7 @@ pub(super) fn not_found(locale: Locale, words: &str, near: Option<&str>, zone: b
     let words = commands::shorten(words, 30);
     msg(
         locale,
-        Msg::NotFound {
+        PromptMsg::NotFound {
             words: &words,
             near,
             zone,
@@ -214,7 +214,7 @@ impl Session<'_> {
                 let (was, now) = (v.doing(was), v.doing(now));
                 msg(
                     l,
-                    Msg::ChangedOrder {
+                    OrderMsg::ChangedOrder {
                         unit: &name,
                         was: &was,
                         now: &now,
@@ -238,7 +238,7 @@ impl Session<'_> {
                 let what = v.order_words(&courier.order);
                 msg(
                     l,
-                    Msg::CalledBack {
+                    OrderMsg::CalledBack {
                         unit: &name,
                         what: &what,
                     },

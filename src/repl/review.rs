@@ -14,7 +14,7 @@ pub(super) fn source_mark(l: Locale, from: crate::scene::Origin) -> Option<Strin
         crate::scene::Origin::History => ui(l, Ui::HistoryChoice),
         crate::scene::Origin::Invented => return None,
     };
-    Some(msg(l, Msg::ChoiceSource { source }))
+    Some(msg(l, SessionMsg::ChoiceSource { source }))
 }
 
 impl Session<'_> {
@@ -31,7 +31,7 @@ impl Session<'_> {
             Some("off" | "关" | "關") => Some(false),
             Some(word) => {
                 let word = commands::shorten(word, 24);
-                self.say_wrapped(&msg(l, Msg::SourcesTakes { word: &word }), "");
+                self.say_wrapped(&msg(l, PromptMsg::SourcesTakes { word: &word }), "");
                 return;
             }
         };
@@ -40,7 +40,7 @@ impl Session<'_> {
         }
         let text = msg(
             l,
-            Msg::SourcesShown {
+            SessionMsg::SourcesShown {
                 on: self.game.shows_sources(),
             },
         );
@@ -149,7 +149,7 @@ impl Session<'_> {
                 .map(|c| c.name.get(l).to_string())
                 .unwrap_or_default();
             let who = if fallen_then {
-                msg(l, Msg::Staff { commander: &name })
+                msg(l, SessionMsg::Staff { commander: &name })
             } else {
                 name
             };
@@ -186,7 +186,7 @@ impl Session<'_> {
 
     pub(super) fn say_log_entry(&mut self, turn: Option<u32>, text: &str) {
         let l = self.options.locale;
-        let head = msg(l, Msg::LogTurn { turn });
+        let head = msg(l, SessionMsg::LogTurn { turn });
         let colon = ui(l, Ui::Colon);
         let line = format!("{head}{colon}{text}");
         let wrapped = wrap::wrap(&line, self.options.style.columns, "    ");
@@ -242,7 +242,7 @@ impl Session<'_> {
         let time = crate::story::clock(self.game.minute());
         let line = msg(
             l,
-            Msg::RecapLine {
+            SessionMsg::RecapLine {
                 role: &role,
                 side: &side,
                 turn,

@@ -22,7 +22,7 @@ impl Session<'_> {
                 }
                 let text = msg(
                     l,
-                    Msg::SceneProblems {
+                    SessionMsg::SceneProblems {
                         count: problems.len(),
                     },
                 );
@@ -33,7 +33,7 @@ impl Session<'_> {
         let Some(scene) = scene else {
             let text = msg(
                 l,
-                Msg::NoBattleIn {
+                SessionMsg::NoBattleIn {
                     id: &id,
                     folder: &folder.display().to_string(),
                 },
@@ -61,7 +61,7 @@ impl Session<'_> {
             Err(err) => {
                 let text = msg(
                     l,
-                    Msg::CannotOpen {
+                    SessionMsg::CannotOpen {
                         err: &err.to_string(),
                     },
                 );
@@ -83,7 +83,7 @@ impl Session<'_> {
                 describe: &describe,
             },
         };
-        let text = msg(l, Msg::Reloaded { id: &id, how });
+        let text = msg(l, SessionMsg::Reloaded { id: &id, how });
         let scene = game.scene_arc();
         if let Some(old) = self.scenes.iter_mut().find(|s| s.id() == scene.id()) {
             *old = scene;
@@ -136,7 +136,7 @@ impl Session<'_> {
             undo: after.2,
             mark,
         });
-        let text = msg(l, Msg::TakenBack { steps });
+        let text = msg(l, SessionMsg::TakenBack { steps });
         self.say_wrapped(&text, "");
         self.reset_memory();
         self.look();

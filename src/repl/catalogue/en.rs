@@ -1,6 +1,9 @@
 //! English: every message of the catalogue.
 
-use super::{Detail, Doing, MapKey, Msg, Order, OrderHelp, Reload, Say, Troops, Ui};
+use super::{
+    Detail, Doing, MapKey, MenuMsg, Msg, Order, OrderHelp, OrderMsg, PromptMsg, Reload, RevealMsg,
+    Say, SessionMsg, Troops, Ui, ViewMsg,
+};
 use crate::picture::Bearing;
 use crate::repl::chronicle::Alert;
 use crate::repl::commands::Action;
@@ -253,30 +256,29 @@ pub(super) fn and_list(items: &[String]) -> String {
 
 pub(super) fn msg(message: Msg) -> String {
     match message {
-        Msg::DrumsOf { yours: true, .. } => "your drums".to_string(),
-        Msg::DrumsOf { commander, .. } => format!("{commander}'s drums"),
-        Msg::Body { side, troops } => match troops {
-            Troops::Horse => format!("a body of {side} horse"),
-            Troops::Foot => format!("a body of {side} foot"),
-            Troops::Troops => format!("a body of {side} troops"),
-        },
-        Msg::Troops { side, troops } => match troops {
-            Troops::Horse => format!("{side} horse"),
-            Troops::Foot => format!("{side} foot"),
-            Troops::Troops => format!("{side} troops"),
-        },
-        Msg::Order(order) => match order {
+        Msg::Order(message) => order(message),
+        Msg::View(message) => view(message),
+        Msg::Reveal(message) => reveal(message),
+        Msg::Prompt(message) => prompt(message),
+        Msg::Session(message) => session(message),
+        Msg::Menu(message) => menu(message),
+    }
+}
+
+fn order(message: OrderMsg) -> String {
+    match message {
+        OrderMsg::Order(order) => match order {
             Order::Hold => "hold fast".to_string(),
             Order::Advance(zone) => format!("advance to {zone}"),
             Order::Attack(zone) => format!("attack at {zone}"),
             Order::Withdraw => "withdraw".to_string(),
             Order::Rally => "fall back on you".to_string(),
         },
-        Msg::OrderedNow { unit, what, plural } => {
+        OrderMsg::OrderedNow { unit, what, plural } => {
             let has = if plural { "have" } else { "has" };
             capitalize(&format!("{unit} {has} the order at once: {what}."))
         }
-        Msg::OrderedRider {
+        OrderMsg::OrderedRider {
             unit,
             what,
             plural,
@@ -288,30 +290,51 @@ pub(super) fn msg(message: Msg) -> String {
                 clock(minute)
             )
         }
-        Msg::OrderDelivered { unit } => format!("Your order reaches {unit}."),
-        Msg::OrderLost { unit } => {
+        OrderMsg::OrderDelivered { unit } => format!("Your order reaches {unit}."),
+        OrderMsg::OrderLost { unit } => {
             format!("The rider finds {unit} in flight: the order is lost.")
         }
-        Msg::Doing(doing) => match doing {
+        OrderMsg::Doing(doing) => match doing {
             Doing::Hold => "holding".to_string(),
             Doing::MoveTo(zone) => format!("making for {zone}"),
             Doing::Pursue => "pursuing".to_string(),
             Doing::RallyTo(commander) => format!("making for {commander}"),
         },
-        Msg::DoingThereBy { doing, at } => format!("{doing}, there by about {at}"),
-        Msg::OrdersLine {
+        OrderMsg::DoingThereBy { doing, at } => format!("{doing}, there by about {at}"),
+        OrderMsg::OrdersLine {
             unit,
             id,
             at,
             doing,
         } => format!("  {} ({id}): at {at}, {doing}", capitalize(unit)),
-        Msg::CourierLine { unit, what, minute } => {
+        OrderMsg::CourierLine { unit, what, minute } => {
             format!("  {unit}: {what}, due by {}", clock(minute))
         }
-        Msg::TurnHeader { turn, minute, wind } => {
+        OrderMsg::ChangedOrder { unit, was, now } => format!("  {unit}: now {now} (was {was})"),
+        OrderMsg::CalledBack { unit, what } => {
+            format!("  the order on its way to {unit} ({what}) is called back")
+        }
+    }
+}
+
+fn view(message: ViewMsg) -> String {
+    match message {
+        ViewMsg::DrumsOf { yours: true, .. } => "your drums".to_string(),
+        ViewMsg::DrumsOf { commander, .. } => format!("{commander}'s drums"),
+        ViewMsg::Body { side, troops } => match troops {
+            Troops::Horse => format!("a body of {side} horse"),
+            Troops::Foot => format!("a body of {side} foot"),
+            Troops::Troops => format!("a body of {side} troops"),
+        },
+        ViewMsg::Troops { side, troops } => match troops {
+            Troops::Horse => format!("{side} horse"),
+            Troops::Foot => format!("{side} foot"),
+            Troops::Troops => format!("{side} troops"),
+        },
+        ViewMsg::TurnHeader { turn, minute, wind } => {
             format!("{} {turn} · {} · {wind}", ui(Ui::Turn), clock(minute))
         }
-        Msg::TurnsHeader {
+        ViewMsg::TurnsHeader {
             first,
             last,
             from,
@@ -322,22 +345,22 @@ pub(super) fn msg(message: Msg) -> String {
             clock(from),
             clock(to)
         ),
-        Msg::MenCell { men } => format!("{men}{}{}", crate::repl::wrap::KEEP, ui(Ui::Men)),
-        Msg::Marks { marks } => format!(" ({})", marks.join(", ")),
-        Msg::UnitLabel { id } => format!("({id})"),
-        Msg::SeenInZone {
+        ViewMsg::MenCell { men } => format!("{men}{}{}", crate::repl::wrap::KEEP, ui(Ui::Men)),
+        ViewMsg::Marks { marks } => format!(" ({})", marks.join(", ")),
+        ViewMsg::UnitLabel { id } => format!("({id})"),
+        ViewMsg::SeenInZone {
             name,
             men: "",
             bearing,
         } => format!("{name}, {bearing}"),
-        Msg::SeenInZone { name, men, bearing } => format!("{name}, {men}, {bearing}"),
-        Msg::SeenAt { line, at } => format!("{line} (seen {at})"),
-        Msg::Stale { what, at } => format!("{what} (word of {at})"),
-        Msg::PlaceGone { zone, at, .. } => format!("gone from {zone} (seen there {at})"),
-        Msg::PlaceReported { zone } => format!("{zone} (reported)"),
-        Msg::PlaceSeen { zone, at } => format!("{zone} (seen {at})"),
-        Msg::PlaceReportedAt { zone, at } => format!("{zone} (reported as of {at})"),
-        Msg::Whereabouts {
+        ViewMsg::SeenInZone { name, men, bearing } => format!("{name}, {men}, {bearing}"),
+        ViewMsg::SeenAt { line, at } => format!("{line} (seen {at})"),
+        ViewMsg::Stale { what, at } => format!("{what} (word of {at})"),
+        ViewMsg::PlaceGone { zone, at, .. } => format!("gone from {zone} (seen there {at})"),
+        ViewMsg::PlaceReported { zone } => format!("{zone} (reported)"),
+        ViewMsg::PlaceSeen { zone, at } => format!("{zone} (seen {at})"),
+        ViewMsg::PlaceReportedAt { zone, at } => format!("{zone} (reported as of {at})"),
+        ViewMsg::Whereabouts {
             here,
             blind,
             smoky,
@@ -352,21 +375,35 @@ pub(super) fn msg(message: Msg) -> String {
                 format!("You are at {here}; from there you see {}.", and_list(seen))
             }
         },
-        Msg::OwnLosses { side, lost, left } => {
-            // A side named with its article ("the allies") heads its line capitalised.
-            format!("  {}: {lost} men lost, {left} still in the field", capitalize(side))
+        ViewMsg::AndMore { more } => format!("and {more} more"),
+        ViewMsg::WeatherLine { wind, zone, smoke } => {
+            format!("{}; at {zone}: {smoke}.", capitalize(wind))
         }
-        Msg::TheirReckoning {
+        ViewMsg::SavesIn { dir } => format!("No saves in {dir}."),
+        ViewMsg::SaveTurn { turn } => format!("turn {turn}"),
+    }
+}
+
+fn reveal(message: RevealMsg) -> String {
+    match message {
+        RevealMsg::OwnLosses { side, lost, left } => {
+            // A side named with its article ("the allies") heads its line capitalised.
+            format!(
+                "  {}: {lost} men lost, {left} still in the field",
+                capitalize(side)
+            )
+        }
+        RevealMsg::TheirReckoning {
             side,
             men: Some(men),
         } => format!(
             "  {}: by your reckoning {men} still in the field",
             capitalize(side)
         ),
-        Msg::TheirReckoning { side, men: None } => {
+        RevealMsg::TheirReckoning { side, men: None } => {
             format!("  {}: you never saw their numbers", capitalize(side))
         }
-        Msg::RevealSide {
+        RevealMsg::RevealSide {
             side,
             brought,
             lost,
@@ -375,7 +412,7 @@ pub(super) fn msg(message: Msg) -> String {
         } => capitalize(&format!(
             "{side} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You reckoned them at {g}."
         )),
-        Msg::RevealSide {
+        RevealMsg::RevealSide {
             side,
             brought,
             lost,
@@ -384,23 +421,22 @@ pub(super) fn msg(message: Msg) -> String {
         } => capitalize(&format!(
             "{side} brought {brought} men to the field and lost {lost}; {standing} still stood at the end. You never saw enough of them to reckon."
         )),
-        Msg::AndMore { more } => format!("and {more} more"),
-        Msg::UnseenUnit { unit, men, zone } => format!("{unit} ({men} men, at {zone})"),
-        Msg::NeverSeen { items } => capitalize(&format!("never seen by you: {items}.")),
-        Msg::MovedUnit { unit, at, was, is } => {
+        RevealMsg::UnseenUnit { unit, men, zone } => format!("{unit} ({men} men, at {zone})"),
+        RevealMsg::NeverSeen { items } => capitalize(&format!("never seen by you: {items}.")),
+        RevealMsg::MovedUnit { unit, at, was, is } => {
             format!("{unit}: last seen at {was} ({at}), but at {is} in truth")
         }
-        Msg::NotWhereThought { items } => format!("Not where you thought: {items}."),
-        Msg::WrongUnit { unit, guess, truth } => {
+        RevealMsg::NotWhereThought { items } => format!("Not where you thought: {items}."),
+        RevealMsg::WrongUnit { unit, guess, truth } => {
             format!("{unit}: you put them at {guess}, they were {truth}")
         }
-        Msg::ReckonedWrong { items } => format!("Reckoned wrong: {items}."),
-        Msg::Claim { side, routed: true } => format!("{side} are routed"),
-        Msg::Claim {
+        RevealMsg::ReckonedWrong { items } => format!("Reckoned wrong: {items}."),
+        RevealMsg::Claim { side, routed: true } => format!("{side} are routed"),
+        RevealMsg::Claim {
             side,
             routed: false,
         } => format!("{side} have won"),
-        Msg::Cry {
+        RevealMsg::Cry {
             claim,
             believers,
             at,
@@ -411,12 +447,12 @@ pub(super) fn msg(message: Msg) -> String {
                 "The cry that {claim} reached {believers} of your units at {at}: it was {truth}."
             )
         }
-        Msg::WeatherLine { wind, zone, smoke } => {
-            format!("{}; at {zone}: {smoke}.", capitalize(wind))
-        }
-        Msg::SavesIn { dir } => format!("No saves in {dir}."),
-        Msg::SaveTurn { turn } => format!("turn {turn}"),
-        Msg::NotFound {
+    }
+}
+
+fn prompt(message: PromptMsg) -> String {
+    match message {
+        PromptMsg::NotFound {
             words,
             near,
             zone: false,
@@ -428,7 +464,7 @@ pub(super) fn msg(message: Msg) -> String {
                 "No unit of yours is called `{words}`. (`orders` lists your units, each with the label to type.)"
             ),
         },
-        Msg::NotFound {
+        PromptMsg::NotFound {
             words,
             near,
             zone: true,
@@ -440,15 +476,65 @@ pub(super) fn msg(message: Msg) -> String {
                 "No place is called `{words}`. (`map` shows each place with its letter: `order UNIT advance C`.)"
             ),
         },
-        Msg::RoleLine { role, seed } => {
-            format!("{} {role} · {} {seed}", ui(Ui::YouAre), ui(Ui::Seed))
-        }
-        Msg::CryNearby { cry } => format!("A cry goes up nearby: “{cry}”"),
-        Msg::StdinBroken { why } => format!("Cannot read standard input: {why}."),
-        Msg::TooLong { size, max } => {
+        PromptMsg::StdinBroken { why } => format!("Cannot read standard input: {why}."),
+        PromptMsg::TooLong { size, max } => {
             format!("That line is {size} long; commands are at most {max}. It was ignored.")
         }
-        Msg::Left { slot, saves, over } => {
+        PromptMsg::ChooseOption { count } => {
+            format!("Choose an option, 1 to {count} (`look` shows the situation again).")
+        }
+        PromptMsg::TooLarge {
+            number,
+            max: Some(max),
+        } => format!("{number} is far too large: choose 1 to {max}."),
+        PromptMsg::TooLarge { number, max: None } => {
+            format!("{number} is far too large, and there is nothing to choose now.")
+        }
+        PromptMsg::SlotOneWord {
+            command,
+            extra,
+            max,
+        } => format!(
+            "Nothing was done: a slot name is one word, of letters (Chinese too), digits, `-` and `_`, at most {max} characters (`{command} my-slot`), and `{extra}` is one word too many."
+        ),
+        PromptMsg::ExtraWords {
+            command,
+            usage,
+            extra,
+        } => {
+            format!("`{command}` does not take `{extra}`: the form is `{usage}`. Nothing was done.")
+        }
+        PromptMsg::OrderNamesUnit { example } => format!(
+            "An order names the unit it is for: `{example}`, with a unit's id or name (`status` lists yours)."
+        ),
+        PromptMsg::UnknownCommand {
+            word,
+            suggestion: Some(s),
+        } => format!("Unknown command `{word}`. Did you mean `{s}`? Type `help` for the list."),
+        PromptMsg::UnknownCommand {
+            word,
+            suggestion: None,
+        } => format!("Unknown command `{word}`. Type `help` for the list."),
+        PromptMsg::NoHelp { topic } => format!(
+            "There is no help on `{topic}`. Try `help order`, `help hold`, `help advance`, `help attack`, `help withdraw`, `help rally`, or any command (`help` lists them)."
+        ),
+        PromptMsg::MapTakesList { word } => {
+            format!("`map` takes only `list` (the places one by one), not `{word}`.")
+        }
+        PromptMsg::SourcesTakes { word } => format!("`sources` takes `on` or `off`, not `{word}`."),
+        PromptMsg::UnknownLanguage { tag, tags } => {
+            format!("Unknown language `{tag}`: use one of {}.", tags.join(", "))
+        }
+    }
+}
+
+fn session(message: SessionMsg) -> String {
+    match message {
+        SessionMsg::RoleLine { role, seed } => {
+            format!("{} {role} · {} {seed}", ui(Ui::YouAre), ui(Ui::Seed))
+        }
+        SessionMsg::CryNearby { cry } => format!("A cry goes up nearby: “{cry}”"),
+        SessionMsg::Left { slot, saves, over } => {
             let again = match saves {
                 Some(dir) => format!("xiaoling play --load {slot} --saves {dir}"),
                 None => format!("xiaoling play --load {slot}"),
@@ -460,51 +546,12 @@ pub(super) fn msg(message: Msg) -> String {
                 format!("The game is saved in slot `{slot}`. To go on from here:\n  {again}")
             }
         }
-        Msg::LeaveFailed { err } => format!("The game could not be saved on leaving: {err}"),
-        Msg::FolderBusy { folder } => format!(
+        SessionMsg::LeaveFailed { err } => format!("The game could not be saved on leaving: {err}"),
+        SessionMsg::FolderBusy { folder } => format!(
             "another xiaoling game is playing with its saves in {folder}: finish that one first, or give this one a folder of its own (--saves DIR)"
         ),
-        Msg::ChooseOption { count } => {
-            format!("Choose an option, 1 to {count} (`look` shows the situation again).")
-        }
-        Msg::TooLarge {
-            number,
-            max: Some(max),
-        } => format!("{number} is far too large: choose 1 to {max}."),
-        Msg::TooLarge { number, max: None } => {
-            format!("{number} is far too large, and there is nothing to choose now.")
-        }
-        Msg::SlotOneWord {
-            command,
-            extra,
-            max,
-        } => format!(
-            "Nothing was done: a slot name is one word, of letters (Chinese too), digits, `-` and `_`, at most {max} characters (`{command} my-slot`), and `{extra}` is one word too many."
-        ),
-        Msg::ExtraWords {
-            command,
-            usage,
-            extra,
-        } => {
-            format!("`{command}` does not take `{extra}`: the form is `{usage}`. Nothing was done.")
-        }
-        Msg::OrderNamesUnit { example } => format!(
-            "An order names the unit it is for: `{example}`, with a unit's id or name (`status` lists yours)."
-        ),
-        Msg::UnknownCommand {
-            word,
-            suggestion: Some(s),
-        } => format!("Unknown command `{word}`. Did you mean `{s}`? Type `help` for the list."),
-        Msg::UnknownCommand {
-            word,
-            suggestion: None,
-        } => format!("Unknown command `{word}`. Type `help` for the list."),
-        Msg::ChangedOrder { unit, was, now } => format!("  {unit}: now {now} (was {was})"),
-        Msg::CalledBack { unit, what } => {
-            format!("  the order on its way to {unit} ({what}) is called back")
-        }
-        Msg::Stopped { reason } => format!("(Stopped: {reason}.)"),
-        Msg::StoppedLosses {
+        SessionMsg::Stopped { reason } => format!("(Stopped: {reason}.)"),
+        SessionMsg::StoppedLosses {
             men,
             percent,
             turns,
@@ -515,37 +562,27 @@ pub(super) fn msg(message: Msg) -> String {
             };
             format!("(Stopped: you lost {men} men {when}, {percent} % of your army.)")
         }
-        Msg::NoHelp { topic } => format!(
-            "There is no help on `{topic}`. Try `help order`, `help hold`, `help advance`, `help attack`, `help withdraw`, `help rally`, or any command (`help` lists them)."
-        ),
-        Msg::MapTakesList { word } => {
-            format!("`map` takes only `list` (the places one by one), not `{word}`.")
-        }
-        Msg::SourcesTakes { word } => format!("`sources` takes `on` or `off`, not `{word}`."),
-        Msg::SourcesShown { on: true } => "An option the novel or history took now says so before you choose: \"the novel's choice\", \"as in history\". `sources off` hides it again.".to_string(),
-        Msg::SourcesShown { on: false } => "The options do not say which one the novel or history took; `sources on` shows it before you choose.".to_string(),
-        Msg::ResumeItem {
+        SessionMsg::SourcesShown { on: true } => "An option the novel or history took now says so before you choose: \"the novel's choice\", \"as in history\". `sources off` hides it again.".to_string(),
+        SessionMsg::SourcesShown { on: false } => "The options do not say which one the novel or history took; `sources on` shows it before you choose.".to_string(),
+        SessionMsg::ResumeItem {
             title,
             who,
             turn,
             when,
             slot,
         } => format!("{title}, as {who}: turn {turn} (saved {when} UTC in {slot})"),
-        Msg::UnknownLanguage { tag, tags } => {
-            format!("Unknown language `{tag}`: use one of {}.", tags.join(", "))
-        }
-        Msg::Saved { slot, path } => format!("Saved to slot `{slot}` ({path})."),
-        Msg::Loaded { slot } => format!("Loaded slot `{slot}`."),
-        Msg::SceneProblems { count } => {
+        SessionMsg::Saved { slot, path } => format!("Saved to slot `{slot}` ({path})."),
+        SessionMsg::Loaded { slot } => format!("Loaded slot `{slot}`."),
+        SessionMsg::SceneProblems { count } => {
             format!("{count} problem(s) in the scene files: the game goes on as it was.")
         }
-        Msg::NoBattleIn { id, folder } => {
+        SessionMsg::NoBattleIn { id, folder } => {
             format!("No battle `{id}` in {folder}: the game goes on as it was.")
         }
-        Msg::CannotOpen { err } => {
+        SessionMsg::CannotOpen { err } => {
             format!("The new version cannot open this game ({err}): the game goes on as it was.")
         }
-        Msg::Reloaded { id, how } => match how {
+        SessionMsg::Reloaded { id, how } => match how {
             Reload::Failed { command, why } => format!(
                 "Reloaded `{id}`. Command {command} could not run on the new version ({why}): the game goes on from just before it."
             ),
@@ -559,15 +596,15 @@ pub(super) fn msg(message: Msg) -> String {
                 "Reloaded `{id}`. The new version ends this game's commands in another state: {describe}"
             ),
         },
-        Msg::TakenBack { steps: 1 } => "Taken back (`redo` gives it back).".to_string(),
-        Msg::TakenBack { steps } => {
+        SessionMsg::TakenBack { steps: 1 } => "Taken back (`redo` gives it back).".to_string(),
+        SessionMsg::TakenBack { steps } => {
             format!("Taken back: the last command, {steps} steps (`redo` gives it back).")
         }
-        Msg::Staff { commander } => format!("{commander}'s staff"),
-        Msg::ChoiceSource { source } => format!(" ({source})"),
-        Msg::LogTurn { turn: Some(t) } => format!("Turn {t}"),
-        Msg::LogTurn { turn: None } => "Turn ?".to_string(),
-        Msg::RecapLine {
+        SessionMsg::Staff { commander } => format!("{commander}'s staff"),
+        SessionMsg::ChoiceSource { source } => format!(" ({source})"),
+        SessionMsg::LogTurn { turn: Some(t) } => format!("Turn {t}"),
+        SessionMsg::LogTurn { turn: None } => "Turn ?".to_string(),
+        SessionMsg::RecapLine {
             role,
             side,
             turn,
@@ -578,12 +615,17 @@ pub(super) fn msg(message: Msg) -> String {
             ui(Ui::YouAre),
             ui(Ui::Seed)
         ),
-        Msg::AutosaveFailed { err } => format!(
+        SessionMsg::AutosaveFailed { err } => format!(
             "(Autosave failed; the game goes on. You are told again only if autosaving works and then fails again: {err})"
         ),
-        Msg::RoleItem { name, id, side } => format!("{name} ({id}), {side}"),
-        Msg::RoleWithSide { name, side } => format!("{name} ({side})"),
-        Msg::BattleLength {
+    }
+}
+
+fn menu(message: MenuMsg) -> String {
+    match message {
+        MenuMsg::RoleItem { name, id, side } => format!("{name} ({id}), {side}"),
+        MenuMsg::RoleWithSide { name, side } => format!("{name} ({side})"),
+        MenuMsg::BattleLength {
             max_turns,
             turn_minutes,
         } => {
@@ -598,8 +640,8 @@ pub(super) fn msg(message: Msg) -> String {
             };
             format!("up to {max_turns} turns of {turn_minutes} minutes ({span})")
         }
-        Msg::CardWhen { date, place } => format!("{date}{}{place}", ui(Ui::CardSep)),
-        Msg::CardWho {
+        MenuMsg::CardWhen { date, place } => format!("{date}{}{place}", ui(Ui::CardSep)),
+        MenuMsg::CardWho {
             sides,
             roles,
             length,
@@ -611,10 +653,10 @@ pub(super) fn msg(message: Msg) -> String {
                 roles.join(ui(Ui::Or))
             )
         }
-        Msg::PickHelp { n, asked: true } => format!(
+        MenuMsg::PickHelp { n, asked: true } => format!(
             "Type a number from 1 to {n}, or the id or name shown; `quit` (or Ctrl-C) leaves."
         ),
-        Msg::PickHelp { n, asked: false } => {
+        MenuMsg::PickHelp { n, asked: false } => {
             format!("Type a number from 1 to {n}, or the id or name shown (`help`, `quit`).")
         }
     }

@@ -360,7 +360,7 @@ pub enum Doing<'a> {
     RallyTo(&'a str),
 }
 
-/// How a `reload` went, for [`Msg::Reloaded`].
+/// How a `reload` went, for [`SessionMsg::Reloaded`].
 #[derive(Debug, Clone, Copy)]
 pub enum Reload<'a> {
     /// A command (counted from 1) could not run on the new version.
@@ -373,25 +373,9 @@ pub enum Reload<'a> {
     Differs { describe: &'a str },
 }
 
-/// A message with values: names (already painted), figures (already said),
-/// times (clock minutes, said here).
+/// An order, its rider, and what a unit is doing, said.
 #[derive(Debug, Clone, Copy)]
-pub enum Msg<'a> {
-    /// A commander's drums; `yours` when he is the played one.
-    DrumsOf {
-        yours: bool,
-        commander: &'a str,
-    },
-    /// An enemy body nobody could name: "a body of {side} horse".
-    Body {
-        side: &'a str,
-        troops: Troops,
-    },
-    /// Enemy bodies in a list: "{side} horse".
-    Troops {
-        side: &'a str,
-        troops: Troops,
-    },
+pub enum OrderMsg<'a> {
     Order(Order<'a>),
     /// The order taken at once (`plural`: the unit's English name is plural).
     OrderedNow {
@@ -430,6 +414,36 @@ pub enum Msg<'a> {
         unit: &'a str,
         what: &'a str,
         minute: u32,
+    },
+    ChangedOrder {
+        unit: &'a str,
+        was: &'a str,
+        now: &'a str,
+    },
+    CalledBack {
+        unit: &'a str,
+        what: &'a str,
+    },
+}
+
+/// A line of the views (`status`, `map`, `report`, `saves`): what is seen,
+/// where and when.
+#[derive(Debug, Clone, Copy)]
+pub enum ViewMsg<'a> {
+    /// A commander's drums; `yours` when he is the played one.
+    DrumsOf {
+        yours: bool,
+        commander: &'a str,
+    },
+    /// An enemy body nobody could name: "a body of {side} horse".
+    Body {
+        side: &'a str,
+        troops: Troops,
+    },
+    /// Enemy bodies in a list: "{side} horse".
+    Troops {
+        side: &'a str,
+        troops: Troops,
     },
     TurnHeader {
         turn: u32,
@@ -495,6 +509,27 @@ pub enum Msg<'a> {
         smoky: bool,
         seen: &'a [String],
     },
+    /// A list cut short: "and 3 more".
+    AndMore {
+        more: usize,
+    },
+    WeatherLine {
+        wind: &'a str,
+        zone: &'a str,
+        smoke: &'a str,
+    },
+    SavesIn {
+        dir: &'a str,
+    },
+    SaveTurn {
+        turn: &'a str,
+    },
+}
+
+/// The reckoning of the enemy and the reveal: losses, what was believed
+/// against what was so, the cries heard.
+#[derive(Debug, Clone, Copy)]
+pub enum RevealMsg<'a> {
     OwnLosses {
         side: &'a str,
         lost: &'a str,
@@ -511,10 +546,6 @@ pub enum Msg<'a> {
         lost: &'a str,
         standing: &'a str,
         guess: Option<&'a str>,
-    },
-    /// A list cut short: "and 3 more".
-    AndMore {
-        more: usize,
     },
     UnseenUnit {
         unit: &'a str,
@@ -552,33 +583,16 @@ pub enum Msg<'a> {
         at: &'a str,
         true_then: bool,
     },
-    WeatherLine {
-        wind: &'a str,
-        zone: &'a str,
-        smoke: &'a str,
-    },
-    SavesIn {
-        dir: &'a str,
-    },
-    SaveTurn {
-        turn: &'a str,
-    },
+}
 
-    // The session (`repl/mod.rs`).
+/// What the prompt says of a command it cannot take.
+#[derive(Debug, Clone, Copy)]
+pub enum PromptMsg<'a> {
     /// No unit (or, `zone`, no place) is called `words`.
     NotFound {
         words: &'a str,
         near: Option<&'a str>,
         zone: bool,
-    },
-    /// The opening's role line.
-    RoleLine {
-        role: &'a str,
-        seed: u64,
-    },
-    /// A cry heard nearby.
-    CryNearby {
-        cry: &'a str,
     },
     StdinBroken {
         why: &'a str,
@@ -586,20 +600,6 @@ pub enum Msg<'a> {
     TooLong {
         size: &'a str,
         max: &'a str,
-    },
-    /// The game saved on leaving: its slot, the save folder when it was
-    /// named (`--saves DIR`), and whether the battle was over.
-    Left {
-        slot: &'a str,
-        saves: Option<&'a str>,
-        over: bool,
-    },
-    LeaveFailed {
-        err: &'a str,
-    },
-    /// Another game holds the save folder's lock.
-    FolderBusy {
-        folder: &'a str,
     },
     ChooseOption {
         count: usize,
@@ -625,14 +625,47 @@ pub enum Msg<'a> {
         word: &'a str,
         suggestion: Option<&'a str>,
     },
-    ChangedOrder {
-        unit: &'a str,
-        was: &'a str,
-        now: &'a str,
+    NoHelp {
+        topic: &'a str,
     },
-    CalledBack {
-        unit: &'a str,
-        what: &'a str,
+    MapTakesList {
+        word: &'a str,
+    },
+    /// `sources` with a word other than on or off.
+    SourcesTakes {
+        word: &'a str,
+    },
+    UnknownLanguage {
+        tag: &'a str,
+        tags: &'a [&'a str],
+    },
+}
+
+/// A line of the session: the opening, leaving, saves and loads, the log.
+#[derive(Debug, Clone, Copy)]
+pub enum SessionMsg<'a> {
+    /// The opening's role line.
+    RoleLine {
+        role: &'a str,
+        seed: u64,
+    },
+    /// A cry heard nearby.
+    CryNearby {
+        cry: &'a str,
+    },
+    /// The game saved on leaving: its slot, the save folder when it was
+    /// named (`--saves DIR`), and whether the battle was over.
+    Left {
+        slot: &'a str,
+        saves: Option<&'a str>,
+        over: bool,
+    },
+    LeaveFailed {
+        err: &'a str,
+    },
+    /// Another game holds the save folder's lock.
+    FolderBusy {
+        folder: &'a str,
     },
     Stopped {
         reason: &'a str,
@@ -644,16 +677,6 @@ pub enum Msg<'a> {
         percent: u32,
         /// The turns the losses were counted over (those of the run so far).
         turns: u32,
-    },
-    NoHelp {
-        topic: &'a str,
-    },
-    MapTakesList {
-        word: &'a str,
-    },
-    /// `sources` with a word other than on or off.
-    SourcesTakes {
-        word: &'a str,
     },
     /// Whether the options say which one the novel (or, for a battle from
     /// history, history) took; `label` is that mark's word.
@@ -667,10 +690,6 @@ pub enum Msg<'a> {
         turn: u32,
         when: &'a str,
         slot: &'a str,
-    },
-    UnknownLanguage {
-        tag: &'a str,
-        tags: &'a [&'a str],
     },
     Saved {
         slot: &'a str,
@@ -718,8 +737,11 @@ pub enum Msg<'a> {
     AutosaveFailed {
         err: &'a str,
     },
+}
 
-    // The CLI's menus (`cli.rs`).
+/// A line of the command line's menus and battle cards, said.
+#[derive(Debug, Clone, Copy)]
+pub enum MenuMsg<'a> {
     /// A commander in the menu of roles.
     RoleItem {
         name: &'a str,
@@ -750,6 +772,56 @@ pub enum Msg<'a> {
         n: usize,
         asked: bool,
     },
+}
+
+/// A message with values: names (already painted), figures (already said),
+/// times (clock minutes, said here). Messages come in groups by where the
+/// interface says them, each its own enum and, in each language, its own
+/// function; [`msg`] takes any of them.
+#[derive(Debug, Clone, Copy)]
+pub enum Msg<'a> {
+    Order(OrderMsg<'a>),
+    View(ViewMsg<'a>),
+    Reveal(RevealMsg<'a>),
+    Prompt(PromptMsg<'a>),
+    Session(SessionMsg<'a>),
+    Menu(MenuMsg<'a>),
+}
+
+impl<'a> From<OrderMsg<'a>> for Msg<'a> {
+    fn from(message: OrderMsg<'a>) -> Msg<'a> {
+        Msg::Order(message)
+    }
+}
+
+impl<'a> From<ViewMsg<'a>> for Msg<'a> {
+    fn from(message: ViewMsg<'a>) -> Msg<'a> {
+        Msg::View(message)
+    }
+}
+
+impl<'a> From<RevealMsg<'a>> for Msg<'a> {
+    fn from(message: RevealMsg<'a>) -> Msg<'a> {
+        Msg::Reveal(message)
+    }
+}
+
+impl<'a> From<PromptMsg<'a>> for Msg<'a> {
+    fn from(message: PromptMsg<'a>) -> Msg<'a> {
+        Msg::Prompt(message)
+    }
+}
+
+impl<'a> From<SessionMsg<'a>> for Msg<'a> {
+    fn from(message: SessionMsg<'a>) -> Msg<'a> {
+        Msg::Session(message)
+    }
+}
+
+impl<'a> From<MenuMsg<'a>> for Msg<'a> {
+    fn from(message: MenuMsg<'a>) -> Msg<'a> {
+        Msg::Menu(message)
+    }
 }
 
 /// Why a run of turns stops, in words.
@@ -858,7 +930,8 @@ pub fn ui(locale: Locale, phrase: Ui) -> &'static str {
 }
 
 /// A message with values in `locale`.
-pub fn msg(locale: Locale, message: Msg) -> String {
+pub fn msg<'a>(locale: Locale, message: impl Into<Msg<'a>>) -> String {
+    let message = message.into();
     match locale {
         Locale::En => en::msg(message),
         Locale::ZhHans | Locale::ZhHant => zh::msg(locale, message),
@@ -983,7 +1056,7 @@ pub fn small_count(locale: Locale, n: usize) -> String {
     }
 }
 
-/// `count` enemy bodies of one label (made by [`Msg::Body`]): "a body of …
+/// `count` enemy bodies of one label (made by [`ViewMsg::Body`]): "a body of …
 /// horse" ×3 is "3 bodies of … horse", 「一队…」 ×3 「三队…」.
 pub fn bodies(locale: Locale, name: &str, count: usize) -> String {
     if count < 2 {

@@ -140,88 +140,124 @@ fn every_template_has_the_same_placeholders_in_every_locale() {
 /// new message does not compile here until it has a sample.
 fn variant(message: &Msg) -> &'static str {
     match message {
-        Msg::DrumsOf { .. } => "DrumsOf",
-        Msg::Body { .. } => "Body",
-        Msg::Troops { .. } => "Troops",
-        Msg::Order(..) => "Order",
-        Msg::OrderedNow { .. } => "OrderedNow",
-        Msg::OrderedRider { .. } => "OrderedRider",
-        Msg::OrderDelivered { .. } => "OrderDelivered",
-        Msg::OrderLost { .. } => "OrderLost",
-        Msg::Doing(..) => "Doing",
-        Msg::DoingThereBy { .. } => "DoingThereBy",
-        Msg::OrdersLine { .. } => "OrdersLine",
-        Msg::CourierLine { .. } => "CourierLine",
-        Msg::TurnHeader { .. } => "TurnHeader",
-        Msg::TurnsHeader { .. } => "TurnsHeader",
-        Msg::MenCell { .. } => "MenCell",
-        Msg::Marks { .. } => "Marks",
-        Msg::UnitLabel { .. } => "UnitLabel",
-        Msg::SeenInZone { .. } => "SeenInZone",
-        Msg::SeenAt { .. } => "SeenAt",
-        Msg::Stale { .. } => "Stale",
-        Msg::PlaceGone { .. } => "PlaceGone",
-        Msg::PlaceReported { .. } => "PlaceReported",
-        Msg::PlaceSeen { .. } => "PlaceSeen",
-        Msg::PlaceReportedAt { .. } => "PlaceReportedAt",
-        Msg::Whereabouts { .. } => "Whereabouts",
-        Msg::OwnLosses { .. } => "OwnLosses",
-        Msg::TheirReckoning { .. } => "TheirReckoning",
-        Msg::RevealSide { .. } => "RevealSide",
-        Msg::AndMore { .. } => "AndMore",
-        Msg::UnseenUnit { .. } => "UnseenUnit",
-        Msg::NeverSeen { .. } => "NeverSeen",
-        Msg::MovedUnit { .. } => "MovedUnit",
-        Msg::NotWhereThought { .. } => "NotWhereThought",
-        Msg::WrongUnit { .. } => "WrongUnit",
-        Msg::ReckonedWrong { .. } => "ReckonedWrong",
-        Msg::Claim { .. } => "Claim",
-        Msg::Cry { .. } => "Cry",
-        Msg::WeatherLine { .. } => "WeatherLine",
-        Msg::SavesIn { .. } => "SavesIn",
-        Msg::SaveTurn { .. } => "SaveTurn",
-        Msg::NotFound { .. } => "NotFound",
-        Msg::RoleLine { .. } => "RoleLine",
-        Msg::CryNearby { .. } => "CryNearby",
-        Msg::StdinBroken { .. } => "StdinBroken",
-        Msg::TooLong { .. } => "TooLong",
-        Msg::Left { .. } => "Left",
-        Msg::LeaveFailed { .. } => "LeaveFailed",
-        Msg::FolderBusy { .. } => "FolderBusy",
-        Msg::ChooseOption { .. } => "ChooseOption",
-        Msg::TooLarge { .. } => "TooLarge",
-        Msg::SlotOneWord { .. } => "SlotOneWord",
-        Msg::ExtraWords { .. } => "ExtraWords",
-        Msg::OrderNamesUnit { .. } => "OrderNamesUnit",
-        Msg::UnknownCommand { .. } => "UnknownCommand",
-        Msg::ChangedOrder { .. } => "ChangedOrder",
-        Msg::CalledBack { .. } => "CalledBack",
-        Msg::Stopped { .. } => "Stopped",
-        Msg::StoppedLosses { .. } => "StoppedLosses",
-        Msg::NoHelp { .. } => "NoHelp",
-        Msg::MapTakesList { .. } => "MapTakesList",
-        Msg::SourcesTakes { .. } => "SourcesTakes",
-        Msg::SourcesShown { .. } => "SourcesShown",
-        Msg::ResumeItem { .. } => "ResumeItem",
-        Msg::UnknownLanguage { .. } => "UnknownLanguage",
-        Msg::Saved { .. } => "Saved",
-        Msg::Loaded { .. } => "Loaded",
-        Msg::SceneProblems { .. } => "SceneProblems",
-        Msg::NoBattleIn { .. } => "NoBattleIn",
-        Msg::CannotOpen { .. } => "CannotOpen",
-        Msg::Reloaded { .. } => "Reloaded",
-        Msg::TakenBack { .. } => "TakenBack",
-        Msg::Staff { .. } => "Staff",
-        Msg::ChoiceSource { .. } => "ChoiceSource",
-        Msg::LogTurn { .. } => "LogTurn",
-        Msg::RecapLine { .. } => "RecapLine",
-        Msg::AutosaveFailed { .. } => "AutosaveFailed",
-        Msg::RoleItem { .. } => "RoleItem",
-        Msg::RoleWithSide { .. } => "RoleWithSide",
-        Msg::BattleLength { .. } => "BattleLength",
-        Msg::CardWhen { .. } => "CardWhen",
-        Msg::CardWho { .. } => "CardWho",
-        Msg::PickHelp { .. } => "PickHelp",
+        Msg::Order(message) => order_variant(message),
+        Msg::View(message) => view_variant(message),
+        Msg::Reveal(message) => reveal_variant(message),
+        Msg::Prompt(message) => prompt_variant(message),
+        Msg::Session(message) => session_variant(message),
+        Msg::Menu(message) => menu_variant(message),
+    }
+}
+
+fn order_variant(message: &OrderMsg) -> &'static str {
+    match message {
+        OrderMsg::Order(..) => "Order",
+        OrderMsg::OrderedNow { .. } => "OrderedNow",
+        OrderMsg::OrderedRider { .. } => "OrderedRider",
+        OrderMsg::OrderDelivered { .. } => "OrderDelivered",
+        OrderMsg::OrderLost { .. } => "OrderLost",
+        OrderMsg::Doing(..) => "Doing",
+        OrderMsg::DoingThereBy { .. } => "DoingThereBy",
+        OrderMsg::OrdersLine { .. } => "OrdersLine",
+        OrderMsg::CourierLine { .. } => "CourierLine",
+        OrderMsg::ChangedOrder { .. } => "ChangedOrder",
+        OrderMsg::CalledBack { .. } => "CalledBack",
+    }
+}
+
+fn view_variant(message: &ViewMsg) -> &'static str {
+    match message {
+        ViewMsg::DrumsOf { .. } => "DrumsOf",
+        ViewMsg::Body { .. } => "Body",
+        ViewMsg::Troops { .. } => "Troops",
+        ViewMsg::TurnHeader { .. } => "TurnHeader",
+        ViewMsg::TurnsHeader { .. } => "TurnsHeader",
+        ViewMsg::MenCell { .. } => "MenCell",
+        ViewMsg::Marks { .. } => "Marks",
+        ViewMsg::UnitLabel { .. } => "UnitLabel",
+        ViewMsg::SeenInZone { .. } => "SeenInZone",
+        ViewMsg::SeenAt { .. } => "SeenAt",
+        ViewMsg::Stale { .. } => "Stale",
+        ViewMsg::PlaceGone { .. } => "PlaceGone",
+        ViewMsg::PlaceReported { .. } => "PlaceReported",
+        ViewMsg::PlaceSeen { .. } => "PlaceSeen",
+        ViewMsg::PlaceReportedAt { .. } => "PlaceReportedAt",
+        ViewMsg::Whereabouts { .. } => "Whereabouts",
+        ViewMsg::AndMore { .. } => "AndMore",
+        ViewMsg::WeatherLine { .. } => "WeatherLine",
+        ViewMsg::SavesIn { .. } => "SavesIn",
+        ViewMsg::SaveTurn { .. } => "SaveTurn",
+    }
+}
+
+fn reveal_variant(message: &RevealMsg) -> &'static str {
+    match message {
+        RevealMsg::OwnLosses { .. } => "OwnLosses",
+        RevealMsg::TheirReckoning { .. } => "TheirReckoning",
+        RevealMsg::RevealSide { .. } => "RevealSide",
+        RevealMsg::UnseenUnit { .. } => "UnseenUnit",
+        RevealMsg::NeverSeen { .. } => "NeverSeen",
+        RevealMsg::MovedUnit { .. } => "MovedUnit",
+        RevealMsg::NotWhereThought { .. } => "NotWhereThought",
+        RevealMsg::WrongUnit { .. } => "WrongUnit",
+        RevealMsg::ReckonedWrong { .. } => "ReckonedWrong",
+        RevealMsg::Claim { .. } => "Claim",
+        RevealMsg::Cry { .. } => "Cry",
+    }
+}
+
+fn prompt_variant(message: &PromptMsg) -> &'static str {
+    match message {
+        PromptMsg::NotFound { .. } => "NotFound",
+        PromptMsg::StdinBroken { .. } => "StdinBroken",
+        PromptMsg::TooLong { .. } => "TooLong",
+        PromptMsg::ChooseOption { .. } => "ChooseOption",
+        PromptMsg::TooLarge { .. } => "TooLarge",
+        PromptMsg::SlotOneWord { .. } => "SlotOneWord",
+        PromptMsg::ExtraWords { .. } => "ExtraWords",
+        PromptMsg::OrderNamesUnit { .. } => "OrderNamesUnit",
+        PromptMsg::UnknownCommand { .. } => "UnknownCommand",
+        PromptMsg::NoHelp { .. } => "NoHelp",
+        PromptMsg::MapTakesList { .. } => "MapTakesList",
+        PromptMsg::SourcesTakes { .. } => "SourcesTakes",
+        PromptMsg::UnknownLanguage { .. } => "UnknownLanguage",
+    }
+}
+
+fn session_variant(message: &SessionMsg) -> &'static str {
+    match message {
+        SessionMsg::RoleLine { .. } => "RoleLine",
+        SessionMsg::CryNearby { .. } => "CryNearby",
+        SessionMsg::Left { .. } => "Left",
+        SessionMsg::LeaveFailed { .. } => "LeaveFailed",
+        SessionMsg::FolderBusy { .. } => "FolderBusy",
+        SessionMsg::Stopped { .. } => "Stopped",
+        SessionMsg::StoppedLosses { .. } => "StoppedLosses",
+        SessionMsg::SourcesShown { .. } => "SourcesShown",
+        SessionMsg::ResumeItem { .. } => "ResumeItem",
+        SessionMsg::Saved { .. } => "Saved",
+        SessionMsg::Loaded { .. } => "Loaded",
+        SessionMsg::SceneProblems { .. } => "SceneProblems",
+        SessionMsg::NoBattleIn { .. } => "NoBattleIn",
+        SessionMsg::CannotOpen { .. } => "CannotOpen",
+        SessionMsg::Reloaded { .. } => "Reloaded",
+        SessionMsg::TakenBack { .. } => "TakenBack",
+        SessionMsg::Staff { .. } => "Staff",
+        SessionMsg::ChoiceSource { .. } => "ChoiceSource",
+        SessionMsg::LogTurn { .. } => "LogTurn",
+        SessionMsg::RecapLine { .. } => "RecapLine",
+        SessionMsg::AutosaveFailed { .. } => "AutosaveFailed",
+    }
+}
+
+fn menu_variant(message: &MenuMsg) -> &'static str {
+    match message {
+        MenuMsg::RoleItem { .. } => "RoleItem",
+        MenuMsg::RoleWithSide { .. } => "RoleWithSide",
+        MenuMsg::BattleLength { .. } => "BattleLength",
+        MenuMsg::CardWhen { .. } => "CardWhen",
+        MenuMsg::CardWho { .. } => "CardWho",
+        MenuMsg::PickHelp { .. } => "PickHelp",
     }
 }
 
@@ -230,394 +266,441 @@ const VARIANTS: usize = 82;
 
 /// At least one sample of every message, with every branch its words take.
 fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> Vec<Msg<'a>> {
+    let mut all: Vec<Msg> = Vec::new();
+    all.extend(order_samples().into_iter().map(Msg::from));
+    all.extend(view_samples(seen).into_iter().map(Msg::from));
+    all.extend(reveal_samples().into_iter().map(Msg::from));
+    all.extend(prompt_samples(tags).into_iter().map(Msg::from));
+    all.extend(session_samples().into_iter().map(Msg::from));
+    all.extend(menu_samples(sides).into_iter().map(Msg::from));
+    all
+}
+
+/// Samples of every [`OrderMsg`].
+fn order_samples<'a>() -> Vec<OrderMsg<'a>> {
     let (unit, zone, at, what) = ("U", "Z", "15:45", "W");
     vec![
-        Msg::DrumsOf {
-            yours: true,
-            commander: "C",
-        },
-        Msg::DrumsOf {
-            yours: false,
-            commander: "C",
-        },
-        Msg::Body {
-            side: "S",
-            troops: Troops::Horse,
-        },
-        Msg::Body {
-            side: "S",
-            troops: Troops::Foot,
-        },
-        Msg::Body {
-            side: "S",
-            troops: Troops::Troops,
-        },
-        Msg::Troops {
-            side: "S",
-            troops: Troops::Horse,
-        },
-        Msg::Troops {
-            side: "S",
-            troops: Troops::Foot,
-        },
-        Msg::Troops {
-            side: "S",
-            troops: Troops::Troops,
-        },
-        Msg::Order(Order::Hold),
-        Msg::Order(Order::Advance(zone)),
-        Msg::Order(Order::Attack(zone)),
-        Msg::Order(Order::Withdraw),
-        Msg::Order(Order::Rally),
-        Msg::OrderedNow {
+        OrderMsg::Order(Order::Hold),
+        OrderMsg::Order(Order::Advance(zone)),
+        OrderMsg::Order(Order::Attack(zone)),
+        OrderMsg::Order(Order::Withdraw),
+        OrderMsg::Order(Order::Rally),
+        OrderMsg::OrderedNow {
             unit,
             what,
             plural: false,
         },
-        Msg::OrderedNow {
+        OrderMsg::OrderedNow {
             unit,
             what,
             plural: true,
         },
-        Msg::OrderedRider {
+        OrderMsg::OrderedRider {
             unit,
             what,
             plural: true,
             minute: 600,
         },
-        Msg::OrderDelivered { unit },
-        Msg::OrderLost { unit },
-        Msg::Doing(Doing::Hold),
-        Msg::Doing(Doing::MoveTo(zone)),
-        Msg::Doing(Doing::Pursue),
-        Msg::Doing(Doing::RallyTo("C")),
-        Msg::DoingThereBy { doing: what, at },
-        Msg::OrdersLine {
+        OrderMsg::OrderDelivered { unit },
+        OrderMsg::OrderLost { unit },
+        OrderMsg::Doing(Doing::Hold),
+        OrderMsg::Doing(Doing::MoveTo(zone)),
+        OrderMsg::Doing(Doing::Pursue),
+        OrderMsg::Doing(Doing::RallyTo("C")),
+        OrderMsg::DoingThereBy { doing: what, at },
+        OrderMsg::OrdersLine {
             unit,
             id: "u1",
             at: zone,
             doing: what,
         },
-        Msg::CourierLine {
+        OrderMsg::CourierLine {
             unit,
             what,
             minute: 600,
         },
-        Msg::TurnHeader {
+        OrderMsg::ChangedOrder {
+            unit,
+            was: what,
+            now: what,
+        },
+        OrderMsg::CalledBack { unit, what },
+    ]
+}
+
+/// Samples of every [`ViewMsg`].
+fn view_samples<'a>(seen: &'a [String]) -> Vec<ViewMsg<'a>> {
+    let (unit, zone, at, what) = ("U", "Z", "15:45", "W");
+    vec![
+        ViewMsg::DrumsOf {
+            yours: true,
+            commander: "C",
+        },
+        ViewMsg::DrumsOf {
+            yours: false,
+            commander: "C",
+        },
+        ViewMsg::Body {
+            side: "S",
+            troops: Troops::Horse,
+        },
+        ViewMsg::Body {
+            side: "S",
+            troops: Troops::Foot,
+        },
+        ViewMsg::Body {
+            side: "S",
+            troops: Troops::Troops,
+        },
+        ViewMsg::Troops {
+            side: "S",
+            troops: Troops::Horse,
+        },
+        ViewMsg::Troops {
+            side: "S",
+            troops: Troops::Foot,
+        },
+        ViewMsg::Troops {
+            side: "S",
+            troops: Troops::Troops,
+        },
+        ViewMsg::TurnHeader {
             turn: 3,
             minute: 600,
             wind: what,
         },
-        Msg::TurnsHeader {
+        ViewMsg::TurnsHeader {
             first: 3,
             last: 6,
             from: 600,
             to: 660,
             wind: what,
         },
-        Msg::TurnsHeader {
+        ViewMsg::TurnsHeader {
             first: 3,
             last: 4,
             from: 600,
             to: 615,
             wind: what,
         },
-        Msg::MenCell { men: "300" },
-        Msg::Marks { marks: seen },
-        Msg::UnitLabel { id: "u1" },
-        Msg::SeenInZone {
+        ViewMsg::MenCell { men: "300" },
+        ViewMsg::Marks { marks: seen },
+        ViewMsg::UnitLabel { id: "u1" },
+        ViewMsg::SeenInZone {
             name: unit,
             men: "300",
             bearing: what,
         },
-        Msg::SeenInZone {
+        ViewMsg::SeenInZone {
             name: unit,
             men: "",
             bearing: what,
         },
-        Msg::SeenAt { line: what, at },
-        Msg::Stale { what, at },
-        Msg::PlaceGone {
+        ViewMsg::SeenAt { line: what, at },
+        ViewMsg::Stale { what, at },
+        ViewMsg::PlaceGone {
             zone,
             zone_cap: zone,
             at,
         },
-        Msg::PlaceReported { zone },
-        Msg::PlaceSeen { zone, at },
-        Msg::PlaceReportedAt { zone, at },
-        Msg::Whereabouts {
+        ViewMsg::PlaceReported { zone },
+        ViewMsg::PlaceSeen { zone, at },
+        ViewMsg::PlaceReportedAt { zone, at },
+        ViewMsg::Whereabouts {
             here: zone,
             blind: true,
             smoky: true,
             seen,
         },
-        Msg::Whereabouts {
+        ViewMsg::Whereabouts {
             here: zone,
             blind: true,
             smoky: false,
             seen,
         },
-        Msg::Whereabouts {
+        ViewMsg::Whereabouts {
             here: zone,
             blind: false,
             smoky: false,
             seen: &[],
         },
-        Msg::Whereabouts {
+        ViewMsg::Whereabouts {
             here: zone,
             blind: false,
             smoky: false,
             seen,
         },
-        Msg::OwnLosses {
+        ViewMsg::AndMore { more: 3 },
+        ViewMsg::WeatherLine {
+            wind: what,
+            zone,
+            smoke: what,
+        },
+        ViewMsg::SavesIn { dir: "saves" },
+        ViewMsg::SaveTurn { turn: "3" },
+    ]
+}
+
+/// Samples of every [`RevealMsg`].
+fn reveal_samples<'a>() -> Vec<RevealMsg<'a>> {
+    let (unit, zone, at, what) = ("U", "Z", "15:45", "W");
+    vec![
+        RevealMsg::OwnLosses {
             side: "S",
             lost: "10",
             left: "90",
         },
-        Msg::TheirReckoning {
+        RevealMsg::TheirReckoning {
             side: "S",
             men: Some("300"),
         },
-        Msg::TheirReckoning {
+        RevealMsg::TheirReckoning {
             side: "S",
             men: None,
         },
-        Msg::RevealSide {
+        RevealMsg::RevealSide {
             side: "S",
             brought: "1",
             lost: "2",
             standing: "3",
             guess: Some("4"),
         },
-        Msg::RevealSide {
+        RevealMsg::RevealSide {
             side: "S",
             brought: "1",
             lost: "2",
             standing: "3",
             guess: None,
         },
-        Msg::AndMore { more: 3 },
-        Msg::UnseenUnit {
+        RevealMsg::UnseenUnit {
             unit,
             men: "300",
             zone,
         },
-        Msg::NeverSeen { items: what },
-        Msg::MovedUnit {
+        RevealMsg::NeverSeen { items: what },
+        RevealMsg::MovedUnit {
             unit,
             at,
             was: zone,
             is: zone,
         },
-        Msg::NotWhereThought { items: what },
-        Msg::WrongUnit {
+        RevealMsg::NotWhereThought { items: what },
+        RevealMsg::WrongUnit {
             unit,
             guess: "1",
             truth: "2",
         },
-        Msg::ReckonedWrong { items: what },
-        Msg::Claim {
+        RevealMsg::ReckonedWrong { items: what },
+        RevealMsg::Claim {
             side: "S",
             routed: true,
         },
-        Msg::Claim {
+        RevealMsg::Claim {
             side: "S",
             routed: false,
         },
-        Msg::Cry {
+        RevealMsg::Cry {
             claim: what,
             believers: 2,
             at,
             true_then: true,
         },
-        Msg::Cry {
+        RevealMsg::Cry {
             claim: what,
             believers: 2,
             at,
             true_then: false,
         },
-        Msg::WeatherLine {
-            wind: what,
-            zone,
-            smoke: what,
-        },
-        Msg::SavesIn { dir: "saves" },
-        Msg::SaveTurn { turn: "3" },
-        Msg::NotFound {
+    ]
+}
+
+/// Samples of every [`PromptMsg`].
+fn prompt_samples<'a>(tags: &'a [&'a str]) -> Vec<PromptMsg<'a>> {
+    let (unit, zone, what) = ("U", "Z", "W");
+    vec![
+        PromptMsg::NotFound {
             words: what,
             near: Some(unit),
             zone: false,
         },
-        Msg::NotFound {
+        PromptMsg::NotFound {
             words: what,
             near: None,
             zone: false,
         },
-        Msg::NotFound {
+        PromptMsg::NotFound {
             words: what,
             near: Some(zone),
             zone: true,
         },
-        Msg::NotFound {
+        PromptMsg::NotFound {
             words: what,
             near: None,
             zone: true,
         },
-        Msg::RoleLine { role: "C", seed: 7 },
-        Msg::CryNearby { cry: what },
-        Msg::StdinBroken { why: what },
-        Msg::TooLong {
+        PromptMsg::StdinBroken { why: what },
+        PromptMsg::TooLong {
             size: "9 KB",
             max: "4 KB",
         },
-        Msg::Left {
-            slot: "quit",
-            saves: None,
-            over: false,
-        },
-        Msg::Left {
-            slot: "quit",
-            saves: Some("dir"),
-            over: true,
-        },
-        Msg::LeaveFailed { err: what },
-        Msg::FolderBusy { folder: "saves" },
-        Msg::ChooseOption { count: 3 },
-        Msg::TooLarge {
+        PromptMsg::ChooseOption { count: 3 },
+        PromptMsg::TooLarge {
             number: "99",
             max: Some(3),
         },
-        Msg::TooLarge {
+        PromptMsg::TooLarge {
             number: "99",
             max: None,
         },
-        Msg::SlotOneWord {
+        PromptMsg::SlotOneWord {
             command: "save",
             extra: what,
             max: 40,
         },
-        Msg::ExtraWords {
+        PromptMsg::ExtraWords {
             command: "look",
             usage: "look",
             extra: what,
         },
-        Msg::OrderNamesUnit {
+        PromptMsg::OrderNamesUnit {
             example: "order UNIT rally",
         },
-        Msg::UnknownCommand {
+        PromptMsg::UnknownCommand {
             word: what,
             suggestion: Some("look"),
         },
-        Msg::UnknownCommand {
+        PromptMsg::UnknownCommand {
             word: what,
             suggestion: None,
         },
-        Msg::ChangedOrder {
-            unit,
-            was: what,
-            now: what,
+        PromptMsg::NoHelp { topic: what },
+        PromptMsg::MapTakesList { word: what },
+        PromptMsg::UnknownLanguage { tag: "fr", tags },
+        PromptMsg::SourcesTakes { word: what },
+    ]
+}
+
+/// Samples of every [`SessionMsg`].
+fn session_samples<'a>() -> Vec<SessionMsg<'a>> {
+    let (at, what) = ("15:45", "W");
+    vec![
+        SessionMsg::RoleLine { role: "C", seed: 7 },
+        SessionMsg::CryNearby { cry: what },
+        SessionMsg::Left {
+            slot: "quit",
+            saves: None,
+            over: false,
         },
-        Msg::CalledBack { unit, what },
-        Msg::Stopped { reason: what },
-        Msg::StoppedLosses {
+        SessionMsg::Left {
+            slot: "quit",
+            saves: Some("dir"),
+            over: true,
+        },
+        SessionMsg::LeaveFailed { err: what },
+        SessionMsg::FolderBusy { folder: "saves" },
+        SessionMsg::Stopped { reason: what },
+        SessionMsg::StoppedLosses {
             men: "2,400",
             percent: 6,
             turns: 1,
         },
-        Msg::StoppedLosses {
+        SessionMsg::StoppedLosses {
             men: "9,000",
             percent: 8,
             turns: 3,
         },
-        Msg::NoHelp { topic: what },
-        Msg::MapTakesList { word: what },
-        Msg::UnknownLanguage { tag: "fr", tags },
-        Msg::Saved {
+        SessionMsg::Saved {
             slot: "quick",
             path: "saves/quick.ron",
         },
-        Msg::Loaded { slot: "quick" },
-        Msg::SceneProblems { count: 2 },
-        Msg::NoBattleIn {
+        SessionMsg::Loaded { slot: "quick" },
+        SessionMsg::SceneProblems { count: 2 },
+        SessionMsg::NoBattleIn {
             id: "b",
             folder: "scenes",
         },
-        Msg::CannotOpen { err: what },
-        Msg::Reloaded {
+        SessionMsg::CannotOpen { err: what },
+        SessionMsg::Reloaded {
             id: "b",
             how: Reload::Failed {
                 command: 2,
                 why: what,
             },
         },
-        Msg::Reloaded {
+        SessionMsg::Reloaded {
             id: "b",
             how: Reload::PartsAt { turn: 3 },
         },
-        Msg::Reloaded {
+        SessionMsg::Reloaded {
             id: "b",
             how: Reload::Same,
         },
-        Msg::Reloaded {
+        SessionMsg::Reloaded {
             id: "b",
             how: Reload::Differs { describe: what },
         },
-        Msg::TakenBack { steps: 1 },
-        Msg::TakenBack { steps: 3 },
-        Msg::Staff { commander: "C" },
-        Msg::ChoiceSource { source: what },
-        Msg::SourcesTakes { word: what },
-        Msg::SourcesShown { on: true },
-        Msg::SourcesShown { on: false },
-        Msg::ResumeItem {
+        SessionMsg::TakenBack { steps: 1 },
+        SessionMsg::TakenBack { steps: 3 },
+        SessionMsg::Staff { commander: "C" },
+        SessionMsg::ChoiceSource { source: what },
+        SessionMsg::SourcesShown { on: true },
+        SessionMsg::SourcesShown { on: false },
+        SessionMsg::ResumeItem {
             title: what,
             who: "C",
             turn: 3,
             when: "2026-12-02 05:30",
             slot: "s-1",
         },
-        Msg::LogTurn { turn: Some(3) },
-        Msg::LogTurn { turn: None },
-        Msg::RecapLine {
+        SessionMsg::LogTurn { turn: Some(3) },
+        SessionMsg::LogTurn { turn: None },
+        SessionMsg::RecapLine {
             role: "C",
             side: "S",
             turn: 3,
             time: at,
             seed: 7,
         },
-        Msg::AutosaveFailed { err: what },
-        Msg::RoleItem {
+        SessionMsg::AutosaveFailed { err: what },
+    ]
+}
+
+/// Samples of every [`MenuMsg`].
+fn menu_samples<'a>(sides: &'a [String]) -> Vec<MenuMsg<'a>> {
+    let what = "W";
+    vec![
+        MenuMsg::RoleItem {
             name: "C",
             id: "c",
             side: "S",
         },
-        Msg::RoleWithSide {
+        MenuMsg::RoleWithSide {
             name: "C",
             side: "S",
         },
-        Msg::BattleLength {
+        MenuMsg::BattleLength {
             max_turns: 12,
             turn_minutes: 15,
         },
-        Msg::BattleLength {
+        MenuMsg::BattleLength {
             max_turns: 12,
             turn_minutes: 240,
         },
-        Msg::BattleLength {
+        MenuMsg::BattleLength {
             max_turns: 2,
             turn_minutes: 15,
         },
-        Msg::CardWhen {
+        MenuMsg::CardWhen {
             date: "1619",
             place: "P",
         },
-        Msg::CardWho {
+        MenuMsg::CardWho {
             sides,
             roles: sides,
             length: what,
         },
-        Msg::PickHelp { n: 3, asked: true },
-        Msg::PickHelp { n: 3, asked: false },
+        MenuMsg::PickHelp { n: 3, asked: true },
+        MenuMsg::PickHelp { n: 3, asked: false },
     ]
 }
 

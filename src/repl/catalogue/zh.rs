@@ -4,7 +4,10 @@
 //! where a whole line is converted, the names in it: they come converted
 //! already and read the same again).
 
-use super::{Detail, Doing, MapKey, Msg, Order, OrderHelp, Reload, Say, Troops, Ui};
+use super::{
+    Detail, Doing, MapKey, MenuMsg, Msg, Order, OrderHelp, OrderMsg, PromptMsg, Reload, RevealMsg,
+    Say, SessionMsg, Troops, Ui, ViewMsg,
+};
 use crate::picture::Bearing;
 use crate::repl::chronicle::Alert;
 use crate::repl::commands::Action;
@@ -277,47 +280,45 @@ fn filled(l: Locale, template: &'static str, values: &[(&str, &str)]) -> String 
 
 pub(super) fn msg(l: Locale, message: Msg) -> String {
     match message {
-        Msg::DrumsOf { yours: true, .. } => l.zh_string("你的鼓声".to_string()),
-        Msg::DrumsOf { commander, .. } => filled(l, "{commander}的鼓声", &[("commander", commander)]),
-        Msg::Body { side, troops } => filled(l,
-            match troops {
-                Troops::Horse => "一队{side}骑兵",
-                Troops::Foot => "一队{side}步卒",
-                Troops::Troops => "一支{side}人马",
-            },
-            &[("side", side)],
-        ),
-        Msg::Troops { side, troops } => filled(l,
-            match troops {
-                Troops::Horse => "{side}骑兵",
-                Troops::Foot => "{side}步卒",
-                Troops::Troops => "{side}人马",
-            },
-            &[("side", side)],
-        ),
-        Msg::Order(order) => match order {
+        Msg::Order(message) => order(l, message),
+        Msg::View(message) => view(l, message),
+        Msg::Reveal(message) => reveal(l, message),
+        Msg::Prompt(message) => prompt(l, message),
+        Msg::Session(message) => session(l, message),
+        Msg::Menu(message) => menu(l, message),
+    }
+}
+
+fn order(l: Locale, message: OrderMsg) -> String {
+    match message {
+        OrderMsg::Order(order) => match order {
             Order::Hold => l.zh("原地坚守").to_string(),
             Order::Advance(zone) => filled(l, "进至{zone}", &[("zone", zone)]),
             Order::Attack(zone) => filled(l, "进攻{zone}", &[("zone", zone)]),
             Order::Withdraw => l.zh("撤退").to_string(),
             Order::Rally => l.zh("向主帅靠拢").to_string(),
         },
-        Msg::OrderedNow { unit, what, .. } => filled(l,
+        OrderMsg::OrderedNow { unit, what, .. } => filled(
+            l,
             "{unit}当即奉令：{what}。",
             &[("unit", unit), ("what", what)],
         ),
-        Msg::OrderedRider {
+        OrderMsg::OrderedRider {
             unit, what, minute, ..
-        } => filled(l,
+        } => filled(
+            l,
             "传令兵飞马奔向{unit}，令其{what}；约{at}可到。",
-            &[("unit", unit), ("what", what), ("at", &time_words(l, minute))],
+            &[
+                ("unit", unit),
+                ("what", what),
+                ("at", &time_words(l, minute)),
+            ],
         ),
-        Msg::OrderDelivered { unit } => filled(l, "军令送到{unit}。", &[("unit", unit)]),
-        Msg::OrderLost { unit } => filled(l,
-            "传令兵赶到时，{unit}已溃，军令落空。",
-            &[("unit", unit)],
-        ),
-        Msg::Doing(doing) => match doing {
+        OrderMsg::OrderDelivered { unit } => filled(l, "军令送到{unit}。", &[("unit", unit)]),
+        OrderMsg::OrderLost { unit } => {
+            filled(l, "传令兵赶到时，{unit}已溃，军令落空。", &[("unit", unit)])
+        }
+        OrderMsg::Doing(doing) => match doing {
             Doing::Hold => l.zh("坚守").to_string(),
             Doing::MoveTo(zone) => filled(l, "开赴{zone}", &[("zone", zone)]),
             Doing::Pursue => l.zh("追击").to_string(),
@@ -325,21 +326,63 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
                 filled(l, "向{commander}靠拢", &[("commander", commander)])
             }
         },
-        Msg::DoingThereBy { doing, at } => {
+        OrderMsg::DoingThereBy { doing, at } => {
             filled(l, "{doing}，约{at}可到", &[("doing", doing), ("at", at)])
         }
-        Msg::OrdersLine {
+        OrderMsg::OrdersLine {
             unit,
             id,
             at,
             doing,
         } => format!("  {unit}（{id}）：{at}，{doing}"),
-        Msg::CourierLine { unit, what, minute } => filled(l,
+        OrderMsg::CourierLine { unit, what, minute } => filled(
+            l,
             "  {unit}：{what}，约{at}送到",
-            &[("unit", unit), ("what", what), ("at", &time_words(l, minute))],
+            &[
+                ("unit", unit),
+                ("what", what),
+                ("at", &time_words(l, minute)),
+            ],
         ),
-        Msg::TurnHeader { minute, wind, .. } => format!("{}，{wind}", time_words(l, minute)),
-        Msg::TurnsHeader { from, to, wind, .. } => {
+        OrderMsg::ChangedOrder { unit, was, now } => filled(
+            l,
+            "  {unit}：原为{was}，现{now}",
+            &[("unit", unit), ("was", was), ("now", now)],
+        ),
+        OrderMsg::CalledBack { unit, what } => filled(
+            l,
+            "  给{unit}的军令（{what}）已收回",
+            &[("unit", unit), ("what", what)],
+        ),
+    }
+}
+
+fn view(l: Locale, message: ViewMsg) -> String {
+    match message {
+        ViewMsg::DrumsOf { yours: true, .. } => l.zh_string("你的鼓声".to_string()),
+        ViewMsg::DrumsOf { commander, .. } => {
+            filled(l, "{commander}的鼓声", &[("commander", commander)])
+        }
+        ViewMsg::Body { side, troops } => filled(
+            l,
+            match troops {
+                Troops::Horse => "一队{side}骑兵",
+                Troops::Foot => "一队{side}步卒",
+                Troops::Troops => "一支{side}人马",
+            },
+            &[("side", side)],
+        ),
+        ViewMsg::Troops { side, troops } => filled(
+            l,
+            match troops {
+                Troops::Horse => "{side}骑兵",
+                Troops::Foot => "{side}步卒",
+                Troops::Troops => "{side}人马",
+            },
+            &[("side", side)],
+        ),
+        ViewMsg::TurnHeader { minute, wind, .. } => format!("{}，{wind}", time_words(l, minute)),
+        ViewMsg::TurnsHeader { from, to, wind, .. } => {
             let (a, b) = (time_words(l, from), time_words(l, to));
             // 三更（23:30）至三更（00:00） reads as 三更（23:30至00:00）.
             let period = |t: &str| t.split('（').next().unwrap_or("").to_string();
@@ -355,22 +398,42 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
                 format!("{a}{}{b}，{wind}", l.zh("至"))
             }
         }
-        Msg::MenCell { men } => format!("{}{men}{}", l.zh("兵力"), l.zh(ui(Ui::Men))),
-        Msg::Marks { marks } => format!("（{}）", marks.join("、")),
-        Msg::UnitLabel { id } => format!("（{id}）"),
-        Msg::SeenInZone {
+        ViewMsg::MenCell { men } => format!("{}{men}{}", l.zh("兵力"), l.zh(ui(Ui::Men))),
+        ViewMsg::Marks { marks } => format!("（{}）", marks.join("、")),
+        ViewMsg::UnitLabel { id } => format!("（{id}）"),
+        ViewMsg::SeenInZone {
             name,
             men: "",
             bearing,
-        } => filled(l, "{name}，{bearing}", &[("name", name), ("bearing", bearing)]),
-        Msg::SeenInZone { name, men, bearing } => filled(l, "{name}{men}人，{bearing}", &[("name", name), ("men", men), ("bearing", bearing)]),
-        Msg::SeenAt { line, at } => filled(l, "{line}（{at}所见）", &[("line", line), ("at", at)]),
-        Msg::Stale { what, at } => filled(l, "{what}（{at}消息）", &[("what", what), ("at", at)]),
-        Msg::PlaceGone { zone_cap, at, .. } => filled(l, "已不在{zone}（{at}曾见）", &[("zone", zone_cap), ("at", at)]),
-        Msg::PlaceReported { zone } => filled(l, "{zone}（探报）", &[("zone", zone)]),
-        Msg::PlaceSeen { zone, at } => filled(l, "{zone}（{at}所见）", &[("zone", zone), ("at", at)]),
-        Msg::PlaceReportedAt { zone, at } => filled(l, "{zone}（{at}探报）", &[("zone", zone), ("at", at)]),
-        Msg::Whereabouts {
+        } => filled(
+            l,
+            "{name}，{bearing}",
+            &[("name", name), ("bearing", bearing)],
+        ),
+        ViewMsg::SeenInZone { name, men, bearing } => filled(
+            l,
+            "{name}{men}人，{bearing}",
+            &[("name", name), ("men", men), ("bearing", bearing)],
+        ),
+        ViewMsg::SeenAt { line, at } => {
+            filled(l, "{line}（{at}所见）", &[("line", line), ("at", at)])
+        }
+        ViewMsg::Stale { what, at } => {
+            filled(l, "{what}（{at}消息）", &[("what", what), ("at", at)])
+        }
+        ViewMsg::PlaceGone { zone_cap, at, .. } => filled(
+            l,
+            "已不在{zone}（{at}曾见）",
+            &[("zone", zone_cap), ("at", at)],
+        ),
+        ViewMsg::PlaceReported { zone } => filled(l, "{zone}（探报）", &[("zone", zone)]),
+        ViewMsg::PlaceSeen { zone, at } => {
+            filled(l, "{zone}（{at}所见）", &[("zone", zone), ("at", at)])
+        }
+        ViewMsg::PlaceReportedAt { zone, at } => {
+            filled(l, "{zone}（{at}探报）", &[("zone", zone), ("at", at)])
+        }
+        ViewMsg::Whereabouts {
             here,
             blind,
             smoky,
@@ -389,53 +452,92 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
                 &[("here", here), ("seen", &seen.join("、"))],
             ),
         },
-        Msg::OwnLosses { side, lost, left } => {
-            filled(l,
-                "  {side}：折损{lost}人，尚有{left}人在阵中",
-                &[("side", side), ("lost", lost), ("left", left)],
-            )
+        ViewMsg::AndMore { more } => filled(l, "另有{more}部", &[("more", &more.to_string())]),
+        ViewMsg::WeatherLine { wind, zone, smoke } => {
+            format!("{wind}；{zone}：{smoke}。")
         }
-        Msg::TheirReckoning {
+        ViewMsg::SavesIn { dir } => format!("{dir}{}", l.zh(" 中尚无存档。")),
+        ViewMsg::SaveTurn { turn } => l.zh_string(format!("第{turn}回合")),
+    }
+}
+
+fn reveal(l: Locale, message: RevealMsg) -> String {
+    match message {
+        RevealMsg::OwnLosses { side, lost, left } => filled(
+            l,
+            "  {side}：折损{lost}人，尚有{left}人在阵中",
+            &[("side", side), ("lost", lost), ("left", left)],
+        ),
+        RevealMsg::TheirReckoning {
             side,
             men: Some(men),
-        } => filled(l,
+        } => filled(
+            l,
             "  {side}：据你估计，尚有{men}人在阵中",
             &[("side", side), ("men", men)],
         ),
-        Msg::TheirReckoning { side, men: None } => {
+        RevealMsg::TheirReckoning { side, men: None } => {
             filled(l, "  {side}：兵力始终未能看清", &[("side", side)])
         }
-        Msg::RevealSide {
+        RevealMsg::RevealSide {
             side,
             brought,
             lost,
             standing,
             guess: Some(g),
-        } => filled(l, "{side}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你估计其兵力{g}人。", &[("side", side), ("brought", brought), ("lost", lost), ("standing", standing), ("g", g)]),
-        Msg::RevealSide {
+        } => filled(
+            l,
+            "{side}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你估计其兵力{g}人。",
+            &[
+                ("side", side),
+                ("brought", brought),
+                ("lost", lost),
+                ("standing", standing),
+                ("g", g),
+            ],
+        ),
+        RevealMsg::RevealSide {
             side,
             brought,
             lost,
             standing,
             guess: None,
-        } => filled(l, "{side}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你始终没能看清他们的兵力。", &[("side", side), ("brought", brought), ("lost", lost), ("standing", standing)]),
-        Msg::AndMore { more } => filled(l, "另有{more}部", &[("more", &more.to_string())]),
-        Msg::UnseenUnit { unit, men, zone } => filled(l, "{unit}（{men}人，在{zone}）", &[("unit", unit), ("men", men), ("zone", zone)]),
-        Msg::NeverSeen { items } => filled(l, "你从未见到：{items}。", &[("items", items)]),
-        Msg::MovedUnit { unit, at, was, is } => {
-            filled(l, "{unit}：你最后于{at}在{was}见到，其实已到{is}", &[("unit", unit), ("at", at), ("was", was), ("is", is)])
+        } => filled(
+            l,
+            "{side}共有{brought}人上阵，折损{lost}人，战终尚有{standing}人。你始终没能看清他们的兵力。",
+            &[
+                ("side", side),
+                ("brought", brought),
+                ("lost", lost),
+                ("standing", standing),
+            ],
+        ),
+        RevealMsg::UnseenUnit { unit, men, zone } => filled(
+            l,
+            "{unit}（{men}人，在{zone}）",
+            &[("unit", unit), ("men", men), ("zone", zone)],
+        ),
+        RevealMsg::NeverSeen { items } => filled(l, "你从未见到：{items}。", &[("items", items)]),
+        RevealMsg::MovedUnit { unit, at, was, is } => filled(
+            l,
+            "{unit}：你最后于{at}在{was}见到，其实已到{is}",
+            &[("unit", unit), ("at", at), ("was", was), ("is", is)],
+        ),
+        RevealMsg::NotWhereThought { items } => {
+            filled(l, "不在你以为的地方：{items}。", &[("items", items)])
         }
-        Msg::NotWhereThought { items } => filled(l, "不在你以为的地方：{items}。", &[("items", items)]),
-        Msg::WrongUnit { unit, guess, truth } => {
-            filled(l, "{unit}：你估计{guess}人，实有{truth}人", &[("unit", unit), ("guess", guess), ("truth", truth)])
-        }
-        Msg::ReckonedWrong { items } => filled(l, "估计有误：{items}。", &[("items", items)]),
-        Msg::Claim { side, routed: true } => filled(l, "{side}败了", &[("side", side)]),
-        Msg::Claim {
+        RevealMsg::WrongUnit { unit, guess, truth } => filled(
+            l,
+            "{unit}：你估计{guess}人，实有{truth}人",
+            &[("unit", unit), ("guess", guess), ("truth", truth)],
+        ),
+        RevealMsg::ReckonedWrong { items } => filled(l, "估计有误：{items}。", &[("items", items)]),
+        RevealMsg::Claim { side, routed: true } => filled(l, "{side}败了", &[("side", side)]),
+        RevealMsg::Claim {
             side,
             routed: false,
         } => filled(l, "{side}胜了", &[("side", side)]),
-        Msg::Cry {
+        RevealMsg::Cry {
             claim,
             believers,
             at,
@@ -449,12 +551,12 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             };
             filled(l, template, &[("claim", claim), ("at", at), ("n", &n)])
         }
-        Msg::WeatherLine { wind, zone, smoke } => {
-            format!("{wind}；{zone}：{smoke}。")
-        }
-        Msg::SavesIn { dir } => format!("{dir}{}", l.zh(" 中尚无存档。")),
-        Msg::SaveTurn { turn } => l.zh_string(format!("第{turn}回合")),
-        Msg::NotFound { words, near, zone } => l.zh_string(match (zone, near) {
+    }
+}
+
+fn prompt(l: Locale, message: PromptMsg) -> String {
+    match message {
+        PromptMsg::NotFound { words, near, zone } => l.zh_string(match (zone, near) {
             (false, Some(near)) => format!(
                 "你麾下没有叫“{words}”的营。是不是“{near}”？（orders 列出各营及可输入的标签。）"
             ),
@@ -468,61 +570,40 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
                 format!("没有叫“{words}”的地方。（map 给每处标了字母，如 order 营 advance C。）")
             }
         }),
-        Msg::RoleLine { role, seed } => format!(
-            "{}{role}（{}{seed}）",
-            l.zh(ui(Ui::YouAre)),
-            l.zh(ui(Ui::Seed))
-        ),
-        Msg::CryNearby { cry } => format!("{}“{cry}”", l.zh("近处有人高喊：")),
-        Msg::StdinBroken { why } => l.zh_string(format!("无法读取标准输入：{why}")),
-        Msg::TooLong { size, max } => {
+        PromptMsg::StdinBroken { why } => l.zh_string(format!("无法读取标准输入：{why}")),
+        PromptMsg::TooLong { size, max } => {
             l.zh_string(format!("这一行长达 {size}，命令至多 {max}，已略过。"))
         }
-        Msg::Left { slot, saves, over } => {
-            let dir = saves.map(|dir| format!(" --saves {dir}")).unwrap_or_default();
-            let template = if over {
-                "战事已毕，存入槽位 {slot}。重看：\n  xiaoling play --load {slot}{dir}"
-            } else {
-                "游戏已自动存入槽位 {slot}。接着玩：\n  xiaoling play --load {slot}{dir}"
-            };
-            filled(l, template, &[("slot", slot), ("dir", &dir)])
-        }
-        Msg::LeaveFailed { err } => format!("{}{err}", l.zh("退出时未能存档：")),
-        Msg::FolderBusy { folder } => format!(
-            "{}{folder}{}",
-            l.zh("另一局 xiaoling 正用着存档文件夹 "),
-            l.zh("：请先结束那一局，或给这一局另用一个文件夹（--saves 文件夹）。")
-        ),
-        Msg::ChooseOption { count } => {
+        PromptMsg::ChooseOption { count } => {
             l.zh_string(format!("请输入 1 到 {count} 作出抉择（look 重看局势）。"))
         }
-        Msg::TooLarge {
+        PromptMsg::TooLarge {
             number,
             max: Some(max),
         } => l.zh_string(format!("{number} 太大了：请输入 1 到 {max}。")),
-        Msg::TooLarge { number, max: None } => {
+        PromptMsg::TooLarge { number, max: None } => {
             l.zh_string(format!("{number} 太大了，眼下也无可抉择。"))
         }
-        Msg::SlotOneWord {
+        PromptMsg::SlotOneWord {
             command,
             extra,
             max,
         } => l.zh_string(format!(
             "槽位名只能是一个词：字母、数字、汉字、- 和 _，不含空格，至多 {max} 个字（如 `{command} 我的存档` 或 `{command} my-slot`）。“{extra}”多出来了，什么也没做。"
         )),
-        Msg::ExtraWords {
+        PromptMsg::ExtraWords {
             command,
             usage,
             extra,
         } => l.zh_string(format!(
             "`{command}` 后面多了“{extra}”：用法是 {usage}。什么也没做。"
         )),
-        Msg::OrderNamesUnit { example } => format!(
+        PromptMsg::OrderNamesUnit { example } => format!(
             "{}`{example}`{}",
             l.zh("命令要指明哪一部："),
             l.zh("。UNIT 填部队的 id 或名字，`status` 列出你的部队。")
         ),
-        Msg::UnknownCommand {
+        PromptMsg::UnknownCommand {
             word,
             suggestion: Some(s),
         } => format!(
@@ -531,7 +612,7 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             l.zh("这个命令。是不是"),
             l.zh("？输入 help 查看命令。")
         ),
-        Msg::UnknownCommand {
+        PromptMsg::UnknownCommand {
             word,
             suggestion: None,
         } => format!(
@@ -539,18 +620,48 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             l.zh("没有"),
             l.zh("这个命令。输入 help 查看命令。")
         ),
-        Msg::ChangedOrder { unit, was, now } => {
-            filled(l,
-                "  {unit}：原为{was}，现{now}",
-                &[("unit", unit), ("was", was), ("now", now)],
-            )
+        PromptMsg::NoHelp { topic } => l.zh_string(format!(
+            "没有关于“{topic}”的说明。可查：order、hold、advance、attack、withdraw、rally，或任一命令（help 列出全部）。"
+        )),
+        PromptMsg::MapTakesList { word } => {
+            l.zh_string(format!("`map` 后面只能跟 list：“{word}”不认得。"))
         }
-        Msg::CalledBack { unit, what } => filled(l,
-            "  给{unit}的军令（{what}）已收回",
-            &[("unit", unit), ("what", what)],
+        PromptMsg::SourcesTakes { word } => filled(
+            l,
+            "`sources` 后面只能跟 on 或 off：“{word}”不认得。",
+            &[("word", word)],
         ),
-        Msg::Stopped { reason } => format!("{}{reason}{}", l.zh("（暂停："), l.zh("。）")),
-        Msg::StoppedLosses {
+        PromptMsg::UnknownLanguage { tag, tags } => {
+            l.zh_string(format!("没有`{tag}`这种语言：可用 {}。", tags.join("、")))
+        }
+    }
+}
+
+fn session(l: Locale, message: SessionMsg) -> String {
+    match message {
+        SessionMsg::RoleLine { role, seed } => format!(
+            "{}{role}（{}{seed}）",
+            l.zh(ui(Ui::YouAre)),
+            l.zh(ui(Ui::Seed))
+        ),
+        SessionMsg::CryNearby { cry } => format!("{}“{cry}”", l.zh("近处有人高喊：")),
+        SessionMsg::Left { slot, saves, over } => {
+            let dir = saves.map(|dir| format!(" --saves {dir}")).unwrap_or_default();
+            let template = if over {
+                "战事已毕，存入槽位 {slot}。重看：\n  xiaoling play --load {slot}{dir}"
+            } else {
+                "游戏已自动存入槽位 {slot}。接着玩：\n  xiaoling play --load {slot}{dir}"
+            };
+            filled(l, template, &[("slot", slot), ("dir", &dir)])
+        }
+        SessionMsg::LeaveFailed { err } => format!("{}{err}", l.zh("退出时未能存档：")),
+        SessionMsg::FolderBusy { folder } => format!(
+            "{}{folder}{}",
+            l.zh("另一局 xiaoling 正用着存档文件夹 "),
+            l.zh("：请先结束那一局，或给这一局另用一个文件夹（--saves 文件夹）。")
+        ),
+        SessionMsg::Stopped { reason } => format!("{}{reason}{}", l.zh("（暂停："), l.zh("。）")),
+        SessionMsg::StoppedLosses {
             men,
             percent,
             turns,
@@ -571,24 +682,13 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
                 l.zh("。）")
             )
         }
-        Msg::NoHelp { topic } => l.zh_string(format!(
-            "没有关于“{topic}”的说明。可查：order、hold、advance、attack、withdraw、rally，或任一命令（help 列出全部）。"
-        )),
-        Msg::MapTakesList { word } => {
-            l.zh_string(format!("`map` 后面只能跟 list：“{word}”不认得。"))
-        }
-        Msg::SourcesTakes { word } => filled(
-            l,
-            "`sources` 后面只能跟 on 或 off：“{word}”不认得。",
-            &[("word", word)],
-        ),
-        Msg::SourcesShown { on: true } => l
+        SessionMsg::SourcesShown { on: true } => l
             .zh("此后每逢抉择，书中或史实所取的选项后会标出「书中之选」或「史实之选」；sources off 可再隐去。")
             .to_string(),
-        Msg::SourcesShown { on: false } => l
+        SessionMsg::SourcesShown { on: false } => l
             .zh("抉择时不标出书中之选或史实之选；sources on 可在抉择前标出。")
             .to_string(),
-        Msg::ResumeItem {
+        SessionMsg::ResumeItem {
             title,
             who,
             turn,
@@ -605,21 +705,18 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
                 ("slot", slot),
             ],
         ),
-        Msg::UnknownLanguage { tag, tags } => {
-            l.zh_string(format!("没有`{tag}`这种语言：可用 {}。", tags.join("、")))
-        }
-        Msg::Saved { slot, path } => format!("{}{slot}（{path}）", l.zh("已存档：")),
-        Msg::Loaded { slot } => format!("{}{slot}", l.zh("已读档：")),
-        Msg::SceneProblems { count } => {
+        SessionMsg::Saved { slot, path } => format!("{}{slot}（{path}）", l.zh("已存档：")),
+        SessionMsg::Loaded { slot } => format!("{}{slot}", l.zh("已读档：")),
+        SessionMsg::SceneProblems { count } => {
             l.zh_string(format!("剧本有{count}处问题；本局照旧进行。"))
         }
-        Msg::NoBattleIn { id, folder } => {
+        SessionMsg::NoBattleIn { id, folder } => {
             l.zh_string(format!("{folder} 中没有 `{id}` 这一战；本局照旧进行。"))
         }
-        Msg::CannotOpen { err } => {
+        SessionMsg::CannotOpen { err } => {
             l.zh_string(format!("新版剧本无法开局（{err}）；本局照旧进行。"))
         }
-        Msg::Reloaded { id, how } => l.zh_string(match how {
+        SessionMsg::Reloaded { id, how } => l.zh_string(match how {
             Reload::Failed { command, why } => format!(
                 "已重读 `{id}`。第{command}条指令在新版上无法执行（{why}），本局从其前继续。"
             ),
@@ -629,18 +726,18 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             Reload::Same => format!("已重读 `{id}`。新版下本局进程不变，此后按新文本讲述。"),
             Reload::Differs { .. } => format!("已重读 `{id}`。新版下本局结果有所不同。"),
         }),
-        Msg::TakenBack { steps: 1 } => l.zh("悔了一步（redo 可复原）。").to_string(),
-        Msg::TakenBack { steps } => l.zh_string(format!(
+        SessionMsg::TakenBack { steps: 1 } => l.zh("悔了一步（redo 可复原）。").to_string(),
+        SessionMsg::TakenBack { steps } => l.zh_string(format!(
             "悔了一步：上一条命令，共{}步（redo 可复原）。",
             crate::repl::numbers::zh_numeral(steps)
         )),
-        Msg::Staff { commander } => filled(l, "{commander}麾下", &[("commander", commander)]),
-        Msg::ChoiceSource { source } => format!("（{source}）"),
-        Msg::LogTurn { turn } => {
+        SessionMsg::Staff { commander } => filled(l, "{commander}麾下", &[("commander", commander)]),
+        SessionMsg::ChoiceSource { source } => format!("（{source}）"),
+        SessionMsg::LogTurn { turn } => {
             let turn = turn.map_or("?".to_string(), |t| t.to_string());
             format!("{}{turn}{}", l.zh(ui(Ui::Turn)), l.zh(ui(Ui::TurnSuffix)))
         }
-        Msg::RecapLine {
+        SessionMsg::RecapLine {
             role,
             side,
             turn,
@@ -653,13 +750,18 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
             l.zh(ui(Ui::TurnSuffix)),
             l.zh(ui(Ui::Seed))
         ),
-        Msg::AutosaveFailed { err } => format!(
+        SessionMsg::AutosaveFailed { err } => format!(
             "{}{err}）",
             l.zh("（自动存档失败，游戏照常进行；存档恢复后若再失败，才再提示：")
         ),
-        Msg::RoleItem { name, id, side } => format!("{name}（{id}）· {side}"),
-        Msg::RoleWithSide { name, side } => format!("{name}（{side}）"),
-        Msg::BattleLength {
+    }
+}
+
+fn menu(l: Locale, message: MenuMsg) -> String {
+    match message {
+        MenuMsg::RoleItem { name, id, side } => format!("{name}（{id}）· {side}"),
+        MenuMsg::RoleWithSide { name, side } => format!("{name}（{side}）"),
+        MenuMsg::BattleLength {
             max_turns,
             turn_minutes,
         } => {
@@ -679,8 +781,8 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
                 said(turn_minutes)
             ))
         }
-        Msg::CardWhen { date, place } => format!("{date}，{place}"),
-        Msg::CardWho {
+        MenuMsg::CardWhen { date, place } => format!("{date}，{place}"),
+        MenuMsg::CardWho {
             sides,
             roles,
             length,
@@ -693,10 +795,10 @@ pub(super) fn msg(l: Locale, message: Msg) -> String {
                 roles.join(l.zh(ui(Ui::Or)))
             )
         }
-        Msg::PickHelp { n, asked: true } => l.zh_string(format!(
+        MenuMsg::PickHelp { n, asked: true } => l.zh_string(format!(
             "输入 1 到 {n} 的数字，或所列的 id、名字；quit（或 Ctrl-C）退出。"
         )),
-        Msg::PickHelp { n, asked: false } => l.zh_string(format!(
+        MenuMsg::PickHelp { n, asked: false } => l.zh_string(format!(
             "请输入 1 到 {n} 的数字，或所列的 id、名字（help、quit）。"
         )),
     }

@@ -15,8 +15,8 @@ mod status;
 pub use saves::saves_table;
 
 use super::catalogue::{
-    self, Detail, Doing, Msg, Order, Troops, Ui, bearing, capitalizes, modifier_name, msg,
-    state_name, template, ui,
+    self, Detail, Doing, Order, OrderMsg, RevealMsg, Troops, Ui, ViewMsg, bearing, capitalizes,
+    modifier_name, msg, state_name, template, ui,
 };
 use super::numbers::Sure;
 use super::wrap::{KEEP, NAME_CLOSE, NAME_OPEN, pad, width, wrap};
@@ -260,7 +260,7 @@ impl View<'_> {
         let commander = self.commander_name(commander);
         msg(
             self.locale,
-            Msg::DrumsOf {
+            ViewMsg::DrumsOf {
                 yours,
                 commander: &commander,
             },
@@ -312,7 +312,7 @@ impl View<'_> {
         };
         msg(
             self.locale,
-            Msg::Body {
+            ViewMsg::Body {
                 side: &side,
                 troops,
             },
@@ -459,7 +459,7 @@ impl View<'_> {
         let marks = if marks.is_empty() {
             String::new()
         } else {
-            msg(l, Msg::Marks { marks: &marks })
+            msg(l, ViewMsg::Marks { marks: &marks })
         };
         // Where the commander stands.
         let here = if self.known.picture.at == Some(zone) && !self.known.picture.fallen {
@@ -501,7 +501,7 @@ impl View<'_> {
                     "{}{}",
                     ui(self.locale, Ui::LabelGap),
                     self.style
-                        .dim(&msg(self.locale, Msg::UnitLabel { id: &u.id }))
+                        .dim(&msg(self.locale, ViewMsg::UnitLabel { id: &u.id }))
                 ),
                 _ => String::new(),
             };
@@ -520,7 +520,7 @@ impl View<'_> {
             // "{side} troops, a few thousand, running"; 「{side}人马约三千人，溃逃」.
             let line = msg(
                 self.locale,
-                Msg::SeenInZone {
+                ViewMsg::SeenInZone {
                     name: &name,
                     men: &men,
                     bearing: &bearing,
@@ -533,7 +533,7 @@ impl View<'_> {
                 let at = clock(self.minute_of(sighting.turn));
                 let line = msg(
                     self.locale,
-                    Msg::SeenAt {
+                    ViewMsg::SeenAt {
                         line: &line,
                         at: &at,
                     },
@@ -599,7 +599,7 @@ impl View<'_> {
             };
             let label = msg(
                 self.locale,
-                Msg::Troops {
+                ViewMsg::Troops {
                     side: &name,
                     troops,
                 },
@@ -627,24 +627,24 @@ impl View<'_> {
         let place = match (s.lost, now, reported) {
             (true, _, _) => msg(
                 l,
-                Msg::PlaceGone {
+                ViewMsg::PlaceGone {
                     zone: &self.zone_name(s.zone),
                     zone_cap: &zone,
                     at: &at,
                 },
             ),
             (false, true, false) => zone,
-            (false, true, true) => msg(l, Msg::PlaceReported { zone: &zone }),
+            (false, true, true) => msg(l, ViewMsg::PlaceReported { zone: &zone }),
             (false, false, false) => msg(
                 l,
-                Msg::PlaceSeen {
+                ViewMsg::PlaceSeen {
                     zone: &zone,
                     at: &at,
                 },
             ),
             (false, false, true) => msg(
                 l,
-                Msg::PlaceReportedAt {
+                ViewMsg::PlaceReportedAt {
                     zone: &zone,
                     at: &at,
                 },

@@ -18,7 +18,7 @@ impl View<'_> {
             UnitCommand::Withdraw => Order::Withdraw,
             UnitCommand::Rally => Order::Rally,
         };
-        msg(l, Msg::Order(order))
+        msg(l, OrderMsg::Order(order))
     }
 
     /// What the player is told when he sends an order.
@@ -38,8 +38,8 @@ impl View<'_> {
         msg(
             l,
             match arrives {
-                None => Msg::OrderedNow { unit, what, plural },
-                Some(turn) => Msg::OrderedRider {
+                None => OrderMsg::OrderedNow { unit, what, plural },
+                Some(turn) => OrderMsg::OrderedRider {
                     unit,
                     what,
                     plural,
@@ -57,9 +57,9 @@ impl View<'_> {
         msg(
             l,
             if lost {
-                Msg::OrderLost { unit }
+                OrderMsg::OrderLost { unit }
             } else {
-                Msg::OrderDelivered { unit }
+                OrderMsg::OrderDelivered { unit }
             },
         )
     }
@@ -109,7 +109,7 @@ impl View<'_> {
                 let at = clock(self.minute_of(self.known.turn.saturating_add(hops)));
                 doing = msg(
                     l,
-                    Msg::DoingThereBy {
+                    OrderMsg::DoingThereBy {
                         doing: &doing,
                         at: &at,
                     },
@@ -124,7 +124,7 @@ impl View<'_> {
             let at = self.zone_name(unit.location.zone);
             lines.push(msg(
                 l,
-                Msg::OrdersLine {
+                OrderMsg::OrdersLine {
                     unit: &self.unit_name(idx),
                     id,
                     at: &at,
@@ -143,7 +143,7 @@ impl View<'_> {
                 let what = self.order_words(&courier.order);
                 lines.push(msg(
                     l,
-                    Msg::CourierLine {
+                    OrderMsg::CourierLine {
                         unit: &self.unit_name(idx),
                         what: &what,
                         minute,
@@ -168,7 +168,7 @@ impl View<'_> {
             UnitOrder::Pursue => Doing::Pursue,
             UnitOrder::RallyTo(_) => Doing::RallyTo(&goal),
         };
-        msg(self.locale, Msg::Doing(doing))
+        msg(self.locale, OrderMsg::Doing(doing))
     }
 
     /// Zones between two, by the roads (None: no road joins them).

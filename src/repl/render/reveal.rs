@@ -25,7 +25,7 @@ impl View<'_> {
             let guess = reckoned(side.reckoned);
             lines.push(msg(
                 l,
-                Msg::RevealSide {
+                RevealMsg::RevealSide {
                     side: &name,
                     brought: &brought,
                     lost: &lost,
@@ -56,7 +56,7 @@ impl View<'_> {
                 );
                 msg(
                     l,
-                    Msg::UnseenUnit {
+                    RevealMsg::UnseenUnit {
                         unit: &name,
                         men: &men,
                         zone: &zone,
@@ -66,7 +66,7 @@ impl View<'_> {
             .collect();
         if !unseen.is_empty() {
             let items = self.reveal_list(unseen);
-            lines.push(msg(l, Msg::NeverSeen { items: &items }));
+            lines.push(msg(l, RevealMsg::NeverSeen { items: &items }));
         }
     }
 
@@ -90,7 +90,7 @@ impl View<'_> {
                 );
                 Some(msg(
                     l,
-                    Msg::MovedUnit {
+                    RevealMsg::MovedUnit {
                         unit: &name,
                         at: &at,
                         was: &was,
@@ -101,7 +101,7 @@ impl View<'_> {
             .collect();
         if !moved.is_empty() {
             let items = self.reveal_list(moved);
-            lines.push(msg(l, Msg::NotWhereThought { items: &items }));
+            lines.push(msg(l, RevealMsg::NotWhereThought { items: &items }));
         }
     }
 
@@ -129,7 +129,7 @@ impl View<'_> {
                 );
                 Some(msg(
                     l,
-                    Msg::WrongUnit {
+                    RevealMsg::WrongUnit {
                         unit: &name,
                         guess: &guess,
                         truth: &truth,
@@ -139,7 +139,7 @@ impl View<'_> {
             .collect();
         if !wrong.is_empty() {
             let items = self.reveal_list(wrong);
-            lines.push(msg(l, Msg::ReckonedWrong { items: &items }));
+            lines.push(msg(l, RevealMsg::ReckonedWrong { items: &items }));
         }
     }
 
@@ -151,14 +151,14 @@ impl View<'_> {
             let at = time_words(l, self.minute_of(cry.turn));
             let claim = msg(
                 l,
-                Msg::Claim {
+                RevealMsg::Claim {
                     side: &about,
                     routed: cry.routed,
                 },
             );
             lines.push(msg(
                 l,
-                Msg::Cry {
+                RevealMsg::Cry {
                     claim: &claim,
                     believers: cry.believers,
                     at: &at,
@@ -176,7 +176,7 @@ impl View<'_> {
         if n > 6 {
             let more = n - 5;
             let mut shown = items.into_iter().take(5).collect::<Vec<_>>();
-            shown.push(msg(l, Msg::AndMore { more }));
+            shown.push(msg(l, ViewMsg::AndMore { more }));
             shown.join(sep)
         } else {
             items.join(sep)

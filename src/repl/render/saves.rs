@@ -17,7 +17,7 @@ pub fn saves_table(dir: &std::path::Path, locale: Locale, columns: usize) -> Str
     if rows.is_empty() {
         let text = msg(
             locale,
-            Msg::SavesIn {
+            ViewMsg::SavesIn {
                 dir: &dir.display().to_string(),
             },
         );
@@ -68,7 +68,7 @@ pub fn saves_table(dir: &std::path::Path, locale: Locale, columns: usize) -> Str
     for r in table.iter().skip(1) {
         lines.push(wrap(&r[0], columns, ""));
         let detail = if r.len() == 5 {
-            let turn = msg(locale, Msg::SaveTurn { turn: &r[3] });
+            let turn = msg(locale, ViewMsg::SaveTurn { turn: &r[3] });
             format!("{} · {} · {turn} · {} UTC", r[1], r[2], r[4])
         } else {
             r[1].clone()

@@ -45,7 +45,7 @@ impl View<'_> {
         let wind = crate::repl::chronicle::wind_phrase(l, weather.wind, weather.toward);
         let head = msg(
             l,
-            Msg::TurnHeader {
+            ViewMsg::TurnHeader {
                 turn,
                 minute,
                 wind: &wind,
@@ -88,7 +88,7 @@ impl View<'_> {
         let wind = crate::repl::chronicle::wind_phrase(l, weather.wind, weather.toward);
         let head = msg(
             l,
-            Msg::TurnsHeader {
+            ViewMsg::TurnsHeader {
                 first,
                 last,
                 from,
@@ -202,7 +202,7 @@ impl View<'_> {
                             {
                                 men
                             } else {
-                                msg(l, Msg::MenCell { men: &men })
+                                msg(l, ViewMsg::MenCell { men: &men })
                             };
                             // The bar, its figure and the state move as one.
                             let morale = morale.split_whitespace().collect::<Vec<_>>();
@@ -280,7 +280,7 @@ impl View<'_> {
     /// (word of 15:45)", 「坚守（15:45消息）」.
     pub(super) fn stale(&self, what: &str, turn: u32) -> String {
         let at = clock(self.minute_of(turn));
-        msg(self.locale, Msg::Stale { what, at: &at })
+        msg(self.locale, ViewMsg::Stale { what, at: &at })
     }
 
     /// The clock minute of a turn.
@@ -314,7 +314,7 @@ impl View<'_> {
             .is_some_and(|z| z.burning.smoke >= self.field.rules.smoke_blind);
         let text = msg(
             l,
-            Msg::Whereabouts {
+            ViewMsg::Whereabouts {
                 here: &here,
                 blind: blind_here,
                 smoky,
@@ -400,7 +400,7 @@ impl View<'_> {
                 let left = catalogue::count(l, left);
                 lines.push(msg(
                     l,
-                    Msg::OwnLosses {
+                    RevealMsg::OwnLosses {
                         side: &name,
                         lost: &lost,
                         left: &left,
@@ -418,7 +418,7 @@ impl View<'_> {
                 };
                 lines.push(msg(
                     l,
-                    Msg::TheirReckoning {
+                    RevealMsg::TheirReckoning {
                         side: &name,
                         men: standing.as_deref(),
                     },
@@ -448,7 +448,7 @@ impl View<'_> {
         let wind = crate::repl::chronicle::wind_phrase(l, weather.wind, weather.toward);
         msg(
             l,
-            Msg::WeatherLine {
+            ViewMsg::WeatherLine {
                 wind: &wind,
                 zone: &self.zone_name(zone),
                 smoke: smoke_words(l, self.field, smoke),
