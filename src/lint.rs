@@ -500,7 +500,8 @@ fn same_options(scene: &Scene, games: &[Played]) -> Vec<SamePair> {
         let chooser = resolved
             .turning_points
             .get(t)
-            .and_then(|r| resolved.commander_side.get(r.role.idx()))
+            .and_then(|r| scene.commanders().get(r.role.idx()))
+            .map(|c| c.side)
             .map_or(0, |s| s.idx());
         // Per option: games, endings' counts, the chooser's losses.
         let per: Vec<(u32, BTreeMap<&str, u32>, f64)> = (0..tp.options.len())

@@ -360,8 +360,7 @@ impl Game {
     }
     /// The side index of the player's commander.
     pub fn role_side(&self) -> usize {
-        let resolved = self.scene.resolved();
-        resolved.commander_side[self.role_commander()].idx()
+        self.scene.commanders()[self.role_commander()].side.idx()
     }
 
     /// The played role's commander, by his index among the scene's
@@ -749,7 +748,7 @@ impl Game {
             option: option_no,
             by_player,
         });
-        let chooser = scene.resolved().commander_side[resolved.role.idx()].idx();
+        let chooser = scene.commanders()[resolved.role.idx()].side.idx();
         let voice = if chooser == self.role_side() {
             Voice::Own
         } else {

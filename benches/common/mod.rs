@@ -11,7 +11,8 @@
 #![allow(dead_code)]
 
 use std::sync::Arc;
-use xiaoling::scene::{self, RawScene, Scene};
+use xiaoling::scene::raw::RawScene;
+use xiaoling::scene::{self, Scene};
 
 pub const TUTORIAL: &str = include_str!("../../scenes/examples/tutorial-skirmish.ron");
 
@@ -60,8 +61,8 @@ pub fn scaled_source(units: usize) -> String {
                 unit.leader = None;
             }
             unit.zone = zone_in(&unit.zone, lane);
-            if let scene::Order::MoveTo(zone) = &unit.order {
-                unit.order = scene::Order::MoveTo(zone_in(zone, lane));
+            if let scene::raw::Order::MoveTo(zone) = &unit.order {
+                unit.order = scene::raw::Order::MoveTo(zone_in(zone, lane));
             }
             raw.units.push(unit);
         }

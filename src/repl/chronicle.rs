@@ -1069,11 +1069,7 @@ impl View<'_> {
 
     /// A commander's side, from the scene (sides of commanders never change).
     pub(crate) fn commander_side(&self, commander: usize) -> Option<usize> {
-        self.scene
-            .resolved()
-            .commander_side
-            .get(commander)
-            .map(|s| s.idx())
+        self.scene.commanders().get(commander).map(|c| c.side.idx())
     }
 
     /// The zone is the player's concern: his men are there or next to it.

@@ -63,7 +63,7 @@ impl Session<'_> {
             .get(commander)
             // Where he stands now; where the scene put him if the world
             // has no word of him.
-            .map_or(scene.resolved().commander_zone[commander].idx(), |c| c.zone);
+            .map_or(scene.commanders()[commander].zone.idx(), |c| c.zone);
         let (header, weather, whereabouts) = self.with_view(|v| {
             (
                 v.turn_header(turn, minute),
@@ -126,7 +126,7 @@ impl Session<'_> {
                 continue;
             };
             let chooser = r_tp.role.idx();
-            if resolved.commander_side[chooser].idx() != own_side {
+            if scene.commanders().get(chooser).map(|c| c.side.idx()) != Some(own_side) {
                 continue;
             }
             let Some(option) = tp.options.get(option as usize) else {

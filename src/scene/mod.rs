@@ -1,4 +1,5 @@
-//! Scenes: RON text → raw serde types → validation → [`Scene`].
+//! Scenes: RON text → raw serde types → validation → [`Scene`], its tables
+//! lowered to typed ids (`tables.rs`) and its story resolved (`resolved.rs`).
 //!
 //! A `Scene` can only be made by [`parse_scene`], which checks every reference
 //! and range first, so the rest of the engine may look ids up without failing.
@@ -14,18 +15,28 @@ pub mod raw;
 pub mod resolved;
 pub mod rules;
 pub mod syntax;
+mod tables;
 pub mod text;
 mod validate;
 
 pub use diag::Diagnostic;
-pub use raw::*;
+// The file's types a reader of a `Scene` meets; the file's own rows of
+// sides, zones, units and commanders, and the scene as read (`RawScene`),
+// stay in `raw`, for those who write a scene in code.
+pub use raw::{
+    Choice, Claim, Cmp, Colour, Compass, Condition, Effect, Ending, Event, Fate, Meta, MoraleState,
+    Obscurant, Origin, Prelude, Prose, Source, StartWind, Target, Text, TurningPoint, UnitKind,
+    Variant, ZoneKind,
+};
 pub use resolved::{
     Act, CommanderId, Cond, EndingId, EventId, FileId, FlagId, ObscurantId, ROrder, Resolved,
     RoleId, SideId, Targets, TpId, UnitId, WatchId, ZoneId,
 };
 pub use rules::{KindRules, Rules};
+pub use tables::{Commander, Side, Unit, Zone};
 pub use text::{Locale, LocaleMap};
 
+use raw::RawScene;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -43,7 +54,12 @@ pub const EMBEDDED_SCENES: &[(&str, &str)] = &[
 /// A checked battle: every id it mentions exists and every number is in range.
 #[derive(Debug, Clone)]
 pub struct Scene {
+    /// The file as read, but for the tables below (moved out at load).
     raw: RawScene,
+    sides: Vec<Side>,
+    zones: Vec<Zone>,
+    units: Vec<Unit>,
+    commanders: Vec<Commander>,
     rules: Rules,
     /// The file it came from (for messages) and a hash of its text (for saves).
     pub file: String,
@@ -78,16 +94,16 @@ impl Scene {
             .get_or_init(|| content_hash(&ron::to_string(&self.rules).unwrap_or_default()))
     }
     pub fn sides(&self) -> &[Side] {
-        &self.raw.sides
+        &self.sides
     }
     pub fn zones(&self) -> &[Zone] {
-        &self.raw.zones
+        &self.zones
     }
     pub fn units(&self) -> &[Unit] {
-        &self.raw.units
+        &self.units
     }
     pub fn commanders(&self) -> &[Commander] {
-        &self.raw.commanders
+        &self.commanders
     }
     pub fn turning_points(&self) -> &[TurningPoint] {
         &self.raw.turning_points
@@ -113,19 +129,19 @@ impl Scene {
         self.raw.obscurants.keys().position(|key| key == id)
     }
     pub fn zone_idx(&self, id: &str) -> Option<usize> {
-        self.zone_index.find(&self.raw.zones, id)
+        self.zone_index.find(&self.zones, id)
     }
     pub fn side_idx(&self, id: &str) -> Option<usize> {
-        self.side_index.find(&self.raw.sides, id)
+        self.side_index.find(&self.sides, id)
     }
     pub fn unit_idx(&self, id: &str) -> Option<usize> {
-        self.unit_index.find(&self.raw.units, id)
+        self.unit_index.find(&self.units, id)
     }
     pub fn commander_idx(&self, id: &str) -> Option<usize> {
-        self.commander_index.find(&self.raw.commanders, id)
+        self.commander_index.find(&self.commanders, id)
     }
     pub fn commander(&self, id: &str) -> Option<&Commander> {
-        self.commander_idx(id).map(|idx| &self.raw.commanders[idx])
+        self.commander_idx(id).map(|idx| &self.commanders[idx])
     }
     pub fn turning_point(&self, id: &str) -> Option<&TurningPoint> {
         self.raw.turning_points.iter().find(|tp| tp.id == id)
@@ -139,13 +155,9 @@ impl Scene {
     }
     /// The playable roles, each with his side.
     pub fn roles_with_sides(&self) -> impl Iterator<Item = (&Commander, &Side)> {
-        let resolved = &self.resolved;
-        resolved.roles.iter().filter_map(move |c| {
-            let side = resolved.commander_side.get(c.idx())?;
-            Some((
-                self.raw.commanders.get(c.idx())?,
-                self.raw.sides.get(side.idx())?,
-            ))
+        self.resolved.roles.iter().filter_map(move |c| {
+            let commander = self.commanders.get(c.idx())?;
+            Some((commander, self.sides.get(commander.side.idx())?))
         })
     }
     /// What the scene file calls `id` (what a save and a diagnostic write);
@@ -202,7 +214,16 @@ macro_rules! has_id {
         })*
     };
 }
-has_id!(Zone, Side, Unit, Commander);
+has_id!(
+    Zone,
+    Side,
+    Unit,
+    Commander,
+    raw::Zone,
+    raw::Side,
+    raw::Unit,
+    raw::Commander
+);
 
 impl IdIndex {
     fn new<T: HasId>(items: &[T]) -> IdIndex {
@@ -230,7 +251,7 @@ impl IdIndex {
 
 /// Per zone, its neighbours both ways, sorted and without repeats: one pass
 /// over the edges.
-fn adjacency(zones: &[Zone], zone_index: &IdIndex) -> Vec<Vec<usize>> {
+fn adjacency(zones: &[raw::Zone], zone_index: &IdIndex) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); zones.len()];
     for (idx, zone) in zones.iter().enumerate() {
         for adjacent in &zone.adjacent {
@@ -278,12 +299,26 @@ pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec
     raw.commanders.shrink_to_fit();
     raw.units.shrink_to_fit();
     let zone_index = IdIndex::new(&raw.zones);
+    let side_index = IdIndex::new(&raw.sides);
+    let unit_index = IdIndex::new(&raw.units);
+    let commander_index = IdIndex::new(&raw.commanders);
+    let adjacency = adjacency(&raw.zones, &zone_index);
+    let index = tables::Indexes {
+        zones: &zone_index,
+        sides: &side_index,
+        commanders: &commander_index,
+    };
+    let tables = tables::lower(&mut raw, index).map_err(|missing| unresolved(file, &missing))?;
     let mut scene = Scene {
-        adjacency: adjacency(&raw.zones, &zone_index),
+        sides: tables.sides,
+        zones: tables.zones,
+        units: tables.units,
+        commanders: tables.commanders,
+        adjacency,
         zone_index,
-        side_index: IdIndex::new(&raw.sides),
-        unit_index: IdIndex::new(&raw.units),
-        commander_index: IdIndex::new(&raw.commanders),
+        side_index,
+        unit_index,
+        commander_index,
         content_hash: content_hash(source),
         file: file.to_string(),
         rules,
@@ -296,14 +331,18 @@ pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec
             scene.resolved = resolved;
             Ok(scene)
         }
-        // Validation lets no such scene through; should one pass, it is
-        // refused here rather than read with a fallback.
-        Err(missing) => Err(vec![file_problem(
-            file,
-            format!("these references do not resolve: {}", missing.join(", ")),
-            "check the ids named here against the scene's declarations",
-        )]),
+        Err(missing) => Err(unresolved(file, &missing)),
     }
+}
+
+/// References that do not resolve. Validation lets no such scene through;
+/// should one pass, it is refused here rather than read with a fallback.
+fn unresolved(file: &str, missing: &[String]) -> Vec<Diagnostic> {
+    vec![file_problem(
+        file,
+        format!("these references do not resolve: {}", missing.join(", ")),
+        "check the ids named here against the scene's declarations",
+    )]
 }
 
 /// Calls `f` on every player-facing text of a scene.

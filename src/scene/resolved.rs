@@ -7,8 +7,9 @@
 //! missing thing: a reference that does not resolve is a problem of the file,
 //! reported at load, never a silent fallback to index 0 at run time.
 
+use super::Scene;
+use super::raw::RawScene;
 use super::raw::{Claim, Cmp, Compass, Condition, Effect, Fate, MoraleState, Order, Prose, Target};
-use super::{RawScene, Scene};
 use std::collections::HashMap;
 
 macro_rules! ids {
@@ -451,15 +452,6 @@ pub struct Watch {
 /// the `n`th event of the file).
 #[derive(Debug, Clone, Default)]
 pub struct Resolved {
-    pub unit_side: Vec<SideId>,
-    pub unit_zone: Vec<ZoneId>,
-    pub unit_order: Vec<ROrder>,
-    pub unit_leader: Vec<Option<CommanderId>>,
-    pub commander_side: Vec<SideId>,
-    pub commander_zone: Vec<ZoneId>,
-    /// Per side, where its routing men run: its `retreat`, else its first
-    /// commander's zone, else nowhere (they stand).
-    pub retreat: Vec<Option<ZoneId>>,
     /// Per playable role, its commander.
     pub roles: Vec<CommanderId>,
     /// The ending when the turns run out (`meta.timeout_ending`).
@@ -514,52 +506,6 @@ pub(crate) fn resolve(scene: &Scene) -> Result<Resolved, Unresolved> {
     };
     r.index(raw);
     let out = &mut r.out;
-    out.unit_side = raw
-        .units
-        .iter()
-        .map(|u| r_side(scene, &u.side, &mut r.missing))
-        .collect();
-    out.unit_zone = raw
-        .units
-        .iter()
-        .map(|u| r_zone(scene, &u.zone, &mut r.missing))
-        .collect();
-    out.unit_order = raw
-        .units
-        .iter()
-        .map(|u| r_order(scene, &u.order, &mut r.missing))
-        .collect();
-    out.unit_leader = raw
-        .units
-        .iter()
-        .map(|u| {
-            u.leader
-                .as_deref()
-                .map(|c| r_commander(scene, c, &mut r.missing))
-        })
-        .collect();
-    out.commander_side = raw
-        .commanders
-        .iter()
-        .map(|c| r_side(scene, &c.side, &mut r.missing))
-        .collect();
-    out.commander_zone = raw
-        .commanders
-        .iter()
-        .map(|c| r_zone(scene, &c.zone, &mut r.missing))
-        .collect();
-    out.retreat = raw
-        .sides
-        .iter()
-        .map(|side| match &side.retreat {
-            Some(zone) => Some(r_zone(scene, zone, &mut r.missing)),
-            None => raw
-                .commanders
-                .iter()
-                .find(|c| c.side == side.id)
-                .map(|c| r_zone(scene, &c.zone, &mut r.missing)),
-        })
-        .collect();
     out.roles = raw
         .meta
         .playable
@@ -1151,32 +1097,6 @@ mod tests {
     use super::*;
     use crate::scene::{Cmp, Condition, Effect, Target};
     use crate::sim::testing::small_scene;
-
-    #[test]
-    fn tables_name_what_the_file_names() {
-        let scene = small_scene(|raw| raw);
-        let resolved = scene.resolved();
-        for (idx, unit) in scene.units().iter().enumerate() {
-            assert_eq!(scene.sides()[resolved.unit_side[idx].idx()].id, unit.side);
-            assert_eq!(scene.zones()[resolved.unit_zone[idx].idx()].id, unit.zone);
-        }
-        for (idx, commander) in scene.commanders().iter().enumerate() {
-            assert_eq!(
-                scene.sides()[resolved.commander_side[idx].idx()].id,
-                commander.side
-            );
-            assert_eq!(
-                scene.zones()[resolved.commander_zone[idx].idx()].id,
-                commander.zone
-            );
-        }
-        // Jin names no retreat: its first commander's zone (the tent).
-        let jin = scene.side_idx("jin").expect("jin");
-        assert_eq!(
-            resolved.retreat[jin].map(|z| scene.zones()[z.idx()].id.as_str()),
-            Some("tent")
-        );
-    }
 
     #[test]
     fn conditions_and_targets_resolve_to_indices_and_misses_to_nothing() {

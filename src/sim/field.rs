@@ -126,21 +126,20 @@ impl Field {
         let neighbours = (0..scene.zones().len())
             .map(|zone| scene.neighbours(zone))
             .collect();
-        let resolved = scene.resolved();
         let units = scene
             .units()
             .iter()
             .enumerate()
             .map(|(idx, unit)| UnitInfo {
                 idx,
-                side: resolved.unit_side[idx].idx(),
+                side: unit.side.idx(),
                 kind: unit.kind.clone(),
                 quality: unit.quality,
                 start_men: unit.men,
                 start_morale: unit.morale,
                 may_surrender: unit.may_surrender,
                 mounted: rules.kind(&unit.kind).mounted,
-                leader: resolved.unit_leader[idx].map(|c| c.idx()),
+                leader: unit.leader.map(|c| c.idx()),
                 precedence: unit.precedence,
             })
             .collect();
@@ -156,10 +155,8 @@ impl Field {
                 })
             })
             .collect();
-        let retreat = resolved
-            .retreat
-            .iter()
-            .map(|zone| zone.map(|z| z.idx()))
+        let retreat = (scene.sides().iter())
+            .map(|side| side.retreat.map(|z| z.idx()))
             .collect();
         let minutes = f64::from(scene.meta().turn_minutes);
         let substeps = substeps_of(scene.meta().turn_minutes);

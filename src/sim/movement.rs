@@ -1143,7 +1143,7 @@ mod tests {
         let (mut world, mut schedule) = small_world(|mut scene| {
             scene.units[1].men = 10_000;
             scene.units[1].zone = "ford".into();
-            scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
+            scene.units[1].order = crate::scene::raw::Order::MoveTo("north-bank".into());
             scene.units[1].kind = crate::scene::UnitKind::new("BannerCavalry");
             scene.units[1].morale = morale;
             scene
@@ -1171,7 +1171,7 @@ mod tests {
     fn a_destroyed_bridge_passes_no_one() {
         let (mut world, mut schedule) = small_world(|mut scene| {
             scene.units[1].zone = "south-bank".into();
-            scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
+            scene.units[1].order = crate::scene::raw::Order::MoveTo("north-bank".into());
             scene
         });
         let mut query = world.query::<(&ZoneIdx, &mut Passage)>();
@@ -1198,7 +1198,7 @@ mod tests {
             scene.units[1].men = 40_000;
             scene.units[1].kind = crate::scene::UnitKind::new("HanBannerFoot");
             scene.units[1].zone = "ford".into();
-            scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
+            scene.units[1].order = crate::scene::raw::Order::MoveTo("north-bank".into());
             scene
         });
         if routing {
@@ -1236,10 +1236,10 @@ mod tests {
         // (1,000) at the tent ordered to the north bank, the same turn.
         let (mut world, mut schedule) = small_world(|mut scene| {
             scene.units[0].zone = "north-bank".into();
-            scene.units[0].order = crate::scene::Order::MoveTo("tent".into());
+            scene.units[0].order = crate::scene::raw::Order::MoveTo("tent".into());
             scene.units[1].zone = "south-bank".into();
             scene.units[1].side = "ming".into();
-            scene.units[2].order = crate::scene::Order::MoveTo("north-bank".into());
+            scene.units[2].order = crate::scene::raw::Order::MoveTo("north-bank".into());
             scene
         });
         schedule.run(&mut world);
@@ -1253,7 +1253,7 @@ mod tests {
     fn a_steady_unit_does_not_walk_past_an_enemy_holding_its_zone() {
         let (mut world, mut schedule) = small_world(|mut scene| {
             scene.units[0].zone = "north-bank".into();
-            scene.units[0].order = crate::scene::Order::MoveTo("tent".into());
+            scene.units[0].order = crate::scene::raw::Order::MoveTo("tent".into());
             scene.units[2].zone = "south-bank".into();
             scene.units[2].side = "ming".into();
             scene.units[2].may_surrender = false;
@@ -1281,7 +1281,7 @@ mod tests {
         let build = || {
             small_world(|mut scene| {
                 scene.units[0].leader = Some("zhang".into());
-                scene.units[0].order = crate::scene::Order::MoveTo("ford".into());
+                scene.units[0].order = crate::scene::raw::Order::MoveTo("ford".into());
                 scene
             })
         };
@@ -1315,7 +1315,7 @@ mod tests {
             scene.units[2].may_surrender = false;
             scene.units[1].zone = "south-bank".into();
             scene.units[0].quality = quality;
-            scene.units[0].order = crate::scene::Order::MoveTo("ford".into());
+            scene.units[0].order = crate::scene::raw::Order::MoveTo("ford".into());
             // The ford is the way back for the Ming: a move there is away.
             scene.sides[0].retreat = Some("ford".into());
             scene.rules.extend(rules);
@@ -1329,7 +1329,7 @@ mod tests {
         // withdrawal rules on it is pinned as without them, and pays nothing.
         let mut battle = crate::sim::testing::small_battle(|mut scene| {
             scene.units[1].zone = "south-bank".into();
-            scene.units[0].order = crate::scene::Order::MoveTo("ford".into());
+            scene.units[0].order = crate::scene::raw::Order::MoveTo("ford".into());
             scene.rules.insert("withdraw_morale".into(), 12.0);
             scene.rules.insert("withdraw_rout".into(), 1.0);
             scene
@@ -1353,8 +1353,8 @@ mod tests {
             scene.zones[0].adjacent = vec!["ford".into(), "tent".into()];
             scene.sides[0].retreat = Some("tent".into());
             scene.units[1].zone = "ford".into();
-            scene.units[1].order = crate::scene::Order::MoveTo("south-bank".into());
-            scene.units[0].order = crate::scene::Order::MoveTo("tent".into());
+            scene.units[1].order = crate::scene::raw::Order::MoveTo("south-bank".into());
+            scene.units[0].order = crate::scene::raw::Order::MoveTo("tent".into());
             scene.rules.insert("withdraw_morale".into(), 12.0);
             scene
         });
@@ -1371,7 +1371,7 @@ mod tests {
         let (mut world, mut schedule) = small_world(|mut scene| {
             scene.units[1].men = 20_000;
             scene.units[1].zone = "ford".into();
-            scene.units[1].order = crate::scene::Order::MoveTo("north-bank".into());
+            scene.units[1].order = crate::scene::raw::Order::MoveTo("north-bank".into());
             // The foot on the bank before them, or two zones off.
             scene.units[0].zone = if enemy { "north-bank" } else { "tent" }.into();
             scene.rules.insert("trample_blind".into(), 1.0);
@@ -1441,7 +1441,7 @@ mod tests {
             &scene,
             &crate::scene::Effect::Order {
                 target: crate::scene::Target::Unit("ming-foot".into()),
-                order: crate::scene::Order::Hold,
+                order: crate::scene::raw::Order::Hold,
             },
         );
         battle.step();

@@ -153,20 +153,18 @@ impl WorldState {
     /// state is written ([`vision_of`] that world).
     pub(crate) fn opening(scene: &Scene, seed: u64) -> WorldState {
         let n_sides = scene.sides().len();
-        let resolved = scene.resolved();
         let units = scene
             .units()
             .iter()
-            .enumerate()
-            .map(|(idx, unit)| UnitRecord {
+            .map(|unit| UnitRecord {
                 men: unit.men,
                 lost_this_turn: 0,
                 location: Location {
-                    zone: resolved.unit_zone[idx].idx(),
+                    zone: unit.zone.idx(),
                     present: unit.present,
                 },
                 orders: Orders {
-                    order: UnitOrder::from(resolved.unit_order[idx]),
+                    order: UnitOrder::from(unit.order),
                     progress: 0.0,
                     came_from: None,
                 },
@@ -180,9 +178,9 @@ impl WorldState {
             .enumerate()
             .map(|(idx, commander)| CommanderState {
                 idx,
-                side: resolved.commander_side[idx].idx(),
+                side: commander.side.idx(),
                 leadership: commander.leadership,
-                zone: resolved.commander_zone[idx].idx(),
+                zone: commander.zone.idx(),
                 drums_left: 0,
                 placed: false,
                 fallen: None,

@@ -5,7 +5,8 @@ use super::morale::Morale;
 use super::rumor::{Rumor, Rumors};
 use super::weather::Burning;
 use super::{Battle, Strength, UnitInfo, ZoneIdx};
-use crate::scene::{self, MoraleState, RawScene};
+use crate::scene::raw::RawScene;
+use crate::scene::{self, MoraleState};
 use bevy_ecs::prelude::*;
 
 /// The small world's scene, shared with the integration tests' diagnostics

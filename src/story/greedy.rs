@@ -58,10 +58,7 @@ impl Game {
         };
         let historical = r_tp.historical;
         let games = scene.rules().greedy_lookahead.round() as u32;
-        let side = resolved
-            .commander_side
-            .get(r_tp.role.idx())
-            .map(|s| s.idx());
+        let side = (scene.commanders().get(r_tp.role.idx())).map(|c| c.side.idx());
         let (Some(side), true) = (side, tp.options.len() > 1 && games > 0) else {
             return historical;
         };

@@ -184,7 +184,7 @@ impl View<'_> {
         }
         let name = self.mid_sentence(def.name.get(self.locale));
         let name = name.as_str();
-        let side = self.scene.resolved().unit_side.get(unit);
+        let side = self.scene.units().get(unit).map(|u| u.side);
         match side.and_then(|s| self.scene.sides().get(s.idx())) {
             Some(side) => self.style.paint(side.colour, name),
             None => name.to_string(),
