@@ -788,41 +788,24 @@ pub enum Msg<'a> {
     Menu(MenuMsg<'a>),
 }
 
-impl<'a> From<OrderMsg<'a>> for Msg<'a> {
-    fn from(message: OrderMsg<'a>) -> Msg<'a> {
-        Msg::Order(message)
-    }
+/// Each group of messages is a [`Msg`].
+macro_rules! msg_groups {
+    ($($group:ident => $variant:ident),*) => {
+        $(impl<'a> From<$group<'a>> for Msg<'a> {
+            fn from(message: $group<'a>) -> Msg<'a> {
+                Msg::$variant(message)
+            }
+        })*
+    };
 }
-
-impl<'a> From<ViewMsg<'a>> for Msg<'a> {
-    fn from(message: ViewMsg<'a>) -> Msg<'a> {
-        Msg::View(message)
-    }
-}
-
-impl<'a> From<RevealMsg<'a>> for Msg<'a> {
-    fn from(message: RevealMsg<'a>) -> Msg<'a> {
-        Msg::Reveal(message)
-    }
-}
-
-impl<'a> From<PromptMsg<'a>> for Msg<'a> {
-    fn from(message: PromptMsg<'a>) -> Msg<'a> {
-        Msg::Prompt(message)
-    }
-}
-
-impl<'a> From<SessionMsg<'a>> for Msg<'a> {
-    fn from(message: SessionMsg<'a>) -> Msg<'a> {
-        Msg::Session(message)
-    }
-}
-
-impl<'a> From<MenuMsg<'a>> for Msg<'a> {
-    fn from(message: MenuMsg<'a>) -> Msg<'a> {
-        Msg::Menu(message)
-    }
-}
+msg_groups!(
+    OrderMsg => Order,
+    ViewMsg => View,
+    RevealMsg => Reveal,
+    PromptMsg => Prompt,
+    SessionMsg => Session,
+    MenuMsg => Menu
+);
 
 /// Why a run of turns stops, in words.
 pub fn alert(locale: Locale, alert: super::chronicle::Alert) -> &'static str {
