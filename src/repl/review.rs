@@ -164,8 +164,11 @@ impl Session<'_> {
             ));
         }
         // Events as told: each is kept with its turn when it was told.
-        for (turn, told) in &story.journal {
-            let text = self.with_view(|v| v.told(told));
+        for telling in &story.journal {
+            let (turn, Some(told)) = (&telling.turn, telling.told(&scene)) else {
+                continue;
+            };
+            let text = self.with_view(|v| v.told(&told));
             let at = states
                 .iter()
                 .position(|s| s.0 >= *turn)

@@ -7,7 +7,10 @@
 //! Conversions go both ways: `from` the engine's values when saving, `into`
 //! them when restoring a saved state that its log does not reproduce.
 
-use crate::scene::{Compass, Fate, MoraleState, Scene, Text, TpId, UnitId, ZoneId};
+use crate::scene::resolved::{Named, Slot};
+use crate::scene::{
+    Compass, EventId, Fate, MoraleState, Scene, SideId, Text, TpId, UnitId, ZoneId,
+};
 use crate::sim::CommanderState;
 use crate::sim::haze::Haze;
 use crate::sim::morale::{Modifier, Morale};
@@ -16,7 +19,7 @@ use crate::sim::perception::Vision;
 use crate::sim::rumor::{Rumor, Rumors};
 use crate::sim::state::{UnitRecord, ZoneRecord};
 use crate::sim::weather::{Burning, Passage, Weather};
-use crate::story::{Arg, Command, Courier, Policy, StoryError, StoryState, Told, UnitCommand};
+use crate::story::{Arg, Command, Courier, Policy, StoryError, StoryState, Telling, UnitCommand};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -546,59 +549,128 @@ impl From<&SavedText> for Text {
     }
 }
 
-impl From<&Arg> for SavedArg {
-    fn from(arg: &Arg) -> Self {
-        match arg {
+impl SavedArg {
+    fn of(arg: &Arg, scene: &Scene) -> Option<SavedArg> {
+        Some(match arg {
             Arg::Count(n) => SavedArg::Count(*n),
             Arg::About(n) => SavedArg::About(*n),
             Arg::Rough(n) => SavedArg::Rough(*n),
             Arg::Unknown => SavedArg::Unknown,
-            Arg::Name(text) => SavedArg::Name(text.into()),
+            Arg::Name(named) => SavedArg::Name(scene.name(*named)?.into()),
             Arg::Clock(m) => SavedArg::Clock(*m),
             Arg::Turn(t) => SavedArg::Turn(*t),
             Arg::Nobody => SavedArg::Nobody,
-        }
+        })
     }
-}
 
-impl From<&SavedArg> for Arg {
-    fn from(arg: &SavedArg) -> Self {
-        match arg {
+    /// The value, for a placeholder that is `slot`: a name is found among
+    /// the names that placeholder can take.
+    fn to_arg(&self, slot: Option<Slot>, scene: &Scene) -> Result<Arg, String> {
+        Ok(match self {
             SavedArg::Count(n) => Arg::Count(*n),
             SavedArg::About(n) => Arg::About(*n),
             SavedArg::Rough(n) => Arg::Rough(*n),
             SavedArg::Unknown => Arg::Unknown,
-            SavedArg::Name(text) => Arg::Name(text.into()),
+            SavedArg::Name(text) => Arg::Name(named_by(text, slot, scene)?),
             SavedArg::Clock(m) => Arg::Clock(*m),
             SavedArg::Turn(t) => Arg::Turn(*t),
             SavedArg::Nobody => Arg::Nobody,
-        }
+        })
     }
 }
 
-impl From<&Told> for SavedTold {
-    fn from(told: &Told) -> Self {
-        SavedTold {
-            text: (&told.text).into(),
-            args: told
-                .args
-                .iter()
-                .map(|(k, a)| (k.clone(), a.into()))
-                .collect(),
-        }
-    }
+/// What a saved name names, for a placeholder that is `slot`: the thing it
+/// names (`{name:ID}`), the side that holds a place, or the zone a
+/// commander stands in.
+fn named_by(text: &SavedText, slot: Option<Slot>, scene: &Scene) -> Result<Named, String> {
+    let is = |name: &Text| same_text(&name.into(), text);
+    let found = match slot {
+        Some(Slot::Name(named)) => scene.name(named).filter(|name| is(name)).map(|_| named),
+        Some(Slot::Holder(_)) => (scene.sides().iter())
+            .position(|side| is(&side.name))
+            .map(|idx| Named::Side(SideId::at(idx))),
+        Some(Slot::At(_)) => (scene.zones().iter())
+            .position(|zone| is(&zone.name))
+            .map(|idx| Named::Zone(ZoneId::at(idx))),
+        _ => None,
+    };
+    found.ok_or_else(|| "its journal names something its text's placeholder cannot".to_string())
 }
 
-impl From<&SavedTold> for Told {
-    fn from(told: &SavedTold) -> Self {
-        Told {
-            text: (&told.text).into(),
-            args: told
-                .args
-                .iter()
-                .map(|(k, a)| (k.clone(), a.into()))
-                .collect(),
+/// Two texts alike but for a zh-Hant made from the zh-Hans (which format 1
+/// stored converted, and this engine converts when read).
+fn same_text(a: &SavedText, b: &SavedText) -> bool {
+    let strip = |text: &SavedText| {
+        let mut text = text.clone();
+        if let SavedText::Localized(map) = &mut text
+            && map.contains_key("zh-Hans")
+        {
+            map.remove("zh-Hant");
         }
+        text
+    };
+    strip(a) == strip(b)
+}
+
+impl SavedTold {
+    /// An event's text as told, in the scene's words: None for a telling of
+    /// another scene.
+    fn of(telling: &Telling, scene: &Scene) -> Option<SavedTold> {
+        let told = telling.told(scene)?;
+        Some(SavedTold {
+            text: (&told.text).into(),
+            args: (told.args.iter())
+                .map(|(k, a)| Some((k.clone(), SavedArg::of(a, scene)?)))
+                .collect::<Option<_>>()?,
+        })
+    }
+
+    /// The telling this is, among the events that happened from the
+    /// `next`th on (the journal tells them in the order they happened):
+    /// the first whose text has a variant of these words.
+    fn to_telling(
+        &self,
+        turn: u32,
+        happened: &[EventId],
+        next: &mut usize,
+        scene: &Scene,
+    ) -> Result<Telling, String> {
+        for (at, &event) in happened.iter().enumerate().skip(*next) {
+            let Some(prose) = scene
+                .events()
+                .get(event.idx())
+                .and_then(|e| e.text.as_ref())
+            else {
+                continue;
+            };
+            let Some(k) = (prose.variants().into_iter())
+                .position(|(_, text)| same_text(&text.into(), &self.text))
+            else {
+                continue;
+            };
+            let slots = (scene.resolved().events.get(event.idx()))
+                .and_then(|e| e.text.as_ref())
+                .and_then(|v| v.slots.get(k))
+                .map_or(&[][..], Vec::as_slice);
+            let values = (self.args.iter())
+                .map(|(inside, arg)| {
+                    let slot =
+                        (slots.iter().position(|(name, _)| name == inside)).ok_or_else(|| {
+                            format!("its journal fills a placeholder `{{{inside}}}` its text lacks")
+                        })?;
+                    let value = arg.to_arg(slots[slot].1, scene)?;
+                    Ok((u32::try_from(slot).unwrap_or(u32::MAX), value))
+                })
+                .collect::<Result<_, String>>()?;
+            *next = at + 1;
+            return Ok(Telling {
+                turn,
+                event,
+                variant: u32::try_from(k).unwrap_or(u32::MAX),
+                values,
+            });
+        }
+        Err("its journal tells a text that no event that happened has".to_string())
     }
 }
 
@@ -744,7 +816,9 @@ impl SavedStory {
             flags: flags.iter().map(|&f| name(scene.id_of(f))).collect(),
             pending: pending.map(|tp| name(scene.id_of(tp))),
             ended: ended.map(|e| name(scene.id_of(e))),
-            journal: journal.iter().map(|(t, told)| (*t, told.into())).collect(),
+            journal: (journal.iter())
+                .filter_map(|telling| Some((telling.turn, SavedTold::of(telling, scene)?)))
+                .collect(),
             couriers: couriers
                 .iter()
                 .map(|c| SavedCourier::of(c, scene))
@@ -786,11 +860,14 @@ impl SavedStory {
             flags: self.flags.iter().map(flag).collect::<Result<_, _>>()?,
             pending: self.pending.as_ref().map(tp).transpose()?,
             ended: self.ended.as_ref().map(ending).transpose()?,
-            journal: self
-                .journal
-                .iter()
-                .map(|(t, told)| (*t, told.into()))
-                .collect(),
+            journal: {
+                let happened: Vec<EventId> =
+                    self.happened.iter().map(event).collect::<Result<_, _>>()?;
+                let mut next = 0;
+                (self.journal.iter())
+                    .map(|(turn, told)| told.to_telling(*turn, &happened, &mut next, scene))
+                    .collect::<Result<_, _>>()?
+            },
             couriers: (self.couriers.iter())
                 .map(|c| c.to_courier(scene))
                 .collect::<Result<_, _>>()?,
@@ -801,5 +878,51 @@ impl SavedStory {
                 .map(|c| c.to_courier(scene))
                 .collect::<Result<_, _>>()?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::save::SavedState;
+    use crate::sim::testing::small_scene;
+    use crate::story::Game;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_journal_with_names_reads_back_to_what_each_name_names() {
+        let scene = Arc::new(small_scene(|mut raw| {
+            let event = "(id: \"word\", when: Turn(AtLeast(0.0)), effects: [], text: Some([(text: \
+                \"{name:banner} faces {holder:north-bank}; Zhang is at {at:zhang}, turn {turn}.\")]))";
+            raw.events
+                .push(ron::from_str(event).expect("the event parses"));
+            raw
+        }));
+        let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", 1).expect("game");
+        game.next().expect("a turn");
+        let snapshot = game.snapshot();
+        let journal = &snapshot.story.journal;
+        assert_eq!(journal.len(), 1);
+        let names = (journal[0].values.iter())
+            .filter(|(_, arg)| matches!(arg, Arg::Name(_)))
+            .count();
+        assert_eq!(names, 3, "{journal:?}");
+        let state = SavedState::of(&snapshot, &scene).expect("state");
+        let (_, told) = &state.story.journal[0];
+        assert!(told.args.iter().any(|(key, arg)| key == "at:zhang"
+            && *arg == SavedArg::Name(SavedText::Plain("South bank".into()))));
+        let back = state.to_snapshot(0, &scene).expect("reads back");
+        assert_eq!(back.story.journal, *journal);
+        // A name the placeholder cannot take is refused.
+        let mut edited = state.clone();
+        for (key, arg) in &mut edited.story.journal[0].1.args {
+            if key == "at:zhang" {
+                *arg = SavedArg::Name(SavedText::Plain("Banner".into()));
+            }
+        }
+        let refused = edited
+            .to_snapshot(0, &scene)
+            .expect_err("a unit for a zone");
+        assert!(refused.contains("cannot"), "{refused}");
     }
 }

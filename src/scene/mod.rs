@@ -160,6 +160,16 @@ impl Scene {
             Some((commander, self.sides.get(commander.side.idx())?))
         })
     }
+    /// The name of a side, zone, unit or commander: None for one of another scene.
+    pub fn name(&self, named: resolved::Named) -> Option<&Text> {
+        use resolved::Named;
+        match named {
+            Named::Side(id) => self.sides.get(id.idx()).map(|s| &s.name),
+            Named::Zone(id) => self.zones.get(id.idx()).map(|z| &z.name),
+            Named::Unit(id) => self.units.get(id.idx()).map(|u| &u.name),
+            Named::Commander(id) => self.commanders.get(id.idx()).map(|c| &c.name),
+        }
+    }
     /// What the scene file calls `id` (what a save and a diagnostic write);
     /// "" for an id of another scene.
     pub fn id_of(&self, id: impl FileId) -> &str {

@@ -317,7 +317,7 @@ pub enum Whose {
 }
 
 /// What a `{name:ID}` names (a side first, then a zone, a unit, a commander).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Named {
     Side(SideId),
     Zone(ZoneId),

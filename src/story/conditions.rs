@@ -56,19 +56,24 @@ impl Game {
                 }
                 self.story.happened.push(EventId::at(idx));
                 self.marks.set_happened(&self.readers, idx);
-                let text =
-                    event
-                        .text
-                        .as_ref()
-                        .zip(r_event.text.as_ref())
-                        .and_then(|(text, variants)| {
-                            self.tell_variants(text, variants, &event.id, |k| {
-                                text_id(&event.id, "text", text, k)
-                            })
-                        });
-                if let Some(told) = &text {
-                    self.story.journal.push((self.turn(), told.clone()));
-                }
+                let told = (event.text.as_ref().zip(r_event.text.as_ref())).and_then(
+                    |(text, variants)| {
+                        let (k, told) = self.tell_variant(text, variants, &event.id, |k| {
+                            text_id(&event.id, "text", text, k)
+                        })?;
+                        let slots = variants.slots.get(k).map_or(&[][..], Vec::as_slice);
+                        Some((k, told, slots))
+                    },
+                );
+                let text = told.map(|(k, told, slots)| {
+                    self.story.journal.push(Telling {
+                        turn: self.turn(),
+                        event: EventId::at(idx),
+                        variant: k as u32,
+                        values: by_slot(&told, slots),
+                    });
+                    told
+                });
                 // An event that told nothing leaves its cry to be heard.
                 let voice = if text.is_some() {
                     Voice::Event
@@ -331,4 +336,18 @@ impl Marks {
             || at(&self.reached, watch.tp.map(|t| t.idx()))
             || at(&self.flags, watch.flag.map(|f| f.idx()))
     }
+}
+
+/// A told text's values, each by its placeholder's place in `slots` (what
+/// the telling filled them from, so each is found).
+fn by_slot(
+    told: &Told,
+    slots: &[(String, Option<crate::scene::resolved::Slot>)],
+) -> Vec<(u32, Arg)> {
+    (told.args.iter())
+        .filter_map(|(inside, arg)| {
+            let slot = slots.iter().position(|(name, _)| name == inside)?;
+            Some((u32::try_from(slot).ok()?, arg.clone()))
+        })
+        .collect()
 }

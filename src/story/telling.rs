@@ -116,6 +116,18 @@ impl Game {
         owner: &str,
         id: impl FnOnce(usize) -> String,
     ) -> Option<Told> {
+        self.tell_variant(prose, variants, owner, id)
+            .map(|(_, told)| told)
+    }
+
+    /// [`Game::tell_variants`], with the index of the variant told.
+    pub(super) fn tell_variant(
+        &mut self,
+        prose: &Prose,
+        variants: &Variants,
+        owner: &str,
+        id: impl FnOnce(usize) -> String,
+    ) -> Option<(usize, Told)> {
         if !self.tells {
             return None;
         }
@@ -149,7 +161,7 @@ impl Game {
             }
         }
         let slots = variants.slots.get(k).map_or(&[][..], Vec::as_slice);
-        Some(self.fill(text, slots, label))
+        Some((k, self.fill(text, slots, label)))
     }
 
     /// `text` with its placeholders' values now; an audited game notes
@@ -363,18 +375,20 @@ impl Game {
                 }
             }
             Slot::Holder(zone) => match holder(world, field, zone.idx()) {
-                Some(side) => Arg::Name(scene.sides().get(side)?.name.clone()),
+                Some(side) => {
+                    scene.sides().get(side)?;
+                    Arg::Name(Named::Side(crate::scene::SideId::at(side)))
+                }
                 None => Arg::Nobody,
             },
-            Slot::Name(named) => Arg::Name(match named {
-                Named::Side(id) => scene.sides().get(id.idx())?.name.clone(),
-                Named::Zone(id) => scene.zones().get(id.idx())?.name.clone(),
-                Named::Unit(id) => scene.units().get(id.idx())?.name.clone(),
-                Named::Commander(id) => scene.commanders().get(id.idx())?.name.clone(),
-            }),
+            Slot::Name(named) => {
+                scene.name(named)?;
+                Arg::Name(named)
+            }
             Slot::At(commander) => {
                 let zone = world.commanders.get(commander.idx())?.zone;
-                Arg::Name(scene.zones().get(zone)?.name.clone())
+                scene.zones().get(zone)?;
+                Arg::Name(Named::Zone(crate::scene::ZoneId::at(zone)))
             }
         })
     }

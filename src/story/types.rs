@@ -7,7 +7,7 @@ use super::*;
 /// Story text as it was told: the scene's text and the values its
 /// placeholders had at that moment, kept apart so the REPL can write them in
 /// the reader's language (numbers grouped, names and the clock localized).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Told {
     pub text: Text,
     pub args: Vec<(String, Arg)>,
@@ -39,7 +39,7 @@ pub struct FalseClaim {
 }
 
 /// The value of a placeholder when its text was told.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Arg {
     /// A number of men the teller counted (his own): said round in prose.
     Count(u32),
@@ -50,14 +50,50 @@ pub enum Arg {
     Rough(u32),
     /// A number nobody on the teller's side could know.
     Unknown,
-    /// A name from the scene.
-    Name(Text),
+    /// A name from the scene: what is named, its name read in the scene.
+    Name(Named),
     /// Clock minutes after midnight of the first day.
     Clock(u32),
     /// A turn number.
     Turn(u32),
     /// Nobody holds the place.
     Nobody,
+}
+
+/// An event's text as it was told, for the `log`: the event, which of its
+/// text's variants, and the values its placeholders had, each by its place
+/// in the variant's placeholders (`Variants::slots`). The words are the
+/// scene's: [`Telling::told`] reads them back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Telling {
+    pub turn: u32,
+    pub event: EventId,
+    pub variant: u32,
+    pub values: Vec<(u32, Arg)>,
+}
+
+impl Telling {
+    /// The text told, with its values: None for a telling of another
+    /// scene (an event, variant or placeholder this one lacks).
+    pub fn told(&self, scene: &Scene) -> Option<Told> {
+        let k = self.variant as usize;
+        let prose = scene.events().get(self.event.idx())?.text.as_ref()?;
+        let (_, text) = prose.variants().into_iter().nth(k)?;
+        let variants = scene
+            .resolved()
+            .events
+            .get(self.event.idx())?
+            .text
+            .as_ref()?;
+        let slots = variants.slots.get(k)?;
+        let args = (self.values.iter())
+            .map(|(slot, arg)| Some((slots.get(*slot as usize)?.0.clone(), arg.clone())))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Told {
+            text: text.clone(),
+            args,
+        })
+    }
 }
 
 /// What the story tells; the REPL renders each in the player's language.
@@ -242,8 +278,8 @@ pub struct StoryState {
     pub flags: BTreeSet<FlagId>,
     pub pending: Option<TpId>,
     pub ended: Option<EndingId>,
-    /// The events the player was told of, as told (turn, text): the `log`.
-    pub journal: Vec<(u32, Told)>,
+    /// The events the player was told of, as told: the `log`.
+    pub journal: Vec<Telling>,
     /// Orders on their way to the player's units.
     pub couriers: Vec<Courier>,
     /// The turn each flag was set, event happened or turning point was

@@ -2034,3 +2034,53 @@ fn a_saved_story_reads_back_by_id_and_refuses_names_the_battle_lacks() {
         .expect_err("an option the battle lacks");
     assert!(refused.contains("no-such-option"), "{refused}");
 }
+
+#[test]
+fn a_saved_journal_reads_back_as_the_events_told_and_refuses_words_no_event_has() {
+    let mut told = 0;
+    let mut named = 0;
+    for (scene_id, role) in [
+        ("false-cry", "zhang-chun"),
+        ("broken-bridge", "huang-taiji"),
+        ("sarhu", "nurhaci"),
+    ] {
+        let scene = common::scene(scene_id);
+        let (mut game, _) = Game::new(Arc::clone(&scene), role, 3).expect("game");
+        while !game.is_over() {
+            if game.pending().is_some() {
+                game.choose(1).expect("a choice");
+            } else {
+                game.next().expect("a turn");
+            }
+        }
+        let snapshot = game.snapshot();
+        let journal = &snapshot.story.journal;
+        told += journal.len();
+        named += (journal.iter())
+            .flat_map(|t| &t.values)
+            .filter(|(_, arg)| matches!(arg, xiaoling::story::Arg::Name(_)))
+            .count();
+        let state = SavedState::of(&snapshot, &scene).expect("state");
+        assert_eq!(state.story.journal.len(), journal.len(), "{scene_id}");
+        let back = (state.to_snapshot(game.log().len(), &scene)).expect("reads back");
+        assert_eq!(back.story.journal, *journal, "{scene_id}");
+        assert_eq!(back.story, snapshot.story, "{scene_id}");
+        // Words no event that happened has are refused, not dropped.
+        if let Some((_, first)) = state.story.journal.first() {
+            let mut edited = state.clone();
+            edited.story.journal[0].1.text = save::SavedText::Plain("Nothing happens.".into());
+            let refused = (edited.to_snapshot(0, &scene)).expect_err("a text no event has");
+            assert!(refused.contains("no event that happened"), "{refused}");
+            let mut edited = state.clone();
+            let mut wrong = first.clone();
+            wrong
+                .args
+                .push(("no-such-slot".into(), save::SavedArg::Turn(1)));
+            edited.story.journal[0].1 = wrong;
+            let refused = (edited.to_snapshot(0, &scene)).expect_err("a placeholder it lacks");
+            assert!(refused.contains("`{no-such-slot}`"), "{refused}");
+        }
+    }
+    assert!(told > 0, "the games told some events");
+    eprintln!("{told} tellings, {named} names");
+}

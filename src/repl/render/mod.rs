@@ -145,7 +145,8 @@ impl View<'_> {
                 Arg::Unknown => ui(l, Ui::UnknownNumber).to_string(),
                 Arg::Turn(n) => n.to_string(),
                 Arg::Clock(minute) => time_words(l, *minute),
-                Arg::Name(name) => self.mid_sentence(name.get(l)),
+                Arg::Name(named) => (self.scene.name(*named))
+                    .map_or(String::new(), |name| self.mid_sentence(name.get(l))),
                 Arg::Nobody => ui(l, Ui::Nobody).to_string(),
             })
         };
