@@ -4,8 +4,12 @@
 //! format. Field and variant names are those of format 1 (whose files these
 //! types read as they are).
 //!
-//! Conversions go both ways: `from` the engine's values when saving, `into`
-//! them when restoring a saved state that its log does not reproduce.
+//! Conversions go both ways. The simulation's plain values convert with
+//! `From` (`from` when saving, `into` when restoring a saved state that its
+//! log does not reproduce). What holds the scene's ids converts with the
+//! scene at hand, ids becoming the file's words and back (`SavedStory::of`
+//! and `to_story`, `SavedCommand::of` and `to_command`, …): a word the
+//! scene lacks refuses the state, with the word named.
 
 use crate::scene::resolved::{Named, Slot};
 use crate::scene::{
