@@ -762,10 +762,8 @@ fn option_id(scene: &Scene, tp: TpId, option: u32) -> &str {
 /// The turning point and option a file names.
 fn option_of(scene: &Scene, tp: &str, option: &str) -> Result<(TpId, u32), StoryError> {
     let id = scene.resolved().tp(tp).ok_or(StoryError::NothingToChoose)?;
-    let place = scene.turning_points()[id.idx()]
-        .options
-        .iter()
-        .position(|o| o.id == option)
+    let place = (scene.turning_points().get(id.idx()))
+        .and_then(|tp| tp.options.iter().position(|o| o.id == option))
         .and_then(|o| u32::try_from(o).ok())
         .ok_or_else(|| StoryError::NoOptionNamed(option.to_string()))?;
     Ok((id, place))
