@@ -8,14 +8,15 @@
 //! Cover protects a unit that holds. Losses are shared by men within a side.
 
 use super::TurnIo;
-use super::chronicle::Entry;
+use super::chronicle::{Chronicle, Entry};
+use super::field::Field;
 use super::morale::{Modifier, Morale};
 use super::movement::{Location, Orders, UnitOrder};
 use super::perception::Vision;
 use super::rng::BattleRng;
 use super::weather::Burning;
 use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
-use crate::scene::{Fate, MoraleState};
+use crate::scene::{Fate, MoraleState, Rules};
 use bevy_ecs::prelude::*;
 
 /// How hard a unit in this state strikes.
@@ -177,6 +178,11 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
     list.resize(len, value);
 }
 
+/// Fire kills the men standing in it; then, in every zone where men of two
+/// sides stand, each side's losses are found and shared among its men, and
+/// a commander where his side is losing may fall. The losses are written to
+/// the units once every zone is fought, and each fall shocks the men of the
+/// fallen.
 #[allow(clippy::too_many_arguments)]
 pub fn combat_system(
     InMut(io): InMut<TurnIo>,
@@ -220,8 +226,74 @@ pub fn combat_system(
     let n_sides = field.n_sides;
     let n = field.zones.len();
     // Only where men of two sides stand is anybody hurt (or a commander at
-    // risk): first which zones those are, read in any order (the sides a
-    // zone holds do not depend on it). A turn with none is over at once.
+    // risk). A turn with none is over at once.
+    if !find_fronts(fronts, n, &units) {
+        return;
+    }
+    // A fight: the next sub-step is not quiet.
+    *busy = true;
+    gather_fighters(field, fronts, (fighters, by_zone), &units);
+    for (zone, here) in by_zone.iter().enumerate() {
+        let info_zone = &field.zones[zone];
+        if here.is_empty() {
+            continue;
+        }
+        // What the zone does to every fighter in it, found once.
+        let blind = vision.is_blind(zone);
+        let deep = info_zone.depth_m > rules.deep_water_m;
+        strike_power(
+            here,
+            fighters,
+            (blind, deep),
+            rules,
+            (men, melee, missile),
+            n_sides,
+        );
+        let sides_here = men.iter().filter(|m| **m > 0.0).count();
+        if sides_here < 2 {
+            continue;
+        }
+        side_losses((men, melee, missile), losses_by_side, rules, dt, &mut rng);
+        let report = share_losses(
+            here,
+            fighters,
+            losses_by_side,
+            (side_units, exposures),
+            info_zone.cover,
+            rules,
+        );
+        if report.iter().any(|(_, lost)| *lost > 0) {
+            chronicle.push(Entry::Clash {
+                zone,
+                losses: report,
+            });
+        }
+        // A commander where his side is losing may fall (never drawn when
+        // the rule is off, so the random stream is as it always was).
+        if rules.commander_fall_chance > 0.0 {
+            commander_falls(
+                zone,
+                (men, losses_by_side),
+                &commanders,
+                standing,
+                falls,
+                (rules, dt),
+                &mut rng,
+            );
+        }
+    }
+    mark_falls(falls, &mut commanders, chronicle);
+    write_losses(fighters, &mut units);
+    if falls.is_empty() {
+        return;
+    }
+    shock_the_led(falls, rules, &mut units);
+}
+
+/// Which zones hold fighting units of two sides or more (`fronts`, per
+/// zone), read in any order: the sides a zone holds do not depend on it.
+/// Whether any zone does.
+fn find_fronts(fronts: &mut Vec<Front>, n: usize, units: &Fighters) -> bool {
     refill(fronts, n, Front::Empty);
     let mut any_contested = false;
     units
@@ -240,19 +312,25 @@ pub fn combat_system(
                 };
             }
         });
-    if !any_contested {
-        return;
-    }
-    // A fight: the next sub-step is not quiet.
-    *busy = true;
-    // The fighting units of each contested zone, in unit order: one pass,
-    // not one per zone. Emptied, not dropped: each zone's list keeps its
-    // memory. In unit-index order: as the units are stored, checked once
-    // they are listed; when the world holds them otherwise, the pass is made
-    // again, sorted.
+    any_contested
+}
+
+/// The fighting units of each contested zone (`fighters`, in unit order),
+/// and for each zone where in that list its fighters are (`by_zone`).
+fn gather_fighters(
+    field: &Field,
+    fronts: &[Front],
+    (fighters, by_zone): (&mut Vec<Fighter>, &mut Vec<Vec<usize>>),
+    units: &Fighters,
+) {
+    let rules = &field.rules;
+    let n = field.zones.len();
+    // One pass, not one per zone. Emptied, not dropped: each zone's list
+    // keeps its memory. In unit-index order: as the units are stored,
+    // checked once they are listed; when the world holds them otherwise,
+    // the pass is made again, sorted.
     by_zone.resize_with(n, Vec::new);
     by_zone.truncate(n);
-    let fronts = &*fronts;
     // Whether a unit joins the fight: checked where the units are stepped
     // (inlined there), so the rest of `gather` is called only for the
     // fighters, about half the units.
@@ -301,145 +379,187 @@ pub fn combat_system(
             .filter(joins)
             .for_each(|item| gather(fighters, by_zone, item));
     }
-    for (zone, here) in by_zone.iter().enumerate() {
-        let info_zone = &field.zones[zone];
-        if here.is_empty() {
+}
+
+/// The men of each side in a zone, and how hard they strike in melee and
+/// with missiles, summed over its fighters (`here`) in their order: each
+/// strikes by its state, less in thick smoke (`blind`), and riders less in
+/// deep water (`deep`).
+fn strike_power(
+    here: &[usize],
+    fighters: &[Fighter],
+    (blind, deep): (bool, bool),
+    rules: &Rules,
+    (men, melee, missile): (&mut Vec<f64>, &mut Vec<f64>, &mut Vec<f64>),
+    n_sides: usize,
+) {
+    refill(men, n_sides, 0.0);
+    refill(melee, n_sides, 0.0);
+    refill(missile, n_sides, 0.0);
+    for &i in here {
+        let fighter = &fighters[i];
+        let mut power = state_factor(fighter.state);
+        if blind {
+            power *= rules.smoke_combat;
+        }
+        if fighter.mounted && deep {
+            power *= rules.cavalry_in_water;
+        }
+        let m = f64::from(fighter.men);
+        men[fighter.side] += m;
+        melee[fighter.side] += m * fighter.melee * power;
+        missile[fighter.side] += m * fighter.missile * power;
+    }
+}
+
+/// What each side in a zone loses in the sub-step (`losses_by_side`), before
+/// it is shared among its units: the enemy's melee on the front engaged
+/// and all the enemy's missiles, times the side's luck.
+fn side_losses(
+    (men, melee, missile): (&[f64], &[f64], &[f64]),
+    losses_by_side: &mut Vec<f64>,
+    rules: &Rules,
+    dt: f64,
+    rng: &mut ResMut<BattleRng>,
+) {
+    let n_sides = men.len();
+    refill(losses_by_side, n_sides, 0.0);
+    #[allow(clippy::needless_range_loop)]
+    for side in 0..n_sides {
+        if men[side] <= 0.0 {
             continue;
         }
-        refill(men, n_sides, 0.0);
-        refill(melee, n_sides, 0.0);
-        refill(missile, n_sides, 0.0);
-        // What the zone does to every fighter in it, found once.
-        let blind = vision.is_blind(zone);
-        let deep = info_zone.depth_m > rules.deep_water_m;
-        for &i in here {
+        let enemy_men: f64 = (0..n_sides).filter(|s| *s != side).map(|s| men[s]).sum();
+        let enemy_melee: f64 = (0..n_sides).filter(|s| *s != side).map(|s| melee[s]).sum();
+        let enemy_missile: f64 = (0..n_sides)
+            .filter(|s| *s != side)
+            .map(|s| missile[s])
+            .sum();
+        // Linear law: the engaged front is the smaller force.
+        let engaged = if enemy_men > 0.0 {
+            (men[side] / enemy_men).min(1.0)
+        } else {
+            0.0
+        };
+        // The volleys' effect and the press of the melee are luck: one
+        // draw per side and fight in each sub-step (none while the rule
+        // is off, so the stream is as it was).
+        let luck = if rules.combat_luck > 0.0 {
+            rng.luck(rules.combat_luck)
+        } else {
+            1.0
+        };
+        losses_by_side[side] = (rules.melee_rate * enemy_melee * engaged
+            + rules.missile_rate * enemy_missile)
+            * dt
+            * luck;
+    }
+}
+
+/// Each side's losses in a zone shared among its units there by exposure
+/// (each fighter's `lost`): routing men die faster, and cover (`cover`)
+/// shelters those that hold. What each side lost, side by side, for the
+/// chronicle.
+fn share_losses(
+    here: &[usize],
+    fighters: &mut [Fighter],
+    losses_by_side: &[f64],
+    (side_units, exposures): (&mut Vec<usize>, &mut Vec<f64>),
+    cover: f64,
+    rules: &Rules,
+) -> Vec<(usize, u32)> {
+    let mut report: Vec<(usize, u32)> = Vec::new();
+    for (side, &side_losses) in losses_by_side.iter().enumerate() {
+        if side_losses <= 0.0 {
+            continue;
+        }
+        // Share the side's losses by exposure: routing men die faster, cover shelters holders.
+        side_units.clear();
+        side_units.extend(here.iter().copied().filter(|&i| fighters[i].side == side));
+        exposures.clear();
+        exposures.extend(side_units.iter().map(|&i| {
             let fighter = &fighters[i];
-            let mut power = state_factor(fighter.state);
-            if blind {
-                power *= rules.smoke_combat;
+            let mut weight = f64::from(fighter.men);
+            if fighter.state == MoraleState::Routing {
+                weight *= rules.routing_exposure;
             }
-            if fighter.mounted && deep {
-                power *= rules.cavalry_in_water;
+            if fighter.order == UnitOrder::Hold && fighter.state != MoraleState::Routing {
+                weight *= 1.0 - cover * 0.5;
             }
-            let m = f64::from(fighter.men);
-            men[fighter.side] += m;
-            melee[fighter.side] += m * fighter.melee * power;
-            missile[fighter.side] += m * fighter.missile * power;
-        }
-        let sides_here = men.iter().filter(|m| **m > 0.0).count();
-        if sides_here < 2 {
+            weight
+        }));
+        let plain: f64 = side_units.iter().map(|&i| f64::from(fighters[i].men)).sum();
+        let weighted: f64 = exposures.iter().sum();
+        if plain <= 0.0 || weighted <= 0.0 {
             continue;
         }
-        refill(losses_by_side, n_sides, 0.0);
-        #[allow(clippy::needless_range_loop)]
-        for side in 0..n_sides {
-            if men[side] <= 0.0 {
-                continue;
-            }
-            let enemy_men: f64 = (0..n_sides).filter(|s| *s != side).map(|s| men[s]).sum();
-            let enemy_melee: f64 = (0..n_sides).filter(|s| *s != side).map(|s| melee[s]).sum();
-            let enemy_missile: f64 = (0..n_sides)
-                .filter(|s| *s != side)
-                .map(|s| missile[s])
-                .sum();
-            // Linear law: the engaged front is the smaller force.
-            let engaged = if enemy_men > 0.0 {
-                (men[side] / enemy_men).min(1.0)
+        // Exposure scales the total too: a routing side loses more than it would standing.
+        let total = side_losses * weighted / plain;
+        let mut side_lost = 0;
+        for (&i, exposure) in side_units.iter().zip(exposures.iter()) {
+            let lost = (total * exposure / weighted).round();
+            // Read before any loss is written: each unit fights in one zone, once.
+            let fighter = &mut fighters[i];
+            let lost = lost.clamp(0.0, f64::from(fighter.men)) as u32;
+            fighter.lost = lost;
+            side_lost += lost;
+        }
+        report.push((side, side_lost));
+    }
+    report
+}
+
+/// The commanders standing in a zone, by index, who fall in the sub-step
+/// where their side is losing (a larger share of its men lost than an
+/// enemy's there), each with his fate (`falls`): one draw for each at risk,
+/// and one more for the fate of each who falls.
+fn commander_falls(
+    zone: usize,
+    (men, losses_by_side): (&[f64], &[f64]),
+    commanders: &Query<&mut CommanderState>,
+    standing: &mut Vec<(usize, usize)>,
+    falls: &mut Vec<(usize, Fate)>,
+    (rules, dt): (&Rules, f64),
+    rng: &mut ResMut<BattleRng>,
+) {
+    let n_sides = men.len();
+    let share = |side: usize| losses_by_side[side] / men[side].max(1.0);
+    let losing = |side: usize| {
+        men[side] > 0.0
+            && (0..n_sides)
+                .filter(|s| *s != side && men[*s] > 0.0)
+                .any(|s| share(side) > share(s))
+    };
+    standing.clear();
+    standing.extend(
+        commanders
+            .iter()
+            .filter(|c| c.zone == zone && c.fallen.is_none() && c.side < n_sides)
+            .map(|c| (c.idx, c.side)),
+    );
+    standing.sort_unstable();
+    for &(commander, side) in standing.iter() {
+        if losing(side) && rng.chance(super::field::per_step(rules.commander_fall_chance, dt)) {
+            let roll = rng.unit();
+            let fate = if roll < rules.fall_killed {
+                Fate::Killed
+            } else if roll < rules.fall_killed + rules.fall_captured {
+                Fate::Captured
             } else {
-                0.0
+                Fate::Wounded
             };
-            // The volleys' effect and the press of the melee are luck: one
-            // draw per side and fight in each sub-step (none while the rule
-            // is off, so the stream is as it was).
-            let luck = if rules.combat_luck > 0.0 {
-                rng.luck(rules.combat_luck)
-            } else {
-                1.0
-            };
-            losses_by_side[side] = (rules.melee_rate * enemy_melee * engaged
-                + rules.missile_rate * enemy_missile)
-                * dt
-                * luck;
-        }
-        let mut report: Vec<(usize, u32)> = Vec::new();
-        for (side, &side_losses) in losses_by_side.iter().enumerate() {
-            if side_losses <= 0.0 {
-                continue;
-            }
-            // Share the side's losses by exposure: routing men die faster, cover shelters holders.
-            side_units.clear();
-            side_units.extend(here.iter().copied().filter(|&i| fighters[i].side == side));
-            exposures.clear();
-            exposures.extend(side_units.iter().map(|&i| {
-                let fighter = &fighters[i];
-                let mut weight = f64::from(fighter.men);
-                if fighter.state == MoraleState::Routing {
-                    weight *= rules.routing_exposure;
-                }
-                if fighter.order == UnitOrder::Hold && fighter.state != MoraleState::Routing {
-                    weight *= 1.0 - info_zone.cover * 0.5;
-                }
-                weight
-            }));
-            let plain: f64 = side_units.iter().map(|&i| f64::from(fighters[i].men)).sum();
-            let weighted: f64 = exposures.iter().sum();
-            if plain <= 0.0 || weighted <= 0.0 {
-                continue;
-            }
-            // Exposure scales the total too: a routing side loses more than it would standing.
-            let total = side_losses * weighted / plain;
-            let mut side_lost = 0;
-            for (&i, exposure) in side_units.iter().zip(exposures.iter()) {
-                let lost = (total * exposure / weighted).round();
-                // Read before any loss is written: each unit fights in one zone, once.
-                let fighter = &mut fighters[i];
-                let lost = lost.clamp(0.0, f64::from(fighter.men)) as u32;
-                fighter.lost = lost;
-                side_lost += lost;
-            }
-            report.push((side, side_lost));
-        }
-        if report.iter().any(|(_, lost)| *lost > 0) {
-            chronicle.push(Entry::Clash {
-                zone,
-                losses: report,
-            });
-        }
-        // A commander where his side is losing may fall (never drawn when
-        // the rule is off, so the random stream is as it always was).
-        if rules.commander_fall_chance > 0.0 {
-            let share = |side: usize| losses_by_side[side] / men[side].max(1.0);
-            let losing = |side: usize| {
-                men[side] > 0.0
-                    && (0..n_sides)
-                        .filter(|s| *s != side && men[*s] > 0.0)
-                        .any(|s| share(side) > share(s))
-            };
-            standing.clear();
-            standing.extend(
-                commanders
-                    .iter()
-                    .filter(|c| c.zone == zone && c.fallen.is_none() && c.side < n_sides)
-                    .map(|c| (c.idx, c.side)),
-            );
-            standing.sort_unstable();
-            for &(commander, side) in standing.iter() {
-                if losing(side)
-                    && rng.chance(super::field::per_step(rules.commander_fall_chance, dt))
-                {
-                    let roll = rng.unit();
-                    let fate = if roll < rules.fall_killed {
-                        Fate::Killed
-                    } else if roll < rules.fall_killed + rules.fall_captured {
-                        Fate::Captured
-                    } else {
-                        Fate::Wounded
-                    };
-                    falls.push((commander, fate));
-                }
-            }
+            falls.push((commander, fate));
         }
     }
+}
+
+/// Each commander who fell is marked fallen, his drums spent, and his fall
+/// is told, in the order the zones were fought.
+fn mark_falls(
+    falls: &[(usize, Fate)],
+    commanders: &mut Query<&mut CommanderState>,
+    chronicle: &mut Chronicle,
+) {
     for &(commander, fate) in falls.iter() {
         for mut state in commanders.iter_mut() {
             if state.idx == commander {
@@ -449,15 +569,10 @@ pub fn combat_system(
         }
         chronicle.push(Entry::CommanderFalls { commander, fate });
     }
-    // The losses, and the shock of each fall to the men of the fallen.
-    let shock = |fate: Fate| {
-        if fate == Fate::Wounded {
-            -rules.fall_shock / 2.0
-        } else {
-            -rules.fall_shock
-        }
-    };
-    // The losses, written to the units that took them (each its own).
+}
+
+/// The losses, written to the units that took them (each its own).
+fn write_losses(fighters: &[Fighter], units: &mut Fighters) {
     for fighter in fighters.iter() {
         if fighter.lost > 0
             && let Ok((_, _, mut strength, ..)) = units.get_mut(fighter.entity)
@@ -466,10 +581,19 @@ pub fn combat_system(
             strength.lost_this_turn += fighter.lost;
         }
     }
-    if falls.is_empty() {
-        return;
-    }
-    // The shock of each fall to the men of the fallen (each unit its own).
+}
+
+/// The shock of each fall to the men of the fallen, on the field and able
+/// to fight or flee (each unit its own): half of `fall_shock` for a wound,
+/// all of it for death or capture.
+fn shock_the_led(falls: &[(usize, Fate)], rules: &Rules, units: &mut Fighters) {
+    let shock = |fate: Fate| {
+        if fate == Fate::Wounded {
+            -rules.fall_shock / 2.0
+        } else {
+            -rules.fall_shock
+        }
+    };
     for (_, info, _, location, _, mut morale) in units.iter_mut() {
         if !location.present || !morale.state.can_fight_or_flee() {
             continue;
