@@ -9,13 +9,15 @@
 
 use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
+use super::components::{
+    CommanderState, Location, Modifier, Morale, Orders, Strength, UnitInfo, UnitOrder, Vision,
+    ZoneIdx,
+};
 use super::field::Field;
-use super::morale::{Modifier, Morale};
-use super::movement::{Location, Orders, UnitOrder};
-use super::perception::Vision;
+
 use super::rng::BattleRng;
 use super::weather::Burning;
-use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
+
 use crate::scene::{Fate, MoraleState, Rules};
 use bevy_ecs::prelude::*;
 

@@ -1,14 +1,13 @@
 //! What story conditions read of the world ([`Facts`]), captured from the
 //! battle by [`Parts`] or made from a captured [`WorldState`].
 
+use super::components::{CommanderState, Location, Morale, Vision};
 use super::field::Field;
 use super::haze::Haze;
-use super::morale::Morale;
-use super::movement::Location;
-use super::perception::Vision;
+
+use super::Clock;
 use super::state::{CaptureQueries, WorldState};
 use super::weather::{Burning, Passage, Weather};
-use super::{Clock, CommanderState};
 use bevy_ecs::prelude::*;
 
 /// What story conditions read of the world, and nothing else: per unit its

@@ -9,10 +9,10 @@
 //! perception, rally, morale and movement.
 
 use super::chronicle::Entry;
+use super::components::{CommanderState, Location, Morale, UnitInfo};
 use super::field::Field;
-use super::morale::{self, Morale};
-use super::movement::Location;
-use super::{CommanderState, UnitInfo};
+use super::morale;
+
 use crate::scene::Fate;
 use bevy_ecs::prelude::*;
 

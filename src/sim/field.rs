@@ -1,11 +1,21 @@
 //! The field: what does not change during a battle — the zone graph, the
 //! rules, the units' fixed traits — held as a resource for every system.
 
-use super::UnitInfo;
+use super::components::UnitInfo;
 use crate::scene::{Rules, Scene, ZoneKind};
 use bevy_ecs::prelude::*;
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+/// What the model needs of an obscurant (its name is the scene's, for messages).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObscurantInfo {
+    pub id: String,
+    pub blind_at: f64,
+    pub chokes: bool,
+    pub decay: f64,
+    pub carry: f64,
+}
 
 #[derive(Debug, Clone)]
 pub struct ZoneInfo {
@@ -76,7 +86,7 @@ pub struct FieldData {
     /// Per side: the zone its routing units run to (none: they stand).
     pub retreat: Vec<Option<usize>>,
     /// The scene's obscurants besides smoke, in the scene's order.
-    pub obscurants: Vec<super::haze::ObscurantInfo>,
+    pub obscurants: Vec<ObscurantInfo>,
 }
 
 impl FieldData {
@@ -175,7 +185,7 @@ impl Field {
             retreat,
             obscurants: scene
                 .obscurants()
-                .map(|(id, o)| super::haze::ObscurantInfo {
+                .map(|(id, o)| ObscurantInfo {
                     id: id.clone(),
                     blind_at: o.blind_at,
                     chokes: o.chokes,

@@ -4,22 +4,14 @@
 //! zone in thick smoke; one that `chokes` weighs on morale as smoke does.
 //! Smoke itself stays the weather system's (made by fire).
 
-use super::ZoneIdx;
 use super::chronicle::{Chronicle, Entry};
+use super::components::ZoneIdx;
 use super::field::Field;
 use super::weather::Weather;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// What the model needs of an obscurant (its name is the scene's, for messages).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ObscurantInfo {
-    pub id: String,
-    pub blind_at: f64,
-    pub chokes: bool,
-    pub decay: f64,
-    pub carry: f64,
-}
+pub use super::field::ObscurantInfo;
 
 /// The level of each of the scene's obscurants in a zone, in the scene's order.
 #[derive(Component, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

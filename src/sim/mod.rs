@@ -20,6 +20,8 @@
 
 pub mod chronicle;
 pub mod combat;
+pub mod components;
+
 pub mod facts;
 pub mod fall;
 pub mod fast_hash;
@@ -40,10 +42,11 @@ pub mod testing;
 pub mod weather;
 
 pub use chronicle::Entry;
+pub use facts::{Facts, Parts};
 pub use field::Field;
-pub use state::{Facts, Parts, WorldState};
+pub use state::WorldState;
 
-use crate::scene::{Act, Effect, Fate, MoraleState, Scene, Targets};
+use crate::scene::{Act, Effect, MoraleState, Scene, Targets};
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::BoxedSystem;
 use chronicle::Chronicle;
@@ -52,76 +55,9 @@ use movement::{Location, Orders, UnitOrder};
 use rng::BattleRng;
 use rumor::{Rumor, Rumors};
 use std::sync::Arc;
+
+pub use components::{CommanderState, Strength, UnitInfo, ZoneIdx};
 use weather::{Burning, Passage, Weather};
-
-/// What never changes about a unit.
-#[derive(Component, Debug, Clone)]
-pub struct UnitInfo {
-    pub idx: usize,
-    pub side: usize,
-    pub kind: crate::scene::UnitKind,
-    pub quality: f64,
-    pub start_men: u32,
-    pub start_morale: f64,
-    pub may_surrender: bool,
-    pub mounted: bool,
-    /// The commander who leads it (index), if the scene names one.
-    pub leader: Option<usize>,
-    /// Its place in the queue at a crossing (higher goes first).
-    pub precedence: u32,
-}
-
-/// Men in the unit now.
-#[derive(Component, Debug, Clone, Copy, PartialEq)]
-pub struct Strength {
-    pub men: u32,
-    /// Men lost since the start of this turn (for morale).
-    pub lost_this_turn: u32,
-}
-
-/// A commander's place and drums.
-#[derive(Component, Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct CommanderState {
-    pub idx: usize,
-    pub side: usize,
-    pub leadership: f64,
-    pub zone: usize,
-    pub drums_left: u32,
-    /// Put where he stands by a scene effect (`CommanderTo`): from then on he
-    /// stays where the scene put him instead of following the unit he leads.
-    #[serde(default)]
-    pub placed: bool,
-    /// How he fell, if he has (a `Fall` effect, or a losing fight).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fallen: Option<Fate>,
-}
-
-impl CommanderState {
-    /// Still with his men: not killed or captured (a wounded one is carried
-    /// along). Only such a commander gives his side sight.
-    pub fn standing(&self) -> bool {
-        !matches!(self.fallen, Some(Fate::Killed | Fate::Captured))
-    }
-
-    /// Can beat a rally or steady routing men: not fallen at all.
-    pub fn rallies(&self) -> bool {
-        self.fallen.is_none()
-    }
-
-    /// The leadership he brings now: his own, a share of it when wounded,
-    /// none when killed or captured.
-    pub fn leading(&self, rules: &crate::scene::Rules) -> f64 {
-        match self.fallen {
-            None => self.leadership,
-            Some(Fate::Wounded) => self.leadership * rules.wounded_leadership,
-            Some(Fate::Killed | Fate::Captured) => 0.0,
-        }
-    }
-}
-
-/// Marks a zone entity.
-#[derive(Component, Debug, Clone, Copy)]
-pub struct ZoneIdx(pub usize);
 
 /// The turn counter.
 #[derive(Resource, Debug, Clone, Copy, Default)]
@@ -428,9 +364,9 @@ pub struct Battle {
     view_fresh: bool,
     /// What story conditions read of the world, rewritten in place when
     /// stale (after a turn, a restore, an effect that touches it).
-    facts: state::Facts,
+    facts: facts::Facts,
     /// The parts of `facts` that are the world as it is now.
-    facts_fresh: state::Parts,
+    facts_fresh: facts::Parts,
     /// Names the facts as they are: taken anew (see [`next_stamp`]) by
     /// every change that may touch them, so an answer read from them can be
     /// kept against it ([`Battle::facts_stamp`]).
@@ -457,7 +393,7 @@ pub struct Battle {
     /// restarted many times (simulate) makes it once.
     opening: Option<WorldState>,
     /// What conditions read of the opening, kept with it.
-    opening_facts: Option<state::Facts>,
+    opening_facts: Option<facts::Facts>,
 }
 
 impl Battle {
@@ -491,7 +427,7 @@ impl Battle {
         match &self.opening_facts {
             Some(facts) if written => {
                 self.facts.copy_from(facts);
-                self.facts_fresh = state::Parts::ALL;
+                self.facts_fresh = facts::Parts::ALL;
             }
             _ => {
                 self.refresh_facts();
@@ -528,8 +464,8 @@ impl Battle {
             schedule,
             view: None,
             view_fresh: false,
-            facts: state::Facts::default(),
-            facts_fresh: state::Parts::NONE,
+            facts: facts::Facts::default(),
+            facts_fresh: facts::Parts::NONE,
             facts_stamp: next_stamp(),
             mask: Vec::new(),
             hits: Vec::new(),
@@ -626,22 +562,22 @@ impl Battle {
     /// place after a change that touches what conditions read, kept until
     /// the next.
     pub fn refresh_facts(&mut self) {
-        self.refresh_facts_of(state::Parts::ALL);
+        self.refresh_facts_of(facts::Parts::ALL);
     }
 
     /// Brings `parts` of [`Battle::facts`] up to the world as it is now (a
     /// condition that reads only those: [`Battle::facts_of`]).
-    pub fn refresh_facts_of(&mut self, parts: state::Parts) {
+    pub fn refresh_facts_of(&mut self, parts: facts::Parts) {
         #[cfg(debug_assertions)]
         if !self.facts_fresh.is_empty() {
             // What effects wrote through is what a capture would read.
-            let mut captured = state::Facts::default();
+            let mut captured = facts::Facts::default();
             captured.capture_into(
                 &self.world,
                 &self.field,
                 self.turn,
                 &mut self.capture,
-                state::Parts::ALL,
+                facts::Parts::ALL,
             );
             assert!(
                 captured.same_in(&self.facts, self.facts_fresh),
@@ -664,15 +600,15 @@ impl Battle {
         }
     }
 
-    /// What story conditions read of the world (see [`state::Facts`]), as
+    /// What story conditions read of the world (see [`facts::Facts`]), as
     /// of the last [`Battle::refresh_facts`]: call that first.
-    pub fn facts(&self) -> &state::Facts {
-        self.facts_of(state::Parts::ALL)
+    pub fn facts(&self) -> &facts::Facts {
+        self.facts_of(facts::Parts::ALL)
     }
 
     /// [`Battle::facts`] to be read only in `parts`, as of the last
     /// [`Battle::refresh_facts_of`] them.
-    pub fn facts_of(&self, parts: state::Parts) -> &state::Facts {
+    pub fn facts_of(&self, parts: facts::Parts) -> &facts::Facts {
         debug_assert!(
             self.facts_fresh.holds(parts),
             "facts read before refresh_facts"
@@ -684,7 +620,7 @@ impl Battle {
     /// next asked for.
     fn changed(&mut self) {
         self.view_fresh = false;
-        self.facts_fresh = state::Parts::NONE;
+        self.facts_fresh = facts::Parts::NONE;
         self.facts_stamp = next_stamp();
     }
 
@@ -745,7 +681,7 @@ impl Battle {
         // fire, wind, casualties, a surrender and an arrival; other effects
         // have the facts captured again.
         if !leaves_facts(act) && !writes_facts_through(act) {
-            self.facts_fresh = state::Parts::NONE;
+            self.facts_fresh = facts::Parts::NONE;
         }
         // Effects that leave what conditions read alone keep the stamp.
         if !leaves_facts(act) {

@@ -16,128 +16,18 @@
 
 use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
+use super::components::{CommanderState, MoraleUnits, UnitInfo, UnitOrder, Vision};
+pub use super::components::{MAX_LAST, MAX_NOTED, Modifier, Morale};
 use super::field::Field;
-use super::movement::{Location, Orders, UnitOrder};
+
 use super::order::{Rising, by_index, by_index_mut};
-use super::perception::Vision;
+
+use super::SideOrders;
 use super::rally::{RallyScratch, rally, spend_beats};
 use super::rng::BattleRng;
 use super::weather::Air;
-use super::{CommanderState, SideOrders, Strength, UnitInfo};
 use crate::scene::{MoraleState, Rules};
 use bevy_ecs::prelude::*;
-use serde::{Deserialize, Serialize};
-
-/// Why morale moved: the `why` command shows these with their sizes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Modifier {
-    Casualties,
-    Outnumbered,
-    Contagion,
-    Leader,
-    Rumor,
-    Smoke,
-    Trapped,
-    Drums,
-    Recovery,
-    Orders,
-    /// The commander who leads it has fallen.
-    CommanderFell,
-    /// It left an enemy standing (the rule `withdraw_morale`).
-    Withdrawal,
-    /// What happened in the story: a scene's `Morale` effect.
-    Event,
-}
-
-/// The most moves of morale a unit notes in a turn (`Morale::last`); a save
-/// with more is refused.
-pub const MAX_LAST: usize = 64;
-/// The largest noted move either way (a save with a larger one is refused).
-pub const MAX_NOTED: f64 = 1e12;
-
-#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Morale {
-    /// 0..100.
-    pub value: f64,
-    pub state: MoraleState,
-    /// What moved it this turn, in order.
-    pub last: Vec<(Modifier, f64)>,
-    /// Believes the last rumor it heard says its side is lost.
-    pub believes_lost: bool,
-    /// 0..1: fear left from believing its side is lost (only with the rule
-    /// `rumor_fear` on); fades by `fear_decay` a turn.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub fear: f64,
-}
-
-fn is_zero(value: &f64) -> bool {
-    *value == 0.0
-}
-
-impl Morale {
-    pub fn new(value: f64) -> Morale {
-        Morale {
-            value,
-            state: MoraleState::Steady,
-            last: Vec::new(),
-            believes_lost: false,
-            fear: 0.0,
-        }
-    }
-
-    /// A unit's morale at the opening: already wavering if it starts low.
-    pub fn opening(value: f64, rules: &crate::scene::Rules) -> Morale {
-        let mut morale = Morale::new(value);
-        if value < rules.waver_below {
-            morale.state = MoraleState::Wavering;
-        }
-        morale
-    }
-
-    /// Moves morale by `delta` (kept within 0..100) and notes why.
-    #[inline]
-    pub fn feel(&mut self, modifier: Modifier, delta: f64) {
-        self.value = (self.value + delta).clamp(0.0, 100.0);
-        self.push(modifier, delta);
-    }
-
-    /// Notes a move of `delta` for `modifier`. At most [`MAX_LAST`] moves
-    /// are noted a turn: past that, a move is added to the latest noted one
-    /// of the same kind; a kind not noted yet takes the place of a move
-    /// added to an earlier one of its own kind (there are fewer kinds than
-    /// places), so every kind that moved it is still there, with its total.
-    pub fn push(&mut self, modifier: Modifier, delta: f64) {
-        if delta == 0.0 {
-            return;
-        }
-        if self.last.len() >= MAX_LAST {
-            if let Some(at) = self.last.iter().rposition(|(m, _)| *m == modifier) {
-                fold(&mut self.last[at].1, delta);
-                return;
-            }
-            let twice = (1..self.last.len()).rev().find_map(|k| {
-                let kind = self.last[k].0;
-                self.last[..k]
-                    .iter()
-                    .rposition(|(m, _)| *m == kind)
-                    .map(|j| (j, k))
-            });
-            match twice {
-                Some((j, k)) => {
-                    let (_, moved) = self.last.remove(k);
-                    fold(&mut self.last[j].1, moved);
-                }
-                None => self.last.truncate(MAX_LAST - 1),
-            }
-        }
-        self.last.push((modifier, delta));
-    }
-}
-
-/// Adds a move to a noted one, within [`MAX_NOTED`].
-fn fold(noted: &mut f64, delta: f64) {
-    *noted = (*noted + delta).clamp(-MAX_NOTED, MAX_NOTED);
-}
 
 /// Chance that a wavering unit below `rout_below` breaks this turn.
 pub fn rout_chance(morale: f64, quality: f64, rout_below: f64) -> f64 {
@@ -146,20 +36,6 @@ pub fn rout_chance(morale: f64, quality: f64, rout_below: f64) -> f64 {
     }
     (0.25 + 0.5 * (1.0 - quality) + 0.5 * (rout_below - morale) / rout_below).clamp(0.0, 1.0)
 }
-
-/// The units as the morale system (and the rally it runs) reads and writes them.
-pub(super) type MoraleUnits<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static UnitInfo,
-        &'static mut Strength,
-        &'static Location,
-        &'static mut Orders,
-        &'static mut Morale,
-    ),
->;
 
 /// The morale system's working lists, kept between turns so a turn
 /// allocates nothing (per side and zone: `side * zones + zone`).

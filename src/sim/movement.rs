@@ -27,60 +27,18 @@
 
 use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
+use super::components::{CommanderState, Morale, Strength, UnitInfo, Vision, ZoneIdx};
+pub use super::components::{Location, Orders, UnitOrder, Withdrawals};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
-use super::morale::Morale;
+
 use super::paths::Paths;
-use super::perception::Vision;
+
 use super::rng::BattleRng;
 use super::weather::Passage;
-use super::{CommanderState, Strength, UnitInfo, ZoneIdx};
+
 use crate::scene::MoraleState;
 use bevy_ecs::prelude::*;
-use serde::{Deserialize, Serialize};
-
-/// Where a unit is, and whether it is on the field yet.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Location {
-    pub zone: usize,
-    pub present: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub enum UnitOrder {
-    Hold,
-    MoveTo(usize),
-    Pursue,
-    /// Make for the drums of this commander.
-    RallyTo(usize),
-}
-
-impl From<crate::scene::ROrder> for UnitOrder {
-    fn from(order: crate::scene::ROrder) -> UnitOrder {
-        match order {
-            crate::scene::ROrder::Hold => UnitOrder::Hold,
-            crate::scene::ROrder::MoveTo(zone) => UnitOrder::MoveTo(zone.idx()),
-            crate::scene::ROrder::Pursue => UnitOrder::Pursue,
-        }
-    }
-}
-
-#[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Orders {
-    pub order: UnitOrder,
-    /// Men of the unit already through the crossing it is in.
-    pub progress: f64,
-    /// The zone it entered its current zone from.
-    pub came_from: Option<usize>,
-}
-
-/// The units that left a zone with an unbroken enemy in it this turn, under
-/// orders: the morale system makes them pay for it. Filled only when the
-/// rule `withdraw_morale` or `withdraw_rout` is on; emptied each turn.
-#[derive(Debug, Clone, Default)]
-pub struct Withdrawals {
-    pub units: Vec<usize>,
-}
 
 /// Room a unit takes in a crossing: a horse counts as several men.
 pub fn room(field: &Field, info: &UnitInfo, men: u32) -> f64 {

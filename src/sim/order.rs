@@ -11,7 +11,7 @@
 //! hand, a component added to one unit), the same loops visit them sorted by
 //! index instead — slower, the same result.
 
-use super::UnitInfo;
+use super::components::UnitInfo;
 use bevy_ecs::prelude::*;
 use bevy_ecs::query::{IterQueryData, QueryFilter};
 

@@ -7,37 +7,16 @@
 //! sound and rumor.
 
 use super::TurnIo;
+pub use super::components::Vision;
+use super::components::{CommanderState, Location, Morale, UnitInfo, ZoneIdx};
 use super::field::Field;
 use super::haze::Haze;
-use super::morale::Morale;
-use super::movement::Location;
+
 use super::rng::BattleRng;
 use super::rumor::{self, Listener, Listeners, RumorScratch, Rumors};
 use super::weather::Burning;
-use super::{CommanderState, UnitInfo, ZoneIdx};
+
 use bevy_ecs::prelude::*;
-use serde::{Deserialize, Serialize};
-
-#[derive(Resource, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Vision {
-    /// Per zone: smoke at or above `smoke_blind`.
-    pub blind: Vec<bool>,
-    /// Per side, per zone: the side can see what is there.
-    pub sees: Vec<Vec<bool>>,
-}
-
-impl Vision {
-    pub fn side_sees(&self, side: usize, zone: usize) -> bool {
-        self.sees
-            .get(side)
-            .and_then(|z| z.get(zone))
-            .copied()
-            .unwrap_or(true)
-    }
-    pub fn is_blind(&self, zone: usize) -> bool {
-        self.blind.get(zone).copied().unwrap_or(false)
-    }
-}
 
 /// What each side sees, then the cries it hears (the rumor step, which
 /// reads what perception found): one system, reading the units on the field

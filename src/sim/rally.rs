@@ -9,10 +9,9 @@
 //! reach and where each side can fight, so the units are walked once.
 
 use super::chronicle::{Chronicle, Entry};
+use super::components::{CommanderState, Modifier, MoraleUnits, UnitInfo, UnitOrder};
 use super::field::Field;
-use super::morale::{Modifier, MoraleUnits};
-use super::movement::UnitOrder;
-use super::{CommanderState, UnitInfo};
+
 use crate::scene::MoraleState;
 use bevy_ecs::prelude::*;
 

@@ -11,13 +11,12 @@
 /// past it drowns out the oldest.
 pub const MAX_RUMORS: usize = 1_000;
 
-use super::UnitInfo;
 use super::chronicle::{Chronicle, Entry};
+use super::components::{Location, Modifier, Morale, UnitInfo, Vision};
 use super::field::Field;
-use super::morale::{Modifier, Morale};
-use super::movement::Location;
+
 use super::order::{Rising, into_index_order};
-use super::perception::Vision;
+
 use super::rng::BattleRng;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -4,15 +4,16 @@
 //! rewinds it and how a save stores it. What cannot change (the field) is
 //! rebuilt from the scene and never stored.
 
+use super::components::{
+    CommanderState, Location, Morale, Orders, Strength, UnitInfo, UnitOrder, Vision, ZoneIdx,
+};
 use super::field::Field;
 use super::haze::Haze;
-use super::morale::Morale;
-use super::movement::{Location, Orders, UnitOrder};
-use super::perception::Vision;
+
 use super::rng::BattleRng;
 use super::rumor::Rumors;
 use super::weather::{Burning, Passage, Weather};
-use super::{Clock, CommanderState, SideOrders, Strength, UnitInfo, ZoneIdx};
+use super::{Clock, SideOrders};
 use crate::scene::Scene;
 use bevy_ecs::prelude::*;
 
@@ -679,5 +680,3 @@ impl WorldState {
             .sum()
     }
 }
-
-pub use super::facts::{CommanderFact, Facts, Parts, UnitFact, ZoneFact};

@@ -6,14 +6,15 @@
 
 use super::TurnIo;
 use super::chronicle::Entry;
+use super::components::{Location, Morale, Strength, UnitInfo, Vision, ZoneIdx};
 use super::field::Field;
-use super::morale::Morale;
-use super::movement::{Location, room};
+
+use super::movement::room;
 use super::order::Rising;
-use super::perception::Vision;
+
 use super::rng::BattleRng;
 use super::weather::Passage;
-use super::{Strength, UnitInfo, ZoneIdx};
+
 use crate::scene::MoraleState;
 use bevy_ecs::prelude::*;
 

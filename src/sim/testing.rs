@@ -1,10 +1,10 @@
 //! A small world for the systems' unit tests: four zones in a line from the
 //! south bank over a waist-deep ford to the north bank and the Khan's tent.
 
-use super::morale::Morale;
+use super::Battle;
+use super::components::{Morale, Strength, UnitInfo, ZoneIdx};
 use super::rumor::{Rumor, Rumors};
 use super::weather::Burning;
-use super::{Battle, Strength, UnitInfo, ZoneIdx};
 use crate::scene::raw::RawScene;
 use crate::scene::{self, MoraleState};
 use bevy_ecs::prelude::*;

@@ -6,7 +6,8 @@
 //! obscurants are carried and thin in the same wind ([`haze::carry`]).
 
 use super::TurnIo;
-use super::ZoneIdx;
+use super::components::ZoneIdx;
+
 use super::chronicle::{Chronicle, Entry};
 use super::field::Field;
 use super::haze::{self, Haze, HazeScratch};

@@ -1,0 +1,271 @@
+//! The components and resources several of the simulation's concepts read:
+//! what a unit, a commander and a zone are in the world (`UnitInfo`,
+//! `Strength`, `Location`, `Orders`, `Morale`, `CommanderState`,
+//! `ZoneIdx`), what each side sees (`Vision`), and who withdrew under
+//! orders (`Withdrawals`). One file at the bottom of `sim`, so the
+//! concepts that write them (movement, morale, perception) and those that
+//! read them depend on it rather than on each other; each concept keeps
+//! the systems that apply its effects, and re-exports what it writes.
+
+use crate::scene::{Fate, MoraleState};
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// What never changes about a unit.
+#[derive(Component, Debug, Clone)]
+pub struct UnitInfo {
+    pub idx: usize,
+    pub side: usize,
+    pub kind: crate::scene::UnitKind,
+    pub quality: f64,
+    pub start_men: u32,
+    pub start_morale: f64,
+    pub may_surrender: bool,
+    pub mounted: bool,
+    /// The commander who leads it (index), if the scene names one.
+    pub leader: Option<usize>,
+    /// Its place in the queue at a crossing (higher goes first).
+    pub precedence: u32,
+}
+
+/// Men in the unit now.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct Strength {
+    pub men: u32,
+    /// Men lost since the start of this turn (for morale).
+    pub lost_this_turn: u32,
+}
+
+/// A commander's place and drums.
+#[derive(Component, Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CommanderState {
+    pub idx: usize,
+    pub side: usize,
+    pub leadership: f64,
+    pub zone: usize,
+    pub drums_left: u32,
+    /// Put where he stands by a scene effect (`CommanderTo`): from then on he
+    /// stays where the scene put him instead of following the unit he leads.
+    #[serde(default)]
+    pub placed: bool,
+    /// How he fell, if he has (a `Fall` effect, or a losing fight).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallen: Option<Fate>,
+}
+
+impl CommanderState {
+    /// Still with his men: not killed or captured (a wounded one is carried
+    /// along). Only such a commander gives his side sight.
+    pub fn standing(&self) -> bool {
+        !matches!(self.fallen, Some(Fate::Killed | Fate::Captured))
+    }
+
+    /// Can beat a rally or steady routing men: not fallen at all.
+    pub fn rallies(&self) -> bool {
+        self.fallen.is_none()
+    }
+
+    /// The leadership he brings now: his own, a share of it when wounded,
+    /// none when killed or captured.
+    pub fn leading(&self, rules: &crate::scene::Rules) -> f64 {
+        match self.fallen {
+            None => self.leadership,
+            Some(Fate::Wounded) => self.leadership * rules.wounded_leadership,
+            Some(Fate::Killed | Fate::Captured) => 0.0,
+        }
+    }
+}
+
+/// Marks a zone entity.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct ZoneIdx(pub usize);
+
+/// Where a unit is, and whether it is on the field yet.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Location {
+    pub zone: usize,
+    pub present: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum UnitOrder {
+    Hold,
+    MoveTo(usize),
+    Pursue,
+    /// Make for the drums of this commander.
+    RallyTo(usize),
+}
+
+impl From<crate::scene::ROrder> for UnitOrder {
+    fn from(order: crate::scene::ROrder) -> UnitOrder {
+        match order {
+            crate::scene::ROrder::Hold => UnitOrder::Hold,
+            crate::scene::ROrder::MoveTo(zone) => UnitOrder::MoveTo(zone.idx()),
+            crate::scene::ROrder::Pursue => UnitOrder::Pursue,
+        }
+    }
+}
+
+#[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Orders {
+    pub order: UnitOrder,
+    /// Men of the unit already through the crossing it is in.
+    pub progress: f64,
+    /// The zone it entered its current zone from.
+    pub came_from: Option<usize>,
+}
+
+/// The units that left a zone with an unbroken enemy in it this turn, under
+/// orders: the morale system makes them pay for it. Filled only when the
+/// rule `withdraw_morale` or `withdraw_rout` is on; emptied each turn.
+#[derive(Debug, Clone, Default)]
+pub struct Withdrawals {
+    pub units: Vec<usize>,
+}
+
+/// Why morale moved: the `why` command shows these with their sizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Modifier {
+    Casualties,
+    Outnumbered,
+    Contagion,
+    Leader,
+    Rumor,
+    Smoke,
+    Trapped,
+    Drums,
+    Recovery,
+    Orders,
+    /// The commander who leads it has fallen.
+    CommanderFell,
+    /// It left an enemy standing (the rule `withdraw_morale`).
+    Withdrawal,
+    /// What happened in the story: a scene's `Morale` effect.
+    Event,
+}
+
+/// The most moves of morale a unit notes in a turn (`Morale::last`); a save
+/// with more is refused.
+pub const MAX_LAST: usize = 64;
+
+/// The largest noted move either way (a save with a larger one is refused).
+pub const MAX_NOTED: f64 = 1e12;
+
+#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Morale {
+    /// 0..100.
+    pub value: f64,
+    pub state: MoraleState,
+    /// What moved it this turn, in order.
+    pub last: Vec<(Modifier, f64)>,
+    /// Believes the last rumor it heard says its side is lost.
+    pub believes_lost: bool,
+    /// 0..1: fear left from believing its side is lost (only with the rule
+    /// `rumor_fear` on); fades by `fear_decay` a turn.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fear: f64,
+}
+
+fn is_zero(value: &f64) -> bool {
+    *value == 0.0
+}
+
+impl Morale {
+    pub fn new(value: f64) -> Morale {
+        Morale {
+            value,
+            state: MoraleState::Steady,
+            last: Vec::new(),
+            believes_lost: false,
+            fear: 0.0,
+        }
+    }
+
+    /// A unit's morale at the opening: already wavering if it starts low.
+    pub fn opening(value: f64, rules: &crate::scene::Rules) -> Morale {
+        let mut morale = Morale::new(value);
+        if value < rules.waver_below {
+            morale.state = MoraleState::Wavering;
+        }
+        morale
+    }
+
+    /// Moves morale by `delta` (kept within 0..100) and notes why.
+    #[inline]
+    pub fn feel(&mut self, modifier: Modifier, delta: f64) {
+        self.value = (self.value + delta).clamp(0.0, 100.0);
+        self.push(modifier, delta);
+    }
+
+    /// Notes a move of `delta` for `modifier`. At most [`MAX_LAST`] moves
+    /// are noted a turn: past that, a move is added to the latest noted one
+    /// of the same kind; a kind not noted yet takes the place of a move
+    /// added to an earlier one of its own kind (there are fewer kinds than
+    /// places), so every kind that moved it is still there, with its total.
+    pub fn push(&mut self, modifier: Modifier, delta: f64) {
+        if delta == 0.0 {
+            return;
+        }
+        if self.last.len() >= MAX_LAST {
+            if let Some(at) = self.last.iter().rposition(|(m, _)| *m == modifier) {
+                fold(&mut self.last[at].1, delta);
+                return;
+            }
+            let twice = (1..self.last.len()).rev().find_map(|k| {
+                let kind = self.last[k].0;
+                self.last[..k]
+                    .iter()
+                    .rposition(|(m, _)| *m == kind)
+                    .map(|j| (j, k))
+            });
+            match twice {
+                Some((j, k)) => {
+                    let (_, moved) = self.last.remove(k);
+                    fold(&mut self.last[j].1, moved);
+                }
+                None => self.last.truncate(MAX_LAST - 1),
+            }
+        }
+        self.last.push((modifier, delta));
+    }
+}
+
+/// Adds a move to a noted one, within [`MAX_NOTED`].
+fn fold(noted: &mut f64, delta: f64) {
+    *noted = (*noted + delta).clamp(-MAX_NOTED, MAX_NOTED);
+}
+
+/// The units as the morale system (and the rally it runs) reads and writes them.
+pub(crate) type MoraleUnits<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static UnitInfo,
+        &'static mut Strength,
+        &'static Location,
+        &'static mut Orders,
+        &'static mut Morale,
+    ),
+>;
+
+#[derive(Resource, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Vision {
+    /// Per zone: smoke at or above `smoke_blind`.
+    pub blind: Vec<bool>,
+    /// Per side, per zone: the side can see what is there.
+    pub sees: Vec<Vec<bool>>,
+}
+
+impl Vision {
+    pub fn side_sees(&self, side: usize, zone: usize) -> bool {
+        self.sees
+            .get(side)
+            .and_then(|z| z.get(zone))
+            .copied()
+            .unwrap_or(true)
+    }
+    pub fn is_blind(&self, zone: usize) -> bool {
+        self.blind.get(zone).copied().unwrap_or(false)
+    }
+}
