@@ -20,7 +20,8 @@
 
 use super::catalogue::{self, Say, Ui, capitalizes, ui};
 use super::numbers::Sure;
-use super::render::{View, capitalize};
+use super::render::View;
+use super::wrap::capitalize;
 use crate::scene::{Compass, Locale};
 use crate::sim::Entry;
 use std::collections::{BTreeMap, BTreeSet};
@@ -78,24 +79,7 @@ enum Fate {
     Surrendered,
 }
 
-/// Why a run of turns (`next N`, `wait`) stops: something needs the player.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Alert {
-    /// A bridge or ford destroyed.
-    Destroyed,
-    /// A commander of his side killed, wounded or taken in the fighting.
-    CommanderFell,
-    /// One of his units broke, shattered or surrendered.
-    OwnBroke,
-    /// His units are being attacked.
-    Attacked,
-    /// An enemy came into sight near his men.
-    EnemySighted,
-    /// One of his units arrived.
-    Arrived,
-    /// The story: a choice to make, an event told, the end.
-    Story,
-}
+pub use super::catalogue::Alert;
 
 impl Alert {
     pub fn words(self, locale: Locale) -> &'static str {

@@ -4,29 +4,7 @@ use super::catalogue::{OrderHelp, Ui, command_help, order_help, ui};
 use crate::scene::Locale;
 use crate::scene::diag::closest;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    Look,
-    Status,
-    Map,
-    Next,
-    Wait,
-    Report,
-    Order,
-    Orders,
-    Log,
-    Why,
-    Save,
-    Load,
-    Saves,
-    Undo,
-    Reload,
-    Redo,
-    Sources,
-    Lang,
-    Help,
-    Quit,
-}
+pub use super::catalogue::Action;
 
 pub struct CommandSpec {
     pub name: &'static str,
@@ -385,19 +363,15 @@ pub fn help_topic(locale: Locale, topic: &str, columns: usize) -> Option<String>
     let help = command_help(locale, spec.action);
     let mut out = super::wrap::wrap(spec.usage, columns, "");
     out.push('\n');
-    out.push_str(&super::wrap::wrap(&capitalize_first(help), columns, "  "));
+    out.push_str(&super::wrap::wrap(
+        &super::wrap::capitalize(help),
+        columns,
+        "  ",
+    ));
     if spec.action == Action::Order {
         return help_topic(locale, "order", columns);
     }
     Some(out)
-}
-
-fn capitalize_first(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => format!("{}{}", c.to_uppercase(), chars.as_str()),
-        None => String::new(),
-    }
 }
 
 /// The usage line of the command the line starts with, for hints.

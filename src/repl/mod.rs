@@ -25,8 +25,8 @@ use review::source_mark;
 use crate::save;
 use crate::scene::{EndingId, Locale, Scene, UnitId, ZoneId};
 use crate::story::{Game, Output, StoryError, Told, UnitCommand};
+use catalogue::Alert;
 use catalogue::{OrderMsg, PromptMsg, Reload, SessionMsg, Ui, msg, ui};
-use chronicle::Alert;
 use commands::{Action, Parsed};
 use render::{Style, View};
 use std::borrow::Cow;
@@ -688,7 +688,7 @@ impl<'a> Session<'a> {
     /// An error from below the REPL (saves, files), as a sentence: a capital
     /// letter first, a full stop at the end.
     fn say_error(&mut self, text: &str) {
-        let text = render::capitalize(text.trim_end());
+        let text = wrap::capitalize(text.trim_end());
         let text = if text.ends_with(['.', '!', '?', '。']) {
             text
         } else {

@@ -251,7 +251,7 @@ impl Session<'_> {
         }
         self.say_wrapped(ui(l, Ui::OrdersChanged), "");
         for line in lines {
-            let line = render::capitalize(line.trim_start());
+            let line = super::wrap::capitalize(line.trim_start());
             self.say(&drawn::hang(
                 &line,
                 self.options.style.columns,
@@ -269,7 +269,7 @@ impl Session<'_> {
             self.error(err);
             return;
         };
-        let text = render::capitalize(&text);
+        let text = super::wrap::capitalize(&text);
         self.say_wrapped(&text, "");
     }
 }

@@ -424,6 +424,30 @@ pub fn pad(text: &str, columns: usize) -> String {
     format!("{text}{}", " ".repeat(columns.saturating_sub(w)))
 }
 
+/// Upper-cases the first letter, skipping colour codes before it.
+pub fn capitalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_escape = false;
+    let mut done = false;
+    for c in text.chars() {
+        if done {
+            out.push(c);
+        } else if in_escape {
+            out.push(c);
+            in_escape = !c.is_ascii_alphabetic();
+        } else if c == '\u{1b}' {
+            out.push(c);
+            in_escape = true;
+        } else if c == NAME_OPEN || c == NAME_CLOSE {
+            out.push(c);
+        } else {
+            out.extend(c.to_uppercase());
+            done = true;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,13 +1,11 @@
 //! English: every message of the catalogue.
 
 use super::{
-    Detail, Doing, MapKey, MenuMsg, Msg, Order, OrderHelp, OrderMsg, PromptMsg, Reload, RevealMsg,
-    Say, SessionMsg, Troops, Ui, ViewMsg,
+    Action, Alert, Detail, Doing, MapKey, MenuMsg, Msg, Order, OrderHelp, OrderMsg, PromptMsg,
+    Reload, RevealMsg, Say, SessionMsg, Troops, Ui, ViewMsg,
 };
 use crate::picture::Bearing;
-use crate::repl::chronicle::Alert;
-use crate::repl::commands::Action;
-use crate::repl::render::capitalize;
+use crate::repl::wrap::capitalize;
 use crate::scene::{Compass, MoraleState};
 use crate::sim::morale::Modifier;
 use crate::story::StoryError;

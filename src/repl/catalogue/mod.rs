@@ -36,6 +36,50 @@ macro_rules! phrases {
     };
 }
 
+/// Why a run of turns (`next N`, `wait`) stops: something needs the player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Alert {
+    /// A bridge or ford destroyed.
+    Destroyed,
+    /// A commander of his side killed, wounded or taken in the fighting.
+    CommanderFell,
+    /// One of his units broke, shattered or surrendered.
+    OwnBroke,
+    /// His units are being attacked.
+    Attacked,
+    /// An enemy came into sight near his men.
+    EnemySighted,
+    /// One of his units arrived.
+    Arrived,
+    /// The story: a choice to make, an event told, the end.
+    Story,
+}
+
+/// A command of the prompt (the command table, `commands.rs`, names its words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Look,
+    Status,
+    Map,
+    Next,
+    Wait,
+    Report,
+    Order,
+    Orders,
+    Log,
+    Why,
+    Save,
+    Load,
+    Saves,
+    Undo,
+    Reload,
+    Redo,
+    Sources,
+    Lang,
+    Help,
+    Quit,
+}
+
 phrases! {
     /// Fixed phrases of the interface: headings, labels, separators.
     pub enum Ui {
@@ -808,7 +852,7 @@ msg_groups!(
 );
 
 /// Why a run of turns stops, in words.
-pub fn alert(locale: Locale, alert: super::chronicle::Alert) -> &'static str {
+pub fn alert(locale: Locale, alert: Alert) -> &'static str {
     match locale {
         Locale::En => en::alert(alert),
         Locale::ZhHans | Locale::ZhHant => locale.zh(zh::alert(alert)),
@@ -880,7 +924,7 @@ pub fn order_refused(locale: Locale, unit: &str, err: &crate::story::StoryError)
 }
 
 /// A command's line in `help`.
-pub fn command_help(locale: Locale, action: super::commands::Action) -> &'static str {
+pub fn command_help(locale: Locale, action: Action) -> &'static str {
     match locale {
         Locale::En => en::command_help(action),
         Locale::ZhHans | Locale::ZhHant => locale.zh(zh::command_help(action)),
@@ -1001,7 +1045,7 @@ pub fn time_words(locale: Locale, minute: u32) -> String {
 }
 
 /// The wind in words: "a light wind from the south", 「微微南风」. Still air
-/// has no direction; `band` is [`super::chronicle::wind_band`]'s.
+/// has no direction; `band` is `chronicle::wind_band`'s.
 pub fn wind_phrase(locale: Locale, band: u8, toward: Compass) -> String {
     match locale {
         Locale::En => en::wind_phrase(band, toward),

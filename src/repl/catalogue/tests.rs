@@ -2,7 +2,6 @@
 //! locale, with the same placeholders in every language.
 
 use super::*;
-use crate::repl::chronicle::Alert;
 use crate::repl::commands::COMMANDS;
 use crate::story::StoryError;
 use std::collections::BTreeSet;
@@ -879,6 +878,6 @@ fn traditional_uses_taiwan_terms() {
         hint.contains("Enter 鍵") && !hint.contains("回車"),
         "{hint}"
     );
-    let save = command_help(Locale::ZhHant, crate::repl::commands::Action::Save);
+    let save = command_help(Locale::ZhHant, Action::Save);
     assert!(save.contains("預設") && !save.contains("默認"), "{save}");
 }

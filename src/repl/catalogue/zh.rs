@@ -5,12 +5,10 @@
 //! already and read the same again).
 
 use super::{
-    Detail, Doing, MapKey, MenuMsg, Msg, Order, OrderHelp, OrderMsg, PromptMsg, Reload, RevealMsg,
-    Say, SessionMsg, Troops, Ui, ViewMsg,
+    Action, Alert, Detail, Doing, MapKey, MenuMsg, Msg, Order, OrderHelp, OrderMsg, PromptMsg,
+    Reload, RevealMsg, Say, SessionMsg, Troops, Ui, ViewMsg,
 };
 use crate::picture::Bearing;
-use crate::repl::chronicle::Alert;
-use crate::repl::commands::Action;
 use crate::save::SaveError;
 use crate::scene::{Compass, Locale, MoraleState};
 use crate::sim::morale::Modifier;

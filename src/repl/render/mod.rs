@@ -19,7 +19,7 @@ use super::catalogue::{
     modifier_name, msg, state_name, template, ui,
 };
 use super::numbers::Sure;
-use super::wrap::{KEEP, NAME_CLOSE, NAME_OPEN, pad, width, wrap};
+use super::wrap::{KEEP, NAME_CLOSE, NAME_OPEN, capitalize, pad, width, wrap};
 use crate::picture::{Bearing, Clarity, Known, Reckoning, Reveal, Sighting, Source};
 use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
 use crate::sim::{Entry, Field};
@@ -669,30 +669,6 @@ impl View<'_> {
         let bearing = if s.lost { "" } else { bearing };
         [place, men, String::new(), bearing.to_string()]
     }
-}
-
-/// Upper-cases the first letter, skipping colour codes before it.
-pub(crate) fn capitalize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_escape = false;
-    let mut done = false;
-    for c in text.chars() {
-        if done {
-            out.push(c);
-        } else if in_escape {
-            out.push(c);
-            in_escape = !c.is_ascii_alphabetic();
-        } else if c == '\u{1b}' {
-            out.push(c);
-            in_escape = true;
-        } else if c == NAME_OPEN || c == NAME_CLOSE {
-            out.push(c);
-        } else {
-            out.extend(c.to_uppercase());
-            done = true;
-        }
-    }
-    out
 }
 
 #[cfg(test)]
