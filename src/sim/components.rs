@@ -1,13 +1,14 @@
 //! The components and resources several of the simulation's concepts read:
 //! what a unit, a commander and a zone are in the world (`UnitInfo`,
 //! `Strength`, `Location`, `Orders`, `Morale`, `CommanderState`,
-//! `ZoneIdx`), what each side sees (`Vision`), and who withdrew under
-//! orders (`Withdrawals`). One file at the bottom of `sim`, so the
-//! concepts that write them (movement, morale, perception) and those that
-//! read them depend on it rather than on each other; each concept keeps
-//! the systems that apply its effects, and re-exports what it writes.
+//! `ZoneIdx`), what each side sees (`Vision`), who withdrew under orders
+//! (`Withdrawals`), and the wind (`Weather`). One file at the bottom of
+//! `sim`, so the concepts that write them (movement, morale, perception,
+//! weather) and those that read them depend on it rather than on each
+//! other; each concept keeps the systems that apply its effects, and
+//! re-exports what it writes.
 
-use crate::scene::{Fate, MoraleState};
+use crate::scene::{Compass, Fate, MoraleState};
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -267,5 +268,21 @@ impl Vision {
     }
     pub fn is_blind(&self, zone: usize) -> bool {
         self.blind.get(zone).copied().unwrap_or(false)
+    }
+}
+
+/// The wind: strength 0..1 and the way it blows toward.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Weather {
+    pub wind: f64,
+    pub toward: Compass,
+}
+
+impl Default for Weather {
+    fn default() -> Self {
+        Weather {
+            wind: 0.2,
+            toward: Compass::North,
+        }
     }
 }

@@ -5,9 +5,8 @@
 //! Smoke itself stays the weather system's (made by fire).
 
 use super::chronicle::{Chronicle, Entry};
-use super::components::ZoneIdx;
+use super::components::{Weather, ZoneIdx};
 use super::field::Field;
-use super::weather::Weather;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -16,21 +16,7 @@ use crate::scene::Compass;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// The wind: strength 0..1 and the way it blows toward.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Weather {
-    pub wind: f64,
-    pub toward: Compass,
-}
-
-impl Default for Weather {
-    fn default() -> Self {
-        Weather {
-            wind: 0.2,
-            toward: Compass::North,
-        }
-    }
-}
+pub use super::components::Weather;
 
 /// Fire, fuel and smoke of a zone, each 0..1.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
