@@ -20,7 +20,7 @@
 
 use super::catalogue::{self, Say, Ui, capitalizes, ui};
 use super::numbers::Sure;
-use super::render::View;
+use super::render::{View, wind_band, wind_phrase};
 use super::wrap::capitalize;
 use crate::scene::{Compass, Locale};
 use crate::sim::Entry;
@@ -118,22 +118,6 @@ struct Fact {
     /// A measure to order facts of one rank (men involved).
     weight: u32,
     text: String,
-}
-
-/// Wind strength in the bands the words use.
-pub fn wind_band(strength: f64) -> u8 {
-    match strength {
-        s if s < 0.15 => 0,
-        s if s < 0.4 => 1,
-        s if s < 0.7 => 2,
-        _ => 3,
-    }
-}
-
-/// The wind in words: "a light wind from the south", 「微微南风」. Still air
-/// has no direction.
-pub fn wind_phrase(locale: Locale, strength: f64, toward: Compass) -> String {
-    catalogue::wind_phrase(locale, wind_band(strength), toward)
 }
 
 /// What one pass over a turn's entries gathered for the sentences told

@@ -1045,7 +1045,7 @@ pub fn time_words(locale: Locale, minute: u32) -> String {
 }
 
 /// The wind in words: "a light wind from the south", 「微微南风」. Still air
-/// has no direction; `band` is `chronicle::wind_band`'s.
+/// has no direction; `band` is `render::wind_band`'s.
 pub fn wind_phrase(locale: Locale, band: u8, toward: Compass) -> String {
     match locale {
         Locale::En => en::wind_phrase(band, toward),

@@ -201,10 +201,7 @@ impl View<'_> {
                 strength, toward, ..
             } => fill(
                 template(l, Detail::Wind),
-                &[(
-                    "wind",
-                    crate::repl::chronicle::wind_phrase(l, *strength, *toward),
-                )],
+                &[("wind", super::wind_phrase(l, *strength, *toward))],
             ),
             Entry::FireStarts { zone } => fill(
                 template(l, Detail::FireStarts),

@@ -671,6 +671,22 @@ impl View<'_> {
     }
 }
 
+/// Wind strength in the bands the words use.
+pub fn wind_band(strength: f64) -> u8 {
+    match strength {
+        s if s < 0.15 => 0,
+        s if s < 0.4 => 1,
+        s if s < 0.7 => 2,
+        _ => 3,
+    }
+}
+
+/// The wind in words: "a light wind from the south", 「微微南风」. Still air
+/// has no direction.
+pub fn wind_phrase(locale: Locale, strength: f64, toward: crate::scene::Compass) -> String {
+    super::catalogue::wind_phrase(locale, wind_band(strength), toward)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

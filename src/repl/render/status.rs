@@ -42,7 +42,7 @@ impl View<'_> {
         weather: &crate::sim::weather::Weather,
     ) -> String {
         let l = self.locale;
-        let wind = crate::repl::chronicle::wind_phrase(l, weather.wind, weather.toward);
+        let wind = super::wind_phrase(l, weather.wind, weather.toward);
         let head = msg(
             l,
             ViewMsg::TurnHeader {
@@ -85,7 +85,7 @@ impl View<'_> {
         weather: &crate::sim::weather::Weather,
     ) -> String {
         let l = self.locale;
-        let wind = crate::repl::chronicle::wind_phrase(l, weather.wind, weather.toward);
+        let wind = super::wind_phrase(l, weather.wind, weather.toward);
         let head = msg(
             l,
             ViewMsg::TurnsHeader {
@@ -445,7 +445,7 @@ impl View<'_> {
             .map(|z| z.burning.smoke)
             .unwrap_or(0.0);
         let weather = &self.known.weather;
-        let wind = crate::repl::chronicle::wind_phrase(l, weather.wind, weather.toward);
+        let wind = super::wind_phrase(l, weather.wind, weather.toward);
         msg(
             l,
             ViewMsg::WeatherLine {
