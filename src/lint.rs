@@ -197,8 +197,7 @@ fn play_one(scene: &Arc<Scene>, role: &str, seed: u64, run: u32) -> Result<Playe
     let driver = Driver::of_run(run);
     let (mut game, _) = Game::audited(Arc::clone(scene), role, seed, driver.other, None)?;
     game.keep_undo(false);
-    let intro = scene.meta().intro.clone();
-    let _ = game.tell(&intro, "intro");
+    let _ = game.tell_intro();
     let mut rng = BattleRng::from_seed(seed ^ ORDERS_STREAM ^ u64::from(run));
     let mut commands: Vec<String> = Vec::new();
     let mut oddities: Vec<(String, u32, usize)> = Vec::new();

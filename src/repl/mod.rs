@@ -365,7 +365,7 @@ impl<'a> Session<'a> {
         let line = msg(l, SessionMsg::RoleLine { role: &role, seed });
         self.say(&line);
         self.say("");
-        if let Some(intro) = self.game.tell(&meta.intro, "intro") {
+        if let Some(intro) = self.game.tell_intro() {
             let intro = self.with_view(|v| v.told(&intro));
             self.say_wrapped(&intro, "");
         }

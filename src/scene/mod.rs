@@ -17,7 +17,7 @@ pub mod rules;
 pub mod syntax;
 mod tables;
 pub mod text;
-mod validate;
+mod lower;
 
 pub use diag::Diagnostic;
 // The file's types a reader of a `Scene` meets; the file's own rows of
@@ -187,11 +187,11 @@ impl Scene {
     /// A condition written outside the scene (tests, tools), resolved
     /// against it: None when it names something the scene lacks.
     pub fn resolve_condition(&self, condition: &Condition) -> Option<Cond> {
-        resolved::resolve_condition(self, condition)
+        lower::condition(self, condition)
     }
     /// An effect written outside the scene, resolved against it.
     pub fn resolve_effect(&self, effect: &Effect) -> Option<Act> {
-        resolved::resolve_effect(self, effect)
+        lower::effect(self, effect)
     }
     /// Zone indices adjacent to `zone` (edges are both ways), ascending.
     pub fn neighbours(&self, zone: usize) -> Vec<usize> {
@@ -200,6 +200,39 @@ impl Scene {
     /// [`Scene::neighbours`] without the copy: computed once, at load.
     pub fn adjacent(&self, zone: usize) -> &[usize] {
         self.adjacency.get(zone).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// A loaded scene's tables, where a condition or effect written outside
+/// the file looks its ids up.
+impl resolved::Lookup for Scene {
+    fn find(&self, table: resolved::Table, id: &str) -> Option<usize> {
+        use resolved::Table;
+        match table {
+            Table::Zone => self.zone_idx(id),
+            Table::Side => self.side_idx(id),
+            Table::Unit => self.unit_idx(id),
+            Table::Commander => self.commander_idx(id),
+        }
+    }
+    fn ids(&self, table: resolved::Table) -> Vec<&str> {
+        use resolved::Table;
+        match table {
+            Table::Zone => self.zones.iter().map(|z| z.id.as_str()).collect(),
+            Table::Side => self.sides.iter().map(|s| s.id.as_str()).collect(),
+            Table::Unit => self.units.iter().map(|u| u.id.as_str()).collect(),
+            Table::Commander => self.commanders.iter().map(|c| c.id.as_str()).collect(),
+        }
+    }
+    fn zone_kind(&self, zone: usize) -> Option<ZoneKind> {
+        self.zones.get(zone).map(|z| z.kind)
+    }
+    fn commander_side(&self, commander: usize) -> Option<&str> {
+        let side = self.commanders.get(commander)?.side;
+        self.sides.get(side.idx()).map(|s| s.id.as_str())
+    }
+    fn drums(&self, commander: usize) -> bool {
+        self.commanders.get(commander).is_some_and(|c| c.drums)
     }
 }
 
@@ -259,33 +292,21 @@ impl IdIndex {
     }
 }
 
-/// Per zone, its neighbours both ways, sorted and without repeats: one pass
-/// over the edges.
-fn adjacency(zones: &[raw::Zone], zone_index: &IdIndex) -> Vec<Vec<usize>> {
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); zones.len()];
-    for (idx, zone) in zones.iter().enumerate() {
-        for adjacent in &zone.adjacent {
-            if let Some(other) = zone_index.find(zones, adjacent) {
-                out[idx].push(other);
-                out[other].push(idx);
-            }
-        }
-    }
-    for list in &mut out {
-        list.sort_unstable();
-        list.dedup();
-    }
-    out
-}
-
 /// Parses and checks the shared rules file.
 pub fn parse_rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
-    validate::rules(file, source)
+    lower::rules(file, source)
 }
 
 /// Parses and checks one scene file against the rules.
 pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec<Diagnostic>> {
-    let (mut raw, rules) = validate::scene(file, source, rules)?;
+    let lower::Lowered {
+        mut raw,
+        rules,
+        indexes,
+        adjacency,
+        refs,
+        resolved,
+    } = lower::scene(file, source, rules)?;
     // zh-Hant is made when a reader asks for it (`Text::get`): here each
     // text is only registered with the scene's terms, unless another scene
     // has the same text with other terms, when it is converted at once.
@@ -308,51 +329,24 @@ pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec
     raw.zones.shrink_to_fit();
     raw.commanders.shrink_to_fit();
     raw.units.shrink_to_fit();
-    let zone_index = IdIndex::new(&raw.zones);
-    let side_index = IdIndex::new(&raw.sides);
-    let unit_index = IdIndex::new(&raw.units);
-    let commander_index = IdIndex::new(&raw.commanders);
-    let adjacency = adjacency(&raw.zones, &zone_index);
-    let index = tables::Indexes {
-        zones: &zone_index,
-        sides: &side_index,
-        commanders: &commander_index,
-    };
-    let tables = tables::lower(&mut raw, index).map_err(|missing| unresolved(file, &missing))?;
-    let mut scene = Scene {
+    let tables = tables::lower(&mut raw, refs);
+    Ok(Scene {
         sides: tables.sides,
         zones: tables.zones,
         units: tables.units,
         commanders: tables.commanders,
         adjacency,
-        zone_index,
-        side_index,
-        unit_index,
-        commander_index,
+        zone_index: indexes.zones,
+        side_index: indexes.sides,
+        unit_index: indexes.units,
+        commander_index: indexes.commanders,
         content_hash: content_hash(source),
         file: file.to_string(),
         rules,
         raw,
-        resolved: Resolved::default(),
+        resolved,
         rules_hash: std::sync::OnceLock::new(),
-    };
-    match resolved::resolve(&scene) {
-        Ok(resolved) => {
-            scene.resolved = resolved;
-            Ok(scene)
-        }
-        Err(missing) => Err(unresolved(file, &missing)),
-    }
-}
-
-/// References that do not resolve. Validation lets no such scene through;
-/// should one pass, it is refused here rather than read with a fallback.
-fn unresolved(file: &str, missing: &[String]) -> Vec<Diagnostic> {
-    vec![file_problem(
-        file,
-        format!("these references do not resolve: {}", missing.join(", ")),
-        "check the ids named here against the scene's declarations",
-    )]
+    })
 }
 
 /// Calls `f` on every player-facing text of a scene.

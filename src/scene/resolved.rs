@@ -2,14 +2,15 @@
 //! load, to a typed index, and every reference table built then.
 //!
 //! The raw serde model ([`super::raw`]) stays what a file says (parsing,
-//! diagnostics with positions, the texts); this is what conditions, effects
-//! and targets become after validation. A resolved value cannot name a
-//! missing thing: a reference that does not resolve is a problem of the file,
-//! reported at load, never a silent fallback to index 0 at run time.
+//! diagnostics with positions, the texts); this is what conditions, effects,
+//! targets and placeholders become, made by the lowering's one walk
+//! (`super::lower`), which checks each reference where it resolves it. A
+//! resolved value cannot name a missing thing: a reference that does not
+//! resolve is a problem of the file, reported at load with its place, never
+//! a silent fallback to index 0 at run time.
 
 use super::Scene;
-use super::raw::RawScene;
-use super::raw::{Claim, Cmp, Compass, Condition, Effect, Fate, MoraleState, Order, Prose, Target};
+use super::raw::{Cmp, Compass, Fate, MoraleState};
 use std::collections::HashMap;
 
 macro_rules! ids {
@@ -102,7 +103,7 @@ file_ids!(
         |s, n| s.meta().playable.iter().position(|r| r == n).map(RoleId::at);
 );
 
-/// A condition with its ids resolved ([`Condition`] as the engine reads it).
+/// A condition with its ids resolved ([`super::Condition`] as the engine reads it).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cond {
     Always,
@@ -212,7 +213,7 @@ pub enum ROrder {
     Pursue,
 }
 
-/// An effect with its ids resolved ([`Effect`] as the engine applies it).
+/// An effect with its ids resolved ([`super::Effect`] as the engine applies it).
 /// Story-only effects (flags, narration) are the story's.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Act {
@@ -289,7 +290,7 @@ pub enum Act {
 pub struct Variants {
     pub when: Vec<Cond>,
     pub claims: Vec<Vec<Cond>>,
-    /// Per variant, its placeholders resolved ([`slots`]).
+    /// Per variant, its placeholders resolved.
     pub slots: Vec<Slots>,
 }
 
@@ -331,8 +332,46 @@ pub enum Named {
 /// for (None: no placeholder of this scene, which prints nothing).
 pub type Slots = Vec<(String, Option<Slot>)>;
 
-/// The placeholders of `text`, resolved against `scene`.
-pub fn slots(scene: &Scene, text: &super::Text) -> Slots {
+/// Where the ids of the four tables are looked up: the file's rows while
+/// the scene is lowered, the scene's own tables after (a condition or effect
+/// written outside the file, by a test or a tool). Either way the lowering
+/// does the looking, so a reference is resolved one way only.
+pub(crate) trait Lookup {
+    /// The index in its table of the item `id`.
+    fn find(&self, table: Table, id: &str) -> Option<usize>;
+    /// Every id of `table`, in no set order (for a hint).
+    fn ids(&self, table: Table) -> Vec<&str>;
+    /// The zone's kind (None for an index past the table).
+    fn zone_kind(&self, zone: usize) -> Option<super::ZoneKind>;
+    /// The id of the commander's side.
+    fn commander_side(&self, commander: usize) -> Option<&str>;
+    /// Whether the commander has drums to beat.
+    fn drums(&self, commander: usize) -> bool;
+}
+
+/// The four tables whose ids a scene refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Table {
+    Zone,
+    Side,
+    Unit,
+    Commander,
+}
+
+impl Table {
+    /// The table's word in a diagnostic ("unknown zone `x`").
+    pub(crate) fn word(self) -> &'static str {
+        match self {
+            Table::Zone => "zone",
+            Table::Side => "side",
+            Table::Unit => "unit",
+            Table::Commander => "commander",
+        }
+    }
+}
+
+/// The placeholders of `text`, resolved against `names`.
+pub(crate) fn slots(names: &dyn Lookup, text: &super::Text) -> Slots {
     use super::placeholder::{Placeholder, spans};
     let mut out: Slots = Vec::new();
     for tag in ["en", "zh-Hans", "zh-Hant"] {
@@ -344,7 +383,7 @@ pub fn slots(scene: &Scene, text: &super::Text) -> Slots {
             if out.iter().any(|(seen, _)| seen == inside) {
                 continue;
             }
-            let slot = Placeholder::parse(inside).and_then(|p| slot(scene, p));
+            let slot = Placeholder::parse(inside).and_then(|p| slot(names, p));
             out.push((inside.to_string(), slot));
         }
     }
@@ -352,15 +391,16 @@ pub fn slots(scene: &Scene, text: &super::Text) -> Slots {
 }
 
 /// One placeholder resolved; None when it names what the scene lacks.
-fn slot(scene: &Scene, placeholder: super::placeholder::Placeholder) -> Option<Slot> {
+pub(crate) fn slot(
+    names: &dyn Lookup,
+    placeholder: super::placeholder::Placeholder,
+) -> Option<Slot> {
     use super::placeholder::Placeholder as P;
-    let side = |id: &str| scene.side_idx(id).map(SideId::at);
-    let zone = |id: &str| scene.zone_idx(id).map(ZoneId::at);
-    let whose = |id: &str| {
-        side(id)
-            .map(Whose::Side)
-            .or_else(|| scene.unit_idx(id).map(|u| Whose::Unit(UnitId::at(u))))
-    };
+    let side = |id: &str| names.find(Table::Side, id).map(SideId::at);
+    let zone = |id: &str| names.find(Table::Zone, id).map(ZoneId::at);
+    let unit = |id: &str| names.find(Table::Unit, id).map(UnitId::at);
+    let commander = |id: &str| names.find(Table::Commander, id).map(CommanderId::at);
+    let whose = |id: &str| (side(id).map(Whose::Side)).or_else(|| unit(id).map(Whose::Unit));
     Some(match placeholder {
         P::Turn => Slot::Turn,
         P::Time => Slot::Time,
@@ -370,15 +410,12 @@ fn slot(scene: &Scene, placeholder: super::placeholder::Placeholder) -> Option<S
         P::Crossed(s, z) => Slot::Crossed(side(s)?, zone(z)?),
         P::Holder(z) => Slot::Holder(zone(z)?),
         P::Name(id) => Slot::Name(
-            side(id)
-                .map(Named::Side)
+            (side(id).map(Named::Side))
                 .or_else(|| zone(id).map(Named::Zone))
-                .or_else(|| scene.unit_idx(id).map(|u| Named::Unit(UnitId::at(u))))
-                .or_else(|| {
-                    (scene.commander_idx(id)).map(|c| Named::Commander(CommanderId::at(c)))
-                })?,
+                .or_else(|| unit(id).map(Named::Unit))
+                .or_else(|| commander(id).map(Named::Commander))?,
         ),
-        P::At(commander) => Slot::At(CommanderId::at(scene.commander_idx(commander)?)),
+        P::At(c) => Slot::At(commander(c)?),
     })
 }
 
@@ -467,11 +504,13 @@ pub struct Resolved {
     /// Per atmosphere line, its placeholders.
     pub atmosphere_slots: Vec<Slots>,
     pub prelude: Option<RPrelude>,
+    /// The scene's introduction (`meta.intro`).
+    pub intro: Variants,
     pub(crate) flag_index: HashMap<String, FlagId>,
     pub(crate) tp_index: HashMap<String, TpId>,
     pub(crate) event_index: HashMap<String, EventId>,
     pub(crate) ending_index: HashMap<String, EndingId>,
-    watch_index: HashMap<String, WatchId>,
+    pub(crate) watch_index: HashMap<String, WatchId>,
 }
 
 impl Resolved {
@@ -489,606 +528,6 @@ impl Resolved {
     }
     pub fn watch(&self, id: &str) -> Option<WatchId> {
         self.watch_index.get(id).copied()
-    }
-}
-
-/// The ids a scene mentions that did not resolve (none after validation).
-pub type Unresolved = Vec<String>;
-
-/// Resolves `scene`'s raw model. `scene` has its id indexes built; its
-/// `resolved` is filled from the result.
-pub(crate) fn resolve(scene: &Scene) -> Result<Resolved, Unresolved> {
-    let raw = &scene.raw;
-    let mut r = Resolver {
-        scene,
-        missing: Vec::new(),
-        out: Resolved::default(),
-    };
-    r.index(raw);
-    let out = &mut r.out;
-    out.roles = raw
-        .meta
-        .playable
-        .iter()
-        .map(|role| r_commander(scene, role, &mut r.missing))
-        .collect();
-    r.out.timeout = match r.out.ending_index.get(&raw.meta.timeout_ending) {
-        Some(ending) => *ending,
-        None => {
-            r.missing
-                .push(format!("ending \"{}\"", raw.meta.timeout_ending));
-            EndingId(u32::MAX)
-        }
-    };
-    let events = raw
-        .events
-        .iter()
-        .map(|event| REvent {
-            when: r.cond(&event.when),
-            text: event.text.as_ref().map(|p| r.prose(p)),
-            effects: r.acts(&event.effects),
-        })
-        .collect();
-    let turning_points = raw
-        .turning_points
-        .iter()
-        .map(|tp| RTurningPoint {
-            when: r.cond(&tp.when),
-            role: r_commander(scene, &tp.role, &mut r.missing),
-            situation: r.prose(&tp.situation),
-            options: tp
-                .options
-                .iter()
-                .map(|o| RChoice {
-                    claims: o.claims.iter().map(|c| r.cond(c)).collect(),
-                    narration: r.prose(&o.narration),
-                    perceived: o.perceived.as_ref().map(|p| r.prose(p)),
-                    effects: r.acts(&o.effects),
-                })
-                .collect(),
-            historical: tp.options.iter().position(|o| o.historical).unwrap_or(0),
-        })
-        .collect();
-    let endings = raw
-        .endings
-        .iter()
-        .map(|e| REnding {
-            when: r.cond(&e.when),
-            text: r.prose(&e.text),
-            summary: r.prose(&e.summary),
-            history: e.history.as_ref().map(|p| r.prose(p)),
-        })
-        .collect();
-    let atmosphere = raw.atmosphere.iter().map(|v| r.cond(&v.when)).collect();
-    let atmosphere_claims = raw
-        .atmosphere
-        .iter()
-        .map(|v| v.claims.iter().map(|c| r.cond(c)).collect())
-        .collect();
-    let prelude = raw.prelude.as_ref().map(|p| RPrelude {
-        text: p.text.as_ref().map(|t| r.prose(t)),
-        effects: r.acts(&p.effects),
-    });
-    r.out.events = events;
-    r.out.turning_points = turning_points;
-    r.out.endings = endings;
-    r.out.atmosphere = atmosphere;
-    r.out.atmosphere_claims = atmosphere_claims;
-    r.out.atmosphere_slots = (raw.atmosphere.iter())
-        .map(|v| slots(scene, &v.text))
-        .collect();
-    r.out.prelude = prelude;
-    if r.missing.is_empty() {
-        Ok(r.out)
-    } else {
-        Err(r.missing)
-    }
-}
-
-fn r_zone(scene: &Scene, id: &str, missing: &mut Unresolved) -> ZoneId {
-    scene.zone_idx(id).map(ZoneId::at).unwrap_or_else(|| {
-        missing.push(format!("zone \"{id}\""));
-        ZoneId(u32::MAX)
-    })
-}
-fn r_side(scene: &Scene, id: &str, missing: &mut Unresolved) -> SideId {
-    scene.side_idx(id).map(SideId::at).unwrap_or_else(|| {
-        missing.push(format!("side \"{id}\""));
-        SideId(u32::MAX)
-    })
-}
-fn r_unit(scene: &Scene, id: &str, missing: &mut Unresolved) -> UnitId {
-    scene.unit_idx(id).map(UnitId::at).unwrap_or_else(|| {
-        missing.push(format!("unit \"{id}\""));
-        UnitId(u32::MAX)
-    })
-}
-fn r_commander(scene: &Scene, id: &str, missing: &mut Unresolved) -> CommanderId {
-    scene
-        .commander_idx(id)
-        .map(CommanderId::at)
-        .unwrap_or_else(|| {
-            missing.push(format!("commander \"{id}\""));
-            CommanderId(u32::MAX)
-        })
-}
-fn r_order(scene: &Scene, order: &Order, missing: &mut Unresolved) -> ROrder {
-    match order {
-        Order::Hold => ROrder::Hold,
-        Order::MoveTo(zone) => ROrder::MoveTo(r_zone(scene, zone, missing)),
-        Order::Pursue => ROrder::Pursue,
-    }
-}
-
-struct Resolver<'a> {
-    scene: &'a Scene,
-    missing: Unresolved,
-    out: Resolved,
-}
-
-impl Resolver<'_> {
-    /// The story's own ids: turning points, events, endings, flags and
-    /// what `TurnsSince` watches.
-    fn index(&mut self, raw: &RawScene) {
-        let out = &mut self.out;
-        for (idx, tp) in raw.turning_points.iter().enumerate() {
-            out.tp_index.entry(tp.id.clone()).or_insert(TpId::at(idx));
-        }
-        for (idx, event) in raw.events.iter().enumerate() {
-            out.event_index
-                .entry(event.id.clone())
-                .or_insert(EventId::at(idx));
-        }
-        for (idx, ending) in raw.endings.iter().enumerate() {
-            out.ending_index
-                .entry(ending.id.clone())
-                .or_insert(EndingId::at(idx));
-        }
-        let mut flags: Vec<String> = Vec::new();
-        let mut watched: Vec<String> = Vec::new();
-        for_each_condition_of(raw, &mut |c| names(c, &mut flags, &mut watched));
-        for_each_effect_of(raw, &mut |effect| {
-            if let Effect::SetFlag(flag) | Effect::ClearFlag(flag) = effect {
-                flags.push(flag.clone());
-            }
-        });
-        flags.sort_unstable();
-        flags.dedup();
-        watched.sort_unstable();
-        watched.dedup();
-        let mut stamped: Vec<String> = Vec::new();
-        let mut no_flags = Vec::new();
-        for tp in &raw.turning_points {
-            names(&tp.when, &mut no_flags, &mut stamped);
-        }
-        for event in &raw.events {
-            names(&event.when, &mut no_flags, &mut stamped);
-        }
-        for ending in &raw.endings {
-            names(&ending.when, &mut no_flags, &mut stamped);
-        }
-        for (idx, flag) in flags.iter().enumerate() {
-            out.flag_index.insert(flag.clone(), FlagId::at(idx));
-        }
-        out.flags = flags;
-        out.watched = watched
-            .into_iter()
-            .enumerate()
-            .map(|(idx, id)| {
-                out.watch_index.insert(id.clone(), WatchId::at(idx));
-                Watch {
-                    stamped: stamped.contains(&id),
-                    event: out.event_index.get(&id).copied(),
-                    tp: out.tp_index.get(&id).copied(),
-                    flag: out.flag_index.get(&id).copied(),
-                    id,
-                }
-            })
-            .collect();
-    }
-
-    fn prose(&mut self, prose: &Prose) -> Variants {
-        match prose {
-            Prose::One(text) => Variants::always(slots(self.scene, text)),
-            Prose::Variants(items) => Variants {
-                when: items.iter().map(|v| self.cond(&v.when)).collect(),
-                claims: items
-                    .iter()
-                    .map(|v| v.claims.iter().map(|c| self.cond(c)).collect())
-                    .collect(),
-                slots: items.iter().map(|v| slots(self.scene, &v.text)).collect(),
-            },
-        }
-    }
-
-    fn zone(&mut self, id: &str) -> ZoneId {
-        r_zone(self.scene, id, &mut self.missing)
-    }
-    fn side(&mut self, id: &str) -> SideId {
-        r_side(self.scene, id, &mut self.missing)
-    }
-    fn unit(&mut self, id: &str) -> UnitId {
-        r_unit(self.scene, id, &mut self.missing)
-    }
-    fn commander(&mut self, id: &str) -> CommanderId {
-        r_commander(self.scene, id, &mut self.missing)
-    }
-    fn obscurant(&mut self, id: &str) -> ObscurantId {
-        self.scene
-            .obscurant_idx(id)
-            .map(ObscurantId::at)
-            .unwrap_or_else(|| {
-                self.missing.push(format!("obscurant \"{id}\""));
-                ObscurantId(u32::MAX)
-            })
-    }
-    fn tp(&mut self, id: &str) -> TpId {
-        self.out.tp(id).unwrap_or_else(|| {
-            self.missing.push(format!("turning point \"{id}\""));
-            TpId(u32::MAX)
-        })
-    }
-    fn flag(&mut self, id: &str) -> FlagId {
-        self.out.flag(id).unwrap_or_else(|| {
-            self.missing.push(format!("flag \"{id}\""));
-            FlagId(u32::MAX)
-        })
-    }
-
-    pub(crate) fn cond(&mut self, condition: &Condition) -> Cond {
-        match condition {
-            Condition::Always => Cond::Always,
-            Condition::Never => Cond::Never,
-            Condition::All(items) => Cond::All(items.iter().map(|c| self.cond(c)).collect()),
-            Condition::Any(items) => Cond::Any(items.iter().map(|c| self.cond(c)).collect()),
-            Condition::Not(item) => Cond::Not(Box::new(self.cond(item))),
-            Condition::Turn(cmp) => Cond::Turn(*cmp),
-            Condition::Minute(cmp) => Cond::Minute(*cmp),
-            Condition::Chosen { tp, option } => {
-                let id = self.tp(tp);
-                let found = self
-                    .scene
-                    .raw
-                    .turning_points
-                    .get(id.idx())
-                    .and_then(|t| t.options.iter().position(|o| o.id == *option));
-                match found {
-                    Some(found) => Cond::Chosen {
-                        tp: id,
-                        option: u32::try_from(found).unwrap_or(u32::MAX),
-                    },
-                    None => {
-                        self.missing
-                            .push(format!("option \"{option}\" of \"{tp}\""));
-                        Cond::Never
-                    }
-                }
-            }
-            Condition::Reached(tp) => Cond::Reached(self.tp(tp)),
-            Condition::Happened(event) => match self.out.event(event) {
-                Some(id) => Cond::Happened(id),
-                None => {
-                    self.missing.push(format!("event \"{event}\""));
-                    Cond::Never
-                }
-            },
-            Condition::Flag(flag) => Cond::Flag(self.flag(flag)),
-            Condition::UnitState { unit, is } => Cond::UnitState {
-                unit: self.unit(unit),
-                is: is.clone(),
-            },
-            Condition::UnitIn { unit, zone } => Cond::UnitIn {
-                unit: self.unit(unit),
-                zone: self.zone(zone),
-            },
-            Condition::UnitMen { unit, cmp } => Cond::UnitMen {
-                unit: self.unit(unit),
-                cmp: *cmp,
-            },
-            Condition::UnitMorale { unit, cmp } => Cond::UnitMorale {
-                unit: self.unit(unit),
-                cmp: *cmp,
-            },
-            Condition::CommanderIn { commander, zone } => Cond::CommanderIn {
-                commander: self.commander(commander),
-                zone: self.zone(zone),
-            },
-            Condition::SideStrength { side, cmp } => Cond::SideStrength {
-                side: self.side(side),
-                cmp: *cmp,
-            },
-            Condition::SideLosses { side, cmp } => Cond::SideLosses {
-                side: self.side(side),
-                cmp: *cmp,
-            },
-            Condition::SideRouting { side, cmp } => Cond::SideRouting {
-                side: self.side(side),
-                cmp: *cmp,
-            },
-            Condition::SideMenIn { side, zone, cmp } => Cond::SideMenIn {
-                side: self.side(side),
-                zone: self.zone(zone),
-                cmp: *cmp,
-            },
-            Condition::SideCrossed { side, zone, cmp } => Cond::SideCrossed {
-                side: self.side(side),
-                zone: self.zone(zone),
-                cmp: *cmp,
-            },
-            Condition::Smoke { zone, cmp } => Cond::Smoke {
-                zone: self.zone(zone),
-                cmp: *cmp,
-            },
-            Condition::Fire { zone, cmp } => Cond::Fire {
-                zone: self.zone(zone),
-                cmp: *cmp,
-            },
-            Condition::Wind(cmp) => Cond::Wind(*cmp),
-            Condition::WindToward(points) => Cond::WindToward(
-                points
-                    .iter()
-                    .fold(0, |mask, p| mask | 1 << p.clockwise_index()),
-            ),
-            Condition::WindFrom(points) => Cond::WindToward(
-                points
-                    .iter()
-                    .fold(0, |mask, p| mask | 1 << p.opposite().clockwise_index()),
-            ),
-            Condition::Passable(zone) => Cond::Passable(self.zone(zone)),
-            Condition::Playing(role) => {
-                match self.scene.raw.meta.playable.iter().position(|r| r == role) {
-                    Some(idx) => Cond::Playing(RoleId::at(idx)),
-                    None => {
-                        self.missing.push(format!("playable role \"{role}\""));
-                        Cond::Never
-                    }
-                }
-            }
-            Condition::PlayerSide(side) => Cond::PlayerSide(self.side(side)),
-            Condition::Sees { side, zone } => Cond::Sees {
-                side: self.side(side),
-                zone: self.zone(zone),
-            },
-            Condition::Fallen(commander) => Cond::Fallen(self.commander(commander)),
-            Condition::TurnsSince(id, cmp) => match self.out.watch_index.get(id) {
-                Some(watch) => Cond::TurnsSince(*watch, *cmp),
-                None => {
-                    self.missing
-                        .push(format!("flag, event or turning point \"{id}\""));
-                    Cond::Never
-                }
-            },
-            Condition::Obscured { zone, by, cmp } => Cond::Obscured {
-                zone: self.zone(zone),
-                by: self.obscurant(by),
-                cmp: *cmp,
-            },
-            Condition::Chance(p) => Cond::Chance(*p),
-        }
-    }
-
-    fn targets(&mut self, target: &Target) -> Targets {
-        match target {
-            Target::Unit(unit) => Targets::Units(vec![self.unit(unit)]),
-            Target::Units(units) => {
-                let mut list: Vec<UnitId> = units.iter().map(|u| self.unit(u)).collect();
-                list.sort_unstable();
-                list.dedup();
-                Targets::Units(list)
-            }
-            Target::Side(side) => Targets::Side(self.side(side)),
-            Target::SideIn { side, zone } => Targets::SideIn {
-                side: self.side(side),
-                zone: self.zone(zone),
-            },
-            Target::Zone(zone) => Targets::Zone(self.zone(zone)),
-        }
-    }
-
-    fn acts(&mut self, effects: &[Effect]) -> Vec<Act> {
-        effects.iter().map(|e| self.act(e)).collect()
-    }
-
-    fn act(&mut self, effect: &Effect) -> Act {
-        match effect {
-            Effect::Order { target, order } => Act::Order {
-                targets: self.targets(target),
-                order: r_order(self.scene, order, &mut self.missing),
-            },
-            Effect::Morale { target, delta } => Act::Morale {
-                targets: self.targets(target),
-                delta: *delta,
-            },
-            Effect::Rumor {
-                zone,
-                claim,
-                credibility,
-                ..
-            } => {
-                let (Claim::Routed(side) | Claim::Victorious(side)) = claim;
-                Act::Rumor {
-                    zone: self.zone(zone),
-                    about: self.side(side),
-                    routed: matches!(claim, Claim::Routed(_)),
-                    credibility: *credibility,
-                }
-            }
-            Effect::Fire { zone, intensity } => Act::Fire {
-                zone: self.zone(zone),
-                intensity: *intensity,
-            },
-            Effect::Smoke { zone, level } => Act::Smoke {
-                zone: self.zone(zone),
-                level: *level,
-            },
-            Effect::Wind { strength, toward } => Act::Wind {
-                strength: *strength,
-                toward: *toward,
-            },
-            Effect::Drums { commander, turns } => Act::Drums {
-                commander: self.commander(commander),
-                turns: *turns,
-            },
-            Effect::CommanderTo { commander, zone } => Act::CommanderTo {
-                commander: self.commander(commander),
-                zone: self.zone(zone),
-            },
-            Effect::Casualties { target, share } => Act::Casualties {
-                targets: self.targets(target),
-                share: *share,
-            },
-            Effect::Surrender(unit) => Act::Surrender(self.unit(unit)),
-            Effect::Destroy { zone, share } => Act::Destroy {
-                zone: self.zone(zone),
-                share: *share,
-            },
-            Effect::Arrive(unit) => Act::Arrive(self.unit(unit)),
-            Effect::WetCloth(side) => Act::WetCloth(self.side(side)),
-            Effect::SetFlag(flag) => Act::SetFlag(self.flag(flag)),
-            Effect::ClearFlag(flag) => Act::ClearFlag(self.flag(flag)),
-            Effect::Narrate(prose) => Act::Narrate(self.prose(prose)),
-            Effect::Fall { commander, fate } => Act::Fall {
-                commander: self.commander(commander),
-                fate: *fate,
-            },
-            Effect::Obscure { zones, by, level } => Act::Obscure {
-                zones: zones.iter().map(|z| self.zone(z)).collect(),
-                by: self.obscurant(by),
-                level: *level,
-            },
-            Effect::ChangeSide { who, side } => {
-                let commander = self.scene.commander_idx(who).map(CommanderId::at);
-                let unit = self.scene.unit_idx(who).map(UnitId::at);
-                if commander.is_none() && unit.is_none() {
-                    self.missing.push(format!("commander or unit \"{who}\""));
-                }
-                Act::ChangeSide {
-                    commander,
-                    unit,
-                    side: self.side(side),
-                }
-            }
-        }
-    }
-}
-
-/// A condition written outside the scene (a test's, the REPL's), resolved
-/// against the scene: None when it names something the scene lacks.
-pub(crate) fn resolve_condition(scene: &Scene, condition: &Condition) -> Option<Cond> {
-    let mut r = Resolver {
-        scene,
-        missing: Vec::new(),
-        out: scene.resolved.clone_indexes(),
-    };
-    let cond = r.cond(condition);
-    r.missing.is_empty().then_some(cond)
-}
-
-/// An effect written outside the scene, resolved against it.
-pub(crate) fn resolve_effect(scene: &Scene, effect: &Effect) -> Option<Act> {
-    let mut r = Resolver {
-        scene,
-        missing: Vec::new(),
-        out: scene.resolved.clone_indexes(),
-    };
-    let act = r.act(effect);
-    r.missing.is_empty().then_some(act)
-}
-
-impl Resolved {
-    fn clone_indexes(&self) -> Resolved {
-        Resolved {
-            flag_index: self.flag_index.clone(),
-            tp_index: self.tp_index.clone(),
-            event_index: self.event_index.clone(),
-            ending_index: self.ending_index.clone(),
-            watch_index: self.watch_index.clone(),
-            ..Resolved::default()
-        }
-    }
-}
-
-/// Every condition of the raw scene, including those inside text variants.
-fn for_each_condition_of(raw: &RawScene, f: &mut dyn FnMut(&Condition)) {
-    let prose = |p: &Prose, f: &mut dyn FnMut(&Condition)| {
-        if let Prose::Variants(items) = p {
-            for v in items {
-                f(&v.when);
-                v.claims.iter().for_each(&mut *f);
-            }
-        }
-    };
-    let effects = |effects: &[Effect], f: &mut dyn FnMut(&Condition)| {
-        for effect in effects {
-            if let Effect::Narrate(p) = effect {
-                prose(p, f);
-            }
-        }
-    };
-    prose(&raw.meta.intro, f);
-    for tp in &raw.turning_points {
-        f(&tp.when);
-        prose(&tp.situation, f);
-        for option in &tp.options {
-            option.claims.iter().for_each(&mut *f);
-            prose(&option.narration, f);
-            if let Some(p) = &option.perceived {
-                prose(p, f);
-            }
-            effects(&option.effects, f);
-        }
-    }
-    for event in &raw.events {
-        f(&event.when);
-        if let Some(p) = &event.text {
-            prose(p, f);
-        }
-        effects(&event.effects, f);
-    }
-    for ending in &raw.endings {
-        f(&ending.when);
-        prose(&ending.text, f);
-        prose(&ending.summary, f);
-        if let Some(p) = &ending.history {
-            prose(p, f);
-        }
-    }
-    for v in &raw.atmosphere {
-        f(&v.when);
-        v.claims.iter().for_each(&mut *f);
-    }
-    if let Some(prelude) = &raw.prelude {
-        if let Some(p) = &prelude.text {
-            prose(p, f);
-        }
-        effects(&prelude.effects, f);
-    }
-}
-
-fn for_each_effect_of(raw: &RawScene, f: &mut dyn FnMut(&Effect)) {
-    for tp in &raw.turning_points {
-        tp.options.iter().flat_map(|o| &o.effects).for_each(&mut *f);
-    }
-    raw.events.iter().flat_map(|e| &e.effects).for_each(&mut *f);
-    if let Some(prelude) = &raw.prelude {
-        prelude.effects.iter().for_each(&mut *f);
-    }
-}
-
-/// Flag names and `TurnsSince` ids anywhere in a condition.
-fn names(condition: &Condition, flags: &mut Vec<String>, watched: &mut Vec<String>) {
-    match condition {
-        Condition::Flag(flag) => flags.push(flag.clone()),
-        Condition::TurnsSince(id, _) => {
-            watched.push(id.clone());
-            // A watched id that is neither an event nor a turning point is a flag.
-            flags.push(id.clone());
-        }
-        Condition::All(items) | Condition::Any(items) => {
-            items.iter().for_each(|c| names(c, flags, watched));
-        }
-        Condition::Not(item) => names(item, flags, watched),
-        _ => {}
     }
 }
 
@@ -1136,5 +575,29 @@ mod tests {
             })
         );
         assert_eq!(scene.resolve_effect(&Effect::Arrive("ghost".into())), None);
+        // Written outside the file, a condition goes through the walk that
+        // lowers the file's own: what a text may say is allowed, what the
+        // file could not hold is not.
+        let ming = scene.find::<SideId>("ming").expect("a ming side");
+        assert_eq!(
+            scene.resolve_condition(&Condition::PlayerSide("ming".into())),
+            Some(Cond::PlayerSide(ming))
+        );
+        for refused in [
+            Condition::Flag("never-set".into()),
+            Condition::TurnsSince("nothing".into(), Cmp::AtLeast(1.0)),
+            Condition::Chance(1.5),
+            Condition::Turn(Cmp::AtLeast(f64::NAN)),
+        ] {
+            assert_eq!(scene.resolve_condition(&refused), None, "{refused:?}");
+        }
+        assert_eq!(
+            scene.resolve_effect(&Effect::Morale {
+                target: Target::Side("ming".into()),
+                delta: 500.0,
+            }),
+            None,
+            "a morale change out of range"
+        );
     }
 }

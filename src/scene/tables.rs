@@ -4,9 +4,9 @@
 //! here are made from them once, at load (`lower`), moving their names and
 //! texts rather than copying them, and the file's rows are not kept.
 
-use super::raw::{self, RawScene};
-use super::resolved::{CommanderId, ROrder, SideId, Unresolved, ZoneId};
-use super::{Colour, IdIndex, Text, UnitKind, ZoneKind};
+use super::raw::RawScene;
+use super::resolved::{CommanderId, ROrder, SideId, ZoneId};
+use super::{Colour, Text, UnitKind, ZoneKind};
 
 #[derive(Debug, Clone)]
 pub struct Side {
@@ -92,81 +92,31 @@ pub(super) struct Tables {
     pub commanders: Vec<Commander>,
 }
 
-/// The id indexes the references are looked up in (built on the file's
-/// rows, in the order the lowered rows keep).
-pub(super) struct Indexes<'a> {
-    pub zones: &'a IdIndex,
-    pub sides: &'a IdIndex,
-    pub commanders: &'a IdIndex,
+/// The rows' references, resolved by the lowering's walk, in the rows'
+/// order.
+#[derive(Debug, Default)]
+pub(super) struct Refs {
+    pub side_retreat: Vec<Option<ZoneId>>,
+    pub commander_side: Vec<SideId>,
+    pub commander_zone: Vec<ZoneId>,
+    pub unit_side: Vec<SideId>,
+    pub unit_zone: Vec<ZoneId>,
+    pub unit_order: Vec<ROrder>,
+    pub unit_leader: Vec<Option<CommanderId>>,
 }
 
 /// Lowers the file's sides, zones, units and commanders into the tables,
-/// taking them out of `raw`. A reference that does not resolve is named in
-/// the error (validation lets no such scene through).
-pub(super) fn lower(raw: &mut RawScene, index: Indexes) -> Result<Tables, Unresolved> {
-    let mut missing = Unresolved::new();
-    // First every reference, while the file's rows are there to look in.
-    let refs = {
-        let raw = &*raw;
-        let mut zone = |name: &str| match index.zones.find(&raw.zones, name) {
-            Some(idx) => ZoneId::at(idx),
-            None => {
-                missing.push(format!("zone \"{name}\""));
-                ZoneId(u32::MAX)
-            }
-        };
-        let unit_zones: Vec<ZoneId> = raw.units.iter().map(|u| zone(&u.zone)).collect();
-        let unit_orders: Vec<ROrder> = (raw.units.iter())
-            .map(|u| match &u.order {
-                raw::Order::Hold => ROrder::Hold,
-                raw::Order::MoveTo(to) => ROrder::MoveTo(zone(to)),
-                raw::Order::Pursue => ROrder::Pursue,
-            })
-            .collect();
-        let commander_zones: Vec<ZoneId> = raw.commanders.iter().map(|c| zone(&c.zone)).collect();
-        let retreats: Vec<Option<ZoneId>> = (raw.sides.iter())
-            .map(|side| match &side.retreat {
-                Some(to) => Some(zone(to)),
-                None => (raw.commanders.iter().zip(&commander_zones))
-                    .find(|(c, _)| c.side == side.id)
-                    .map(|(_, zone)| *zone),
-            })
-            .collect();
-        let mut side = |name: &str| match index.sides.find(&raw.sides, name) {
-            Some(idx) => SideId::at(idx),
-            None => {
-                missing.push(format!("side \"{name}\""));
-                SideId(u32::MAX)
-            }
-        };
-        let unit_sides: Vec<SideId> = raw.units.iter().map(|u| side(&u.side)).collect();
-        let commander_sides: Vec<SideId> = raw.commanders.iter().map(|c| side(&c.side)).collect();
-        let leaders: Vec<Option<CommanderId>> = (raw.units.iter())
-            .map(|u| {
-                let name = u.leader.as_deref()?;
-                Some(match index.commanders.find(&raw.commanders, name) {
-                    Some(idx) => CommanderId::at(idx),
-                    None => {
-                        missing.push(format!("commander \"{name}\""));
-                        CommanderId(u32::MAX)
-                    }
-                })
-            })
-            .collect();
-        (
-            (unit_sides, unit_zones, unit_orders, leaders),
-            (commander_sides, commander_zones),
-            retreats,
-        )
-    };
-    if !missing.is_empty() {
-        return Err(missing);
-    }
-    let (
-        (unit_sides, unit_zones, unit_orders, leaders),
-        (commander_sides, commander_zones),
-        retreats,
-    ) = refs;
+/// taking them out of `raw`, with the references the walk resolved.
+pub(super) fn lower(raw: &mut RawScene, refs: Refs) -> Tables {
+    let Refs {
+        side_retreat: retreats,
+        commander_side: commander_sides,
+        commander_zone: commander_zones,
+        unit_side: unit_sides,
+        unit_zone: unit_zones,
+        unit_order: unit_orders,
+        unit_leader: leaders,
+    } = refs;
     let sides = (std::mem::take(&mut raw.sides).into_iter().zip(retreats))
         .map(|(s, retreat)| Side {
             id: s.id,
@@ -225,12 +175,12 @@ pub(super) fn lower(raw: &mut RawScene, index: Indexes) -> Result<Tables, Unreso
             gives_orders: c.gives_orders,
         })
         .collect();
-    Ok(Tables {
+    Tables {
         sides,
         zones,
         units,
         commanders,
-    })
+    }
 }
 
 #[cfg(test)]

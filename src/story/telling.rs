@@ -76,37 +76,19 @@ impl Game {
                 .any(|c| c.side == side && near(c.zone))
     }
 
-    /// Tells story text now: the first variant whose condition holds, with its
-    /// placeholders' values taken from the world as it is. None when no
-    /// variant holds (the player is told nothing) or the text is empty.
-    pub fn tell(&mut self, prose: &Prose, owner: &str) -> Option<Told> {
-        if !self.tells {
-            return None;
-        }
-        // Prose from outside the scene's story (the intro): its conditions
-        // resolved here, one naming what the scene lacks never holding.
-        let resolve = |c: &Condition| self.scene.resolve_condition(c).unwrap_or(Cond::Never);
-        let variants = Variants {
-            when: prose
-                .variants()
-                .into_iter()
-                .map(|(when, _)| resolve(when))
-                .collect(),
-            claims: prose
-                .claims()
-                .into_iter()
-                .map(|claims| claims.iter().map(resolve).collect())
-                .collect(),
-            slots: (prose.variants().into_iter())
-                .map(|(_, text)| crate::scene::resolved::slots(&self.scene, text))
-                .collect(),
-        };
-        self.tell_variants(prose, &variants, owner, |k| {
-            text_id("meta", owner, prose, k)
+    /// Tells the scene's introduction now: the first variant whose condition
+    /// holds, its placeholders' values taken from the world as it is (its
+    /// conditions and placeholders were resolved at load). None when no
+    /// variant holds or the text is empty.
+    pub fn tell_intro(&mut self) -> Option<Told> {
+        let scene = Arc::clone(&self.scene);
+        let intro = &scene.meta().intro;
+        self.tell_variants(intro, &scene.resolved().intro, "intro", |k| {
+            text_id("meta", "intro", intro, k)
         })
     }
 
-    /// [`Game::tell`] with the prose's variants' conditions resolved. `id`
+    /// Tells story text by the prose's variants, their conditions resolved. `id`
     /// names the text told (the variant's index given) for the audit (see
     /// [`Audit`]): called only by an audited game.
     pub(super) fn tell_variants(

@@ -1,18 +1,28 @@
-//! Validation: every check a scene must pass, collecting all problems at once.
+//! The lowering: the file's raw model checked and resolved in one walk.
+//! Each reference is looked up where it is checked, so what comes out is
+//! either the scene's typed form (every id an index: [`Lowered`]) or every
+//! problem of the file at once, each at its place.
 //!
 //! Serde keeps no positions, so problems found after parsing are placed with
 //! a [`Locator`] that finds the declaration of the item (`id: "..."`) and the
 //! offending value after it.
 
+mod declare;
 mod story;
 
+use super::IdIndex;
 use super::diag::{Declaration, Diagnostic, Locator, closest};
 use super::placeholder;
 use super::raw::*;
+use super::resolved::{
+    Act, CommanderId, Cond, FlagId, Lookup, ObscurantId, RChoice, REnding, REvent, ROrder,
+    RPrelude, RTurningPoint, Resolved, RoleId, SideId, Slots, Table, Targets, UnitId, Variants,
+    ZoneId,
+};
 use super::rules::Rules;
 use super::syntax;
+use super::tables::Refs;
 use std::collections::{HashMap, HashSet};
-use story::set_flags;
 
 const REQUIRED_LOCALES: [&str; 2] = ["en", "zh-Hans"];
 const KNOWN_LOCALES: [&str; 3] = ["en", "zh-Hans", "zh-Hant"];
@@ -84,7 +94,83 @@ pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
     }
 }
 
-pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules), Vec<Diagnostic>> {
+/// A scene file lowered: the file's model (its texts, and the rows the
+/// tables are made of), its rules, the id indexes of its four tables, each
+/// zone's neighbours, the rows' references and the story, resolved.
+pub(super) struct Lowered {
+    pub raw: RawScene,
+    pub rules: Rules,
+    pub indexes: Indexes,
+    pub adjacency: Vec<Vec<usize>>,
+    pub refs: Refs,
+    pub resolved: Resolved,
+}
+
+/// The id indexes of the four tables, built on the file's rows (the tables
+/// keep their order).
+pub(super) struct Indexes {
+    pub zones: IdIndex,
+    pub sides: IdIndex,
+    pub units: IdIndex,
+    pub commanders: IdIndex,
+}
+
+/// The file's rows and their indexes: what the walk looks references up in.
+struct Rows<'a> {
+    raw: &'a RawScene,
+    indexes: &'a Indexes,
+}
+
+impl Lookup for Rows<'_> {
+    fn find(&self, table: Table, id: &str) -> Option<usize> {
+        let (raw, at) = (self.raw, self.indexes);
+        match table {
+            Table::Zone => at.zones.find(&raw.zones, id),
+            Table::Side => at.sides.find(&raw.sides, id),
+            Table::Unit => at.units.find(&raw.units, id),
+            Table::Commander => at.commanders.find(&raw.commanders, id),
+        }
+    }
+    fn ids(&self, table: Table) -> Vec<&str> {
+        let raw = self.raw;
+        match table {
+            Table::Zone => raw.zones.iter().map(|z| z.id.as_str()).collect(),
+            Table::Side => raw.sides.iter().map(|s| s.id.as_str()).collect(),
+            Table::Unit => raw.units.iter().map(|u| u.id.as_str()).collect(),
+            Table::Commander => raw.commanders.iter().map(|c| c.id.as_str()).collect(),
+        }
+    }
+    fn zone_kind(&self, zone: usize) -> Option<ZoneKind> {
+        self.raw.zones.get(zone).map(|z| z.kind)
+    }
+    fn commander_side(&self, commander: usize) -> Option<&str> {
+        self.raw.commanders.get(commander).map(|c| c.side.as_str())
+    }
+    fn drums(&self, commander: usize) -> bool {
+        self.raw.commanders.get(commander).is_some_and(|c| c.drums)
+    }
+}
+
+/// A condition written outside a loaded scene (a test's, a tool's),
+/// resolved by the walk that lowers the scene's own: None when it names
+/// something the scene lacks or is otherwise not one the file could hold.
+pub(super) fn condition(scene: &super::Scene, condition: &Condition) -> Option<Cond> {
+    let locator = Locator::new(&scene.file, "");
+    let mut checker = Checker::outside(&locator, scene);
+    let cond = checker.condition(condition);
+    checker.problems.is_empty().then_some(cond)
+}
+
+/// An effect written outside a loaded scene, resolved like [`condition`].
+pub(super) fn effect(scene: &super::Scene, effect: &Effect) -> Option<Act> {
+    let locator = Locator::new(&scene.file, "");
+    let mut checker = Checker::outside(&locator, scene);
+    let act = checker.effect(effect);
+    checker.problems.is_empty().then_some(act)
+}
+
+/// Reads, checks and resolves one scene file against the rules.
+pub(super) fn scene(file: &str, source: &str, base: &Rules) -> Result<Lowered, Vec<Diagnostic>> {
     let locator = readable(file, source)?;
     let source = locator.source;
     let options =
@@ -97,7 +183,17 @@ pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules)
             .from_str(source)
             .map_err(|err| vec![syntax::ron_error(&locator, &err)])?,
     };
-    let mut checker = Checker::new(&locator, &raw);
+    let indexes = Indexes {
+        zones: IdIndex::new(&raw.zones),
+        sides: IdIndex::new(&raw.sides),
+        units: IdIndex::new(&raw.units),
+        commanders: IdIndex::new(&raw.commanders),
+    };
+    let rows = Rows {
+        raw: &raw,
+        indexes: &indexes,
+    };
+    let mut checker = Checker::new(&locator, &raw, &rows);
     checker.check_all();
     let mut rules = base.clone();
     // The scene's own kinds of unit, over the rules' ones.
@@ -165,7 +261,20 @@ pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules)
         ));
     }
     if checker.problems.is_empty() {
-        Ok((raw, rules))
+        let Checker {
+            out: resolved,
+            refs,
+            adjacency,
+            ..
+        } = checker;
+        Ok(Lowered {
+            raw,
+            rules,
+            indexes,
+            adjacency,
+            refs,
+            resolved,
+        })
     } else {
         let mut problems = checker.problems;
         problems.sort_by_key(|d| (d.line, d.column));
@@ -177,13 +286,15 @@ pub fn scene(file: &str, source: &str, base: &Rules) -> Result<(RawScene, Rules)
 struct Checker<'a> {
     locator: &'a Locator<'a>,
     raw: &'a RawScene,
+    /// Where the four tables' ids are looked up.
+    names: &'a dyn Lookup,
     problems: Vec<Diagnostic>,
-    zones: HashSet<&'a str>,
-    sides: HashSet<&'a str>,
-    units: HashSet<&'a str>,
-    commanders: HashSet<&'a str>,
-    events: HashSet<&'a str>,
-    options: HashMap<&'a str, Vec<&'a str>>,
+    /// The story as resolved so far; its indexes are built first.
+    out: Resolved,
+    /// The table rows' references, resolved.
+    refs: Refs,
+    /// Per zone, its neighbours both ways, sorted, once each.
+    adjacency: Vec<Vec<usize>>,
     /// Every flag some `SetFlag` sets.
     flags: HashSet<&'a str>,
     /// The item being checked: positions are searched for inside it.
@@ -228,27 +339,16 @@ enum Audience {
 }
 
 impl<'a> Checker<'a> {
-    fn new(locator: &'a Locator<'a>, raw: &'a RawScene) -> Self {
+    fn new(locator: &'a Locator<'a>, raw: &'a RawScene, names: &'a dyn Lookup) -> Self {
         Checker {
             locator,
             raw,
+            names,
             problems: Vec::new(),
-            zones: raw.zones.iter().map(|z| z.id.as_str()).collect(),
-            sides: raw.sides.iter().map(|s| s.id.as_str()).collect(),
-            units: raw.units.iter().map(|u| u.id.as_str()).collect(),
-            commanders: raw.commanders.iter().map(|c| c.id.as_str()).collect(),
-            events: raw.events.iter().map(|e| e.id.as_str()).collect(),
-            options: raw
-                .turning_points
-                .iter()
-                .map(|tp| {
-                    (
-                        tp.id.as_str(),
-                        tp.options.iter().map(|o| o.id.as_str()).collect(),
-                    )
-                })
-                .collect(),
-            flags: set_flags(raw),
+            out: declare::story_indexes(raw),
+            refs: Refs::default(),
+            adjacency: Vec::new(),
+            flags: declare::set_flags(raw),
             anchor: Anchor::Nothing,
             audience: Audience::Everyone,
             in_variant: false,
@@ -262,6 +362,15 @@ impl<'a> Checker<'a> {
                 sides.len() > 1
             },
         }
+    }
+
+    /// A checker for what is written outside the loaded `scene`: it looks
+    /// ids up in the scene's tables and story, and allows what text
+    /// variants may say.
+    fn outside(locator: &'a Locator<'a>, scene: &'a super::Scene) -> Self {
+        let mut checker = Checker::new(locator, &scene.raw, scene);
+        checker.in_variant = true;
+        checker
     }
 
     /// A problem at the last of `needles` (each searched after the one
@@ -328,29 +437,29 @@ impl<'a> Checker<'a> {
         for side in &raw.sides {
             self.anchor_at("sides", &side.id);
             self.text(&side.name, "name");
-            if let Some(zone) = &side.retreat {
-                self.reference("zone", zone, "Sides");
-            }
+            let retreat = side.retreat.as_ref().map(|zone| self.zone(zone, "Sides"));
+            self.refs.side_retreat.push(retreat);
         }
         self.zones_and_graph();
         for commander in &raw.commanders {
             self.anchor_at("commanders", &commander.id);
             self.text(&commander.name, "name");
-            self.reference("side", &commander.side, "Commanders");
-            self.reference("zone", &commander.zone, "Commanders");
+            let side = self.side(&commander.side, "Commanders");
+            let zone = self.zone(&commander.zone, "Commanders");
+            self.refs.commander_side.push(side);
+            self.refs.commander_zone.push(zone);
             self.range("leadership", commander.leadership, 0.0, 10.0, "Commanders");
         }
+        self.default_retreats();
         for unit in &raw.units {
             self.unit(unit);
         }
         self.turning_points();
         for event in &raw.events {
             self.anchor_at("events", &event.id);
-            self.condition(&event.when);
+            let when = self.condition(&event.when);
             self.audience = Audience::Everyone;
-            if let Some(text) = &event.text {
-                self.prose(text, "text");
-            }
+            let text = event.text.as_ref().map(|text| self.prose(text, "text"));
             if event.effects.is_empty() && event.text.is_none() {
                 self.report(
                     &["effects:"],
@@ -359,9 +468,12 @@ impl<'a> Checker<'a> {
                     "Events",
                 );
             }
-            for effect in &event.effects {
-                self.effect(effect);
-            }
+            let effects = event.effects.iter().map(|e| self.effect(e)).collect();
+            self.out.events.push(REvent {
+                when,
+                text,
+                effects,
+            });
         }
         for (id, obscurant) in &raw.obscurants {
             self.anchor = Anchor::Obscurant(id);
@@ -385,9 +497,7 @@ impl<'a> Checker<'a> {
         if let Some(prelude) = &raw.prelude {
             self.anchor = Anchor::Prelude;
             self.audience = Audience::Everyone;
-            if let Some(text) = &prelude.text {
-                self.prose(text, "text");
-            }
+            let text = prelude.text.as_ref().map(|text| self.prose(text, "text"));
             if prelude.text.is_none() && prelude.effects.is_empty() {
                 self.report(
                     &[],
@@ -396,18 +506,33 @@ impl<'a> Checker<'a> {
                     "Prelude",
                 );
             }
-            for effect in &prelude.effects {
-                self.effect(effect);
-            }
+            let effects = prelude.effects.iter().map(|e| self.effect(e)).collect();
+            self.out.prelude = Some(RPrelude { text, effects });
         }
         self.endings();
         self.reachability();
         self.audience = Audience::Everyone;
         self.anchor = Anchor::Nothing;
-        self.prose(&raw.meta.intro, "intro");
+        self.out.intro = self.prose(&raw.meta.intro, "intro");
         for variant in &raw.atmosphere {
-            self.variant(&variant.when, &variant.text, "atmosphere");
-            self.claims(&variant.claims);
+            let (when, slots) = self.variant(&variant.when, &variant.text, "atmosphere");
+            let claims = self.claims(&variant.claims);
+            self.out.atmosphere.push(when);
+            self.out.atmosphere_claims.push(claims);
+            self.out.atmosphere_slots.push(slots);
+        }
+    }
+
+    /// A side that names no `retreat` runs to where its first commander
+    /// stands (none: its routing men stay where they are).
+    fn default_retreats(&mut self) {
+        let refs = &mut self.refs;
+        for (idx, retreat) in refs.side_retreat.iter_mut().enumerate() {
+            if retreat.is_none() {
+                *retreat = (refs.commander_side.iter().zip(&refs.commander_zone))
+                    .find(|(side, _)| side.idx() == idx)
+                    .map(|(_, zone)| *zone);
+            }
         }
     }
 
@@ -443,9 +568,12 @@ impl<'a> Checker<'a> {
         if let Some(wind) = &meta.wind {
             self.range("strength", wind.strength, 0.0, 1.0, "Meta");
         }
-        if !self.raw.endings.iter().any(|e| e.id == meta.timeout_ending) {
-            let ids: Vec<&str> = self.raw.endings.iter().map(|e| e.id.as_str()).collect();
-            self.unknown("ending", &meta.timeout_ending, &ids, "Meta");
+        match self.out.ending(&meta.timeout_ending) {
+            Some(ending) => self.out.timeout = ending,
+            None => {
+                let ids: Vec<&str> = self.raw.endings.iter().map(|e| e.id.as_str()).collect();
+                self.unknown("ending", &meta.timeout_ending, &ids, "Meta");
+            }
         }
         if meta.playable.is_empty() {
             self.report(
@@ -456,7 +584,8 @@ impl<'a> Checker<'a> {
             );
         }
         for role in &meta.playable {
-            self.reference("commander", role, "Meta");
+            let commander = self.commander(role, "Meta");
+            self.out.roles.push(commander);
         }
     }
 
@@ -521,7 +650,8 @@ impl<'a> Checker<'a> {
 
     fn zones_and_graph(&mut self) {
         let raw = self.raw;
-        for zone in &raw.zones {
+        self.adjacency = vec![Vec::new(); raw.zones.len()];
+        for (idx, zone) in raw.zones.iter().enumerate() {
             self.anchor_at("zones", &zone.id);
             self.text(&zone.name, "name");
             for adjacent in &zone.adjacent {
@@ -533,8 +663,9 @@ impl<'a> Checker<'a> {
                         "remove it from `adjacent`".into(),
                         "Zones",
                     );
-                } else {
-                    self.reference("zone", adjacent, "Zones");
+                } else if let Some(other) = self.find(Table::Zone, adjacent, "Zones") {
+                    self.adjacency[idx].push(other);
+                    self.adjacency[other].push(idx);
                 }
             }
             for (field, value, max) in [
@@ -592,18 +723,19 @@ impl<'a> Checker<'a> {
             );
             return;
         }
-        let mut edges: HashMap<&str, Vec<&str>> = HashMap::new();
-        for zone in &raw.zones {
-            for adjacent in &zone.adjacent {
-                edges.entry(&zone.id).or_default().push(adjacent);
-                edges.entry(adjacent).or_default().push(&zone.id);
-            }
+        for list in &mut self.adjacency {
+            list.sort_unstable();
+            list.dedup();
         }
+        // Reached by id: a repeated id (reported as such) is not also
+        // reported as cut off.
+        let mut seen = vec![false; raw.zones.len()];
         let mut reached: HashSet<&str> = HashSet::new();
-        let mut stack = vec![raw.zones[0].id.as_str()];
+        let mut stack = vec![0];
         while let Some(zone) = stack.pop() {
-            if reached.insert(zone) {
-                stack.extend(edges.get(zone).into_iter().flatten().copied());
+            if !std::mem::replace(&mut seen[zone], true) {
+                reached.insert(&raw.zones[zone].id);
+                stack.extend(self.adjacency[zone].iter().copied());
             }
         }
         for zone in &raw.zones {
@@ -625,16 +757,16 @@ impl<'a> Checker<'a> {
     fn unit(&mut self, unit: &'a Unit) {
         self.anchor_at("units", &unit.id);
         self.text(&unit.name, "name");
-        self.reference("side", &unit.side, "Units");
-        self.reference("zone", &unit.zone, "Units");
+        let side = self.side(&unit.side, "Units");
+        let zone = self.zone(&unit.zone, "Units");
         self.range("men", f64::from(unit.men), 1.0, 1_000_000.0, "Units");
         self.range("quality", unit.quality, 0.0, 1.0, "Units");
         self.range("morale", unit.morale, 0.0, 100.0, "Units");
         self.range("precedence", f64::from(unit.precedence), 0.0, 9.0, "Units");
-        if let Some(leader) = &unit.leader {
-            self.reference("commander", leader, "Units");
-            if let Some(commander) = self.raw.commanders.iter().find(|c| &c.id == leader)
-                && commander.side != unit.side
+        let leader = unit.leader.as_ref().map(|leader| {
+            let commander = self.commander(leader, "Units");
+            if let Some(side) = self.names.commander_side(commander.idx())
+                && side != unit.side
             {
                 self.report(
                     &[&format!("\"{leader}\"")],
@@ -643,26 +775,54 @@ impl<'a> Checker<'a> {
                     "Units",
                 );
             }
-        }
-        if let Order::MoveTo(zone) = &unit.order {
-            self.reference("zone", zone, "Units");
+            commander
+        });
+        let order = self.order(&unit.order, "Units");
+        let refs = &mut self.refs;
+        refs.unit_side.push(side);
+        refs.unit_zone.push(zone);
+        refs.unit_leader.push(leader);
+        refs.unit_order.push(order);
+    }
+
+    /// A standing order, its zone looked up.
+    fn order(&mut self, order: &Order, guide: &'static str) -> ROrder {
+        match order {
+            Order::Hold => ROrder::Hold,
+            Order::MoveTo(zone) => ROrder::MoveTo(self.zone(zone, guide)),
+            Order::Pursue => ROrder::Pursue,
         }
     }
 
-    /// An id must name an existing thing of its kind.
-    fn reference(&mut self, kind: &str, id: &str, guide: &'static str) {
-        let known: &HashSet<&str> = match kind {
-            "zone" => &self.zones,
-            "side" => &self.sides,
-            "unit" => &self.units,
-            "commander" => &self.commanders,
-            _ => return,
-        };
-        if !known.contains(id) {
-            let mut ids: Vec<&str> = known.iter().copied().collect();
+    /// The index of the item `id` of `table`; None, reported with the
+    /// nearest id as a hint, when the table has no such item.
+    fn find(&mut self, table: Table, id: &str, guide: &'static str) -> Option<usize> {
+        let found = self.names.find(table, id);
+        if found.is_none() {
+            let mut ids = self.names.ids(table);
             ids.sort_unstable();
-            self.unknown(kind, id, &ids, guide);
+            self.unknown(table.word(), id, &ids, guide);
         }
+        found
+    }
+
+    // A reference that does not resolve is reported and stands for no item
+    // (an index past every table): the scene is refused, so none is read.
+    fn zone(&mut self, id: &str, guide: &'static str) -> ZoneId {
+        self.find(Table::Zone, id, guide)
+            .map_or(ZoneId(u32::MAX), ZoneId::at)
+    }
+    fn side(&mut self, id: &str, guide: &'static str) -> SideId {
+        self.find(Table::Side, id, guide)
+            .map_or(SideId(u32::MAX), SideId::at)
+    }
+    fn unit_id(&mut self, id: &str, guide: &'static str) -> UnitId {
+        self.find(Table::Unit, id, guide)
+            .map_or(UnitId(u32::MAX), UnitId::at)
+    }
+    fn commander(&mut self, id: &str, guide: &'static str) -> CommanderId {
+        self.find(Table::Commander, id, guide)
+            .map_or(CommanderId(u32::MAX), CommanderId::at)
     }
 
     fn unknown(&mut self, kind: &str, id: &str, known: &[&str], guide: &'static str) {
