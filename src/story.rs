@@ -49,7 +49,6 @@ pub struct Game {
     scene: Arc<Scene>,
     battle: Battle,
     story: StoryState,
-    role: String,
     seed: u64,
     policy: Policy,
     /// The player's own decisions, when an auto-player plays the role.
@@ -216,17 +215,18 @@ impl Game {
         player: Option<Policy>,
         audit: bool,
     ) -> Result<(Game, Vec<Output>), StoryError> {
-        if !scene.meta().playable.iter().any(|r| r == role) {
+        // The role's name is matched here, at the edge (the command line, a
+        // save); the game knows it by its index from now on.
+        let Some(role_id) = scene.find::<RoleId>(role) else {
             return Err(StoryError::NoSuchRole(
                 role.to_string(),
                 scene.meta().playable.join(", "),
             ));
-        }
+        };
         let battle = Battle::new(&scene, seed);
         let mut game = Game {
             battle,
             story: StoryState::default(),
-            role: role.to_string(),
             seed,
             policy: others,
             player_policy: player,
@@ -238,14 +238,7 @@ impl Game {
             undo_stack: Vec::new(),
             keeps_undo: true,
             tells: true,
-            role_id: RoleId::at(
-                scene
-                    .meta()
-                    .playable
-                    .iter()
-                    .position(|r| r == role)
-                    .unwrap_or(0),
-            ),
+            role_id,
             marks: Marks::of(&scene, &StoryState::default()),
             readers: verdicts::Readers::of(scene.resolved()),
             opening: None,
@@ -334,8 +327,9 @@ impl Game {
     pub fn scene_arc(&self) -> Arc<Scene> {
         Arc::clone(&self.scene)
     }
+    /// The played role's id, as the scene file and a save write it.
     pub fn role(&self) -> &str {
-        &self.role
+        self.scene.id_of(self.role_id)
     }
     pub fn seed(&self) -> u64 {
         self.seed

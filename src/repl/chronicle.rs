@@ -847,11 +847,7 @@ impl View<'_> {
                 continue;
             }
             let mine = self.commander_side(*commander) == Some(self.side);
-            let yours = self
-                .scene
-                .commanders()
-                .get(*commander)
-                .is_some_and(|c| Some(&c.id) == self.role.as_ref());
+            let yours = self.role == Some(*commander);
             if yours {
                 found.say(
                     4,

@@ -341,7 +341,7 @@ impl<'a> Session<'a> {
             known: &known,
             locale: self.options.locale,
             side: self.game.role_side(),
-            role: Some(self.game.role().to_string()),
+            role: Some(self.game.role_commander()),
             style: self.options.style,
         };
         f(&view)

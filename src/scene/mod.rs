@@ -9,6 +9,7 @@
 pub mod diag;
 pub mod hant;
 mod lex;
+mod lower;
 mod parts;
 pub mod placeholder;
 pub mod raw;
@@ -17,7 +18,6 @@ pub mod rules;
 pub mod syntax;
 mod tables;
 pub mod text;
-mod lower;
 
 pub use diag::Diagnostic;
 // The file's types a reader of a `Scene` meets; the file's own rows of

@@ -78,7 +78,7 @@ impl Game {
             Some(copy) => copy,
             None => match Game::with_policies(
                 Arc::clone(&scene),
-                &self.role,
+                self.role(),
                 self.seed,
                 others,
                 Some(player),

@@ -277,7 +277,7 @@ fn check_views(
         known: &known,
         locale: oracle.locale,
         side: game.role_side(),
-        role: Some(game.role().to_string()),
+        role: Some(game.role_commander()),
         style: Style {
             colour: false,
             columns: 240,

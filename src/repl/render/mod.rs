@@ -120,8 +120,9 @@ pub struct View<'a> {
     pub known: &'a Known,
     pub locale: Locale,
     pub side: usize,
-    /// The commander the player plays, when there is one.
-    pub role: Option<String>,
+    /// The commander the player plays (his index among the scene's
+    /// commanders), when there is one.
+    pub role: Option<usize>,
     pub style: Style,
 }
 
@@ -253,11 +254,7 @@ impl View<'_> {
     /// A commander's drums, "your drums" when he is the player's own:
     /// 「你的鼓声」.
     fn drums_of(&self, commander: usize) -> String {
-        let yours = self
-            .scene
-            .commanders()
-            .get(commander)
-            .is_some_and(|c| Some(&c.id) == self.role.as_ref());
+        let yours = self.role == Some(commander);
         let commander = self.commander_name(commander);
         msg(
             self.locale,
@@ -370,11 +367,7 @@ impl View<'_> {
         }
         let l = self.locale;
         // The played commander reads of his own fall in the second person.
-        let yours = self
-            .scene
-            .commanders()
-            .get(commander)
-            .is_some_and(|c| Some(&c.id) == self.role.as_ref());
+        let yours = self.role == Some(commander);
         let text = template(l, Detail::fall(fate, yours));
         if yours {
             return Some(fill(text, &[("zone", self.zone_name(state.zone))]));
