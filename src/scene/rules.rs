@@ -252,6 +252,15 @@ rules! {
     /// takes the historical option).
     #[serde(default = "greedy_lookahead")]
     greedy_lookahead: 0.0 ..= 64.0,
+    /// Look-ahead games per option the greedy policy plays before it may
+    /// stop early, once one option clearly leads (`greedy_lookahead`: it
+    /// always plays them all).
+    #[serde(default = "greedy_min_lookahead")]
+    greedy_min_lookahead: 1.0 ..= 64.0,
+    /// A gap in mean greedy score below which two options count as alike,
+    /// so the race may stop between them (0: only a clear lead stops it).
+    #[serde(default)]
+    greedy_indifference: 0.0 ..= 1.0,
     /// Weight of fallen commanders against men out of hand in the greedy score.
     #[serde(default = "greedy_commander_weight")]
     greedy_commander_weight: 0.0 ..= 10.0,
@@ -306,6 +315,9 @@ fn doctrine_fresh() -> f64 {
 }
 fn greedy_lookahead() -> f64 {
     6.0
+}
+fn greedy_min_lookahead() -> f64 {
+    2.0
 }
 fn greedy_commander_weight() -> f64 {
     0.5

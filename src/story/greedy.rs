@@ -93,7 +93,12 @@ impl Game {
         copy.policy = others;
         copy.player_policy = Some(player);
         let limit = scene.meta().max_turns.saturating_add(5);
-        let mut scores = vec![0.0_f64; tp.options.len()];
+        let at_least = (scene.rules().greedy_min_lookahead.round() as u32).clamp(1, games);
+        let mut race = Race::new(
+            tp.options.len(),
+            historical,
+            scene.rules().greedy_indifference,
+        );
         for game in 0..games {
             let key = crate::scene::content_hash(&format!(
                 "greedy:{}:{}:{}:{game}",
@@ -101,18 +106,16 @@ impl Game {
             ));
             let mut start = snapshot.clone();
             start.world.rng.reseed(key);
-            for (option, score) in scores.iter_mut().enumerate() {
+            for option in 0..tp.options.len() {
                 copy.look_ahead(&start, key, tp_id, option, limit);
-                *score += copy.side_score(side);
+                race.score(option, copy.side_score(side));
+            }
+            if game + 1 >= at_least && race.decided() {
+                break;
             }
         }
         self.lookahead = Some(copy);
-        let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        if scores.get(historical) == Some(&best) {
-            historical
-        } else {
-            scores.iter().position(|s| *s == best).unwrap_or(historical)
-        }
+        race.leader()
     }
 
     /// Plays one look-ahead game on this copy: `start` restored, every
@@ -155,6 +158,84 @@ impl Game {
         (enemy.out_of_hand() - own.out_of_hand())
             + weight * (enemy.fallen_share() - own.fallen_share())
     }
+}
+
+/// The options' look-ahead scores, game by game: every option's `j`th game
+/// is played under the same luck (common random numbers), so the options
+/// are compared pair by pair, game by game.
+struct Race {
+    /// Per option, its score in each game played so far.
+    scores: Vec<Vec<f64>>,
+    historical: usize,
+    /// A gap in mean score below this is no gap worth more games.
+    indifference: f64,
+}
+
+impl Race {
+    fn new(options: usize, historical: usize, indifference: f64) -> Race {
+        Race {
+            scores: vec![Vec::new(); options],
+            historical,
+            indifference,
+        }
+    }
+
+    fn score(&mut self, option: usize, score: f64) {
+        if let Some(games) = self.scores.get_mut(option) {
+            games.push(score);
+        }
+    }
+
+    /// The best mean score; ties go to the historical option, then to the
+    /// first.
+    fn leader(&self) -> usize {
+        let total = |games: &Vec<f64>| games.iter().sum::<f64>();
+        let best = (self.scores.iter().map(total)).fold(f64::NEG_INFINITY, f64::max);
+        if self.scores.get(self.historical).map(total) == Some(best) {
+            self.historical
+        } else {
+            (self.scores.iter().position(|games| total(games) == best)).unwrap_or(self.historical)
+        }
+    }
+
+    /// Whether more games would not change the pick, as far as the games so
+    /// far can tell: the leader beats every other option, game for game, by
+    /// more than the spread of those differences leaves in doubt (a paired
+    /// one-sided Student's t at 95 %), or every option has scored the same
+    /// in every game (what was chosen changed nothing the score reads).
+    fn decided(&self) -> bool {
+        let leader = self.leader();
+        let Some(lead) = self.scores.get(leader) else {
+            return true;
+        };
+        let n = lead.len();
+        if n < 2 {
+            return false;
+        }
+        let same = (self.scores.iter()).all(|games| games == lead);
+        if same {
+            return n >= 3;
+        }
+        self.scores
+            .iter()
+            .enumerate()
+            .filter(|(option, _)| *option != leader)
+            .all(|(_, games)| {
+                let gaps: Vec<f64> = lead.iter().zip(games).map(|(a, b)| a - b).collect();
+                let mean = gaps.iter().sum::<f64>() / n as f64;
+                let var = gaps.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+                let doubt = student_t95(n - 1) * (var / n as f64).sqrt();
+                (mean > 0.0 && mean > doubt) || mean.abs() + doubt < self.indifference
+            })
+    }
+}
+
+/// The one-sided 95 % point of Student's t with `df` degrees of freedom.
+fn student_t95(df: usize) -> f64 {
+    const T: [f64; 10] = [
+        6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812,
+    ];
+    T.get(df.saturating_sub(1)).copied().unwrap_or(1.645)
 }
 
 /// What a side (or the sides against it) has left.
@@ -209,6 +290,7 @@ impl Standing {
 #[cfg(test)]
 mod tests {
     use super::super::{Command, Game, Policy};
+    use super::Race;
     use std::sync::Arc;
 
     /// The small world with the same choice for each commander, Zhang at
@@ -325,5 +407,42 @@ mod tests {
     fn without_look_ahead_greedy_takes_the_novels_option() {
         let game = played(4, Policy::Greedy, &[("greedy_lookahead", 0.0)]);
         assert_eq!(chosen(&game, "jin-choice").as_deref(), Some("bleed-own"));
+    }
+
+    /// A race over `games`, a list of per-option scores game by game.
+    fn race(games: &[&[f64]], historical: usize, indifference: f64) -> Race {
+        let mut race = Race::new(games[0].len(), historical, indifference);
+        for game in games {
+            for (option, score) in game.iter().enumerate() {
+                race.score(option, *score);
+            }
+        }
+        race
+    }
+
+    #[test]
+    fn the_race_stops_on_a_clear_lead_and_not_on_a_doubtful_one() {
+        // Option 1 beats option 0 by 0.3 in both games: no spread, decided.
+        let clear = race(&[&[0.1, 0.4], &[0.2, 0.5]], 0, 0.0);
+        assert_eq!((clear.leader(), clear.decided()), (1, true));
+        // By 0.3 and then by 0.01: the spread leaves it in doubt after two.
+        let doubtful = race(&[&[0.1, 0.4], &[0.2, 0.21]], 0, 0.0);
+        assert_eq!((doubtful.leader(), doubtful.decided()), (1, false));
+        // One game decides nothing.
+        assert!(!race(&[&[0.0, 1.0]], 0, 0.0).decided());
+    }
+
+    #[test]
+    fn the_race_stops_when_the_options_are_alike() {
+        // The same scores: the historical option, decided after three.
+        let same: &[&[f64]] = &[&[0.3, 0.3, 0.3], &[0.1, 0.1, 0.1]];
+        assert_eq!(race(same, 2, 0.0).leader(), 2);
+        assert!(!race(same, 2, 0.0).decided(), "two games are not enough");
+        let three = race(&[same[0], same[1], same[0]], 2, 0.0);
+        assert!(three.decided());
+        // Within the indifference, not a clear lead: stops only with it.
+        let close: &[&[f64]] = &[&[0.300, 0.305], &[0.100, 0.096], &[0.2, 0.204]];
+        assert!(!race(close, 0, 0.0).decided());
+        assert!(race(close, 0, 0.02).decided());
     }
 }
