@@ -6,8 +6,6 @@
 use crate::common;
 
 use std::sync::Arc;
-use xiaoling::repl::render::Style;
-use xiaoling::repl::{Options, Piped, Session};
 use xiaoling::scene::{self, Locale, Scene};
 use xiaoling::story::Game;
 
@@ -114,25 +112,7 @@ fn scene() -> Arc<Scene> {
 
 /// Plays the commands (one per line) as `role` and returns the transcript.
 fn play_lines(scene: Arc<Scene>, role: &str, locale: Locale, lines: &str) -> String {
-    let (game, outputs) = Game::new(Arc::clone(&scene), role, 1).expect("game");
-    let saves = common::temp_dir(&format!("story-{role}"));
-    let options = Options {
-        locale,
-        style: Style {
-            colour: false,
-            columns: 80,
-        },
-        saves_dir: saves.to_path_buf(),
-    };
-    let mut out: Vec<u8> = Vec::new();
-    {
-        let mut session = Session::new(game, options, vec![scene], &mut out);
-        session.opening();
-        session.show(&outputs);
-        session.run(&mut Piped::new(lines.as_bytes()));
-    }
-    let _ = std::fs::remove_dir_all(&saves);
-    String::from_utf8(out).expect("utf-8")
+    common::play_in(Arc::clone(&scene), vec![scene], role, 1, locale, lines)
 }
 
 #[test]

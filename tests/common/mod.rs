@@ -182,8 +182,21 @@ pub fn play_script(scene_id: &str, role: &str, seed: u64, locale: Locale, script
         .find(|s| s.id() == scene_id)
         .cloned()
         .expect("scene");
+    play_in(scene, scenes, role, seed, locale, script)
+}
+
+/// [`play_script`] for `scene`, with `scenes` the battles the session knows
+/// (what `load` can open).
+pub fn play_in(
+    scene: Arc<Scene>,
+    scenes: Vec<Arc<Scene>>,
+    role: &str,
+    seed: u64,
+    locale: Locale,
+    script: &str,
+) -> String {
+    let saves = temp_dir(&format!("{}-{role}-{seed}-script", scene.id()));
     let (game, outputs) = Game::new(scene, role, seed).expect("game");
-    let saves = temp_dir(&format!("{scene_id}-{role}-{seed}-script"));
     let options = Options {
         locale,
         style: Style {
