@@ -1,9 +1,11 @@
 //! The greedy policy: at a turning point, play each option forward a few
 //! times and take the one that leaves the deciding commander's side best off.
 //!
-//! - **Look-ahead.** For each option, `greedy_lookahead` games are played
-//!   from a copy of the game as it stands, the option taken, to the ending
-//!   (or the turn limit). Later decisions in them are taken by each side's
+//! - **Look-ahead.** For each option, up to `greedy_lookahead` games are
+//!   played from a copy of the game as it stands, the option taken, to the
+//!   ending (or the turn limit); after `greedy_min_lookahead` of them the
+//!   race ([`Race::decided`]) stops as soon as the games so far settle the
+//!   pick. Later decisions in them are taken by each side's
 //!   own policy, a greedy one by the novel's choice (no look-ahead inside a
 //!   look-ahead: the greedy side asks "what if I deviate here, and follow
 //!   the chapters after?"); a side a person plays is played at random.

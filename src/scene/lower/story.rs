@@ -566,7 +566,11 @@ impl<'a> Checker<'a> {
             self.unknown_tp(tp);
             return Cond::Never;
         };
-        let options = &self.raw.turning_points[id.idx()].options;
+        let Some(tp_found) = self.raw.turning_points.get(id.idx()) else {
+            self.unknown_tp(tp);
+            return Cond::Never;
+        };
+        let options = &tp_found.options;
         match options.iter().position(|o| o.id == *option) {
             Some(found) => Cond::Chosen {
                 tp: id,
