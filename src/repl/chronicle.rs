@@ -727,7 +727,7 @@ impl View<'_> {
             // A crush: his own trampled counted and named as his, the
             // enemy's only where seen, as an estimate. On open water the
             // crushed drown.
-            let keys = if self.field.zones.get(*zone).is_some_and(|z| z.is_water()) {
+            let keys = if self.field.zones.get(*zone).is_some_and(|z| z.drowns()) {
                 [Say::DrownedBoth, Say::DrownedOwn, Say::Drowned]
             } else {
                 [Say::TrampledBoth, Say::TrampledOwn, Say::Trampled]

@@ -15,7 +15,7 @@
 //! river only through a ford or a bridge.
 
 use super::wrap::width;
-use crate::scene::{Locale, Scene, ZoneKind};
+use crate::scene::{Locale, Scene};
 use std::cell::RefCell;
 use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
@@ -39,17 +39,6 @@ pub fn zone_of_label(scene: &Scene, label: &str) -> Option<usize> {
         return None;
     }
     (0..scene.zones().len()).find(|&z| zone_label(z) == upper)
-}
-
-/// The kind's mark: ≈ a ford, = a bridge, ▲ a camp, · a road.
-pub fn kind_mark(kind: ZoneKind) -> Option<char> {
-    match kind {
-        ZoneKind::Ford | ZoneKind::Water => Some('≈'),
-        ZoneKind::Bridge => Some('='),
-        ZoneKind::Camp => Some('▲'),
-        ZoneKind::Road => Some('·'),
-        _ => None,
-    }
 }
 
 const N: u8 = 1;
@@ -219,7 +208,7 @@ fn field_key(scene: &Scene, locale: Locale) -> u64 {
     for (z, zone) in scene.zones().iter().enumerate() {
         zone.at.hash(&mut h);
         zone.name.get(locale).hash(&mut h);
-        kind_mark(zone.kind).hash(&mut h);
+        scene.kind_of(z).and_then(|k| k.mark()).hash(&mut h);
         scene.adjacent(z).hash(&mut h);
     }
     h.finish()
@@ -362,10 +351,9 @@ fn lay_out(
     // A row of crossings only is a river: roads cross it only through them.
     let mut river_rows = Vec::new();
     for (r, &y) in ys.iter().enumerate() {
-        if zones
-            .iter()
-            .filter(|z| z.at.1 == y)
-            .all(|z| z.kind.is_crossing())
+        if (0..zones.len())
+            .filter(|&z| zones[z].at.1 == y)
+            .all(|z| scene.kind_of(z).is_some_and(|k| k.is_crossing()))
         {
             river_rows.push(row_y(r));
         }
@@ -730,7 +718,7 @@ impl View<'_> {
             .field
             .zones
             .get(zone)
-            .and_then(|z| kind_mark(z.kind))
+            .and_then(|z| z.mark)
             .unwrap_or(' ');
         let marks = self.marks(zone);
         if plan.form != Form::Full {
@@ -843,11 +831,31 @@ impl View<'_> {
     /// The legend, packed into lines without breaking an item.
     fn legend(&self, plan: &Plan) -> Vec<String> {
         let l = self.locale;
-        let items: Vec<String> = catalogue::MapKey::ALL
+        let mut items: Vec<String> = catalogue::MapKey::ALL
             .iter()
             .filter(|key| **key != catalogue::MapKey::InABox || plan.form == Form::Full)
             .map(|key| catalogue::map_key(l, *key).to_string())
             .collect();
+        // The kinds' marks, after the units' and before the smoke's: one
+        // item a mark, said by the first kind that says it.
+        let at = catalogue::MapKey::ALL
+            .iter()
+            .position(|key| *key == catalogue::MapKey::ThinSmoke)
+            .unwrap_or(items.len())
+            .min(items.len());
+        let mut told: Vec<char> = Vec::new();
+        let mut kinds = Vec::new();
+        for (_, kind) in self.field.rules.zone_kinds.iter() {
+            let said = kind.legend.get(l);
+            if let Some(mark) = kind.mark()
+                && !said.trim().is_empty()
+                && !told.contains(&mark)
+            {
+                told.push(mark);
+                kinds.push(format!("{mark} {said}"));
+            }
+        }
+        items.splice(at..at, kinds);
         let gap = ui(l, Ui::LegendGap);
         let mut out = Vec::new();
         let mut line = String::new();

@@ -32,7 +32,7 @@ pub use resolved::{
     Act, CommanderId, Cond, EndingId, EventId, FileId, FlagId, ObscurantId, ROrder, Resolved,
     RoleId, SideId, Targets, TpId, UnitId, WatchId, ZoneId,
 };
-pub use rules::{KindRules, Rules};
+pub use rules::{Crossing, KindRules, Lost, Rules, ZoneKindRules, ZoneKinds};
 pub use tables::{Commander, Side, Unit, Zone};
 pub use text::{Locale, LocaleMap};
 
@@ -198,6 +198,11 @@ impl Scene {
         self.adjacent(zone).to_vec()
     }
     /// [`Scene::neighbours`] without the copy: computed once, at load.
+    /// What the zone's kind does (None only for a zone past the table: the
+    /// lowering knows every zone's kind).
+    pub fn kind_of(&self, zone: usize) -> Option<&ZoneKindRules> {
+        self.rules.zone_kinds.get(&self.zones.get(zone)?.kind)
+    }
     pub fn adjacent(&self, zone: usize) -> &[usize] {
         self.adjacency.get(zone).map_or(&[], Vec::as_slice)
     }
@@ -224,8 +229,11 @@ impl resolved::Lookup for Scene {
             Table::Commander => self.commanders.iter().map(|c| c.id.as_str()).collect(),
         }
     }
-    fn zone_kind(&self, zone: usize) -> Option<ZoneKind> {
-        self.zones.get(zone).map(|z| z.kind)
+    fn zone_kind(&self, zone: usize) -> Option<&ZoneKind> {
+        self.zones.get(zone).map(|z| &z.kind)
+    }
+    fn kind_rules(&self, kind: &ZoneKind) -> Option<&rules::ZoneKindRules> {
+        self.rules.zone_kinds.get(kind)
     }
     fn commander_side(&self, commander: usize) -> Option<&str> {
         let side = self.commanders.get(commander)?.side;

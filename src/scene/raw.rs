@@ -160,6 +160,9 @@ pub struct RawScene {
     /// Kinds of unit of this battle, added to (or replacing) the rules' kinds.
     #[serde(default)]
     pub kinds: BTreeMap<UnitKind, KindRules>,
+    /// Kinds of zone of this battle, added to (or replacing) the rules' zone kinds.
+    #[serde(default, skip_serializing_if = "super::rules::ZoneKinds::is_empty")]
+    pub zone_kinds: super::rules::ZoneKinds,
     /// What else than smoke can hide a zone in this battle (dust, fog, night…), by id.
     #[serde(default)]
     pub obscurants: BTreeMap<String, Obscurant>,
@@ -294,26 +297,13 @@ fn is_yes(value: &bool) -> bool {
     *value
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ZoneKind {
-    Bank,
-    Ford,
-    Bridge,
-    Camp,
-    Road,
-    Field,
-    Town,
-    /// Open water, crossed by boat: a crossing whose capacity is its
-    /// `boats`, not slowed by depth; men lost in a crush in it drown.
-    Water,
-}
-
-impl ZoneKind {
-    /// Fords, bridges and open water: zones that pass only so many men a turn.
-    pub fn is_crossing(self) -> bool {
-        matches!(self, ZoneKind::Ford | ZoneKind::Bridge | ZoneKind::Water)
-    }
-}
+/// A kind of zone, written as a bare word (`kind: Ford`): one of the kinds
+/// the rules declare (`zone_kinds` in `rules.ron`: banks, fords, bridges,
+/// open water, camps…) or the scene's own `zone_kinds`. What a kind does
+/// (whether it is a crossing and how men get over it, how men lost in a
+/// press there die, its mark on the map) is the kind's, in the rules.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ZoneKind(std::sync::Arc<str>);
 
 /// The eight points of the compass. The four cardinal points were the
 /// only ones before; the four between them come after, so a save or a
@@ -427,6 +417,50 @@ pub struct Commander {
     pub gives_orders: bool,
 }
 
+/// A kind's name as a type: made from its word, shared (see
+/// [`shared_name`]), and written as the bare word it is read from (RON
+/// writes a unit variant so).
+macro_rules! kind_word {
+    ($name:ident, $expecting:literal) => {
+        impl $name {
+            pub fn new(name: &str) -> $name {
+                $name(shared_name(name))
+            }
+            pub fn name(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_unit_variant(stringify!($name), 0, intern(&self.0))
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct Word;
+                impl serde::de::Visitor<'_> for Word {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    fn visit_str<E: serde::de::Error>(self, word: &str) -> Result<$name, E> {
+                        Ok($name::new(word))
+                    }
+                }
+                deserializer.deserialize_identifier(Word)
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+    };
+}
+
 /// A kind of unit, written as a bare word (`kind: MingFoot`): one of the
 /// kinds the rules declare (`kinds` in `rules.ron`) or the scene's own
 /// `kinds`. The shipped rules declare the kinds of the Ming–Jin wars; a
@@ -437,14 +471,11 @@ pub struct Commander {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UnitKind(std::sync::Arc<str>);
 
-impl UnitKind {
-    pub fn new(name: &str) -> UnitKind {
-        UnitKind(shared_name(name))
-    }
-    pub fn name(&self) -> &str {
-        &self.0
-    }
-}
+kind_word!(
+    UnitKind,
+    "a unit kind, written as a bare word like `MingFoot`"
+);
+kind_word!(ZoneKind, "a zone kind, written as a bare word like `Ford`");
 
 /// The shared copy of a kind's name: the first [`KEPT_KINDS`] names asked
 /// for are kept for the life of the program and handed out again; past
@@ -468,29 +499,6 @@ fn shared_name(name: &str) -> std::sync::Arc<str> {
 /// How many kinds' names [`shared_name`] keeps (the shipped rules declare
 /// nine; a scene may declare a few of its own).
 const KEPT_KINDS: usize = 64;
-
-impl Serialize for UnitKind {
-    /// As the bare word it is written as (RON writes a unit variant so).
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_unit_variant("UnitKind", 0, intern(&self.0))
-    }
-}
-
-impl<'de> Deserialize<'de> for UnitKind {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Word;
-        impl serde::de::Visitor<'_> for Word {
-            type Value = UnitKind;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a unit kind, written as a bare word like `MingFoot`")
-            }
-            fn visit_str<E: serde::de::Error>(self, word: &str) -> Result<UnitKind, E> {
-                Ok(UnitKind::new(word))
-            }
-        }
-        deserializer.deserialize_identifier(Word)
-    }
-}
 
 /// A `'static` copy of a kind's name, for serde's unit variants: each
 /// distinct name is kept once for the life of the program (kinds are few).

@@ -342,7 +342,10 @@ pub(crate) trait Lookup {
     /// Every id of `table`, in no set order (for a hint).
     fn ids(&self, table: Table) -> Vec<&str>;
     /// The zone's kind (None for an index past the table).
-    fn zone_kind(&self, zone: usize) -> Option<super::ZoneKind>;
+    fn zone_kind(&self, zone: usize) -> Option<&super::ZoneKind>;
+    /// What a kind of zone does (None for a kind neither the rules nor the
+    /// scene declares).
+    fn kind_rules(&self, kind: &super::ZoneKind) -> Option<&super::rules::ZoneKindRules>;
     /// The id of the commander's side.
     fn commander_side(&self, commander: usize) -> Option<&str>;
     /// Whether the commander has drums to beat.

@@ -5,7 +5,7 @@
 //! override, and the range checks. What each one does, and the reason for its
 //! default, is written beside it in `scenes/rules.ron`.
 
-use super::raw::UnitKind;
+use super::raw::{Text, UnitKind, ZoneKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -21,6 +21,116 @@ pub struct KindRules {
     pub missile: f64,
 }
 
+/// How men get over a zone of a kind: across open ground at will, or
+/// through a crossing that passes only so many a 刻.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Crossing {
+    /// Not a crossing: men move in and out at will.
+    #[default]
+    Open,
+    /// Waded or walked (a ford, a bridge, a causeway): `width_m` × the
+    /// pace of a column (`flow_per_m_s`), slowed by `depth_m`.
+    Afoot,
+    /// Carried by boat (open water): the zone's `boats` a 刻, whatever its depth.
+    Boats,
+}
+
+/// How men lost in a press in a zone of a kind die: it is what the player
+/// is told ("trampled", "drown").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Lost {
+    #[default]
+    Trampled,
+    Drowned,
+}
+
+/// What a kind of zone does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneKindRules {
+    #[serde(default)]
+    pub crossing: Crossing,
+    #[serde(default)]
+    pub lost: Lost,
+    /// One character drawn in its zones' boxes on the map ("" for none).
+    #[serde(default)]
+    pub mark: String,
+    /// What the mark stands for, in the map's legend (with a mark only).
+    #[serde(default)]
+    pub legend: Text,
+}
+
+impl ZoneKindRules {
+    pub fn is_crossing(&self) -> bool {
+        self.crossing != Crossing::Open
+    }
+    /// The map's mark, if the kind has one.
+    pub fn mark(&self) -> Option<char> {
+        self.mark.chars().next()
+    }
+}
+
+/// The kinds of zone, in the order they are written (the map's legend
+/// follows it); a kind written again replaces the first in its place.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ZoneKinds(Vec<(ZoneKind, ZoneKindRules)>);
+
+impl ZoneKinds {
+    pub fn get(&self, kind: &ZoneKind) -> Option<&ZoneKindRules> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, rules)| rules)
+    }
+    /// Adds a kind, or replaces the one of that name where it stands.
+    pub fn insert(&mut self, kind: ZoneKind, rules: ZoneKindRules) {
+        match self.0.iter_mut().find(|(k, _)| *k == kind) {
+            Some(kept) => kept.1 = rules,
+            None => self.0.push((kind, rules)),
+        }
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&ZoneKind, &ZoneKindRules)> {
+        self.0.iter().map(|(k, rules)| (k, rules))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for ZoneKinds {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (kind, rules) in &self.0 {
+            map.serialize_entry(kind, rules)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for ZoneKinds {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct InOrder;
+        impl<'de> serde::de::Visitor<'de> for InOrder {
+            type Value = ZoneKinds;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of zone kinds, `{Ford: (crossing: Afoot, …), …}`")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<ZoneKinds, A::Error> {
+                let mut kinds = ZoneKinds::default();
+                while let Some((kind, rules)) = map.next_entry()? {
+                    kinds.insert(kind, rules);
+                }
+                Ok(kinds)
+            }
+        }
+        deserializer.deserialize_map(InOrder)
+    }
+}
+
 macro_rules! rules {
     ($( $(#[$doc:meta])* $name:ident : $min:literal ..= $max:literal ),* $(,)?) => {
         /// The model's constants (see `scenes/rules.ron`).
@@ -29,6 +139,7 @@ macro_rules! rules {
         pub struct Rules {
             $( $(#[$doc])* pub $name: f64, )*
             pub kinds: BTreeMap<UnitKind, KindRules>,
+            pub zone_kinds: ZoneKinds,
         }
 
         /// A rules file as written: any rule may be left out, and takes
@@ -40,6 +151,8 @@ macro_rules! rules {
             $( #[serde(default)] pub $name: Option<f64>, )*
             #[serde(default)]
             pub kinds: Option<BTreeMap<UnitKind, KindRules>>,
+            #[serde(default)]
+            pub zone_kinds: Option<ZoneKinds>,
         }
 
         impl RulesFile {
@@ -62,6 +175,14 @@ macro_rules! rules {
                         (None, None) => {
                             missing.push("kinds");
                             BTreeMap::new()
+                        }
+                    },
+                    zone_kinds: match (self.zone_kinds, base) {
+                        (Some(kinds), _) => kinds,
+                        (None, Some(base)) => base.zone_kinds.clone(),
+                        (None, None) => {
+                            missing.push("zone_kinds");
+                            ZoneKinds::default()
                         }
                     },
                 };

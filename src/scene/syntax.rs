@@ -333,7 +333,6 @@ fn field_problem(err: &SpannedError, spot: &Spot) -> Option<Placed> {
             };
             // The section that lists the names of this kind.
             let guide = match outer.as_deref() {
-                Some("ZoneKind") => "Zones",
                 Some("Compass") => "Meta",
                 Some("Colour") => "Sides",
                 Some("Order") => "Units",

@@ -2,7 +2,7 @@
 //! rules, the units' fixed traits — held as a resource for every system.
 
 use super::components::UnitInfo;
-use crate::scene::{Rules, Scene, ZoneKind};
+use crate::scene::{Crossing, Lost, Rules, Scene};
 use bevy_ecs::prelude::*;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -19,7 +19,12 @@ pub struct ObscurantInfo {
 
 #[derive(Debug, Clone)]
 pub struct ZoneInfo {
-    pub kind: ZoneKind,
+    /// How men get over it (its kind's): at will, afoot, or by boat.
+    pub crossing: Crossing,
+    /// How men lost in a press in it die (its kind's).
+    pub lost: Lost,
+    /// Its kind's mark on the map.
+    pub mark: Option<char>,
     pub at: (i32, i32),
     pub width_m: f64,
     pub length_m: f64,
@@ -30,14 +35,20 @@ pub struct ZoneInfo {
 }
 
 impl ZoneInfo {
-    /// Fords, bridges and open water pass only so many men per turn.
+    /// Fords, bridges and open water (any kind the rules make a crossing)
+    /// pass only so many men per turn.
     pub fn is_crossing(&self) -> bool {
-        self.kind.is_crossing()
+        self.crossing != Crossing::Open
     }
 
-    /// Open water, crossed by boat: men lost in a crush there drown.
-    pub fn is_water(&self) -> bool {
-        self.kind == ZoneKind::Water
+    /// Crossed by boat (open water): its boats, not its width, set the pace.
+    pub fn by_boat(&self) -> bool {
+        self.crossing == Crossing::Boats
+    }
+
+    /// Men lost in a press here drown (they are not trampled).
+    pub fn drowns(&self) -> bool {
+        self.lost == Lost::Drowned
     }
 }
 
@@ -123,14 +134,19 @@ impl Field {
         let zones = scene
             .zones()
             .iter()
-            .map(|zone| ZoneInfo {
-                kind: zone.kind,
-                at: zone.at,
-                width_m: zone.width_m,
-                length_m: zone.length_m,
-                depth_m: zone.depth_m,
-                cover: zone.cover,
-                boats: zone.boats,
+            .map(|zone| {
+                let kind = rules.zone_kinds.get(&zone.kind);
+                ZoneInfo {
+                    crossing: kind.map_or(Crossing::Open, |k| k.crossing),
+                    lost: kind.map_or(Lost::Trampled, |k| k.lost),
+                    mark: kind.and_then(|k| k.mark()),
+                    at: zone.at,
+                    width_m: zone.width_m,
+                    length_m: zone.length_m,
+                    depth_m: zone.depth_m,
+                    cover: zone.cover,
+                    boats: zone.boats,
+                }
             })
             .collect();
         let neighbours = (0..scene.zones().len())
@@ -258,7 +274,7 @@ impl Field {
         let Some(info) = self.zones.get(zone) else {
             return f64::INFINITY;
         };
-        if info.length_m <= 0.0 || info.width_m <= 0.0 || info.is_water() {
+        if info.length_m <= 0.0 || info.width_m <= 0.0 || info.by_boat() {
             return f64::INFINITY;
         }
         info.length_m * info.width_m * self.rules.flow_per_m_s / WALKING_M_S
@@ -269,7 +285,7 @@ impl Field {
         let info = &self.zones[zone];
         let rules = &self.rules;
         let smoke = if thick_smoke { rules.smoke_flow } else { 1.0 };
-        if info.is_water() {
+        if info.by_boat() {
             // The boats carry their load each 刻, whatever the depth.
             return (info.boats * self.turn_scale * smoke).max(0.0);
         }

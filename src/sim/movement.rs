@@ -1150,7 +1150,7 @@ mod tests {
     /// 40,000 men packed into a 6 m bridge, clear air: (men lost, men crossed).
     fn a_column_on_a_narrow_bridge(routing: bool) -> u32 {
         let (mut world, mut schedule) = small_world(|mut scene| {
-            scene.zones[1].kind = crate::scene::ZoneKind::Bridge;
+            scene.zones[1].kind = crate::scene::ZoneKind::new("Bridge");
             scene.zones[1].width_m = 6.0;
             scene.zones[1].depth_m = 0.0;
             scene.units[1].men = 40_000;

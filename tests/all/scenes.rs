@@ -527,9 +527,15 @@ fn diagnostics_point_at_the_problem() {
             )],
         ),
         case(
-            "unknown enum variant",
+            "unknown zone kind",
             &[("kind: Ford", "kind: Frod")],
-            &[(7, 42, "Unexpected variant named `Frod`", "Ford", "Zones")],
+            &[(
+                7,
+                42,
+                "unknown zone kind `Frod`",
+                "did you mean `Ford`?",
+                "Zones",
+            )],
         ),
         case(
             "a float where a whole number goes",
@@ -1605,7 +1611,7 @@ fn whole_words_are_whole() {
 fn a_rules_file_that_leaves_rules_out_takes_the_shipped_values() {
     let (file, shipped) = scene::EMBEDDED_RULES;
     let full = scene::parse_rules(file, shipped).expect("the shipped rules");
-    // An older copy: no wind_drift, no kinds.
+    // An older copy: no wind_drift, no kinds of unit or of zone.
     let mut older = String::new();
     let mut in_kinds = false;
     for line in shipped.lines() {
@@ -1613,7 +1619,7 @@ fn a_rules_file_that_leaves_rules_out_takes_the_shipped_values() {
         if code.starts_with("wind_drift:") {
             continue;
         }
-        if code.starts_with("kinds:") {
+        if code.starts_with("kinds:") || code.starts_with("zone_kinds:") {
             in_kinds = true;
         }
         if !in_kinds {

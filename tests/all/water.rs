@@ -514,6 +514,124 @@ fn water_needs_boats_and_boats_need_water() {
     ));
 }
 
+// --- Kinds of zone as data ------------------------------------------------
+
+/// `source` with the scene's own kinds of zone declared before its rules.
+fn with_zone_kinds(source: &str, kinds: &str) -> String {
+    source.replacen(
+        "    rules: {",
+        &format!("    zone_kinds: {{{kinds}}},\n    rules: {{"),
+        1,
+    )
+}
+
+const FERRY: &str = r#"Ferry: (crossing: Boats, lost: Drowned, mark: "~", legend: {"en": "ferry", "zh-Hans": "渡船"})"#;
+
+#[test]
+fn a_scene_declares_its_own_kinds_of_zone_and_they_do_what_they_say() {
+    // A ferry is crossed at its boats' pace, like open water.
+    let units = r#"(id: "foot", name: "Southern foot", side: "south", kind: MingFoot, men: 2400, quality: 0.5, morale: 60, zone: "south-bank", order: MoveTo("north-bank")),
+        (id: "horse", name: "Northern horse", side: "north", kind: BannerCavalry, men: 100, quality: 0.7, morale: 70, zone: "north-bank", present: false)"#;
+    let source = river(
+        "Ferry, boats: 600.0, depth_m: 20.0",
+        units,
+        "",
+        r#""wind_drift": 0.0"#,
+        "",
+    );
+    let scene = parse(&with_zone_kinds(&source, FERRY));
+    let mut battle = Battle::new(&scene, 1);
+    let across = (1..=12).find(|_| {
+        battle.step();
+        battle.state().units[0].location.zone == 2
+    });
+    assert_eq!(
+        across,
+        Some(5),
+        "a step onto the ferry, then 2,400 men at 600 a 刻"
+    );
+    // Its mark is drawn and said in the legend, in both languages.
+    let en = transcript(&scene, 1, Locale::En, "map\n");
+    assert!(en.contains("~ ferry"), "{en}");
+    assert!(
+        en.contains("[~") || en.contains(" ~"),
+        "the ferry's box shows its mark: {en}"
+    );
+    let zh = transcript(&scene, 1, Locale::ZhHans, "map\n");
+    assert!(zh.contains("~ 渡船"), "{zh}");
+
+    // A causeway through a marsh is waded at its width, and the men lost
+    // in a press on it drown: a kind may take any crossing and any death.
+    let units = r#"(id: "foot", name: "Southern foot", side: "south", kind: MingFoot, men: 8000, quality: 0.3, morale: 5, zone: "river"),
+        (id: "horse", name: "Northern horse", side: "north", kind: BannerCavalry, men: 3000, quality: 0.7, morale: 90, zone: "north-bank", order: MoveTo("river"))"#;
+    let source = river(
+        "Causeway, width_m: 3.0, length_m: 400.0, depth_m: 0.5",
+        units,
+        "",
+        r#""wind_drift": 0.0"#,
+        "",
+    )
+    .replace(
+        r#"(id: "south", name: "Southerners", colour: Red)"#,
+        r#"(id: "south", name: "Southerners", colour: Red, retreat: "south-bank")"#,
+    );
+    let causeway = r#"Causeway: (crossing: Afoot, lost: Drowned, mark: "≡", legend: {"en": "causeway", "zh-Hans": "堤道"})"#;
+    let scene = parse(&with_zone_kinds(&source, causeway));
+    let en = transcript(&scene, 1, Locale::En, &"next\n".repeat(6));
+    assert!(en.contains("drown"), "{en}");
+    assert!(!en.contains("trampled"), "{en}");
+    // The same scene with the causeway's dead trampled, as in a ford.
+    let trampled = causeway.replace("lost: Drowned, ", "");
+    let scene = parse(&with_zone_kinds(&source, &trampled));
+    let en = transcript(&scene, 1, Locale::En, &"next\n".repeat(6));
+    assert!(en.contains("trampled"), "{en}");
+    assert!(!en.contains("drown"), "{en}");
+}
+
+#[test]
+fn a_zone_kind_unknown_or_without_what_it_needs_is_refused_where_it_is_written() {
+    let scene_kinds =
+        |water: &str, kinds: &str| with_zone_kinds(&river(water, FOOT, "", "", ""), kinds);
+    // A misspelt kind: the scene's own kinds are among those offered.
+    let said = problems(&scene_kinds("Ferri, boats: 600.0", FERRY));
+    assert!(said.contains("unknown zone kind `Ferri`"), "{said}");
+    assert!(said.contains("did you mean `Ferry`?"), "{said}");
+    assert!(
+        said.contains("water.ron:7:"),
+        "positioned at the zone: {said}"
+    );
+    // A crossing by boat with no boats; afoot with no width.
+    let said = problems(&scene_kinds("Ferry", FERRY));
+    assert!(said.contains("Ferry `river` has no boats"), "{said}");
+    let said = problems(&scene_kinds("Causeway", r#"Causeway: (crossing: Afoot)"#));
+    assert!(said.contains("Causeway `river` has no width"), "{said}");
+    // A mark of two characters, a mark nobody says in the legend.
+    let said = problems(&scene_kinds(
+        "Marsh",
+        r#"Marsh: (mark: "~~", legend: "marsh")"#,
+    ));
+    assert!(
+        said.contains("zone kind `Marsh`: its `mark` \"~~\" is not one character"),
+        "{said}"
+    );
+    let said = problems(&scene_kinds("Marsh", r#"Marsh: (mark: "%")"#));
+    assert!(said.contains("its mark \"%\" has no `legend`"), "{said}");
+    assert!(said.contains("water.ron:"), "positioned: {said}");
+    // A mark a shipped kind already says needs no legend of its own.
+    parse(&scene_kinds("Marsh", r#"Marsh: (mark: "≈")"#));
+    // SideCrossed takes a zone of any kind that is a crossing, and no other.
+    let crossed = r#"(id: "over", when: SideCrossed(side: "south", zone: "river", cmp: AtLeast(1.0)), effects: [SetFlag("over")])"#;
+    parse(&with_zone_kinds(
+        &river("Ferry, boats: 600.0", FOOT, crossed, "", ""),
+        FERRY,
+    ));
+    let said = problems(&with_zone_kinds(
+        &river("Marsh", FOOT, crossed, "", ""),
+        "Marsh: ()",
+    ));
+    assert!(said.contains("but `river` is a Marsh"), "{said}");
+}
+
 // --- Precedence -----------------------------------------------------------
 
 #[test]

@@ -258,7 +258,7 @@ impl View<'_> {
                 };
                 let key = if matches!(entry, Entry::Burned { .. }) {
                     Detail::Burned
-                } else if self.field.zones.get(*zone).is_some_and(|z| z.is_water()) {
+                } else if self.field.zones.get(*zone).is_some_and(|z| z.drowns()) {
                     Detail::Drowned
                 } else {
                     Detail::Trampled

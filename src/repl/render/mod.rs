@@ -21,7 +21,7 @@ use super::catalogue::{
 use super::numbers::Sure;
 use super::wrap::{KEEP, NAME_CLOSE, NAME_OPEN, capitalize, pad, width, wrap};
 use crate::picture::{Bearing, Clarity, Known, Reckoning, Reveal, Sighting, Source};
-use crate::scene::{Colour, Locale, MoraleState, Scene, Text, ZoneKind};
+use crate::scene::{Colour, Locale, MoraleState, Scene, Text};
 use crate::sim::{Entry, Field};
 use crate::story::{Arg, Told, UnitCommand, clock, group_thousands};
 
@@ -417,7 +417,7 @@ impl View<'_> {
             } else if blind {
                 Some(Ui::StuckDark)
             } else {
-                if info.is_water() {
+                if info.by_boat() {
                     Some(Ui::StuckBoats)
                 } else {
                     (info.depth_m > 0.0).then_some(Ui::StuckDepth)
@@ -434,13 +434,7 @@ impl View<'_> {
         };
         let info = &self.field.zones[zone];
         let mut marks = Vec::new();
-        let kind = match info.kind {
-            ZoneKind::Ford | ZoneKind::Water => "≈",
-            ZoneKind::Bridge => "=",
-            ZoneKind::Camp => "▲",
-            ZoneKind::Road => "·",
-            _ => "",
-        };
+        let kind = info.mark.map(String::from).unwrap_or_default();
         if !record.passage.intact {
             marks.push(ui(l, Ui::Destroyed).to_string());
         }

@@ -19,7 +19,7 @@ use super::resolved::{
     RPrelude, RTurningPoint, Resolved, RoleId, SideId, Slots, Table, Targets, UnitId, Variants,
     ZoneId,
 };
-use super::rules::Rules;
+use super::rules::{Crossing, Rules, ZoneKindRules, ZoneKinds};
 use super::syntax;
 use super::tables::Refs;
 use std::collections::{HashMap, HashSet};
@@ -77,6 +77,12 @@ pub fn rules(file: &str, source: &str) -> Result<Rules, Vec<Diagnostic>> {
             )
         })
         .collect();
+    for (kind, problem, hint) in zone_kind_problems(&rules.zone_kinds, &rules.zone_kinds) {
+        let kinds_at = locator.section("zone_kinds").unwrap_or(0);
+        let at = locator.after(kinds_at, kind).unwrap_or(kinds_at);
+        let message = format!("zone kind `{kind}`: {problem}");
+        problems.push(locator.at(at, message, hint, "Rules"));
+    }
     for (kind, field, value) in kind_problems(&rules.kinds) {
         let kinds_at = locator.section("kinds").unwrap_or(0);
         let at = locator.after(kinds_at, kind).unwrap_or(kinds_at);
@@ -119,6 +125,7 @@ pub(super) struct Indexes {
 struct Rows<'a> {
     raw: &'a RawScene,
     indexes: &'a Indexes,
+    zone_kinds: &'a ZoneKinds,
 }
 
 impl Lookup for Rows<'_> {
@@ -140,8 +147,11 @@ impl Lookup for Rows<'_> {
             Table::Commander => raw.commanders.iter().map(|c| c.id.as_str()).collect(),
         }
     }
-    fn zone_kind(&self, zone: usize) -> Option<ZoneKind> {
-        self.raw.zones.get(zone).map(|z| z.kind)
+    fn zone_kind(&self, zone: usize) -> Option<&ZoneKind> {
+        self.raw.zones.get(zone).map(|z| &z.kind)
+    }
+    fn kind_rules(&self, kind: &ZoneKind) -> Option<&ZoneKindRules> {
+        self.zone_kinds.get(kind)
     }
     fn commander_side(&self, commander: usize) -> Option<&str> {
         self.raw.commanders.get(commander).map(|c| c.side.as_str())
@@ -189,12 +199,41 @@ pub(super) fn scene(file: &str, source: &str, base: &Rules) -> Result<Lowered, V
         units: IdIndex::new(&raw.units),
         commanders: IdIndex::new(&raw.commanders),
     };
+    // The scene's own kinds of zone, over (or after) the rules' ones.
+    let mut zone_kinds = base.zone_kinds.clone();
+    for (kind, of_kind) in raw.zone_kinds.iter() {
+        zone_kinds.insert(kind.clone(), of_kind.clone());
+    }
     let rows = Rows {
         raw: &raw,
         indexes: &indexes,
+        zone_kinds: &zone_kinds,
     };
     let mut checker = Checker::new(&locator, &raw, &rows);
     checker.check_all();
+    for zone in &raw.zones {
+        if zone_kinds.get(&zone.kind).is_none() {
+            let names: Vec<&str> = zone_kinds.iter().map(|(k, _)| k.name()).collect();
+            let hint = match closest(zone.kind.name(), names.iter().copied()) {
+                Some(near) => format!("did you mean `{near}`?"),
+                None => format!(
+                    "the kinds are {}; a scene declares its own in `zone_kinds`",
+                    names.join(", ")
+                ),
+            };
+            checker.anchor_at("zones", &zone.id);
+            let message = format!("unknown zone kind `{}`", zone.kind);
+            checker.report(&["kind:", zone.kind.name()], message, hint, "Zones");
+        }
+    }
+    for (kind, problem, hint) in zone_kind_problems(&raw.zone_kinds, &zone_kinds) {
+        let kinds_at = locator.section("zone_kinds").unwrap_or(0);
+        let at = locator.after(kinds_at, kind).unwrap_or(kinds_at);
+        let message = format!("zone kind `{kind}`: {problem}");
+        checker
+            .problems
+            .push(locator.at(at, message, hint, "Zones"));
+    }
     let mut rules = base.clone();
     // The scene's own kinds of unit, over the rules' ones.
     for (kind, of_kind) in &raw.kinds {
@@ -267,6 +306,7 @@ pub(super) fn scene(file: &str, source: &str, base: &Rules) -> Result<Lowered, V
             adjacency,
             ..
         } = checker;
+        rules.zone_kinds = zone_kinds;
         Ok(Lowered {
             raw,
             rules,
@@ -648,6 +688,42 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The zone's kind is known, and the zone has what its kind needs to
+    /// be crossed: a width to wade or walk, boats to carry men over.
+    fn zone_kind(&mut self, zone: &Zone) {
+        let kind = &zone.kind;
+        // An unknown kind is reported where the scene's kinds are known.
+        let Some(does) = self.names.kind_rules(kind) else {
+            return;
+        };
+        let (crossing, id) = (does.crossing, &zone.id);
+        if crossing == Crossing::Afoot && zone.width_m <= 0.0 {
+            self.report(
+                &["kind:"],
+                format!("{kind} `{id}` has no width, so no one can cross it"),
+                "give it `width_m:` in metres (a ford a few hundred, a bridge a few)".into(),
+                "Zones",
+            );
+        }
+        if crossing == Crossing::Boats && zone.boats <= 0.0 {
+            self.report(
+                &["kind:"],
+                format!("{kind} `{id}` has no boats, so no one can cross it"),
+                "give it `boats:`, the men its boats carry across in 15 minutes (a ferry a few hundred, a fleet thousands)".into(),
+                "Zones",
+            );
+        }
+        if zone.boats > 0.0 && crossing != Crossing::Boats {
+            self.report(
+                &["boats:"],
+                format!("`boats` is for open water, but `{id}` is a {kind}"),
+                "make it a kind crossed by boat (`kind: Water`), or take `boats` out (a ford is waded, a bridge walked)"
+                    .into(),
+                "Zones",
+            );
+        }
+    }
+
     fn zones_and_graph(&mut self) {
         let raw = self.raw;
         self.adjacency = vec![Vec::new(); raw.zones.len()];
@@ -680,37 +756,7 @@ impl<'a> Checker<'a> {
             ] {
                 self.range(field, value, 0.0, max, "Zones");
             }
-            if matches!(zone.kind, ZoneKind::Ford | ZoneKind::Bridge) && zone.width_m <= 0.0 {
-                self.report(
-                    &["kind:"],
-                    format!(
-                        "{:?} `{}` has no width, so no one can cross it",
-                        zone.kind, zone.id
-                    ),
-                    "give it `width_m:` in metres (a ford a few hundred, a bridge a few)".into(),
-                    "Zones",
-                );
-            }
-            if zone.kind == ZoneKind::Water && zone.boats <= 0.0 {
-                self.report(
-                    &["kind:"],
-                    format!("Water `{}` has no boats, so no one can cross it", zone.id),
-                    "give it `boats:`, the men its boats carry across in 15 minutes (a ferry a few hundred, a fleet thousands)".into(),
-                    "Zones",
-                );
-            }
-            if zone.boats > 0.0 && zone.kind != ZoneKind::Water {
-                self.report(
-                    &["boats:"],
-                    format!(
-                        "`boats` is for open water, but `{}` is a {:?}",
-                        zone.id, zone.kind
-                    ),
-                    "make it `kind: Water`, or take `boats` out (a ford is waded, a bridge walked)"
-                        .into(),
-                    "Zones",
-                );
-            }
+            self.zone_kind(zone);
         }
         // Connectivity: every zone reachable from the first.
         if raw.zones.is_empty() {
@@ -904,6 +950,42 @@ fn kind_problems(
             if !value.is_finite() || !(0.0..=10.0).contains(&value) {
                 out.push((kind.name(), field, value));
             }
+        }
+    }
+    out
+}
+
+/// What is wrong with the kinds of zone `these` (a file's), among `all`
+/// the scene knows: a mark is one character one column wide, and a mark
+/// says in the legend what it stands for (once, by any kind that has it).
+fn zone_kind_problems<'a>(these: &'a ZoneKinds, all: &ZoneKinds) -> Vec<(&'a str, String, String)> {
+    use unicode_width::UnicodeWidthStr;
+    let mut out = Vec::new();
+    for (kind, of_kind) in these.iter() {
+        let mark = &of_kind.mark;
+        if mark.chars().count() > 1 || (!mark.is_empty() && mark.width() != 1) {
+            out.push((
+                kind.name(),
+                format!("its `mark` \"{mark}\" is not one character one column wide"),
+                "give one character, like \"≈\", \"#\" or \"▲\", or \"\" for none".to_string(),
+            ));
+        }
+        let told = |rules: &ZoneKindRules| match &rules.legend {
+            Text::Plain(text) => !text.trim().is_empty(),
+            Text::Localized(map) => REQUIRED_LOCALES
+                .iter()
+                .all(|l| map.get(l).is_some_and(|t| !t.trim().is_empty())),
+        };
+        let legend = all
+            .iter()
+            .any(|(_, other)| !mark.is_empty() && other.mark == *mark && told(other));
+        if !mark.is_empty() && !legend {
+            out.push((
+                kind.name(),
+                format!("its mark \"{mark}\" has no `legend` in en and zh-Hans"),
+                "say what it stands for on the map: `legend: {\"en\": \"…\", \"zh-Hans\": \"…\"}`"
+                    .to_string(),
+            ));
         }
     }
     out

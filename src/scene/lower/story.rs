@@ -506,12 +506,16 @@ impl<'a> Checker<'a> {
                 let at = self.zone(zone, G);
                 let cmp = self.cmp(cmp);
                 if let Some(kind) = self.names.zone_kind(at.idx())
-                    && !kind.is_crossing()
+                    && self
+                        .names
+                        .kind_rules(kind)
+                        .is_some_and(|k| !k.is_crossing())
                 {
+                    let kind = kind.clone();
                     self.report(
                         &[&format!("\"{zone}\"")],
-                        format!("`SideCrossed` counts men through a ford, bridge or water, but `{zone}` is a {kind:?}"),
-                        "name a zone of kind Ford, Bridge or Water, or use `SideMenIn`".into(),
+                        format!("`SideCrossed` counts men through a ford, bridge or water, but `{zone}` is a {kind}"),
+                        "name a zone of a kind that is a crossing (Ford, Bridge, Water), or use `SideMenIn`".into(),
                         G,
                     );
                 }
