@@ -29,8 +29,8 @@ pub use raw::{
     Variant, ZoneKind,
 };
 pub use resolved::{
-    Act, CommanderId, Cond, EndingId, EventId, FileId, FlagId, ObscurantId, ROrder, Resolved,
-    RoleId, SideId, Targets, TpId, UnitId, WatchId, ZoneId,
+    Act, CommanderId, Cond, EndingId, EventId, FileId, FlagId, ObscurantId, ROrder, RSecret,
+    Resolved, RoleId, SideId, Targets, TpId, UnitId, WatchId, ZoneId,
 };
 pub use rules::{Crossing, KindRules, Lost, Rules, ZoneKindRules, ZoneKinds};
 pub use tables::{Commander, Side, Unit, Zone};

@@ -166,6 +166,25 @@ pub struct RawScene {
     /// What else than smoke can hide a zone in this battle (dust, fog, night…), by id.
     #[serde(default)]
     pub obscurants: BTreeMap<String, Obscurant>,
+    /// Flags some sides cannot know: what a feigned surrender or a hidden
+    /// allegiance is in truth. A side that looks ahead plans on what it
+    /// believes of them, not on the truth.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secrets: Vec<Secret>,
+}
+
+/// A flag kept from some sides (`secrets`): a commander of those sides who
+/// weighs his options by playing them forward (the `greedy` policy) takes
+/// the flag as set with the chance `belief`, whatever it is in truth.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Secret {
+    /// The flag (one an effect sets).
+    pub id: String,
+    /// The sides that do not know it.
+    pub hidden_from: Vec<String>,
+    /// 0..1: the chance those sides give the flag being set.
+    pub belief: f64,
 }
 
 /// Something that hides a zone, declared by the scene: its level in a zone

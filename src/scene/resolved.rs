@@ -509,11 +509,28 @@ pub struct Resolved {
     pub prelude: Option<RPrelude>,
     /// The scene's introduction (`meta.intro`).
     pub intro: Variants,
+    /// The flags kept from some sides, and what those sides believe of them.
+    pub secrets: Vec<RSecret>,
     pub(crate) flag_index: HashMap<String, FlagId>,
     pub(crate) tp_index: HashMap<String, TpId>,
     pub(crate) event_index: HashMap<String, EventId>,
     pub(crate) ending_index: HashMap<String, EndingId>,
     pub(crate) watch_index: HashMap<String, WatchId>,
+}
+
+/// A flag some sides cannot know, resolved (see `Secret`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RSecret {
+    pub flag: FlagId,
+    pub hidden_from: Vec<SideId>,
+    pub belief: f64,
+}
+
+impl RSecret {
+    /// Whether the side `side` (its index) does not know the flag.
+    pub fn kept_from(&self, side: usize) -> bool {
+        self.hidden_from.iter().any(|s| s.idx() == side)
+    }
 }
 
 impl Resolved {

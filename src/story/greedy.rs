@@ -35,14 +35,20 @@
 //! It starts from the world as it is, hidden parts and all, as the scripted
 //! side's conditions do: a policy to measure a scene by (which option a side
 //! that looks ahead would take, and whether one dominates), not a fair
-//! opponent who knows only what he sees.
+//! opponent who knows only what he sees. What the scene keeps from his side
+//! (its `secrets`: whether a surrender is feigned, an allegiance true) he
+//! does not read: in each look-ahead game such a flag is set with the
+//! chance his side gives it (`belief`), drawn for game `j` the same for
+//! every option, whatever it is in truth. So trusting and refusing are
+//! weighed over what he believes, and a scene makes trust matter by what
+//! each costs when the flag is one way or the other.
 //!
 //! The copy is one extra game kept by the game (built at the first greedy
 //! decision, restored from a snapshot for each look-ahead), so simulate's
 //! workers each keep their own.
 
 use super::{Game, POLICY_STREAM, Policy, new_log_epoch};
-use crate::scene::{Fate, TpId};
+use crate::scene::{Fate, RSecret, TpId};
 use crate::sim::WorldState;
 use crate::sim::rng::BattleRng;
 use std::sync::Arc;
@@ -108,6 +114,7 @@ impl Game {
             ));
             let mut start = snapshot.clone();
             start.world.rng.reseed(key);
+            believe(&mut start.story, &resolved.secrets, side, key);
             for option in 0..tp.options.len() {
                 copy.look_ahead(&start, key, tp_id, option, limit);
                 race.score(option, copy.side_score(side));
@@ -289,6 +296,29 @@ impl Standing {
     }
 }
 
+/// The flags kept from `side` as it believes them, in a look-ahead game
+/// keyed by `key`: each set with its `belief`, by a draw of its own (from
+/// the key and the secret's place, so game `j` of every option believes
+/// alike and the game's own streams are untouched).
+fn believe(story: &mut super::StoryState, secrets: &[RSecret], side: usize, key: u64) {
+    for (at, secret) in secrets.iter().enumerate() {
+        if !secret.kept_from(side) {
+            continue;
+        }
+        let mut draw = BattleRng::from_seed(key ^ SECRET_STREAM ^ (at as u64).wrapping_mul(GOLDEN));
+        if draw.chance(secret.belief) {
+            story.flags.insert(secret.flag);
+        } else {
+            story.flags.remove(&secret.flag);
+        }
+    }
+}
+
+/// The stream of the beliefs' draws (apart from the battle's and the policy's).
+const SECRET_STREAM: u64 = 0x5EC2_E7B1_1EF0_0D42;
+/// Spreads the secrets' places over the key (2^64 / φ).
+const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
 #[cfg(test)]
 mod tests {
     use super::super::{Command, Game, Policy};
@@ -349,6 +379,106 @@ mod tests {
         game.choose(3).expect("Zhang bleeds the Jin");
         game.next().expect("turn 1");
         game
+    }
+
+    /// The Khan, at turn 1, is offered a surrender: letting the ships in
+    /// costs the Jin half their men if it is feigned and costs the Ming
+    /// 0.3 of theirs if it is true (they come over); keeping them off costs
+    /// the Ming 0.05 if feigned (the fire-ships burn short) and the Jin 0.1
+    /// if true (a friend turned away). It is feigned when `feigned`; kept
+    /// from the Jin with `belief` when given.
+    fn surrender_scene(feigned: bool, belief: Option<f64>) -> Arc<crate::scene::Scene> {
+        Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.meta.playable.push("khan".into());
+            raw.commanders[1].playable = true;
+            raw.meta.max_turns = 4;
+            raw.turning_points = vec![
+                ron::from_str(
+                    r#"(id: "the-ships-come", role: "khan", when: Turn(AtLeast(1)), situation: "", options: [
+                        (id: "let-them-come", text: "-", narration: "", historical: true, effects: [SetFlag("let-in")]),
+                        (id: "keep-them-off", text: "-", narration: "", effects: [SetFlag("kept-off")]),
+                    ])"#,
+                )
+                .expect("a turning point"),
+            ];
+            let event = |id: &str, when: &str, effect: &str| {
+                ron::from_str(&format!(
+                    r#"(id: "{id}", when: {when}, effects: [{effect}])"#
+                ))
+                .expect("an event")
+            };
+            let truth = if feigned { "feigned" } else { "meant" };
+            raw.events = vec![
+                event("the-letter", "Always", &format!(r#"SetFlag("{truth}")"#)),
+                event(
+                    "fire",
+                    r#"All([Flag("let-in"), Flag("feigned")])"#,
+                    r#"Casualties(target: Side("jin"), share: 0.5)"#,
+                ),
+                event(
+                    "come-over",
+                    r#"All([Flag("let-in"), Not(Flag("feigned"))])"#,
+                    r#"Casualties(target: Side("ming"), share: 0.3)"#,
+                ),
+                event(
+                    "turned-away",
+                    r#"All([Flag("kept-off"), Not(Flag("feigned"))])"#,
+                    r#"Casualties(target: Side("jin"), share: 0.1)"#,
+                ),
+                event(
+                    "burn-short",
+                    r#"All([Flag("kept-off"), Flag("feigned")])"#,
+                    r#"Casualties(target: Side("ming"), share: 0.05)"#,
+                ),
+            ];
+            raw.secrets = belief
+                .map(|belief| crate::scene::raw::Secret {
+                    id: "feigned".into(),
+                    hidden_from: vec!["jin".into()],
+                    belief,
+                })
+                .into_iter()
+                .collect();
+            raw
+        }))
+    }
+
+    /// What the greedy Khan does with the offer, over seeds 1..=8.
+    fn khan_answers(feigned: bool, belief: Option<f64>) -> Vec<String> {
+        (1..=8)
+            .map(|seed| {
+                let scene = surrender_scene(feigned, belief);
+                let (mut game, _) =
+                    Game::with_policies(scene, "zhang", seed, Policy::Greedy, None).expect("game");
+                game.next().expect("turn 1");
+                chosen(&game, "the-ships-come").unwrap_or_default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_secret_is_weighed_by_what_the_side_believes_not_by_the_truth() {
+        let all = |answers: Vec<String>, option: &str| answers.iter().all(|a| a == option);
+        // Knowing the truth, the look-ahead refuses a feigned surrender and
+        // takes a true one: trust would not matter.
+        assert!(all(khan_answers(true, None), "keep-them-off"));
+        assert!(all(khan_answers(false, None), "let-them-come"));
+        // Kept from him, it is what he believes that counts: a trusting
+        // Khan (one in ten that it is feigned) lets feigned ships in; a
+        // doubting one (nine in ten) keeps true ones off.
+        assert!(all(khan_answers(true, Some(0.1)), "let-them-come"));
+        assert!(all(khan_answers(false, Some(0.1)), "let-them-come"));
+        assert!(all(khan_answers(true, Some(0.9)), "keep-them-off"));
+        assert!(all(khan_answers(false, Some(0.9)), "keep-them-off"));
+        // The belief is only the look-ahead's: the battle itself is the
+        // truth's (the feigned ships burn the Jin who let them in).
+        let scene = surrender_scene(true, Some(0.1));
+        let (mut game, _) =
+            Game::with_policies(Arc::clone(&scene), "zhang", 1, Policy::Greedy, None)
+                .expect("game");
+        game.next().expect("turn 1");
+        let fire = scene.resolved().event("fire").expect("the fire");
+        assert!(game.story().happened.contains(&fire));
     }
 
     #[test]

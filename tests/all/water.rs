@@ -632,6 +632,47 @@ fn a_zone_kind_unknown_or_without_what_it_needs_is_refused_where_it_is_written()
     assert!(said.contains("but `river` is a Marsh"), "{said}");
 }
 
+// --- Secrets ------------------------------------------------------------------
+
+#[test]
+fn a_secret_names_a_flag_and_sides_of_the_scene_and_a_belief_that_is_a_chance() {
+    let events = r#"(id: "letter", when: Always, effects: [SetFlag("feigned")])"#;
+    let with = |secrets: &str| {
+        river(WATER, FOOT, events, "", "").replacen(
+            "    rules: {",
+            &format!("    secrets: [{secrets}],\n    rules: {{"),
+            1,
+        )
+    };
+    parse(&with(
+        r#"(id: "feigned", hidden_from: ["north"], belief: 0.3)"#,
+    ));
+    let said = problems(&with(
+        r#"(id: "feigend", hidden_from: ["north"], belief: 0.3)"#,
+    ));
+    assert!(
+        said.contains("unknown flag `feigend`") && said.contains("did you mean \"feigned\"?"),
+        "{said}"
+    );
+    assert!(said.contains("water.ron:"), "positioned: {said}");
+    let said = problems(&with(
+        r#"(id: "feigned", hidden_from: ["nort"], belief: 0.3)"#,
+    ));
+    assert!(
+        said.contains("`nort`") && said.contains("did you mean \"north\"?"),
+        "{said}"
+    );
+    let said = problems(&with(
+        r#"(id: "feigned", hidden_from: ["north"], belief: 1.5)"#,
+    ));
+    assert!(said.contains("`belief` is 1.5, outside 0..=1"), "{said}");
+    let said = problems(&with(r#"(id: "feigned", hidden_from: [], belief: 0.5)"#));
+    assert!(
+        said.contains("secret `feigned` is hidden from no side"),
+        "{said}"
+    );
+}
+
 // --- Precedence -----------------------------------------------------------
 
 #[test]

@@ -16,13 +16,16 @@ use super::placeholder;
 use super::raw::*;
 use super::resolved::{
     Act, CommanderId, Cond, FlagId, Lookup, ObscurantId, RChoice, REnding, REvent, ROrder,
-    RPrelude, RTurningPoint, Resolved, RoleId, SideId, Slots, Table, Targets, UnitId, Variants,
-    ZoneId,
+    RPrelude, RSecret, RTurningPoint, Resolved, RoleId, SideId, Slots, Table, Targets, UnitId,
+    Variants, ZoneId,
 };
 use super::rules::{Crossing, Rules, ZoneKindRules, ZoneKinds};
 use super::syntax;
 use super::tables::Refs;
 use std::collections::{HashMap, HashSet};
+
+/// The guide's section on secrets.
+const G_SECRETS: &str = "Point of view and hidden information";
 
 const REQUIRED_LOCALES: [&str; 2] = ["en", "zh-Hans"];
 const KNOWN_LOCALES: [&str; 3] = ["en", "zh-Hans", "zh-Hant"];
@@ -515,6 +518,7 @@ impl<'a> Checker<'a> {
                 effects,
             });
         }
+        self.secrets();
         for (id, obscurant) in &raw.obscurants {
             self.anchor = Anchor::Obscurant(id);
             if !is_plain_id(id) {
@@ -721,6 +725,33 @@ impl<'a> Checker<'a> {
                     .into(),
                 "Zones",
             );
+        }
+    }
+
+    /// The flags kept from some sides: a flag of the story, sides of the
+    /// scene, a belief that is a chance.
+    fn secrets(&mut self) {
+        let raw = self.raw;
+        for secret in &raw.secrets {
+            self.anchor_at("secrets", &secret.id);
+            let flag = self.flag(&secret.id);
+            let hidden_from = (secret.hidden_from.iter())
+                .map(|side| self.side(side, G_SECRETS))
+                .collect();
+            if secret.hidden_from.is_empty() {
+                self.report(
+                    &["hidden_from:"],
+                    format!("secret `{}` is hidden from no side", secret.id),
+                    "name the sides that do not know it: `hidden_from: [\"…\"]`".into(),
+                    G_SECRETS,
+                );
+            }
+            self.range("belief", secret.belief, 0.0, 1.0, G_SECRETS);
+            self.out.secrets.push(RSecret {
+                flag,
+                hidden_from,
+                belief: secret.belief,
+            });
         }
     }
 

@@ -624,7 +624,7 @@ impl<'a> Checker<'a> {
     }
 
     /// A flag: any name the scene sets, clears or reads (all declared).
-    fn flag(&mut self, flag: &str) -> FlagId {
+    pub(super) fn flag(&mut self, flag: &str) -> FlagId {
         self.out.flag(flag).unwrap_or_else(|| {
             let flags = self.out.flags.clone();
             let ids: Vec<&str> = flags.iter().map(String::as_str).collect();
