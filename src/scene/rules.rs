@@ -397,6 +397,15 @@ rules! {
     /// uniformly in 1 ± this (0: no luck, nothing drawn).
     #[serde(default)]
     trample_luck: 0.0 ..= 1.0,
+    /// Square metres of a crossing (length × width) a man takes in the
+    /// crowd it holds before those on its banks must queue to step in (a
+    /// horse takes `horse_men` men's; 0: a crossing takes anyone).
+    #[serde(default)]
+    crossing_m2_per_man: 0.0 ..= 20.0,
+    /// A neighbouring zone burning at or above this is no way out: men with
+    /// the enemy on them and fire behind are trapped (0: fire is no wall).
+    #[serde(default)]
+    fire_walls_at: 0.0 ..= 1.0,
     /// Share of the men in a burning zone the fire kills per 刻, times the
     /// fire's level (0: fire kills no one, the rule before issue 22).
     #[serde(default)]

@@ -265,6 +265,20 @@ impl Field {
             .min_by_key(|&n| (back[n], n))
     }
 
+    /// Room (in men; a horse counts as several) a crossing holds at once
+    /// before those on its banks must wait to step in: its length × width
+    /// at `crossing_m2_per_man` (0: it takes anyone; a crossing of no length
+    /// or width holds any number).
+    pub fn holds(&self, zone: usize) -> f64 {
+        let per_man = self.rules.crossing_m2_per_man;
+        match self.zones.get(zone) {
+            Some(info) if per_man > 0.0 && info.length_m > 0.0 && info.width_m > 0.0 => {
+                info.length_m * info.width_m / per_man
+            }
+            _ => f64::INFINITY,
+        }
+    }
+
     /// Room (in men; a horse counts as several) on a crossing's span at
     /// once: its length × width at the density of a moving column, the
     /// flow per metre of width over a walking pace (flow = density × speed:

@@ -59,6 +59,11 @@ struct Tally {
     /// Men able to fight or flee, and of them the routing.
     men: f64,
     routing: f64,
+    /// The room those men take in a crowd (a horse takes `horse_men`).
+    room: f64,
+    /// Of the men, those coming on: ordered on to another zone, or in
+    /// pursuit (not holding where they stand).
+    pressing: f64,
     /// Men that withdrew from a fight this turn, as flight seen from another
     /// zone (the rule `withdrawal_seen_as_flight`).
     withdrawing: f64,
@@ -278,7 +283,7 @@ fn tally_places(
         // in registers rather than reading them again through the list.)
         let tally = &mut tally[..];
         let mut order = Rising::default();
-        by_index(units, stored).for_each(|(_, info, strength, location, _, morale)| {
+        by_index(units, stored).for_each(|(_, info, strength, location, orders, morale)| {
             order.see(info.idx);
             if seen_as_flight
                 && withdrew_now(info.idx)
@@ -293,8 +298,16 @@ fn tally_places(
                 let here = &mut tally[info.side * n + location.zone];
                 here.units += 1;
                 here.men += f64::from(strength.men);
+                here.room +=
+                    f64::from(strength.men) * if info.mounted { rules.horse_men } else { 1.0 };
                 if morale.state.is_broken() {
                     here.routing += f64::from(strength.men);
+                } else if match orders.order {
+                    UnitOrder::MoveTo(zone) => zone != location.zone,
+                    UnitOrder::Pursue => true,
+                    UnitOrder::Hold | UnitOrder::RallyTo(_) => false,
+                } {
+                    here.pressing += f64::from(strength.men);
                 }
             }
         });
@@ -359,10 +372,30 @@ impl Gather<'_> {
             .filter(|s| *s != side)
             .map(|s| tally[s * n + zone].men)
             .sum();
+        // Walls that stand only while the enemy here comes on: a crossing
+        // too full to take these men (`crossing_m2_per_man`) and a zone
+        // burning (`fire_walls_at`). Men waiting their turn at a ford with
+        // the enemy holding his ground wait; with him pressing them, their
+        // backs are to the water.
+        let pressed = (0..field.n_sides)
+            .filter(|s| *s != side)
+            .any(|s| tally[s * n + zone].pressing > 0.0);
+        let full = |z: usize| {
+            let crowd: f64 = (0..field.n_sides).map(|s| tally[s * n + z].room).sum();
+            field.zones[z].is_crossing() && crowd + tally[side * n + zone].room > field.holds(z)
+        };
+        let burning = |z: usize| {
+            rules.fire_walls_at > 0.0
+                && air
+                    .zones
+                    .get(z)
+                    .is_some_and(|there| there.fire >= rules.fire_walls_at)
+        };
         let trapped = enemy_here > 0.0
             && field.neighbours[zone].iter().all(|&z| {
                 // (Open where no passage was found.)
                 !air.zones.get(z).is_none_or(|there| there.intact)
+                    || (pressed && (full(z) || burning(z)))
                     || (0..field.n_sides)
                         .any(|s| s != side && tally[s * n + z].men > tally[side * n + z].men)
             });

@@ -214,6 +214,9 @@ pub struct MovementScratch {
     /// By unit index: stepped into another zone this turn (one zone a
     /// turn, whatever the sub-step).
     stepped: Vec<bool>,
+    /// Per zone: the room that stepped into the crossing in this sub-step
+    /// (added to its crowd as the moves began, against what it holds).
+    entered: Vec<f64>,
 }
 
 /// The crowds in the crossings as the moves begin, and what each crossing
@@ -898,8 +901,10 @@ impl MovementScratch {
             crossed,
             moved,
             stepped,
+            entered,
             ..
         } = self;
+        refill(entered, n, 0.0);
         let press = Press {
             field,
             vision,
@@ -965,6 +970,17 @@ impl MovementScratch {
                 } else if let Some(next) = want
                     && !mover.stepped
                 {
+                    if crossing[next] {
+                        // Men queue on the bank while the crossing is full.
+                        let own_room = room(field, info, strength.men);
+                        let slot = entered.get_mut(next);
+                        let Some(slot) = slot else { break 'unit };
+                        let held = crowds.room.get(next).copied().unwrap_or(0.0) + *slot;
+                        if held > 0.0 && held + own_room > field.holds(next) {
+                            break 'unit;
+                        }
+                        *slot += own_room;
+                    }
                     next
                 } else {
                     break 'unit;
@@ -1177,6 +1193,33 @@ mod tests {
     fn the_same_queue_in_panic_tramples() {
         let lost = a_column_on_a_narrow_bridge(true);
         assert!(lost > 100, "a routing crush tramples: {lost}");
+    }
+
+    /// Where the Han foot on the south bank, ordered over, stands after a
+    /// turn while 40,000 riders fill the smoky ford ahead of them, with the
+    /// crossing holding men at `per_man` m² a man (0: the rule off).
+    fn behind_a_full_ford(per_man: f64) -> usize {
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.units[1].men = 40_000;
+            scene.units[1].zone = "ford".into();
+            scene.units[1].order = crate::scene::raw::Order::MoveTo("north-bank".into());
+            scene.units[2].zone = "south-bank".into();
+            scene.units[2].order = crate::scene::raw::Order::MoveTo("north-bank".into());
+            scene.units[0].zone = "tent".into();
+            scene.rules.insert("crossing_m2_per_man".into(), per_man);
+            scene
+        });
+        unit_zone_smoke(&mut world, 1, 1.0);
+        schedule.run(&mut world);
+        zone_of(&mut world, 2)
+    }
+
+    #[test]
+    fn men_queue_on_the_bank_while_the_ford_is_full() {
+        // 300 m × 500 m at 1.5 m² a man holds 100,000 men's room; the
+        // riders take 120,000 (a horse is three men's).
+        assert_eq!(behind_a_full_ford(1.5), 0, "the foot waits on the bank");
+        assert_eq!(behind_a_full_ford(0.0), 1, "with the rule off, it steps in");
     }
 
     fn zone_of(world: &mut World, unit: usize) -> usize {

@@ -51,6 +51,7 @@ pub struct Air {
 pub struct ZoneAir {
     pub smoke: f64,
     pub intact: bool,
+    pub fire: f64,
 }
 
 impl Default for ZoneAir {
@@ -59,6 +60,7 @@ impl Default for ZoneAir {
         ZoneAir {
             smoke: 0.0,
             intact: true,
+            fire: 0.0,
         }
     }
 }
@@ -308,6 +310,7 @@ fn fire_and_smoke(
             airs[zone] = ZoneAir {
                 smoke: new.smoke,
                 intact: passage.intact,
+                fire: new.fire,
             };
         }
         if old.fire < 0.2 && new.fire >= 0.2 {

@@ -318,9 +318,18 @@ fn novel_line(scene: &Arc<Scene>, role: &str, seed: u64) -> Figures {
 /// scenes' notes and the README).
 const FIGURE_SEEDS: u64 = 20;
 
+/// The seeds the figures are measured over: `FIGURE_SEEDS`, or
+/// `XIAOLING_FIGURE_SEEDS` when set (the 300-seed means of the notes).
+fn figure_seeds() -> u64 {
+    std::env::var("XIAOLING_FIGURE_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(FIGURE_SEEDS)
+}
+
 fn novel_games(battle: &str, role: &str) -> Vec<Figures> {
     let scene = scene(battle);
-    (1..=FIGURE_SEEDS)
+    (1..=figure_seeds())
         .map(|seed| novel_line(&scene, role, seed))
         .collect()
 }
@@ -367,7 +376,11 @@ fn the_chapters_figures_hold_on_the_novels_line() {
 }
 
 /// The figures the model does not yet reach (issue 22, item 2; see the
-/// README's model section for the causes): run with `--ignored`.
+/// README's model section for the causes): run with `--ignored`. With the
+/// ford's queue on (branch false-cry-queue: `crossing_m2_per_man` 0.8, the
+/// ford's width 50 m, `fire_walls_at` 0.5) the first two hold (crush 9,716,
+/// count 18,935 over seeds 1-20), but the battle's texts and timings need
+/// retuning before it ships; Sarhu's Jin losses are 8,517.
 #[test]
 #[ignore = "not yet reached: the ford crush, the Khan's count, Sarhu's Jin losses"]
 fn the_chapters_figures_not_yet_reached() {
