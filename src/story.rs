@@ -692,6 +692,16 @@ impl Game {
         }
     }
 
+    /// Sets how each side decides from now on: the side nobody plays by
+    /// `others`, the player's role by `player` (none: a person). For a game
+    /// opened only to be [`Game::restart`]ed (`simulate`), which can open
+    /// it by the novel's choices and then set the policies it plays by:
+    /// an opening decided greedily would play its look-ahead for nothing.
+    pub fn set_policies(&mut self, others: Policy, player: Option<Policy>) {
+        self.policy = others;
+        self.player_policy = player;
+    }
+
     /// Stops (or resumes) telling story text: for games nobody reads
     /// (`simulate`). Turns, choices and effects then give no outputs at all
     /// (no told text, no chronicle entries, no events, choices or endings:
