@@ -141,9 +141,14 @@ impl Game {
         limit: u32,
         round: &mut Option<super::verdicts::Verdicts>,
     ) {
-        self.restore_snapshot(start);
+        // `start` restored as `Game::restore_snapshot` does, but for the
+        // picture: the copy tells no story, so its picture is never read
+        // (nor looked at), and is not made anew for every game.
+        self.battle.restore(&start.world);
+        self.story.clone_from(&start.story);
+        self.marks.set_to(&self.scene, &self.story);
         self.seed = key;
-        self.policy_rng = BattleRng::from_seed(key ^ POLICY_STREAM);
+        self.policy_rng.reseed(key ^ POLICY_STREAM);
         self.log.clear();
         self.log_epoch = new_log_epoch();
         self.round_verdicts(round);
