@@ -154,17 +154,21 @@ struct Outcome {
     turns: u32,
 }
 
-/// A game for `simulate`: both sides decided by the policies from the
-/// opening (so a point put before the first turn is decided by them too),
-/// no undo kept, no text told.
+/// A game for `simulate`, to be [`Game::restart`]ed before it is played:
+/// both sides decided by the policies from the restart's opening (so a
+/// point put before the first turn is decided by them too), no undo kept,
+/// no text told. Opened by the novel's choices, the policies set after: the
+/// opening itself is never played (a greedy side would play its look-ahead
+/// at an opening point for nothing).
 fn open(scene: &Arc<Scene>, role: &str, seed: u64, policies: Policies) -> Result<Game, StoryError> {
     let (mut game, _) = Game::with_policies(
         Arc::clone(scene),
         role,
         seed,
-        policies.other,
-        Some(policies.player),
+        Policy::Historical,
+        Some(Policy::Historical),
     )?;
+    game.set_policies(policies.other, Some(policies.player));
     game.keep_undo(false);
     game.tell_story(false);
     Ok(game)

@@ -135,6 +135,47 @@ impl Marks {
         verdicts.forget_all();
     }
 
+    /// The marks of `story`, a story of `scene`, written over these (of
+    /// the same scene: the memory kept) as [`Marks::of`] makes them.
+    fn set_to(&mut self, scene: &Scene, story: &StoryState) {
+        let resolved = scene.resolved();
+        let same_scene = self.happened.len() == scene.events().len()
+            && self.reached.len() == scene.turning_points().len()
+            && self.flags.len() == resolved.flags.len()
+            && self.since.len() == resolved.watched.len()
+            && self.verdicts.len()
+                == scene.events().len() + scene.endings().len() + scene.turning_points().len();
+        if !same_scene {
+            *self = Marks::of(scene, story);
+            return;
+        }
+        self.clear();
+        for (w, since) in self.since.iter_mut().enumerate() {
+            *since = story.since.get(&WatchId::at(w)).copied();
+        }
+        self.mark(story);
+    }
+
+    /// Sets the marks of what `story` has happen, decided and set.
+    fn mark(&mut self, story: &StoryState) {
+        for event in &story.happened {
+            if let Some(happened) = self.happened.get_mut(event.idx()) {
+                *happened = true;
+            }
+        }
+        for &(tp, option) in &story.chosen {
+            if let Some(reached) = self.reached.get_mut(tp.idx()) {
+                *reached = true;
+                self.chosen[tp.idx()] = Some(option);
+            }
+        }
+        for flag in &story.flags {
+            if let Some(set) = self.flags.get_mut(flag.idx()) {
+                *set = true;
+            }
+        }
+    }
+
     /// The marks of `story`, a story of `scene`.
     fn of(scene: &Scene, story: &StoryState) -> Marks {
         let resolved = scene.resolved();
@@ -150,22 +191,7 @@ impl Marks {
                 scene.events().len() + scene.endings().len() + scene.turning_points().len(),
             ),
         };
-        for event in &story.happened {
-            if let Some(happened) = marks.happened.get_mut(event.idx()) {
-                *happened = true;
-            }
-        }
-        for &(tp, option) in &story.chosen {
-            if let Some(reached) = marks.reached.get_mut(tp.idx()) {
-                *reached = true;
-                marks.chosen[tp.idx()] = Some(option);
-            }
-        }
-        for flag in &story.flags {
-            if let Some(set) = marks.flags.get_mut(flag.idx()) {
-                *set = true;
-            }
-        }
+        marks.mark(story);
         marks
     }
 }
@@ -525,9 +551,9 @@ impl Game {
     /// Puts world and story back as they were in `snapshot`.
     pub fn restore_snapshot(&mut self, snapshot: &Snapshot) {
         self.battle.restore(&snapshot.world);
-        self.story = snapshot.story.clone();
-        self.marks = Marks::of(&self.scene, &self.story);
-        self.policy_rng = snapshot.policy_rng.clone();
+        self.story.clone_from(&snapshot.story);
+        self.marks.set_to(&self.scene, &self.story);
+        self.policy_rng.clone_from(&snapshot.policy_rng);
         if snapshot.picture.enemy.is_empty() {
             // A state read from a save file: the picture is what the
             // commander sees of it now (the replay, which rebuilds it turn
@@ -690,6 +716,16 @@ impl Game {
         if !keep {
             self.undo_stack.clear();
         }
+    }
+
+    /// Sets how each side decides from now on: the side nobody plays by
+    /// `others`, the player's role by `player` (none: a person). For a game
+    /// opened only to be [`Game::restart`]ed (`simulate`), which can open
+    /// it by the novel's choices and then set the policies it plays by:
+    /// an opening decided greedily would play its look-ahead for nothing.
+    pub fn set_policies(&mut self, others: Policy, player: Option<Policy>) {
+        self.policy = others;
+        self.player_policy = player;
     }
 
     /// Stops (or resumes) telling story text: for games nobody reads

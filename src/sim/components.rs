@@ -206,10 +206,23 @@ impl Morale {
     /// of the same kind; a kind not noted yet takes the place of a move
     /// added to an earlier one of its own kind (there are fewer kinds than
     /// places), so every kind that moved it is still there, with its total.
+    #[inline]
     pub fn push(&mut self, modifier: Modifier, delta: f64) {
         if delta == 0.0 {
             return;
         }
+        // (The common case in line: room left, and memory for it.)
+        if self.last.len() < self.last.capacity().min(MAX_LAST) {
+            self.last.push((modifier, delta));
+        } else {
+            self.push_full(modifier, delta);
+        }
+    }
+
+    /// [`Morale::push`] when the list is full or has no room left.
+    #[cold]
+    #[inline(never)]
+    fn push_full(&mut self, modifier: Modifier, delta: f64) {
         if self.last.len() >= MAX_LAST {
             if let Some(at) = self.last.iter().rposition(|(m, _)| *m == modifier) {
                 fold(&mut self.last[at].1, delta);

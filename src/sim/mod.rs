@@ -600,6 +600,46 @@ impl Battle {
         }
     }
 
+    /// Per side (by index into both lists, zeroed first; a side past their
+    /// end is not counted): the men its units on the field brought
+    /// (`brought`, as [`WorldState::side_start_men`] counts them) and, of
+    /// those units, the men in ranks and taking orders (`in_hand`). Read
+    /// from the world itself, not from a capture of it: the greedy
+    /// look-ahead's score, read at the end of every game it plays.
+    pub fn hands_into(&mut self, brought: &mut [u32], in_hand: &mut [u32]) {
+        brought.fill(0);
+        in_hand.fill(0);
+        let units = &self.field.units;
+        self.capture
+            .unit_facts
+            .iter(&self.world)
+            .for_each(|(info, strength, location, morale)| {
+                // (The world's `UnitInfo` is the field's, but for its side.)
+                let Some(scene_info) = units.get(info.idx) else {
+                    return;
+                };
+                if !location.present {
+                    return;
+                }
+                if let Some(total) = brought.get_mut(info.side) {
+                    *total += scene_info.start_men;
+                }
+                if morale.state.obeys()
+                    && let Some(total) = in_hand.get_mut(info.side)
+                {
+                    *total += strength.men;
+                }
+            });
+    }
+
+    /// Each commander's side and fate (none: standing), in no set order.
+    pub fn commander_fates(&mut self, mut each: impl FnMut(usize, Option<crate::scene::Fate>)) {
+        self.capture
+            .commanders
+            .iter(&self.world)
+            .for_each(|commander| each(commander.side, commander.fallen));
+    }
+
     /// What story conditions read of the world (see [`facts::Facts`]), as
     /// of the last [`Battle::refresh_facts`]: call that first.
     pub fn facts(&self) -> &facts::Facts {

@@ -92,6 +92,7 @@ pub fn into_index_order<T>(listed: &mut [(usize, T)], rose: bool) {
 
 /// The items of a unit query in unit-index order, read-only: as stored when
 /// `stored` (checked with [`Rising`] on this query), else sorted by index.
+#[inline]
 pub fn by_index<'a, 's, D, F>(
     query: &'a Query<'_, 's, D, F>,
     stored: bool,
@@ -108,6 +109,7 @@ where
 }
 
 /// [`by_index`] for writing.
+#[inline]
 pub fn by_index_mut<'a, 's, D, F>(
     query: &'a mut Query<'_, 's, D, F>,
     stored: bool,

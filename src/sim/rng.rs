@@ -26,6 +26,12 @@ impl Clone for BattleRng {
     }
 }
 
+/// The first uniform draw in [0, 1) of the stream of `seed`: what
+/// `BattleRng::from_seed(seed).unit()` gives, without boxing a stream.
+pub fn first_unit(seed: u64) -> f64 {
+    ChaCha8Rng::seed_from_u64(seed).random::<f64>()
+}
+
 impl BattleRng {
     pub fn new(rng: ChaCha8Rng) -> BattleRng {
         BattleRng(Box::new(rng))
@@ -69,5 +75,18 @@ impl BattleRng {
     /// Position in the stream, for reports and save checks.
     pub fn word_pos(&self) -> u128 {
         self.0.get_word_pos()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_unit_is_the_boxed_streams_first_draw() {
+        for seed in [0, 1, 2, 0xdead_beef, u64::MAX] {
+            let first = BattleRng::from_seed(seed).unit();
+            assert_eq!(first_unit(seed).to_bits(), first.to_bits(), "seed {seed}");
+        }
     }
 }

@@ -49,7 +49,6 @@
 
 use super::{Game, POLICY_STREAM, Policy, new_log_epoch};
 use crate::scene::{Fate, RSecret, TpId};
-use crate::sim::WorldState;
 use crate::sim::rng::BattleRng;
 use std::sync::Arc;
 
@@ -115,8 +114,10 @@ impl Game {
             let mut start = snapshot.clone();
             start.world.rng.reseed(key);
             believe(&mut start.story, &resolved.secrets, side, key);
+            // The verdicts its games open with, read by the first.
+            let mut round = None;
             for option in 0..tp.options.len() {
-                copy.look_ahead(&start, key, tp_id, option, limit);
+                copy.look_ahead(&start, key, tp_id, option, limit, &mut round);
                 race.score(option, copy.side_score(side));
             }
             if game + 1 >= at_least && race.decided() {
@@ -129,6 +130,8 @@ impl Game {
 
     /// Plays one look-ahead game on this copy: `start` restored, every
     /// stream keyed by `key`, `option` taken at `tp_id`, then on to the end.
+    /// `round`: the verdicts the round's games open with
+    /// ([`Game::round_verdicts`]), kept by its first.
     fn look_ahead(
         &mut self,
         start: &super::Snapshot,
@@ -136,12 +139,19 @@ impl Game {
         tp_id: TpId,
         option: usize,
         limit: u32,
+        round: &mut Option<super::verdicts::Verdicts>,
     ) {
-        self.restore_snapshot(start);
+        // `start` restored as `Game::restore_snapshot` does, but for the
+        // picture: the copy tells no story, so its picture is never read
+        // (nor looked at), and is not made anew for every game.
+        self.battle.restore(&start.world);
+        self.story.clone_from(&start.story);
+        self.marks.set_to(&self.scene, &self.story);
         self.seed = key;
-        self.policy_rng = BattleRng::from_seed(key ^ POLICY_STREAM);
+        self.policy_rng.reseed(key ^ POLICY_STREAM);
         self.log.clear();
         self.log_epoch = new_log_epoch();
+        self.round_verdicts(round);
         let mut out = Vec::new();
         self.decide(tp_id.idx(), option, false, &mut out);
         self.settle(&mut out);
@@ -155,15 +165,26 @@ impl Game {
     /// How well `side` stands now (see the module's note): higher is better,
     /// within −(1 + w) and 1 + w.
     fn side_score(&mut self, side: usize) -> f64 {
-        let world = self.battle.view();
-        let field = self.battle.field();
+        // Read from the world in place (no copy of it is made): per side,
+        // then summed into the side's and the enemy's standing. (Sums of
+        // whole men and of halves: the same in any order.)
+        let n_sides = self.battle.field().n_sides;
+        let (mut brought, mut in_hand) = (vec![0; n_sides], vec![0; n_sides]);
+        self.battle.hands_into(&mut brought, &mut in_hand);
         let weight = self.scene.rules().greedy_commander_weight;
         let mut own = Standing::default();
         let mut enemy = Standing::default();
-        for other in 0..field.n_sides {
+        for other in 0..n_sides {
             let standing = if other == side { &mut own } else { &mut enemy };
-            standing.add(&world, field, other);
+            standing.brought += brought[other];
+            standing.in_hand += in_hand[other];
         }
+        self.battle.commander_fates(|other, fate| {
+            if other < n_sides {
+                let standing = if other == side { &mut own } else { &mut enemy };
+                standing.fell(fate);
+            }
+        });
         (enemy.out_of_hand() - own.out_of_hand())
             + weight * (enemy.fallen_share() - own.fallen_share())
     }
@@ -259,25 +280,14 @@ struct Standing {
 }
 
 impl Standing {
-    fn add(&mut self, world: &WorldState, field: &crate::sim::Field, side: usize) {
-        self.brought += world.side_start_men(field, side);
-        self.in_hand += world
-            .units
-            .iter()
-            .zip(&field.units)
-            .filter(|(unit, info)| {
-                unit.side(info) == side && unit.location.present && unit.morale.state.obeys()
-            })
-            .map(|(unit, _)| unit.men)
-            .sum::<u32>();
-        for commander in world.commanders.iter().filter(|c| c.side == side) {
-            self.commanders += 1;
-            self.fallen += match commander.fallen {
-                None => 0.0,
-                Some(Fate::Wounded) => 0.5,
-                Some(Fate::Killed | Fate::Captured) => 1.0,
-            };
-        }
+    /// One commander of the side, and his fate (none: standing).
+    fn fell(&mut self, fate: Option<Fate>) {
+        self.commanders += 1;
+        self.fallen += match fate {
+            None => 0.0,
+            Some(Fate::Wounded) => 0.5,
+            Some(Fate::Killed | Fate::Captured) => 1.0,
+        };
     }
 
     fn out_of_hand(&self) -> f64 {

@@ -28,7 +28,7 @@ pub(super) fn luck(seed: u64, turn: u32, owner: &str, p: f64) -> f64 {
     fnv.bytes(owner.as_bytes());
     fnv.bytes(b":");
     fnv.number(p.to_bits());
-    let mixed = crate::sim::rng::BattleRng::from_seed(fnv.0).unit();
+    let mixed = crate::sim::rng::first_unit(fnv.0);
     mixed.clamp(0.0, 1.0)
 }
 

@@ -350,6 +350,11 @@ impl Verdicts {
         self.wakes_at = other.wakes_at;
     }
 
+    /// The conditions kept for (events, endings and turning points).
+    pub(super) fn len(&self) -> usize {
+        self.known.len()
+    }
+
     /// Forgets every verdict.
     pub(super) fn forget_all(&mut self) {
         self.known.fill(Known::NONE);
@@ -558,6 +563,60 @@ impl Game {
         if let Some(opening) = &self.opening {
             self.marks.verdicts.copy_from(&opening.verdicts);
         }
+    }
+
+    /// The verdicts a look-ahead game of a greedy round opens with: on the
+    /// first (`round` empty), every condition settling would read (its
+    /// event not happened, its point not decided) read now and kept, and
+    /// kept in `round` too; on the others, the verdicts kept in `round`
+    /// written into these marks. Every game of a round opens on the same
+    /// marks, turn and seed (`greedy.rs`), so each reads what the first
+    /// read, before its option is taken (a verdict that read a mark the
+    /// option changes is forgotten then, as ever).
+    pub(super) fn round_verdicts(&mut self, round: &mut Option<Verdicts>) {
+        if let Some(kept) = round {
+            self.marks.verdicts.copy_from(kept);
+            return;
+        }
+        let turn = self.turn();
+        let scene = std::sync::Arc::clone(&self.scene);
+        let resolved = scene.resolved();
+        let events = (scene.events().iter().zip(&resolved.events))
+            .enumerate()
+            .map(|(idx, (e, r))| {
+                (
+                    self.readers.event_slots().start + idx,
+                    &r.when,
+                    e.id.as_str(),
+                )
+            })
+            .filter(|(slot, ..)| {
+                let idx = slot - self.readers.event_slots().start;
+                !self.marks.happened.get(idx).copied().unwrap_or(true)
+            });
+        let endings = (scene.endings().iter().zip(&resolved.endings))
+            .enumerate()
+            .map(|(idx, (e, r))| {
+                (
+                    self.readers.ending_slots().start + idx,
+                    &r.when,
+                    e.id.as_str(),
+                )
+            });
+        let tps = (scene.turning_points().iter().zip(&resolved.turning_points))
+            .enumerate()
+            .map(|(idx, (t, r))| (self.readers.tp_slots().start + idx, &r.when, t.id.as_str()))
+            .filter(|(slot, ..)| {
+                let idx = slot - self.readers.tp_slots().start;
+                !self.marks.reached.get(idx).copied().unwrap_or(true)
+            });
+        let open: Vec<_> = events.chain(endings).chain(tps).collect();
+        for (slot, when, owner) in open {
+            let mut consulted = 0;
+            let known = self.verdict(when, owner, turn, &mut consulted);
+            self.marks.verdicts.keep(slot, known, consulted);
+        }
+        *round = Some(self.marks.verdicts.clone());
     }
 
     /// Debug builds: every sleeping verdict stands now and fails, and the
