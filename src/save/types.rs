@@ -63,7 +63,7 @@ mirror_enum!(SavedMoraleState <=> MoraleState {
 });
 mirror_enum!(SavedModifier <=> Modifier {
     Casualties, Outnumbered, Contagion, Leader, Rumor, Smoke, Trapped, Drums,
-    Recovery, Orders, CommanderFell, Withdrawal, Event, Charged
+    Recovery, Orders, CommanderFell, Withdrawal, Event
 });
 mirror_enum!(SavedFate <=> Fate { Killed, Wounded, Captured });
 
