@@ -63,7 +63,7 @@ mirror_enum!(SavedMoraleState <=> MoraleState {
 });
 mirror_enum!(SavedModifier <=> Modifier {
     Casualties, Outnumbered, Contagion, Leader, Rumor, Smoke, Trapped, Drums,
-    Recovery, Orders, CommanderFell, Withdrawal, Event
+    Recovery, Orders, CommanderFell, Withdrawal, Event, Charged
 });
 mirror_enum!(SavedFate <=> Fate { Killed, Wounded, Captured });
 

@@ -340,6 +340,15 @@ rules! {
     /// like flight (0: not at all, shipped).
     #[serde(default)]
     withdrawal_seen_as_flight: 0.0 ..= 1.0,
+    /// Morale a foot unit out of a fortified place loses a 刻 when enemy
+    /// horse in good order stands in its zone (the charge), × its exposure
+    /// (0: no shock, shipped).
+    #[serde(default)]
+    charge_morale: 0.0 ..= 100.0,
+    /// Chance a 刻, × (1 − quality) × exposure, that such foot breaks at the
+    /// charge, before the blows of the sub-step (0: never, shipped).
+    #[serde(default)]
+    charge_rout: 0.0 ..= 1.0,
     /// Chance per turn that a commander standing where his side is losing the
     /// fight falls (0: never; the shipped battles keep it off).
     #[serde(default)]

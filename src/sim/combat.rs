@@ -45,6 +45,10 @@ struct Fighter {
     mounted: bool,
     melee: f64,
     missile: f64,
+    /// Its quality (0..1), for the test at a charge.
+    quality: f64,
+    /// Where it stands.
+    zone: usize,
     lost: u32,
 }
 
@@ -67,6 +71,9 @@ pub struct CombatScratch {
     /// Per zone: its fire; per zone and side: the men it killed.
     fires: Vec<f64>,
     burned: Vec<u32>,
+    /// The foot charged by horse in the sub-step (fighter, morale lost,
+    /// broken), written to the units before the blows.
+    charged: Vec<(usize, f64, bool)>,
 }
 
 /// Who stands in a zone to fight, as combat first reads the units.
@@ -103,7 +110,7 @@ type Fighters<'w, 's> = Query<
         &'static UnitInfo,
         &'static mut Strength,
         &'static Location,
-        &'static Orders,
+        &'static mut Orders,
         &'static mut Morale,
     ),
 >;
@@ -221,9 +228,11 @@ pub fn combat_system(
         side_units,
         exposures,
         standing,
+        charged,
         ..
     } = &mut *scratch;
     falls.clear();
+    charged.clear();
     let rules = &field.rules;
     let n_sides = field.n_sides;
     let n = field.zones.len();
@@ -255,6 +264,30 @@ pub fn combat_system(
         if sides_here < 2 {
             continue;
         }
+        // Horse charges the foot it finds out of a fortified place: those
+        // that break at the shock strike no blow in this sub-step (drawn
+        // only when the rule is on, so the stream is as it was).
+        if rules.charge_rout > 0.0 || rules.charge_morale > 0.0 {
+            let before = charged.len();
+            charge(
+                here,
+                fighters,
+                (info_zone.cover, deep),
+                (rules, dt),
+                charged,
+                &mut rng,
+            );
+            if charged[before..].iter().any(|&(_, _, broke)| broke) {
+                strike_power(
+                    here,
+                    fighters,
+                    (blind, deep),
+                    rules,
+                    (men, melee, missile),
+                    n_sides,
+                );
+            }
+        }
         side_losses((men, melee, missile), losses_by_side, rules, dt, &mut rng);
         let report = share_losses(
             here,
@@ -285,6 +318,7 @@ pub fn combat_system(
         }
     }
     mark_falls(falls, &mut commanders, chronicle);
+    write_charges(charged, fighters, chronicle, &mut units);
     write_losses(fighters, &mut units);
     if falls.is_empty() {
         return;
@@ -356,6 +390,8 @@ fn gather_fighters(
             mounted: info.mounted,
             melee: kind.melee,
             missile: kind.missile,
+            quality: info.quality,
+            zone: location.zone,
             lost: 0,
         });
     };
@@ -511,6 +547,100 @@ fn share_losses(
     report
 }
 
+/// Horse charges foot (rules `charge_morale` and `charge_rout`): in a zone
+/// where a side's horse stands in good order (steady or rallied, not in
+/// deep water) facing the foot of another side, each foot unit not yet
+/// broken feels the shock at once, before the blows of the sub-step: it
+/// loses `charge_morale` a 刻 and breaks with chance `charge_rout` a 刻 ×
+/// (1 − its quality), both × its exposure: the charging horse's men over
+/// the foot's men there (at most 1), × (1 − the zone's cover) for foot that
+/// hold their ground (a fortified camp, a wood, a wall), × 1 for foot on
+/// the march. A unit that breaks routs at once: it strikes no blow in this
+/// sub-step, and takes the blows of men running. Noted in `charged`
+/// (fighter, morale lost, broken), its state set in `fighters`.
+fn charge(
+    here: &[usize],
+    fighters: &mut [Fighter],
+    (cover, deep): (f64, bool),
+    (rules, dt): (&Rules, f64),
+    charged: &mut Vec<(usize, f64, bool)>,
+    rng: &mut ResMut<BattleRng>,
+) {
+    // Riders deep in a river do not charge.
+    if deep {
+        return;
+    }
+    let charging = |fighter: &Fighter| {
+        fighter.mounted && matches!(fighter.state, MoraleState::Steady | MoraleState::Rallied)
+    };
+    let standing_foot = |fighter: &Fighter| !fighter.mounted && !fighter.state.is_broken();
+    for &i in here {
+        let fighter = fighters[i];
+        if !standing_foot(&fighter) {
+            continue;
+        }
+        let (horse, foot) = here.iter().fold((0.0, 0.0), |(horse, foot), &j| {
+            let other = &fighters[j];
+            if other.side != fighter.side && charging(other) {
+                (horse + f64::from(other.men), foot)
+            } else if other.side == fighter.side && standing_foot(other) {
+                (horse, foot + f64::from(other.men))
+            } else {
+                (horse, foot)
+            }
+        });
+        if horse <= 0.0 || foot <= 0.0 {
+            continue;
+        }
+        let marching = matches!(fighter.order, UnitOrder::MoveTo(to) if to != fighter.zone);
+        let ground = if marching {
+            1.0
+        } else {
+            (1.0 - cover).clamp(0.0, 1.0)
+        };
+        let exposure = (horse / foot).min(1.0) * ground;
+        if exposure <= 0.0 {
+            continue;
+        }
+        let shock = rules.charge_morale * exposure * dt;
+        let broke = rules.charge_rout > 0.0
+            && rng.chance(super::field::per_step(
+                (rules.charge_rout * (1.0 - fighter.quality) * exposure).clamp(0.0, 1.0),
+                dt,
+            ));
+        if broke {
+            fighters[i].state = MoraleState::Routing;
+        }
+        if shock > 0.0 || broke {
+            charged.push((i, shock, broke));
+        }
+    }
+}
+
+/// The shock of each charge written to the foot it struck (`why` shows it
+/// as the charge), and each that broke set routing and told.
+fn write_charges(
+    charged: &[(usize, f64, bool)],
+    fighters: &[Fighter],
+    chronicle: &mut Chronicle,
+    units: &mut Fighters,
+) {
+    for &(i, shock, broke) in charged {
+        let fighter = &fighters[i];
+        if let Ok((_, _, _, _, mut orders, mut morale)) = units.get_mut(fighter.entity) {
+            if shock > 0.0 {
+                morale.feel(Modifier::Charged, -shock);
+            }
+            if broke && !morale.state.is_broken() {
+                morale.state = MoraleState::Routing;
+                // Broken men stop to no order but flight.
+                orders.order = UnitOrder::Hold;
+                chronicle.push(Entry::Routs { unit: fighter.idx });
+            }
+        }
+    }
+}
+
 /// The commanders standing in a zone, by index, who fall in the sub-step
 /// where their side is losing (a larger share of its men lost than an
 /// enemy's there), each with his fate (`falls`): one draw for each at risk,
@@ -612,7 +742,112 @@ fn shock_the_led(falls: &[(usize, Fate)], rules: &Rules, units: &mut Fighters) {
 
 #[cfg(test)]
 mod tests {
-    use crate::sim::testing::{small_world, unit_men};
+    use crate::scene::MoraleState;
+    use crate::sim::components::{Modifier, Morale, Orders, UnitInfo, UnitOrder};
+    use crate::sim::testing::{small_world, state_of, unit_men};
+    use bevy_ecs::prelude::*;
+
+    /// The small world's Ming foot (unit 0, quality `quality`) standing on
+    /// the north bank beside the Jin banner horse (unit 1), the north
+    /// bank's cover `cover`, the charge rules as given, luck off.
+    fn foot_beside_horse(
+        quality: f64,
+        cover: f64,
+        (charge_morale, charge_rout): (f64, f64),
+    ) -> (World, crate::sim::Turn) {
+        small_world(|mut scene| {
+            scene.units[0].zone = "north-bank".into();
+            scene.units[0].quality = quality;
+            scene.units[0].morale = 75.0;
+            scene.zones[2].cover = cover;
+            scene.rules.insert("combat_luck".into(), 0.0);
+            scene.rules.insert("charge_morale".into(), charge_morale);
+            scene.rules.insert("charge_rout".into(), charge_rout);
+            scene
+        })
+    }
+
+    fn set_order(world: &mut World, unit: usize, order: UnitOrder) {
+        let mut query = world.query::<(&UnitInfo, &mut Orders)>();
+        for (info, mut orders) in query.iter_mut(world) {
+            if info.idx == unit {
+                orders.order = order;
+            }
+        }
+    }
+
+    fn charged_by(world: &mut World, unit: usize) -> f64 {
+        let mut query = world.query::<(&UnitInfo, &Morale)>();
+        query
+            .iter(world)
+            .filter(|(info, _)| info.idx == unit)
+            .flat_map(|(_, morale)| morale.last.clone())
+            .filter(|(modifier, _)| *modifier == Modifier::Charged)
+            .map(|(_, delta)| delta)
+            .sum()
+    }
+
+    #[test]
+    fn foot_broken_at_the_charge_strikes_no_blow() {
+        // Green foot (quality 0) in the open against as many horse: the
+        // charge breaks it at once, before the blows, so the horse loses
+        // no one and the running foot pays for it.
+        let (mut world, mut turn) = foot_beside_horse(0.0, 0.0, (0.0, 1.0));
+        turn.run(&mut world);
+        assert_eq!(state_of(&mut world, 0), MoraleState::Routing);
+        assert_eq!(unit_men(&mut world, 1), 4_000, "the horse lost men");
+        let broken_lost = 4_000 - unit_men(&mut world, 0);
+        // Without the rule, they trade blows for the quarter-hour.
+        let (mut world, mut turn) = foot_beside_horse(0.0, 0.0, (0.0, 0.0));
+        turn.run(&mut world);
+        assert_ne!(state_of(&mut world, 0), MoraleState::Routing);
+        assert!(unit_men(&mut world, 1) < 4_000, "the foot struck back");
+        let standing_lost = 4_000 - unit_men(&mut world, 0);
+        assert!(
+            broken_lost > standing_lost,
+            "broken {broken_lost}, standing {standing_lost}"
+        );
+    }
+
+    #[test]
+    fn a_fortified_place_shelters_foot_that_holds_but_not_foot_on_the_march() {
+        // Full cover: foot holding its ground feels no charge.
+        let (mut world, mut turn) = foot_beside_horse(0.0, 1.0, (10.0, 1.0));
+        set_order(&mut world, 0, UnitOrder::Hold);
+        turn.run(&mut world);
+        assert_ne!(state_of(&mut world, 0), MoraleState::Routing);
+        assert_eq!(charged_by(&mut world, 0), 0.0);
+        // The same foot ordered on to the tent is caught on the march.
+        let (mut world, mut turn) = foot_beside_horse(0.0, 1.0, (10.0, 1.0));
+        set_order(&mut world, 0, UnitOrder::MoveTo(3));
+        turn.run(&mut world);
+        assert_eq!(state_of(&mut world, 0), MoraleState::Routing);
+    }
+
+    #[test]
+    fn the_charge_shakes_foot_by_the_horse_it_faces() {
+        // Steady foot (quality 1: it never breaks at the shock) in the open:
+        // a 刻 of charges costs it charge_morale, times the horse's share
+        // of its men (4,000 horse against 4,000 foot: all of it; against
+        // 8,000 foot, half).
+        let (mut world, mut turn) = foot_beside_horse(1.0, 0.0, (10.0, 1.0));
+        turn.run(&mut world);
+        assert!((charged_by(&mut world, 0) + 10.0).abs() < 1e-9);
+        let (mut world, mut turn) = small_world(|mut scene| {
+            scene.units[0].zone = "north-bank".into();
+            scene.units[0].quality = 1.0;
+            scene.units[0].men = 8_000;
+            scene.rules.insert("charge_morale".into(), 10.0);
+            scene
+        });
+        turn.run(&mut world);
+        assert!((charged_by(&mut world, 0) + 5.0).abs() < 1e-9);
+        // The horse is not charged; off by default, nothing is.
+        assert_eq!(charged_by(&mut world, 1), 0.0);
+        let (mut world, mut turn) = foot_beside_horse(1.0, 0.0, (0.0, 0.0));
+        turn.run(&mut world);
+        assert_eq!(charged_by(&mut world, 0), 0.0);
+    }
 
     #[test]
     fn a_larger_force_inflicts_more_than_it_takes() {

@@ -141,6 +141,9 @@ pub enum Modifier {
     CommanderFell,
     /// It left an enemy standing (the rule `withdraw_morale`).
     Withdrawal,
+    /// Foot charged by horse out of a fortified place (the rule
+    /// `charge_morale`).
+    Charged,
     /// What happened in the story: a scene's `Morale` effect.
     Event,
 }

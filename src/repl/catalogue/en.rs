@@ -200,6 +200,7 @@ pub(super) fn modifier_name(modifier: Modifier) -> &'static str {
         Modifier::Orders => "orders",
         Modifier::CommanderFell => "commander fallen",
         Modifier::Withdrawal => "withdrawing under attack",
+        Modifier::Charged => "charged by horse",
         Modifier::Event => "events",
     }
 }

@@ -61,6 +61,7 @@ fn every_phrase_is_said_in_every_locale() {
             Modifier::Orders,
             Modifier::CommanderFell,
             Modifier::Withdrawal,
+            Modifier::Charged,
             Modifier::Event,
         ] {
             assert!(!modifier_name(locale, modifier).is_empty());

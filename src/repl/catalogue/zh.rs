@@ -182,6 +182,7 @@ pub(super) fn modifier_name(modifier: Modifier) -> &'static str {
         Modifier::Orders => "号令",
         Modifier::CommanderFell => "主将倒下",
         Modifier::Withdrawal => "临阵后撤",
+        Modifier::Charged => "遭铁骑冲击",
         Modifier::Event => "战局",
     }
 }
