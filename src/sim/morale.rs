@@ -732,6 +732,46 @@ mod tests {
         );
     }
 
+    /// Whether the Han foot, on the south bank with the Ming foot and a
+    /// full ford behind it (the banner's 4,000 horse take 12,000 men's room;
+    /// 300 m × 500 m at 15 m² a man holds 10,000), feels trapped after a
+    /// turn, the Ming foot given `ming_order`.
+    fn trapped_by_a_full_ford(ming_order: crate::scene::raw::Order, per_man: f64) -> bool {
+        let (mut world, mut schedule) = crate::sim::testing::small_world(|mut scene| {
+            scene.units[0].order = ming_order;
+            scene.units[1].zone = "ford".into();
+            scene.units[1].order = crate::scene::raw::Order::Hold;
+            scene.units[2].zone = "south-bank".into();
+            scene.units[2].order = crate::scene::raw::Order::Hold;
+            scene.units[2].may_surrender = false;
+            scene.rules.insert("crossing_m2_per_man".into(), per_man);
+            scene
+        });
+        schedule.run(&mut world);
+        let mut query = world.query::<(&UnitInfo, &Morale)>();
+        query
+            .iter(&world)
+            .find(|(info, _)| info.idx == 2)
+            .is_some_and(|(_, morale)| morale.last.iter().any(|(m, _)| *m == Modifier::Trapped))
+    }
+
+    #[test]
+    fn a_full_ford_is_a_wall_only_while_the_enemy_comes_on() {
+        use crate::scene::raw::Order;
+        assert!(
+            trapped_by_a_full_ford(Order::MoveTo("ford".into()), 15.0),
+            "the Ming coming on: the men queued at the full ford are trapped"
+        );
+        assert!(
+            !trapped_by_a_full_ford(Order::Hold, 15.0),
+            "the Ming holding: they wait their turn"
+        );
+        assert!(
+            !trapped_by_a_full_ford(Order::MoveTo("ford".into()), 0.0),
+            "no queue (the rule off): the ford is no wall"
+        );
+    }
+
     #[test]
     fn rout_chance_rises_as_morale_falls_and_quality_drops() {
         assert_eq!(rout_chance(40.0, 0.5, 28.0), 0.0);
