@@ -381,8 +381,8 @@ impl Gather<'_> {
             .filter(|s| *s != side)
             .any(|s| tally[s * n + zone].pressing > 0.0);
         let full = |z: usize| {
-            let crowd: f64 = (0..field.n_sides).map(|s| tally[s * n + z].room).sum();
-            field.zones[z].is_crossing() && crowd + tally[side * n + zone].room > field.holds(z)
+            field.zones[z].is_crossing()
+                && tally[side * n + z].room + tally[side * n + zone].room > field.holds(z)
         };
         let burning = |z: usize| {
             rules.fire_walls_at > 0.0

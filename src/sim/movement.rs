@@ -84,6 +84,7 @@ struct Mover {
 #[derive(Debug, Clone, Copy)]
 struct Crowding {
     idx: usize,
+    side: usize,
     zone: usize,
     room: f64,
     flowing: f64,
@@ -227,6 +228,9 @@ struct Crowds {
     units: Vec<Crowding>,
     /// The room taken in a crossing, and that room by how fast it flows.
     room: Vec<f64>,
+    /// The room each side's men take in a crossing (per side and zone:
+    /// `side * zones + zone`): what a side's queue on the banks waits on.
+    side_room: Vec<f64>,
     flowing: Vec<f64>,
     /// The units in a crossing.
     count: Vec<u32>,
@@ -453,6 +457,7 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
             };
             self.crowding.push(Crowding {
                 idx: info.idx,
+                side: info.side,
                 zone: from,
                 room,
                 flowing: room * flow,
@@ -703,7 +708,7 @@ impl MovementScratch {
         if !movers.is_sorted_by_key(|mover| mover.idx) {
             movers.sort_by_key(|mover| mover.idx);
         }
-        crowds.sum(n);
+        crowds.sum(n, field.n_sides);
         any_pursuing
     }
 
@@ -904,7 +909,7 @@ impl MovementScratch {
             entered,
             ..
         } = self;
-        refill(entered, n, 0.0);
+        refill(entered, n * n_sides, 0.0);
         let press = Press {
             field,
             vision,
@@ -971,11 +976,14 @@ impl MovementScratch {
                     && !mover.stepped
                 {
                     if crossing[next] {
-                        // Men queue on the bank while the crossing is full.
+                        // Men queue on the bank while their side's crowd
+                        // fills the crossing (the enemy's men in it they
+                        // fight, and press on, rather than wait behind).
                         let own_room = room(field, info, strength.men);
-                        let slot = entered.get_mut(next);
+                        let at = info.side * n + next;
+                        let slot = entered.get_mut(at);
                         let Some(slot) = slot else { break 'unit };
-                        let held = crowds.room.get(next).copied().unwrap_or(0.0) + *slot;
+                        let held = crowds.side_room.get(at).copied().unwrap_or(0.0) + *slot;
                         if held > 0.0 && held + own_room > field.holds(next) {
                             break 'unit;
                         }
@@ -1072,13 +1080,17 @@ impl MovementScratch {
 impl Crowds {
     /// Sums, per crossing, the room the crowd takes, that room by how fast
     /// it flows, the units in it, and whether its queue goes by rank.
-    fn sum(&mut self, n: usize) {
+    fn sum(&mut self, n: usize, n_sides: usize) {
         refill(&mut self.room, n, 0.0);
+        refill(&mut self.side_room, n * n_sides, 0.0);
         refill(&mut self.flowing, n, 0.0);
         refill(&mut self.count, n, 0);
         refill(&mut self.ranked, n, false);
         for crowding in self.units.iter() {
             self.room[crowding.zone] += crowding.room;
+            if let Some(room) = self.side_room.get_mut(crowding.side * n + crowding.zone) {
+                *room += crowding.room;
+            }
             self.flowing[crowding.zone] += crowding.flowing;
             self.count[crowding.zone] += 1;
             if crowding.precedence > 0 {
