@@ -22,6 +22,7 @@ use super::catalogue::{self, Say, Ui, capitalizes, ui};
 use super::numbers::Sure;
 use super::render::{View, wind_band, wind_phrase};
 use super::wrap::capitalize;
+use crate::picture::Bearing;
 use crate::scene::{Compass, Locale};
 use crate::sim::Entry;
 use std::collections::{BTreeMap, BTreeSet};
@@ -978,20 +979,30 @@ impl View<'_> {
         }
     }
 
-    /// The enemy coming on where he was not told coming last turn.
+    /// The enemy coming on where he was not told coming last turn, and is
+    /// still seen there in a body at the turn's end: men who came on and
+    /// broke in the same turn (a charge, a surrender) are told as running,
+    /// not as coming on.
     fn tell_enemy_comes(&self, g: &Gathered, memory: &mut Memory, found: &mut Found) {
         let told_before = std::mem::replace(&mut memory.enemy_at, g.enemy_comes.clone());
         for zone in g.enemy_comes.difference(&told_before).copied() {
+            let mut seen = self
+                .known
+                .picture
+                .enemy
+                .iter()
+                .flatten()
+                .filter(|s| s.zone == zone && s.turn == self.known.picture.turn)
+                .peekable();
+            let in_a_body = seen
+                .clone()
+                .any(|s| !matches!(s.bearing, Bearing::Running | Bearing::Broken));
+            if seen.peek().is_some() && !in_a_body {
+                continue;
+            }
             found.say(
                 2,
-                self.known
-                    .picture
-                    .enemy
-                    .iter()
-                    .flatten()
-                    .filter(|s| s.zone == zone && s.turn == self.known.picture.turn)
-                    .map(|s| s.men)
-                    .sum(),
+                seen.map(|s| s.men).sum(),
                 self.t(
                     Say::EnemyComes,
                     &[("enemy", self.enemy_name()), ("zone", self.zone_name(zone))],
