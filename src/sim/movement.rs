@@ -77,6 +77,8 @@ struct Mover {
     stepped: bool,
     /// The zone it came into its zone from.
     came_from: Option<usize>,
+    /// The room its men take in a crossing.
+    room: f64,
 }
 
 /// A unit's share of a crossing's crowd as the moves begin: the room it
@@ -218,6 +220,9 @@ pub struct MovementScratch {
     /// Per zone: the room that stepped into the crossing in this sub-step
     /// (added to its crowd as the moves began, against what it holds).
     entered: Vec<f64>,
+    /// Side, bank, crossing: an unbroken column of the side waits on the
+    /// bank, as the moves begin, for its own crowd in the crossing to clear.
+    bank_queues: Vec<(usize, usize, usize)>,
 }
 
 /// The crowds in the crossings as the moves begin, and what each crossing
@@ -428,6 +433,7 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
             engaged: false,
             stepped: self.stepped.get(info.idx).copied().unwrap_or(false),
             came_from,
+            room: room(field, info, men),
         };
         if !location.present || !state.can_fight_or_flee() {
             if arrived {
@@ -907,9 +913,25 @@ impl MovementScratch {
             moved,
             stepped,
             entered,
+            bank_queues,
             ..
         } = self;
         refill(entered, n * n_sides, 0.0);
+        bank_queues.clear();
+        for mover in movers.iter() {
+            let Some(next) = mover.want else { continue };
+            if mover.crossing || mover.stepped || !mover.state.obeys() || mover.men == 0 {
+                continue;
+            }
+            if !crossing.get(next).copied().unwrap_or(false) {
+                continue;
+            }
+            let held = crowds.side_room.get(mover.side * n + next).copied().unwrap_or(0.0);
+            let at = (mover.side, mover.zone, next);
+            if held > 0.0 && held + mover.room > field.holds(next) && !bank_queues.contains(&at) {
+                bank_queues.push(at);
+            }
+        }
         let press = Press {
             field,
             vision,
@@ -979,6 +1001,16 @@ impl MovementScratch {
                         // Men queue on the bank while their side's crowd
                         // fills the crossing (the enemy's men in it they
                         // fight, and press on, rather than wait behind).
+                        // An enemy's column waiting on this bank for the
+                        // same crossing stands between it and the water: it
+                        // fights them there first (those not yet over,
+                        // cut down by their pursuers).
+                        if bank_queues
+                            .iter()
+                            .any(|&(s, z, x)| s != info.side && z == zone && x == next)
+                        {
+                            break 'unit;
+                        }
                         let own_room = room(field, info, strength.men);
                         let at = info.side * n + next;
                         let slot = entered.get_mut(at);
