@@ -1472,7 +1472,7 @@ mod tests {
         // Its side's retreat is the south bank: over the ford.
         assert_eq!(routing_foot_runs_to(None), 1, "toward the south bank");
         // Its own is the tent, the other way (a column routing home by its
-        // own road: Ma Lin's to Kaiyuan, not by Du Song's ford to Fushun).
+        // own road, not by another column's ford to its side's retreat).
         assert_eq!(routing_foot_runs_to(Some("tent")), 3, "toward the tent");
     }
 

@@ -556,7 +556,10 @@ fn diagnostics_point_at_the_problem() {
         ),
         case(
             "unknown zone in a unit's retreat",
-            &[("may_surrender: true)", "may_surrender: true, retreat: \"tnet\")")],
+            &[(
+                "may_surrender: true)",
+                "may_surrender: true, retreat: \"tnet\")",
+            )],
             &[(
                 19,
                 159,
