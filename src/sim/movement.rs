@@ -462,7 +462,7 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
         let goal = if routing {
             match order {
                 UnitOrder::RallyTo(commander) => (self.commander_at)(commander),
-                _ => field.retreat.get(side).copied().flatten(),
+                _ => field.retreat_of(info.idx, side),
             }
         } else {
             match order {
@@ -814,15 +814,12 @@ impl MovementScratch {
                 continue;
             }
             // With the withdrawal rules on, only a move away breaks contact:
-            // a step back the way it came, or toward its side's retreat. An
-            // advance is never a withdrawal: it does not walk past an enemy
-            // that holds (pinned, as without the rules).
+            // a step back the way it came, or toward its retreat (its own
+            // or its side's). An advance is never a withdrawal: it does not
+            // walk past an enemy that holds (pinned, as without the rules).
             let Some(to) = mover.want else { continue };
             let retreat_hop = field
-                .retreat
-                .get(side)
-                .copied()
-                .flatten()
+                .retreat_of(mover.idx, side)
                 .and_then(|retreat| paths.next_hop(field, zone, retreat));
             let away = mover.came_from == Some(to) || retreat_hop == Some(to);
             if !away {
@@ -1451,6 +1448,32 @@ mod tests {
         let mut battle = ordered_back(1.0, &[("withdraw_rout", 1.0)]);
         let entries = battle.step();
         assert!(!entries.contains(&Entry::Routs { unit: 0 }), "{entries:?}");
+    }
+
+    /// The small world's Ming foot, routing on the north bank with no enemy
+    /// on the field, its own way home `retreat` (none: the Ming's, the
+    /// south bank, where Zhang stands), after one turn: its zone.
+    fn routing_foot_runs_to(retreat: Option<&str>) -> usize {
+        let retreat = retreat.map(str::to_string);
+        let mut battle = crate::sim::testing::small_battle(move |mut scene| {
+            scene.units[0].zone = "north-bank".into();
+            scene.units[0].retreat = retreat;
+            scene.units[1].present = false;
+            scene.units[2].present = false;
+            scene
+        });
+        set_state(&mut battle.world, 0, MoraleState::Routing);
+        battle.step();
+        zone_and_state(&mut battle, 0).0
+    }
+
+    #[test]
+    fn a_unit_with_a_way_home_of_its_own_runs_there_not_to_its_sides() {
+        // Its side's retreat is the south bank: over the ford.
+        assert_eq!(routing_foot_runs_to(None), 1, "toward the south bank");
+        // Its own is the tent, the other way (a column routing home by its
+        // own road, not by another column's ford to its side's retreat).
+        assert_eq!(routing_foot_runs_to(Some("tent")), 3, "toward the tent");
     }
 
     #[test]

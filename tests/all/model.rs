@@ -373,6 +373,13 @@ fn the_chapters_figures_hold_on_the_novels_line() {
         (28_266.0..=47_110.0).contains(&ming),
         "Sarhu Ming losses {ming:.0}"
     );
+    // ... and the Jin's near history's some 2,000 (within a quarter; the
+    // charge and the columns' own ways home: 2,290 over 300 seeds).
+    let jin = side_losses("sarhu", &games, "jin");
+    assert!(
+        (1_500.0..=2_500.0).contains(&jin),
+        "Sarhu Jin losses {jin:.0} (~2,000)"
+    );
 }
 
 /// The figures the model does not yet reach (issue 22, item 2; see the
@@ -380,18 +387,16 @@ fn the_chapters_figures_hold_on_the_novels_line() {
 /// ford's queue on (branch false-cry-queue: `crossing_m2_per_man` 0.8, the
 /// ford's width 50 m, `fire_walls_at` 0.5) the first two hold (crush 9,716,
 /// count 18,935 over seeds 1-20), but the battle's texts and timings need
-/// retuning before it ships; Sarhu's Jin losses are 8,517.
+/// retuning before it ships.
 #[test]
-#[ignore = "not yet reached: the ford crush, the Khan's count, Sarhu's Jin losses"]
+#[ignore = "not yet reached: the ford crush, the Khan's count"]
 fn the_chapters_figures_not_yet_reached() {
     let games = novel_games("false-cry", "zhang-chun");
     let crush = mean_of(games.iter().filter_map(|g| g.crush));
     let count = mean_of(games.iter().filter_map(|g| g.count));
-    let games = novel_games("sarhu", "nurhaci");
-    let jin = side_losses("sarhu", &games, "jin");
     assert!(
-        (7_500.0..=12_500.0).contains(&crush) && count < 20_000.0 && jin <= 2_500.0,
-        "crush {crush:.0} (近万), count {count:.0} (不足两万), Sarhu Jin losses {jin:.0} (~2,000)"
+        (7_500.0..=12_500.0).contains(&crush) && count < 20_000.0,
+        "crush {crush:.0} (近万), count {count:.0} (不足两万)"
     );
 }
 
