@@ -115,13 +115,13 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
 /// leaves them, noted on morale's walk, and nothing runs between the two.
 #[allow(clippy::too_many_arguments)]
 pub fn morale_system(
-    InMut(io): InMut<TurnIo>,
-    mut scratch: Local<MoraleScratch>,
-    vision: Res<Vision>,
-    side_orders: Res<SideOrders>,
-    mut rng: ResMut<BattleRng>,
-    mut commanders: Query<&mut CommanderState>,
-    mut units: MoraleUnits,
+    io: &mut TurnIo,
+    scratch: &mut MoraleScratch,
+    vision: &Vision,
+    side_orders: &SideOrders,
+    rng: &mut BattleRng,
+    commanders: &mut Query<&mut CommanderState>,
+    units: &mut MoraleUnits,
 ) {
     // The zones' smoke and passages as the weather left them this turn
     // (nothing else writes them within a turn): not walked again here.
@@ -142,8 +142,8 @@ pub fn morale_system(
         withdrawn,
         places,
         rally: rallying,
-    } = &mut *scratch;
-    let stored = tally_places(field, withdrawals, withdrawn, tally, &units);
+    } = scratch;
+    let stored = tally_places(field, withdrawals, withdrawn, tally, units);
     // The best leadership standing in each side and zone (none: 0); and
     // the rally's notes of the commanders, on the same walk.
     rallying.begin(n, field.n_sides);
@@ -166,7 +166,7 @@ pub fn morale_system(
     });
     // A drum beats for a whole turn: spent as the turn's last sub-step ends.
     if beating && last_step {
-        spend_beats(&mut commanders);
+        spend_beats(commanders);
     }
     // What the units of each side in each zone feel alike, for the places
     // units stand in.
@@ -174,7 +174,7 @@ pub fn morale_system(
     let gather = Gather {
         rules,
         field,
-        vision: &vision,
+        vision: vision,
         wet_cloth: &side_orders.wet_cloth,
         n,
         air,
@@ -198,13 +198,13 @@ pub fn morale_system(
         n,
         withdrawn,
         places,
-        rng: &mut rng,
+        rng: rng,
         chronicle,
         rallying: &mut *rallying,
     };
     // With the unit's turn out of line (`Turn::unit`) the walk keeps its
     // place in registers.
-    by_index_mut(&mut units, stored).for_each(
+    by_index_mut(units, stored).for_each(
         |(entity, info, mut strength, location, mut orders, mut morale)| {
             // Losses are counted until morale has felt them: those of this
             // turn, and those effects caused between turns (a mine, a volley
@@ -236,7 +236,7 @@ pub fn morale_system(
     if shaken || beating {
         *busy = true;
     }
-    rally(rallying, field, dt, chronicle, &mut units);
+    rally(rallying, field, dt, chronicle, units);
 }
 
 /// The units that withdrew from a fight this turn (`withdrawn`, by index;

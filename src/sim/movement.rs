@@ -27,7 +27,7 @@
 
 use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
-use super::components::{CommanderState, Morale, Strength, UnitInfo, Vision, ZoneIdx};
+use super::components::{CommanderState, UnitInfo, Vision, ZoneIdx};
 pub use super::components::{Location, Orders, UnitOrder, Withdrawals};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
@@ -339,7 +339,7 @@ impl Press<'_> {
         (side, routing): (usize, bool),
         (own_room, per_man, men): (f64, f64, u32),
         dt: f64,
-        rng: &mut ResMut<BattleRng>,
+        rng: &mut BattleRng,
         stumble: &mut Option<(usize, f64)>,
     ) -> Option<u32> {
         let rules = &self.field.rules;
@@ -494,18 +494,7 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
 }
 
 /// The units as the movement system reads and moves them.
-type Units<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static UnitInfo,
-        &'static mut Strength,
-        &'static mut Location,
-        &'static mut Orders,
-        &'static Morale,
-    ),
->;
+type Units<'w, 's> = super::components::StepUnits<'w, 's>;
 
 /// What the moves of a sub-step found, for the chronicle and the crossings.
 #[derive(Debug, Clone, Copy, Default)]
@@ -517,13 +506,13 @@ struct Moved {
 }
 
 pub fn movement_system(
-    InMut(io): InMut<TurnIo>,
-    mut scratch: Local<MovementScratch>,
-    vision: Res<Vision>,
-    mut commanders: Query<&mut CommanderState>,
-    mut passages: Query<(&ZoneIdx, &mut Passage)>,
-    mut rng: ResMut<BattleRng>,
-    mut units: Units,
+    io: &mut TurnIo,
+    scratch: &mut MovementScratch,
+    vision: &Vision,
+    commanders: &mut Query<&mut CommanderState>,
+    passages: &mut Query<(&ZoneIdx, &mut Passage)>,
+    rng: &mut BattleRng,
+    units: &mut Units,
 ) {
     let (step, dt, share_of_turn) = (io.step(), io.dt(), io.share_of_turn());
     let super::TurnIo {
@@ -534,14 +523,14 @@ pub fn movement_system(
         ..
     } = &mut *io;
     let field = &*field;
-    let scratch = &mut *scratch;
-    scratch.prepare(field, step, &passages);
-    if scratch.read_units(field, &commanders, &units) {
-        scratch.aim_pursuers(field, &vision);
+    let scratch = scratch;
+    scratch.prepare(field, step, passages);
+    if scratch.read_units(field, commanders, units) {
+        scratch.aim_pursuers(field, vision);
     }
     scratch.meet_head_on(field);
     scratch.pin_engaged(field);
-    scratch.rate_crossings(field, &vision, share_of_turn);
+    scratch.rate_crossings(field, vision, share_of_turn);
     // A crossing under way, or a unit setting out: the next sub-step is
     // not quiet.
     if !scratch.crowds.units.is_empty()
@@ -556,12 +545,12 @@ pub fn movement_system(
     withdrawals.units.clear();
     let moving = Moving {
         field,
-        vision: &vision,
+        vision: vision,
         dt,
     };
-    let moved = scratch.make_moves(moving, &mut units, &mut rng, chronicle, withdrawals);
-    scratch.tell_crossings(moved, field, chronicle, &mut passages);
-    scratch.follow_leaders(field, &mut commanders);
+    let moved = scratch.make_moves(moving, units, rng, chronicle, withdrawals);
+    scratch.tell_crossings(moved, field, chronicle, passages);
+    scratch.follow_leaders(field, commanders);
 }
 
 /// What the moves of a sub-step read besides the units: the field, what
@@ -886,7 +875,7 @@ impl MovementScratch {
         &mut self,
         moving: Moving,
         units: &mut Units,
-        rng: &mut ResMut<BattleRng>,
+        rng: &mut BattleRng,
         chronicle: &mut Chronicle,
         withdrawals: &mut Withdrawals,
     ) -> Moved {
@@ -1412,7 +1401,9 @@ mod tests {
         battle: &mut crate::sim::Battle,
         unit: usize,
     ) -> (usize, MoraleState, Vec<(Modifier, f64)>) {
-        let mut query = battle.world.query::<(&UnitInfo, &Location, &Morale)>();
+        let mut query = battle
+            .world
+            .query::<(&UnitInfo, &Location, &crate::sim::morale::Morale)>();
         query
             .iter(&battle.world)
             .find(|(info, ..)| info.idx == unit)
