@@ -245,6 +245,7 @@ pub fn morale_system(
 /// withdrawn as flight seen from another zone (the rule
 /// `withdrawal_seen_as_flight`; none when it is off). Whether the world
 /// holds the units in index order (the walk found them so).
+#[inline(never)]
 fn tally_places(
     field: &Field,
     withdrawals: &super::movement::Withdrawals,
@@ -341,6 +342,7 @@ fn choking_smoke(air: &Air, zone: usize) -> f64 {
 
 impl Gather<'_> {
     /// What the units of `side` in `zone` feel alike.
+    #[inline(never)]
     fn place(&self, side: usize, zone: usize) -> Place {
         let Gather {
             rules,
