@@ -110,7 +110,9 @@ fn game_random_reused(bencher: Bencher) {
 #[divan::bench(args = ["false-cry", "sarhu"], sample_count = 10, sample_size = 1)]
 fn game_greedy_reused(bencher: Bencher, battle: &str) {
     let scene = common::shipped(battle);
-    let role = scene.commanders()[scene.resolved().roles[0].idx()].id.clone();
+    let role = scene.commanders()[scene.resolved().roles[0].idx()]
+        .id
+        .clone();
     let (mut game, _) = Game::with_policies(
         Arc::clone(&scene),
         &role,

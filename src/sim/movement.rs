@@ -562,14 +562,18 @@ struct Moving<'a> {
 }
 
 impl MovementScratch {
-    /// Readies the lists for a sub-step: who has stepped is forgotten as a
-    /// turn begins (one zone a turn), and which zones are open (a destroyed
+    /// Readies the lists for a turn, at its first sub-step: who has stepped
+    /// is forgotten (one zone a turn), and which zones are open (a destroyed
     /// crossing is not) and which are crossings is read.
     fn prepare(&mut self, field: &Field, step: u32, passages: &Query<(&ZoneIdx, &mut Passage)>) {
         let n = field.zones.len();
-        if step == 0 {
-            refill(&mut self.stepped, field.units.len(), false);
+        if step > 0 {
+            // Within a turn the passages stand as its first sub-step found
+            // them (only an effect, between turns, breaks one; a restore
+            // writes them between turns too): read once a turn.
+            return;
         }
+        refill(&mut self.stepped, field.units.len(), false);
         refill(&mut self.intact, n, true);
         passages.iter().for_each(|(idx, passage)| {
             if let Some(slot) = self.intact.get_mut(idx.0) {
