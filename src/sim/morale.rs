@@ -174,7 +174,7 @@ pub fn morale_system(
     let gather = Gather {
         rules,
         field,
-        vision: vision,
+        vision,
         wet_cloth: &side_orders.wet_cloth,
         n,
         air,
@@ -198,7 +198,7 @@ pub fn morale_system(
         n,
         withdrawn,
         places,
-        rng: rng,
+        rng,
         chronicle,
         rallying: &mut *rallying,
     };

@@ -523,7 +523,6 @@ pub fn movement_system(
         ..
     } = &mut *io;
     let field = &*field;
-    let scratch = scratch;
     scratch.prepare(field, step, passages);
     if scratch.read_units(field, commanders, units) {
         scratch.aim_pursuers(field, vision);
@@ -543,11 +542,7 @@ pub fn movement_system(
     }
     // Those that left an enemy standing pay for it in the morale step.
     withdrawals.units.clear();
-    let moving = Moving {
-        field,
-        vision: vision,
-        dt,
-    };
+    let moving = Moving { field, vision, dt };
     let moved = scratch.make_moves(moving, units, rng, chronicle, withdrawals);
     scratch.tell_crossings(moved, field, chronicle, passages);
     scratch.follow_leaders(field, commanders);
