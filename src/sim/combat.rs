@@ -197,11 +197,14 @@ pub fn combat_system(
     if io.field.rules.fire_casualties > 0.0 {
         let CombatScratch { fires, burned, .. } = scratch;
         burn(&mut *io, (fires, burned), zones, units);
+        // (Men may have burned: morale tallies the units again.)
+        io.stirred = true;
     }
     let super::TurnIo {
         field,
         chronicle,
         busy,
+        stirred,
         ..
     } = &mut *io;
     let (field, chronicle) = (&*field, chronicle);
@@ -305,6 +308,14 @@ pub fn combat_system(
                 rng,
             );
         }
+    }
+    // Men lost, a unit broken by a charge or a commander fallen: morale
+    // tallies the units again.
+    if !falls.is_empty()
+        || charged.iter().any(|&(_, _, broke)| broke)
+        || fighters.iter().any(|fighter| fighter.lost > 0)
+    {
+        *stirred = true;
     }
     mark_falls(falls, commanders, chronicle);
     write_charges(charged, fighters, chronicle, units);

@@ -164,6 +164,12 @@ pub struct TurnIo {
     /// sides in a zone, a unit crossing or on its way, a unit shaken.
     /// Once a sub-step leaves it unset, the quiet ones left are one.
     pub busy: bool,
+    /// Since morale last tallied the units (per side and zone), some
+    /// unit's men, zone, state or order, or a commander's zone or fall, may
+    /// have changed: set by each sub-step system that writes one, cleared by
+    /// morale once it has its tallies. Unset, morale keeps the tallies and
+    /// places it found in the turn's sub-step before (`morale::MoraleScratch`).
+    pub stirred: bool,
 }
 
 impl TurnIo {
@@ -253,6 +259,7 @@ impl Turn {
             dt: 1.0,
             last: true,
             busy: false,
+            stirred: true,
         };
         Turn { systems, io }
     }
@@ -325,6 +332,8 @@ fn substeps_system(
     let substeps = io.field.substeps.max(1);
     let scratch = &mut *scratch;
     let rng = &mut *rng;
+    // What morale tallied at the last turn's end is not this turn's.
+    io.stirred = true;
     let mut step = 0;
     while step < substeps {
         // After a quiet step (no fight, no crossing, no march under

@@ -51,6 +51,9 @@ pub struct MoraleScratch {
     places: Vec<Place>,
     /// The rally's, which this system runs last.
     rally: RallyScratch,
+    /// Whether the world held the units in index order when `tally` was
+    /// found.
+    stored: bool,
 }
 
 /// One side in one zone as the turn stands.
@@ -132,6 +135,7 @@ pub fn morale_system(
         withdrawals,
         air,
         busy,
+        stirred,
         ..
     } = &mut *io;
     let (field, withdrawals, air) = (&*field, &*withdrawals, &*air);
@@ -142,8 +146,24 @@ pub fn morale_system(
         withdrawn,
         places,
         rally: rallying,
+        stored,
     } = scratch;
-    let stored = tally_places(field, withdrawals, withdrawn, tally, units);
+    // In a later sub-step of the turn, when nothing the tallies count has
+    // changed since they were found (no unit's men, zone, state or order, no
+    // commander's zone or fall: `TurnIo::stirred`) and nobody withdrew then
+    // or now, the tallies and the places found from them stand: the
+    // vision, the air and the wet cloth they also read are the turn's.
+    let keep = step > 0
+        && !*stirred
+        && withdrawals.units.is_empty()
+        && withdrawn.is_empty()
+        && tally.len() == n * field.n_sides
+        && places.len() == tally.len();
+    if !keep {
+        *stored = tally_places(field, withdrawals, withdrawn, tally, units);
+    }
+    let stored = *stored;
+    *stirred = false;
     // The best leadership standing in each side and zone (none: 0); and
     // the rally's notes of the commanders, on the same walk.
     rallying.begin(n, field.n_sides);
@@ -181,7 +201,7 @@ pub fn morale_system(
         tally,
     };
     // (Side by side, zone by zone: no division to find them from `at`.)
-    if n > 0 {
+    if n > 0 && !keep {
         for (side, row) in tally.chunks_exact(n).enumerate() {
             for (zone, there) in row.iter().enumerate() {
                 if there.units > 0 {
@@ -190,11 +210,17 @@ pub fn morale_system(
             }
         }
     }
+    // Debug builds check kept tallies and places against fresh ones.
+    #[cfg(debug_assertions)]
+    if keep {
+        check_kept(&gather, places, stored, withdrawals, commanders, units);
+    }
     let mut turn = Turn {
         rules,
         dt,
         step,
         shaken: false,
+        stirred: false,
         n,
         withdrawn,
         places,
@@ -231,12 +257,17 @@ pub fn morale_system(
         },
     );
     let shaken = turn.shaken;
+    if turn.stirred {
+        *stirred = true;
+    }
     // Shaken units (their rout rolls, the drums, the rally): the next
     // sub-step is not quiet.
     if shaken || beating {
         *busy = true;
     }
-    rally(rallying, field, dt, chronicle, units);
+    if rally(rallying, field, dt, chronicle, units) {
+        *stirred = true;
+    }
 }
 
 /// The units that withdrew from a fight this turn (`withdrawn`, by index;
@@ -318,6 +349,56 @@ fn tally_places(
         stored = false;
     }
     stored
+}
+
+/// That the tallies and places a sub-step kept from the one before
+/// (`gather.tally`, `places`, and the order the units were found in) are what
+/// the units and commanders as they stand now give (debug builds).
+#[cfg(debug_assertions)]
+fn check_kept(
+    gather: &Gather,
+    places: &[Place],
+    stored: bool,
+    withdrawals: &super::movement::Withdrawals,
+    commanders: &Query<&mut CommanderState>,
+    units: &MoraleUnits,
+) {
+    let (field, n) = (gather.field, gather.n);
+    let (mut fresh, mut withdrawn) = (Vec::new(), Vec::new());
+    let fresh_stored = tally_places(field, withdrawals, &mut withdrawn, &mut fresh, units);
+    commanders.iter().for_each(|commander| {
+        if commander.side < field.n_sides
+            && commander.zone < n
+            && let Some(there) = fresh.get_mut(commander.side * n + commander.zone)
+        {
+            let leading = commander.leading(gather.rules);
+            if leading > there.leading {
+                there.leading = leading;
+            }
+        }
+    });
+    assert_eq!(
+        fresh_stored, stored,
+        "the units' order changed within a turn"
+    );
+    assert_eq!(
+        format!("{fresh:?}"),
+        format!("{:?}", gather.tally),
+        "the tallies a sub-step kept are out of step with the units"
+    );
+    let fresh_gather = Gather {
+        tally: &fresh,
+        ..*gather
+    };
+    for (at, there) in fresh.iter().enumerate() {
+        if there.units > 0 && n > 0 {
+            assert_eq!(
+                format!("{:?}", fresh_gather.place(at / n, at % n)),
+                format!("{:?}", places[at]),
+                "a place a sub-step kept is out of step with the units"
+            );
+        }
+    }
 }
 
 /// What the places (per side and zone) are found from.
@@ -432,6 +513,8 @@ struct Turn<'a> {
     step: u32,
     /// Some unit is wavering or routing as its morale leaves it.
     shaken: bool,
+    /// Some unit's state (or order) changed.
+    stirred: bool,
     /// Zones on the field.
     n: usize,
     withdrawn: &'a [bool],
@@ -563,6 +646,7 @@ impl Turn<'_> {
         };
         if new != old {
             morale.state = new;
+            self.stirred = true;
             let unit = info.idx;
             self.chronicle.push(match new {
                 MoraleState::Wavering => Entry::Wavers { unit },

@@ -503,6 +503,8 @@ struct Moved {
     crossed: bool,
     /// Some men were trampled in a crush.
     trampled: bool,
+    /// Some unit reached where it was ordered, and holds there.
+    held: bool,
 }
 
 pub fn movement_system(
@@ -520,6 +522,7 @@ pub fn movement_system(
         chronicle,
         withdrawals,
         busy,
+        stirred,
         ..
     } = &mut *io;
     let field = &*field;
@@ -544,6 +547,11 @@ pub fn movement_system(
     withdrawals.units.clear();
     let moving = Moving { field, vision, dt };
     let moved = scratch.make_moves(moving, units, rng, chronicle, withdrawals);
+    // Men trampled, a unit moved (its commander with it) or holding where
+    // it was sent: morale tallies the units again.
+    if moved.trampled || moved.held || !scratch.moved.is_empty() {
+        *stirred = true;
+    }
     scratch.tell_crossings(moved, field, chronicle, passages);
     scratch.follow_leaders(field, commanders);
 }
@@ -985,6 +993,7 @@ impl MovementScratch {
             // A unit that reached its destination holds there.
             if orders.order == UnitOrder::MoveTo(location.zone) {
                 orders.order = UnitOrder::Hold;
+                found.held = true;
             }
         }
         found

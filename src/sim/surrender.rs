@@ -220,6 +220,7 @@ pub fn surrender_system(
             .all(|&z| !open[z] || enemy_in(side, z) || jammed(z));
     }
     // Each trapped unit, in unit-index order, may give up.
+    let mut surrendered = false;
     for candidate in candidates.iter() {
         if !candidate.trapped {
             continue;
@@ -233,12 +234,17 @@ pub fn surrender_system(
             strength.men -= officers;
             strength.lost_this_turn += officers;
             morale.state = MoraleState::Surrendered;
+            surrendered = true;
             chronicle.push(Entry::Surrenders {
                 unit: info.idx,
                 men: strength.men,
                 officers,
             });
         }
+    }
+    // (Morale tallies the units again.)
+    if surrendered {
+        io.stirred = true;
     }
 }
 
