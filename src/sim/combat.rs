@@ -197,14 +197,14 @@ pub fn combat_system(
     if io.field.rules.fire_casualties > 0.0 {
         let CombatScratch { fires, burned, .. } = scratch;
         burn(&mut *io, (fires, burned), zones, units);
-        // (Men may have burned: morale tallies the units again.)
-        io.stirred = true;
+        // (Men may have burned.)
+        super::stir(&mut io.stirs);
     }
     let super::TurnIo {
         field,
         chronicle,
         busy,
-        stirred,
+        stirs,
         ..
     } = &mut *io;
     let (field, chronicle) = (&*field, chronicle);
@@ -309,13 +309,12 @@ pub fn combat_system(
             );
         }
     }
-    // Men lost, a unit broken by a charge or a commander fallen: morale
-    // tallies the units again.
+    // Men lost, a unit broken by a charge or a commander fallen.
     if !falls.is_empty()
         || charged.iter().any(|&(_, _, broke)| broke)
         || fighters.iter().any(|fighter| fighter.lost > 0)
     {
-        *stirred = true;
+        super::stir(stirs);
     }
     mark_falls(falls, commanders, chronicle);
     write_charges(charged, fighters, chronicle, units);

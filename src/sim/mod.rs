@@ -164,12 +164,13 @@ pub struct TurnIo {
     /// sides in a zone, a unit crossing or on its way, a unit shaken.
     /// Once a sub-step leaves it unset, the quiet ones left are one.
     pub busy: bool,
-    /// Since morale last tallied the units (per side and zone), some
-    /// unit's men, zone, state or order, or a commander's zone or fall, may
-    /// have changed: set by each sub-step system that writes one, cleared by
-    /// morale once it has its tallies. Unset, morale keeps the tallies and
-    /// places it found in the turn's sub-step before (`morale::MoraleScratch`).
-    pub stirred: bool,
+    /// Counts the changes to what the sub-steps read of the units (a unit's
+    /// men, zone, state or order, a commander's zone or fall): moved on
+    /// ([`stir`]) by each sub-step system that writes one, and as a turn
+    /// begins. A system that finds it where it was when it last read the
+    /// units keeps what it read then: morale its tallies and places,
+    /// movement its census.
+    pub stirs: u32,
 }
 
 impl TurnIo {
@@ -259,7 +260,7 @@ impl Turn {
             dt: 1.0,
             last: true,
             busy: false,
-            stirred: true,
+            stirs: 0,
         };
         Turn { systems, io }
     }
@@ -301,6 +302,13 @@ impl Turn {
     }
 }
 
+/// Notes a change to what the sub-steps read of the units
+/// ([`TurnIo::stirs`]).
+#[inline]
+pub(crate) fn stir(stirs: &mut u32) {
+    *stirs = stirs.wrapping_add(1);
+}
+
 /// What the sub-steps' systems keep from turn to turn (their lists'
 /// memory and what they worked out while its inputs stand).
 #[derive(Default)]
@@ -332,8 +340,8 @@ fn substeps_system(
     let substeps = io.field.substeps.max(1);
     let scratch = &mut *scratch;
     let rng = &mut *rng;
-    // What morale tallied at the last turn's end is not this turn's.
-    io.stirred = true;
+    // What the sub-steps read at the last turn's end is not this turn's.
+    stir(&mut io.stirs);
     let mut step = 0;
     while step < substeps {
         // After a quiet step (no fight, no crossing, no march under

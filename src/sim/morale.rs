@@ -54,6 +54,8 @@ pub struct MoraleScratch {
     /// Whether the world held the units in index order when `tally` was
     /// found.
     stored: bool,
+    /// `TurnIo::stirs` when `tally` was found or last kept.
+    seen: u32,
 }
 
 /// One side in one zone as the turn stands.
@@ -135,7 +137,7 @@ pub fn morale_system(
         withdrawals,
         air,
         busy,
-        stirred,
+        stirs,
         ..
     } = &mut *io;
     let (field, withdrawals, air) = (&*field, &*withdrawals, &*air);
@@ -147,14 +149,15 @@ pub fn morale_system(
         places,
         rally: rallying,
         stored,
+        seen,
     } = scratch;
     // In a later sub-step of the turn, when nothing the tallies count has
     // changed since they were found (no unit's men, zone, state or order, no
-    // commander's zone or fall: `TurnIo::stirred`) and nobody withdrew then
+    // commander's zone or fall: `TurnIo::stirs`) and nobody withdrew then
     // or now, the tallies and the places found from them stand: the
     // vision, the air and the wet cloth they also read are the turn's.
     let keep = step > 0
-        && !*stirred
+        && *stirs == *seen
         && withdrawals.units.is_empty()
         && withdrawn.is_empty()
         && tally.len() == n * field.n_sides
@@ -163,7 +166,7 @@ pub fn morale_system(
         *stored = tally_places(field, withdrawals, withdrawn, tally, units);
     }
     let stored = *stored;
-    *stirred = false;
+    *seen = *stirs;
     // The best leadership standing in each side and zone (none: 0); and
     // the rally's notes of the commanders, on the same walk.
     rallying.begin(n, field.n_sides);
@@ -258,7 +261,7 @@ pub fn morale_system(
     );
     let shaken = turn.shaken;
     if turn.stirred {
-        *stirred = true;
+        super::stir(stirs);
     }
     // Shaken units (their rout rolls, the drums, the rally): the next
     // sub-step is not quiet.
@@ -266,7 +269,7 @@ pub fn morale_system(
         *busy = true;
     }
     if rally(rallying, field, dt, chronicle, units) {
-        *stirred = true;
+        super::stir(stirs);
     }
 }
 

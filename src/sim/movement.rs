@@ -93,7 +93,7 @@ struct Crowding {
 
 /// Where each side's obeying units march and stand as the moves begin
 /// (per side and zone: `side * zones + zone`).
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Stands {
     /// Per zone: the first of the columns leaving it this turn (an index in
     /// `columns`), if any. A zone has few ways out, so a pair's column is
@@ -217,11 +217,63 @@ pub struct MovementScratch {
     /// Per zone: the room that stepped into the crossing in this sub-step
     /// (added to its crowd as the moves began, against what it holds).
     entered: Vec<f64>,
+    /// The census as the last sub-step of the turn left it once pursuers
+    /// were aimed and the engaged pinned (`kept_at`: `TurnIo::stirs` then):
+    /// what a sub-step finds again when nothing it reads of the units has
+    /// changed since.
+    kept: Kept,
+}
+
+/// What a sub-step's census came to, kept for the next ([`MovementScratch::kept`]).
+#[derive(Default)]
+struct Kept {
+    /// The turn's sub-step and `TurnIo::stirs` it was taken at (none: not
+    /// taken this turn).
+    at: Option<(u32, u32)>,
+    movers: Vec<Mover>,
+    stands: Stands,
+    crowds: Crowds,
+}
+
+impl Stands {
+    /// These made the same as `other`, keeping their memory.
+    fn copy_from(&mut self, other: &Stands) {
+        let Stands {
+            leaving,
+            columns,
+            column_men,
+            stand,
+        } = other;
+        self.leaving.clone_from(leaving);
+        self.columns.clone_from(columns);
+        self.column_men.clone_from(column_men);
+        self.stand.clone_from(stand);
+    }
+}
+
+impl Crowds {
+    /// These made the same as `other`, keeping their memory.
+    fn copy_from(&mut self, other: &Crowds) {
+        let Crowds {
+            units,
+            room,
+            flowing,
+            count,
+            ranked,
+            capacity,
+        } = other;
+        self.units.clone_from(units);
+        self.room.clone_from(room);
+        self.flowing.clone_from(flowing);
+        self.count.clone_from(count);
+        self.ranked.clone_from(ranked);
+        self.capacity.clone_from(capacity);
+    }
 }
 
 /// The crowds in the crossings as the moves begin, and what each crossing
 /// passes in the sub-step (per zone, but for `units`).
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Crowds {
     /// Each unit in a crossing, in unit-index order.
     units: Vec<Crowding>,
@@ -516,22 +568,58 @@ pub fn movement_system(
     rng: &mut BattleRng,
     units: &mut Units,
 ) {
-    let (step, dt, share_of_turn) = (io.step(), io.dt(), io.share_of_turn());
+    let (step, dt, share_of_turn, last) = (io.step(), io.dt(), io.share_of_turn(), io.last());
     let super::TurnIo {
         field,
         chronicle,
         withdrawals,
         busy,
-        stirred,
+        stirs,
         ..
     } = &mut *io;
     let field = &*field;
     scratch.prepare(field, step, passages);
-    if scratch.read_units(field, commanders, units) {
-        scratch.aim_pursuers(field, vision);
+    // In a later sub-step of the turn, when nothing the census reads of the
+    // units (men, zone, state, order, where each came from and whether it
+    // stepped, where the commanders stand) has changed since the one before
+    // (`TurnIo::stirs`), its census stands: kept as the moves of that
+    // sub-step began, pursuers aimed and the engaged pinned (what those
+    // read besides is the turn's: the field, the vision, the paths).
+    let keep = step > 0
+        && scratch
+            .kept
+            .at
+            .is_some_and(|(at, stirs_then)| at < step && stirs_then == *stirs);
+    if keep {
+        let MovementScratch {
+            kept,
+            movers,
+            stands,
+            crowds,
+            ..
+        } = &mut *scratch;
+        movers.clone_from(&kept.movers);
+        stands.copy_from(&kept.stands);
+        crowds.copy_from(&kept.crowds);
+        #[cfg(debug_assertions)]
+        scratch.check_kept(field, vision, commanders, units);
+    } else {
+        scratch.census(field, vision, commanders, units);
+        // Kept only for a sub-step to come in this turn.
+        if !last {
+            let MovementScratch {
+                kept,
+                movers,
+                stands,
+                crowds,
+                ..
+            } = &mut *scratch;
+            kept.movers.clone_from(movers);
+            kept.stands.copy_from(stands);
+            kept.crowds.copy_from(crowds);
+        }
     }
-    scratch.meet_head_on(field);
-    scratch.pin_engaged(field);
+    scratch.kept.at = (keep || !last).then_some((step, *stirs));
     scratch.rate_crossings(field, vision, share_of_turn);
     // A crossing under way, or a unit setting out: the next sub-step is
     // not quiet.
@@ -550,7 +638,7 @@ pub fn movement_system(
     // Men trampled, a unit moved (its commander with it) or holding where
     // it was sent: morale tallies the units again.
     if moved.trampled || moved.held || !scratch.moved.is_empty() {
-        *stirred = true;
+        super::stir(stirs);
     }
     scratch.tell_crossings(moved, field, chronicle, passages);
     scratch.follow_leaders(field, commanders);
@@ -565,6 +653,79 @@ struct Moving<'a> {
 }
 
 impl MovementScratch {
+    /// The census of the units as the moves begin ([`MovementScratch::read_units`]),
+    /// pursuers aimed, columns met head-on and the engaged pinned.
+    fn census(
+        &mut self,
+        field: &Field,
+        vision: &Vision,
+        commanders: &Query<&mut CommanderState>,
+        units: &Units,
+    ) {
+        if self.read_units(field, commanders, units) {
+            self.aim_pursuers(field, vision);
+        }
+        self.meet_head_on(field);
+        self.pin_engaged(field);
+    }
+
+    /// That a census kept from the sub-step before is what the units give
+    /// now (debug builds).
+    #[cfg(debug_assertions)]
+    fn check_kept(
+        &mut self,
+        field: &Field,
+        vision: &Vision,
+        commanders: &Query<&mut CommanderState>,
+        units: &Units,
+    ) {
+        let (movers, stands, crowds) = (
+            self.movers.clone(),
+            self.stands.clone(),
+            self.crowds.clone(),
+        );
+        self.census(field, vision, commanders, units);
+        assert_eq!(
+            format!(
+                "{:?}",
+                (&movers, &stands.leaving, &stands.column_men, &stands.stand)
+            ),
+            format!(
+                "{:?}",
+                (
+                    &self.movers,
+                    &self.stands.leaving,
+                    &self.stands.column_men,
+                    &self.stands.stand
+                )
+            ),
+            "the census a sub-step kept is out of step with the units"
+        );
+        assert_eq!(
+            format!(
+                "{:?}",
+                (
+                    &crowds.units,
+                    &crowds.room,
+                    &crowds.flowing,
+                    &crowds.count,
+                    &crowds.ranked
+                )
+            ),
+            format!(
+                "{:?}",
+                (
+                    &self.crowds.units,
+                    &self.crowds.room,
+                    &self.crowds.flowing,
+                    &self.crowds.count,
+                    &self.crowds.ranked
+                )
+            ),
+            "the crowds a sub-step kept are out of step with the units"
+        );
+    }
+
     /// Readies the lists for a turn, at its first sub-step: who has stepped
     /// is forgotten (one zone a turn), and which zones are open (a destroyed
     /// crossing is not) and which are crossings is read.

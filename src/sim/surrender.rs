@@ -242,9 +242,8 @@ pub fn surrender_system(
             });
         }
     }
-    // (Morale tallies the units again.)
     if surrendered {
-        io.stirred = true;
+        super::stir(&mut io.stirs);
     }
 }
 
