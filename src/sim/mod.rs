@@ -166,7 +166,7 @@ pub struct TurnIo {
     pub busy: bool,
     /// Counts the changes to what the sub-steps read of the units (a unit's
     /// men, zone, state or order, a commander's zone or fall): moved on
-    /// ([`stir`]) by each sub-step system that writes one, and as a turn
+    /// (`stir`) by each sub-step system that writes one, and as a turn
     /// begins. A system that finds it where it was when it last read the
     /// units keeps what it read then: morale its tallies and places,
     /// movement its census.
