@@ -102,6 +102,41 @@ fn game_random_reused(bencher: Bencher) {
     });
 }
 
+/// A whole game with both sides greedy, as `simulate --policy greedy` plays
+/// it (one game restarted with each seed, no undo, no text told; the
+/// look-ahead's copy kept from game to game): milliseconds per greedy game
+/// (issue 26 asks at most 2 ms). A battle per argument, played as its first
+/// role.
+#[divan::bench(args = ["false-cry", "sarhu"], sample_count = 10, sample_size = 1)]
+fn game_greedy_reused(bencher: Bencher, battle: &str) {
+    let scene = common::shipped(battle);
+    let role = scene.commanders()[scene.resolved().roles[0].idx()]
+        .id
+        .clone();
+    let (mut game, _) = Game::with_policies(
+        Arc::clone(&scene),
+        &role,
+        0,
+        Policy::Historical,
+        Some(Policy::Historical),
+    )
+    .expect("playable");
+    game.set_policies(Policy::Greedy, Some(Policy::Greedy));
+    game.keep_undo(false);
+    game.tell_story(false);
+    let mut seed = 0_u64;
+    bencher.bench_local(|| {
+        seed += 1;
+        black_box(game.restart(seed));
+        while !game.is_over() && game.turn() <= scene.meta().max_turns + 5 {
+            if game.auto_step().is_err() {
+                break;
+            }
+        }
+        black_box(game.turn())
+    });
+}
+
 /// One turn at the prompt (Enter at turn 10 of the novel's line), through
 /// the REPL session: the turn, the chronicle rendered, the autosave handed
 /// to the session's writer thread (what the player waits for; the file is

@@ -581,6 +581,10 @@ pub struct Unit {
     /// room they take. 0 for everyone: all share alike.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub precedence: u32,
+    /// Where it runs to when it breaks (a zone id): its own column's way
+    /// home, when it is not its side's `retreat`. None: its side's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retreat: Option<String>,
 }
 
 fn is_zero(value: &u32) -> bool {

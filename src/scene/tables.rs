@@ -67,6 +67,8 @@ pub struct Unit {
     pub plural: bool,
     /// Its place in the queue at a crossing (0 for everyone: all share alike).
     pub precedence: u32,
+    /// Where it runs to when it breaks, when not its side's `retreat`.
+    pub retreat: Option<ZoneId>,
 }
 
 #[derive(Debug, Clone)]
@@ -103,6 +105,7 @@ pub(super) struct Refs {
     pub unit_zone: Vec<ZoneId>,
     pub unit_order: Vec<ROrder>,
     pub unit_leader: Vec<Option<CommanderId>>,
+    pub unit_retreat: Vec<Option<ZoneId>>,
 }
 
 /// Lowers the file's sides, zones, units and commanders into the tables,
@@ -116,6 +119,7 @@ pub(super) fn lower(raw: &mut RawScene, refs: Refs) -> Tables {
         unit_zone: unit_zones,
         unit_order: unit_orders,
         unit_leader: leaders,
+        unit_retreat: unit_retreats,
     } = refs;
     let sides = (std::mem::take(&mut raw.sides).into_iter().zip(retreats))
         .map(|(s, retreat)| Side {
@@ -145,7 +149,8 @@ pub(super) fn lower(raw: &mut RawScene, refs: Refs) -> Tables {
     let units = (std::mem::take(&mut raw.units).into_iter())
         .zip(unit_sides.into_iter().zip(unit_zones))
         .zip(unit_orders.into_iter().zip(leaders))
-        .map(|((u, (side, zone)), (order, leader))| Unit {
+        .zip(unit_retreats)
+        .map(|(((u, (side, zone)), (order, leader)), retreat)| Unit {
             id: u.id,
             name: u.name,
             side,
@@ -160,6 +165,7 @@ pub(super) fn lower(raw: &mut RawScene, refs: Refs) -> Tables {
             present: u.present,
             plural: u.plural,
             precedence: u.precedence,
+            retreat,
         })
         .collect();
     let commanders = (std::mem::take(&mut raw.commanders).into_iter())

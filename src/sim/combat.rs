@@ -102,18 +102,7 @@ type UnitItem<'a> = (
 );
 
 /// The units as combat and the fire read and hurt them.
-type Fighters<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static UnitInfo,
-        &'static mut Strength,
-        &'static Location,
-        &'static mut Orders,
-        &'static mut Morale,
-    ),
->;
+type Fighters<'w, 's> = super::components::StepUnits<'w, 's>;
 
 /// Fire kills `fire_casualties` × its level of the men of every unit on the
 /// field in a burning zone, per 刻 of the sub-step; the dead count as the
@@ -153,7 +142,7 @@ fn burn(
         .iter_mut()
         .for_each(|(_, info, mut strength, location, _, morale)| {
             let fire = fires.get(location.zone).copied().unwrap_or(0.0);
-            if fire <= 0.0 || !fights(&strength, location, &morale) {
+            if fire <= 0.0 || !fights(&strength, &location, &morale) {
                 return;
             }
             let lost = (f64::from(strength.men) * (fire * rate).clamp(0.0, 1.0))
@@ -194,25 +183,28 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
 /// fallen.
 #[allow(clippy::too_many_arguments)]
 pub fn combat_system(
-    InMut(io): InMut<TurnIo>,
-    mut scratch: Local<CombatScratch>,
-    vision: Res<Vision>,
-    mut rng: ResMut<BattleRng>,
-    mut commanders: Query<&mut CommanderState>,
-    zones: Query<(&ZoneIdx, &Burning)>,
-    mut units: Fighters,
+    io: &mut TurnIo,
+    scratch: &mut CombatScratch,
+    vision: &Vision,
+    rng: &mut BattleRng,
+    commanders: &mut Query<&mut CommanderState>,
+    zones: &Query<(&ZoneIdx, &Burning)>,
+    units: &mut Fighters,
 ) {
     let dt = io.dt();
     // Fire kills the men standing in it, fighting or not (off unless a
     // scene's rules turn it on: nothing is read then).
     if io.field.rules.fire_casualties > 0.0 {
-        let CombatScratch { fires, burned, .. } = &mut *scratch;
-        burn(&mut *io, (fires, burned), &zones, &mut units);
+        let CombatScratch { fires, burned, .. } = scratch;
+        burn(&mut *io, (fires, burned), zones, units);
+        // (Men may have burned.)
+        super::stir(&mut io.stirs);
     }
     let super::TurnIo {
         field,
         chronicle,
         busy,
+        stirs,
         ..
     } = &mut *io;
     let (field, chronicle) = (&*field, chronicle);
@@ -230,7 +222,7 @@ pub fn combat_system(
         standing,
         charged,
         ..
-    } = &mut *scratch;
+    } = scratch;
     falls.clear();
     charged.clear();
     let rules = &field.rules;
@@ -238,12 +230,12 @@ pub fn combat_system(
     let n = field.zones.len();
     // Only where men of two sides stand is anybody hurt (or a commander at
     // risk). A turn with none is over at once.
-    if !find_fronts(fronts, n, &units) {
+    if !find_fronts(fronts, n, units) {
         return;
     }
     // A fight: the next sub-step is not quiet.
     *busy = true;
-    gather_fighters(field, fronts, (fighters, by_zone), &units);
+    gather_fighters(field, fronts, (fighters, by_zone), units);
     for (zone, here) in by_zone.iter().enumerate() {
         let info_zone = &field.zones[zone];
         if here.is_empty() {
@@ -275,7 +267,7 @@ pub fn combat_system(
                 (info_zone.cover, deep),
                 (rules, dt),
                 charged,
-                &mut rng,
+                rng,
             );
             if charged[before..].iter().any(|&(_, _, broke)| broke) {
                 strike_power(
@@ -288,7 +280,7 @@ pub fn combat_system(
                 );
             }
         }
-        side_losses((men, melee, missile), losses_by_side, rules, dt, &mut rng);
+        side_losses((men, melee, missile), losses_by_side, rules, dt, rng);
         let report = share_losses(
             here,
             fighters,
@@ -309,21 +301,28 @@ pub fn combat_system(
             commander_falls(
                 zone,
                 (men, losses_by_side),
-                &commanders,
+                commanders,
                 standing,
                 falls,
                 (rules, dt),
-                &mut rng,
+                rng,
             );
         }
     }
-    mark_falls(falls, &mut commanders, chronicle);
-    write_charges(charged, fighters, chronicle, &mut units);
-    write_losses(fighters, &mut units);
+    // Men lost, a unit broken by a charge or a commander fallen.
+    if !falls.is_empty()
+        || charged.iter().any(|&(_, _, broke)| broke)
+        || fighters.iter().any(|fighter| fighter.lost > 0)
+    {
+        super::stir(stirs);
+    }
+    mark_falls(falls, commanders, chronicle);
+    write_charges(charged, fighters, chronicle, units);
+    write_losses(fighters, units);
     if falls.is_empty() {
         return;
     }
-    shock_the_led(falls, rules, &mut units);
+    shock_the_led(falls, rules, units);
 }
 
 /// Which zones hold fighting units of two sides or more (`fronts`, per
@@ -458,7 +457,7 @@ fn side_losses(
     losses_by_side: &mut Vec<f64>,
     rules: &Rules,
     dt: f64,
-    rng: &mut ResMut<BattleRng>,
+    rng: &mut BattleRng,
 ) {
     let n_sides = men.len();
     refill(losses_by_side, n_sides, 0.0);
@@ -564,7 +563,7 @@ fn charge(
     (cover, deep): (f64, bool),
     (rules, dt): (&Rules, f64),
     charged: &mut Vec<(usize, f64, bool)>,
-    rng: &mut ResMut<BattleRng>,
+    rng: &mut BattleRng,
 ) {
     // Riders deep in a river do not charge.
     if deep {
@@ -652,7 +651,7 @@ fn commander_falls(
     standing: &mut Vec<(usize, usize)>,
     falls: &mut Vec<(usize, Fate)>,
     (rules, dt): (&Rules, f64),
-    rng: &mut ResMut<BattleRng>,
+    rng: &mut BattleRng,
 ) {
     let n_sides = men.len();
     let share = |side: usize| losses_by_side[side] / men[side].max(1.0);

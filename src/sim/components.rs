@@ -252,19 +252,25 @@ fn fold(noted: &mut f64, delta: f64) {
     *noted = (*noted + delta).clamp(-MAX_NOTED, MAX_NOTED);
 }
 
-/// The units as the morale system (and the rally it runs) reads and writes them.
-pub(crate) type MoraleUnits<'w, 's> = Query<
+/// The units as the sub-steps' systems (movement, combat, morale with the
+/// rally, surrender) read and write them: one query for the four, fetched
+/// once a turn ([`super::Turn`]), each reading what it needs of it (a
+/// read-only walk of it yields plain references).
+pub(crate) type StepUnits<'w, 's> = Query<
     'w,
     's,
     (
         Entity,
         &'static UnitInfo,
         &'static mut Strength,
-        &'static Location,
+        &'static mut Location,
         &'static mut Orders,
         &'static mut Morale,
     ),
 >;
+
+/// The units as the morale system (and the rally it runs) reads and writes them.
+pub(crate) type MoraleUnits<'w, 's> = StepUnits<'w, 's>;
 
 #[derive(Resource, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Vision {

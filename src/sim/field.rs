@@ -96,6 +96,9 @@ pub struct FieldData {
     pub n_sides: usize,
     /// Per side: the zone its routing units run to (none: they stand).
     pub retreat: Vec<Option<usize>>,
+    /// Per unit (by index): the zone it runs to when the scene gives it
+    /// one of its own (a column's way home), else none (its side's).
+    unit_retreat: Vec<Option<usize>>,
     /// The scene's obscurants besides smoke, in the scene's order.
     pub obscurants: Vec<ObscurantInfo>,
 }
@@ -105,6 +108,18 @@ impl FieldData {
     pub fn kind_rules(&self, idx: usize) -> Option<crate::scene::KindRules> {
         let kind = *self.kinds.get(idx)?;
         self.kind_rules.get(kind as usize).copied()
+    }
+
+    /// Where unit `idx`, fighting for `side`, runs to when it breaks or
+    /// withdraws: its own way home while it fights for the side the scene
+    /// gives it, else the side's `retreat` (none: it stands).
+    pub fn retreat_of(&self, idx: usize, side: usize) -> Option<usize> {
+        let own = self
+            .units
+            .get(idx)
+            .filter(|info| info.side == side)
+            .and_then(|_| self.unit_retreat.get(idx).copied().flatten());
+        own.or_else(|| self.retreat.get(side).copied().flatten())
     }
 }
 
@@ -184,6 +199,9 @@ impl Field {
         let retreat = (scene.sides().iter())
             .map(|side| side.retreat.map(|z| z.idx()))
             .collect();
+        let unit_retreat = (scene.units().iter())
+            .map(|unit| unit.retreat.map(|z| z.idx()))
+            .collect();
         let minutes = f64::from(scene.meta().turn_minutes);
         let substeps = substeps_of(scene.meta().turn_minutes);
         Field(Arc::new(FieldData {
@@ -199,6 +217,7 @@ impl Field {
             kind_rules,
             n_sides: scene.sides().len(),
             retreat,
+            unit_retreat,
             obscurants: scene
                 .obscurants()
                 .map(|(id, o)| ObscurantInfo {

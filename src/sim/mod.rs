@@ -164,6 +164,13 @@ pub struct TurnIo {
     /// sides in a zone, a unit crossing or on its way, a unit shaken.
     /// Once a sub-step leaves it unset, the quiet ones left are one.
     pub busy: bool,
+    /// Counts the changes to what the sub-steps read of the units (a unit's
+    /// men, zone, state or order, a commander's zone or fall): moved on
+    /// (`stir`) by each sub-step system that writes one, and as a turn
+    /// begins. A system that finds it where it was when it last read the
+    /// units keeps what it read then: morale its tallies and places,
+    /// movement its census.
+    pub stirs: u32,
 }
 
 impl TurnIo {
@@ -237,11 +244,9 @@ impl Turn {
             Box::new(IntoSystem::into_system(weather::weather_system)),
             // Rumor too ([`rumor::spread`]).
             Box::new(IntoSystem::into_system(perception::perception_system)),
-            Box::new(IntoSystem::into_system(movement::movement_system)),
-            Box::new(IntoSystem::into_system(combat::combat_system)),
-            // Rally too ([`rally::rally`]).
-            Box::new(IntoSystem::into_system(morale::morale_system)),
-            Box::new(IntoSystem::into_system(surrender::surrender_system)),
+            // Movement, combat, morale (with the rally) and surrender, in
+            // sub-steps ([`substeps_system`]).
+            Box::new(IntoSystem::into_system(substeps_system)),
         ];
         for system in &mut systems {
             system.initialize(world);
@@ -255,6 +260,7 @@ impl Turn {
             dt: 1.0,
             last: true,
             busy: false,
+            stirs: 0,
         };
         Turn { systems, io }
     }
@@ -271,35 +277,19 @@ impl Turn {
         // Weather and perception (with rumor) once a turn; then movement,
         // combat, morale (with rally) and surrender in sub-steps of at most
         // one 刻 each, so a long turn resolves as the quarter-hours it holds.
-        let substeps = self.io.field.substeps.max(1);
         let first = SYSTEMS_ONCE.min(self.systems.len());
-        let (once, stepped) = self.systems.split_at_mut(first);
         self.io.step = 0;
-        for system in once {
+        for system in &mut self.systems[..first] {
             if let Err(error) = system.run_without_applying_deferred(&mut self.io, world) {
                 panic!("the turn's system {} did not run: {error}", system.name());
             }
         }
-        let mut step = 0;
-        while step < substeps {
-            // After a quiet step (no fight, no crossing, no march under
-            // way, nobody shaken) the steps left change nothing but the
-            // slow drift of spirits: they run as one, of their whole length.
-            let merged = if step > 0 && !self.io.busy {
-                substeps - step
-            } else {
-                1
-            };
-            self.io.step = step;
-            self.io.dt = self.io.field.step_scale * f64::from(merged);
-            self.io.last = step + merged >= substeps;
-            self.io.busy = false;
-            for system in stepped.iter_mut() {
-                if let Err(error) = system.run_without_applying_deferred(&mut self.io, world) {
-                    panic!("the turn's system {} did not run: {error}", system.name());
-                }
+        // Then the sub-steps, in one system: its parameters are fetched
+        // once a turn, not once per system and sub-step.
+        for system in &mut self.systems[first..] {
+            if let Err(error) = system.run_without_applying_deferred(&mut self.io, world) {
+                panic!("the turn's system {} did not run: {error}", system.name());
             }
-            step += merged;
         }
         self.io.step = 0;
         // Change ticks kept from wrapping over a long session, as a
@@ -309,6 +299,99 @@ impl Turn {
                 system.check_change_tick(check);
             }
         }
+    }
+}
+
+/// Notes a change to what the sub-steps read of the units
+/// ([`TurnIo::stirs`]).
+#[inline]
+pub(crate) fn stir(stirs: &mut u32) {
+    *stirs = stirs.wrapping_add(1);
+}
+
+/// What the sub-steps' systems keep from turn to turn (their lists'
+/// memory and what they worked out while its inputs stand).
+#[derive(Default)]
+pub struct StepScratch {
+    movement: movement::MovementScratch,
+    combat: combat::CombatScratch,
+    morale: morale::MoraleScratch,
+    surrender: surrender::SurrenderScratch,
+}
+
+/// Movement, combat, morale (with the rally) and surrender, run in
+/// `Field::substeps` sub-steps of at most one 刻 each, so a long turn
+/// resolves as the quarter-hours it holds: one system, whose resources and
+/// queries are fetched once a turn (nothing else runs between its steps, and
+/// nothing they read of the world but the units, the commanders, the zones'
+/// passages and the random stream changes within a turn).
+#[allow(clippy::too_many_arguments)]
+fn substeps_system(
+    InMut(io): InMut<TurnIo>,
+    mut scratch: Local<StepScratch>,
+    vision: Res<components::Vision>,
+    side_orders: Res<SideOrders>,
+    mut rng: ResMut<BattleRng>,
+    mut commanders: Query<&mut CommanderState>,
+    mut passages: Query<(&ZoneIdx, &mut Passage)>,
+    burning: Query<(&ZoneIdx, &Burning)>,
+    mut units: components::StepUnits,
+) {
+    let substeps = io.field.substeps.max(1);
+    let scratch = &mut *scratch;
+    let rng = &mut *rng;
+    // What the sub-steps read at the last turn's end is not this turn's.
+    stir(&mut io.stirs);
+    let mut step = 0;
+    while step < substeps {
+        // After a quiet step (no fight, no crossing, no march under
+        // way, nobody shaken) the steps left change nothing but the
+        // slow drift of spirits: they run as one, of their whole length.
+        let merged = if step > 0 && !io.busy {
+            substeps - step
+        } else {
+            1
+        };
+        io.step = step;
+        io.dt = io.field.step_scale * f64::from(merged);
+        io.last = step + merged >= substeps;
+        io.busy = false;
+        movement::movement_system(
+            io,
+            &mut scratch.movement,
+            &vision,
+            &mut commanders,
+            &mut passages,
+            rng,
+            &mut units,
+        );
+        combat::combat_system(
+            io,
+            &mut scratch.combat,
+            &vision,
+            rng,
+            &mut commanders,
+            &burning,
+            &mut units,
+        );
+        morale::morale_system(
+            io,
+            &mut scratch.morale,
+            &vision,
+            &side_orders,
+            rng,
+            &mut commanders,
+            &mut units,
+        );
+        surrender::surrender_system(
+            io,
+            &mut scratch.surrender,
+            &vision,
+            rng,
+            &passages,
+            &mut units,
+        );
+        step += merged;
     }
 }
 

@@ -51,6 +51,11 @@ pub struct MoraleScratch {
     places: Vec<Place>,
     /// The rally's, which this system runs last.
     rally: RallyScratch,
+    /// Whether the world held the units in index order when `tally` was
+    /// found.
+    stored: bool,
+    /// `TurnIo::stirs` when `tally` was found or last kept.
+    seen: u32,
 }
 
 /// One side in one zone as the turn stands.
@@ -115,13 +120,13 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
 /// leaves them, noted on morale's walk, and nothing runs between the two.
 #[allow(clippy::too_many_arguments)]
 pub fn morale_system(
-    InMut(io): InMut<TurnIo>,
-    mut scratch: Local<MoraleScratch>,
-    vision: Res<Vision>,
-    side_orders: Res<SideOrders>,
-    mut rng: ResMut<BattleRng>,
-    mut commanders: Query<&mut CommanderState>,
-    mut units: MoraleUnits,
+    io: &mut TurnIo,
+    scratch: &mut MoraleScratch,
+    vision: &Vision,
+    side_orders: &SideOrders,
+    rng: &mut BattleRng,
+    commanders: &mut Query<&mut CommanderState>,
+    units: &mut MoraleUnits,
 ) {
     // The zones' smoke and passages as the weather left them this turn
     // (nothing else writes them within a turn): not walked again here.
@@ -132,6 +137,7 @@ pub fn morale_system(
         withdrawals,
         air,
         busy,
+        stirs,
         ..
     } = &mut *io;
     let (field, withdrawals, air) = (&*field, &*withdrawals, &*air);
@@ -142,8 +148,25 @@ pub fn morale_system(
         withdrawn,
         places,
         rally: rallying,
-    } = &mut *scratch;
-    let stored = tally_places(field, withdrawals, withdrawn, tally, &units);
+        stored,
+        seen,
+    } = scratch;
+    // In a later sub-step of the turn, when nothing the tallies count has
+    // changed since they were found (no unit's men, zone, state or order, no
+    // commander's zone or fall: `TurnIo::stirs`) and nobody withdrew then
+    // or now, the tallies and the places found from them stand: the
+    // vision, the air and the wet cloth they also read are the turn's.
+    let keep = step > 0
+        && *stirs == *seen
+        && withdrawals.units.is_empty()
+        && withdrawn.is_empty()
+        && tally.len() == n * field.n_sides
+        && places.len() == tally.len();
+    if !keep {
+        *stored = tally_places(field, withdrawals, withdrawn, tally, units);
+    }
+    let stored = *stored;
+    *seen = *stirs;
     // The best leadership standing in each side and zone (none: 0); and
     // the rally's notes of the commanders, on the same walk.
     rallying.begin(n, field.n_sides);
@@ -166,7 +189,7 @@ pub fn morale_system(
     });
     // A drum beats for a whole turn: spent as the turn's last sub-step ends.
     if beating && last_step {
-        spend_beats(&mut commanders);
+        spend_beats(commanders);
     }
     // What the units of each side in each zone feel alike, for the places
     // units stand in.
@@ -174,14 +197,14 @@ pub fn morale_system(
     let gather = Gather {
         rules,
         field,
-        vision: &vision,
+        vision,
         wet_cloth: &side_orders.wet_cloth,
         n,
         air,
         tally,
     };
     // (Side by side, zone by zone: no division to find them from `at`.)
-    if n > 0 {
+    if n > 0 && !keep {
         for (side, row) in tally.chunks_exact(n).enumerate() {
             for (zone, there) in row.iter().enumerate() {
                 if there.units > 0 {
@@ -190,21 +213,27 @@ pub fn morale_system(
             }
         }
     }
+    // Debug builds check kept tallies and places against fresh ones.
+    #[cfg(debug_assertions)]
+    if keep {
+        check_kept(&gather, places, stored, withdrawals, commanders, units);
+    }
     let mut turn = Turn {
         rules,
         dt,
         step,
         shaken: false,
+        stirred: false,
         n,
         withdrawn,
         places,
-        rng: &mut rng,
+        rng,
         chronicle,
         rallying: &mut *rallying,
     };
     // With the unit's turn out of line (`Turn::unit`) the walk keeps its
     // place in registers.
-    by_index_mut(&mut units, stored).for_each(
+    by_index_mut(units, stored).for_each(
         |(entity, info, mut strength, location, mut orders, mut morale)| {
             // Losses are counted until morale has felt them: those of this
             // turn, and those effects caused between turns (a mine, a volley
@@ -231,12 +260,17 @@ pub fn morale_system(
         },
     );
     let shaken = turn.shaken;
+    if turn.stirred {
+        super::stir(stirs);
+    }
     // Shaken units (their rout rolls, the drums, the rally): the next
     // sub-step is not quiet.
     if shaken || beating {
         *busy = true;
     }
-    rally(rallying, field, dt, chronicle, &mut units);
+    if rally(rallying, field, dt, chronicle, units) {
+        super::stir(stirs);
+    }
 }
 
 /// The units that withdrew from a fight this turn (`withdrawn`, by index;
@@ -245,6 +279,7 @@ pub fn morale_system(
 /// withdrawn as flight seen from another zone (the rule
 /// `withdrawal_seen_as_flight`; none when it is off). Whether the world
 /// holds the units in index order (the walk found them so).
+#[inline(never)]
 fn tally_places(
     field: &Field,
     withdrawals: &super::movement::Withdrawals,
@@ -319,6 +354,56 @@ fn tally_places(
     stored
 }
 
+/// That the tallies and places a sub-step kept from the one before
+/// (`gather.tally`, `places`, and the order the units were found in) are what
+/// the units and commanders as they stand now give (debug builds).
+#[cfg(debug_assertions)]
+fn check_kept(
+    gather: &Gather,
+    places: &[Place],
+    stored: bool,
+    withdrawals: &super::movement::Withdrawals,
+    commanders: &Query<&mut CommanderState>,
+    units: &MoraleUnits,
+) {
+    let (field, n) = (gather.field, gather.n);
+    let (mut fresh, mut withdrawn) = (Vec::new(), Vec::new());
+    let fresh_stored = tally_places(field, withdrawals, &mut withdrawn, &mut fresh, units);
+    commanders.iter().for_each(|commander| {
+        if commander.side < field.n_sides
+            && commander.zone < n
+            && let Some(there) = fresh.get_mut(commander.side * n + commander.zone)
+        {
+            let leading = commander.leading(gather.rules);
+            if leading > there.leading {
+                there.leading = leading;
+            }
+        }
+    });
+    assert_eq!(
+        fresh_stored, stored,
+        "the units' order changed within a turn"
+    );
+    assert_eq!(
+        format!("{fresh:?}"),
+        format!("{:?}", gather.tally),
+        "the tallies a sub-step kept are out of step with the units"
+    );
+    let fresh_gather = Gather {
+        tally: &fresh,
+        ..*gather
+    };
+    for (at, there) in fresh.iter().enumerate() {
+        if there.units > 0 && n > 0 {
+            assert_eq!(
+                format!("{:?}", fresh_gather.place(at / n, at % n)),
+                format!("{:?}", places[at]),
+                "a place a sub-step kept is out of step with the units"
+            );
+        }
+    }
+}
+
 /// What the places (per side and zone) are found from.
 struct Gather<'a> {
     rules: &'a Rules,
@@ -341,6 +426,7 @@ fn choking_smoke(air: &Air, zone: usize) -> f64 {
 
 impl Gather<'_> {
     /// What the units of `side` in `zone` feel alike.
+    #[inline(never)]
     fn place(&self, side: usize, zone: usize) -> Place {
         let Gather {
             rules,
@@ -430,6 +516,8 @@ struct Turn<'a> {
     step: u32,
     /// Some unit is wavering or routing as its morale leaves it.
     shaken: bool,
+    /// Some unit's state (or order) changed.
+    stirred: bool,
     /// Zones on the field.
     n: usize,
     withdrawn: &'a [bool],
@@ -561,6 +649,7 @@ impl Turn<'_> {
         };
         if new != old {
             morale.state = new;
+            self.stirred = true;
             let unit = info.idx;
             self.chronicle.push(match new {
                 MoraleState::Wavering => Entry::Wavers { unit },

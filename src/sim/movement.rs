@@ -27,7 +27,7 @@
 
 use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
-use super::components::{CommanderState, Morale, Strength, UnitInfo, Vision, ZoneIdx};
+use super::components::{CommanderState, UnitInfo, Vision, ZoneIdx};
 pub use super::components::{Location, Orders, UnitOrder, Withdrawals};
 use super::fast_hash::FxHashMap as HashMap;
 use super::field::Field;
@@ -96,7 +96,7 @@ struct Crowding {
 
 /// Where each side's obeying units march and stand as the moves begin
 /// (per side and zone: `side * zones + zone`).
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Stands {
     /// Per zone: the first of the columns leaving it this turn (an index in
     /// `columns`), if any. A zone has few ways out, so a pair's column is
@@ -223,11 +223,65 @@ pub struct MovementScratch {
     /// Side, bank, crossing: an unbroken column of the side waits on the
     /// bank, as the moves begin, for its own crowd in the crossing to clear.
     bank_queues: Vec<(usize, usize, usize)>,
+    /// The census as the last sub-step of the turn left it once pursuers
+    /// were aimed and the engaged pinned (`kept_at`: `TurnIo::stirs` then):
+    /// what a sub-step finds again when nothing it reads of the units has
+    /// changed since.
+    kept: Kept,
+}
+
+/// What a sub-step's census came to, kept for the next ([`MovementScratch::kept`]).
+#[derive(Default)]
+struct Kept {
+    /// The turn's sub-step and `TurnIo::stirs` it was taken at (none: not
+    /// taken this turn).
+    at: Option<(u32, u32)>,
+    movers: Vec<Mover>,
+    stands: Stands,
+    crowds: Crowds,
+}
+
+impl Stands {
+    /// These made the same as `other`, keeping their memory.
+    fn copy_from(&mut self, other: &Stands) {
+        let Stands {
+            leaving,
+            columns,
+            column_men,
+            stand,
+        } = other;
+        self.leaving.clone_from(leaving);
+        self.columns.clone_from(columns);
+        self.column_men.clone_from(column_men);
+        self.stand.clone_from(stand);
+    }
+}
+
+impl Crowds {
+    /// These made the same as `other`, keeping their memory.
+    fn copy_from(&mut self, other: &Crowds) {
+        let Crowds {
+            units,
+            room,
+            side_room,
+            flowing,
+            count,
+            ranked,
+            capacity,
+        } = other;
+        self.units.clone_from(units);
+        self.room.clone_from(room);
+        self.side_room.clone_from(side_room);
+        self.flowing.clone_from(flowing);
+        self.count.clone_from(count);
+        self.ranked.clone_from(ranked);
+        self.capacity.clone_from(capacity);
+    }
 }
 
 /// The crowds in the crossings as the moves begin, and what each crossing
 /// passes in the sub-step (per zone, but for `units`).
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Crowds {
     /// Each unit in a crossing, in unit-index order.
     units: Vec<Crowding>,
@@ -348,7 +402,7 @@ impl Press<'_> {
         (side, routing): (usize, bool),
         (own_room, per_man, men): (f64, f64, u32),
         dt: f64,
-        rng: &mut ResMut<BattleRng>,
+        rng: &mut BattleRng,
         stumble: &mut Option<(usize, f64)>,
     ) -> Option<u32> {
         let rules = &self.field.rules;
@@ -473,7 +527,7 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
         let goal = if routing {
             match order {
                 UnitOrder::RallyTo(commander) => (self.commander_at)(commander),
-                _ => field.retreat.get(side).copied().flatten(),
+                _ => field.retreat_of(info.idx, side),
             }
         } else {
             match order {
@@ -505,18 +559,7 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
 }
 
 /// The units as the movement system reads and moves them.
-type Units<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static UnitInfo,
-        &'static mut Strength,
-        &'static mut Location,
-        &'static mut Orders,
-        &'static Morale,
-    ),
->;
+type Units<'w, 's> = super::components::StepUnits<'w, 's>;
 
 /// What the moves of a sub-step found, for the chronicle and the crossings.
 #[derive(Debug, Clone, Copy, Default)]
@@ -525,34 +568,72 @@ struct Moved {
     crossed: bool,
     /// Some men were trampled in a crush.
     trampled: bool,
+    /// Some unit reached where it was ordered, and holds there.
+    held: bool,
 }
 
 pub fn movement_system(
-    InMut(io): InMut<TurnIo>,
-    mut scratch: Local<MovementScratch>,
-    vision: Res<Vision>,
-    mut commanders: Query<&mut CommanderState>,
-    mut passages: Query<(&ZoneIdx, &mut Passage)>,
-    mut rng: ResMut<BattleRng>,
-    mut units: Units,
+    io: &mut TurnIo,
+    scratch: &mut MovementScratch,
+    vision: &Vision,
+    commanders: &mut Query<&mut CommanderState>,
+    passages: &mut Query<(&ZoneIdx, &mut Passage)>,
+    rng: &mut BattleRng,
+    units: &mut Units,
 ) {
-    let (step, dt, share_of_turn) = (io.step(), io.dt(), io.share_of_turn());
+    let (step, dt, share_of_turn, last) = (io.step(), io.dt(), io.share_of_turn(), io.last());
     let super::TurnIo {
         field,
         chronicle,
         withdrawals,
         busy,
+        stirs,
         ..
     } = &mut *io;
     let field = &*field;
-    let scratch = &mut *scratch;
-    scratch.prepare(field, step, &passages);
-    if scratch.read_units(field, &commanders, &units) {
-        scratch.aim_pursuers(field, &vision);
+    scratch.prepare(field, step, passages);
+    // In a later sub-step of the turn, when nothing the census reads of the
+    // units (men, zone, state, order, where each came from and whether it
+    // stepped, where the commanders stand) has changed since the one before
+    // (`TurnIo::stirs`), its census stands: kept as the moves of that
+    // sub-step began, pursuers aimed and the engaged pinned (what those
+    // read besides is the turn's: the field, the vision, the paths).
+    let keep = step > 0
+        && scratch
+            .kept
+            .at
+            .is_some_and(|(at, stirs_then)| at < step && stirs_then == *stirs);
+    if keep {
+        let MovementScratch {
+            kept,
+            movers,
+            stands,
+            crowds,
+            ..
+        } = &mut *scratch;
+        movers.clone_from(&kept.movers);
+        stands.copy_from(&kept.stands);
+        crowds.copy_from(&kept.crowds);
+        #[cfg(debug_assertions)]
+        scratch.check_kept(field, vision, commanders, units);
+    } else {
+        scratch.census(field, vision, commanders, units);
+        // Kept only for a sub-step to come in this turn.
+        if !last {
+            let MovementScratch {
+                kept,
+                movers,
+                stands,
+                crowds,
+                ..
+            } = &mut *scratch;
+            kept.movers.clone_from(movers);
+            kept.stands.copy_from(stands);
+            kept.crowds.copy_from(crowds);
+        }
     }
-    scratch.meet_head_on(field);
-    scratch.pin_engaged(field);
-    scratch.rate_crossings(field, &vision, share_of_turn);
+    scratch.kept.at = (keep || !last).then_some((step, *stirs));
+    scratch.rate_crossings(field, vision, share_of_turn);
     // A crossing under way, or a unit setting out: the next sub-step is
     // not quiet.
     if !scratch.crowds.units.is_empty()
@@ -565,14 +646,15 @@ pub fn movement_system(
     }
     // Those that left an enemy standing pay for it in the morale step.
     withdrawals.units.clear();
-    let moving = Moving {
-        field,
-        vision: &vision,
-        dt,
-    };
-    let moved = scratch.make_moves(moving, &mut units, &mut rng, chronicle, withdrawals);
-    scratch.tell_crossings(moved, field, chronicle, &mut passages);
-    scratch.follow_leaders(field, &mut commanders);
+    let moving = Moving { field, vision, dt };
+    let moved = scratch.make_moves(moving, units, rng, chronicle, withdrawals);
+    // Men trampled, a unit moved (its commander with it) or holding where
+    // it was sent: morale tallies the units again.
+    if moved.trampled || moved.held || !scratch.moved.is_empty() {
+        super::stir(stirs);
+    }
+    scratch.tell_crossings(moved, field, chronicle, passages);
+    scratch.follow_leaders(field, commanders);
 }
 
 /// What the moves of a sub-step read besides the units: the field, what
@@ -584,14 +666,93 @@ struct Moving<'a> {
 }
 
 impl MovementScratch {
-    /// Readies the lists for a sub-step: who has stepped is forgotten as a
-    /// turn begins (one zone a turn), and which zones are open (a destroyed
+    /// The census of the units as the moves begin ([`MovementScratch::read_units`]),
+    /// pursuers aimed, columns met head-on and the engaged pinned.
+    fn census(
+        &mut self,
+        field: &Field,
+        vision: &Vision,
+        commanders: &Query<&mut CommanderState>,
+        units: &Units,
+    ) {
+        if self.read_units(field, commanders, units) {
+            self.aim_pursuers(field, vision);
+        }
+        self.meet_head_on(field);
+        self.pin_engaged(field);
+    }
+
+    /// That a census kept from the sub-step before is what the units give
+    /// now (debug builds).
+    #[cfg(debug_assertions)]
+    fn check_kept(
+        &mut self,
+        field: &Field,
+        vision: &Vision,
+        commanders: &Query<&mut CommanderState>,
+        units: &Units,
+    ) {
+        let (movers, stands, crowds) = (
+            self.movers.clone(),
+            self.stands.clone(),
+            self.crowds.clone(),
+        );
+        self.census(field, vision, commanders, units);
+        assert_eq!(
+            format!(
+                "{:?}",
+                (&movers, &stands.leaving, &stands.column_men, &stands.stand)
+            ),
+            format!(
+                "{:?}",
+                (
+                    &self.movers,
+                    &self.stands.leaving,
+                    &self.stands.column_men,
+                    &self.stands.stand
+                )
+            ),
+            "the census a sub-step kept is out of step with the units"
+        );
+        assert_eq!(
+            format!(
+                "{:?}",
+                (
+                    &crowds.units,
+                    &crowds.room,
+                    &crowds.side_room,
+                    &crowds.flowing,
+                    &crowds.count,
+                    &crowds.ranked
+                )
+            ),
+            format!(
+                "{:?}",
+                (
+                    &self.crowds.units,
+                    &self.crowds.room,
+                    &self.crowds.side_room,
+                    &self.crowds.flowing,
+                    &self.crowds.count,
+                    &self.crowds.ranked
+                )
+            ),
+            "the crowds a sub-step kept are out of step with the units"
+        );
+    }
+
+    /// Readies the lists for a turn, at its first sub-step: who has stepped
+    /// is forgotten (one zone a turn), and which zones are open (a destroyed
     /// crossing is not) and which are crossings is read.
     fn prepare(&mut self, field: &Field, step: u32, passages: &Query<(&ZoneIdx, &mut Passage)>) {
         let n = field.zones.len();
-        if step == 0 {
-            refill(&mut self.stepped, field.units.len(), false);
+        if step > 0 {
+            // Within a turn the passages stand as its first sub-step found
+            // them (only an effect, between turns, breaks one; a restore
+            // writes them between turns too): read once a turn.
+            return;
         }
+        refill(&mut self.stepped, field.units.len(), false);
         refill(&mut self.intact, n, true);
         passages.iter().for_each(|(idx, passage)| {
             if let Some(slot) = self.intact.get_mut(idx.0) {
@@ -825,15 +986,12 @@ impl MovementScratch {
                 continue;
             }
             // With the withdrawal rules on, only a move away breaks contact:
-            // a step back the way it came, or toward its side's retreat. An
-            // advance is never a withdrawal: it does not walk past an enemy
-            // that holds (pinned, as without the rules).
+            // a step back the way it came, or toward its retreat (its own
+            // or its side's). An advance is never a withdrawal: it does not
+            // walk past an enemy that holds (pinned, as without the rules).
             let Some(to) = mover.want else { continue };
             let retreat_hop = field
-                .retreat
-                .get(side)
-                .copied()
-                .flatten()
+                .retreat_of(mover.idx, side)
                 .and_then(|retreat| paths.next_hop(field, zone, retreat));
             let away = mover.came_from == Some(to) || retreat_hop == Some(to);
             if !away {
@@ -897,7 +1055,7 @@ impl MovementScratch {
         &mut self,
         moving: Moving,
         units: &mut Units,
-        rng: &mut ResMut<BattleRng>,
+        rng: &mut BattleRng,
         chronicle: &mut Chronicle,
         withdrawals: &mut Withdrawals,
     ) -> Moved {
@@ -1037,6 +1195,7 @@ impl MovementScratch {
             // A unit that reached its destination holds there.
             if orders.order == UnitOrder::MoveTo(location.zone) {
                 orders.order = UnitOrder::Hold;
+                found.held = true;
             }
         }
         found
@@ -1456,7 +1615,9 @@ mod tests {
         battle: &mut crate::sim::Battle,
         unit: usize,
     ) -> (usize, MoraleState, Vec<(Modifier, f64)>) {
-        let mut query = battle.world.query::<(&UnitInfo, &Location, &Morale)>();
+        let mut query = battle
+            .world
+            .query::<(&UnitInfo, &Location, &crate::sim::morale::Morale)>();
         query
             .iter(&battle.world)
             .find(|(info, ..)| info.idx == unit)
@@ -1495,6 +1656,32 @@ mod tests {
         let mut battle = ordered_back(1.0, &[("withdraw_rout", 1.0)]);
         let entries = battle.step();
         assert!(!entries.contains(&Entry::Routs { unit: 0 }), "{entries:?}");
+    }
+
+    /// The small world's Ming foot, routing on the north bank with no enemy
+    /// on the field, its own way home `retreat` (none: the Ming's, the
+    /// south bank, where Zhang stands), after one turn: its zone.
+    fn routing_foot_runs_to(retreat: Option<&str>) -> usize {
+        let retreat = retreat.map(str::to_string);
+        let mut battle = crate::sim::testing::small_battle(move |mut scene| {
+            scene.units[0].zone = "north-bank".into();
+            scene.units[0].retreat = retreat;
+            scene.units[1].present = false;
+            scene.units[2].present = false;
+            scene
+        });
+        set_state(&mut battle.world, 0, MoraleState::Routing);
+        battle.step();
+        zone_and_state(&mut battle, 0).0
+    }
+
+    #[test]
+    fn a_unit_with_a_way_home_of_its_own_runs_there_not_to_its_sides() {
+        // Its side's retreat is the south bank: over the ford.
+        assert_eq!(routing_foot_runs_to(None), 1, "toward the south bank");
+        // Its own is the tent, the other way (a column routing home by its
+        // own road, not by another column's ford to its side's retreat).
+        assert_eq!(routing_foot_runs_to(Some("tent")), 3, "toward the tent");
     }
 
     #[test]

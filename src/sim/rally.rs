@@ -132,14 +132,15 @@ fn refill<T: Clone>(list: &mut Vec<T>, len: usize, value: T) {
 
 /// The turn's rally, once morale has noted every commander and unit in
 /// `scratch` ([`RallyScratch::begin`], [`RallyScratch::commander`],
-/// [`RallyScratch::note`]).
+/// [`RallyScratch::note`]). True when it reached a unit (its state or
+/// order may have changed).
 pub(super) fn rally(
     scratch: &mut RallyScratch,
     field: &Field,
     dt: f64,
     chronicle: &mut Chronicle,
     units: &mut MoraleUnits,
-) {
+) -> bool {
     let rules = &field.rules;
     let RallyScratch {
         drummers,
@@ -156,8 +157,9 @@ pub(super) fn rally(
     // Only a wavering or routing unit hears the drums or rallies: they were
     // listed by morale, and are reached by entity, not found by walking all.
     if shaken.is_empty() {
-        return;
+        return false;
     }
+    let mut reached = false;
     // (Rounded only on the turns a drum beats: no other reads it.)
     let range = if drummers.is_empty() {
         0
@@ -216,6 +218,7 @@ pub(super) fn rally(
         let Ok((_, info, _, location, mut orders, mut morale)) = units.get_mut(entity) else {
             continue;
         };
+        reached = true;
         let mut rally_here = false;
         if let Some((drummer, _)) = heard {
             let boost = rules.drums_morale * dt;
@@ -257,6 +260,7 @@ pub(super) fn rally(
             }
         }
     }
+    reached
 }
 
 #[cfg(test)]

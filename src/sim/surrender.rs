@@ -45,17 +45,7 @@ struct Candidate {
 }
 
 /// The units the surrender system reads and writes.
-type Units<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static UnitInfo,
-        &'static mut Strength,
-        &'static Location,
-        &'static mut Morale,
-    ),
->;
+type Units<'w, 's> = super::components::StepUnits<'w, 's>;
 
 impl SurrenderScratch {
     /// Lists in `candidates` the units that may give up this turn: those
@@ -110,7 +100,7 @@ impl SurrenderScratch {
         let mut order = Rising::default();
         units
             .iter()
-            .for_each(|(entity, info, _, location, morale)| {
+            .for_each(|(entity, info, _, location, _, morale)| {
                 if info.may_surrender
                     && location.present
                     && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
@@ -135,7 +125,7 @@ impl SurrenderScratch {
     fn candidates_from_kept(&mut self, units: &Units) -> bool {
         self.candidates.clear();
         for &(idx, entity) in &self.may {
-            let Ok((_, info, _, location, morale)) = units.get(entity) else {
+            let Ok((_, info, _, location, _, morale)) = units.get(entity) else {
                 return false;
             };
             if location.present
@@ -156,12 +146,12 @@ impl SurrenderScratch {
 
 #[allow(clippy::too_many_arguments)]
 pub fn surrender_system(
-    InMut(io): InMut<TurnIo>,
-    mut scratch: Local<SurrenderScratch>,
-    vision: Res<Vision>,
-    mut rng: ResMut<BattleRng>,
-    zones: Query<(&ZoneIdx, &Passage)>,
-    mut units: Units,
+    io: &mut TurnIo,
+    scratch: &mut SurrenderScratch,
+    vision: &Vision,
+    rng: &mut BattleRng,
+    zones: &Query<(&ZoneIdx, &mut Passage)>,
+    units: &mut Units,
 ) {
     let dt = io.dt();
     let (field, chronicle) = io.split();
@@ -171,7 +161,7 @@ pub fn surrender_system(
     // Only a broken or wavering unit that may surrender can: most turns
     // there is none, and a look at the few the scene lets surrender ends
     // the turn's surrenders.
-    scratch.find_candidates(&units);
+    scratch.find_candidates(units);
     let SurrenderScratch {
         open,
         men,
@@ -195,7 +185,7 @@ pub fn surrender_system(
     men.resize(n * n_sides, 0.0);
     units
         .iter()
-        .for_each(|(_, info, strength, location, morale)| {
+        .for_each(|(_, info, strength, location, _, morale)| {
             if location.present && morale.state.can_fight_or_flee() {
                 men[info.side * n + location.zone] += f64::from(strength.men);
             }
@@ -218,7 +208,7 @@ pub fn surrender_system(
                 .iter()
                 .any(|&z| open[z] && !enemy_in(side, z) && field.zones[z].is_crossing())
         {
-            crowd_into(crowd, field, &units);
+            crowd_into(crowd, field, units);
             crowded = true;
         }
         let jammed = |zone: usize| {
@@ -230,11 +220,12 @@ pub fn surrender_system(
             .all(|&z| !open[z] || enemy_in(side, z) || jammed(z));
     }
     // Each trapped unit, in unit-index order, may give up.
+    let mut surrendered = false;
     for candidate in candidates.iter() {
         if !candidate.trapped {
             continue;
         }
-        let Ok((_, info, mut strength, _, mut morale)) = units.get_mut(candidate.entity) else {
+        let Ok((_, info, mut strength, _, _, mut morale)) = units.get_mut(candidate.entity) else {
             continue;
         };
         if rng.chance(super::field::per_step(rules.surrender_chance, dt)) {
@@ -243,12 +234,16 @@ pub fn surrender_system(
             strength.men -= officers;
             strength.lost_this_turn += officers;
             morale.state = MoraleState::Surrendered;
+            surrendered = true;
             chronicle.push(Entry::Surrenders {
                 unit: info.idx,
                 men: strength.men,
                 officers,
             });
         }
+    }
+    if surrendered {
+        super::stir(&mut io.stirs);
     }
 }
 
@@ -271,7 +266,7 @@ fn crowd_into(crowd: &mut Vec<f64>, field: &Field, units: &Units) {
     let mut order = Rising::default();
     units
         .iter()
-        .for_each(|(_, info, strength, location, morale)| {
+        .for_each(|(_, info, strength, location, _, morale)| {
             order.see(info.idx);
             add(crowd, info, strength, location, morale);
         });
@@ -281,7 +276,7 @@ fn crowd_into(crowd: &mut Vec<f64>, field: &Field, units: &Units) {
         units
             .iter()
             .sort_by_key::<&UnitInfo, _>(|info| info.idx)
-            .for_each(|(_, info, strength, location, morale)| {
+            .for_each(|(_, info, strength, location, _, morale)| {
                 add(crowd, info, strength, location, morale)
             });
     }

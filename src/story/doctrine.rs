@@ -200,7 +200,7 @@ fn wanted(
                         && u.morale.state.obeys()
                         && u.men > 0
                 });
-                let back = field.retreat.get(player).copied().flatten().unwrap_or(from);
+                let back = field.retreat_of(unit, player).unwrap_or(from);
                 let to = field.next_hop(from, back, open).unwrap_or(from);
                 if contact && world.vision.side_sees(side, from) {
                     wanted.push((side, to, true));

@@ -158,10 +158,7 @@ impl Game {
                 Some(crate::sim::movement::UnitOrder::MoveTo(zone.idx()))
             }
             UnitCommand::Withdraw => field
-                .retreat
-                .get(side)
-                .copied()
-                .flatten()
+                .retreat_of(unit, side)
                 .map(crate::sim::movement::UnitOrder::MoveTo),
             UnitCommand::Rally => commander.map(crate::sim::movement::UnitOrder::RallyTo),
         };

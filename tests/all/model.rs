@@ -386,16 +386,13 @@ fn the_chapters_figures_hold_on_the_novels_line() {
         (28_266.0..=47_110.0).contains(&ming),
         "Sarhu Ming losses {ming:.0}"
     );
-}
-
-/// The figure the model does not yet reach (issue 22, item 2; see the
-/// README's model section for the cause): run with `--ignored`.
-#[test]
-#[ignore = "not yet reached: Sarhu's Jin losses"]
-fn the_chapters_figures_not_yet_reached() {
-    let games = novel_games("sarhu", "nurhaci");
+    // ... and the Jin's near history's some 2,000 (within a quarter; the
+    // charge and the columns' own ways home: 2,290 over 300 seeds).
     let jin = side_losses("sarhu", &games, "jin");
-    assert!(jin <= 2_500.0, "Sarhu Jin losses {jin:.0} (~2,000)");
+    assert!(
+        (1_500.0..=2_500.0).contains(&jin),
+        "Sarhu Jin losses {jin:.0} (~2,000)"
+    );
 }
 
 #[test]

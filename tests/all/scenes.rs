@@ -555,6 +555,20 @@ fn diagnostics_point_at_the_problem() {
             )],
         ),
         case(
+            "unknown zone in a unit's retreat",
+            &[(
+                "may_surrender: true)",
+                "may_surrender: true, retreat: \"tnet\")",
+            )],
+            &[(
+                19,
+                159,
+                "unknown zone `tnet`",
+                "did you mean \"tent\"?",
+                "Units",
+            )],
+        ),
+        case(
             "duplicate id",
             &[("(id: \"banner\"", "(id: \"ford\"")],
             &[(

@@ -855,11 +855,13 @@ impl<'a> Checker<'a> {
             commander
         });
         let order = self.order(&unit.order, "Units");
+        let retreat = unit.retreat.as_ref().map(|zone| self.zone(zone, "Units"));
         let refs = &mut self.refs;
         refs.unit_side.push(side);
         refs.unit_zone.push(zone);
         refs.unit_leader.push(leader);
         refs.unit_order.push(order);
+        refs.unit_retreat.push(retreat);
     }
 
     /// A standing order, its zone looked up.
