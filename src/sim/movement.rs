@@ -1084,7 +1084,11 @@ impl MovementScratch {
             if !crossing.get(next).copied().unwrap_or(false) {
                 continue;
             }
-            let held = crowds.side_room.get(mover.side * n + next).copied().unwrap_or(0.0);
+            let held = crowds
+                .side_room
+                .get(mover.side * n + next)
+                .copied()
+                .unwrap_or(0.0);
             let at = (mover.side, mover.zone, next);
             if held > 0.0 && held + mover.room > field.holds(next) && !bank_queues.contains(&at) {
                 bank_queues.push(at);
@@ -1469,6 +1473,53 @@ mod tests {
         set_state(&mut world, 1, MoraleState::Routing);
         schedule.run(&mut world);
         assert_eq!(zone_of(&mut world, 0), 3);
+    }
+
+    /// A narrow ford (10 m: 6,250 men's room at the rule's 0.8 m² a man)
+    /// full of the Jin banner's 4,000 horse, crossing north; the Ming foot on
+    /// the south bank ordered over; and, if `jin_column`, the Han foot (made
+    /// a steady column of 4,000 for this) waiting on the same bank for the
+    /// same ford behind its own side's crowd.
+    fn at_a_full_ford(jin_column: bool) -> (World, crate::sim::Turn) {
+        small_world(|mut scene| {
+            scene.rules.insert("crossing_m2_per_man".into(), 0.8);
+            scene.zones[1].width_m = 10.0;
+            let north = || crate::scene::raw::Order::MoveTo("north-bank".into());
+            scene.units[0].order = north();
+            scene.units[1].zone = "ford".into();
+            scene.units[1].order = north();
+            if jin_column {
+                scene.units[2].zone = "south-bank".into();
+                scene.units[2].men = 4_000;
+                scene.units[2].quality = 0.9;
+                scene.units[2].morale = 95.0;
+                scene.units[2].may_surrender = false;
+                scene.units[2].order = north();
+            } else {
+                scene.units[2].present = false;
+            }
+            scene
+        })
+    }
+
+    #[test]
+    fn a_side_waits_on_the_bank_only_behind_its_own_crowd() {
+        // The ford is full of Jin: the Ming do not queue behind the enemy,
+        // they go in and fight him there.
+        let (mut world, mut schedule) = at_a_full_ford(false);
+        schedule.run(&mut world);
+        assert_eq!(zone_of(&mut world, 0), 1, "the Ming step into the ford");
+    }
+
+    #[test]
+    fn a_unit_does_not_step_past_an_enemy_column_waiting_on_its_bank() {
+        // The same, with a Jin column waiting on the south bank for the ford:
+        // it stands between the Ming and the water, and they fight it there.
+        let (mut world, mut schedule) = at_a_full_ford(true);
+        schedule.run(&mut world);
+        assert_eq!(zone_of(&mut world, 2), 0, "the Jin column still waits");
+        assert_eq!(zone_of(&mut world, 0), 0, "the Ming stay behind it");
+        assert!(unit_men(&mut world, 2) < 4_000, "and fight it on the bank");
     }
 
     fn commander_zone(world: &mut World, idx: usize) -> usize {
