@@ -89,11 +89,17 @@ fn game_random_reused(bencher: Bencher) {
     .expect("playable");
     game.keep_undo(false);
     game.tell_story(false);
+    play_reused(bencher, &mut game, scene.meta().max_turns);
+}
+
+/// Plays `game` to its end once per sample, restarted with the next seed
+/// each time (at most `max_turns` + 5 turns).
+fn play_reused(bencher: Bencher, game: &mut Game, max_turns: u32) {
     let mut seed = 0_u64;
     bencher.bench_local(|| {
         seed += 1;
         black_box(game.restart(seed));
-        while !game.is_over() && game.turn() <= scene.meta().max_turns + 5 {
+        while !game.is_over() && game.turn() <= max_turns + 5 {
             if game.auto_step().is_err() {
                 break;
             }
@@ -124,17 +130,7 @@ fn game_greedy_reused(bencher: Bencher, battle: &str) {
     game.set_policies(Policy::Greedy, Some(Policy::Greedy));
     game.keep_undo(false);
     game.tell_story(false);
-    let mut seed = 0_u64;
-    bencher.bench_local(|| {
-        seed += 1;
-        black_box(game.restart(seed));
-        while !game.is_over() && game.turn() <= scene.meta().max_turns + 5 {
-            if game.auto_step().is_err() {
-                break;
-            }
-        }
-        black_box(game.turn())
-    });
+    play_reused(bencher, &mut game, scene.meta().max_turns);
 }
 
 /// One turn at the prompt (Enter at turn 10 of the novel's line), through
