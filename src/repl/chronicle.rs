@@ -540,6 +540,9 @@ impl View<'_> {
                 }
                 (_, Fate::Shattered) => 1,
                 (_, Fate::Surrendered) => 2,
+                // Only a routing unit rallies: one that was not routing
+                // when the turn began broke and rallied within it.
+                (first, Fate::Rallied) if *first != Fate::Rallied && self.owns(*unit) => 7,
                 (_, Fate::Rallied) => 3,
                 (_, Fate::Wavered) => 4,
                 (_, Fate::Steadied) => 5,
@@ -614,6 +617,14 @@ impl View<'_> {
                     self.t(self.pick(units, Say::Rally, Say::RallyMany), &args),
                 ),
                 (false, 3) => {}
+                (true, 7) => found.say(
+                    1,
+                    weight,
+                    self.t(
+                        self.pick(units, Say::RoutRallied, Say::RoutRalliedMany),
+                        &args,
+                    ),
+                ),
                 (true, 4) => found.say(
                     5,
                     weight,
@@ -1133,11 +1144,15 @@ mod tests {
             &mut memory,
         );
         assert!(told.sentences.is_empty(), "{:?}", told.sentences);
-        // Broke and rallied: told once, as rallied.
+        // Broke and rallied within the turn: one sentence, but the break
+        // is told (a bare "rallies" would rally men never said to run).
         let told = tell(
             &[Entry::Routs { unit: 0 }, Entry::Rallies { unit: 0 }],
             &mut memory,
         );
+        assert_eq!(told.sentences, ["Ming foot breaks and runs, but rallies."]);
+        // Running when the turn began (told then), rallied in it.
+        let told = tell(&[Entry::Rallies { unit: 0 }], &mut memory);
         assert_eq!(told.sentences, ["Ming foot rallies."]);
         // Believed the cry, then saw for itself: told as it ended, not both.
         let told = tell(

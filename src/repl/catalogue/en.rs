@@ -749,6 +749,8 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::LossSeen => "{enemy} lose {men} men.",
         Say::Rally => "{list} rallies.",
         Say::RallyMany => "{list} rally.",
+        Say::RoutRallied => "{list} breaks and runs, but rallies.",
+        Say::RoutRalliedMany => "{list} break and run, but rally.",
         Say::Drums => "{commander}'s drums beat at {zone}.",
         Say::DrumsYours => "Your drums beat at {zone}.",
         Say::DrumsHeardFar => "Drums beat from {zone}.",

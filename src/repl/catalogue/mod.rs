@@ -299,6 +299,8 @@ phrases! {
         LossSeen,
         Rally,
         RallyMany,
+        RoutRallied,
+        RoutRalliedMany,
         Drums,
         DrumsYours,
         DrumsHeardFar,

@@ -1004,6 +1004,7 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::LossOwn => "我军折损{men}人。",
         Say::LossSeen => "{enemy}折损{men}人。",
         Say::Rally | Say::RallyMany => "{list}重整旗鼓。",
+        Say::RoutRallied | Say::RoutRalliedMany => "{list}一度溃散奔逃，随即重整旗鼓。",
         Say::Drums => "{commander}的战鼓在{zone}擂响。",
         Say::DrumsYours => "你的战鼓在{zone}擂响。",
         Say::DrumsHeardFar => "{zone}方向鼓声大作。",
