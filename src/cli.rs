@@ -242,7 +242,10 @@ fn find_scene(scenes: &[Arc<Scene>], id: &str) -> Result<Arc<Scene>> {
             } else {
                 String::new()
             };
-            anyhow!("no battle `{id}`; battles: {}{hint}", ids.join(", "))
+            let guess = crate::scene::diag::closest(id, ids.iter().copied())
+                .map(|g| format!("did you mean `{g}`? "))
+                .unwrap_or_default();
+            anyhow!("no battle `{id}`; {guess}battles: {}{hint}", ids.join(", "))
         })
 }
 
@@ -250,10 +253,14 @@ fn check_role(scene: &Scene, role: &str) -> Result<()> {
     if scene.meta().playable.iter().any(|r| r == role) {
         Ok(())
     } else {
+        let playable = &scene.meta().playable;
+        let guess = crate::scene::diag::closest(role, playable.iter().map(String::as_str))
+            .map(|g| format!("did you mean `{g}`? "))
+            .unwrap_or_default();
         bail!(
-            "no role `{role}` in `{}`; roles: {}",
+            "no role `{role}` in `{}`; {guess}roles: {}",
             scene.id(),
-            scene.meta().playable.join(", ")
+            playable.join(", ")
         )
     }
 }

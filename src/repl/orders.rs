@@ -13,6 +13,9 @@ pub(super) enum Verb {
     Rally,
 }
 
+/// The verbs as typed in English (the Chinese ones are whole words, not typos' targets).
+const VERBS: [&str; 5] = ["hold", "advance", "attack", "withdraw", "rally"];
+
 pub(super) fn verb(word: &str) -> Option<Verb> {
     Some(match word.to_lowercase().as_str() {
         "hold" | "坚守" | "堅守" => Verb::Hold,
@@ -103,7 +106,26 @@ impl Session<'_> {
         let usage = ui(l, Ui::OrderUsage);
         let verb_at = args.iter().position(|w| verb(w).is_some());
         let Some(verb_at) = verb_at.filter(|at| *at > 0) else {
-            self.say_wrapped(usage, "");
+            // A verb mistyped (`advnce`): name the one meant, then the form.
+            let near = args.iter().skip(1).find_map(|w| {
+                let word = w.to_lowercase();
+                crate::scene::diag::closest(&word, VERBS).map(|near| (w, near))
+            });
+            match near {
+                Some((word, near)) => {
+                    let word = commands::shorten(word, 30);
+                    let text = msg(
+                        l,
+                        PromptMsg::NotAnOrder {
+                            word: &word,
+                            near,
+                            usage,
+                        },
+                    );
+                    self.say_wrapped(&text, "");
+                }
+                None => self.say_wrapped(usage, ""),
+            }
             return;
         };
         let unit_words = args[..verb_at].join(" ");

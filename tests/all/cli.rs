@@ -138,6 +138,24 @@ fn chinese_ending_screen_is_headed_jieju() {
 }
 
 #[test]
+fn a_mistyped_order_verb_names_the_one_meant() {
+    let out = xiaoling(
+        &[
+            "play", "--scene", "sarhu", "--role", "du-song", "--seed", "1",
+        ],
+        "order west-camp advnce B\norder west-camp\n",
+    );
+    let stdout = text(&out.stdout).replace('\n', " ");
+    assert!(
+        stdout.contains("`advnce` is not an order. Did you mean `advance`? Usage: order UNIT"),
+        "{stdout}"
+    );
+    // No verb and nothing near one: just the form.
+    assert_eq!(stdout.matches("Usage: order UNIT").count(), 2, "{stdout}");
+    assert_eq!(stdout.matches("is not an order").count(), 1, "{stdout}");
+}
+
+#[test]
 fn typos_and_bad_numbers_get_one_short_line_and_the_same_prompt() {
     let out = xiaoling(
         &[
@@ -244,6 +262,22 @@ fn unknown_scene_and_role_list_the_valid_ones() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("roles: zhang-chun, huang-taiji"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!text(&out.stderr).contains("did you mean"));
+    // A typo gets the near name.
+    let out = xiaoling(&["play", "--scene", "sarhuu"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no battle `sarhuu`; did you mean `sarhu`? battles:"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = xiaoling(&["play", "--scene", "sarhu", "--role", "du-songg"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no role `du-songg` in `sarhu`; did you mean `du-song`? roles:"),
         "{}",
         text(&out.stderr)
     );

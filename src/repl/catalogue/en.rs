@@ -475,6 +475,9 @@ fn prompt(message: PromptMsg) -> String {
                 "No place is called `{words}`. (`map` shows each place with its letter: `order UNIT advance C`.)"
             ),
         },
+        PromptMsg::NotAnOrder { word, near, usage } => {
+            format!("`{word}` is not an order. Did you mean `{near}`? {usage}")
+        }
         PromptMsg::StdinBroken { why } => format!("Cannot read standard input: {why}."),
         PromptMsg::TooLong { size, max } => {
             format!("That line is {size} long; commands are at most {max}. It was ignored.")

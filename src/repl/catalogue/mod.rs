@@ -636,6 +636,12 @@ pub enum PromptMsg<'a> {
         near: Option<&'a str>,
         zone: bool,
     },
+    /// `order` with no verb, one of its words near one: `advnce`.
+    NotAnOrder {
+        word: &'a str,
+        near: &'a str,
+        usage: &'a str,
+    },
     StdinBroken {
         why: &'a str,
     },

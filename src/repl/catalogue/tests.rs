@@ -209,6 +209,7 @@ fn reveal_variant(message: &RevealMsg) -> &'static str {
 fn prompt_variant(message: &PromptMsg) -> &'static str {
     match message {
         PromptMsg::NotFound { .. } => "NotFound",
+        PromptMsg::NotAnOrder { .. } => "NotAnOrder",
         PromptMsg::StdinBroken { .. } => "StdinBroken",
         PromptMsg::TooLong { .. } => "TooLong",
         PromptMsg::ChooseOption { .. } => "ChooseOption",
@@ -262,7 +263,7 @@ fn menu_variant(message: &MenuMsg) -> &'static str {
 }
 
 /// How many variants [`variant`] names.
-const VARIANTS: usize = 82;
+const VARIANTS: usize = 83;
 
 /// At least one sample of every message, with every branch its words take.
 fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> Vec<Msg<'a>> {
@@ -537,6 +538,11 @@ fn prompt_samples<'a>(tags: &'a [&'a str]) -> Vec<PromptMsg<'a>> {
             words: what,
             near: None,
             zone: true,
+        },
+        PromptMsg::NotAnOrder {
+            word: what,
+            near: "advance",
+            usage: "U",
         },
         PromptMsg::StdinBroken { why: what },
         PromptMsg::TooLong {

@@ -569,6 +569,9 @@ fn prompt(l: Locale, message: PromptMsg) -> String {
                 format!("没有叫“{words}”的地方。（map 给每处标了字母，如 order 营 advance C。）")
             }
         }),
+        PromptMsg::NotAnOrder { word, near, usage } => {
+            l.zh_string(format!("没有“{word}”这道军令。是不是“{near}”？{usage}"))
+        }
         PromptMsg::StdinBroken { why } => l.zh_string(format!("无法读取标准输入：{why}")),
         PromptMsg::TooLong { size, max } => {
             l.zh_string(format!("这一行长达 {size}，命令至多 {max}，已略过。"))
