@@ -136,6 +136,9 @@ pub struct Picture {
     pub enemy: Vec<Option<Sighting>>,
     /// Per unit: the last word of an own unit (None for the enemy's).
     pub own: Vec<Option<OwnWord>>,
+    /// Own units cut off at the last look whose word came again this turn,
+    /// each with the word he had of it before: what to tell of it.
+    pub word_again: Vec<(usize, OwnWord)>,
     /// Reports on their way: (turn they arrive, unit, sighting).
     pending: Vec<(u32, usize, Sighting)>,
     /// Per unit: the first sighting that ever reached the commander (for
@@ -322,6 +325,7 @@ impl Picture {
             seen_now: vec![false; scene.zones().len()],
             enemy: vec![None; n],
             own: vec![None; n],
+            word_again: Vec::new(),
             pending: Vec::new(),
             first: vec![None; n],
             watched: vec![None; n],
@@ -365,6 +369,11 @@ impl Picture {
     /// Own units: exact while a rider can reach them, else the last word.
     fn hear_own(&mut self, survey: &Survey, turn: u32) {
         let (field, world, side) = (survey.field, survey.world, self.side);
+        // A second look in the same turn keeps the turn's word of units cut off till now.
+        let last_look = self.turn;
+        if turn != last_look {
+            self.word_again.clear();
+        }
         for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
             if record.side(info) != side {
                 self.own[idx] = None;
@@ -382,6 +391,13 @@ impl Picture {
                 && self.own[idx]
                     .as_ref()
                     .is_some_and(|word| !word.record.location.present);
+            if reach
+                && !arrived
+                && turn != last_look
+                && let Some(old) = self.own[idx].as_ref().filter(|w| w.turn < last_look)
+            {
+                self.word_again.push((idx, old.clone()));
+            }
             if reach || arrived || self.own[idx].is_none() {
                 self.own[idx] = Some(OwnWord {
                     turn,

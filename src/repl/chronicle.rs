@@ -4,7 +4,11 @@
 //! The simulation reports everything (every unit that wavered, every man
 //! trampled); a reader wants what mattered. Composition:
 //! - each unit ends the turn in one state: a unit that wavered and steadied
-//!   again is not mentioned, one that broke and rallied is told as rallied;
+//!   again is not mentioned, one that broke and rallied within the turn is
+//!   told in one sentence ("breaks and runs, but rallies");
+//! - of his own units, only those his riders reach this turn: what befalls
+//!   one cut off is told when word of it comes again (where it is,
+//!   how many, in what state, how many lost since the last word);
 //! - the enemy is told only as the player's side perceives him: units in
 //!   zones it sees, losses estimated, fighting out of sight only as a sound;
 //! - losses are totals (per place, per side), trivial ones dropped;
@@ -125,6 +129,9 @@ struct Fact {
 /// after it.
 #[derive(Default)]
 struct Gathered {
+    /// Zones his own units that he hears of this turn left in it: their
+    /// losses there are heard though they stand elsewhere now.
+    left: BTreeSet<usize>,
     /// Each unit's first and last state this turn.
     fates: BTreeMap<usize, (Fate, Fate)>,
     /// Men and officers of each unit that gave up.
@@ -220,9 +227,25 @@ impl View<'_> {
         }
     }
 
+    /// Zones the own units he hears of this turn moved out of in it.
+    fn left_by_heard(&self, entries: &[Entry]) -> BTreeSet<usize> {
+        entries
+            .iter()
+            .filter_map(|entry| match entry {
+                Entry::Moves { unit, from, .. } if self.hears(*unit) => Some(*from),
+                Entry::Crossed { unit, zone, .. } if self.hears(*unit) => Some(*zone),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The player's own dead in the entries, from every cause.
     pub fn own_lost(&self, entries: &[Entry]) -> u32 {
-        let by_side = |losses: &[(usize, u32)]| -> u32 {
+        let left = self.left_by_heard(entries);
+        let by_side = |zone: usize, losses: &[(usize, u32)]| -> u32 {
+            if !left.contains(&zone) && !self.hears_zone(zone) {
+                return 0;
+            }
             losses
                 .iter()
                 .filter(|(side, _)| *side == self.side)
@@ -231,19 +254,20 @@ impl View<'_> {
         };
         let by_unit = |hits: &[(usize, u32)]| -> u32 {
             hits.iter()
-                .filter(|(unit, _)| self.owns(*unit))
+                .filter(|(unit, _)| self.hears(*unit))
                 .map(|(_, men)| *men)
                 .sum()
         };
         entries
             .iter()
             .map(|entry| match entry {
-                Entry::Clash { losses, .. }
-                | Entry::Trampled { losses, .. }
-                | Entry::Burned { losses, .. } => by_side(losses),
+                Entry::Clash { zone, losses }
+                | Entry::Trampled { zone, losses, .. }
+                | Entry::Burned { zone, losses, .. } => by_side(*zone, losses),
                 Entry::Destroyed { hits, .. } => by_unit(hits),
+                // A scene's effect: told in its own words, which are the word.
                 Entry::Casualties { unit, men } if self.owns(*unit) => *men,
-                Entry::Surrenders { unit, officers, .. } if self.owns(*unit) => *officers,
+                Entry::Surrenders { unit, officers, .. } if self.hears(*unit) => *officers,
                 _ => 0,
             })
             .fold(0u32, u32::saturating_add)
@@ -260,7 +284,10 @@ impl View<'_> {
             facts: Vec::new(),
             alert,
         };
-        let mut g = Gathered::default();
+        let mut g = Gathered {
+            left: self.left_by_heard(entries),
+            ..Gathered::default()
+        };
         // A turn of the wind that a scene's event then sets otherwise is
         // not told: the wind he feels is the event's.
         let wind_set = entries
@@ -273,6 +300,9 @@ impl View<'_> {
             self.gather(entry, &mut g, memory, &mut found, new_turn);
         }
         self.tell_fates(&g, &mut found);
+        if new_turn {
+            self.tell_word_again(&mut found);
+        }
         self.tell_arrivals(&g, &mut found);
         self.tell_fighting(&g, memory, &mut found, new_turn);
         self.tell_effect_losses(&g, &mut found);
@@ -299,6 +329,36 @@ impl View<'_> {
                 .and_modify(|(_, last)| *last = f)
                 .or_insert((f, f));
         };
+        // An own unit cut off from him: nothing of it is told as it
+        // happens (it is told with the next word of it). A scene's
+        // effects (casualties) are told: the scene's words are the word.
+        let unit_of = match entry {
+            Entry::Wavers { unit }
+            | Entry::Steadies { unit }
+            | Entry::Routs { unit }
+            | Entry::Cascade { unit }
+            | Entry::Shattered { unit }
+            | Entry::Rallies { unit }
+            | Entry::Surrenders { unit, .. }
+            | Entry::RumorBelieved { unit, .. }
+            | Entry::RumorDoubted { unit }
+            | Entry::Moves { unit, .. }
+            | Entry::Crossed { unit, .. }
+            | Entry::Arrives { unit, .. } => Some(*unit),
+            _ => None,
+        };
+        let again = |unit: usize| {
+            new_turn
+                && self
+                    .known
+                    .picture
+                    .word_again
+                    .iter()
+                    .any(|(u, _)| *u == unit)
+        };
+        if unit_of.is_some_and(|unit| self.owns(unit) && (!self.hears(unit) || again(unit))) {
+            return;
+        }
         match entry {
             Entry::Wavers { unit } => fate(*unit, Fate::Wavered),
             Entry::Steadies { unit } => fate(*unit, Fate::Steadied),
@@ -318,8 +378,8 @@ impl View<'_> {
                 about,
                 routed,
             } if self.owns(*unit) => {
-                let bad_news = (self.unit_side(*unit) == *about) == *routed;
-                g.beliefs.insert(*unit, if bad_news { -1 } else { 1 });
+                let bad_word = (self.unit_side(*unit) == *about) == *routed;
+                g.beliefs.insert(*unit, if bad_word { -1 } else { 1 });
             }
             Entry::RumorDoubted { unit } if self.owns(*unit) => {
                 g.beliefs.insert(*unit, 0);
@@ -348,9 +408,13 @@ impl View<'_> {
                 }
             }
             Entry::Clash { zone, losses } => {
+                let heard = g.left.contains(zone) || self.hears_zone(*zone);
                 let at = g.zone_losses.entry(*zone).or_default();
                 for (side, men) in losses {
                     if *side == self.side {
+                        if !heard {
+                            continue;
+                        }
                         at.0 += men;
                     } else {
                         at.1 += men;
@@ -358,9 +422,13 @@ impl View<'_> {
                 }
             }
             Entry::Trampled { zone, losses, .. } => {
+                let heard = g.left.contains(zone) || self.hears_zone(*zone);
                 let at = g.zone_losses.entry(*zone).or_default();
                 for (side, men) in losses {
                     if *side == self.side {
+                        if !heard {
+                            continue;
+                        }
                         at.2 += men;
                     } else {
                         at.3 += men;
@@ -368,9 +436,13 @@ impl View<'_> {
                 }
             }
             Entry::Burned { zone, losses, .. } => {
+                let heard = g.left.contains(zone) || self.hears_zone(*zone);
                 let at = g.burned.entry(*zone).or_default();
                 for (side, men) in losses {
                     if *side == self.side {
+                        if !heard {
+                            continue;
+                        }
                         at.0 += men;
                     } else {
                         at.1 += men;
@@ -410,7 +482,7 @@ impl View<'_> {
                 // losses of his, as an estimate.
                 let own_dead: u32 = hits
                     .iter()
-                    .filter(|(unit, _)| self.owns(*unit))
+                    .filter(|(unit, _)| self.hears(*unit))
                     .map(|(_, men)| *men)
                     .sum();
                 g.effect_losses.1 += hits
@@ -637,6 +709,44 @@ impl View<'_> {
                 ),
                 _ => {}
             }
+        }
+    }
+
+    /// Own units cut off until now whose word came again this turn: where
+    /// they are, how many, in what state, and the men lost since.
+    fn tell_word_again(&self, found: &mut Found) {
+        let l = self.locale;
+        for (unit, before) in &self.known.picture.word_again {
+            let Some(now) = self.known.own_unit(*unit) else {
+                continue;
+            };
+            if !now.location.present {
+                continue;
+            }
+            let lost = before.record.men.saturating_sub(now.men);
+            let same = lost == 0
+                && now.location.zone == before.record.location.zone
+                && now.morale.state == before.record.morale.state;
+            if same {
+                continue;
+            }
+            let args = vec![
+                ("unit", self.unit_name(*unit)),
+                (
+                    "since",
+                    catalogue::time_words(l, self.minute_of(before.turn)),
+                ),
+                ("zone", self.zone_name(now.location.zone)),
+                ("men", self.told_men(now.men, true)),
+                (
+                    "state",
+                    catalogue::state_name(l, now.morale.state).to_string(),
+                ),
+                ("lost", self.told_men(lost, true)),
+            ];
+            let key = if lost > 0 { Say::NewsLost } else { Say::News };
+            found.raise(Alert::Story);
+            found.say(1, now.men.max(lost), self.t(key, &args));
         }
     }
 
@@ -1103,6 +1213,17 @@ mod tests {
         entries: &[Entry],
         memory: &mut Memory,
     ) -> Composed {
+        tell_known(scene, alter, |_| {}, entries, memory)
+    }
+
+    /// `tell_in`, with what the side knows changed by `know` after.
+    fn tell_known(
+        scene: crate::scene::Scene,
+        alter: impl FnOnce(&mut WorldState),
+        know: impl FnOnce(&mut crate::picture::Known),
+        entries: &[Entry],
+        memory: &mut Memory,
+    ) -> Composed {
         let mut battle = crate::sim::Battle::new(&scene, 7);
         let mut world: WorldState = battle.state();
         world.vision.sees = vec![
@@ -1111,7 +1232,8 @@ mod tests {
         ];
         alter(&mut world);
         let field = battle.field().clone();
-        let known = crate::picture::Known::without_commander(&scene, &field, &world, 0);
+        let mut known = crate::picture::Known::without_commander(&scene, &field, &world, 0);
+        know(&mut known);
         let view = View {
             scene: &scene,
             field: &field,
@@ -1133,6 +1255,69 @@ mod tests {
             });
         }
         told
+    }
+
+    #[test]
+    fn an_own_unit_cut_off_is_told_only_when_word_of_it_comes() {
+        // Unit 0 (3,000 foot on the south bank) out of his riders'
+        // reach since turn 2, in a zone he does not see: its rout and its
+        // losses are not told as they happen.
+        let cut_off = |known: &mut crate::picture::Known| {
+            known.picture.turn = 4;
+            known.picture.sees.iter_mut().for_each(|z| *z = false);
+            known.picture.seen_now.iter_mut().for_each(|z| *z = false);
+            if let Some(Some(word)) = known.own.get_mut(0) {
+                word.turn = 2;
+            }
+        };
+        let scene = || crate::sim::testing::small_scene(|raw| raw);
+        let entries = [
+            Entry::Routs { unit: 0 },
+            Entry::Clash {
+                zone: 0,
+                losses: vec![(0, 400), (1, 100)],
+            },
+        ];
+        let told = tell_known(scene(), |_| {}, cut_off, &entries, &mut Memory::default());
+        assert!(
+            told.sentences
+                .iter()
+                .all(|s| !s.contains("Ming foot") && !s.contains("you lose")),
+            "{:?}",
+            told.sentences
+        );
+        assert_eq!(told.own_lost, 0);
+        // Heard of (the same turn, as things are): told.
+        let told = tell_known(scene(), |_| {}, |_| {}, &entries, &mut Memory::default());
+        assert!(
+            told.sentences.iter().any(|s| s.contains("Ming foot")),
+            "{:?}",
+            told.sentences
+        );
+        assert_eq!(told.own_lost, 400);
+        // Word of it comes again: told, with the men lost since the
+        // last word; its entries of the turn are in that sentence.
+        let again = |known: &mut crate::picture::Known| {
+            let before = known.own[0].clone().expect("own unit");
+            let mut before = crate::picture::OwnWord { turn: 2, ..before };
+            before.record.men += 500;
+            known.picture.turn = 4;
+            known.picture.word_again = vec![(0, before)];
+        };
+        let told = tell_known(
+            scene(),
+            |_| {},
+            again,
+            &entries[..1],
+            &mut Memory::default(),
+        );
+        assert_eq!(told.sentences.len(), 1, "{:?}", told.sentences);
+        assert!(
+            told.sentences[0].starts_with("Word at last from Ming foot, none since ")
+                && told.sentences[0].ends_with("lost since."),
+            "{:?}",
+            told.sentences
+        );
     }
 
     #[test]
@@ -1390,7 +1575,7 @@ mod tests {
     }
 
     #[test]
-    fn a_cry_is_good_or_bad_news_by_the_side_a_unit_fights_for_now() {
+    fn a_cry_is_good_or_bad_word_by_the_side_a_unit_fights_for_now() {
         // The Banner (Jin) has gone over to the Ming: a cry that the Jin are
         // routed heartens it.
         let told = tell_in(

@@ -754,6 +754,10 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::RallyMany => "{list} rally.",
         Say::RoutRallied => "{list} breaks and runs, but rallies.",
         Say::RoutRalliedMany => "{list} break and run, but rally.",
+        Say::News => "Word at last from {unit}, none since {since}: at {zone}, {men} men, {state}.",
+        Say::NewsLost => {
+            "Word at last from {unit}, none since {since}: at {zone}, {men} men, {state}; {lost} lost since."
+        }
         Say::Drums => "{commander}'s drums beat at {zone}.",
         Say::DrumsYours => "Your drums beat at {zone}.",
         Say::DrumsHeardFar => "Drums beat from {zone}.",

@@ -301,6 +301,8 @@ phrases! {
         RallyMany,
         RoutRallied,
         RoutRalliedMany,
+        News,
+        NewsLost,
         Drums,
         DrumsYours,
         DrumsHeardFar,

@@ -354,6 +354,31 @@ impl View<'_> {
         self.unit_side(unit) == self.side
     }
 
+    /// An own unit whose word reaches the commander this turn (a rider can
+    /// get through to it): what befalls one cut off is not told as it
+    /// happens, only when word of it comes again.
+    pub(crate) fn hears(&self, unit: usize) -> bool {
+        self.owns(unit)
+            && self
+                .known
+                .own
+                .get(unit)
+                .and_then(Option::as_ref)
+                .is_some_and(|word| word.turn == self.known.picture.turn)
+    }
+
+    /// A zone the commander has word of this turn: seen, or own men there
+    /// whose word reaches him.
+    pub(crate) fn hears_zone(&self, zone: usize) -> bool {
+        let now = self.known.picture.turn;
+        self.sees_zone(zone)
+            || self.known.own.iter().flatten().any(|word| {
+                word.turn == now
+                    && word.record.location.present
+                    && word.record.location.zone == zone
+            })
+    }
+
     /// A commander's fall, told to his own side and to an enemy who sees
     /// where he stood.
     pub(crate) fn commander_fall(

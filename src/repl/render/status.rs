@@ -284,7 +284,7 @@ impl View<'_> {
     }
 
     /// The clock minute of a turn.
-    pub(super) fn minute_of(&self, turn: u32) -> u32 {
+    pub(crate) fn minute_of(&self, turn: u32) -> u32 {
         let meta = self.scene.meta();
         meta.start_minute
             .saturating_add(turn.saturating_mul(meta.turn_minutes))
