@@ -74,6 +74,9 @@ pub struct CombatScratch {
     /// The foot charged by horse in the sub-step (fighter, morale lost,
     /// broken), written to the units before the blows.
     charged: Vec<(usize, f64, bool)>,
+    /// Per unit index: the men it lost in the sub-step (written back in one
+    /// walk over the units).
+    lost: Vec<u32>,
 }
 
 /// Who stands in a zone to fight, as combat first reads the units.
@@ -221,6 +224,7 @@ pub fn combat_system(
         exposures,
         standing,
         charged,
+        lost,
         ..
     } = scratch;
     falls.clear();
@@ -318,7 +322,7 @@ pub fn combat_system(
     }
     mark_falls(falls, commanders, chronicle);
     write_charges(charged, fighters, chronicle, units);
-    write_losses(fighters, units);
+    write_losses(fighters, lost, units);
     if falls.is_empty() {
         return;
     }
@@ -702,16 +706,31 @@ fn mark_falls(
     }
 }
 
-/// The losses, written to the units that took them (each its own).
-fn write_losses(fighters: &[Fighter], units: &mut Fighters) {
-    for fighter in fighters.iter() {
-        if fighter.lost > 0
-            && let Ok((_, _, mut strength, ..)) = units.get_mut(fighter.entity)
-        {
-            strength.men -= fighter.lost;
-            strength.lost_this_turn += fighter.lost;
-        }
+/// The losses, written to the units that took them (each its own), in one
+/// walk over the units: a lookup of each fighter by its entity cost more
+/// than the walk (in a small battle most units fight). `lost`: scratch, per
+/// unit index.
+fn write_losses(fighters: &[Fighter], lost: &mut Vec<u32>, units: &mut Fighters) {
+    let Some(last) = (fighters.iter())
+        .filter(|fighter| fighter.lost > 0)
+        .map(|fighter| fighter.idx)
+        .max()
+    else {
+        return;
+    };
+    lost.clear();
+    lost.resize(last + 1, 0);
+    for fighter in fighters.iter().filter(|fighter| fighter.lost > 0) {
+        lost[fighter.idx] = fighter.lost;
     }
+    units.iter_mut().for_each(|(_, info, mut strength, ..)| {
+        if let Some(&men) = lost.get(info.idx)
+            && men > 0
+        {
+            strength.men -= men;
+            strength.lost_this_turn += men;
+        }
+    });
 }
 
 /// The shock of each fall to the men of the fallen, on the field and able

@@ -69,10 +69,15 @@ impl Game {
         let (Some(side), true) = (side, tp.options.len() > 1 && games > 0) else {
             return historical;
         };
-        let mut snapshot = self.snapshot();
-        snapshot.story.pending = None;
         // The copy tells no story: it keeps no picture, and copies none.
-        snapshot.picture = crate::picture::Picture::default();
+        let mut start = super::Snapshot {
+            world: self.battle.state(),
+            story: self.story.clone(),
+            policy_rng: self.policy_rng.clone(),
+            log_len: self.log.len(),
+            picture: crate::picture::Picture::default(),
+        };
+        start.story.pending = None;
         // Later decisions in a look-ahead: each side's own policy, greedy
         // by the novel's choice; a person's side played at random.
         let plain = |policy: Policy| match policy {
@@ -109,9 +114,12 @@ impl Game {
         for game in 0..games {
             let key = crate::scene::content_hash(&format!(
                 "greedy:{}:{}:{}:{game}",
-                self.seed, snapshot.world.turn, tp.id
+                self.seed, start.world.turn, tp.id
             ));
-            let mut start = snapshot.clone();
+            // Each round starts from the game as it stands but for what
+            // `key` sets anew, all of it (the battle's stream reseeded, each
+            // secret flag set or cleared by its own draw): the one start is
+            // written over, not copied for every round.
             start.world.rng.reseed(key);
             believe(&mut start.story, &resolved.secrets, side, key);
             // The verdicts its games open with, read by the first.
