@@ -239,7 +239,13 @@ impl Writer {
             }
         };
         let text = to_text(&file).map_err(|err| SaveError::Write(shown(), err))?;
-        super::write_verified(&job.dir, &job.path, text.as_bytes(), &job.header.scene)?;
+        if job.journaled {
+            // An autosave between turns: checked in memory and read back
+            // byte for byte, not parsed again (see `write_checked`).
+            super::write_checked(&job.dir, &job.path, &file, &text, &job.header.scene)?;
+        } else {
+            super::write_verified(&job.dir, &job.path, text.as_bytes(), &job.header.scene)?;
+        }
         Ok(job.path.clone())
     }
 
