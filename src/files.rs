@@ -205,6 +205,21 @@ pub fn write_atomic_checked(
     bytes: &[u8],
     check: &dyn Fn(&Path) -> Result<(), String>,
 ) -> Result<(), WriteError> {
+    write_atomic_checked_synced(dir, path, bytes, check, true)
+}
+
+/// [`write_atomic_checked`], the temp file and the folder synced only when
+/// `sync` says so. Unsynced, the replacement is still atomic for anything
+/// short of the machine stopping (a killed process leaves what it wrote to
+/// the system): the autosave writer syncs such files a little later, in
+/// one go ([`sync_file`]).
+pub fn write_atomic_checked_synced(
+    dir: &Path,
+    path: &Path,
+    bytes: &[u8],
+    check: &dyn Fn(&Path) -> Result<(), String>,
+    sync: bool,
+) -> Result<(), WriteError> {
     std::fs::create_dir_all(dir).map_err(WriteError::Io)?;
     let temp = temp_path(dir, path);
     let mut created = false;
@@ -212,11 +227,13 @@ pub fn write_atomic_checked(
         let mut file = create_temp(&temp).map_err(WriteError::Io)?;
         created = true;
         file.write_all(bytes).map_err(WriteError::Io)?;
-        file.sync_all().map_err(WriteError::Io)?;
+        if sync {
+            file.sync_all().map_err(WriteError::Io)?;
+        }
         drop(file);
         check(&temp).map_err(WriteError::Refused)?;
         std::fs::rename(&temp, path).map_err(WriteError::Io)?;
-        if let Ok(folder) = std::fs::File::open(dir) {
+        if sync && let Ok(folder) = std::fs::File::open(dir) {
             let _ = folder.sync_all();
         }
         Ok(())
@@ -225,6 +242,21 @@ pub fn write_atomic_checked(
         let _ = std::fs::remove_file(&temp);
     }
     result
+}
+
+/// Syncs a file written without it, then its folder (a rename in it).
+pub fn sync_file(path: &Path) -> std::io::Result<()> {
+    std::fs::File::open(path)?.sync_all()?;
+    if let Some(dir) = path.parent()
+        && let Ok(folder) = std::fs::File::open(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        })
+    {
+        folder.sync_all()?;
+    }
+    Ok(())
 }
 
 /// Whether the process that wrote a temp file is gone. Where that cannot be

@@ -620,12 +620,15 @@ pub fn verify(path: &Path, scene: &Scene) -> Result<(), String> {
 /// these checks is a text the parser reads otherwise than the serialiser
 /// wrote it, the same for every save and proved by the round-trip tests
 /// and the save fuzzer. `save` and the resume point still parse theirs.
+/// Unless `sync`, the file and its folder are left for the writer to sync
+/// ([`crate::files::write_atomic_checked_synced`]).
 pub(crate) fn write_checked(
     dir: &Path,
     path: &Path,
     file: &SaveFile,
     text: &str,
     scene: &Scene,
+    sync: bool,
 ) -> Result<(), SaveError> {
     use crate::files::WriteError;
     if let Err(err) = std::fs::create_dir_all(dir) {
@@ -649,7 +652,8 @@ pub(crate) fn write_checked(
         }
         Ok(())
     };
-    crate::files::write_atomic_checked(dir, path, text.as_bytes(), &check).map_err(|err| {
+    let bytes = text.as_bytes();
+    crate::files::write_atomic_checked_synced(dir, path, bytes, &check, sync).map_err(|err| {
         match err {
             WriteError::Io(err) => SaveError::Write(shown.clone(), err.to_string()),
             WriteError::Refused(why) => refused(why),
