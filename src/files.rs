@@ -232,7 +232,7 @@ pub fn write_atomic_checked_synced(
         }
         drop(file);
         check(&temp).map_err(WriteError::Refused)?;
-        std::fs::rename(&temp, path).map_err(WriteError::Io)?;
+        replace(&temp, path, sync).map_err(WriteError::Io)?;
         if sync && let Ok(folder) = std::fs::File::open(dir) {
             let _ = folder.sync_all();
         }
@@ -242,6 +242,49 @@ pub fn write_atomic_checked_synced(
         let _ = std::fs::remove_file(&temp);
     }
     result
+}
+
+/// Puts the file at `temp` in the place of `path`, atomically. Unsynced, on
+/// Linux, a file already at `path` is swapped with `temp` (`renameat2`'s
+/// `RENAME_EXCHANGE`) and removed under its temp name: renaming over a file
+/// makes ext4 write the new one out at once (`auto_da_alloc`), some 0.15 ms
+/// of the system's CPU, which is the very sync an unsynced write leaves for
+/// later. Where the exchange is refused (no file there yet, a file system
+/// without it), a plain rename. A kill between the exchange and the removal
+/// leaves the old save under a temp name, removed as a stale temp file.
+fn replace(temp: &Path, path: &Path, sync: bool) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    if !sync && exchange(temp, path).is_ok() {
+        let _ = std::fs::remove_file(temp);
+        return Ok(());
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = sync;
+    std::fs::rename(temp, path)
+}
+
+/// Swaps the files at `a` and `b` (both must exist).
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let a = std::ffi::CString::new(a.as_os_str().as_bytes())?;
+    let b = std::ffi::CString::new(b.as_os_str().as_bytes())?;
+    // SAFETY: both are NUL-terminated paths that live across the call;
+    // renameat2 reads them and keeps no pointer.
+    let done = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
 }
 
 /// Syncs a file written without it, then its folder (a rename in it).

@@ -7,12 +7,20 @@ use unicode_width::UnicodeWidthStr;
 
 /// Display width in terminal columns (ANSI colour codes count as zero).
 pub fn width(text: &str) -> usize {
-    if has_codes(text) {
-        strip_ansi(text).width()
-    } else {
+    if !has_codes(text) {
         // The text is what is seen: no copy to measure it.
-        text.width()
+        return text.width();
     }
+    // Printable ASCII is a column a character, counted as it is read; any
+    // other character is measured as the whole visible text.
+    let mut ascii = 0;
+    for c in visible(text) {
+        if !matches!(c, ' '..='~') {
+            return strip_ansi(text).width();
+        }
+        ascii += 1;
+    }
+    ascii
 }
 
 /// Whether `text` holds a colour code, a name mark or a kept space, which
