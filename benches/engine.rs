@@ -185,8 +185,7 @@ fn played_turn_whole(bencher: Bencher) {
                 },
                 saves_dir: dir.to_path_buf(),
             };
-            let mut session =
-                Session::new(game_at(10), options, vec![Arc::clone(&scene)], sink);
+            let mut session = Session::new(game_at(10), options, vec![Arc::clone(&scene)], sink);
             session.handle("");
             session.wait_for_saves();
             session
