@@ -365,6 +365,29 @@ mod tests {
     }
 
     #[test]
+    fn an_unsynced_write_replaces_the_file_whole_and_leaves_no_temp_file() {
+        let dir = temp_dir("unsynced");
+        let path = dir.join("slot.ron");
+        let ok = |_: &Path| Ok(());
+        // No file there yet (a plain rename), then over one (exchanged).
+        for text in ["first", "second, longer", "third"] {
+            write_atomic_checked_synced(&dir, &path, text.as_bytes(), &ok, false).expect("write");
+            assert_eq!(std::fs::read_to_string(&path).expect("read"), text);
+            let names: Vec<_> = std::fs::read_dir(&dir)
+                .expect("dir")
+                .map(|e| e.expect("entry").file_name())
+                .collect();
+            assert_eq!(names, ["slot.ron"], "{names:?}");
+        }
+        // A refused write leaves the file as it was.
+        let refuse = |_: &Path| Err("no".to_string());
+        assert!(write_atomic_checked_synced(&dir, &path, b"x", &refuse, false).is_err());
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "third");
+        sync_file(&path).expect("synced");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn the_cap_holds_whatever_the_file_says() {
         let dir = temp_dir("cap");
         let path = dir.join("big.ron");

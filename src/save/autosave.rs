@@ -204,6 +204,11 @@ impl Writer {
             return None;
         }
         if !open {
+            // Another game's journal is closed synced, as the slots it is
+            // named by will be.
+            if let Some(old) = self.journal.as_mut() {
+                let _ = old.sync();
+            }
             self.journal = Journal::open(&job.dir, &job.header.game).ok();
             // The journal keeps what of its records agrees with the log
             // and transcript (a game played on in a new session), and cuts
@@ -235,6 +240,7 @@ impl Writer {
             // Full, or the disk refused it: the saves of this game hold
             // their own commands for the rest of the session.
             _ => {
+                let _ = journal.sync();
                 self.journal = None;
                 self.given_up = Some(this);
                 None
