@@ -38,7 +38,7 @@ mod lock;
 mod slots;
 pub mod types;
 
-pub use autosave::{Autosaver, Outcome, Transcript};
+pub use autosave::{Autosaver, Outcome, SYNC_EVERY, Transcript};
 pub use bounds::*;
 pub use journal::JournalRef;
 pub use load::*;
