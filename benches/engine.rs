@@ -161,6 +161,43 @@ fn played_turn_with_autosave(bencher: Bencher) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// One played turn and the whole of its autosave, both threads (issue 26):
+/// Enter at turn 11 of the novel's line through the REPL session, then
+/// waited for until the writer thread has written the turn's autosave (its
+/// journal records and its slot, read back and checked). The session has
+/// autosaved once before (turn 10 to 11, untimed), so this is what every
+/// later turn of a session costs, not the first autosave's fingerprinting
+/// of the undo states. Within a second of the one before, the autosave is
+/// not synced on its own (`save::SYNC_EVERY`): this is a turn as piped
+/// turns come; a player's turns, seconds apart, each add their sync.
+#[divan::bench(sample_count = 50, sample_size = 1)]
+fn played_turn_whole(bencher: Bencher) {
+    let dir = temp_dir("turn-whole");
+    let scene = common::shipped("false-cry");
+    bencher
+        .with_inputs(|| {
+            let sink: &'static mut dyn Write = Box::leak(Box::new(std::io::sink()));
+            let options = Options {
+                locale: Locale::En,
+                style: xiaoling::repl::render::Style {
+                    colour: false,
+                    columns: 80,
+                },
+                saves_dir: dir.to_path_buf(),
+            };
+            let mut session = Session::new(game_at(10), options, vec![Arc::clone(&scene)], sink);
+            session.handle("");
+            session.wait_for_saves();
+            session
+        })
+        .bench_local_values(|mut session| {
+            session.handle("");
+            session.wait_for_saves();
+            session
+        });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A transcript of `bytes` bytes (at most), of the kind a Chinese game
 /// writes: a golden play-through's text repeated, cut at a character.
 fn chinese_transcript(bytes: usize) -> String {

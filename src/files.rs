@@ -205,6 +205,21 @@ pub fn write_atomic_checked(
     bytes: &[u8],
     check: &dyn Fn(&Path) -> Result<(), String>,
 ) -> Result<(), WriteError> {
+    write_atomic_checked_synced(dir, path, bytes, check, true)
+}
+
+/// [`write_atomic_checked`], the temp file and the folder synced only when
+/// `sync` says so. Unsynced, the replacement is still atomic for anything
+/// short of the machine stopping (a killed process leaves what it wrote to
+/// the system): the autosave writer syncs such files a little later, in
+/// one go ([`sync_file`]).
+pub fn write_atomic_checked_synced(
+    dir: &Path,
+    path: &Path,
+    bytes: &[u8],
+    check: &dyn Fn(&Path) -> Result<(), String>,
+    sync: bool,
+) -> Result<(), WriteError> {
     std::fs::create_dir_all(dir).map_err(WriteError::Io)?;
     let temp = temp_path(dir, path);
     let mut created = false;
@@ -212,11 +227,13 @@ pub fn write_atomic_checked(
         let mut file = create_temp(&temp).map_err(WriteError::Io)?;
         created = true;
         file.write_all(bytes).map_err(WriteError::Io)?;
-        file.sync_all().map_err(WriteError::Io)?;
+        if sync {
+            file.sync_all().map_err(WriteError::Io)?;
+        }
         drop(file);
         check(&temp).map_err(WriteError::Refused)?;
-        std::fs::rename(&temp, path).map_err(WriteError::Io)?;
-        if let Ok(folder) = std::fs::File::open(dir) {
+        replace(&temp, path, sync).map_err(WriteError::Io)?;
+        if sync && let Ok(folder) = std::fs::File::open(dir) {
             let _ = folder.sync_all();
         }
         Ok(())
@@ -225,6 +242,64 @@ pub fn write_atomic_checked(
         let _ = std::fs::remove_file(&temp);
     }
     result
+}
+
+/// Puts the file at `temp` in the place of `path`, atomically. Unsynced, on
+/// Linux, a file already at `path` is swapped with `temp` (`renameat2`'s
+/// `RENAME_EXCHANGE`) and removed under its temp name: renaming over a file
+/// makes ext4 write the new one out at once (`auto_da_alloc`), some 0.15 ms
+/// of the system's CPU, which is the very sync an unsynced write leaves for
+/// later. Where the exchange is refused (no file there yet, a file system
+/// without it), a plain rename. A kill between the exchange and the removal
+/// leaves the old save under a temp name, removed as a stale temp file.
+fn replace(temp: &Path, path: &Path, sync: bool) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    if !sync && exchange(temp, path).is_ok() {
+        let _ = std::fs::remove_file(temp);
+        return Ok(());
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = sync;
+    std::fs::rename(temp, path)
+}
+
+/// Swaps the files at `a` and `b` (both must exist).
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let a = std::ffi::CString::new(a.as_os_str().as_bytes())?;
+    let b = std::ffi::CString::new(b.as_os_str().as_bytes())?;
+    // SAFETY: both are NUL-terminated paths that live across the call;
+    // renameat2 reads them and keeps no pointer.
+    let done = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// Syncs a file written without it, then its folder (a rename in it).
+pub fn sync_file(path: &Path) -> std::io::Result<()> {
+    std::fs::File::open(path)?.sync_all()?;
+    if let Some(dir) = path.parent()
+        && let Ok(folder) = std::fs::File::open(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        })
+    {
+        folder.sync_all()?;
+    }
+    Ok(())
 }
 
 /// Whether the process that wrote a temp file is gone. Where that cannot be
@@ -287,6 +362,29 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("temp dir");
         dir
+    }
+
+    #[test]
+    fn an_unsynced_write_replaces_the_file_whole_and_leaves_no_temp_file() {
+        let dir = temp_dir("unsynced");
+        let path = dir.join("slot.ron");
+        let ok = |_: &Path| Ok(());
+        // No file there yet (a plain rename), then over one (exchanged).
+        for text in ["first", "second, longer", "third"] {
+            write_atomic_checked_synced(&dir, &path, text.as_bytes(), &ok, false).expect("write");
+            assert_eq!(std::fs::read_to_string(&path).expect("read"), text);
+            let names: Vec<_> = std::fs::read_dir(&dir)
+                .expect("dir")
+                .map(|e| e.expect("entry").file_name())
+                .collect();
+            assert_eq!(names, ["slot.ron"], "{names:?}");
+        }
+        // A refused write leaves the file as it was.
+        let refuse = |_: &Path| Err("no".to_string());
+        assert!(write_atomic_checked_synced(&dir, &path, b"x", &refuse, false).is_err());
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "third");
+        sync_file(&path).expect("synced");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -284,6 +284,12 @@ impl<'a> Session<'a> {
         &self.game
     }
 
+    /// Waits until the autosaves handed to the writer thread are written
+    /// (a bench's way to count the writer's work with the turn's).
+    pub fn wait_for_saves(&mut self) {
+        self.saver.flush();
+    }
+
     /// Tells the player something outside the story (e.g. a save's scene changed).
     /// Tells the player what loading found of a save that did not load as
     /// it was written, in his language.

@@ -7,7 +7,49 @@ use unicode_width::UnicodeWidthStr;
 
 /// Display width in terminal columns (ANSI colour codes count as zero).
 pub fn width(text: &str) -> usize {
-    strip_ansi(text).width()
+    if !has_codes(text) {
+        // The text is what is seen: no copy to measure it.
+        return text.width();
+    }
+    // Printable ASCII is a column a character, counted as it is read; any
+    // other character is measured as the whole visible text.
+    let mut ascii = 0;
+    for c in visible(text) {
+        if !matches!(c, ' '..='~') {
+            return strip_ansi(text).width();
+        }
+        ascii += 1;
+    }
+    ascii
+}
+
+/// Whether `text` holds a colour code, a name mark or a kept space, which
+/// [`strip_ansi`] removes or changes.
+fn has_codes(text: &str) -> bool {
+    text.chars()
+        .any(|c| matches!(c, '\u{1b}' | NAME_OPEN | NAME_CLOSE | KEEP))
+}
+
+/// The visible characters of `text`, as [`strip_ansi`] leaves them (a kept
+/// space is a space), without copying them.
+fn visible(text: &str) -> impl Iterator<Item = char> + '_ {
+    let mut chars = text.chars();
+    std::iter::from_fn(move || {
+        loop {
+            match chars.next()? {
+                NAME_OPEN | NAME_CLOSE => {}
+                KEEP => return Some(' '),
+                '\u{1b}' => {
+                    for c in chars.by_ref() {
+                        if c.is_ascii_alphabetic() {
+                            break;
+                        }
+                    }
+                }
+                c => return Some(c),
+            }
+        }
+    })
 }
 
 /// A space the wrap never breaks at (a no-break space): it keeps a figure
@@ -24,7 +66,13 @@ pub const NAME_CLOSE: char = '\u{f8f1}';
 
 /// `text` without name marks, its kept spaces plain: what is printed.
 pub fn strip_marks(text: &str) -> String {
-    text.replace([NAME_OPEN, NAME_CLOSE], "").replace(KEEP, " ")
+    text.chars()
+        .filter_map(|c| match c {
+            NAME_OPEN | NAME_CLOSE => None,
+            KEEP => Some(' '),
+            c => Some(c),
+        })
+        .collect()
 }
 
 /// The visible text: without colour codes and name marks.
@@ -82,12 +130,36 @@ fn is_zh_numeral(c: char) -> bool {
 }
 
 fn no_line_end(c: char) -> bool {
-    "（「『《〈“‘".contains(c)
+    matches!(c, '（' | '「' | '『' | '《' | '〈' | '“' | '‘')
 }
 
 /// Closing punctuation that must not start a line (禁则).
 fn no_line_start(c: char) -> bool {
-    "，。、；：！？）」』》〉”’…—,.;:!?)".contains(c)
+    matches!(
+        c,
+        '，' | '。'
+            | '、'
+            | '；'
+            | '：'
+            | '！'
+            | '？'
+            | '）'
+            | '」'
+            | '』'
+            | '》'
+            | '〉'
+            | '”'
+            | '’'
+            | '…'
+            | '—'
+            | ','
+            | '.'
+            | ';'
+            | ':'
+            | '!'
+            | '?'
+            | ')'
+    )
 }
 
 /// Wraps `text` to `columns`, each line prefixed by `indent`. Existing line
@@ -100,7 +172,7 @@ pub fn wrap(text: &str, columns: usize, indent: &str) -> String {
     let room = columns - indent.width();
     let mut out = Vec::new();
     for paragraph in text.split('\n') {
-        if strip_ansi(paragraph).trim().is_empty() {
+        if visible(paragraph).all(char::is_whitespace) {
             out.push(String::new());
             continue;
         }
@@ -335,9 +407,8 @@ fn join_figures(tokens: Vec<Token>, room: usize) -> Vec<Token> {
     let mut joined: Vec<Token> = Vec::with_capacity(tokens.len());
     for token in tokens {
         let figure = joined.last().is_some_and(|t| {
-            let visible = strip_ansi(&t.text);
-            visible.starts_with(|c: char| c.is_ascii_digit())
-                && visible.chars().all(|c| c.is_ascii_digit() || c == ',')
+            visible(&t.text).next().is_some_and(|c| c.is_ascii_digit())
+                && visible(&t.text).all(|c| c.is_ascii_digit() || c == ',')
         });
         match joined.last_mut() {
             Some(last) if figure && token.w + last.w < room => {

@@ -291,6 +291,8 @@ pub struct Journal {
     log_len: usize,
     /// Bytes of transcript the records hold since the last restart.
     said: u64,
+    /// Records were written and not yet synced.
+    unsynced: bool,
     /// The log and transcript the file gave when it was opened, until the
     /// first append compares them with the writer's: a game played on in a
     /// new session does not write its commands again.
@@ -354,6 +356,7 @@ impl Journal {
                     // writer's log and transcript, and cuts the rest.
                     log_len: replayed.log.len(),
                     said: replayed.transcript.len() as u64,
+                    unsynced: false,
                     opened: Some(Opened {
                         log: replayed.log,
                         transcript: replayed.transcript,
@@ -375,6 +378,7 @@ impl Journal {
                     sum,
                     log_len: 0,
                     said: 0,
+                    unsynced: false,
                     opened: None,
                 })
             }
@@ -424,6 +428,21 @@ impl Journal {
         restart: bool,
         said_since: &str,
     ) -> Result<Option<JournalRef>, String> {
+        self.append_synced(log, kept, prints, restart, said_since, true)
+    }
+
+    /// [`Journal::append`], the records synced only when `sync` says so
+    /// (otherwise at the next [`Journal::sync`] or synced append: the file
+    /// is only ever appended to, so one sync covers every record before it).
+    pub fn append_synced(
+        &mut self,
+        log: &[SavedCommand],
+        kept: usize,
+        prints: &[(usize, u64)],
+        restart: bool,
+        said_since: &str,
+        sync: bool,
+    ) -> Result<Option<JournalRef>, String> {
         let mut out = Vec::new();
         let (mut kept, mut restart, mut said_since) = (kept, restart, said_since);
         let mut held: &[(usize, u64)] = &[];
@@ -466,10 +485,15 @@ impl Journal {
             return Ok(None);
         }
         if !out.is_empty() {
-            let written = self
-                .handle
-                .write_all(&out)
-                .and_then(|()| self.handle.sync_data());
+            let written = self.handle.write_all(&out).and_then(|()| {
+                if sync {
+                    self.unsynced = false;
+                    self.handle.sync_data()
+                } else {
+                    self.unsynced = true;
+                    Ok(())
+                }
+            });
             if let Err(err) = written {
                 // Whatever part went out is cut off again, so the next
                 // records follow whole ones.
@@ -479,6 +503,12 @@ impl Journal {
             self.len += out.len() as u64;
             self.sum.bytes(&out);
         }
+        if sync && self.unsynced {
+            self.handle
+                .sync_data()
+                .map_err(|err| format!("cannot write the journal: {err}"))?;
+            self.unsynced = false;
+        }
         self.log_len = log.len();
         Ok(Some(JournalRef {
             file: self.file.clone(),
@@ -486,6 +516,17 @@ impl Journal {
             sum: self.sum.0,
             commands: log.len(),
         }))
+    }
+}
+
+impl Journal {
+    /// Syncs records written without it ([`Journal::append_synced`]).
+    pub fn sync(&mut self) -> std::io::Result<()> {
+        if self.unsynced {
+            self.handle.sync_data()?;
+            self.unsynced = false;
+        }
+        Ok(())
     }
 }
 

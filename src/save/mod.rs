@@ -38,7 +38,7 @@ mod lock;
 mod slots;
 pub mod types;
 
-pub use autosave::{Autosaver, Outcome, Transcript};
+pub use autosave::{Autosaver, Outcome, SYNC_EVERY, Transcript};
 pub use bounds::*;
 pub use journal::JournalRef;
 pub use load::*;
@@ -609,6 +609,70 @@ pub fn verify(path: &Path, scene: &Scene) -> Result<(), String> {
         ));
     }
     check_fits(scene, &file)
+}
+
+/// [`write_verified`] for a save made here, whose parts are at hand: the
+/// loader's checks ([`check_bounds`], [`check_fits`], the journal it names
+/// there and long enough) run on `file` itself, and the temp file is read
+/// back and must hold `text` byte for byte, instead of being parsed again.
+/// The writer thread's autosaves take this way: parsing back each one's
+/// text was two thirds of the writer's work, and what it could find beyond
+/// these checks is a text the parser reads otherwise than the serialiser
+/// wrote it, the same for every save and proved by the round-trip tests
+/// and the save fuzzer. `save` and the resume point still parse theirs.
+/// Unless `sync`, the file and its folder are left for the writer to sync
+/// ([`crate::files::write_atomic_checked_synced`]).
+pub(crate) fn write_checked(
+    dir: &Path,
+    path: &Path,
+    file: &SaveFile,
+    text: &str,
+    scene: &Scene,
+    sync: bool,
+) -> Result<(), SaveError> {
+    use crate::files::WriteError;
+    if let Err(err) = std::fs::create_dir_all(dir) {
+        return Err(SaveError::Folder(
+            dir.display().to_string(),
+            err.to_string(),
+        ));
+    }
+    let shown = path.display().to_string();
+    let refused = |why: String| SaveError::Refused(shown.clone(), why);
+    check_made(file, scene).map_err(refused)?;
+    let check = |temp: &Path| -> Result<(), String> {
+        let back = crate::files::read_capped(temp, MAX_SAVE_BYTES)
+            .map_err(|err| format!("it could not be read back: {err}"))?;
+        if back != text.as_bytes() {
+            return Err("it did not read back as it was written".to_string());
+        }
+        if let Some(named) = &file.journal {
+            let folder = temp.parent().unwrap_or(Path::new("."));
+            journal::looks_whole(folder, named)?;
+        }
+        Ok(())
+    };
+    let bytes = text.as_bytes();
+    crate::files::write_atomic_checked_synced(dir, path, bytes, &check, sync).map_err(|err| {
+        match err {
+            WriteError::Io(err) => SaveError::Write(shown.clone(), err.to_string()),
+            WriteError::Refused(why) => refused(why),
+        }
+    })
+}
+
+/// What [`verify`] would refuse in a save made in memory, before its text
+/// is written: the same checks, on the same values.
+fn check_made(file: &SaveFile, scene: &Scene) -> Result<(), String> {
+    if file.scene != scene.id() {
+        return Err(format!(
+            "it names the battle `{}`, not `{}`",
+            file.scene,
+            scene.id()
+        ));
+    }
+    check_bounds(file)?;
+    check_fits(scene, file)
 }
 
 /// Temp file in the same folder, fsync, rename, fsync the folder.
