@@ -892,8 +892,6 @@ mod tests {
         let (mut world, mut schedule) = small_world(|mut scene| {
             scene.units[0].zone = ming_zone.into();
             scene.units[1].zone = "tent".into();
-            scene.units[1].morale = 15.0;
-            scene.units[2].morale = 15.0;
             scene
                 .rules
                 .insert("contagion_out_of_reach".into(), out_of_reach);
@@ -901,6 +899,15 @@ mod tests {
         });
         set_state(&mut world, 1, MoraleState::Routing);
         set_state(&mut world, 2, MoraleState::Routing);
+        // Morale 15, their usual spirit as the scene gives it (70 and 50).
+        for (info, mut morale) in world
+            .query::<(&UnitInfo, &mut Morale)>()
+            .iter_mut(&mut world)
+        {
+            if info.idx > 0 {
+                morale.value = 15.0;
+            }
+        }
         for _ in 0..5 {
             schedule.run(&mut world);
         }
