@@ -273,6 +273,12 @@ rules! {
     outnumbered_morale: 0.0 ..= 100.0,
     /// Morale lost, times the share of routing friends seen or believed near.
     contagion_morale: 0.0 ..= 100.0,
+    /// Share of the contagion of its fellow routers that a routing unit
+    /// still feels when no enemy able to fight stands in its zone or a
+    /// neighbouring one: out of contact and unpursued, a rout stops feeding
+    /// on itself (1: it never does, the rule before).
+    #[serde(default)]
+    contagion_out_of_reach: 0.0 ..= 1.0,
     /// Morale gained per point of leadership of a commander in the zone.
     leader_morale: 0.0 ..= 10.0,
     /// A commander lifts morale no higher than a unit's usual morale plus this per leadership point.

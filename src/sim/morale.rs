@@ -92,6 +92,9 @@ struct Place {
     /// The enemy in the zone (heard if not seen) outnumbers the side half
     /// again.
     outnumbered: bool,
+    /// An enemy able to fight (not broken) stands in the zone or a
+    /// neighbouring one: men routing here are in contact or pursued.
+    enemy_near: bool,
     /// Enemy here, and every way out held by the enemy or closed.
     trapped: bool,
     /// The smoke here is thick enough to choke.
@@ -485,6 +488,17 @@ impl Gather<'_> {
                     || (0..field.n_sides)
                         .any(|s| s != side && tally[s * n + z].men > tally[side * n + z].men)
             });
+        // An enemy able to fight here or a step away (seen or not: men
+        // running hear the pursuit).
+        let standing = |z: usize| {
+            (0..field.n_sides).any(|s| {
+                s != side && {
+                    let there = &tally[s * n + z];
+                    there.men > there.routing
+                }
+            })
+        };
+        let enemy_near = standing(zone) || field.neighbours[zone].iter().any(|&z| standing(z));
         let wet_cloth = self.wet_cloth.get(side).copied().unwrap_or(false);
         let choke_with =
             |cloth: bool| rules.smoke_morale * smoke * if cloth { rules.wet_cloth } else { 1.0 };
@@ -494,6 +508,7 @@ impl Gather<'_> {
             near_routing,
             calm: near_routing == 0.0,
             outnumbered: enemy_here > 1.5 * tally[side * n + zone].men,
+            enemy_near,
             trapped,
             smoky: smoke >= rules.smoke_thin,
             blind: vision.is_blind(zone),
@@ -693,10 +708,18 @@ impl Turn<'_> {
                     0.0
                 };
             let others = here.near_men - own_men;
-            if others > 0.0 {
+            let share = if others > 0.0 {
                 ((here.near_routing - own_routing) / others).clamp(0.0, 1.0)
             } else {
                 0.0
+            };
+            // Men already running, with no enemy in reach (none able to
+            // fight in the zone or a step away), stop feeding each other's
+            // panic: they can be rallied (`contagion_out_of_reach`).
+            if morale.state.is_broken() && !here.enemy_near {
+                share * rules.contagion_out_of_reach
+            } else {
+                share
             }
         };
         let believed = if morale.believes_lost && here.blind {
@@ -858,6 +881,56 @@ mod tests {
         assert!(
             !trapped_by_a_full_ford(Order::MoveTo("ford".into()), 0.0),
             "no queue (the rule off): the ford is no wall"
+        );
+    }
+
+    /// The Jin banner and Han foot, both routing at the tent with the Khan
+    /// (no drums), after five turns: the Ming foot in `ming_zone`, and the
+    /// share of fellow routers' contagion felt out of the enemy's reach.
+    fn routers_by_their_commander(ming_zone: &str, out_of_reach: f64) -> [MoraleState; 2] {
+        use crate::sim::testing::{set_state, small_world, state_of};
+        let (mut world, mut schedule) = small_world(|mut scene| {
+            scene.units[0].zone = ming_zone.into();
+            scene.units[1].zone = "tent".into();
+            scene
+                .rules
+                .insert("contagion_out_of_reach".into(), out_of_reach);
+            scene
+        });
+        set_state(&mut world, 1, MoraleState::Routing);
+        set_state(&mut world, 2, MoraleState::Routing);
+        // Morale 15, their usual spirit as the scene gives it (70 and 50).
+        for (info, mut morale) in world
+            .query::<(&UnitInfo, &mut Morale)>()
+            .iter_mut(&mut world)
+        {
+            if info.idx > 0 {
+                morale.value = 15.0;
+            }
+        }
+        for _ in 0..5 {
+            schedule.run(&mut world);
+        }
+        [state_of(&mut world, 1), state_of(&mut world, 2)]
+    }
+
+    #[test]
+    fn routers_out_of_the_enemys_reach_rally_by_their_commander() {
+        use MoraleState::{Rallied, Routing};
+        assert_eq!(
+            routers_by_their_commander("south-bank", 0.3),
+            [Rallied, Rallied],
+            "three zones from the enemy, by the Khan: the rout stops feeding on itself"
+        );
+        assert_eq!(
+            routers_by_their_commander("south-bank", 1.0),
+            [Routing, Routing],
+            "the rule off: each feels the other running, and neither rallies"
+        );
+        assert_eq!(
+            routers_by_their_commander("north-bank", 0.3),
+            [Routing, Routing],
+            "the enemy a step away: pursued men still feel each other run"
         );
     }
 
