@@ -690,7 +690,7 @@ impl View<'_> {
                 ),
                 (false, 3) => {}
                 (true, 7) => found.say(
-                    1,
+                    4,
                     weight,
                     self.t(
                         self.pick(units, Say::RoutRallied, Say::RoutRalliedMany),
