@@ -61,6 +61,17 @@ pub fn zh_numeral(n: u32) -> String {
     numeral(u64::from(n))
 }
 
+/// Chinese numerals for an ordinal or a count of things (第二刻, 等两部 is
+/// [`zh_numeral`]'s): as [`zh_numeral`], but a leading 2 is 二 (第二, 第二百).
+#[must_use]
+pub fn zh_ordinal(n: u32) -> String {
+    let said = zh_numeral(n);
+    match said.strip_prefix('两') {
+        Some(rest) => format!("二{rest}"),
+        None => said,
+    }
+}
+
 /// Whether a text written for a reader (prose) holds an exact figure of five
 /// or more digits ("24,989", "24989", "12,345", 「24,989名」) — for tests
 /// that check prose. A figure is exact when it has three or more significant
@@ -911,6 +922,15 @@ mod tests {
                 assert!(!s.chars().any(|c| c.is_ascii_digit()), "{n} {sure:?} {s}");
             }
         }
+    }
+
+    #[test]
+    fn ordinals_say_two_as_er() {
+        assert_eq!(zh_ordinal(2), "二");
+        assert_eq!(zh_ordinal(9), "九");
+        assert_eq!(zh_ordinal(16), "十六");
+        assert_eq!(zh_ordinal(200), "二百");
+        assert_eq!(zh_numeral(2), "两");
     }
 
     #[test]

@@ -206,14 +206,21 @@ impl Session<'_> {
         }
     }
 
-    /// Each own unit's order in force, and the orders on their way.
+    /// Each own unit's order in force (of those on the field: one still to
+    /// come up is not yet his to hear of), and the orders on their way.
     pub(super) fn own_orders(&mut self) -> OwnOrders {
         let known = self.game.known();
         let units = known
             .own
             .iter()
             .enumerate()
-            .filter_map(|(idx, w)| Some((idx, w.as_ref()?.record.orders.order)))
+            .filter_map(|(idx, w)| {
+                let w = w.as_ref()?;
+                w.record
+                    .location
+                    .present
+                    .then_some((idx, w.record.orders.order))
+            })
             .collect();
         (units, self.game.story().couriers.clone())
     }

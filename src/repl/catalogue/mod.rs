@@ -866,12 +866,18 @@ pub fn alert(locale: Locale, alert: Alert) -> &'static str {
 }
 
 /// Names in a list of `total` units, `shown` of them named: "A, B, C and
-/// 3 more"; 「甲、乙、丙等5部」.
+/// 3 more"; 「甲、乙、丙等五部」.
 pub fn name_list(locale: Locale, shown: Vec<String>, total: usize) -> String {
     let rest = total - shown.len();
     let others = |n: usize| {
         crate::scene::placeholder::fill(Say::Others.get(locale), |inside| {
-            (inside == "n").then(|| n.to_string())
+            (inside == "n").then(|| match locale {
+                Locale::En => n.to_string(),
+                // 等五部: a count in Chinese prose is said.
+                Locale::ZhHans | Locale::ZhHant => locale.zh_string(super::numbers::zh_numeral(
+                    u32::try_from(n).unwrap_or(u32::MAX),
+                )),
+            })
         })
     };
     match locale {

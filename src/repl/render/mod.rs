@@ -144,7 +144,11 @@ impl View<'_> {
                 Arg::About(n) => men(*n, Sure::Estimated),
                 Arg::Rough(n) => men(*n, Sure::Rough),
                 Arg::Unknown => ui(l, Ui::UnknownNumber).to_string(),
-                Arg::Turn(n) => n.to_string(),
+                // 第九刻, 第十六回合: a count in Chinese prose is said.
+                Arg::Turn(n) => match l {
+                    Locale::En => n.to_string(),
+                    Locale::ZhHans | Locale::ZhHant => l.zh_string(super::numbers::zh_ordinal(*n)),
+                },
                 Arg::Clock(minute) => time_words(l, *minute),
                 Arg::Name(named) => (self.scene.name(*named))
                     .map_or(String::new(), |name| self.mid_sentence(name.get(l))),
