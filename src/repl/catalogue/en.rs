@@ -804,7 +804,9 @@ pub(super) fn alert(alert: Alert) -> &'static str {
 pub(super) fn command_help(action: Action) -> &'static str {
     match action {
         Action::Look => "the situation now, and the choice if one is waiting",
-        Action::Status => "the units you can see: men, state, morale",
+        Action::Status => {
+            "your units (men, state, morale, or their last word) and the enemy as you know him"
+        }
         Action::Map => {
             "the field drawn: roads, rivers, smoke, fire, your men and the enemy as you know him; `map list` lists it"
         }

@@ -1051,7 +1051,7 @@ pub(super) fn alert(alert: Alert) -> &'static str {
 pub(super) fn command_help(action: Action) -> &'static str {
     match action {
         Action::Look => "眼下的局势，以及待决的抉择",
-        Action::Status => "可见各部：兵力、状态、士气",
+        Action::Status => "我军各部（兵力、状态、士气，或最后的消息）与所知敌情",
         Action::Map => "战场图：道路、河流、烟火、我军与所知敌情；map list 逐处列出",
         Action::Next => "静待一回合，或N回合（有事即停）；回车亦可",
         Action::Wait => "静待，直到有事：待决之事、军情、我军遇袭或溃散、发现敌军",
