@@ -228,7 +228,7 @@ impl View<'_> {
     }
 
     /// Zones the own units he hears of this turn moved out of in it.
-    fn left_by_heard(&self, entries: &[Entry]) -> BTreeSet<usize> {
+    pub(crate) fn left_by_heard(&self, entries: &[Entry]) -> BTreeSet<usize> {
         entries
             .iter()
             .filter_map(|entry| match entry {
@@ -1213,7 +1213,7 @@ mod tests {
         entries: &[Entry],
         memory: &mut Memory,
     ) -> Composed {
-        tell_known(scene, alter, |_| {}, entries, memory)
+        tell_known(scene, alter, |_| {}, entries, memory, false)
     }
 
     /// `tell_in`, with what the side knows changed by `know` after.
@@ -1223,6 +1223,7 @@ mod tests {
         know: impl FnOnce(&mut crate::picture::Known),
         entries: &[Entry],
         memory: &mut Memory,
+        report: bool,
     ) -> Composed {
         let mut battle = crate::sim::Battle::new(&scene, 7);
         let mut world: WorldState = battle.state();
@@ -1247,6 +1248,10 @@ mod tests {
             },
         };
         let mut told = view.compose(entries, memory, true);
+        if report {
+            // `report`'s lines instead of the turn's prose.
+            told.sentences = view.entries(entries);
+        }
         // Names carry marks that keep them whole when wrapped; wrapping
         // removes them, and so does the test.
         for sentence in &mut told.sentences {
@@ -1278,7 +1283,14 @@ mod tests {
                 losses: vec![(0, 400), (1, 100)],
             },
         ];
-        let told = tell_known(scene(), |_| {}, cut_off, &entries, &mut Memory::default());
+        let told = tell_known(
+            scene(),
+            |_| {},
+            cut_off,
+            &entries,
+            &mut Memory::default(),
+            false,
+        );
         assert!(
             told.sentences
                 .iter()
@@ -1287,8 +1299,44 @@ mod tests {
             told.sentences
         );
         assert_eq!(told.own_lost, 0);
+        // Nor in `report`'s full account of the turn.
+        let told = tell_known(
+            scene(),
+            |_| {},
+            cut_off,
+            &entries,
+            &mut Memory::default(),
+            true,
+        );
+        assert!(
+            told.sentences
+                .iter()
+                .all(|s| !s.contains("Ming foot") && !s.contains("you lose")),
+            "{:?}",
+            told.sentences
+        );
+        let told = tell_known(
+            scene(),
+            |_| {},
+            |_| {},
+            &entries,
+            &mut Memory::default(),
+            true,
+        );
+        assert!(
+            told.sentences.iter().any(|s| s.contains("Ming foot")),
+            "{:?}",
+            told.sentences
+        );
         // Heard of (the same turn, as things are): told.
-        let told = tell_known(scene(), |_| {}, |_| {}, &entries, &mut Memory::default());
+        let told = tell_known(
+            scene(),
+            |_| {},
+            |_| {},
+            &entries,
+            &mut Memory::default(),
+            false,
+        );
         assert!(
             told.sentences.iter().any(|s| s.contains("Ming foot")),
             "{:?}",
@@ -1310,6 +1358,7 @@ mod tests {
             again,
             &entries[..1],
             &mut Memory::default(),
+            false,
         );
         assert_eq!(told.sentences.len(), 1, "{:?}", told.sentences);
         assert!(

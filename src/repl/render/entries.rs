@@ -12,11 +12,48 @@ impl View<'_> {
             Group(Detail, Vec<(&'static str, String)>, Vec<usize>),
         }
         let mut slots: Vec<Slot> = Vec::new();
+        // Of his own units cut off, nothing; their losses in a place he
+        // has no word of, neither (as the turn's prose).
+        let left = self.left_by_heard(entries);
+        let heard = |zone: usize| left.contains(&zone) || self.hears_zone(zone);
+        let mine = |side: &usize| *side == self.side;
         for entry in entries {
+            let unheard;
+            let entry = match entry {
+                Entry::Clash { zone, losses } if !heard(*zone) => {
+                    unheard = Entry::Clash {
+                        zone: *zone,
+                        losses: losses.iter().filter(|(s, _)| !mine(s)).copied().collect(),
+                    };
+                    &unheard
+                }
+                Entry::Trampled { zone, men, losses } if !heard(*zone) => {
+                    let own: u32 = losses.iter().filter(|(s, _)| mine(s)).map(|l| l.1).sum();
+                    unheard = Entry::Trampled {
+                        zone: *zone,
+                        men: men.saturating_sub(own),
+                        losses: losses.iter().filter(|(s, _)| !mine(s)).copied().collect(),
+                    };
+                    &unheard
+                }
+                Entry::Burned { zone, men, losses } if !heard(*zone) => {
+                    let own: u32 = losses.iter().filter(|(s, _)| mine(s)).map(|l| l.1).sum();
+                    unheard = Entry::Burned {
+                        zone: *zone,
+                        men: men.saturating_sub(own),
+                        losses: losses.iter().filter(|(s, _)| !mine(s)).copied().collect(),
+                    };
+                    &unheard
+                }
+                Entry::Surrenders { unit, .. } if self.owns(*unit) && !self.hears(*unit) => {
+                    continue;
+                }
+                _ => entry,
+            };
             let group = self.group_of(entry);
             match group {
                 Some((key, args, unit)) => {
-                    if !self.sees_unit(unit) && !self.owns(unit) {
+                    if !self.sees_unit(unit) || (self.owns(unit) && !self.hears(unit)) {
                         continue;
                     }
                     let found = slots.iter_mut().find_map(|slot| match slot {
