@@ -191,7 +191,7 @@ pub(super) fn modifier_name(modifier: Modifier) -> &'static str {
         Modifier::Casualties => "casualties",
         Modifier::Outnumbered => "outnumbered",
         Modifier::Contagion => "friends routing",
-        Modifier::Leader => "commander present",
+        Modifier::Leader => "a general with them",
         Modifier::Rumor => "rumor",
         Modifier::Smoke => "smoke",
         Modifier::Trapped => "no way out",

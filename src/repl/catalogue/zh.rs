@@ -173,7 +173,7 @@ pub(super) fn modifier_name(modifier: Modifier) -> &'static str {
         Modifier::Casualties => "伤亡",
         Modifier::Outnumbered => "众寡悬殊",
         Modifier::Contagion => "友军溃逃",
-        Modifier::Leader => "主将在侧",
+        Modifier::Leader => "将领在侧",
         Modifier::Rumor => "流言",
         Modifier::Smoke => "烟呛",
         Modifier::Trapped => "退路断绝",
