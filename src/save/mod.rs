@@ -575,12 +575,7 @@ pub fn write_verified(
     scene: &Scene,
 ) -> Result<(), SaveError> {
     use crate::files::WriteError;
-    if let Err(err) = std::fs::create_dir_all(dir) {
-        return Err(SaveError::Folder(
-            dir.display().to_string(),
-            err.to_string(),
-        ));
-    }
+    make_folder(dir)?;
     let shown = path.display().to_string();
     crate::files::write_atomic_checked(dir, path, bytes, &|temp| verify(temp, scene)).map_err(
         |err| match err {
@@ -588,6 +583,12 @@ pub fn write_verified(
             WriteError::Refused(why) => SaveError::Refused(shown.clone(), why),
         },
     )
+}
+
+/// The saves' folder, made if missing.
+fn make_folder(dir: &Path) -> Result<(), SaveError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|err| SaveError::Folder(dir.display().to_string(), err.to_string()))
 }
 
 /// What loading the save at `path` in `scene` would refuse before its replay:
@@ -631,12 +632,7 @@ pub(crate) fn write_checked(
     sync: bool,
 ) -> Result<(), SaveError> {
     use crate::files::WriteError;
-    if let Err(err) = std::fs::create_dir_all(dir) {
-        return Err(SaveError::Folder(
-            dir.display().to_string(),
-            err.to_string(),
-        ));
-    }
+    make_folder(dir)?;
     let shown = path.display().to_string();
     let refused = |why: String| SaveError::Refused(shown.clone(), why);
     check_made(file, scene).map_err(refused)?;
@@ -677,12 +673,7 @@ fn check_made(file: &SaveFile, scene: &Scene) -> Result<(), String> {
 
 /// Temp file in the same folder, fsync, rename, fsync the folder.
 pub fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
-    if let Err(err) = std::fs::create_dir_all(dir) {
-        return Err(SaveError::Folder(
-            dir.display().to_string(),
-            err.to_string(),
-        ));
-    }
+    make_folder(dir)?;
     crate::files::write_atomic(dir, path, bytes)
         .map_err(|err| SaveError::Write(path.display().to_string(), err.to_string()))
 }

@@ -19,29 +19,34 @@ impl View<'_> {
         let mine = |side: &usize| *side == self.side;
         for entry in entries {
             let unheard;
+            // The other sides' part of a loss list, and the men in it.
+            let theirs = |losses: &[(usize, u32)]| -> Vec<(usize, u32)> {
+                losses.iter().filter(|(s, _)| !mine(s)).copied().collect()
+            };
+            let count = |losses: &[(usize, u32)]| losses.iter().map(|l| l.1).sum::<u32>();
             let entry = match entry {
                 Entry::Clash { zone, losses } if !heard(*zone) => {
                     unheard = Entry::Clash {
                         zone: *zone,
-                        losses: losses.iter().filter(|(s, _)| !mine(s)).copied().collect(),
+                        losses: theirs(losses),
                     };
                     &unheard
                 }
-                Entry::Trampled { zone, men, losses } if !heard(*zone) => {
-                    let own: u32 = losses.iter().filter(|(s, _)| mine(s)).map(|l| l.1).sum();
+                Entry::Trampled { zone, losses, .. } if !heard(*zone) => {
+                    let losses = theirs(losses);
                     unheard = Entry::Trampled {
                         zone: *zone,
-                        men: men.saturating_sub(own),
-                        losses: losses.iter().filter(|(s, _)| !mine(s)).copied().collect(),
+                        men: count(&losses),
+                        losses,
                     };
                     &unheard
                 }
-                Entry::Burned { zone, men, losses } if !heard(*zone) => {
-                    let own: u32 = losses.iter().filter(|(s, _)| mine(s)).map(|l| l.1).sum();
+                Entry::Burned { zone, losses, .. } if !heard(*zone) => {
+                    let losses = theirs(losses);
                     unheard = Entry::Burned {
                         zone: *zone,
-                        men: men.saturating_sub(own),
-                        losses: losses.iter().filter(|(s, _)| !mine(s)).copied().collect(),
+                        men: count(&losses),
+                        losses,
                     };
                     &unheard
                 }
