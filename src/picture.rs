@@ -85,6 +85,9 @@ pub enum Source {
     Seen,
     /// A rider's report from a unit of his, made at the sighting's turn.
     Reported { by: usize },
+    /// Word in the story's own text (a scout's report, a prisoner's tale):
+    /// a text told to him that says where the unit is.
+    Word,
 }
 
 /// What the side knows of one enemy unit: the latest sighting to reach its
@@ -657,6 +660,51 @@ impl Picture {
         if self.first[idx].is_none() {
             self.first[idx] = Some(sighting);
         }
+    }
+
+    /// Word of an enemy unit in a text told to the commander (the text
+    /// claims it stands where it stands now): noted as a report of this
+    /// turn, its banner named (the text names it) and its strength guessed
+    /// as from the next zone. A sighting as new and as clear already held
+    /// is kept.
+    pub fn hear_word(&mut self, field: &Field, world: &WorldState, seed: u64, unit: usize) {
+        let (Some(record), Some(info)) = (world.units.get(unit), field.units.get(unit)) else {
+            return;
+        };
+        let zone = record.location.zone;
+        if unit >= self.enemy.len()
+            || record.side(info) == self.side
+            || !record.location.present
+            || zone >= field.zones.len()
+        {
+            return;
+        }
+        let turn = world.turn;
+        if self.enemy[unit].is_some_and(|s| s.turn >= turn && !s.lost && s.clarity.named()) {
+            return;
+        }
+        let gone = !record.morale.state.can_fight_or_flee();
+        let clarity = Clarity::Near;
+        let factor = error(seed, self.side, unit, clarity);
+        let estimate = (f64::from(record.men) * factor).round().clamp(1.0, 1e9) as u32;
+        let bearing = match record.morale.state {
+            _ if gone => Bearing::Broken,
+            MoraleState::Routing => Bearing::Running,
+            _ => Bearing::Standing,
+        };
+        self.note(
+            unit,
+            Sighting {
+                zone,
+                turn,
+                men: if gone { 0 } else { estimate },
+                clarity,
+                bearing,
+                source: Source::Word,
+                mounted: info.mounted,
+                lost: false,
+            },
+        );
     }
 
     /// Whether the unit is seen (or reported) as it is this very turn: not

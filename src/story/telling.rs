@@ -142,8 +142,33 @@ impl Game {
                     }));
             }
         }
+        if let Some(claims) = variants.claims.get(k) {
+            self.hear_claims(claims);
+        }
         let slots = variants.slots.get(k).map_or(&[][..], Vec::as_slice);
         Some((k, self.fill(text, slots, label)))
+    }
+
+    /// A text told says where enemy units stand (its claims, each a
+    /// `UnitIn` of the other side's unit that holds now): the commander has
+    /// that word, as a scout's report of this turn. An ending's history
+    /// tells nobody anything.
+    fn hear_claims(&mut self, claims: &[Cond]) {
+        if self.truth_told {
+            return;
+        }
+        let world = self.battle.view();
+        for claim in claims {
+            if let Cond::UnitIn { unit, zone } = claim
+                && world
+                    .units
+                    .get(unit.idx())
+                    .is_some_and(|r| r.location.present && r.location.zone == zone.idx())
+            {
+                self.picture
+                    .hear_word(self.battle.field(), &world, self.seed, unit.idx());
+            }
+        }
     }
 
     /// `text` with its placeholders' values now; an audited game notes

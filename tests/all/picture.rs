@@ -551,3 +551,44 @@ fn undo_takes_the_picture_back() {
     }
     assert_eq!(game.picture(), &before);
 }
+
+/// A text told to the commander that says where an enemy unit stands (its
+/// claims) is word of it: Sarhu as Nurhaci, the scouts' report of Ma Lin
+/// at Shangjianya puts his column in the picture, named and reported, on
+/// the turn it is told, before any eye of the banners falls on it (it was
+/// "never seen" in the reveal before).
+#[test]
+fn a_scouts_report_in_the_text_is_word_of_the_enemy() {
+    use xiaoling::picture::Source;
+    let scene = common::scene("sarhu");
+    let north_foot = scene
+        .units()
+        .iter()
+        .position(|u| u.id == "north-foot")
+        .expect("Ma Lin's foot");
+    let shangjianya = scene
+        .zones()
+        .iter()
+        .position(|z| z.id == "shangjianya")
+        .expect("Shangjianya");
+    let (mut game, _) = Game::new(Arc::clone(&scene), "nurhaci", 4).expect("a game");
+    // The first word of him that reaches the Khan is the text's.
+    while !game.is_over() && game.picture().enemy[north_foot].is_none() {
+        if game.pending().is_some() {
+            game.choose(1).expect("a choice");
+        } else {
+            game.next().expect("a turn");
+        }
+    }
+    let s = game.picture().enemy[north_foot].expect("word of Ma Lin");
+    assert_eq!(s.source, Source::Word, "{s:?}");
+    assert_eq!(s.zone, shangjianya);
+    assert_eq!(s.turn, game.turn());
+    assert!(s.clarity.named(), "the text names him: {s:?}");
+    assert!(s.men > 0);
+    assert_eq!(
+        game.picture().first[north_foot],
+        Some(s),
+        "the first word of him"
+    );
+}

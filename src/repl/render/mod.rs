@@ -640,7 +640,7 @@ impl View<'_> {
         let now = s.turn == self.known.picture.turn;
         let at = clock(self.minute_of(s.turn));
         let zone = capitalize(&self.zone_name(s.zone));
-        let reported = matches!(s.source, Source::Reported { .. });
+        let reported = matches!(s.source, Source::Reported { .. } | Source::Word);
         let place = match (s.lost, now, reported) {
             (true, _, _) => msg(
                 l,
