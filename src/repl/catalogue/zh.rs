@@ -519,7 +519,7 @@ fn reveal(l: Locale, message: RevealMsg) -> String {
         RevealMsg::NeverSeen { items } => filled(l, "你从未见到：{items}。", &[("items", items)]),
         RevealMsg::MovedUnit { unit, at, was, is } => filled(
             l,
-            "{unit}：你最后于{at}在{was}见到，其实已到{is}",
+            "{unit}：最后的消息是{at}在{was}，实则已到{is}",
             &[("unit", unit), ("at", at), ("was", was), ("is", is)],
         ),
         RevealMsg::NotWhereThought { items } => {
