@@ -53,6 +53,9 @@ pub struct Memory {
     beliefs: BTreeMap<usize, i8>,
     /// Zones where the enemy was told coming on last turn.
     enemy_at: BTreeSet<usize>,
+    /// Zones where, by his latest word, the enemy stood in a body at the
+    /// last turn's end: his coming there is told no more.
+    enemy_seen: BTreeSet<usize>,
     /// The turn header shows the wind: a change need not be told again.
     pub header_tells_wind: bool,
 }
@@ -144,6 +147,8 @@ struct Gathered {
     arrivals: BTreeMap<usize, Vec<usize>>,
     /// Zones near his men where the enemy came into sight.
     enemy_comes: BTreeSet<usize>,
+    /// Zones in sight, with none of his men, that the enemy came into.
+    enemy_appears: BTreeSet<usize>,
     /// Per zone: (own lost, enemy lost, own trampled, enemy trampled).
     zone_losses: BTreeMap<usize, (u32, u32, u32, u32)>,
     /// Per zone: (own, enemy) killed by fire.
@@ -310,6 +315,7 @@ impl View<'_> {
         self.tell_cry(&mut g.beliefs, memory, &mut found);
         self.tell_marches(&g, &mut found);
         self.tell_enemy_comes(&g, memory, &mut found);
+        self.tell_enemy_appears(&g, memory, &mut found, new_turn);
         found.facts
     }
 
@@ -384,12 +390,16 @@ impl View<'_> {
             Entry::RumorDoubted { unit } if self.owns(*unit) => {
                 g.beliefs.insert(*unit, 0);
             }
-            Entry::Moves { unit, to, .. } => {
+            Entry::Moves { unit, from, to } => {
                 if self.owns(*unit) {
                     g.marches.entry(*unit).or_insert((*to, None)).0 = *to;
                 } else if self.sees_zone(*to) && self.own_in(*to) {
                     found.raise(Alert::EnemySighted);
                     g.enemy_comes.insert(*to);
+                } else if self.sees_zone(*to) && !self.sees_zone(*from) {
+                    // Out of sight into sight: men moving about in plain
+                    // view are told no more.
+                    g.enemy_appears.insert(*to);
                 }
             }
             Entry::Crossed { unit, zone, to } if self.owns(*unit) => {
@@ -1129,6 +1139,57 @@ impl View<'_> {
                     &[("enemy", self.enemy_name()), ("zone", self.zone_name(zone))],
                 ),
             );
+        }
+    }
+
+    /// The enemy come into sight, in a body, where he was not believed to
+    /// stand at the last turn's end and none of the player's men are (men
+    /// of his there are told coming on): across a river, on the next hill.
+    /// Raises the alert that stops `wait`.
+    fn tell_enemy_appears(
+        &self,
+        g: &Gathered,
+        memory: &mut Memory,
+        found: &mut Found,
+        new_turn: bool,
+    ) {
+        let now = self.known.picture.turn;
+        // Per zone: the men seen there this turn in a body; and the zones
+        // where, by his latest word, the enemy stands in a body.
+        let mut fresh = BTreeMap::<usize, u32>::new();
+        let mut believed = BTreeSet::new();
+        for s in self.known.picture.enemy.iter().flatten() {
+            if s.lost || matches!(s.bearing, Bearing::Running | Bearing::Broken) {
+                continue;
+            }
+            believed.insert(s.zone);
+            if s.turn == now && s.clarity != crate::picture::Clarity::Felt {
+                *fresh.entry(s.zone).or_default() += s.men;
+            }
+        }
+        for zone in &g.enemy_appears {
+            let Some(&men) = fresh.get(zone) else {
+                continue;
+            };
+            if memory.enemy_seen.contains(zone) || g.enemy_comes.contains(zone) || men == 0 {
+                continue;
+            }
+            found.raise(Alert::EnemySighted);
+            found.say(
+                4,
+                men,
+                self.t(
+                    Say::EnemyAppears,
+                    &[
+                        ("enemy", self.enemy_name()),
+                        ("zone", self.zone_name(*zone)),
+                        ("men", self.told_men(men, false)),
+                    ],
+                ),
+            );
+        }
+        if new_turn {
+            memory.enemy_seen = believed;
         }
     }
 

@@ -322,6 +322,7 @@ phrases! {
         Cross,
         CrossMany,
         EnemyComes,
+        EnemyAppears,
         FireStarts,
         FireSpreads,
         FireOut,
