@@ -213,12 +213,23 @@ pub fn rules_hash(scene: &Scene) -> u64 {
     scene.rules_hash()
 }
 
+/// `bytes` in lower-case hex, two digits a byte (as `{:02x}` writes each).
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(2 * bytes.len());
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
+    }
+    out
+}
+
 impl RngPosition {
     pub fn of(rng: &ChaCha8Rng) -> Result<RngPosition, String> {
         let word_pos = u64::try_from(rng.get_word_pos())
             .map_err(|_| "a random stream is past 2^64 draws".to_string())?;
         Ok(RngPosition {
-            key: rng.get_seed().iter().map(|b| format!("{b:02x}")).collect(),
+            key: hex(&rng.get_seed()),
             stream: rng.get_stream(),
             word_pos,
         })
@@ -714,6 +725,13 @@ pub fn bounded_transcript(transcript: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_is_what_format_writes() {
+        let bytes: Vec<u8> = (0..=255).collect();
+        let by_format: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex(&bytes), by_format);
+    }
 
     #[test]
     fn rng_positions_round_trip() {

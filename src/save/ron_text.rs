@@ -77,7 +77,9 @@ fn plain(name: &str) -> bool {
     bytes
         .iter()
         .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
-        && !matches!(
+        // The reserved words all start with one of these letters.
+        && !(matches!(bytes[0], b't' | b'f' | b'S' | b'N' | b'i')
+            && matches!(
             name,
             "true"
                 | "false"
@@ -89,7 +91,7 @@ fn plain(name: &str) -> bool {
                 | "NaN"
                 | "NaNf32"
                 | "NaNf64"
-        )
+        ))
 }
 
 impl Writer {
