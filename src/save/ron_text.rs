@@ -48,6 +48,7 @@ pub fn to_string_pretty<T: ?Sized + Serialize>(value: &T, depth_limit: usize) ->
         indent: 0,
         limit: depth_limit,
         is_empty: None,
+        seen: [(0, 0); SEEN],
     };
     value.serialize(&mut writer)?;
     Ok(writer.out)
@@ -63,7 +64,12 @@ struct Writer {
     limit: usize,
     /// `ron`'s flag: set by a compound's start, cleared by any compound's end.
     is_empty: Option<bool>,
+    /// Names found plain, by address and length ([`Writer::seen`]).
+    seen: [(usize, usize); SEEN],
 }
+
+/// How many names [`Writer::seen`] remembers (a save has some sixty).
+const SEEN: usize = 128;
 
 /// Whether `name` is written as it is by `ron`: plain ASCII letters, digits
 /// and `_`, not starting with a digit, and not one of its reserved words
@@ -95,21 +101,34 @@ fn plain(name: &str) -> bool {
 }
 
 impl Writer {
-    fn identifier(&mut self, name: &str) -> Result<()> {
+    /// Whether `name` was found plain before: the names are the program's
+    /// own (`&'static`), so one found once is the same name when seen again
+    /// at the same address.
+    fn seen(&mut self, name: &'static str) -> bool {
+        let at = name.as_ptr() as usize;
+        let slot = (at >> 3 ^ name.len()) % SEEN;
+        if self.seen[slot] == (at, name.len()) {
+            return true;
+        }
         if !plain(name) {
+            return false;
+        }
+        self.seen[slot] = (at, name.len());
+        true
+    }
+
+    fn identifier(&mut self, name: &'static str) -> Result<()> {
+        if !self.seen(name) {
             return Err(Unsupported(format!("the name `{name}`")));
         }
         self.out.push_str(name);
         Ok(())
     }
 
-    /// A type's name, which `ron` validates but does not write.
-    fn type_name(name: &str) -> Result<()> {
-        if name.is_empty()
-            || !name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        {
+    /// A type's name, which `ron` validates but does not write (a plain
+    /// name is valid; anything else is left to `ron`).
+    fn type_name(&mut self, name: &'static str) -> Result<()> {
+        if !self.seen(name) {
             return Err(Unsupported(format!("the type name `{name}`")));
         }
         Ok(())
@@ -344,7 +363,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
     }
 
     fn serialize_unit_struct(self, name: &'static str) -> Result<()> {
-        Writer::type_name(name)?;
+        self.type_name(name)?;
         self.serialize_unit()
     }
 
@@ -354,7 +373,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
         _index: u32,
         variant: &'static str,
     ) -> Result<()> {
-        Writer::type_name(name)?;
+        self.type_name(name)?;
         self.identifier(variant)
     }
 
@@ -365,7 +384,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
     ) -> Result<()> {
         // `ron`'s raw values pass through here under a name of their own,
         // which is not a plain type name.
-        Writer::type_name(name)?;
+        self.type_name(name)?;
         self.out.push('(');
         value.serialize(&mut *self)?;
         self.out.push(')');
@@ -379,7 +398,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
         variant: &'static str,
         value: &T,
     ) -> Result<()> {
-        Writer::type_name(name)?;
+        self.type_name(name)?;
         self.identifier(variant)?;
         self.out.push('(');
         value.serialize(&mut *self)?;
@@ -408,7 +427,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
     }
 
     fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<Compound<'a>> {
-        Writer::type_name(name)?;
+        self.type_name(name)?;
         self.serialize_tuple(len)
     }
 
@@ -419,7 +438,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
         variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a>> {
-        Writer::type_name(name)?;
+        self.type_name(name)?;
         self.identifier(variant)?;
         self.out.push('(');
         Ok(Compound {
@@ -443,7 +462,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
     fn serialize_struct(self, name: &'static str, len: usize) -> Result<Compound<'a>> {
         // `ron` writes ranges of numbers (structs named `Range` …) its own
         // way only when asked to; a plain struct otherwise.
-        Writer::type_name(name)?;
+        self.type_name(name)?;
         self.out.push('(');
         self.is_empty = Some(len == 0);
         self.start_indent();
@@ -460,7 +479,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
         variant: &'static str,
         len: usize,
     ) -> Result<Compound<'a>> {
-        Writer::type_name(name)?;
+        self.type_name(name)?;
         self.identifier(variant)?;
         self.out.push('(');
         self.is_empty = Some(len == 0);
