@@ -760,7 +760,10 @@ mod tests {
                     a: vec![1, 2, 3],
                     b: Some('\\'),
                 },
-                Kind::Named { a: vec![4], b: None },
+                Kind::Named {
+                    a: vec![4],
+                    b: None,
+                },
                 Kind::Hollow {},
             ],
             map: [

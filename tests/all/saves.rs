@@ -464,7 +464,8 @@ fn saves_are_the_bytes_ron_writes() {
             let mut game = random_game(&scene, &role, 11 + n as u64);
             let mut steps = 0;
             loop {
-                let mut file = save::save_file(&mut game, "a transcript \"with\" quotes\n中文").expect("a save");
+                let mut file = save::save_file(&mut game, "a transcript \"with\" quotes\n中文")
+                    .expect("a save");
                 let whole = save::to_text(&file).expect("text");
                 assert_eq!(
                     save::reseal(&save::to_text_by_ron(&file).expect("ron")),
