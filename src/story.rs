@@ -548,6 +548,18 @@ impl Game {
         }
     }
 
+    /// The state as a save holds it: [`Game::snapshot`] without the
+    /// played side's picture, which no save writes (a load rebuilds it).
+    pub fn saved_snapshot(&mut self) -> Snapshot {
+        Snapshot {
+            world: self.battle.state(),
+            story: self.story.clone(),
+            policy_rng: self.policy_rng.clone(),
+            log_len: self.log.len(),
+            picture: Picture::default(),
+        }
+    }
+
     /// Puts world and story back as they were in `snapshot`.
     pub fn restore_snapshot(&mut self, snapshot: &Snapshot) {
         self.battle.restore(&snapshot.world);

@@ -101,7 +101,17 @@ pub fn strip_ansi(text: &str) -> String {
 }
 
 fn is_wide(c: char) -> bool {
-    c.width().unwrap_or(0) >= 2
+    // Nothing below U+1100 (Hangul Jamo) takes two columns.
+    u32::from(c) >= 0x1100 && c.width().unwrap_or(0) >= 2
+}
+
+/// A character's columns: printable ASCII one, without a table's look-up.
+fn columns_of(c: char) -> usize {
+    if matches!(c, ' '..='~') {
+        1
+    } else {
+        c.width().unwrap_or(0)
+    }
 }
 
 /// Opening brackets and quotes that must not end a line (禁则).
@@ -167,27 +177,43 @@ fn no_line_start(c: char) -> bool {
 /// is closed there and opened again after the next line's indent. Text in
 /// one colour (a name) is broken only at its spaces, never between its
 /// Chinese characters; a number ("10,634") is never broken.
+///
+/// Linear in the text, each character read a bounded number of times; the
+/// tokens are ranges of one buffer and the lines are written straight into
+/// the result, so nothing is allocated per character, token or line.
 pub fn wrap(text: &str, columns: usize, indent: &str) -> String {
     let columns = columns.max(indent.width() + 10);
     let room = columns - indent.width();
-    let mut out = Vec::new();
+    let mut out = String::with_capacity(text.len() + text.len() / 4 + 16);
+    let mut work = Work::default();
+    let mut first = true;
     for paragraph in text.split('\n') {
         if visible(paragraph).all(char::is_whitespace) {
-            out.push(String::new());
+            if !first {
+                out.push('\n');
+            }
+            first = false;
             continue;
         }
         let mut active = String::new();
         let paragraph = keep_code_spans(paragraph, room);
-        for line in wrap_paragraph(&paragraph, room) {
-            let mut full = format!("{indent}{active}{line}");
-            active = open_style(&active, &line);
-            if !active.is_empty() {
-                full.push_str(RESET);
+        work.tokens(&paragraph);
+        work.join_figures(room);
+        work.lay_out(room, &mut |line| {
+            if !first {
+                out.push('\n');
             }
-            out.push(full);
-        }
+            first = false;
+            out.push_str(indent);
+            out.push_str(&active);
+            out.push_str(line);
+            open_style(&mut active, line);
+            if !active.is_empty() {
+                out.push_str(RESET);
+            }
+        });
     }
-    out.join("\n")
+    out
 }
 
 const RESET: &str = "\u{1b}[0m";
@@ -195,9 +221,9 @@ const RESET: &str = "\u{1b}[0m";
 /// A command in backticks (`order UNIT advance C`) is not broken at its
 /// spaces when it is short enough to fit half a line: they become kept
 /// spaces ([`KEEP`]).
-fn keep_code_spans(paragraph: &str, room: usize) -> String {
+fn keep_code_spans(paragraph: &str, room: usize) -> std::borrow::Cow<'_, str> {
     if !paragraph.contains('`') {
-        return paragraph.to_string();
+        return std::borrow::Cow::Borrowed(paragraph);
     }
     let mut out = String::with_capacity(paragraph.len());
     let mut parts = paragraph.split('`');
@@ -217,7 +243,7 @@ fn keep_code_spans(paragraph: &str, room: usize) -> String {
         }
         inside = !inside;
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// The pieces of a text: visible characters and escape sequences.
@@ -260,9 +286,11 @@ fn opens_span(escape: &str) -> bool {
     escape.ends_with('m') || escape.starts_with(NAME_OPEN)
 }
 
-/// The style still open after `line`, given the one open before it.
-fn open_style(before: &str, line: &str) -> String {
-    let mut active = before.to_string();
+/// `active`, the style open before `line`, made the one still open after it.
+fn open_style(active: &mut String, line: &str) {
+    if !line.contains('\u{1b}') {
+        return;
+    }
     for piece in pieces(line) {
         if let Piece::Escape(e) = piece
             && e.starts_with('\u{1b}')
@@ -274,219 +302,268 @@ fn open_style(before: &str, line: &str) -> String {
             }
         }
     }
-    active
 }
 
+/// A token: the unit a line is broken between, a range of [`Work::buf`].
+/// Tokens follow each other in the buffer, a single space between two
+/// exactly when the second has `space`.
+#[derive(Clone, Copy)]
 struct Token {
-    text: String,
+    start: usize,
+    end: usize,
     /// A space separates it from the token before.
     space: bool,
     /// Its last visible character, and its width: kept as it is built, so
-    /// wrapping reads each character once (no copy of the text per
-    /// character to find them).
+    /// wrapping reads each character once.
     last: Option<char>,
     w: usize,
 }
 
-fn wrap_paragraph(paragraph: &str, room: usize) -> Vec<String> {
-    lay_out(join_figures(tokens(paragraph), room), room)
+/// What wrapping a text reuses from one paragraph to the next.
+#[derive(Default)]
+struct Work {
+    buf: String,
+    tokens: Vec<Token>,
+    prefix: String,
+    line: String,
 }
 
-/// The paragraph's tokens, the units a line is broken between.
-fn tokens(paragraph: &str) -> Vec<Token> {
-    // Tokens: a run of non-space narrow characters is a word; each wide
-    // character is a token of its own, except inside a colour (a name);
-    // closing punctuation joins the token before it, an opening bracket the
-    // token after it. Escape codes ride along and take no room.
-    let mut tokens: Vec<Token> = Vec::new();
-    let mut word = String::new();
-    // The word's last visible character and width, as it is built.
-    let mut word_last: Option<char> = None;
-    let mut word_w = 0usize;
-    let mut word_space = false;
-    let mut space = false;
-    let mut prefix = String::new();
-    let mut in_span = false;
-    for piece in pieces(paragraph) {
-        let c = match piece {
-            Piece::Escape(e) if is_reset(e) => {
-                in_span = false;
-                if !word.is_empty() {
-                    word.push_str(e);
-                } else if let (true, Some(last)) = (prefix.is_empty(), tokens.last_mut()) {
-                    last.text.push_str(e);
-                } else {
-                    prefix.push_str(e);
+impl Work {
+    /// The paragraph's tokens, the units a line is broken between.
+    fn tokens(&mut self, paragraph: &str) {
+        // Tokens: a run of non-space narrow characters is a word; each wide
+        // character is a token of its own, except inside a colour (a name);
+        // closing punctuation joins the token before it, an opening bracket
+        // the token after it. Escape codes ride along and take no room.
+        let Work {
+            buf,
+            tokens,
+            prefix,
+            ..
+        } = self;
+        buf.clear();
+        tokens.clear();
+        prefix.clear();
+        buf.reserve(paragraph.len() + 8);
+        tokens.reserve(paragraph.len() / 4 + 4);
+        // The word being built is `buf[word..]` (empty when `word` is the
+        // buffer's end); its last visible character and width, as it is
+        // built.
+        let mut word = 0usize;
+        let mut word_last: Option<char> = None;
+        let mut word_w = 0usize;
+        let mut word_space = false;
+        let mut space = false;
+        let mut in_span = false;
+        for piece in pieces(paragraph) {
+            let c = match piece {
+                Piece::Escape(e) if is_reset(e) => {
+                    in_span = false;
+                    if word < buf.len() {
+                        buf.push_str(e);
+                    } else if let (true, Some(last)) = (prefix.is_empty(), tokens.last_mut()) {
+                        // The word is empty: the last token ends the buffer.
+                        buf.push_str(e);
+                        last.end = buf.len();
+                        word = buf.len();
+                    } else {
+                        prefix.push_str(e);
+                    }
+                    continue;
                 }
+                Piece::Escape(e) => {
+                    in_span = opens_span(e);
+                    prefix.push_str(e);
+                    continue;
+                }
+                Piece::Char(c) => c,
+            };
+            if c == ' ' {
+                if word < buf.len() {
+                    tokens.push(Token {
+                        start: word,
+                        end: buf.len(),
+                        space: word_space,
+                        last: word_last.take(),
+                        w: std::mem::take(&mut word_w),
+                    });
+                    word = buf.len();
+                }
+                space = true;
                 continue;
             }
-            Piece::Escape(e) => {
-                in_span = opens_span(e);
-                prefix.push_str(e);
-                continue;
+            let glue_back = !space
+                && word == buf.len()
+                && tokens
+                    .last()
+                    .is_some_and(|t| no_line_start(c) || t.last.is_some_and(no_line_end));
+            if glue_back && let Some(last) = tokens.pop() {
+                // Closing punctuation stays with what it closes; what
+                // follows an opening bracket stays with it. The word is
+                // empty, so the last token ends the buffer.
+                word = last.start;
+                word_space = last.space;
+                word_last = last.last;
+                word_w = last.w;
             }
-            Piece::Char(c) => c,
-        };
-        if c == ' ' {
-            if !word.is_empty() {
+            let after_bracket = word_last.is_some_and(no_line_end);
+            let cjk = is_wide(c) && !in_span && !no_line_start(c);
+            // A Chinese character starts a token, unless it follows an
+            // opening bracket; Latin text after a Chinese character does too.
+            let after_wide = word_last.is_some_and(is_wide);
+            let span_start = in_span && !prefix.is_empty() && (is_wide(c) || after_wide);
+            let after_keep = word_last == Some(KEEP);
+            let in_numeral = match word_last {
+                Some(last) if is_zh_numeral(last) => {
+                    is_zh_numeral(c) || matches!(c, '人' | '余' | '多' | '来')
+                }
+                Some('余' | '多' | '来') => c == '人',
+                _ => false,
+            };
+            let starts_token = word < buf.len()
+                && !after_bracket
+                && !after_keep
+                && !in_numeral
+                && !no_line_start(c)
+                && (span_start || (!in_span && (cjk || after_wide)));
+            if starts_token {
                 tokens.push(Token {
-                    text: std::mem::take(&mut word),
+                    start: word,
+                    end: buf.len(),
                     space: word_space,
                     last: word_last.take(),
                     w: std::mem::take(&mut word_w),
                 });
+                word = buf.len();
             }
-            space = true;
-            continue;
-        }
-        let glue_back = !space
-            && word.is_empty()
-            && tokens
-                .last()
-                .is_some_and(|t| no_line_start(c) || t.last.is_some_and(no_line_end));
-        if glue_back && let Some(last) = tokens.pop() {
-            // Closing punctuation stays with what it closes; what follows an
-            // opening bracket stays with it.
-            word = last.text;
-            word_space = last.space;
-            word_last = last.last;
-            word_w = last.w;
-        }
-        let after_bracket = word_last.is_some_and(no_line_end);
-        let cjk = is_wide(c) && !in_span && !no_line_start(c);
-        // A Chinese character starts a token, unless it follows an opening
-        // bracket; Latin text after a Chinese character does too.
-        let after_wide = word_last.is_some_and(is_wide);
-        let span_start = in_span && !prefix.is_empty() && (is_wide(c) || after_wide);
-        let after_keep = word_last == Some(KEEP);
-        let in_numeral = match word_last {
-            Some(last) if is_zh_numeral(last) => {
-                is_zh_numeral(c) || matches!(c, '人' | '余' | '多' | '来')
+            if word == buf.len() {
+                word_space = space;
+                if space {
+                    buf.push(' ');
+                    word = buf.len();
+                }
             }
-            Some('余' | '多' | '来') => c == '人',
-            _ => false,
-        };
-        let starts_token = !word.is_empty()
-            && !after_bracket
-            && !after_keep
-            && !in_numeral
-            && !no_line_start(c)
-            && (span_start || (!in_span && (cjk || after_wide)));
-        if starts_token {
+            buf.push_str(prefix);
+            prefix.clear();
+            buf.push(c);
+            word_last = Some(c);
+            word_w += columns_of(c);
+            space = false;
+        }
+        if word < buf.len() || !prefix.is_empty() {
+            if word == buf.len() && word_space {
+                // Escapes alone after a space: a token of their own,
+                // as the word before it was spaced.
+                buf.push(' ');
+                word = buf.len();
+            }
+            buf.push_str(prefix);
             tokens.push(Token {
-                text: std::mem::take(&mut word),
+                start: word,
+                end: buf.len(),
                 space: word_space,
-                last: word_last.take(),
-                w: std::mem::take(&mut word_w),
+                last: word_last,
+                w: word_w,
             });
         }
-        if word.is_empty() {
-            word_space = space;
-        }
-        word.push_str(&prefix);
-        prefix.clear();
-        word.push(c);
-        word_last = Some(c);
-        word_w += c.width().unwrap_or(0);
-        space = false;
     }
-    if !word.is_empty() || !prefix.is_empty() {
-        word.push_str(&prefix);
-        tokens.push(Token {
-            text: word,
-            space: word_space,
-            last: word_last,
-            w: word_w,
-        });
-    }
-    tokens
-}
 
-/// A figure is never parted from the word after it ("91 men", "3,000 严整").
-fn join_figures(tokens: Vec<Token>, room: usize) -> Vec<Token> {
-    let mut joined: Vec<Token> = Vec::with_capacity(tokens.len());
-    for token in tokens {
-        let figure = joined.last().is_some_and(|t| {
-            visible(&t.text).next().is_some_and(|c| c.is_ascii_digit())
-                && visible(&t.text).all(|c| c.is_ascii_digit() || c == ',')
-        });
-        match joined.last_mut() {
-            Some(last) if figure && token.w + last.w < room => {
-                if token.space {
-                    last.text.push(' ');
-                    last.w += 1;
+    /// A figure is never parted from the word after it ("91 men", "3,000 严整").
+    fn join_figures(&mut self, room: usize) {
+        let Work { buf, tokens, .. } = self;
+        let mut kept = 0usize;
+        for i in 0..tokens.len() {
+            let token = tokens[i];
+            if kept > 0 {
+                let last = &mut tokens[kept - 1];
+                let text = &buf[last.start..last.end];
+                let figure = visible(text).next().is_some_and(|c| c.is_ascii_digit())
+                    && visible(text).all(|c| c.is_ascii_digit() || c == ',');
+                if figure && token.w + last.w < room {
+                    // The buffer holds the space between them, if any.
+                    if token.space {
+                        last.w += 1;
+                    }
+                    last.end = token.end;
+                    last.w += token.w;
+                    last.last = token.last;
+                    continue;
                 }
-                last.text.push_str(&token.text);
-                last.w += token.w;
-                last.last = token.last;
             }
-            _ => joined.push(token),
+            tokens[kept] = token;
+            kept += 1;
         }
+        tokens.truncate(kept);
     }
-    joined
-}
 
-/// The tokens laid into lines of `room` columns; a token longer than a
-/// line is cut, closing punctuation never starting the next.
-fn lay_out(tokens: Vec<Token>, room: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    let mut used = 0;
-    for token in tokens {
-        let gap = usize::from(token.space && used > 0);
-        let w = token.w;
-        if used > 0 && used + gap + w > room {
-            lines.push(std::mem::take(&mut line));
-            used = 0;
-        }
-        if used > 0 && gap == 1 {
-            line.push(' ');
-            used += 1;
-        }
-        if w > room && used == 0 {
-            // A word longer than the line: cut it.
-            let mut pieces_w = 0;
-            for piece in pieces(&token.text) {
-                match piece {
-                    Piece::Escape(e) => line.push_str(e),
-                    Piece::Char(c) => {
-                        let cw = c.width().unwrap_or(0);
-                        if pieces_w + cw > room {
-                            // Closing punctuation does not start the next
-                            // line: the character before it goes along.
-                            // (and before it any closing punctuation).
-                            let mut carried = Vec::new();
-                            // (Not within colour: its codes are not cut.)
-                            if no_line_start(c) && !line.contains('\u{1b}') {
-                                while let Some(prev) = line.pop() {
-                                    carried.push(prev);
-                                    if !no_line_start(prev) {
-                                        break;
+    /// The tokens laid into lines of `room` columns, each handed to `emit`;
+    /// a token longer than a line is cut, closing punctuation never starting
+    /// the next.
+    fn lay_out(&mut self, room: usize, emit: &mut dyn FnMut(&str)) {
+        let Work {
+            buf, tokens, line, ..
+        } = self;
+        line.clear();
+        line.reserve(4 * room);
+        let mut used = 0;
+        for token in tokens.iter() {
+            let text = &buf[token.start..token.end];
+            let gap = usize::from(token.space && used > 0);
+            let w = token.w;
+            if used > 0 && used + gap + w > room {
+                emit(line);
+                line.clear();
+                used = 0;
+            }
+            if used > 0 && gap == 1 {
+                line.push(' ');
+                used += 1;
+            }
+            if w > room && used == 0 {
+                // A word longer than the line: cut it.
+                let mut pieces_w = 0;
+                for piece in pieces(text) {
+                    match piece {
+                        Piece::Escape(e) => line.push_str(e),
+                        Piece::Char(c) => {
+                            let cw = c.width().unwrap_or(0);
+                            if pieces_w + cw > room {
+                                // Closing punctuation does not start the next
+                                // line: the character before it goes along.
+                                // (and before it any closing punctuation).
+                                let mut carried = Vec::new();
+                                // (Not within colour: its codes are not cut.)
+                                if no_line_start(c) && !line.contains('\u{1b}') {
+                                    while let Some(prev) = line.pop() {
+                                        carried.push(prev);
+                                        if !no_line_start(prev) {
+                                            break;
+                                        }
                                     }
                                 }
+                                emit(line);
+                                line.clear();
+                                pieces_w = 0;
+                                for prev in carried.into_iter().rev() {
+                                    pieces_w += prev.width().unwrap_or(0);
+                                    line.push(prev);
+                                }
                             }
-                            lines.push(std::mem::take(&mut line));
-                            pieces_w = 0;
-                            for prev in carried.into_iter().rev() {
-                                pieces_w += prev.width().unwrap_or(0);
-                                line.push(prev);
-                            }
+                            line.push(c);
+                            pieces_w += cw;
                         }
-                        line.push(c);
-                        pieces_w += cw;
                     }
                 }
+                used = pieces_w;
+            } else {
+                line.push_str(text);
+                used += w;
             }
-            used = pieces_w;
-        } else {
-            line.push_str(&token.text);
-            used += w;
+        }
+        if !line.is_empty() {
+            emit(line);
         }
     }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 /// Pads `text` with spaces to `columns` display columns.
@@ -534,6 +611,16 @@ mod tests {
                     "{number} parted at {columns} columns:\n{wrapped}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_short_cuts_measure_as_the_table_does() {
+        for c in (0..0x1100).filter_map(char::from_u32) {
+            assert!(c.width().unwrap_or(0) < 2, "{c:?} is wide");
+        }
+        for c in ' '..='~' {
+            assert_eq!(columns_of(c), c.width().unwrap_or(0), "{c:?}");
         }
     }
 
@@ -614,7 +701,9 @@ mod tests {
             }
             // A colour open at a line's end is closed there and reopened.
             for line in wrapped.lines() {
-                assert_eq!(open_style("", line), "", "{line:?} leaves a colour open");
+                let mut active = String::new();
+                open_style(&mut active, line);
+                assert_eq!(active, "", "{line:?} leaves a colour open");
             }
         }
     }

@@ -22,6 +22,7 @@ use super::{
     Header, MAX_TRANSCRIPT_BYTES, SaveError, SavedCommand, SavedState, bounded_transcript, file_of,
     fingerprint, now, slot_path, to_text,
 };
+use crate::picture::Picture;
 use crate::story::{Command, Game, Snapshot};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -479,7 +480,8 @@ impl Autosaver {
         journaled: bool,
     ) -> Result<Job, SaveError> {
         let path = slot_path(dir, slot)?;
-        let state = game.snapshot();
+        // The writer reads no picture: none is copied for it.
+        let state = game.saved_snapshot();
         let undo = game.undo_history();
         let first = undo.first().map_or(game.log().len(), |s| s.log_len);
         let (others, player) = game.policies();
@@ -514,7 +516,15 @@ impl Autosaver {
         };
         // The undo history is in log order: the fresh ones are its tail.
         let from = undo.partition_point(|s| s.log_len < valid);
-        let fresh: Vec<Snapshot> = undo[from..].to_vec();
+        let fresh: Vec<Snapshot> = (undo[from..].iter())
+            .map(|s| Snapshot {
+                world: s.world.clone(),
+                story: s.story.clone(),
+                policy_rng: s.policy_rng.clone(),
+                log_len: s.log_len,
+                picture: Picture::default(),
+            })
+            .collect();
         let said = match self.sent.said {
             Some((id, total)) if id == transcript.id => transcript.since(total).map(str::to_string),
             _ => None,

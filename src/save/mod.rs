@@ -35,6 +35,7 @@ pub mod hash;
 pub mod journal;
 mod load;
 mod lock;
+pub mod ron_text;
 mod slots;
 pub mod types;
 
@@ -212,12 +213,23 @@ pub fn rules_hash(scene: &Scene) -> u64 {
     scene.rules_hash()
 }
 
+/// `bytes` in lower-case hex, two digits a byte (as `{:02x}` writes each).
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(2 * bytes.len());
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
+    }
+    out
+}
+
 impl RngPosition {
     pub fn of(rng: &ChaCha8Rng) -> Result<RngPosition, String> {
         let word_pos = u64::try_from(rng.get_word_pos())
             .map_err(|_| "a random stream is past 2^64 draws".to_string())?;
         Ok(RngPosition {
-            key: rng.get_seed().iter().map(|b| format!("{b:02x}")).collect(),
+            key: hex(&rng.get_seed()),
             stream: rng.get_stream(),
             word_pos,
         })
@@ -432,12 +444,26 @@ pub(crate) fn file_of(
 /// older saves as before.
 pub fn to_text(file: &SaveFile) -> Result<String, String> {
     // Pretty at the top so a person can read the header; the bulky state on few lines.
-    let config = ron::ser::PrettyConfig::default()
-        .depth_limit(2)
-        .escape_strings(false);
-    let mut text = ron::ser::to_string_pretty(file, config).map_err(|err| err.to_string())?;
+    // The same bytes as `ron` writes (see [`ron_text`]), for a fraction of
+    // its work; `ron` itself for what that writer leaves to it.
+    let mut text = match ron_text::to_string_pretty(file, SAVE_DEPTH) {
+        Ok(text) => text,
+        Err(_) => to_text_by_ron(file)?,
+    };
     seal(&mut text);
     Ok(text)
+}
+
+/// How deep a save's RON is laid out a field a line.
+const SAVE_DEPTH: usize = 2;
+
+/// A save's RON as `ron` itself writes it, unsealed: what [`to_text`]'s
+/// own writer is held to, byte for byte (the tests), and its fallback.
+pub fn to_text_by_ron(file: &SaveFile) -> Result<String, String> {
+    let config = ron::ser::PrettyConfig::default()
+        .depth_limit(SAVE_DEPTH)
+        .escape_strings(false);
+    ron::ser::to_string_pretty(file, config).map_err(|err| err.to_string())
 }
 
 /// The last line of a save (format 3 on): FNV-1a of every byte before it.
@@ -699,6 +725,13 @@ pub fn bounded_transcript(transcript: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_is_what_format_writes() {
+        let bytes: Vec<u8> = (0..=255).collect();
+        let by_format: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex(&bytes), by_format);
+    }
 
     #[test]
     fn rng_positions_round_trip() {

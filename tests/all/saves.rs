@@ -453,6 +453,48 @@ fn strings_of_every_kind_round_trip_through_a_save() {
     assert_eq!(save::read(&dir.join("odd.ron")).expect("reads"), file);
 }
 
+/// The save writer of our own writes what `ron` writes, byte for byte:
+/// whole saves and autosave-shaped ones (no log, transcript or
+/// fingerprints), of every shipped battle and role, through each game.
+#[test]
+fn saves_are_the_bytes_ron_writes() {
+    let mut compared = 0;
+    for scene in scenes() {
+        for (n, role) in scene.roles().map(|c| c.id.clone()).enumerate() {
+            let mut game = random_game(&scene, &role, 11 + n as u64);
+            let mut steps = 0;
+            loop {
+                let mut file = save::save_file(&mut game, "a transcript \"with\" quotes\n中文")
+                    .expect("a save");
+                let whole = save::to_text(&file).expect("text");
+                assert_eq!(
+                    save::reseal(&save::to_text_by_ron(&file).expect("ron")),
+                    whole,
+                    "{} {role} step {steps}",
+                    scene.id()
+                );
+                file.log.clear();
+                file.checkpoints.clear();
+                file.transcript.clear();
+                let bare = save::to_text(&file).expect("text");
+                assert_eq!(
+                    save::reseal(&save::to_text_by_ron(&file).expect("ron")),
+                    bare,
+                    "{} {role} step {steps}, bare",
+                    scene.id()
+                );
+                compared += 2;
+                if game.is_over() || steps >= 40 {
+                    break;
+                }
+                play_out(&mut game, 1);
+                steps += 1;
+            }
+        }
+    }
+    assert!(compared > 100, "{compared}");
+}
+
 // ----------------------------------------------------------------------- undo
 
 #[test]

@@ -1,0 +1,829 @@
+//! A writer of RON for saves: the same bytes as `ron` 0.12's pretty
+//! serialiser with the configuration saves use (`PrettyConfig::default()`,
+//! a depth limit, `escape_strings(false)`), for a fraction of its work.
+//!
+//! `ron` checks every field's and type's name character by character as an
+//! identifier (twice: once to validate it, once to decide whether it needs
+//! `r#`), and formats every integer through `core::fmt`; for a save's world
+//! of a few hundred fields rewritten at every autosave that was most of the
+//! writer thread's work. Here a name that is plain ASCII (all of the save
+//! format's are) is written as it is, integers are written by hand, and the
+//! layout rules are `ron`'s own, step for step (including its `is_empty`
+//! flag, which is one for the whole serialiser, not one per level).
+//!
+//! Anything this writer does not do the same as `ron` without doubt (a name
+//! that is not plain ASCII, bytes, 128-bit integers, `ron`'s raw values)
+//! is refused with [`Unsupported`], and the caller writes with `ron` itself.
+//! Tests hold the two byte for byte over real saves and hand-made values.
+
+use serde::ser::{self, Serialize};
+use std::fmt::Write as _;
+
+/// What this writer leaves to `ron`.
+#[derive(Debug)]
+pub struct Unsupported(String);
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unsupported {}
+
+impl ser::Error for Unsupported {
+    fn custom<T: std::fmt::Display>(msg: T) -> Self {
+        Unsupported(msg.to_string())
+    }
+}
+
+type Result<T> = std::result::Result<T, Unsupported>;
+
+/// `value` as `ron::ser::to_string_pretty(value, PrettyConfig::default()
+/// .depth_limit(depth_limit).escape_strings(false))` writes it, or
+/// [`Unsupported`].
+pub fn to_string_pretty<T: ?Sized + Serialize>(value: &T, depth_limit: usize) -> Result<String> {
+    let mut writer = Writer {
+        out: String::with_capacity(4096),
+        indent: 0,
+        limit: depth_limit,
+        is_empty: None,
+        seen: [(0, 0); SEEN],
+    };
+    value.serialize(&mut writer)?;
+    Ok(writer.out)
+}
+
+const NEW_LINE: &str = "\n";
+const INDENTOR: &str = "    ";
+const SEPARATOR: &str = " ";
+
+struct Writer {
+    out: String,
+    indent: usize,
+    limit: usize,
+    /// `ron`'s flag: set by a compound's start, cleared by any compound's end.
+    is_empty: Option<bool>,
+    /// Names found plain, by address and length ([`Writer::seen`]).
+    seen: [(usize, usize); SEEN],
+}
+
+/// How many names [`Writer::seen`] remembers (a save has some sixty).
+const SEEN: usize = 128;
+
+/// Whether `name` is written as it is by `ron`: plain ASCII letters, digits
+/// and `_`, not starting with a digit, and not one of its reserved words
+/// (those would get `r#`; refused here, so `ron` writes them).
+fn plain(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    match bytes.first() {
+        Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {}
+        _ => return false,
+    }
+    bytes
+        .iter()
+        .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        // The reserved words all start with one of these letters.
+        && !(matches!(bytes[0], b't' | b'f' | b'S' | b'N' | b'i')
+            && matches!(
+            name,
+            "true"
+                | "false"
+                | "Some"
+                | "None"
+                | "inf"
+                | "inff32"
+                | "inff64"
+                | "NaN"
+                | "NaNf32"
+                | "NaNf64"
+        ))
+}
+
+impl Writer {
+    /// Whether `name` was found plain before: the names are the program's
+    /// own (`&'static`), so one found once is the same name when seen again
+    /// at the same address.
+    fn seen(&mut self, name: &'static str) -> bool {
+        let at = name.as_ptr() as usize;
+        let slot = (at >> 3 ^ name.len()) % SEEN;
+        if self.seen[slot] == (at, name.len()) {
+            return true;
+        }
+        if !plain(name) {
+            return false;
+        }
+        self.seen[slot] = (at, name.len());
+        true
+    }
+
+    fn identifier(&mut self, name: &'static str) -> Result<()> {
+        if !self.seen(name) {
+            return Err(Unsupported(format!("the name `{name}`")));
+        }
+        self.out.push_str(name);
+        Ok(())
+    }
+
+    /// A type's name, which `ron` validates but does not write (a plain
+    /// name is valid; anything else is left to `ron`).
+    fn type_name(&mut self, name: &'static str) -> Result<()> {
+        if !self.seen(name) {
+            return Err(Unsupported(format!("the type name `{name}`")));
+        }
+        Ok(())
+    }
+
+    fn unsigned(&mut self, mut value: u64) {
+        let mut buf = [0u8; 20];
+        let mut at = buf.len();
+        loop {
+            at -= 1;
+            buf[at] = b'0' + (value % 10) as u8;
+            value /= 10;
+            if value == 0 {
+                break;
+            }
+        }
+        // Digits only: always UTF-8.
+        self.out
+            .push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
+    }
+
+    fn signed(&mut self, value: i64) {
+        if value < 0 {
+            self.out.push('-');
+        }
+        self.unsigned(value.unsigned_abs());
+    }
+
+    fn start_indent(&mut self) {
+        self.indent += 1;
+        if self.indent <= self.limit && !self.is_empty.unwrap_or(false) {
+            self.out.push_str(NEW_LINE);
+        }
+    }
+
+    fn write_indent(&mut self) {
+        if self.indent <= self.limit {
+            for _ in 0..self.indent {
+                self.out.push_str(INDENTOR);
+            }
+        }
+    }
+
+    fn end_indent(&mut self) {
+        if self.indent <= self.limit && !self.is_empty.unwrap_or(false) {
+            for _ in 1..self.indent {
+                self.out.push_str(INDENTOR);
+            }
+        }
+        self.indent -= 1;
+        self.is_empty = None;
+    }
+
+    /// Between the members of a pretty compound (array, map, struct).
+    fn between(&mut self, first: &mut bool) {
+        if *first {
+            *first = false;
+        } else {
+            self.out.push(',');
+            if self.indent <= self.limit {
+                self.out.push_str(NEW_LINE);
+            } else {
+                self.out.push_str(SEPARATOR);
+            }
+        }
+        self.write_indent();
+    }
+
+    /// The end of a pretty compound, before its closing bracket.
+    fn close(&mut self, first: bool) {
+        if !first && self.indent <= self.limit {
+            self.out.push(',');
+            self.out.push_str(NEW_LINE);
+        }
+        self.end_indent();
+    }
+
+    fn string(&mut self, value: &str) {
+        if value.contains('"') || value.contains('\\') {
+            let mut count = 0usize;
+            let mut max = 0usize;
+            for c in value.chars() {
+                if c == '#' {
+                    count += 1;
+                    max = max.max(count);
+                } else {
+                    count = 0;
+                }
+            }
+            self.out.push('r');
+            for _ in 0..=max {
+                self.out.push('#');
+            }
+            self.out.push('"');
+            self.out.push_str(value);
+            self.out.push('"');
+            for _ in 0..=max {
+                self.out.push('#');
+            }
+        } else {
+            self.out.push('"');
+            self.out.push_str(value);
+            self.out.push('"');
+        }
+    }
+
+    fn float(&mut self, value: f64) {
+        if value.is_nan() && value.is_sign_negative() {
+            self.out.push('-');
+        }
+        // Whole numbers well inside f64's exact integers print as `ron`
+        // (`{:?}`) prints them, `75.0`; the rest go through `{:?}` itself.
+        if value.fract() == 0.0 && value.abs() < 1e15 && !(value == 0.0 && value.is_sign_negative())
+        {
+            self.signed(value as i64);
+            self.out.push_str(".0");
+        } else {
+            let _ = write!(self.out, "{value:?}");
+        }
+    }
+}
+
+/// A compound in progress: `first` until its first member is written.
+struct Compound<'a> {
+    w: &'a mut Writer,
+    first: bool,
+}
+
+impl<'a> ser::Serializer for &'a mut Writer {
+    type Ok = ();
+    type Error = Unsupported;
+    type SerializeSeq = Compound<'a>;
+    type SerializeTuple = Compound<'a>;
+    type SerializeTupleStruct = Compound<'a>;
+    type SerializeTupleVariant = Compound<'a>;
+    type SerializeMap = Compound<'a>;
+    type SerializeStruct = Compound<'a>;
+    type SerializeStructVariant = Compound<'a>;
+
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.out.push_str(if v { "true" } else { "false" });
+        Ok(())
+    }
+
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.signed(v.into());
+        Ok(())
+    }
+
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.signed(v.into());
+        Ok(())
+    }
+
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.signed(v.into());
+        Ok(())
+    }
+
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.signed(v);
+        Ok(())
+    }
+
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.unsigned(v.into());
+        Ok(())
+    }
+
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.unsigned(v.into());
+        Ok(())
+    }
+
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.unsigned(v.into());
+        Ok(())
+    }
+
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.unsigned(v);
+        Ok(())
+    }
+
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        if v.is_nan() && v.is_sign_negative() {
+            self.out.push('-');
+        }
+        let _ = write!(self.out, "{v:?}");
+        Ok(())
+    }
+
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.float(v);
+        Ok(())
+    }
+
+    fn serialize_char(self, v: char) -> Result<()> {
+        self.out.push('\'');
+        if v == '\\' || v == '\'' {
+            self.out.push('\\');
+        }
+        self.out.push(v);
+        self.out.push('\'');
+        Ok(())
+    }
+
+    fn serialize_str(self, v: &str) -> Result<()> {
+        self.string(v);
+        Ok(())
+    }
+
+    fn serialize_bytes(self, _: &[u8]) -> Result<()> {
+        Err(Unsupported("bytes".into()))
+    }
+
+    fn serialize_none(self) -> Result<()> {
+        self.out.push_str("None");
+        Ok(())
+    }
+
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        self.out.push_str("Some(");
+        value.serialize(&mut *self)?;
+        self.out.push(')');
+        Ok(())
+    }
+
+    fn serialize_unit(self) -> Result<()> {
+        self.out.push_str("()");
+        Ok(())
+    }
+
+    fn serialize_unit_struct(self, name: &'static str) -> Result<()> {
+        self.type_name(name)?;
+        self.serialize_unit()
+    }
+
+    fn serialize_unit_variant(
+        self,
+        name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        self.type_name(name)?;
+        self.identifier(variant)
+    }
+
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        // `ron`'s raw values pass through here under a name of their own,
+        // which is not a plain type name.
+        self.type_name(name)?;
+        self.out.push('(');
+        value.serialize(&mut *self)?;
+        self.out.push(')');
+        Ok(())
+    }
+
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.type_name(name)?;
+        self.identifier(variant)?;
+        self.out.push('(');
+        value.serialize(&mut *self)?;
+        self.out.push(')');
+        Ok(())
+    }
+
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a>> {
+        self.out.push('[');
+        if let Some(len) = len {
+            self.is_empty = Some(len == 0);
+        }
+        self.start_indent();
+        Ok(Compound {
+            w: self,
+            first: true,
+        })
+    }
+
+    fn serialize_tuple(self, _len: usize) -> Result<Compound<'a>> {
+        self.out.push('(');
+        Ok(Compound {
+            w: self,
+            first: true,
+        })
+    }
+
+    fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<Compound<'a>> {
+        self.type_name(name)?;
+        self.serialize_tuple(len)
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a>> {
+        self.type_name(name)?;
+        self.identifier(variant)?;
+        self.out.push('(');
+        Ok(Compound {
+            w: self,
+            first: true,
+        })
+    }
+
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a>> {
+        self.out.push('{');
+        if let Some(len) = len {
+            self.is_empty = Some(len == 0);
+        }
+        self.start_indent();
+        Ok(Compound {
+            w: self,
+            first: true,
+        })
+    }
+
+    fn serialize_struct(self, name: &'static str, len: usize) -> Result<Compound<'a>> {
+        // `ron` writes ranges of numbers (structs named `Range` …) its own
+        // way only when asked to; a plain struct otherwise.
+        self.type_name(name)?;
+        self.out.push('(');
+        self.is_empty = Some(len == 0);
+        self.start_indent();
+        Ok(Compound {
+            w: self,
+            first: true,
+        })
+    }
+
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a>> {
+        self.type_name(name)?;
+        self.identifier(variant)?;
+        self.out.push('(');
+        self.is_empty = Some(len == 0);
+        self.start_indent();
+        Ok(Compound {
+            w: self,
+            first: true,
+        })
+    }
+
+    fn serialize_i128(self, _: i128) -> Result<()> {
+        Err(Unsupported("128-bit integers".into()))
+    }
+
+    fn serialize_u128(self, _: u128) -> Result<()> {
+        Err(Unsupported("128-bit integers".into()))
+    }
+}
+
+impl Compound<'_> {
+    /// Between a tuple's members: always on one line.
+    fn tuple_member<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.first {
+            self.first = false;
+        } else {
+            self.w.out.push(',');
+            self.w.out.push_str(SEPARATOR);
+        }
+        value.serialize(&mut *self.w)
+    }
+
+    fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        self.w.between(&mut self.first);
+        self.w.identifier(key)?;
+        self.w.out.push(':');
+        self.w.out.push_str(SEPARATOR);
+        value.serialize(&mut *self.w)
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.w.between(&mut self.first);
+        value.serialize(&mut *self.w)
+    }
+
+    fn end(self) -> Result<()> {
+        self.w.close(self.first);
+        self.w.out.push(']');
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.tuple_member(value)
+    }
+
+    fn end(self) -> Result<()> {
+        self.w.out.push(')');
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.tuple_member(value)
+    }
+
+    fn end(self) -> Result<()> {
+        self.w.out.push(')');
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.tuple_member(value)
+    }
+
+    fn end(self) -> Result<()> {
+        self.w.out.push(')');
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        self.w.between(&mut self.first);
+        key.serialize(&mut *self.w)
+    }
+
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.w.out.push(':');
+        self.w.out.push_str(SEPARATOR);
+        value.serialize(&mut *self.w)
+    }
+
+    fn end(self) -> Result<()> {
+        self.w.close(self.first);
+        self.w.out.push('}');
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(key, value)
+    }
+
+    fn end(self) -> Result<()> {
+        self.w.close(self.first);
+        self.w.out.push(')');
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(key, value)
+    }
+
+    fn end(self) -> Result<()> {
+        self.w.close(self.first);
+        self.w.out.push(')');
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Serialize;
+    use std::collections::BTreeMap;
+
+    fn by_ron<T: Serialize>(value: &T, depth: usize) -> String {
+        let config = ron::ser::PrettyConfig::default()
+            .depth_limit(depth)
+            .escape_strings(false);
+        ron::ser::to_string_pretty(value, config).expect("ron writes it")
+    }
+
+    fn same<T: Serialize + std::fmt::Debug>(value: &T) {
+        for depth in [0, 1, 2, 3, 5, usize::MAX] {
+            let ours = to_string_pretty(value, depth).expect("writes it");
+            assert_eq!(ours, by_ron(value, depth), "depth {depth}: {value:?}");
+        }
+    }
+
+    #[derive(Debug, Serialize)]
+    struct Empty {}
+
+    #[derive(Debug, Serialize)]
+    struct Unit;
+
+    #[derive(Debug, Serialize)]
+    struct Wrap(u32);
+
+    #[derive(Debug, Serialize)]
+    struct Pair(i32, String);
+
+    #[derive(Debug, Serialize)]
+    enum Kind {
+        Plain,
+        One(f64),
+        Two(u8, bool),
+        Named { a: Vec<u32>, b: Option<char> },
+        Hollow {},
+    }
+
+    #[derive(Debug, Serialize)]
+    struct Skips {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        gone: Option<u32>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        none: Vec<u32>,
+    }
+
+    #[derive(Debug, Serialize)]
+    struct Deep {
+        name: String,
+        floats: Vec<f64>,
+        ints: (i64, u64, i8, u16),
+        kinds: Vec<Kind>,
+        map: BTreeMap<String, Vec<Option<Wrap>>>,
+        empty_map: BTreeMap<u8, u8>,
+        nested: Vec<Vec<Vec<Pair>>>,
+        empty: Empty,
+        unit: Unit,
+        unit_value: (),
+        skips: Vec<Skips>,
+        chars: Vec<char>,
+        after: bool,
+    }
+
+    #[test]
+    fn writes_what_ron_writes() {
+        let strings = [
+            "",
+            "plain",
+            "say \"hi\"",
+            r"back\slash",
+            "hashes # ## \"###\" #",
+            "line\nbreak\ttab",
+            "中文，破折号——和框线 ┌─┐",
+            "\u{0}\u{7f}\u{200b}",
+        ];
+        let floats = [
+            0.0,
+            -0.0,
+            1.0,
+            -6.0,
+            75.0,
+            0.1,
+            -6.814955040227166,
+            1e15,
+            1e16,
+            123456789012345.0,
+            1e-7,
+            1e300,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        for s in strings {
+            same(&s);
+            same(&vec![s.to_string(), s.to_string()]);
+        }
+        for f in floats {
+            same(&f);
+            same(&(f as f32));
+        }
+        let deep = Deep {
+            name: strings.join("|"),
+            floats: floats.to_vec(),
+            ints: (i64::MIN, u64::MAX, -1, 0),
+            kinds: vec![
+                Kind::Plain,
+                Kind::One(2.5),
+                Kind::Two(7, true),
+                Kind::Named {
+                    a: vec![],
+                    b: Some('\''),
+                },
+                Kind::Named {
+                    a: vec![1, 2, 3],
+                    b: Some('\\'),
+                },
+                Kind::Named {
+                    a: vec![4],
+                    b: None,
+                },
+                Kind::Hollow {},
+            ],
+            map: [
+                ("a".to_string(), vec![Some(Wrap(1)), None]),
+                ("b \"q\"".to_string(), vec![]),
+            ]
+            .into_iter()
+            .collect(),
+            empty_map: BTreeMap::new(),
+            nested: vec![
+                vec![],
+                vec![vec![], vec![Pair(-3, "x".into()), Pair(4, "y\"".into())]],
+            ],
+            empty: Empty {},
+            unit: Unit,
+            unit_value: (),
+            skips: vec![
+                Skips {
+                    gone: None,
+                    none: vec![],
+                },
+                Skips {
+                    gone: Some(3),
+                    none: vec![],
+                },
+                Skips {
+                    gone: None,
+                    none: vec![9],
+                },
+            ],
+            chars: vec!['a', '中', '\'', '\\', '"', '\n'],
+            after: false,
+        };
+        same(&deep);
+        same(&vec![deep]);
+        same(&Vec::<u8>::new());
+        same(&Some(Some(Unit)));
+        same(&Skips {
+            gone: None,
+            none: vec![],
+        });
+    }
+
+    #[test]
+    fn leaves_to_ron_what_it_does_not_write_alike() {
+        #[derive(Serialize)]
+        struct Odd {
+            r#true: u8,
+        }
+        assert!(to_string_pretty(&Odd { r#true: 1 }, 2).is_err());
+        assert!(to_string_pretty(&serde_bytes_like(), 2).is_err());
+    }
+
+    fn serde_bytes_like() -> impl Serialize {
+        struct Bytes;
+        impl Serialize for Bytes {
+            fn serialize<S: ser::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+                s.serialize_bytes(b"ab")
+            }
+        }
+        Bytes
+    }
+}
