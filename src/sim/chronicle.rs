@@ -139,11 +139,18 @@ pub enum Entry {
 #[derive(Debug, Clone, Default)]
 pub struct Chronicle {
     pub entries: Vec<Entry>,
+    /// Nobody reads this turn's entries (a simulated game): none are kept.
+    /// The systems never read the chronicle to decide anything, so the
+    /// turn plays the same either way.
+    pub off: bool,
 }
 
 impl Chronicle {
+    #[inline]
     pub fn push(&mut self, entry: Entry) {
-        self.entries.push(entry);
+        if !self.off {
+            self.entries.push(entry);
+        }
     }
 
     /// One entry per zone where men died, from `dead` (zone-major, a count
@@ -155,6 +162,9 @@ impl Chronicle {
         n_sides: usize,
         entry: impl Fn(usize, u32, Vec<(usize, u32)>) -> Entry,
     ) {
+        if self.off {
+            return;
+        }
         for (zone, by_side) in dead.chunks(n_sides.max(1)).enumerate() {
             let men: u32 = by_side.iter().sum();
             if men > 0 {

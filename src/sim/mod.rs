@@ -558,6 +558,7 @@ impl Battle {
 
     /// Runs one turn and returns what happened in it.
     pub fn step(&mut self) -> Vec<Entry> {
+        self.schedule.io.chronicle.off = false;
         self.run_turn();
         // The next turn's list starts as large as this one's: one
         // allocation, not one per doubling.
@@ -567,9 +568,10 @@ impl Battle {
     }
 
     /// Runs one turn for a caller that tells nothing of it (a simulated
-    /// game): what happened is dropped in place, the list's memory kept
-    /// for the next turn, instead of handed over in a new list every turn.
+    /// game): its chronicle is not kept (`Chronicle::off`), and what was
+    /// put in it whole (the haze's entries) is dropped in place.
     pub fn step_quiet(&mut self) {
+        self.schedule.io.chronicle.off = true;
         self.run_turn();
         self.schedule.io.chronicle.entries.clear();
     }
