@@ -270,27 +270,32 @@ fn undo_takes_back_a_whole_wait_and_redo_gives_it_back() {
 /// The enemy coming into sight across a river, where none of the player's
 /// men stand, is told, and `wait` stops for it (Sarhu as Du Song, seed 23,
 /// waiting at the Hun River for the boats: the banners came onto Sarhu hill
-/// at 14:00 and nothing was said; `wait` ran on through the night).
+/// at 14:00, nothing was said, `wait` ran on through the night, and no
+/// choice came while they stood there).
 #[test]
 fn the_enemy_coming_into_sight_across_the_river_is_told_and_stops_wait() {
     let out = common::play_script("sarhu", "du-song", 23, Locale::En, "next\n2\nwait\nquit\n");
     let told = out
         .find("The Later Jin come into sight at Sarhu hill")
         .unwrap_or_else(|| panic!("the banners on the hill are told:\n{out}"));
-    let stopped = out[told..]
-        .find("(Stopped: the enemy is in sight.)")
-        .unwrap_or_else(|| panic!("`wait` stops for them:\n{out}"));
+    let rest = &out[told..];
+    let prompt = rest.find("> ").expect("a prompt after it");
     assert!(
-        !out[told..told + stopped].contains("── Turn"),
+        !rest[..prompt].contains("── Turn"),
         "`wait` stops on the turn they come:\n{out}"
     );
-    // Told once: standing there in plain sight afterwards is not news.
+    assert!(
+        rest[..prompt].contains("the banners hold Sarhu hill"),
+        "Du Song is asked what to do about them:\n{out}"
+    );
+    // Told once: standing there in plain sight afterwards is told no more.
     let zh = common::play_script(
         "sarhu",
         "du-song",
         23,
         Locale::ZhHans,
-        "next\n2\nnext\nnext\nnext\nnext\nnext\nnext\nnext\nquit\n",
+        &format!("next\n2\nwait\n1\n{}quit\n", "next\n".repeat(6)),
     );
     assert_eq!(zh.matches("萨尔浒山出现后金旗号").count(), 1, "{zh}");
+    assert!(zh.contains("── 二更（22:00）"), "the turns went on: {zh}");
 }
