@@ -26,7 +26,7 @@
 use crate::scene::{MoraleState, Scene};
 use crate::sim::state::{UnitRecord, WorldState, ZoneRecord};
 use crate::sim::weather::Weather;
-use crate::sim::{CommanderState, Field, UnitInfo};
+use crate::sim::{CommanderState, Field, UnitSpec};
 
 /// How well an enemy unit was made out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -757,7 +757,7 @@ impl Picture {
         &self,
         field: &Field,
         body: Body,
-        of: impl Fn(usize, &UnitInfo) -> bool,
+        of: impl Fn(usize, &UnitSpec) -> bool,
     ) -> Reckoning {
         let (mut seen, mut unseen, mut matched, mut worst) = (0u32, 0u32, 0usize, Clarity::Close);
         let mut any_seen = false;
@@ -787,7 +787,7 @@ impl Picture {
 
     /// How many men the commander reckons the enemy units `of` have lost:
     /// the men he saw fall, as he reckoned them.
-    pub fn reckon_losses(&self, field: &Field, of: impl Fn(usize, &UnitInfo) -> bool) -> Reckoning {
+    pub fn reckon_losses(&self, field: &Field, of: impl Fn(usize, &UnitSpec) -> bool) -> Reckoning {
         let mut lost = 0u32;
         let mut any = false;
         for (idx, info) in field.units.iter().enumerate() {

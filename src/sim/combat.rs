@@ -10,8 +10,8 @@
 use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
 use super::components::{
-    CommanderState, Location, Modifier, Morale, Orders, Strength, UnitInfo, UnitOrder, Vision,
-    ZoneIdx,
+    CommanderState, Location, Modifier, Morale, Orders, Strength, UnitInfo, UnitOrder, UnitSpec,
+    Vision, ZoneIdx,
 };
 use super::field::Field;
 
@@ -33,23 +33,25 @@ pub fn state_factor(state: MoraleState) -> f64 {
 
 /// What combat needs of a unit that can fight, read once, in unit-index
 /// order; `lost` is what it loses, written back once every zone is fought.
+/// Kept small (56 bytes): the list is walked several times a sub-step, and
+/// at a million units it is half a million fighters. Its quality, for the
+/// rare test at a charge, is the field's, by `idx`.
 #[derive(Debug, Clone, Copy)]
 struct Fighter {
     /// The unit, to write its losses to.
     entity: Entity,
     idx: usize,
     side: usize,
-    men: u32,
-    state: MoraleState,
-    order: UnitOrder,
-    mounted: bool,
     melee: f64,
     missile: f64,
-    /// Its quality (0..1), for the test at a charge.
-    quality: f64,
-    /// Where it stands.
-    zone: usize,
+    men: u32,
     lost: u32,
+    state: MoraleState,
+    mounted: bool,
+    /// Ordered to hold where it stands.
+    holds: bool,
+    /// Ordered on to another zone (on the march).
+    marching: bool,
 }
 
 /// The combat system's working lists, kept between turns so a turn
@@ -268,6 +270,7 @@ pub fn combat_system(
             charge(
                 here,
                 fighters,
+                &field.units,
                 (info_zone.cover, deep),
                 (rules, dt),
                 charged,
@@ -313,20 +316,23 @@ pub fn combat_system(
             );
         }
     }
+    // The last unit (by index) that lost men, if any did: found once, for
+    // the stir and for writing the losses.
+    let last_hit = (fighters.iter())
+        .filter(|fighter| fighter.lost > 0)
+        .map(|fighter| fighter.idx)
+        .max();
     // Men lost, a unit broken by a charge or a commander fallen.
-    if !falls.is_empty()
-        || charged.iter().any(|&(_, _, broke)| broke)
-        || fighters.iter().any(|fighter| fighter.lost > 0)
-    {
+    if !falls.is_empty() || charged.iter().any(|&(_, _, broke)| broke) || last_hit.is_some() {
         super::stir(stirs);
     }
     mark_falls(falls, commanders, chronicle);
     write_charges(charged, fighters, chronicle, units);
-    write_losses(fighters, lost, units);
+    write_losses(fighters, last_hit, lost, units);
     if falls.is_empty() {
         return;
     }
-    shock_the_led(falls, rules, units);
+    shock_the_led(falls, field, units);
 }
 
 /// Which zones hold fighting units of two sides or more (`fronts`, per
@@ -379,23 +385,25 @@ fn gather_fighters(
     let gather = |fighters: &mut Vec<Fighter>,
                   by_zone: &mut Vec<Vec<usize>>,
                   (entity, info, strength, location, orders, morale): UnitItem| {
+        // (By index; by the scene's name of its kind for an index the
+        // field has not.)
         let kind = field
             .kind_rules(info.idx)
-            .unwrap_or_else(|| rules.kind(&info.kind));
+            .or_else(|| field.units.get(info.idx).map(|spec| rules.kind(&spec.kind)))
+            .unwrap_or_else(|| rules.kind(&crate::scene::UnitKind::new("")));
         by_zone[location.zone].push(fighters.len());
         fighters.push(Fighter {
             entity,
             idx: info.idx,
             side: info.side,
-            men: strength.men,
-            state: morale.state,
-            order: orders.order,
-            mounted: info.mounted,
             melee: kind.melee,
             missile: kind.missile,
-            quality: info.quality,
-            zone: location.zone,
+            men: strength.men,
             lost: 0,
+            state: morale.state,
+            mounted: info.mounted,
+            holds: orders.order == UnitOrder::Hold,
+            marching: matches!(orders.order, UnitOrder::MoveTo(to) if to != location.zone),
         });
     };
     let empty = |fighters: &mut Vec<Fighter>, by_zone: &mut Vec<Vec<usize>>| {
@@ -524,7 +532,7 @@ fn share_losses(
             if fighter.state == MoraleState::Routing {
                 weight *= rules.routing_exposure;
             }
-            if fighter.order == UnitOrder::Hold && fighter.state != MoraleState::Routing {
+            if fighter.holds && fighter.state != MoraleState::Routing {
                 weight *= 1.0 - cover * 0.5;
             }
             weight
@@ -564,6 +572,7 @@ fn share_losses(
 fn charge(
     here: &[usize],
     fighters: &mut [Fighter],
+    specs: &[UnitSpec],
     (cover, deep): (f64, bool),
     (rules, dt): (&Rules, f64),
     charged: &mut Vec<(usize, f64, bool)>,
@@ -573,6 +582,8 @@ fn charge(
     if deep {
         return;
     }
+    // A unit's quality (0..1): the scene's.
+    let quality = |idx: usize| specs.get(idx).map_or(0.0, |spec| spec.quality);
     let charging = |fighter: &Fighter| {
         fighter.mounted && matches!(fighter.state, MoraleState::Steady | MoraleState::Rallied)
     };
@@ -595,8 +606,7 @@ fn charge(
         if horse <= 0.0 || foot <= 0.0 {
             continue;
         }
-        let marching = matches!(fighter.order, UnitOrder::MoveTo(to) if to != fighter.zone);
-        let ground = if marching {
+        let ground = if fighter.marching {
             1.0
         } else {
             (1.0 - cover).clamp(0.0, 1.0)
@@ -608,7 +618,7 @@ fn charge(
         let shock = rules.charge_morale * exposure * dt;
         let broke = rules.charge_rout > 0.0
             && rng.chance(super::field::per_step(
-                (rules.charge_rout * (1.0 - fighter.quality) * exposure).clamp(0.0, 1.0),
+                (rules.charge_rout * (1.0 - quality(fighter.idx)) * exposure).clamp(0.0, 1.0),
                 dt,
             ));
         if broke {
@@ -710,12 +720,14 @@ fn mark_falls(
 /// walk over the units: a lookup of each fighter by its entity cost more
 /// than the walk (in a small battle most units fight). `lost`: scratch, per
 /// unit index.
-fn write_losses(fighters: &[Fighter], lost: &mut Vec<u32>, units: &mut Fighters) {
-    let Some(last) = (fighters.iter())
-        .filter(|fighter| fighter.lost > 0)
-        .map(|fighter| fighter.idx)
-        .max()
-    else {
+/// `last_hit`: the greatest index of a fighter that lost men (none: none did).
+fn write_losses(
+    fighters: &[Fighter],
+    last_hit: Option<usize>,
+    lost: &mut Vec<u32>,
+    units: &mut Fighters,
+) {
+    let Some(last) = last_hit else {
         return;
     };
     lost.clear();
@@ -736,7 +748,8 @@ fn write_losses(fighters: &[Fighter], lost: &mut Vec<u32>, units: &mut Fighters)
 /// The shock of each fall to the men of the fallen, on the field and able
 /// to fight or flee (each unit its own): half of `fall_shock` for a wound,
 /// all of it for death or capture.
-fn shock_the_led(falls: &[(usize, Fate)], rules: &Rules, units: &mut Fighters) {
+fn shock_the_led(falls: &[(usize, Fate)], field: &Field, units: &mut Fighters) {
+    let rules = &field.rules;
     let shock = |fate: Fate| {
         if fate == Fate::Wounded {
             -rules.fall_shock / 2.0
@@ -749,7 +762,7 @@ fn shock_the_led(falls: &[(usize, Fate)], rules: &Rules, units: &mut Fighters) {
             continue;
         }
         for &(commander, fate) in falls.iter() {
-            if info.leader == Some(commander) {
+            if field.units.get(info.idx).and_then(|spec| spec.leader) == Some(commander) {
                 let shock = shock(fate);
                 morale.value = (morale.value + shock).clamp(0.0, 100.0);
                 morale.push(Modifier::CommanderFell, shock);

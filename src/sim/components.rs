@@ -12,9 +12,15 @@ use crate::scene::{Compass, Fate, MoraleState};
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// What never changes about a unit.
-#[derive(Component, Debug, Clone)]
-pub struct UnitInfo {
+/// What never changes about a unit (but its side, which a change of side
+/// rewrites in the world's copy): the scene's, one for each unit in the
+/// field ([`super::Field`]'s `units`, by index). The world's units carry
+/// only the part of it the turn's walks over every unit read
+/// ([`UnitInfo`]); the rest is looked up here by index, by the few that
+/// need it (a unit's walk over a million units reads every byte of its
+/// components, wanted or not).
+#[derive(Debug, Clone)]
+pub struct UnitSpec {
     pub idx: usize,
     pub side: usize,
     pub kind: crate::scene::UnitKind,
@@ -27,6 +33,34 @@ pub struct UnitInfo {
     pub leader: Option<usize>,
     /// Its place in the queue at a crossing (higher goes first).
     pub precedence: u32,
+}
+
+/// What a unit in the world is, as every walk over the units reads it:
+/// its index, its side now, and the traits read for every unit (32 bytes;
+/// the rest of the scene's [`UnitSpec`] is the field's, by `idx`).
+#[derive(Component, Debug, Clone, PartialEq)]
+pub struct UnitInfo {
+    pub idx: usize,
+    pub side: usize,
+    /// Its morale at the opening (what recovery and a leader lift it toward).
+    pub start_morale: f64,
+    /// Its men at the opening (in the room the flags leave).
+    pub start_men: u32,
+    pub may_surrender: bool,
+    pub mounted: bool,
+}
+
+impl From<&UnitSpec> for UnitInfo {
+    fn from(spec: &UnitSpec) -> UnitInfo {
+        UnitInfo {
+            idx: spec.idx,
+            side: spec.side,
+            start_morale: spec.start_morale,
+            start_men: spec.start_men,
+            may_surrender: spec.may_surrender,
+            mounted: spec.mounted,
+        }
+    }
 }
 
 /// Men in the unit now.

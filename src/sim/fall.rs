@@ -21,7 +21,8 @@ use bevy_ecs::prelude::*;
 /// gets better: a wounded commander may still be killed or taken, a dead one
 /// stays dead.
 pub fn fall(world: &mut World, commander: usize, fate: Fate, entries: &mut Vec<Entry>) {
-    let shock = world.resource::<Field>().rules.fall_shock;
+    let field = world.resource::<Field>().clone();
+    let shock = field.rules.fall_shock;
     let mut fell = false;
     let mut query = world.query::<&mut CommanderState>();
     for mut state in query.iter_mut(world) {
@@ -45,7 +46,10 @@ pub fn fall(world: &mut World, commander: usize, fate: Fate, entries: &mut Vec<E
     };
     let mut query = world.query::<(&UnitInfo, &Location, &mut Morale)>();
     for (info, location, mut morale) in query.iter_mut(world) {
-        if info.leader == Some(commander) && location.present && morale.state.can_fight_or_flee() {
+        if field.units.get(info.idx).and_then(|spec| spec.leader) == Some(commander)
+            && location.present
+            && morale.state.can_fight_or_flee()
+        {
             morale.value = (morale.value + delta).clamp(0.0, 100.0);
             morale.push(morale::Modifier::CommanderFell, delta);
         }

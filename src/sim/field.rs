@@ -1,7 +1,7 @@
 //! The field: what does not change during a battle — the zone graph, the
 //! rules, the units' fixed traits — held as a resource for every system.
 
-use super::components::UnitInfo;
+use super::components::UnitSpec;
 use crate::scene::{Crossing, Lost, Rules, Scene};
 use bevy_ecs::prelude::*;
 use std::collections::VecDeque;
@@ -86,7 +86,7 @@ pub struct FieldData {
     pub step_scale: f64,
     pub zones: Vec<ZoneInfo>,
     pub neighbours: Vec<Vec<usize>>,
-    pub units: Vec<UnitInfo>,
+    pub units: Vec<UnitSpec>,
     /// Per unit (by index): which of `kind_rules` is its kind's, looked up
     /// once, not by name each turn (an index, not a copy of the rules for
     /// each of a million units).
@@ -171,7 +171,7 @@ impl Field {
             .units()
             .iter()
             .enumerate()
-            .map(|(idx, unit)| UnitInfo {
+            .map(|(idx, unit)| UnitSpec {
                 idx,
                 side: unit.side.idx(),
                 kind: unit.kind.clone(),

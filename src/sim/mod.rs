@@ -56,7 +56,7 @@ use rng::BattleRng;
 use rumor::{Rumor, Rumors};
 use std::sync::Arc;
 
-pub use components::{CommanderState, Strength, UnitInfo, ZoneIdx};
+pub use components::{CommanderState, Strength, UnitInfo, UnitSpec, ZoneIdx};
 use weather::{Burning, Passage, Weather};
 
 /// The turn counter.
@@ -583,10 +583,17 @@ impl Battle {
             clock.turn = clock.turn.saturating_add(1);
             self.turn = clock.turn;
         }
-        // A fold over the table (`for_each`): no check per unit.
+        // A fold over the table (`for_each`): no check per unit. Written
+        // only where there is something to clear: a unit's morale is not
+        // written (nor marked changed) for nothing, which at a million
+        // units is a write of every one's back to memory.
         self.morale
             .iter_mut(&mut self.world)
-            .for_each(|mut morale| morale.last.clear());
+            .for_each(|mut morale| {
+                if !morale.last.is_empty() {
+                    morale.last.clear();
+                }
+            });
         self.schedule.run(&mut self.world);
     }
 
@@ -1075,7 +1082,8 @@ impl Battle {
                 }
                 let query = &mut self.queries.change_side;
                 for (mut info, mut orders) in query.iter_mut(&mut self.world) {
-                    let led = commander.is_some() && info.leader == commander;
+                    let led = commander.is_some()
+                        && self.field.units.get(info.idx).and_then(|spec| spec.leader) == commander;
                     if Some(info.idx) == unit || led {
                         info.side = side;
                         orders.order = UnitOrder::Hold;

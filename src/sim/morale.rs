@@ -16,7 +16,7 @@
 
 use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
-use super::components::{CommanderState, MoraleUnits, UnitInfo, UnitOrder, Vision};
+use super::components::{CommanderState, MoraleUnits, UnitInfo, UnitOrder, UnitSpec, Vision};
 pub use super::components::{MAX_LAST, MAX_NOTED, Modifier, Morale};
 use super::field::Field;
 
@@ -230,6 +230,7 @@ pub fn morale_system(
         n,
         withdrawn,
         places,
+        units: &field.units,
         rng,
         chronicle,
         rallying: &mut *rallying,
@@ -537,6 +538,8 @@ struct Turn<'a> {
     n: usize,
     withdrawn: &'a [bool],
     places: &'a [Place],
+    /// The scene's units (by index): what the world's do not carry.
+    units: &'a [UnitSpec],
     rng: &'a mut BattleRng,
     chronicle: &'a mut Chronicle,
     /// The rally's notes of each unit as its morale leaves it.
@@ -764,14 +767,18 @@ impl Turn<'_> {
         withdrew: bool,
     ) -> (MoraleState, bool) {
         let (rules, dt) = (self.rules, self.dt);
+        // The scene's traits of the unit, read only by the few it concerns.
+        let units = self.units;
+        let spec = || units.get(info.idx);
+        let quality = || spec().map_or(0.0, |spec| spec.quality);
         let cascade = !old.is_broken()
             && value < rules.steady_above
-            && felt_share > rules.cascade_base + rules.cascade_quality * info.quality;
+            && felt_share > rules.cascade_base + rules.cascade_quality * quality();
         // An ordered withdrawal that turns into flight (drawn only when on).
         let flight = withdrew
             && !old.is_broken()
             && rules.withdraw_rout > 0.0
-            && self.rng.chance(rules.withdraw_rout * (1.0 - info.quality));
+            && self.rng.chance(rules.withdraw_rout * (1.0 - quality()));
         let new = if cascade || flight {
             MoraleState::Routing
         } else {
@@ -779,7 +786,7 @@ impl Turn<'_> {
                 MoraleState::Steady | MoraleState::Rallied if value < rules.waver_below => {
                     if value < rules.rout_below
                         && self.rng.chance(super::field::per_step(
-                            rout_chance(value, info.quality, rules.rout_below),
+                            rout_chance(value, quality(), rules.rout_below),
                             dt,
                         ))
                     {
@@ -792,7 +799,7 @@ impl Turn<'_> {
                 MoraleState::Wavering
                     if value < rules.rout_below
                         && self.rng.chance(super::field::per_step(
-                            rout_chance(value, info.quality, rules.rout_below),
+                            rout_chance(value, quality(), rules.rout_below),
                             dt,
                         )) =>
                 {

@@ -521,7 +521,7 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
                 zone: from,
                 room,
                 flowing: room * flow,
-                precedence: info.precedence,
+                precedence: field.units.get(info.idx).map_or(0, |spec| spec.precedence),
             });
         }
         let goal = if routing {
@@ -1142,7 +1142,9 @@ impl MovementScratch {
                         }
                         next
                     } else {
-                        orders.progress += crowds.passed(zone, own_room, info.precedence) / per_man;
+                        let precedence =
+                            field.units.get(info.idx).map_or(0, |spec| spec.precedence);
+                        orders.progress += crowds.passed(zone, own_room, precedence) / per_man;
                         if orders.progress < f64::from(strength.men) || mover.stepped {
                             break 'unit;
                         }

@@ -5,7 +5,8 @@
 //! rebuilt from the scene and never stored.
 
 use super::components::{
-    CommanderState, Location, Morale, Orders, Strength, UnitInfo, UnitOrder, Vision, ZoneIdx,
+    CommanderState, Location, Morale, Orders, Strength, UnitInfo, UnitOrder, UnitSpec, Vision,
+    ZoneIdx,
 };
 use super::field::Field;
 use super::haze::Haze;
@@ -116,7 +117,7 @@ pub struct UnitRecord {
 
 impl UnitRecord {
     /// The side it fights for now.
-    pub fn side(&self, info: &UnitInfo) -> usize {
+    pub fn side(&self, info: &UnitSpec) -> usize {
         self.side.unwrap_or(info.side)
     }
 }
@@ -579,32 +580,29 @@ impl WorldState {
         for entity in owned {
             world.despawn(entity);
         }
-        let unit_infos = world.resource::<Field>().units.clone();
-        let n_sides = world.resource::<Field>().n_sides;
+        let field = world.resource::<Field>().clone();
+        let n_sides = field.n_sides;
         // In batches: the tables are made the size of the batch, not grown
         // by doubling.
-        world.spawn_batch(
-            unit_infos
-                .into_iter()
-                .zip(&self.units)
-                .map(|(mut info, unit)| {
-                    // A side changed by the story (a side out of range, from a
-                    // hand-edited save, is ignored rather than indexed).
-                    if let Some(side) = unit.side.filter(|side| *side < n_sides) {
-                        info.side = side;
-                    }
-                    (
-                        info,
-                        Strength {
-                            men: unit.men,
-                            lost_this_turn: unit.lost_this_turn,
-                        },
-                        unit.location,
-                        unit.orders,
-                        unit.morale.clone(),
-                    )
-                }),
-        );
+        world.spawn_batch(field.units.iter().map(UnitInfo::from).zip(&self.units).map(
+            |(mut info, unit)| {
+                // A side changed by the story (a side out of range, from a
+                // hand-edited save, is ignored rather than indexed).
+                if let Some(side) = unit.side.filter(|side| *side < n_sides) {
+                    info.side = side;
+                }
+                (
+                    info,
+                    Strength {
+                        men: unit.men,
+                        lost_this_turn: unit.lost_this_turn,
+                    },
+                    unit.location,
+                    unit.orders,
+                    unit.morale.clone(),
+                )
+            },
+        ));
         world.spawn_batch(self.commanders.iter().cloned());
         world.spawn_batch(self.zones.iter().enumerate().map(|(idx, zone)| {
             (

@@ -32,6 +32,10 @@ pub struct SurrenderScratch {
     /// [`SurrenderScratch::find_candidates`].
     may: Vec<(usize, Entity)>,
     units_seen: usize,
+    /// The last sub-step had candidates: this one's walk for them sums
+    /// the men of each side and zone too (`men`), which a sub-step with
+    /// candidates reads, rather than walking every unit again for them.
+    sum_men: bool,
 }
 
 /// A unit that may give up this turn, where it stands as the turn's
@@ -58,11 +62,11 @@ impl SurrenderScratch {
     /// together, on a restore that needs it: every old entity is then gone).
     /// When many units may surrender, one walk over them all finds the
     /// candidates for less than a look-up of each (several steps of a walk).
-    fn find_candidates(&mut self, units: &Units) {
+    /// Whether `men` was summed on the way (see [`Self::candidates_by_walk`]).
+    fn find_candidates(&mut self, units: &Units, (n, n_sides): (usize, usize)) -> bool {
         let count = units.iter().len();
         if count == self.units_seen && self.may.len() * 8 >= count {
-            self.candidates_by_walk(units);
-            return;
+            return self.candidates_by_walk(units, (n, n_sides));
         }
         if count != self.units_seen || !self.candidates_from_kept(units) {
             self.may.clear();
@@ -89,18 +93,29 @@ impl SurrenderScratch {
                 "a kept list of the units that may surrender"
             );
         }
+        false
     }
 
     /// The candidates among all the units: one read-only walk (a fold over
     /// the query's tables), sorted when the world holds the units out of
-    /// index order.
-    fn candidates_by_walk(&mut self, units: &Units) {
-        let candidates = &mut self.candidates;
+    /// index order. When the last sub-step had candidates, the same walk
+    /// sums the men of each side and zone (`men`, as
+    /// [`men_by_place`] does): whether it did.
+    fn candidates_by_walk(&mut self, units: &Units, (n, n_sides): (usize, usize)) -> bool {
+        let summing = self.sum_men;
+        let (candidates, men) = (&mut self.candidates, &mut self.men);
         candidates.clear();
+        if summing {
+            men.clear();
+            men.resize(n * n_sides, 0.0);
+        }
         let mut order = Rising::default();
         units
             .iter()
-            .for_each(|(entity, info, _, location, _, morale)| {
+            .for_each(|(entity, info, strength, location, _, morale)| {
+                if summing {
+                    add_men(men, n, info, strength, location, morale);
+                }
                 if info.may_surrender
                     && location.present
                     && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
@@ -118,6 +133,7 @@ impl SurrenderScratch {
         if !order.rose() {
             candidates.sort_unstable_by_key(|candidate| candidate.idx);
         }
+        summing
     }
 
     /// The candidates among the units in `may`; false when one of those is
@@ -161,14 +177,16 @@ pub fn surrender_system(
     // Only a broken or wavering unit that may surrender can: most turns
     // there is none, and a look at the few the scene lets surrender ends
     // the turn's surrenders.
-    scratch.find_candidates(units);
+    let summed = scratch.find_candidates(units, (n, n_sides));
     let SurrenderScratch {
         open,
         men,
         crowd,
         candidates,
+        sum_men,
         ..
     } = &mut *scratch;
+    *sum_men = !candidates.is_empty();
     if candidates.is_empty() {
         return;
     }
@@ -180,16 +198,11 @@ pub fn surrender_system(
         }
     }
     // The men of each side in each zone: whole men, the same sums in any
-    // order (a fold over the tables).
-    men.clear();
-    men.resize(n * n_sides, 0.0);
-    units
-        .iter()
-        .for_each(|(_, info, strength, location, _, morale)| {
-            if location.present && morale.state.can_fight_or_flee() {
-                men[info.side * n + location.zone] += f64::from(strength.men);
-            }
-        });
+    // order (a fold over the tables), unless the walk for the candidates
+    // summed them already.
+    if !summed {
+        men_by_place(men, (n, n_sides), units);
+    }
     let enemy_in =
         |side: usize, zone: usize| (0..n_sides).any(|s| s != side && men[s * n + zone] > 0.0);
     // Each candidate's case is judged on the units as they stand before
@@ -244,6 +257,36 @@ pub fn surrender_system(
     }
     if surrendered {
         super::stir(&mut io.stirs);
+    }
+}
+
+/// The men of each side in each zone (`side * zones + zone`): those on the
+/// field able to fight or flee, in whole men (a fold over the tables).
+fn men_by_place(men: &mut Vec<f64>, (n, n_sides): (usize, usize), units: &Units) {
+    men.clear();
+    men.resize(n * n_sides, 0.0);
+    units
+        .iter()
+        .for_each(|(_, info, strength, location, _, morale)| {
+            add_men(men, n, info, strength, location, morale);
+        });
+}
+
+/// A unit's men to its side's in its zone ([`men_by_place`]).
+#[inline(always)]
+fn add_men(
+    men: &mut [f64],
+    n: usize,
+    info: &UnitInfo,
+    strength: &Strength,
+    location: &Location,
+    morale: &Morale,
+) {
+    if location.present
+        && morale.state.can_fight_or_flee()
+        && let Some(slot) = men.get_mut(info.side * n + location.zone)
+    {
+        *slot += f64::from(strength.men);
     }
 }
 
