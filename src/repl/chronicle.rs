@@ -56,6 +56,9 @@ pub struct Memory {
     /// Zones where, by his latest word, the enemy stood in a body at the
     /// last turn's end: his coming there is told no more.
     enemy_seen: BTreeSet<usize>,
+    /// Zones where the enemy was told coming into sight before: his next
+    /// coming there is told as coming again.
+    enemy_appeared: BTreeSet<usize>,
     /// The turn header shows the wind: a change need not be told again.
     pub header_tells_wind: bool,
 }
@@ -1175,11 +1178,16 @@ impl View<'_> {
                 continue;
             }
             found.raise(Alert::EnemySighted);
+            let key = if memory.enemy_appeared.insert(*zone) {
+                Say::EnemyAppears
+            } else {
+                Say::EnemyAppearsAgain
+            };
             found.say(
                 4,
                 men,
                 self.t(
-                    Say::EnemyAppears,
+                    key,
                     &[
                         ("enemy", self.enemy_name()),
                         ("zone", self.zone_name(*zone)),

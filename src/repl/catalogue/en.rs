@@ -778,6 +778,9 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::CrossMany => "{list} come through {ford} to {zone}.",
         Say::EnemyComes => "{enemy} come on at {zone}.",
         Say::EnemyAppears => "{enemy} come into sight at {zone}: {men} men, by the look of them.",
+        Say::EnemyAppearsAgain => {
+            "{enemy} come out at {zone} again: {men} men, by the look of them."
+        }
         Say::FireStarts => "Fire takes hold at {zone}.",
         Say::FireSpreads => "The fire spreads to {zone}.",
         Say::FireOut => "The fire at {zone} burns out.",

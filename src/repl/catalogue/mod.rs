@@ -323,6 +323,7 @@ phrases! {
         CrossMany,
         EnemyComes,
         EnemyAppears,
+        EnemyAppearsAgain,
         FireStarts,
         FireSpreads,
         FireOut,

@@ -1025,6 +1025,7 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::Cross | Say::CrossMany => "{list}经{ford}抵达{zone}。",
         Say::EnemyComes => "{enemy}向{zone}压来。",
         Say::EnemyAppears => "{zone}出现{enemy}旗号，望去{men}人。",
+        Say::EnemyAppearsAgain => "{zone}又见{enemy}旗号，望去{men}人。",
         Say::FireStarts => "{zone}火起。",
         Say::FireSpreads => "火势蔓延至{zone}。",
         Say::FireOut => "{zone}的火烧尽了。",
