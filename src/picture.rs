@@ -139,11 +139,23 @@ pub struct Picture {
     pub enemy: Vec<Option<Sighting>>,
     /// Per unit: the last word of an own unit (None for the enemy's).
     pub own: Vec<Option<OwnWord>>,
-    /// Own units cut off at the last look whose word came again this turn,
-    /// each with the word he had of it before: what to tell of it.
+    /// Own units not heard of at the last look as they were then whose
+    /// word came this turn (again after a silence, or a rider's report of
+    /// a unit out of his sight), each with the word he had of it before:
+    /// what to tell of it. (One heard of by riders till then and in his
+    /// sight now is not among them: what it does is told as it happens.)
     pub word_again: Vec<(usize, OwnWord)>,
+    /// Of `word_again`, the units whose word came by a rider of the
+    /// regular stream (it was on its way at the last look), not after a
+    /// silence: told as a report, not as word at last.
+    pub by_rider: Vec<usize>,
     /// Reports on their way: (turn they arrive, unit, sighting).
     pending: Vec<(u32, usize, Sighting)>,
+    /// Word of own units on its way: (turn it arrives, unit, word).
+    own_pending: Vec<(u32, usize, OwnWord)>,
+    /// Per unit: no word of the own unit could reach him at the last look
+    /// (cut off, or running and sending none).
+    silent: Vec<bool>,
     /// Per unit: the first sighting that ever reached the commander (for
     /// the reveal: what he believed of it first).
     pub first: Vec<Option<Sighting>>,
@@ -329,7 +341,10 @@ impl Picture {
             enemy: vec![None; n],
             own: vec![None; n],
             word_again: Vec::new(),
+            by_rider: Vec::new(),
             pending: Vec::new(),
+            own_pending: Vec::new(),
+            silent: vec![false; n],
             first: vec![None; n],
             watched: vec![None; n],
             seen_lost: vec![0; n],
@@ -369,44 +384,116 @@ impl Picture {
         self.turn = turn;
     }
 
-    /// Own units: exact while a rider can reach them, else the last word.
+    /// Own units: exact where the commander sees them (his own zone, or
+    /// one next to it in sight); elsewhere the word a rider brings, as old
+    /// as the ride from there (the courier rules that carry his orders and
+    /// the reports of the enemy); none from a unit cut off or running.
     fn hear_own(&mut self, survey: &Survey, turn: u32) {
         let (field, world, side) = (survey.field, survey.world, self.side);
-        // A second look in the same turn keeps the turn's word of units cut off till now.
+        // A second look in the same turn keeps the turn's word of units
+        // cut off till now, and sends this turn's riders again.
         let last_look = self.turn;
-        if turn != last_look {
+        let first_look = turn != last_look;
+        if first_look {
             self.word_again.clear();
+            self.by_rider.clear();
         }
+        self.own_pending.retain(|(_, _, word)| word.turn != turn);
+        if self.silent.len() != world.units.len() {
+            self.silent = vec![false; world.units.len()];
+        }
+        // The word each unit's last word replaced this look, where that
+        // one was older than the last look: what to tell of it.
+        let mut replaced: Vec<(usize, OwnWord)> = Vec::new();
         for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
             if record.side(info) != side {
                 self.own[idx] = None;
                 continue;
             }
-            let reach = !record.location.present
-                || self.at.is_none()
-                || survey
-                    .hops
-                    .get(record.location.zone)
-                    .is_some_and(|h| h.is_some());
+            let present = record.location.present;
+            let zone = record.location.zone;
+            // Turns before its word reaches him (None: none comes).
+            let soon = match self.at {
+                _ if !present => Some(0),
+                None => Some(0),
+                Some(at) if zone == at || survey.sight(at, zone).is_some() => Some(0),
+                Some(_) => survey.delay(zone, record.morale.state),
+            };
             // A unit that comes onto the field is heard of (the scene tells
             // its arrival), whether or not riders can reach it after.
-            let arrived = record.location.present
+            let arrived = present
                 && self.own[idx]
                     .as_ref()
                     .is_some_and(|word| !word.record.location.present);
-            if reach
-                && !arrived
-                && turn != last_look
-                && let Some(old) = self.own[idx].as_ref().filter(|w| w.turn < last_look)
-            {
-                self.word_again.push((idx, old.clone()));
+            let word = || OwnWord {
+                turn,
+                record: record.clone(),
+            };
+            if arrived || self.own[idx].is_none() {
+                self.own[idx] = Some(word());
+                continue;
             }
-            if reach || arrived || self.own[idx].is_none() {
-                self.own[idx] = Some(OwnWord {
-                    turn,
-                    record: record.clone(),
-                });
+            match soon {
+                Some(0) => self.put(idx, word(), last_look, &mut replaced),
+                Some(d) => self.own_pending.push((turn + d, idx, word())),
+                None => {}
             }
+        }
+        // Riders come in: each word noted unless a newer one came.
+        let mut k = 0;
+        while k < self.own_pending.len() {
+            if self.own_pending[k].0 <= turn {
+                let (_, idx, word) = self.own_pending.swap_remove(k);
+                if self.own[idx].as_ref().is_some_and(|w| w.turn < word.turn) {
+                    self.put(idx, word, last_look, &mut replaced);
+                }
+            } else {
+                k += 1;
+            }
+        }
+        self.own_pending
+            .sort_by_key(|(at, idx, w)| (*at, *idx, w.turn));
+        if first_look {
+            for (idx, old) in replaced {
+                let late = self.own[idx].as_ref().is_some_and(|w| w.turn < turn);
+                if self.silent[idx] {
+                    self.word_again.push((idx, old));
+                } else if late {
+                    self.by_rider.push(idx);
+                    self.word_again.push((idx, old));
+                }
+                // Heard of by riders till now, and in his sight now: what
+                // it does is told as it happens.
+            }
+            for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
+                let cut = record.side(info) == side
+                    && record.location.present
+                    && self.at.is_some_and(|at| {
+                        record.location.zone != at
+                            && survey.sight(at, record.location.zone).is_none()
+                            && survey
+                                .delay(record.location.zone, record.morale.state)
+                                .is_none()
+                    });
+                self.silent[idx] = cut;
+            }
+        }
+    }
+
+    /// Notes word of own unit `idx`, keeping in `replaced` the word it
+    /// replaces when that one was older than the last look.
+    fn put(
+        &mut self,
+        idx: usize,
+        word: OwnWord,
+        last_look: u32,
+        replaced: &mut Vec<(usize, OwnWord)>,
+    ) {
+        if let Some(old) = self.own[idx].replace(word)
+            && old.turn < last_look
+            && !replaced.iter().any(|(u, _)| *u == idx)
+        {
+            replaced.push((idx, old));
         }
     }
 
@@ -414,6 +501,10 @@ impl Picture {
     /// truth (the ending's losses table counts the side as it gathers, not
     /// as the last rider found it; the enemy is still as reckoned).
     pub fn muster(&mut self, field: &Field, world: &WorldState) {
+        // Riders' reports are overtaken by the muster (and its table).
+        let rider = std::mem::take(&mut self.by_rider);
+        self.word_again.retain(|(unit, _)| !rider.contains(unit));
+        self.own_pending.clear();
         for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
             if record.side(info) == self.side
                 && let Some(word) = self.own.get_mut(idx)

@@ -27,7 +27,7 @@ use super::numbers::Sure;
 use super::render::{View, wind_band, wind_phrase};
 use super::wrap::capitalize;
 use crate::picture::Bearing;
-use crate::scene::{Compass, Locale};
+use crate::scene::{Compass, Locale, MoraleState};
 use crate::sim::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -725,14 +725,28 @@ impl View<'_> {
         }
     }
 
-    /// Own units cut off until now whose word came again this turn: where
-    /// they are, how many, in what state, and the men lost since.
+    /// Own units not heard of as they were at the last look whose word
+    /// came this turn: where they are, how many, in what state, and the men
+    /// lost since the word before. Word after a silence (cut off, or
+    /// running) is word at last; a rider's report of a unit out of his
+    /// sight is told as a rider's, with the hour he was sent.
     fn tell_word_again(&self, found: &mut Found) {
         let l = self.locale;
+        let trouble = |state: MoraleState| match state {
+            MoraleState::Steady | MoraleState::Rallied => 0,
+            MoraleState::Wavering => 1,
+            MoraleState::Routing => 2,
+            MoraleState::Surrendered | MoraleState::Shattered => 3,
+        };
+        // Per (word at last, place, hour): the reports, and whether any is
+        // worse than the word before.
+        type Report = (usize, u32, u32, MoraleState);
+        let mut riders: BTreeMap<(bool, usize, u32), (Vec<Report>, bool)> = BTreeMap::new();
         for (unit, before) in &self.known.picture.word_again {
-            let Some(now) = self.known.own_unit(*unit) else {
+            let Some(word) = self.known.own.get(*unit).and_then(Option::as_ref) else {
                 continue;
             };
+            let now = &word.record;
             if !now.location.present {
                 continue;
             }
@@ -743,23 +757,64 @@ impl View<'_> {
             if same {
                 continue;
             }
+            // Word at last after a silence, told with the hour of the
+            // last word; a rider's report, with the hour he was sent.
+            let rider = self.known.picture.by_rider.contains(unit);
+            let hour = if rider { word.turn } else { before.turn };
+            let report = (*unit, now.men, lost, now.morale.state);
+            let worse = trouble(now.morale.state) > trouble(before.record.morale.state);
+            let group = riders.entry((!rider, now.location.zone, hour)).or_default();
+            group.0.push(report);
+            group.1 |= worse;
+        }
+        // One sentence per place and hour. Word at last stops `wait`; a
+        // rider's report is ranked by what it says: losses and a worse
+        // state first, a march with the marches.
+        for ((at_last, zone, hour), (reports, worse)) in riders {
+            let units: Vec<usize> = reports.iter().map(|r| r.0).collect();
+            let men: u32 = reports.iter().map(|r| r.1).sum();
+            let lost: u32 = reports.iter().map(|r| r.2).sum();
+            let mut states: Vec<MoraleState> = Vec::new();
+            for r in &reports {
+                if !states.contains(&r.3) {
+                    states.push(r.3);
+                }
+            }
+            let states: Vec<String> = states
+                .iter()
+                .map(|s| catalogue::state_name(l, *s).to_string())
+                .collect();
+            let n_states = states.len();
+            let rank = if at_last {
+                found.raise(Alert::Story);
+                1
+            } else if lost >= TRIVIAL {
+                found.raise(Alert::Attacked);
+                1
+            } else if worse {
+                4
+            } else {
+                7
+            };
+            let (one, many) = match (at_last, lost > 0) {
+                (true, true) => (Say::NewsLost, Say::NewsLostMany),
+                (true, false) => (Say::News, Say::NewsMany),
+                (false, true) => (Say::RiderLost, Say::RiderLostMany),
+                (false, false) => (Say::Rider, Say::RiderMany),
+            };
             let args = vec![
-                ("unit", self.unit_name(*unit)),
-                (
-                    "since",
-                    catalogue::time_words(l, self.minute_of(before.turn)),
-                ),
-                ("zone", self.zone_name(now.location.zone)),
-                ("men", self.told_men(now.men, true)),
-                (
-                    "state",
-                    catalogue::state_name(l, now.morale.state).to_string(),
-                ),
+                ("list", self.name_list(&units)),
+                ("since", catalogue::time_words(l, self.minute_of(hour))),
+                ("zone", self.zone_name(zone)),
+                ("men", self.told_men(men, true)),
+                ("state", catalogue::name_list(l, states, n_states)),
                 ("lost", self.told_men(lost, true)),
             ];
-            let key = if lost > 0 { Say::NewsLost } else { Say::News };
-            found.raise(Alert::Story);
-            found.say(1, now.men.max(lost), self.t(key, &args));
+            found.say(
+                rank,
+                men.max(lost),
+                self.t(self.pick(&units, one, many), &args),
+            );
         }
     }
 
@@ -786,7 +841,10 @@ impl View<'_> {
         let mut fought = BTreeSet::new();
         for (zone, (own_lost, enemy_lost, own_trampled, enemy_trampled)) in &g.zone_losses {
             let seen = self.sees_zone(*zone);
-            let here = self.own_in(*zone) || *own_lost > 0;
+            // His men there as he has word of them now (where the last word
+            // of men cut off or out of sight put them, he hears only the
+            // sound of it).
+            let here = (self.own_in(*zone) && self.hears_zone(*zone)) || *own_lost > 0;
             let heard = *own_lost + *enemy_lost;
             let enemy_lost = if seen { *enemy_lost } else { 0 };
             let own_lost = *own_lost;

@@ -592,3 +592,73 @@ fn a_scouts_report_in_the_text_is_word_of_the_enemy() {
         "the first word of him"
     );
 }
+
+/// Of his own units the commander knows exactly those he sees; the others
+/// by the word a rider brings, as old as the ride. False-cry as Zhang
+/// Chun, the cry raised: he leads into the ford, blind with smoke, and
+/// his army on the south bank behind him is known by its riders' word,
+/// a turn or more old, until the smoke clears; each word, when it comes,
+/// is the unit as it was when the rider set out.
+#[test]
+fn own_units_out_of_sight_are_known_by_a_riders_word() {
+    let scene = common::scene("false-cry");
+    let (mut game, _) = Game::new(Arc::clone(&scene), "zhang-chun", 1).expect("a game");
+    game.choose(1).expect("the cry");
+    // Per turn, the truth of every unit (to check each word against).
+    let mut truth: Vec<WorldState> = vec![game.world()];
+    let mut late = 0;
+    for _ in 0..6 {
+        if game.is_over() {
+            break;
+        }
+        if game.pending().is_some() {
+            game.choose(1).expect("a choice");
+        }
+        game.next().expect("a turn");
+        let world = game.world();
+        let picture = game.picture();
+        let at = picture.at.expect("he stands somewhere");
+        for (idx, word) in picture.own.iter().enumerate() {
+            let Some(word) = word else { continue };
+            let now = &world.units[idx];
+            if !now.location.present || !word.record.location.present {
+                continue;
+            }
+            if now.location.zone == at {
+                assert_eq!(word.turn, game.turn(), "his own zone is seen: unit {idx}");
+            }
+            if word.turn < game.turn() {
+                late += 1;
+                // The unit as it was when the rider set out.
+                let then = &truth[word.turn as usize].units[idx];
+                assert_eq!(
+                    word.record.men, then.men,
+                    "unit {idx}'s word of turn {}",
+                    word.turn
+                );
+                assert_eq!(word.record.location.zone, then.location.zone);
+            }
+        }
+        truth.push(world);
+    }
+    assert!(late > 0, "some of his army is known only by riders' word");
+    // And the turn tells each rider's word as it comes, with the hour he
+    // set out: the fighting on the south bank is not told as it happens.
+    let transcript = common::play("false-cry", "zhang-chun", 1, Locale::En, &[1, 1, 1, 1]);
+    let turn_1 = transcript
+        .split("── Turn 1 ")
+        .nth(1)
+        .and_then(|t| t.split("── Turn 2 ").next())
+        .expect("turn 1");
+    assert!(!turn_1.contains("Fighting at the south bank"), "{turn_1}");
+    let turn_1 = turn_1.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        turn_1.contains("The sound of fighting comes from the south bank"),
+        "{turn_1}"
+    );
+    let words = transcript.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("Riders from the south bank, sent at 16:15:"),
+        "{transcript}"
+    );
+}

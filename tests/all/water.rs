@@ -395,10 +395,16 @@ fn fire_kills_the_men_in_a_burning_zone_at_its_rate_per_quarter_hour() {
 #[test]
 fn the_fires_dead_are_told_and_shake_the_men() {
     // The player's own foot in the blaze (the enemy's dead in thick smoke
-    // would not be seen), the enemy out on the road.
+    // would not be seen), the enemy out on the road; he stands with his
+    // men (from the road, the smoke hides them: their word would come by
+    // a rider, later).
     let source = camp_on_fire(1.0, 1.0, r#""fire_casualties": 0.1, "fire_burn": 0.0"#)
         .replace(r#"morale: 60, zone: "road""#, r#"morale: 60, zone: "camp""#)
-        .replace(r#"morale: 70, zone: "camp""#, r#"morale: 70, zone: "road""#);
+        .replace(r#"morale: 70, zone: "camp""#, r#"morale: 70, zone: "road""#)
+        .replace(
+            r#"leadership: 5, zone: "road", playable"#,
+            r#"leadership: 5, zone: "camp", playable"#,
+        );
     let scene = parse(&source);
     let en = transcript(&scene, 1, Locale::En, "next\n");
     assert!(

@@ -754,9 +754,23 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::RallyMany => "{list} rally.",
         Say::RoutRallied => "{list} breaks and runs, but rallies.",
         Say::RoutRalliedMany => "{list} break and run, but rally.",
-        Say::News => "Word at last from {unit}, none since {since}: at {zone}, {men} men, {state}.",
+        Say::News => "Word at last from {list}, none since {since}: at {zone}, {men} men, {state}.",
+        Say::NewsMany => {
+            "Word at last from {zone}, none since {since}: {list}, {men} men, {state}."
+        }
         Say::NewsLost => {
-            "Word at last from {unit}, none since {since}: at {zone}, {men} men, {state}; {lost} lost since."
+            "Word at last from {list}, none since {since}: at {zone}, {men} men, {state}; {lost} lost since."
+        }
+        Say::NewsLostMany => {
+            "Word at last from {zone}, none since {since}: {list}, {men} men, {state}; {lost} lost since."
+        }
+        Say::Rider => "A rider from {list}, sent at {since}: at {zone}, {men} men, {state}.",
+        Say::RiderMany => "Riders from {zone}, sent at {since}: {list}, {men} men, {state}.",
+        Say::RiderLost => {
+            "A rider from {list}, sent at {since}: at {zone}, {men} men, {state}; {lost} lost."
+        }
+        Say::RiderLostMany => {
+            "Riders from {zone}, sent at {since}: {list}, {men} men, {state}; {lost} lost."
         }
         Say::Drums => "{commander}'s drums beat at {zone}.",
         Say::DrumsYours => "Your drums beat at {zone}.",

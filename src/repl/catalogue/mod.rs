@@ -302,7 +302,15 @@ phrases! {
         RoutRallied,
         RoutRalliedMany,
         News,
+        NewsMany,
         NewsLost,
+        NewsLostMany,
+        /// Riders' reports of own units out of the commander's sight, per
+        /// place and hour.
+        Rider,
+        RiderMany,
+        RiderLost,
+        RiderLostMany,
         Drums,
         DrumsYours,
         DrumsHeardFar,

@@ -1008,9 +1008,21 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::LossSeen => "{enemy}折损{men}人。",
         Say::Rally | Say::RallyMany => "{list}重整旗鼓。",
         Say::RoutRallied | Say::RoutRalliedMany => "{list}一度溃散奔逃，随即重整旗鼓。",
-        Say::News => "{since}以来音讯全无的{unit}终于有了消息：现在{zone}，兵力{men}人，{state}。",
+        Say::News => "{since}以来音讯全无的{list}终于有了消息：现在{zone}，兵力{men}人，{state}。",
+        Say::NewsMany => {
+            "{since}以来音讯全无的{zone}诸部终于有了消息：{list}，兵力{men}人，{state}。"
+        }
         Say::NewsLost => {
-            "{since}以来音讯全无的{unit}终于有了消息：现在{zone}，兵力{men}人，{state}；其间折损{lost}人。"
+            "{since}以来音讯全无的{list}终于有了消息：现在{zone}，兵力{men}人，{state}；其间折损{lost}人。"
+        }
+        Say::NewsLostMany => {
+            "{since}以来音讯全无的{zone}诸部终于有了消息：{list}，兵力{men}人，{state}；其间折损{lost}人。"
+        }
+        Say::Rider => "{list}{since}遣骑来报：在{zone}，兵力{men}人，{state}。",
+        Say::RiderMany => "{zone}诸部{since}遣骑来报：{list}，兵力{men}人，{state}。",
+        Say::RiderLost => "{list}{since}遣骑来报：在{zone}，兵力{men}人，{state}；折损{lost}人。",
+        Say::RiderLostMany => {
+            "{zone}诸部{since}遣骑来报：{list}，兵力{men}人，{state}；折损{lost}人。"
         }
         Say::Drums => "{commander}的战鼓在{zone}擂响。",
         Say::DrumsYours => "你的战鼓在{zone}擂响。",
