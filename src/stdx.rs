@@ -14,6 +14,14 @@ impl Default for Fnv {
     }
 }
 
+/// "00" to "99", each number's two digits in turn.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
 impl Fnv {
     pub fn bytes(&mut self, bytes: &[u8]) {
         self.0 = bytes.iter().fold(self.0, |hash, &byte| {
@@ -21,17 +29,27 @@ impl Fnv {
         });
     }
 
-    /// `n` in decimal, as `Display` writes it (no string made).
+    /// `n` in decimal, as `Display` writes it (no string made): two digits
+    /// a division (a `Chance` condition's luck hashes three numbers of up
+    /// to 20 digits each time it is read).
     pub fn number(&mut self, mut n: u64) {
         let mut digits = [0u8; 20];
         let mut at = digits.len();
-        loop {
+        while n >= 100 {
+            let pair = (n % 100) as usize * 2;
+            n /= 100;
+            at -= 2;
+            digits[at] = DIGIT_PAIRS[pair];
+            digits[at + 1] = DIGIT_PAIRS[pair + 1];
+        }
+        if n >= 10 {
+            let pair = n as usize * 2;
+            at -= 2;
+            digits[at] = DIGIT_PAIRS[pair];
+            digits[at + 1] = DIGIT_PAIRS[pair + 1];
+        } else {
             at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
+            digits[at] = b'0' + n as u8;
         }
         self.bytes(&digits[at..]);
     }
@@ -71,10 +89,23 @@ mod tests {
 
     #[test]
     fn a_number_hashes_as_its_decimal_text() {
-        for n in [0, 7, 10, 12_345, u64::MAX] {
+        // Every length, and both sides of each power of ten (the digits
+        // are written two at a time).
+        let powers = (0..20).map(|k| 10u64.pow(k));
+        let edges = powers.flat_map(|p| [p.saturating_sub(1), p, p + 1, p.saturating_mul(5)]);
+        let odd = [
+            0,
+            7,
+            10,
+            12_345,
+            0x3fd3_3333_3333_3333,
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        for n in edges.chain(odd) {
             let mut by_number = Fnv::default();
             by_number.number(n);
-            assert_eq!(by_number.0, fnv1a(n.to_string().as_bytes()));
+            assert_eq!(by_number.0, fnv1a(n.to_string().as_bytes()), "{n}");
         }
     }
 

@@ -79,6 +79,10 @@ pub struct CombatScratch {
     /// Per unit index: the men it lost in the sub-step (written back in one
     /// walk over the units).
     lost: Vec<u32>,
+    /// What each side lost in a zone (side, men), for the chronicle: kept
+    /// here, copied into an entry only when the chronicle keeps entries (a
+    /// simulated game's keeps none, and made a list a fight for nothing).
+    report: Vec<(usize, u32)>,
 }
 
 /// Who stands in a zone to fight, as combat first reads the units.
@@ -227,6 +231,7 @@ pub fn combat_system(
         standing,
         charged,
         lost,
+        report,
         ..
     } = scratch;
     falls.clear();
@@ -288,18 +293,19 @@ pub fn combat_system(
             }
         }
         side_losses((men, melee, missile), losses_by_side, rules, dt, rng);
-        let report = share_losses(
+        share_losses(
             here,
             fighters,
             losses_by_side,
             (side_units, exposures),
             info_zone.cover,
             rules,
+            report,
         );
-        if report.iter().any(|(_, lost)| *lost > 0) {
+        if !chronicle.off && report.iter().any(|(_, lost)| *lost > 0) {
             chronicle.push(Entry::Clash {
                 zone,
-                losses: report,
+                losses: report.clone(),
             });
         }
         // A commander where his side is losing may fall (never drawn when
@@ -508,7 +514,7 @@ fn side_losses(
 /// Each side's losses in a zone shared among its units there by exposure
 /// (each fighter's `lost`): routing men die faster, and cover (`cover`)
 /// shelters those that hold. What each side lost, side by side, for the
-/// chronicle.
+/// chronicle: written to `report` (emptied first).
 fn share_losses(
     here: &[usize],
     fighters: &mut [Fighter],
@@ -516,8 +522,9 @@ fn share_losses(
     (side_units, exposures): (&mut Vec<usize>, &mut Vec<f64>),
     cover: f64,
     rules: &Rules,
-) -> Vec<(usize, u32)> {
-    let mut report: Vec<(usize, u32)> = Vec::new();
+    report: &mut Vec<(usize, u32)>,
+) {
+    report.clear();
     for (side, &side_losses) in losses_by_side.iter().enumerate() {
         if side_losses <= 0.0 {
             continue;
@@ -555,7 +562,6 @@ fn share_losses(
         }
         report.push((side, side_lost));
     }
-    report
 }
 
 /// Horse charges foot (rules `charge_morale` and `charge_rout`): in a zone

@@ -16,16 +16,29 @@ use super::morale;
 use crate::scene::Fate;
 use bevy_ecs::prelude::*;
 
+/// The queries a fall walks, kept by the battle (a query made anew for each
+/// fall was most of its cost): the commanders, and the units with where they
+/// stand and their morale.
+pub type FallQueries<'a> = (
+    &'a mut QueryState<&'static mut CommanderState>,
+    &'a mut QueryState<(&'static UnitInfo, &'static Location, &'static mut Morale)>,
+);
+
 /// A commander falls: he is marked, and the units he leads that are on the
 /// field take the shock (half of it when he is only wounded). A fall never
 /// gets better: a wounded commander may still be killed or taken, a dead one
 /// stays dead.
-pub fn fall(world: &mut World, commander: usize, fate: Fate, entries: &mut Vec<Entry>) {
+pub fn fall(
+    world: &mut World,
+    (commanders, units): FallQueries,
+    commander: usize,
+    fate: Fate,
+    entries: &mut Vec<Entry>,
+) {
     let field = world.resource::<Field>().clone();
     let shock = field.rules.fall_shock;
     let mut fell = false;
-    let mut query = world.query::<&mut CommanderState>();
-    for mut state in query.iter_mut(world) {
+    for mut state in commanders.iter_mut(world) {
         if state.idx == commander && matches!(state.fallen, None | Some(Fate::Wounded)) {
             if state.fallen == Some(fate) {
                 continue;
@@ -44,8 +57,7 @@ pub fn fall(world: &mut World, commander: usize, fate: Fate, entries: &mut Vec<E
     } else {
         -shock
     };
-    let mut query = world.query::<(&UnitInfo, &Location, &mut Morale)>();
-    for (info, location, mut morale) in query.iter_mut(world) {
+    for (info, location, mut morale) in units.iter_mut(world) {
         if field.units.get(info.idx).and_then(|spec| spec.leader) == Some(commander)
             && location.present
             && morale.state.can_fight_or_flee()

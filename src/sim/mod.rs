@@ -1050,7 +1050,8 @@ impl Battle {
                 }
             }
             Act::Fall { commander, fate } => {
-                fall::fall(&mut self.world, commander.idx(), *fate, entries);
+                let queries = (&mut self.queries.commanders, &mut self.queries.morale);
+                fall::fall(&mut self.world, queries, commander.idx(), *fate, entries);
             }
             Act::Obscure { zones, by, level } => {
                 let by = by.idx();

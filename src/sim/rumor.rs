@@ -21,7 +21,7 @@ use super::rng::BattleRng;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rumor {
     /// The side the cry is about.
     pub about: usize,
@@ -32,6 +32,36 @@ pub struct Rumor {
     pub reached: Vec<bool>,
     /// Units that have already made up their minds about it.
     pub believers: Vec<usize>,
+}
+
+impl Clone for Rumor {
+    fn clone(&self) -> Self {
+        Rumor {
+            about: self.about,
+            routed: self.routed,
+            credibility: self.credibility,
+            reached: self.reached.clone(),
+            believers: self.believers.clone(),
+        }
+    }
+
+    /// Field by field, into the lists' memory (a derived `clone_from` makes
+    /// both lists anew): a restore writes the cries abroad over the world's.
+    fn clone_from(&mut self, source: &Self) {
+        // Destructured, so a field added to a cry cannot be forgotten here.
+        let Rumor {
+            about,
+            routed,
+            credibility,
+            reached,
+            believers,
+        } = self;
+        *about = source.about;
+        *routed = source.routed;
+        *credibility = source.credibility;
+        reached.clone_from(&source.reached);
+        believers.clone_from(&source.believers);
+    }
 }
 
 #[derive(Resource, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -269,7 +269,7 @@ pub enum StoryError {
 
 /// The story's own state: everything besides the world that a save must
 /// hold, by the scene's typed ids (a save names them: `save::SavedStory`).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, PartialEq, Eq, Default)]
 pub struct StoryState {
     /// (turning point, option) in the order they were decided.
     pub chosen: Vec<(TpId, u32)>,
@@ -301,6 +301,53 @@ pub struct Snapshot {
     /// The played side's picture (`picture.rs`); empty in a snapshot made
     /// from a save file, rebuilt from the world when restored.
     pub picture: Picture,
+}
+
+impl Clone for StoryState {
+    fn clone(&self) -> Self {
+        StoryState {
+            chosen: self.chosen.clone(),
+            happened: self.happened.clone(),
+            flags: self.flags.clone(),
+            pending: self.pending,
+            ended: self.ended,
+            journal: self.journal.clone(),
+            couriers: self.couriers.clone(),
+            since: self.since.clone(),
+            answers: self.answers.clone(),
+        }
+    }
+
+    /// Field by field, into the lists' memory (a derived `clone_from`
+    /// makes every list anew): each look-ahead game of the greedy policy
+    /// starts with one. The sets and maps are copied only when they differ.
+    fn clone_from(&mut self, source: &Self) {
+        // Destructured, so a field added to the story cannot be forgotten here.
+        let StoryState {
+            chosen,
+            happened,
+            flags,
+            pending,
+            ended,
+            journal,
+            couriers,
+            since,
+            answers,
+        } = self;
+        chosen.clone_from(&source.chosen);
+        happened.clone_from(&source.happened);
+        if *flags != source.flags {
+            flags.clone_from(&source.flags);
+        }
+        *pending = source.pending;
+        *ended = source.ended;
+        journal.clone_from(&source.journal);
+        couriers.clone_from(&source.couriers);
+        if *since != source.since {
+            since.clone_from(&source.since);
+        }
+        answers.clone_from(&source.answers);
+    }
 }
 
 impl StoryState {
