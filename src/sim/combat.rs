@@ -812,7 +812,7 @@ mod tests {
         query
             .iter(world)
             .filter(|(info, _)| info.idx == unit)
-            .flat_map(|(_, morale)| morale.last.clone())
+            .flat_map(|(_, morale)| morale.last().to_vec())
             .filter(|(modifier, _)| *modifier == Modifier::Charged)
             .map(|(_, delta)| delta)
             .sum()
