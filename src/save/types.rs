@@ -329,16 +329,17 @@ impl From<&UnitRecord> for SavedUnit {
                     progress,
                     came_from,
                 },
-            morale:
-                Morale {
-                    value,
-                    state,
-                    last,
-                    believes_lost,
-                    fear,
-                },
+            morale,
             side,
         } = unit;
+        let Morale {
+            value,
+            state,
+            believes_lost,
+            fear,
+            ..
+        } = morale;
+        let last = morale.last();
         SavedUnit {
             men: *men,
             lost_this_turn: *lost_this_turn,
@@ -378,13 +379,16 @@ impl From<&SavedUnit> for UnitRecord {
                 progress: unit.orders.progress,
                 came_from: unit.orders.came_from,
             },
-            morale: Morale {
-                value: m.value,
-                state: m.state.into(),
-                last: m.last.iter().map(|(k, d)| ((*k).into(), *d)).collect(),
-                believes_lost: m.believes_lost,
-                fear: m.fear,
-            },
+            morale: Morale::from_parts(
+                m.value,
+                m.state.into(),
+                &m.last
+                    .iter()
+                    .map(|(k, d)| ((*k).into(), *d))
+                    .collect::<Vec<_>>(),
+                m.believes_lost,
+                m.fear,
+            ),
             side: unit.side,
         }
     }

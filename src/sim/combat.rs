@@ -63,6 +63,9 @@ pub struct CombatScratch {
     by_zone: Vec<Vec<usize>>,
     /// Per zone: who stands there to fight.
     fronts: Vec<Front>,
+    /// The fronts of the last sub-step: while they stand (most sub-steps of
+    /// a fight), the walk that finds the fronts gathers the fighters too.
+    guess: Vec<Front>,
     men: Vec<f64>,
     melee: Vec<f64>,
     missile: Vec<f64>,
@@ -232,6 +235,7 @@ pub fn combat_system(
         charged,
         lost,
         report,
+        guess,
         ..
     } = scratch;
     falls.clear();
@@ -241,12 +245,28 @@ pub fn combat_system(
     let n = field.zones.len();
     // Only where men of two sides stand is anybody hurt (or a commander at
     // risk). A turn with none is over at once.
-    if !find_fronts(fronts, n, units) {
+    // When the last sub-step had a front, the fighters are gathered on
+    // the same walk, as if its fronts stood; kept when they did (and the
+    // units were met in index order), gathered again otherwise. Only in a
+    // battle of many units: a few stay in the caches, and a second walk
+    // over them costs less than a guess that failed.
+    let guessed =
+        field.units.len() >= ONE_WALK_FROM && guess.len() == n && guess.contains(&Front::Contested);
+    let any_contested = if guessed {
+        fronts_and_fighters(field, guess, fronts, (fighters, by_zone), units)
+    } else {
+        find_fronts(fronts, n, units)
+    };
+    let gathered = guessed && *fronts == *guess && fighters.is_sorted_by_key(|fighter| fighter.idx);
+    guess.clone_from(fronts);
+    if !any_contested {
         return;
     }
     // A fight: the next sub-step is not quiet.
     *busy = true;
-    gather_fighters(field, fronts, (fighters, by_zone), units);
+    if !gathered {
+        gather_fighters(field, fronts, (fighters, by_zone), units);
+    }
     for (zone, here) in by_zone.iter().enumerate() {
         let info_zone = &field.zones[zone];
         if here.is_empty() {
@@ -434,6 +454,83 @@ fn gather_fighters(
             .filter(joins)
             .for_each(|item| gather(fighters, by_zone, item));
     }
+}
+
+/// The fewest units for which combat finds its fronts and gathers its
+/// fighters on one walk (see [`fronts_and_fighters`]).
+const ONE_WALK_FROM: usize = 4096;
+
+/// Lists a unit that joins the fight among the `fighters`, and where in
+/// that list it is in its zone's list (`by_zone`), as
+/// [`gather_fighters`] does.
+#[inline]
+fn gather_one(
+    field: &Field,
+    fighters: &mut Vec<Fighter>,
+    by_zone: &mut [Vec<usize>],
+    (entity, info, strength, location, orders, morale): UnitItem,
+) {
+    let rules = &field.rules;
+    // (By index; by the scene's name of its kind for an index the
+    // field has not.)
+    let kind = field
+        .kind_rules(info.idx)
+        .or_else(|| field.units.get(info.idx).map(|spec| rules.kind(&spec.kind)))
+        .unwrap_or_else(|| rules.kind(&crate::scene::UnitKind::new("")));
+    by_zone[location.zone].push(fighters.len());
+    fighters.push(Fighter {
+        entity,
+        idx: info.idx,
+        side: info.side,
+        melee: kind.melee,
+        missile: kind.missile,
+        men: strength.men,
+        lost: 0,
+        state: morale.state,
+        mounted: info.mounted,
+        holds: orders.order == UnitOrder::Hold,
+        marching: matches!(orders.order, UnitOrder::MoveTo(to) if to != location.zone),
+    });
+}
+
+/// [`find_fronts`] and, on the same walk, [`gather_fighters`] as if the
+/// fronts were `guess` (the last sub-step's): the fighters are this
+/// sub-step's when the fronts found are the guess.
+fn fronts_and_fighters(
+    field: &Field,
+    guess: &[Front],
+    fronts: &mut Vec<Front>,
+    (fighters, by_zone): (&mut Vec<Fighter>, &mut Vec<Vec<usize>>),
+    units: &Fighters,
+) -> bool {
+    let n = field.zones.len();
+    refill(fronts, n, Front::Empty);
+    by_zone.resize_with(n, Vec::new);
+    by_zone.truncate(n);
+    fighters.clear();
+    for here in by_zone.iter_mut() {
+        here.clear();
+    }
+    let mut any_contested = false;
+    units.iter().for_each(|item| {
+        let (_, info, strength, location, _, morale) = item;
+        if fights(strength, location, morale)
+            && let Some(front) = fronts.get_mut(location.zone)
+        {
+            *front = match *front {
+                Front::Empty => Front::Held(info.side),
+                Front::Held(side) if side != info.side => {
+                    any_contested = true;
+                    Front::Contested
+                }
+                held => held,
+            };
+            if guess.get(location.zone) == Some(&Front::Contested) {
+                gather_one(field, fighters, by_zone, item);
+            }
+        }
+    });
+    any_contested
 }
 
 /// The men of each side in a zone, and how hard they strike in melee and
@@ -818,7 +915,7 @@ mod tests {
         query
             .iter(world)
             .filter(|(info, _)| info.idx == unit)
-            .flat_map(|(_, morale)| morale.last.clone())
+            .flat_map(|(_, morale)| morale.last().to_vec())
             .filter(|(modifier, _)| *modifier == Modifier::Charged)
             .map(|(_, delta)| delta)
             .sum()

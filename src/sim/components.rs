@@ -189,23 +189,44 @@ pub const MAX_LAST: usize = 64;
 /// The largest noted move either way (a save with a larger one is refused).
 pub const MAX_NOTED: f64 = 1e12;
 
-#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The moves of morale a unit noted this turn ([`Morale::last`]): one
+/// pointer in the unit's `Morale` (a `Vec` is three words, and every walk
+/// over the units streams the column), its length and room beside the moves.
+pub type Notes = thin_vec::ThinVec<(Modifier, f64)>;
+
+/// [`Morale`]'s notes hold this turn's moves (some): a turn begins by
+/// unsetting it, which leaves the old moves where they are, unread, until
+/// the unit's first move of the new turn writes over them (a turn's opening
+/// then writes only the unit's own `Morale`, not its notes' memory too).
+const NOTED: u8 = 1;
+/// A shock was noted this turn (a rumor, its commander fallen, the story's
+/// blow): only then are the notes read for one that told against it.
+const SHOCKED: u8 = 2;
+
+#[derive(Component, Debug, Clone)]
 pub struct Morale {
     /// 0..100.
     pub value: f64,
     pub state: MoraleState,
-    /// What moved it this turn, in order.
-    pub last: Vec<(Modifier, f64)>,
+    /// What moved it this turn, in order ([`Morale::last`]), when `flags`
+    /// says [`NOTED`]; past turns' otherwise.
+    notes: Notes,
+    flags: u8,
     /// Believes the last rumor it heard says its side is lost.
     pub believes_lost: bool,
     /// 0..1: fear left from believing its side is lost (only with the rule
     /// `rumor_fear` on); fades by `fear_decay` a turn.
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub fear: f64,
 }
 
-fn is_zero(value: &f64) -> bool {
-    *value == 0.0
+impl PartialEq for Morale {
+    fn eq(&self, other: &Morale) -> bool {
+        self.value == other.value
+            && self.state == other.state
+            && self.last() == other.last()
+            && self.believes_lost == other.believes_lost
+            && self.fear == other.fear
+    }
 }
 
 impl Morale {
@@ -213,10 +234,27 @@ impl Morale {
         Morale {
             value,
             state: MoraleState::Steady,
-            last: Vec::new(),
+            notes: Notes::new(),
+            flags: 0,
             believes_lost: false,
             fear: 0.0,
         }
+    }
+
+    /// A unit's morale with all its parts (a saved one's).
+    pub fn from_parts(
+        value: f64,
+        state: MoraleState,
+        last: &[(Modifier, f64)],
+        believes_lost: bool,
+        fear: f64,
+    ) -> Morale {
+        let mut morale = Morale::new(value);
+        morale.state = state;
+        morale.set_last(last);
+        morale.believes_lost = believes_lost;
+        morale.fear = fear;
+        morale
     }
 
     /// A unit's morale at the opening: already wavering if it starts low.
@@ -226,6 +264,69 @@ impl Morale {
             morale.state = MoraleState::Wavering;
         }
         morale
+    }
+
+    /// What moved it this turn, in order.
+    #[inline]
+    pub fn last(&self) -> &[(Modifier, f64)] {
+        if self.flags & NOTED != 0 {
+            &self.notes
+        } else {
+            &[]
+        }
+    }
+
+    /// Something moved it this turn (`!last().is_empty()`, read without
+    /// the notes' memory).
+    #[inline]
+    pub fn noted(&self) -> bool {
+        self.flags & NOTED != 0
+    }
+
+    /// Some move of this turn that told against it was a shock: a rumor, its
+    /// commander fallen, the story's blow (read from the notes only when
+    /// one of those was noted at all).
+    #[inline]
+    pub fn shocked(&self) -> bool {
+        self.flags & SHOCKED != 0
+            && self.notes.iter().any(|&(modifier, delta)| {
+                delta < 0.0
+                    && matches!(
+                        modifier,
+                        Modifier::Rumor | Modifier::CommanderFell | Modifier::Event
+                    )
+            })
+    }
+
+    /// Makes its notes of this turn a copy of `last`, keeping their memory.
+    pub fn set_last(&mut self, last: &[(Modifier, f64)]) {
+        self.notes.clear();
+        self.notes.extend_from_slice(last);
+        self.flags = 0;
+        if !last.is_empty() {
+            self.flags |= NOTED;
+        }
+        if last.iter().any(|&(modifier, _)| is_shock(modifier)) {
+            self.flags |= SHOCKED;
+        }
+    }
+
+    /// Some note of this turn's is set ([`Morale::forget_turn`] has
+    /// something to forget).
+    #[inline]
+    pub fn noted_any(&self) -> bool {
+        self.flags != 0
+    }
+
+    /// A new turn: nothing has moved it yet (the old notes are left to be
+    /// written over: see [`NOTED`]). Whether there was anything to forget.
+    #[inline]
+    pub fn forget_turn(&mut self) -> bool {
+        let noted = self.flags != 0;
+        if noted {
+            self.flags = 0;
+        }
+        noted
     }
 
     /// Moves morale by `delta` (kept within 0..100) and notes why.
@@ -245,9 +346,17 @@ impl Morale {
         if delta == 0.0 {
             return;
         }
+        if self.flags & NOTED == 0 {
+            // The turn's first move: the old ones go.
+            self.notes.clear();
+        }
+        self.flags |= NOTED;
+        if is_shock(modifier) {
+            self.flags |= SHOCKED;
+        }
         // (The common case in line: room left, and memory for it.)
-        if self.last.len() < self.last.capacity().min(MAX_LAST) {
-            self.last.push((modifier, delta));
+        if self.notes.len() < self.notes.capacity().min(MAX_LAST) {
+            self.notes.push((modifier, delta));
         } else {
             self.push_full(modifier, delta);
         }
@@ -257,28 +366,38 @@ impl Morale {
     #[cold]
     #[inline(never)]
     fn push_full(&mut self, modifier: Modifier, delta: f64) {
-        if self.last.len() >= MAX_LAST {
-            if let Some(at) = self.last.iter().rposition(|(m, _)| *m == modifier) {
-                fold(&mut self.last[at].1, delta);
+        let last = &mut self.notes;
+        if last.len() >= MAX_LAST {
+            if let Some(at) = last.iter().rposition(|(m, _)| *m == modifier) {
+                fold(&mut last[at].1, delta);
                 return;
             }
-            let twice = (1..self.last.len()).rev().find_map(|k| {
-                let kind = self.last[k].0;
-                self.last[..k]
+            let twice = (1..last.len()).rev().find_map(|k| {
+                let kind = last[k].0;
+                last[..k]
                     .iter()
                     .rposition(|(m, _)| *m == kind)
                     .map(|j| (j, k))
             });
             match twice {
                 Some((j, k)) => {
-                    let (_, moved) = self.last.remove(k);
-                    fold(&mut self.last[j].1, moved);
+                    let (_, moved) = last.remove(k);
+                    fold(&mut last[j].1, moved);
                 }
-                None => self.last.truncate(MAX_LAST - 1),
+                None => last.truncate(MAX_LAST - 1),
             }
         }
-        self.last.push((modifier, delta));
+        last.push((modifier, delta));
     }
+}
+
+/// A move that lasts the turn as a shock (see [`Morale::shocked`]).
+#[inline]
+fn is_shock(modifier: Modifier) -> bool {
+    matches!(
+        modifier,
+        Modifier::Rumor | Modifier::CommanderFell | Modifier::Event
+    )
 }
 
 /// Adds a move to a noted one, within [`MAX_NOTED`].

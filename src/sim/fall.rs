@@ -101,7 +101,7 @@ mod tests {
         query
             .iter(&battle.world)
             .find(|(info, _)| info.idx == unit)
-            .map(|(_, morale)| morale.last.clone())
+            .map(|(_, morale)| morale.last().to_vec())
             .unwrap_or_default()
     }
 

@@ -205,7 +205,7 @@ mod tests {
         let last = query
             .iter(&battle.world)
             .find(|(info, _)| info.idx == 0)
-            .map(|(_, morale)| morale.last.clone())
+            .map(|(_, morale)| morale.last().to_vec())
             .unwrap_or_default();
         assert!(!last.iter().any(|(m, _)| *m == Modifier::Smoke), "{last:?}");
     }
@@ -225,7 +225,7 @@ mod tests {
         let last = query
             .iter(&battle.world)
             .find(|(info, _)| info.idx == 0)
-            .map(|(_, morale)| morale.last.clone())
+            .map(|(_, morale)| morale.last().to_vec())
             .unwrap_or_default();
         assert!(last.iter().any(|(m, _)| *m == Modifier::Smoke), "{last:?}");
         // And the story can ask.

@@ -590,8 +590,8 @@ impl Battle {
         self.morale
             .iter_mut(&mut self.world)
             .for_each(|mut morale| {
-                if !morale.last.is_empty() {
-                    morale.last.clear();
+                if morale.noted_any() {
+                    morale.forget_turn();
                 }
             });
         self.schedule.run(&mut self.world);

@@ -579,15 +579,9 @@ impl Turn<'_> {
         // what it felt in this sub-step, or a shock of the turn that lasts
         // it (a rumor believed, its commander fallen, the story's blow).
         let mut pressed = if self.step == 0 {
-            !morale.last.is_empty()
+            morale.noted()
         } else {
-            morale.last.iter().any(|&(modifier, delta)| {
-                delta < 0.0
-                    && matches!(
-                        modifier,
-                        Modifier::Rumor | Modifier::CommanderFell | Modifier::Event
-                    )
-            })
+            morale.shocked()
         };
         let mut feel = |morale: &mut Morale, modifier: Modifier, delta: f64| {
             pressed |= delta < 0.0;
@@ -828,10 +822,10 @@ mod tests {
             morale.push(Modifier::Orders, -1.0);
         }
         morale.push(Modifier::Smoke, -2.0);
-        assert_eq!(morale.last.len(), MAX_LAST);
-        let total: f64 = morale.last.iter().map(|(_, d)| d).sum();
+        assert_eq!(morale.last().len(), MAX_LAST);
+        let total: f64 = morale.last().iter().map(|(_, d)| d).sum();
         assert_eq!(total, -(MAX_LAST as f64 + 10.0) - 2.0);
-        assert!(morale.last.iter().any(|(m, _)| *m == Modifier::Smoke));
+        assert!(morale.last().iter().any(|(m, _)| *m == Modifier::Smoke));
     }
 
     #[test]
@@ -871,7 +865,7 @@ mod tests {
         query
             .iter(&world)
             .find(|(info, _)| info.idx == 2)
-            .is_some_and(|(_, morale)| morale.last.iter().any(|(m, _)| *m == Modifier::Trapped))
+            .is_some_and(|(_, morale)| morale.last().iter().any(|(m, _)| *m == Modifier::Trapped))
     }
 
     #[test]

@@ -1674,7 +1674,7 @@ mod tests {
         query
             .iter(&battle.world)
             .find(|(info, ..)| info.idx == unit)
-            .map(|(_, location, morale)| (location.zone, morale.state, morale.last.clone()))
+            .map(|(_, location, morale)| (location.zone, morale.state, morale.last().to_vec()))
             .expect("the unit")
     }
 

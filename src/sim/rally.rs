@@ -223,7 +223,7 @@ pub(super) fn rally(
         if let Some((drummer, _)) = heard {
             let boost = rules.drums_morale * dt;
             morale.feel(Modifier::Drums, boost);
-            if !morale.last.iter().any(|(m, _)| *m == Modifier::Orders) {
+            if !morale.last().iter().any(|(m, _)| *m == Modifier::Orders) {
                 chronicle.push(Entry::DrumsHeard {
                     unit: info.idx,
                     commander: drummer.0,
@@ -238,7 +238,7 @@ pub(super) fn rally(
             // Safe by its own banner: it settles a little each 刻, but not
             // in a turn it believed a cry against its side (no rest with a rumor).
             let believed_a_cry = morale
-                .last
+                .last()
                 .iter()
                 .any(|&(modifier, delta)| modifier == Modifier::Rumor && delta < 0.0);
             if !believed_a_cry {

@@ -548,7 +548,7 @@ mod tests {
                     .query::<(&UnitInfo, &Morale)>()
                     .iter(&world)
                     .any(|(info, morale)| {
-                        info.idx == 1 && morale.last.iter().any(|(m, _)| *m == Modifier::Rumor)
+                        info.idx == 1 && morale.last().iter().any(|(m, _)| *m == Modifier::Rumor)
                     });
             if rumor_moved {
                 lost_seeing += 1;
@@ -601,7 +601,7 @@ mod tests {
             .query::<(&UnitInfo, &Morale)>()
             .iter(world)
             .any(|(info, morale)| {
-                info.idx == unit && morale.last.iter().any(|(m, _)| *m == Modifier::Rumor)
+                info.idx == unit && morale.last().iter().any(|(m, _)| *m == Modifier::Rumor)
             })
     }
 
@@ -655,7 +655,7 @@ mod tests {
             let mut felt = Vec::new();
             for _ in 0..4 {
                 for mut morale in world.query::<&mut Morale>().iter_mut(&mut world) {
-                    morale.last.clear();
+                    morale.set_last(&[]);
                 }
                 schedule.run(&mut world);
                 unit_zone_smoke(&mut world, 2, 0.0);
@@ -663,7 +663,7 @@ mod tests {
                     .query::<(&UnitInfo, &Morale)>()
                     .iter(&world)
                     .find(|(info, _)| info.idx == 1)
-                    .map(|(_, morale)| morale.last.clone())
+                    .map(|(_, morale)| morale.last().to_vec())
                     .unwrap_or_default();
                 felt.push(
                     last.iter()

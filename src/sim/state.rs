@@ -267,21 +267,22 @@ impl WorldState {
             unit.lost_this_turn = strength.lost_this_turn;
             unit.location = *location;
             unit.orders = *orders;
-            // Field by field (a derived clone_from would not reuse `last`);
-            // destructured, so a new field cannot be forgotten here.
+            // Field by field (a derived clone_from would not reuse the
+            // notes); destructured, so a new field cannot be forgotten here
+            // (the notes are copied as `last` reads them).
             let Morale {
                 value,
                 state,
-                last,
                 believes_lost,
                 fear,
+                ..
             } = morale;
             unit.side = (field.units[info.idx].side != info.side).then_some(info.side);
             unit.morale.value = *value;
             unit.morale.state = *state;
             unit.morale.believes_lost = *believes_lost;
             unit.morale.fear = *fear;
-            unit.morale.last.clone_from(last);
+            unit.morale.set_last(morale.last());
         }
         for commander in commanders.iter(world) {
             self.commanders[commander.idx].clone_from(commander);
@@ -531,17 +532,19 @@ impl WorldState {
             *location = unit.location;
             *orders = unit.orders;
             // Field by field (a derived `clone_from` allocates anew);
-            // destructured, so a new field cannot be forgotten here.
+            // destructured, so a new field cannot be forgotten here (the
+            // notes are set as `last` reads them).
+            let morale = &mut *morale;
+            morale.set_last(unit.morale.last());
             let Morale {
                 value,
                 state,
-                last,
                 believes_lost,
                 fear,
-            } = &mut *morale;
+                ..
+            } = morale;
             *value = unit.morale.value;
             *state = unit.morale.state;
-            last.clone_from(&unit.morale.last);
             *believes_lost = unit.morale.believes_lost;
             *fear = unit.morale.fear;
         }

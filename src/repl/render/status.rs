@@ -332,14 +332,14 @@ impl View<'_> {
                 continue;
             };
             let unit = &word.record;
-            if self.unit_side(idx) != self.side || unit.morale.last.is_empty() {
+            if self.unit_side(idx) != self.side || unit.morale.last().is_empty() {
                 continue;
             }
             // One term per cause (a turn of several quarter-hours notes a
             // cause at each), in the order first met, in whole points;
             // what rounds to nothing is left out.
             let mut merged: Vec<(crate::sim::morale::Modifier, f64)> = Vec::new();
-            for (modifier, delta) in &unit.morale.last {
+            for (modifier, delta) in unit.morale.last() {
                 match merged.iter_mut().find(|(m, _)| m == modifier) {
                     Some((_, total)) => *total += delta,
                     None => merged.push((*modifier, *delta)),
