@@ -332,6 +332,18 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// Writes out what the output holds (it may be buffered: piped, the
+    /// session's output is written in blocks).
+    fn flush_out(&mut self) {
+        if self.closed {
+            return;
+        }
+        if let Err(err) = self.out.flush() {
+            self.closed = true;
+            self.write_error = Some(format!("cannot write to standard output: {err}"));
+        }
+    }
+
     fn say_wrapped(&mut self, text: &str, indent: &str) {
         let wrapped = wrap::wrap(text, self.options.style.columns, indent);
         self.say(&wrapped);
