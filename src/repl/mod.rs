@@ -306,7 +306,10 @@ impl<'a> Session<'a> {
         // (under its own indent) here, the one place everything passes.
         let columns = self.options.style.columns;
         let fitted;
-        let text = if text.lines().any(|line| wrap::width(line) > columns) {
+        // A line of no more bytes than columns fits (no character is
+        // wider than its UTF-8 bytes).
+        let too_wide = |line: &str| line.len() > columns && wrap::width(line) > columns;
+        let text = if text.lines().any(too_wide) {
             fitted = text
                 .split('\n')
                 .map(|line| {
@@ -323,10 +326,16 @@ impl<'a> Session<'a> {
         } else {
             text
         };
-        let plain = wrap::strip_ansi(text);
-        self.record(&plain);
-        let text = wrap::strip_marks(text);
-        if let Err(err) = writeln!(self.out, "{text}") {
+        let written = if wrap::has_codes(text) {
+            let plain = wrap::strip_ansi(text);
+            self.record(&plain);
+            writeln!(self.out, "{}", wrap::strip_marks(text))
+        } else {
+            // Nothing to strip: what is seen is what is kept.
+            self.record(text);
+            writeln!(self.out, "{text}")
+        };
+        if let Err(err) = written {
             self.closed = true;
             self.write_error = Some(format!("cannot write to standard output: {err}"));
         }

@@ -39,7 +39,7 @@ pub mod ron_text;
 mod slots;
 pub mod types;
 
-pub use autosave::{Autosaver, Outcome, SYNC_EVERY, Transcript};
+pub use autosave::{Autosaver, CHECKPOINT_EVERY, Outcome, SYNC_EVERY, Transcript};
 pub use bounds::*;
 pub use journal::JournalRef;
 pub use load::*;
