@@ -166,7 +166,7 @@ fn played_turn_with_autosave(bencher: Bencher) {
 /// waited for until the writer thread has written the turn's autosave (its
 /// journal records and its slot, read back and checked: waiting writes the
 /// slot, which between turns is written only every
-/// `save::CHECKPOINT_EVERY` turns; `played_turns_whole_8` times that). The session has
+/// `save::CHECKPOINT_EVERY` turns; `played_turns_whole` times that). The session has
 /// autosaved once before (turn 10 to 11, untimed), so this is what every
 /// later turn of a session costs, not the first autosave's fingerprinting
 /// of the undo states. Within a second of the one before, the autosave is
@@ -201,15 +201,14 @@ fn played_turn_whole(bencher: Bencher) {
 }
 
 /// Played turns and the whole of their autosaves, both threads, as a
-/// session goes (issue 26, item 1): Enter eight times from turn 11 of the
-/// novel's line (`save::CHECKPOINT_EVERY` turns: the writer appends each
-/// turn's journal records and writes the slot once), then waited for until
-/// the writer has written everything handed to it. Divide by eight for a
-/// turn; beside `played_turn_with_autosave` (the player's thread) the rest
+/// session goes (issue 26, item 1): Enter `save::CHECKPOINT_EVERY` times
+/// from turn 11 of the novel's line (the writer appends each turn's journal
+/// records and writes the slot once), then waited for until the writer has
+/// written everything handed to it. Divide by that count for a turn; beside `played_turn_with_autosave` (the player's thread) the rest
 /// is the writer's. `played_turn_whole` waits after every turn, which
 /// writes the slot each time: a turn with its checkpoint.
 #[divan::bench(sample_count = 30, sample_size = 1)]
-fn played_turns_whole_8(bencher: Bencher) {
+fn played_turns_whole(bencher: Bencher) {
     let dir = temp_dir("turns-whole");
     let scene = common::shipped("false-cry");
     bencher

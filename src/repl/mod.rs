@@ -624,7 +624,10 @@ impl<'a> Session<'a> {
     }
 
     fn show_choice(&mut self) {
-        let Some(tp) = self.game.pending().cloned() else {
+        // Read from the scene itself (shared), not copied out of the game.
+        let scene = self.game.scene_arc();
+        let Some(tp) = (self.game.pending_id()).and_then(|tp| scene.turning_points().get(tp.idx()))
+        else {
             return;
         };
         let l = self.options.locale;

@@ -175,7 +175,7 @@ pub const SYNC_EVERY: Duration = Duration::from_secs(1);
 /// whole state) once in this many turns; the others write only their
 /// journal records. A player at the keyboard, slower than [`SYNC_EVERY`],
 /// still has every turn's slot written within a second of it.
-pub const CHECKPOINT_EVERY: usize = 8;
+pub const CHECKPOINT_EVERY: usize = 16;
 
 impl Writer {
     /// Takes a job's log, transcript and fingerprints in.
@@ -226,7 +226,8 @@ impl Writer {
             if let Some(old) = self.journal.as_mut() {
                 let _ = old.sync();
             }
-            self.journal = Journal::open(&job.dir, &job.header.game).ok();
+            // On the writer thread a new journal is synced with the rest.
+            self.journal = Journal::open_synced(&job.dir, &job.header.game, !self.group).ok();
             self.opened_now = true;
             // The journal keeps what of its records agrees with the log
             // and transcript (a game played on in a new session), and cuts
@@ -425,7 +426,8 @@ impl Writer {
                 !job.journaled || p.dir != job.dir || p.header.game != job.header.game
             });
             if other {
-                self.write_pending(true);
+                // Synced with what waits before a save of another kind.
+                self.write_pending(false);
             }
             self.take(&job);
             let superseded = keys[i + 1..].iter().any(|(path, journaled, dir, game)| {

@@ -383,6 +383,12 @@ impl Journal {
     /// log the records give is not trusted to be the game's: the writer
     /// starts it again (`k 0`, `r`) before its first save.
     pub fn open(dir: &Path, game: &str) -> std::io::Result<Journal> {
+        Journal::open_synced(dir, game, true)
+    }
+
+    /// [`Journal::open`]; a new journal is synced only when `sync` says
+    /// so (otherwise at the next [`Journal::sync`], with the records).
+    pub fn open_synced(dir: &Path, game: &str, sync: bool) -> std::io::Result<Journal> {
         let file = journal_file(game);
         let path = dir.join(&file);
         let existing = match std::fs::symlink_metadata(&path) {
@@ -436,7 +442,12 @@ impl Journal {
             }
             None => {
                 // Not a journal (or none): a new one, written whole first.
-                crate::files::write_atomic(dir, &path, HEADER.as_bytes())?;
+                let header = HEADER.as_bytes();
+                crate::files::write_atomic_checked_synced(dir, &path, header, &|_| Ok(()), sync)
+                    .map_err(|err| match err {
+                        crate::files::WriteError::Io(err) => err,
+                        crate::files::WriteError::Refused(why) => std::io::Error::other(why),
+                    })?;
                 let handle = std::fs::OpenOptions::new().append(true).open(&path)?;
                 let mut sum = Fnv::default();
                 sum.bytes(HEADER.as_bytes());
@@ -448,7 +459,7 @@ impl Journal {
                     sum,
                     log_len: 0,
                     said: 0,
-                    unsynced: false,
+                    unsynced: !sync,
                     turn_start: HEADER.len() as u64,
                     opened: None,
                 })
