@@ -430,13 +430,18 @@ impl Writer {
                 self.write_pending(false);
             }
             self.take(&job);
+            // The game's first autosave after its journal is opened is
+            // written whatever follows it: its slot is the one the turns
+            // after it are read on from.
+            let covered = |this: &Self| {
+                this.group
+                    && job.journaled
+                    && (this.journal.as_ref()).is_some_and(|j| j.is_of(&job.dir, &job.header.game))
+            };
             let superseded = keys[i + 1..].iter().any(|(path, journaled, dir, game)| {
                 *path == job.path
-                    || (self.group
-                        && job.journaled
-                        && *journaled
-                        && *dir == job.dir
-                        && *game == job.header.game)
+                    || ((*journaled && *dir == job.dir && *game == job.header.game)
+                        && covered(self))
             });
             let (id, journaled) = (job.id, job.journaled);
             let result = if superseded {
