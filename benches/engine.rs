@@ -201,12 +201,14 @@ fn played_turn_whole(bencher: Bencher) {
 }
 
 /// Played turns and the whole of their autosaves, both threads, as a
-/// session goes (issue 26, item 1): Enter `save::CHECKPOINT_EVERY` times
-/// from turn 11 of the novel's line (the writer appends each turn's journal
-/// records and writes the slot once), then waited for until the writer has
-/// written everything handed to it. Divide by that count for a turn; beside `played_turn_with_autosave` (the player's thread) the rest
-/// is the writer's. `played_turn_whole` waits after every turn, which
-/// writes the slot each time: a turn with its checkpoint.
+/// session goes (issue 26, item 1): `save::CHECKPOINT_EVERY` commands
+/// (Enter, or `1` at a choice) from turn 2 of the novel's line (the writer
+/// appends each turn's journal records and writes the slot once), then
+/// waited for until the writer has written everything handed to it. Divide
+/// by that count for a command; beside `played_turn_with_autosave` (the
+/// player's thread) the rest is the writer's. `played_turn_whole` waits
+/// after every turn, which writes the slot each time: a turn with its
+/// checkpoint.
 #[divan::bench(sample_count = 30, sample_size = 1)]
 fn played_turns_whole(bencher: Bencher) {
     let dir = temp_dir("turns-whole");
@@ -222,14 +224,20 @@ fn played_turns_whole(bencher: Bencher) {
                 },
                 saves_dir: dir.to_path_buf(),
             };
-            let mut session = Session::new(game_at(10), options, vec![Arc::clone(&scene)], sink);
+            let mut session = Session::new(game_at(2), options, vec![Arc::clone(&scene)], sink);
             session.handle("");
             session.wait_for_saves();
             session
         })
         .bench_local_values(|mut session| {
             for _ in 0..xiaoling::save::CHECKPOINT_EVERY {
-                session.handle("");
+                // A choice is answered `1` (the battle's turns go on).
+                let line = if session.game().pending().is_some() {
+                    "1"
+                } else {
+                    ""
+                };
+                session.handle(line);
             }
             session.wait_for_saves();
             session
