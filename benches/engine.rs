@@ -164,7 +164,9 @@ fn played_turn_with_autosave(bencher: Bencher) {
 /// One played turn and the whole of its autosave, both threads (issue 26):
 /// Enter at turn 11 of the novel's line through the REPL session, then
 /// waited for until the writer thread has written the turn's autosave (its
-/// journal records and its slot, read back and checked). The session has
+/// journal records and its slot, read back and checked: waiting writes the
+/// slot, which between turns is written only every
+/// `save::CHECKPOINT_EVERY` turns; `played_turns_whole` times that). The session has
 /// autosaved once before (turn 10 to 11, untimed), so this is what every
 /// later turn of a session costs, not the first autosave's fingerprinting
 /// of the undo states. Within a second of the one before, the autosave is
@@ -192,6 +194,51 @@ fn played_turn_whole(bencher: Bencher) {
         })
         .bench_local_values(|mut session| {
             session.handle("");
+            session.wait_for_saves();
+            session
+        });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Played turns and the whole of their autosaves, both threads, as a
+/// session goes (issue 26, item 1): `save::CHECKPOINT_EVERY` commands
+/// (Enter, or `1` at a choice) from turn 2 of the novel's line (the writer
+/// appends each turn's journal records and writes the slot once), then
+/// waited for until the writer has written everything handed to it. Divide
+/// by that count for a command; beside `played_turn_with_autosave` (the
+/// player's thread) the rest is the writer's. `played_turn_whole` waits
+/// after every turn, which writes the slot each time: a turn with its
+/// checkpoint.
+#[divan::bench(sample_count = 30, sample_size = 1)]
+fn played_turns_whole(bencher: Bencher) {
+    let dir = temp_dir("turns-whole");
+    let scene = common::shipped("false-cry");
+    bencher
+        .with_inputs(|| {
+            let sink: &'static mut dyn Write = Box::leak(Box::new(std::io::sink()));
+            let options = Options {
+                locale: Locale::En,
+                style: xiaoling::repl::render::Style {
+                    colour: false,
+                    columns: 80,
+                },
+                saves_dir: dir.to_path_buf(),
+            };
+            let mut session = Session::new(game_at(2), options, vec![Arc::clone(&scene)], sink);
+            session.handle("");
+            session.wait_for_saves();
+            session
+        })
+        .bench_local_values(|mut session| {
+            for _ in 0..xiaoling::save::CHECKPOINT_EVERY {
+                // A choice is answered `1` (the battle's turns go on).
+                let line = if session.game().pending().is_some() {
+                    "1"
+                } else {
+                    ""
+                };
+                session.handle(line);
+            }
             session.wait_for_saves();
             session
         });

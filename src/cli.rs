@@ -512,7 +512,17 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
         Some(path) => Some(open_transcript(path, &game, locale, common)?),
         None => None,
     };
-    let mut session = Session::new(game, options, scenes.clone(), &mut stdout);
+    // Piped, the session's output is written in blocks, flushed before each
+    // line is read and at the end (a line-buffered stdout made some 18
+    // `write` calls a turn); on a terminal it stays line by line.
+    let mut buffered;
+    let out: &mut dyn Write = if stdout_tty {
+        &mut stdout
+    } else {
+        buffered = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
+        &mut buffered
+    };
+    let mut session = Session::new(game, options, scenes.clone(), out);
     if partial {
         session = session.with_more_scenes(Box::new(|| {
             scene::load_embedded()

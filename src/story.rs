@@ -94,6 +94,9 @@ pub struct Game {
     /// What the played side knows of the battle (`picture.rs`): kept only
     /// while the game tells its story (it moves nothing in the battle).
     picture: Picture,
+    /// The last [`Game::known`], with the battle's view stamp it was made
+    /// at; dropped whenever the picture changes.
+    known: Option<(u64, Arc<Known>)>,
     /// Text being told is after-action (an ending's history): its
     /// placeholders tell the truth.
     truth_told: bool,
@@ -271,6 +274,7 @@ impl Game {
             lookahead: None,
             entries: Vec::new(),
             picture: Picture::default(),
+            known: None,
             truth_told: false,
             audit: audit.then(Box::default),
             scene,
@@ -300,6 +304,7 @@ impl Game {
         self.undo_stack.clear();
         if self.tells {
             self.picture = Picture::new(&self.scene, self.role_side());
+            self.known = None;
         }
         let mut out = Vec::new();
         self.prelude(&mut out);
@@ -566,6 +571,7 @@ impl Game {
         self.story.clone_from(&snapshot.story);
         self.marks.set_to(&self.scene, &self.story);
         self.policy_rng.clone_from(&snapshot.policy_rng);
+        self.known = None;
         if snapshot.picture.enemy.is_empty() {
             // A state read from a save file: the picture is what the
             // commander sees of it now (the replay, which rebuilds it turn
@@ -591,6 +597,7 @@ impl Game {
             .get(self.role_id.idx())
             .map(|c| c.idx());
         let world = self.battle.view();
+        self.known = None;
         self.picture.look(
             &self.scene,
             self.battle.field(),
@@ -629,9 +636,19 @@ impl Game {
     }
 
     /// What the played side knows now: the view model every view reads.
-    pub fn known(&mut self) -> Known {
+    /// Made once for each state of the world and the picture: the views
+    /// of one turn share it.
+    pub fn known(&mut self) -> Arc<Known> {
         let world = self.battle.view();
-        Known::of(self.battle.field(), &world, &self.picture)
+        let stamp = self.battle.view_stamp();
+        if let Some((at, known)) = &self.known
+            && *at == stamp
+        {
+            return Arc::clone(known);
+        }
+        let known = Arc::new(Known::of(self.battle.field(), &world, &self.picture));
+        self.known = Some((stamp, Arc::clone(&known)));
+        known
     }
 
     /// Restores a saved game: its state, log and undo history.

@@ -24,6 +24,8 @@ impl Session<'_> {
                 self.first_hint = false;
             }
             let prompt = self.prompt();
+            // What was said is out before the next line is read.
+            self.flush_out();
             let read = input.read(&prompt);
             self.refresh_width();
             let line = match read {

@@ -306,7 +306,10 @@ impl<'a> Session<'a> {
         // (under its own indent) here, the one place everything passes.
         let columns = self.options.style.columns;
         let fitted;
-        let text = if text.lines().any(|line| wrap::width(line) > columns) {
+        // A line of no more bytes than columns fits (no character is
+        // wider than its UTF-8 bytes).
+        let too_wide = |line: &str| line.len() > columns && wrap::width(line) > columns;
+        let text = if text.lines().any(too_wide) {
             fitted = text
                 .split('\n')
                 .map(|line| {
@@ -323,10 +326,28 @@ impl<'a> Session<'a> {
         } else {
             text
         };
-        let plain = wrap::strip_ansi(text);
-        self.record(&plain);
-        let text = wrap::strip_marks(text);
-        if let Err(err) = writeln!(self.out, "{text}") {
+        let written = if wrap::has_codes(text) {
+            let plain = wrap::strip_ansi(text);
+            self.record(&plain);
+            writeln!(self.out, "{}", wrap::strip_marks(text))
+        } else {
+            // Nothing to strip: what is seen is what is kept.
+            self.record(text);
+            writeln!(self.out, "{text}")
+        };
+        if let Err(err) = written {
+            self.closed = true;
+            self.write_error = Some(format!("cannot write to standard output: {err}"));
+        }
+    }
+
+    /// Writes out what the output holds (it may be buffered: piped, the
+    /// session's output is written in blocks).
+    fn flush_out(&mut self) {
+        if self.closed {
+            return;
+        }
+        if let Err(err) = self.out.flush() {
             self.closed = true;
             self.write_error = Some(format!("cannot write to standard output: {err}"));
         }
@@ -603,7 +624,10 @@ impl<'a> Session<'a> {
     }
 
     fn show_choice(&mut self) {
-        let Some(tp) = self.game.pending().cloned() else {
+        // Read from the scene itself (shared), not copied out of the game.
+        let scene = self.game.scene_arc();
+        let Some(tp) = (self.game.pending_id()).and_then(|tp| scene.turning_points().get(tp.idx()))
+        else {
             return;
         };
         let l = self.options.locale;

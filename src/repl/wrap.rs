@@ -25,7 +25,7 @@ pub fn width(text: &str) -> usize {
 
 /// Whether `text` holds a colour code, a name mark or a kept space, which
 /// [`strip_ansi`] removes or changes.
-fn has_codes(text: &str) -> bool {
+pub fn has_codes(text: &str) -> bool {
     text.chars()
         .any(|c| matches!(c, '\u{1b}' | NAME_OPEN | NAME_CLOSE | KEEP))
 }

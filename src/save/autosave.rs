@@ -147,6 +147,16 @@ struct Writer {
     group: bool,
     /// When the journal and the slots were last all synced.
     last_sync: Option<Instant>,
+    /// The newest autosave whose records are in the journal and whose slot
+    /// waits for the next checkpoint (the writer thread's).
+    pending: Option<Job>,
+    /// Autosaves between turns since the last checkpoint.
+    since: usize,
+    /// The last [`Writer::journal`] opened the journal (a new game or
+    /// session): its first autosave is a checkpoint.
+    opened_now: bool,
+    /// A checkpoint written late that failed, not yet told.
+    deferred: Option<SaveError>,
     /// Slots written since then without a sync.
     unsynced: Vec<PathBuf>,
 }
@@ -160,6 +170,12 @@ struct Writer {
 /// some 0.2 ms of the system's CPU on an ext4 disk, each of the three an
 /// autosave needs (journal, file, folder): more than the turn itself.
 pub const SYNC_EVERY: Duration = Duration::from_secs(1);
+
+/// On the writer thread, autosaves between turns write their slot (the
+/// whole state) once in this many turns; the others write only their
+/// journal records. A player at the keyboard, slower than [`SYNC_EVERY`],
+/// still has every turn's slot written within a second of it.
+pub const CHECKPOINT_EVERY: usize = 16;
 
 impl Writer {
     /// Takes a job's log, transcript and fingerprints in.
@@ -210,7 +226,9 @@ impl Writer {
             if let Some(old) = self.journal.as_mut() {
                 let _ = old.sync();
             }
-            self.journal = Journal::open(&job.dir, &job.header.game).ok();
+            // On the writer thread a new journal is synced with the rest.
+            self.journal = Journal::open_synced(&job.dir, &job.header.game, !self.group).ok();
+            self.opened_now = true;
             // The journal keeps what of its records agrees with the log
             // and transcript (a game played on in a new session), and cuts
             // the rest at its first append.
@@ -250,9 +268,6 @@ impl Writer {
     }
 
     fn write(&mut self, job: &Job) -> Result<PathBuf, SaveError> {
-        let shown = || job.path.display().to_string();
-        let state = SavedState::of(&job.state, &job.header.scene)
-            .map_err(|err| SaveError::Write(shown(), err))?;
         // `save` and the resume point are synced as they are written, and
         // so is an autosave when none was for a while; before them, what
         // was written unsynced.
@@ -267,10 +282,74 @@ impl Writer {
         } else {
             None
         };
+        self.write_slot(job, named, sync)
+    }
+
+    /// An autosave between turns on the writer thread: the turn's records
+    /// go to the journal, and the slot is written only for the first turn
+    /// after the journal is opened and every [`CHECKPOINT_EVERY`] turns;
+    /// the others wait as `pending` for the next checkpoint, or for the
+    /// writer to be idle, a flush, `save` or the end of the session. Until
+    /// then the game's newest slot reads on through the records past it
+    /// (see [`journal`]), so a kill loses no turn whose records were written.
+    fn autosave(&mut self, job: Job) -> Result<PathBuf, SaveError> {
+        let sync = self.last_sync.is_none_or(|at| at.elapsed() >= SYNC_EVERY);
+        if sync {
+            self.sync_pending();
+        }
+        self.opened_now = false;
+        let named = self.journal(&job, sync);
+        self.since += 1;
+        match named {
+            Some(_) if !self.opened_now && self.since < CHECKPOINT_EVERY => {
+                if sync {
+                    self.last_sync = Some(Instant::now());
+                }
+                let path = job.path.clone();
+                self.pending = Some(job);
+                Ok(path)
+            }
+            named => {
+                self.since = 0;
+                self.write_slot(&job, named, sync)
+            }
+        }
+    }
+
+    /// Writes the slot of the autosave waiting for its checkpoint, if any
+    /// (its records are in the journal already). A failure is told with the
+    /// next autosave's outcome.
+    fn write_pending(&mut self, sync: bool) {
+        let Some(job) = self.pending.take() else {
+            return;
+        };
+        if sync {
+            self.sync_pending();
+        }
+        let named = self.journal(&job, sync);
+        self.since = 0;
+        if let Err(err) = self.write_slot(&job, named, sync) {
+            self.deferred.get_or_insert(err);
+        }
+    }
+
+    /// Writes the job's slot: naming the journal at `named`, or holding
+    /// its commands and transcript itself.
+    fn write_slot(
+        &mut self,
+        job: &Job,
+        named: Option<journal::JournalRef>,
+        sync: bool,
+    ) -> Result<PathBuf, SaveError> {
+        let shown = || job.path.display().to_string();
+        let state = SavedState::of(&job.state, &job.header.scene)
+            .map_err(|err| SaveError::Write(shown(), err))?;
+        let marked = named.is_some();
         let file = match named {
             Some(named) => {
                 // The fingerprints are in the journal too.
                 let mut file = file_of(&job.header, state, &[], Vec::new(), "");
+                file.format = super::FOLLOW_FORMAT;
                 file.journal = Some(named);
                 file
             }
@@ -290,6 +369,11 @@ impl Writer {
         } else {
             super::write_verified(&job.dir, &job.path, text.as_bytes(), &job.header.scene)?;
         }
+        if marked && let Some(journal) = self.journal.as_mut() {
+            // Older slots stop reading on where this one's turn starts.
+            let from = journal.turn_start();
+            let _ = journal.mark(from);
+        }
         if sync {
             self.last_sync = Some(Instant::now());
         } else if !self.unsynced.contains(&job.path) {
@@ -300,7 +384,14 @@ impl Writer {
 
     /// Whether autosaves wait for their sync.
     fn waiting(&self) -> bool {
-        !self.unsynced.is_empty()
+        !self.unsynced.is_empty() || self.pending.is_some()
+    }
+
+    /// The writer has had no job for [`SYNC_EVERY`], or the session ends:
+    /// the slot waiting for its checkpoint is written and everything synced.
+    fn idle(&mut self) {
+        self.write_pending(true);
+        self.sync_pending();
     }
 
     /// Syncs the journal's records and the slots written without a sync
@@ -317,49 +408,104 @@ impl Writer {
     }
 
     /// Works through a batch in order; a job a later one of the batch
-    /// overwrites (the same slot) is not written, but its log and
-    /// transcript are taken in.
-    fn run(&mut self, jobs: &[Job], done: &mut dyn FnMut(Done)) {
-        for (i, job) in jobs.iter().enumerate() {
-            self.take(job);
-            let superseded = jobs[i + 1..].iter().any(|later| later.path == job.path);
-            let result = if superseded {
-                Ok(job.path.clone())
-            } else {
-                self.write(job)
+    /// overwrites (the same slot, or on the writer thread an autosave of
+    /// the same game, whose records cover this one's) is not written, but
+    /// its log and transcript are taken in.
+    fn run(&mut self, jobs: Vec<Job>, done: &mut dyn FnMut(Done)) {
+        let keys: Vec<(PathBuf, bool, PathBuf, String)> = (jobs.iter())
+            .map(|j| {
+                let game = (j.dir.clone(), j.header.game.clone());
+                (j.path.clone(), j.journaled, game.0, game.1)
+            })
+            .collect();
+        for (i, job) in jobs.into_iter().enumerate() {
+            // An autosave waiting for its checkpoint is written before a
+            // save of another kind (`save`, the resume point) or another
+            // game's: after those every slot of the game is whole.
+            let other = self.pending.as_ref().is_some_and(|p| {
+                !job.journaled || p.dir != job.dir || p.header.game != job.header.game
+            });
+            if other {
+                // Synced with what waits before a save of another kind.
+                self.write_pending(false);
+            }
+            self.take(&job);
+            // The game's first autosave after its journal is opened is
+            // written whatever follows it: its slot is the one the turns
+            // after it are read on from.
+            let covered = |this: &Self| {
+                this.group
+                    && job.journaled
+                    && (this.journal.as_ref()).is_some_and(|j| j.is_of(&job.dir, &job.header.game))
             };
-            done(Done { id: job.id, result });
+            let superseded = keys[i + 1..].iter().any(|(path, journaled, dir, game)| {
+                *path == job.path
+                    || ((*journaled && *dir == job.dir && *game == job.header.game)
+                        && covered(self))
+            });
+            let (id, journaled) = (job.id, job.journaled);
+            let result = if superseded {
+                if journaled && self.group {
+                    self.since += 1;
+                }
+                Ok(job.path.clone())
+            } else if journaled && self.group {
+                self.autosave(job)
+            } else {
+                self.write(&job)
+            };
+            // A checkpoint written late that failed is told with the next
+            // autosave.
+            let result = match (result, journaled.then(|| self.deferred.take()).flatten()) {
+                (Ok(_), Some(err)) => Err(err),
+                (result, _) => result,
+            };
+            done(Done { id, result });
+        }
+        // Idle now: a checkpoint that is due is written.
+        if self.since >= CHECKPOINT_EVERY {
+            self.write_pending(false);
         }
     }
 }
 
+/// What the writer thread is handed.
+enum Msg {
+    Job(Box<Job>),
+    /// Write what waits for its checkpoint, then say so (done `id`).
+    Flush(u64),
+}
+
 struct Worker {
-    jobs: Sender<Job>,
+    jobs: Sender<Msg>,
     done: Receiver<Done>,
     thread: JoinHandle<()>,
 }
 
 impl Worker {
     fn start() -> Option<Worker> {
-        let (jobs, inbox) = channel::<Job>();
+        let (jobs, inbox) = channel::<Msg>();
         let (outbox, done) = channel::<Done>();
         let thread = std::thread::Builder::new()
             .name("xiaoling-autosave".into())
             .spawn(move || {
                 let mut writer = Writer {
                     group: true,
+                    // The session's first autosave waits for its sync like
+                    // the others (within a second): piped turns share it.
+                    last_sync: Some(Instant::now()),
                     ..Writer::default()
                 };
                 loop {
-                    // With autosaves waiting for their sync, a job is
-                    // waited for only until it is due.
+                    // With autosaves waiting for their sync or checkpoint,
+                    // a job is waited for only until it is due.
                     let next = if writer.waiting() {
                         let due = (writer.last_sync)
                             .map_or(Duration::ZERO, |at| SYNC_EVERY.saturating_sub(at.elapsed()));
                         match inbox.recv_timeout(due) {
-                            Ok(job) => Some(job),
+                            Ok(msg) => Some(msg),
                             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                                writer.sync_pending();
+                                writer.idle();
                                 continue;
                             }
                             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => None,
@@ -367,15 +513,28 @@ impl Worker {
                     } else {
                         inbox.recv().ok()
                     };
-                    let Some(job) = next else {
-                        writer.sync_pending();
+                    let Some(msg) = next else {
+                        writer.idle();
                         break;
                     };
-                    let mut batch = vec![job];
-                    batch.extend(inbox.try_iter());
-                    writer.run(&batch, &mut |d| {
+                    let mut batch = Vec::new();
+                    let mut flushes = Vec::new();
+                    for msg in std::iter::once(msg).chain(inbox.try_iter()) {
+                        match msg {
+                            Msg::Job(job) => batch.push(*job),
+                            Msg::Flush(id) => flushes.push(id),
+                        }
+                    }
+                    writer.run(batch, &mut |d| {
                         let _ = outbox.send(d);
                     });
+                    if !flushes.is_empty() {
+                        writer.write_pending(false);
+                    }
+                    for id in flushes {
+                        let result = writer.deferred.take().map_or(Ok(PathBuf::new()), Err);
+                        let _ = outbox.send(Done { id, result });
+                    }
                 }
             })
             .ok()?;
@@ -557,21 +716,24 @@ impl Autosaver {
     /// Hands a job to the writer; runs it here when there is none.
     fn dispatch(&mut self, job: Job) -> Option<Done> {
         if let Some(worker) = &self.worker {
-            match worker.jobs.send(job) {
+            match worker.jobs.send(Msg::Job(Box::new(job))) {
                 Ok(()) => {
                     self.in_flight += 1;
                     return None;
                 }
-                Err(returned) => {
+                Err(std::sync::mpsc::SendError(msg)) => {
+                    let Msg::Job(returned) = msg else {
+                        return None;
+                    };
                     // The thread is gone: write here from now on. This job
                     // was made for the lost writer (only what it lacked), so
                     // it fails, and the next one, made for this thread's
                     // writer, is whole.
                     self.stop();
                     return Some(Done {
-                        id: returned.0.id,
+                        id: returned.id,
                         result: Err(SaveError::Write(
-                            returned.0.path.display().to_string(),
+                            returned.path.display().to_string(),
                             "the save writer stopped; the next save will be written".into(),
                         )),
                     });
@@ -579,7 +741,7 @@ impl Autosaver {
             }
         }
         let mut out = None;
-        self.inline.run(&[job], &mut |d| out = Some(d));
+        self.inline.run(vec![job], &mut |d| out = Some(d));
         out
     }
 
@@ -691,6 +853,12 @@ impl Autosaver {
     /// Waits until every save handed over is written (before reading the
     /// folder). A failure meanwhile is kept for the next [`Autosaver::submit`].
     pub fn flush(&mut self) {
+        if let Some(worker) = &self.worker {
+            self.next_id += 1;
+            if worker.jobs.send(Msg::Flush(self.next_id)).is_ok() {
+                self.in_flight += 1;
+            }
+        }
         self.collect(None, true);
     }
 

@@ -13,13 +13,26 @@
 //! line break. Kinds: `c` a command (its RON), `k` the log cut back to the
 //! first N commands (an undo, or a game started again under the name), `f`
 //! the fingerprint of the state before command N (`N HEX`), `t` text added
-//! to the transcript, `r` the transcript started afresh. Records
+//! to the transcript, `r` the transcript started afresh, `s` a checkpoint
+//! (a slot that names the journal) was written for the turn whose records
+//! start at byte N. Records
 //! are only ever appended: what a slot names is never rewritten, so every
 //! autosave stays loadable while the game goes on, and a game that goes on
 //! from an older autosave appends `k` and `r` records and its own commands
 //! after the rest. A record cut short by a kill has no line break, or a sum
 //! that does not hold; it is past what any slot names (a slot is written
 //! only after its records are synced), and the next session cuts it off.
+//!
+//! Between checkpoints (save format 5) the writer appends a turn's records
+//! and writes no slot: the newest slot of the game names the journal as it
+//! stood at its own turn, and the records after that are the turns played
+//! since. Loading such a slot reads on past its point ([`read_following`]),
+//! through every whole record, up to the turn of the next checkpoint (the
+//! first `s` record naming a start at or after the slot's point) or to the
+//! first record cut short, so a kill between checkpoints loses no turn
+//! whose records were written, and an older slot still stops where the
+//! next one takes over. The `s` record goes in after its slot is written:
+//! a kill between the two leaves the older slot reading on to the end.
 
 use super::SavedCommand;
 use super::hash::Fnv;
@@ -57,6 +70,8 @@ enum Record {
     Print(usize, u64),
     Said(String),
     Restart,
+    /// A checkpoint was written for the turn whose records start here.
+    Mark(u64),
 }
 
 impl Record {
@@ -67,6 +82,7 @@ impl Record {
             Record::Print(..) => 'f',
             Record::Said(_) => 't',
             Record::Restart => 'r',
+            Record::Mark(_) => 's',
         }
     }
 
@@ -77,6 +93,7 @@ impl Record {
             Record::Print(k, print) => format!("{k} {print:016x}"),
             Record::Said(text) => text.clone(),
             Record::Restart => String::new(),
+            Record::Mark(at) => at.to_string(),
         })
     }
 
@@ -141,6 +158,10 @@ fn next_record(bytes: &[u8], at: usize) -> Option<Result<(Record, usize), String
         },
         "t" => Record::Said(text.to_string()),
         "r" => Record::Restart,
+        "s" => match text.parse() {
+            Ok(at) => Record::Mark(at),
+            Err(_) => return bad("is not a place in the journal"),
+        },
         _ => return bad("is of no known kind"),
     };
     Some(Ok((record, at + end + 1)))
@@ -198,6 +219,7 @@ fn replay(bytes: &[u8], keep_transcript: usize) -> Result<Replayed, String> {
                 }
             }
             Record::Restart => out.transcript.clear(),
+            Record::Mark(_) => {}
         }
         at = after;
     }
@@ -215,6 +237,11 @@ fn replay(bytes: &[u8], keep_transcript: usize) -> Result<Replayed, String> {
 /// The log and transcript a save's journal reference names, from the
 /// journal in `dir`; Err says why they cannot be had.
 pub fn read_ref(dir: &Path, journal: &JournalRef) -> Result<Replayed, String> {
+    read_ref_bytes(dir, journal).map(|(replayed, _)| replayed)
+}
+
+/// [`read_ref`], and the journal's bytes as read.
+fn read_ref_bytes(dir: &Path, journal: &JournalRef) -> Result<(Replayed, Vec<u8>), String> {
     if super::check_slot(journal.file.trim_end_matches(".journal")).is_err()
         || !journal.file.ends_with(".journal")
     {
@@ -263,7 +290,47 @@ pub fn read_ref(dir: &Path, journal: &JournalRef) -> Result<Replayed, String> {
             journal.commands
         ));
     }
-    Ok(replayed)
+    Ok((replayed, bytes))
+}
+
+/// Where the turns that follow a save at `start` (its journal reference's
+/// bytes) end in `bytes`: at the start of the next checkpoint's turn (the
+/// first `s` record naming a start at or after `start`), or after the last
+/// whole record, before one cut short or damaged.
+fn following_end(bytes: &[u8], start: usize) -> usize {
+    let mut at = start;
+    while let Some(Ok((record, after))) = next_record(bytes, at) {
+        if let Record::Mark(from) = record
+            && let Ok(from) = usize::try_from(from)
+            && from >= start
+        {
+            return from.min(at);
+        }
+        at = after;
+    }
+    at
+}
+
+/// [`read_ref`], and what the journal holds past the save's point: the log,
+/// fingerprints and transcript of the turns played since, when there are
+/// any (see the module's notes). The turns past the point are read as far
+/// as they are whole: a tail cut short or damaged loses only what it cut.
+pub fn read_following(
+    dir: &Path,
+    journal: &JournalRef,
+) -> Result<(Replayed, Option<Replayed>), String> {
+    let (own, bytes) = read_ref_bytes(dir, journal)?;
+    let start = own.end;
+    let end = following_end(&bytes, start);
+    if end <= start {
+        return Ok((own, None));
+    }
+    let later = replay(&bytes[..end], super::MAX_TRANSCRIPT_BYTES).ok();
+    // Records that change nothing (a checkpoint's own `s`) are no turn.
+    let later = later.filter(|l| {
+        l.log != own.log || l.transcript != own.transcript || l.checkpoints != own.checkpoints
+    });
+    Ok((own, later))
 }
 
 /// Whether the journal a save names is there and long enough (for the
@@ -293,6 +360,8 @@ pub struct Journal {
     said: u64,
     /// Records were written and not yet synced.
     unsynced: bool,
+    /// Where the records of the last append that wrote any start.
+    turn_start: u64,
     /// The log and transcript the file gave when it was opened, until the
     /// first append compares them with the writer's: a game played on in a
     /// new session does not write its commands again.
@@ -314,6 +383,12 @@ impl Journal {
     /// log the records give is not trusted to be the game's: the writer
     /// starts it again (`k 0`, `r`) before its first save.
     pub fn open(dir: &Path, game: &str) -> std::io::Result<Journal> {
+        Journal::open_synced(dir, game, true)
+    }
+
+    /// [`Journal::open`]; a new journal is synced only when `sync` says
+    /// so (otherwise at the next [`Journal::sync`], with the records).
+    pub fn open_synced(dir: &Path, game: &str, sync: bool) -> std::io::Result<Journal> {
         let file = journal_file(game);
         let path = dir.join(&file);
         let existing = match std::fs::symlink_metadata(&path) {
@@ -357,6 +432,7 @@ impl Journal {
                     log_len: replayed.log.len(),
                     said: replayed.transcript.len() as u64,
                     unsynced: false,
+                    turn_start: end,
                     opened: Some(Opened {
                         log: replayed.log,
                         transcript: replayed.transcript,
@@ -366,7 +442,12 @@ impl Journal {
             }
             None => {
                 // Not a journal (or none): a new one, written whole first.
-                crate::files::write_atomic(dir, &path, HEADER.as_bytes())?;
+                let header = HEADER.as_bytes();
+                crate::files::write_atomic_checked_synced(dir, &path, header, &|_| Ok(()), sync)
+                    .map_err(|err| match err {
+                        crate::files::WriteError::Io(err) => err,
+                        crate::files::WriteError::Refused(why) => std::io::Error::other(why),
+                    })?;
                 let handle = std::fs::OpenOptions::new().append(true).open(&path)?;
                 let mut sum = Fnv::default();
                 sum.bytes(HEADER.as_bytes());
@@ -378,7 +459,8 @@ impl Journal {
                     sum,
                     log_len: 0,
                     said: 0,
-                    unsynced: false,
+                    unsynced: !sync,
+                    turn_start: HEADER.len() as u64,
                     opened: None,
                 })
             }
@@ -500,6 +582,7 @@ impl Journal {
                 let _ = self.handle.set_len(self.len);
                 return Err(format!("cannot write the journal: {err}"));
             }
+            self.turn_start = self.len;
             self.len += out.len() as u64;
             self.sum.bytes(&out);
         }
@@ -520,6 +603,32 @@ impl Journal {
 }
 
 impl Journal {
+    /// Where the records of the last append that wrote any start: the
+    /// turn a checkpoint written now is of.
+    pub fn turn_start(&self) -> u64 {
+        self.turn_start
+    }
+
+    /// Says that a checkpoint (a slot naming the journal) was written for
+    /// the turn whose records start at `from` ([`Journal::turn_start`]), so
+    /// that older slots stop reading on there. Not synced: a mark lost to a
+    /// power cut only lets an older slot read on further.
+    pub fn mark(&mut self, from: u64) -> Result<(), String> {
+        let mut out = Vec::new();
+        Record::Mark(from).encode(&mut out)?;
+        if self.len + out.len() as u64 > super::MAX_JOURNAL_BYTES {
+            return Ok(());
+        }
+        if let Err(err) = self.handle.write_all(&out) {
+            let _ = self.handle.set_len(self.len);
+            return Err(format!("cannot write the journal: {err}"));
+        }
+        self.len += out.len() as u64;
+        self.sum.bytes(&out);
+        self.unsynced = true;
+        Ok(())
+    }
+
     /// Syncs records written without it ([`Journal::append_synced`]).
     pub fn sync(&mut self) -> std::io::Result<()> {
         if self.unsynced {

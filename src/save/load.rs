@@ -81,7 +81,16 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
                 journal::looks_whole(dir, named).map_err(damaged)?;
             }
             Journal::Read => {
-                let replayed = journal::read_ref(dir, named).map_err(damaged)?;
+                let (replayed, later) = if file.format >= FOLLOW_FORMAT {
+                    journal::read_following(dir, named).map_err(damaged)?
+                } else {
+                    (journal::read_ref(dir, named).map_err(damaged)?, None)
+                };
+                file.later = later.map(|l| Later {
+                    log: l.log,
+                    checkpoints: l.checkpoints,
+                    transcript: l.transcript,
+                });
                 if !file.checkpoints.is_empty() {
                     return Err(damaged(
                         "it names a journal and holds fingerprints of its own".into(),
@@ -91,6 +100,9 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
                 file.checkpoints = replayed.checkpoints;
                 file.transcript = replayed.transcript;
                 file.journal = None;
+                // What it names read in, it is a save like any other of
+                // this engine's (the turns after it are in `later`).
+                file.format = file.format.min(FORMAT);
             }
         }
     }
@@ -127,19 +139,19 @@ pub(super) fn read_text(path: &Path) -> Result<String, SaveError> {
 
 /// A format this engine reads, or why not.
 pub(super) fn check_format(shown: &str, format: u32) -> Result<(), SaveError> {
-    if format > FORMAT {
+    if format > FOLLOW_FORMAT {
         Err(SaveError::TooNew(
             shown.to_string(),
             format,
             MIN_FORMAT,
-            FORMAT,
+            FOLLOW_FORMAT,
         ))
     } else if format < MIN_FORMAT {
         Err(SaveError::TooOld(
             shown.to_string(),
             format,
             MIN_FORMAT,
-            FORMAT,
+            FOLLOW_FORMAT,
         ))
     } else {
         Ok(())
@@ -307,7 +319,73 @@ pub(super) fn fresh(shown: &str, scene: &Arc<Scene>, file: &SaveFile) -> Result<
 /// where it parts from the saved one. When the scene is the same but the
 /// replay does not reach the saved state, the saved state is restored without
 /// undo history, and the notice says so.
-pub fn restore(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loaded, SaveError> {
+///
+/// An autosave whose journal holds turns played after it (format 5, see
+/// [`journal`]) goes on to the last of them, when it loaded as written:
+/// their commands run from its state (or from the seed, when an undo went
+/// back past it), checked against the journal's fingerprints, and stop at
+/// the first that does not run or parts from them.
+pub fn restore(
+    shown: &str,
+    mut file: SaveFile,
+    scenes: &[Arc<Scene>],
+) -> Result<Loaded, SaveError> {
+    let later = file.later.take();
+    let spare = later.as_ref().map(|_| file.clone());
+    let mut loaded = restore_own(shown, file, scenes)?;
+    if let (Some(later), Some(own)) = (later, spare)
+        && loaded.notice.is_none()
+    {
+        go_on(shown, &mut loaded, &own, later);
+    }
+    Ok(loaded)
+}
+
+/// Runs the turns after a save (`later`) on the game loaded from it.
+fn go_on(shown: &str, loaded: &mut Loaded, own: &SaveFile, later: Later) {
+    let scene = loaded.game.scene_arc();
+    let common = (own.log.iter())
+        .zip(&later.log)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let from_save = common == own.log.len();
+    let mut fresh_game = None;
+    if !from_save {
+        // An undo went back past the save: the game is replayed from its seed.
+        match fresh(shown, &scene, own) {
+            Ok(game) => fresh_game = Some(game),
+            Err(_) => return,
+        }
+    }
+    let start = if from_save { own.log.len() } else { 0 };
+    let game = fresh_game.as_mut().unwrap_or(&mut loaded.game);
+    let mut prints = later.checkpoints.iter().peekable();
+    for (i, command) in later.log.iter().enumerate().skip(start) {
+        while prints.next_if(|(at, _)| *at < i).is_some() {}
+        if let Some((_, print)) = prints.next_if(|(at, _)| *at == i)
+            && fingerprint(&game.snapshot(), &scene) != *print
+        {
+            break;
+        }
+        let ran = command
+            .to_command(&scene)
+            .and_then(|command| game.run(&command));
+        if ran.is_err() {
+            break;
+        }
+    }
+    if let Some(game) = fresh_game {
+        if game.log().len() < later.log.len() {
+            // Not all of it ran: the save's own game stands.
+            return;
+        }
+        loaded.game = game;
+    }
+    loaded.transcript = bounded_transcript(&later.transcript, MAX_TRANSCRIPT_BYTES);
+}
+
+/// [`restore`] of the save's own point.
+fn restore_own(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loaded, SaveError> {
     if file.journal.is_some() {
         return Err(SaveError::Damaged(
             shown.to_string(),

@@ -39,7 +39,7 @@ pub mod ron_text;
 mod slots;
 pub mod types;
 
-pub use autosave::{Autosaver, Outcome, SYNC_EVERY, Transcript};
+pub use autosave::{Autosaver, CHECKPOINT_EVERY, Outcome, SYNC_EVERY, Transcript};
 pub use bounds::*;
 pub use journal::JournalRef;
 pub use load::*;
@@ -65,6 +65,13 @@ use std::sync::Arc;
 /// autosave between turns may keep its commands and transcript in the
 /// game's journal ([`journal`]) instead of in the file.
 pub const FORMAT: u32 = 4;
+/// The format of an autosave between turns that names a journal whose
+/// records past its own point are the turns played since (this engine
+/// writes it on the autosave writer's thread, and reads on through those
+/// turns when it loads one; see [`journal`]). A format-4 autosave stops at
+/// its own point. Otherwise the same as [`FORMAT`]; an older engine says
+/// it is too new rather than mistaking the journal's new records.
+pub const FOLLOW_FORMAT: u32 = 5;
 /// The oldest format this engine still reads.
 pub const MIN_FORMAT: u32 = 1;
 /// Autosaves rotate over this many slots.
@@ -132,6 +139,19 @@ pub struct SaveFile {
     /// (or a format-3 save has none). Not part of the file.
     #[serde(skip)]
     pub damaged: bool,
+    /// Set when read: the turns played after this autosave (format 5), from
+    /// its journal, which loading goes on to. Not part of the file.
+    #[serde(skip)]
+    pub later: Option<Later>,
+}
+
+/// The game as the turns after an autosave left it (format 5): its whole
+/// log, the fingerprints the journal holds, and its transcript.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Later {
+    pub log: Vec<SavedCommand>,
+    pub checkpoints: Vec<(usize, u64)>,
+    pub transcript: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -430,6 +450,7 @@ pub(crate) fn file_of(
         game: header.game.clone(),
         journal: None,
         damaged: false,
+        later: None,
     }
 }
 

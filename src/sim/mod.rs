@@ -445,6 +445,9 @@ pub struct Battle {
     view: Option<Arc<WorldState>>,
     /// Whether `view` is the world as it is now.
     view_fresh: bool,
+    /// Names `view` as captured: a new stamp each time it is captured
+    /// again, none shared with another capture of any battle.
+    view_stamp: u64,
     /// What story conditions read of the world, rewritten in place when
     /// stale (after a turn, a restore, an effect that touches it).
     facts: facts::Facts,
@@ -547,6 +550,7 @@ impl Battle {
             schedule,
             view: None,
             view_fresh: false,
+            view_stamp: 0,
             facts: facts::Facts::default(),
             facts_fresh: facts::Parts::NONE,
             facts_stamp: next_stamp(),
@@ -641,9 +645,11 @@ impl Battle {
                     None => *view = Arc::new(WorldState::capture(&mut self.world)),
                 }
                 self.view_fresh = true;
+                self.view_stamp = next_stamp();
             }
             return Arc::clone(view);
         }
+        self.view_stamp = next_stamp();
         let view = Arc::new(WorldState::capture(&mut self.world));
         self.view = Some(Arc::clone(&view));
         self.view_fresh = true;
@@ -769,6 +775,12 @@ impl Battle {
     pub fn world_mut(&mut self) -> &mut World {
         self.changed();
         &mut self.world
+    }
+
+    /// The stamp of the view [`Battle::view`] gave last: the same stamp,
+    /// the same world.
+    pub fn view_stamp(&self) -> u64 {
+        self.view_stamp
     }
 
     /// Replaces the whole world with `state`.

@@ -165,6 +165,7 @@ impl Game {
                     .get(unit.idx())
                     .is_some_and(|r| r.location.present && r.location.zone == zone.idx())
             {
+                self.known = None;
                 self.picture
                     .hear_word(self.battle.field(), &world, self.seed, unit.idx());
             }

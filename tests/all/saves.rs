@@ -2120,3 +2120,165 @@ fn a_saved_journal_reads_back_as_the_events_told_and_refuses_words_no_event_has(
     }
     assert!(told > 0, "the games told some events");
 }
+
+/// The game's log in the file's words.
+fn saved_log(game: &Game) -> Vec<save::SavedCommand> {
+    (game.log().iter())
+        .map(|c| save::SavedCommand::of(c, game.scene()))
+        .collect()
+}
+
+/// Turns whose records reach the journal while their slot is never written
+/// (the writer thread writes a slot once in a while; a kill between): each
+/// turn's records are appended, and the game's journal length and log after
+/// it returned.
+fn turns_past_the_slot(
+    dir: &Path,
+    game: &mut Game,
+    transcript: &mut save::Transcript,
+    turns: usize,
+    undo_first: bool,
+) -> Vec<(u64, Vec<save::SavedCommand>)> {
+    let name = game.name().to_string();
+    let mut journal = save::journal::Journal::open(dir, &name).expect("journal");
+    let mut kept = game.log().len();
+    if undo_first {
+        game.undo().expect("undo");
+        kept = game.log().len();
+    }
+    let mut first = true;
+    let mut after = Vec::new();
+    for turn in 0..turns {
+        game.auto_step().expect("step");
+        let line = format!("turn {turn} past the slot");
+        transcript.push_line(&line);
+        let log = saved_log(game);
+        // The first append of a journal opened again gives the whole
+        // transcript (it keeps what it holds); later ones what is new.
+        let said = if first {
+            transcript.as_str().to_string()
+        } else {
+            format!("{line}\n")
+        };
+        journal
+            .append(&log, kept, &[], first, &said)
+            .expect("append")
+            .expect("room");
+        first = false;
+        kept = log.len();
+        let len = std::fs::metadata(dir.join(format!("{name}.journal")))
+            .expect("journal")
+            .len();
+        after.push((len, log));
+    }
+    after
+}
+
+#[test]
+fn an_autosave_goes_on_through_the_turns_its_journal_holds_past_it_and_a_cut_tail_loses_only_what_it_cut()
+ {
+    let dir = temp_dir("journal-follow");
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let mut game = random_game(&scene, "zhang-chun", 3);
+    play_out(&mut game, 3);
+    let name = game.name().to_string();
+    let slot = format!("{name}-auto-1");
+    let mut transcript = save::Transcript::new("start\n".into());
+    save::Autosaver::inline()
+        .submit(&dir, &slot, &mut game, &transcript)
+        .expect("the checkpoint");
+    let own = game.log().len();
+    let after = turns_past_the_slot(&dir, &mut game, &mut transcript, 4, false);
+    let journal = dir.join(format!("{name}.journal"));
+    let whole = std::fs::read(&journal).expect("journal");
+
+    // The slot is its own turn; loading it goes on to the last turn written.
+    let text = std::fs::read_to_string(dir.join(format!("{slot}.ron"))).expect("slot");
+    assert!(
+        text.contains(&format!("format: {},", save::FOLLOW_FORMAT)),
+        "{text}"
+    );
+    let file = save::read(&dir.join(format!("{slot}.ron"))).expect("read");
+    assert_eq!(file.log.len(), own);
+    let loaded = save::load(&dir, &slot, &scenes).unwrap_or_else(|err| panic!("{err}"));
+    assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+    let mut resumed = loaded.game;
+    assert_eq!(saved_log(&resumed), after[3].1);
+    assert_eq!(state_text(&mut resumed), state_text(&mut game));
+    assert!(
+        loaded.transcript.ends_with("turn 3 past the slot\n"),
+        "{}",
+        loaded.transcript
+    );
+    // Undo goes back through the turns replayed and past the slot.
+    for _ in 0..5 {
+        resumed.undo().expect("undo");
+    }
+    assert_eq!(resumed.log().len(), own - 1);
+
+    // A journal cut inside the last turn's first record loses that turn only.
+    let third = after[2].0;
+    std::fs::write(&journal, &whole[..third as usize + 10]).expect("cut");
+    let cut = save::load(&dir, &slot, &scenes).unwrap_or_else(|err| panic!("{err}"));
+    assert!(cut.notice.is_none(), "{:?}", cut.notice);
+    assert_eq!(saved_log(&cut.game), after[2].1);
+    assert!(cut.transcript.ends_with("turn 2 past the slot\n"));
+    // So does a damaged byte there; what follows it is not trusted.
+    let mut damaged = whole.clone();
+    // (In the first record's checksum.)
+    damaged[third as usize + 12] ^= 0x01;
+    std::fs::write(&journal, &damaged).expect("damage");
+    let hurt = save::load(&dir, &slot, &scenes).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(saved_log(&hurt.game), after[2].1);
+    // Cut back to the slot's own records, it loads at its own turn.
+    std::fs::write(&journal, &whole[..file_bytes(&dir, &slot)]).expect("cut to the slot");
+    let bare = save::load(&dir, &slot, &scenes).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(bare.game.log().len(), own);
+    // `replay` proves the slot's own point.
+    std::fs::write(&journal, &whole).expect("restore");
+    let (code, out, err) = run_bin(&["replay", &slot, "--saves", &dir_arg(&dir)], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("reproduced exactly"), "{out}");
+}
+
+/// How many bytes of its journal a slot names.
+fn file_bytes(dir: &Path, slot: &str) -> usize {
+    let text = std::fs::read_to_string(dir.join(format!("{slot}.ron"))).expect("slot");
+    let at = text.find("bytes: ").expect("a journal reference") + "bytes: ".len();
+    let end = at + text[at..].find(',').expect("end");
+    text[at..end].parse().expect("a count")
+}
+
+#[test]
+fn an_autosave_goes_on_past_an_undo_behind_it_and_an_older_one_stops_where_the_next_takes_over() {
+    let dir = temp_dir("journal-follow-undo");
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let mut game = random_game(&scene, "zhang-chun", 8);
+    play_out(&mut game, 3);
+    let name = game.name().to_string();
+    let mut transcript = save::Transcript::new("start\n".into());
+    let mut saver = save::Autosaver::inline();
+    let older = format!("{name}-auto-1");
+    saver
+        .submit(&dir, &older, &mut game, &transcript)
+        .expect("older");
+    let at_older = saved_log(&game);
+    game.auto_step().expect("step");
+    let newer = format!("{name}-auto-2");
+    saver
+        .submit(&dir, &newer, &mut game, &transcript)
+        .expect("newer");
+    drop(saver);
+    // After the newer slot: an undo behind it, then two turns.
+    let after = turns_past_the_slot(&dir, &mut game, &mut transcript, 2, true);
+    let loaded = save::load(&dir, &newer, &scenes).unwrap_or_else(|err| panic!("{err}"));
+    assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+    let mut resumed = loaded.game;
+    assert_eq!(saved_log(&resumed), after[1].1);
+    assert_eq!(state_text(&mut resumed), state_text(&mut game));
+    // The older slot stops where the newer one's turn starts.
+    let old = save::load(&dir, &older, &scenes).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(saved_log(&old.game), at_older);
+}
