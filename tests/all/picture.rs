@@ -172,6 +172,34 @@ impl Oracle<'_> {
             .collect();
         own_figures.push(lost_now.iter().sum());
         own_figures.extend(lost_now);
+        // Riders' reports and word at last: each unit's men and its loss
+        // since the word before, summed per place and hour as the
+        // chronicle groups them (a unit with nothing new left out).
+        let mut groups: std::collections::BTreeMap<(bool, usize, u32), (u32, u32)> =
+            std::collections::BTreeMap::new();
+        for (u, before) in &known.picture.word_again {
+            let Some(word) = known.own.get(*u).and_then(Option::as_ref) else {
+                continue;
+            };
+            let now = &word.record;
+            let lost = before.record.men.saturating_sub(now.men);
+            let same = lost == 0
+                && now.location.zone == before.record.location.zone
+                && now.morale.state == before.record.morale.state;
+            if same || !now.location.present {
+                continue;
+            }
+            let rider = known.picture.by_rider.contains(u);
+            let hour = if rider { word.turn } else { before.turn };
+            let group = groups.entry((rider, now.location.zone, hour)).or_default();
+            group.0 += now.men;
+            group.1 += lost;
+            own_figures.push(lost);
+        }
+        for (men, lost) in groups.values() {
+            own_figures.push(*men);
+            own_figures.push(*lost);
+        }
         // Three or more significant digits: 120 or 4,500 an eye can make.
         let significant = |n: u32| {
             let mut n = n;
