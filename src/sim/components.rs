@@ -319,7 +319,7 @@ impl Morale {
     }
 
     /// A new turn: nothing has moved it yet (the old notes are left to be
-    /// written over: see [`NOTED`]). Whether there was anything to forget.
+    /// written over: see `Morale::NOTED`). Whether there was anything to forget.
     #[inline]
     pub fn forget_turn(&mut self) -> bool {
         let noted = self.flags != 0;
