@@ -839,6 +839,8 @@ impl View<'_> {
     fn tell_fighting(&self, g: &Gathered, memory: &mut Memory, found: &mut Found, new_turn: bool) {
         let l = self.locale;
         let mut fought = BTreeSet::new();
+        // Places where fighting is heard, not seen: one sentence for all.
+        let mut heard_from: Vec<String> = Vec::new();
         for (zone, (own_lost, enemy_lost, own_trampled, enemy_trampled)) in &g.zone_losses {
             let seen = self.sees_zone(*zone);
             // His men there as he has word of them now (where the last word
@@ -851,11 +853,7 @@ impl View<'_> {
             let zone_name = self.zone_name(*zone);
             if own_lost < TRIVIAL && enemy_lost < TRIVIAL {
                 if !seen && !here && self.near_own(*zone) && heard > 0 {
-                    found.say(
-                        6,
-                        0,
-                        self.t(Say::FightHeard, &[("zone", zone_name.clone())]),
-                    );
+                    heard_from.push(zone_name.clone());
                 }
             } else {
                 // A fight that starts needs the player; one that goes on
@@ -931,6 +929,11 @@ impl View<'_> {
                 keys,
                 found,
             );
+        }
+        if !heard_from.is_empty() {
+            let n = heard_from.len();
+            let zones = catalogue::name_list(l, heard_from, n);
+            found.say(6, 0, self.t(Say::FightHeard, &[("zone", zones)]));
         }
         // The fire's dead, told the same way.
         for (zone, (own, enemy)) in &g.burned {
