@@ -485,6 +485,7 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
             welcome(&mut stdout, locale, columns)?;
             welcomed = true;
             let shown = (locale, columns);
+            let points = reached(&common.saves, points, &scenes);
             match offer_resume(input.as_mut(), &mut stdout, shown, &points, &scenes)? {
                 Offered::Resume(name) => slot = Some(name),
                 Offered::New => {}
@@ -746,6 +747,32 @@ enum Offered {
     Resume(String),
     New,
     Leave,
+}
+
+/// The games left off as loading them goes on: an autosave whose journal
+/// holds later turns (format 5) is offered at the turn loading reaches, not
+/// at its own point, and not at all when those turns ended the battle. One
+/// that does not load is offered as it is (choosing it says why).
+fn reached(
+    dir: &std::path::Path,
+    points: Vec<save::SlotInfo>,
+    scenes: &[Arc<Scene>],
+) -> Vec<save::SlotInfo> {
+    points
+        .into_iter()
+        .filter_map(|mut point| {
+            if let Ok(summary) = point.summary.as_mut()
+                && summary.follows
+                && let Ok(loaded) = save::load(dir, &point.slot, scenes)
+            {
+                if loaded.game.is_over() {
+                    return None;
+                }
+                summary.turn = loaded.game.turn();
+            }
+            Some(point)
+        })
+        .collect()
 }
 
 /// "Go on with a game?": the folder's games left off, newest first, and a

@@ -95,6 +95,9 @@ pub struct SlotSummary {
     pub game: String,
     /// Whether the game had ended when saved.
     pub over: bool,
+    /// An autosave that loading takes on past its own point, through the
+    /// later turns of its journal (format 5): `turn` is its own point's.
+    pub follows: bool,
 }
 
 /// One row of the `saves` table: the slot and what it holds, or why it cannot be read.
@@ -123,6 +126,7 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
             // as good is one that loads.
             let summary = super::read_file(&path, super::Journal::Look)
                 .map(|f| SlotSummary {
+                    follows: f.journal.is_some() && f.format >= super::FOLLOW_FORMAT,
                     game: if f.game.is_empty() {
                         crate::story::default_name(&f.scene, &f.role, f.seed)
                     } else {

@@ -2282,3 +2282,34 @@ fn an_autosave_goes_on_past_an_undo_behind_it_and_an_older_one_stops_where_the_n
     let old = save::load(&dir, &older, &scenes).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(saved_log(&old.game), at_older);
 }
+
+/// An autosave that loading takes on through its journal's later turns
+/// (format 5) is offered at the turn loading reaches, not at its own point
+/// (the menu said the slot's own turn of a game that resumed four later).
+#[test]
+fn a_game_left_is_offered_at_the_turn_loading_reaches() {
+    let dir = temp_dir("offered-turn");
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let mut game = random_game(&scene, "zhang-chun", 3);
+    play_out(&mut game, 3);
+    let name = game.name().to_string();
+    let slot = format!("{name}-auto-1");
+    let mut transcript = save::Transcript::new("start\n".into());
+    save::Autosaver::inline()
+        .submit(&dir, &slot, &mut game, &transcript)
+        .expect("the checkpoint");
+    let own = game.turn();
+    turns_past_the_slot(&dir, &mut game, &mut transcript, 4, false);
+    assert!(!game.is_over(), "still going");
+    let reached = save::load(&dir, &slot, &scenes).expect("loads").game.turn();
+    assert_eq!(reached, game.turn(), "loading goes on to the last turn");
+    assert!(reached > own, "{reached} against {own}");
+    let folder = dir.display().to_string();
+    let bare = ["play", "--saves", folder.as_str()];
+    let shown = common::text(&common::run(&bare, b"quit\n").stdout);
+    let joined = shown.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(joined.contains(&format!("turn {reached} ")), "{shown}");
+    assert!(!joined.contains(&format!("turn {own} ")), "{shown}");
+    assert!(joined.contains(&slot), "{shown}");
+}
