@@ -755,24 +755,12 @@ enum Offered {
 /// that does not load is offered as it is (choosing it says why).
 fn reached(
     dir: &std::path::Path,
-    points: Vec<save::SlotInfo>,
+    mut points: Vec<save::SlotInfo>,
     scenes: &[Arc<Scene>],
 ) -> Vec<save::SlotInfo> {
+    save::reached(dir, &mut points, scenes);
+    points.retain(|point| point.summary.as_ref().map_or(true, |s| !s.over));
     points
-        .into_iter()
-        .filter_map(|mut point| {
-            if let Ok(summary) = point.summary.as_mut()
-                && summary.follows
-                && let Ok(loaded) = save::load(dir, &point.slot, scenes)
-            {
-                if loaded.game.is_over() {
-                    return None;
-                }
-                summary.turn = loaded.game.turn();
-            }
-            Some(point)
-        })
-        .collect()
 }
 
 /// "Go on with a game?": the folder's games left off, newest first, and a

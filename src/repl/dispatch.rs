@@ -383,7 +383,6 @@ impl Session<'_> {
     }
 
     pub(super) fn command(&mut self, action: Action, args: &[String]) -> bool {
-        let l = self.options.locale;
         match action {
             Action::Quit => return false,
             Action::Help => self.help(args),
@@ -419,8 +418,7 @@ impl Session<'_> {
             Action::Load => self.load_from(args),
             Action::Saves => {
                 self.saver.flush();
-                let text =
-                    render::saves_table(&self.options.saves_dir, l, self.options.style.columns);
+                let text = self.saves_table();
                 self.say(&text);
             }
         }
@@ -564,6 +562,31 @@ impl Session<'_> {
             }
             Err(err) => self.say_error(&catalogue::save_error(l, &err)),
         }
+    }
+
+    /// The `saves` table, each slot at the turn loading it reaches (as the
+    /// start menu says it): the battles not parsed at the start are parsed
+    /// if an autosave that reads on through its journal is of one of them.
+    fn saves_table(&mut self) -> String {
+        let l = self.options.locale;
+        let dir = self.options.saves_dir.clone();
+        let mut rows = save::list(&dir);
+        if let Ok(rows) = rows.as_mut() {
+            let unknown = rows.iter().any(|row| {
+                row.summary.as_ref().is_ok_and(|s| {
+                    s.follows && self.scenes.iter().all(|scene| scene.id() != s.scene)
+                })
+            });
+            if unknown && let Some(load) = self.more_scenes.take() {
+                for scene in load() {
+                    if self.scenes.iter().all(|s| s.id() != scene.id()) {
+                        self.scenes.push(scene);
+                    }
+                }
+            }
+            save::reached(&dir, rows, &self.scenes);
+        }
+        render::saves_table_of(&dir, rows, l, self.options.style.columns)
     }
 
     /// `load [SLOT]`: the battles not parsed at the start are parsed if the

@@ -35,6 +35,7 @@ pub mod hash;
 pub mod journal;
 mod load;
 mod lock;
+pub mod print;
 pub mod ron_text;
 mod slots;
 pub mod types;
@@ -45,7 +46,7 @@ pub use journal::JournalRef;
 pub use load::*;
 pub use lock::{FolderLock, LOCK_FILE, LockError};
 pub use slots::{
-    SlotInfo, SlotProblem, SlotSummary, check_slot, list, slot_names, slot_path, timestamp,
+    SlotInfo, SlotProblem, SlotSummary, check_slot, list, reached, slot_names, slot_path, timestamp,
 };
 pub use types::*;
 
@@ -355,10 +356,10 @@ impl SavedState {
 }
 
 /// The fingerprint of a game state, as a save's checkpoints hold it.
+/// Walked in place ([`print`]): the same number as converting the state
+/// and hashing that, without the conversion.
 pub fn fingerprint(snapshot: &Snapshot, scene: &Scene) -> u64 {
-    SavedState::of(snapshot, scene)
-        .map(|s| s.fingerprint())
-        .unwrap_or(0)
+    print::state(snapshot, scene)
 }
 
 /// Seconds since the Unix epoch.

@@ -100,6 +100,23 @@ pub struct SlotSummary {
     pub follows: bool,
 }
 
+/// Each slot's turn as loading it reaches: an autosave whose journal holds
+/// later turns (format 5) is loaded and said at the last of them (and
+/// `over` when they ended the battle), not at its own point; one that does
+/// not load is left as it was read (loading it says why). The start
+/// menu's games left off and the `saves` table both say it so.
+pub fn reached(dir: &Path, rows: &mut [SlotInfo], scenes: &[std::sync::Arc<crate::scene::Scene>]) {
+    for row in rows {
+        if let Ok(summary) = row.summary.as_mut()
+            && summary.follows
+            && let Ok(loaded) = super::load(dir, &row.slot, scenes)
+        {
+            summary.turn = loaded.game.turn();
+            summary.over = loaded.game.is_over();
+        }
+    }
+}
+
 /// One row of the `saves` table: the slot and what it holds, or why it cannot be read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SlotInfo {

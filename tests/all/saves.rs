@@ -495,6 +495,96 @@ fn saves_are_the_bytes_ron_writes() {
     assert!(compared > 100, "{compared}");
 }
 
+/// A state's fingerprint walked in place (`save::print`) is the number
+/// its converted `SavedState` hashes to, and the walk serialises to the
+/// same RON: every state and undo state of games of every shipped battle
+/// and role (random ones, and ones whose player orders every unit to
+/// attack against a greedy side that answers), so fingerprints written
+/// before the walk still check.
+#[test]
+fn fingerprints_walked_in_place_are_the_converted_states() {
+    use xiaoling::story::UnitCommand;
+    let mut compared = 0;
+    let mut seen = [0_usize; 6];
+    let mut check = |game: &mut Game, scene: &Scene, at: &str| {
+        let mut states = vec![game.snapshot()];
+        states.extend(game.undo_history().iter().cloned());
+        for snapshot in &states {
+            let saved = SavedState::of(snapshot, scene).expect("a state");
+            let print = saved.fingerprint();
+            assert_eq!(save::print::state(snapshot, scene), print, "{at}");
+            assert_eq!(save::fingerprint(snapshot, scene), print, "{at}");
+            let view = save::print::view(snapshot, scene).expect("a view");
+            let config = ron::ser::PrettyConfig::default();
+            assert_eq!(
+                ron::ser::to_string_pretty(&view, config.clone()).expect("ron"),
+                ron::ser::to_string_pretty(&saved, config).expect("ron"),
+                "{at}"
+            );
+            let story = &saved.story;
+            let units = &saved.world.units;
+            let features = [
+                !story.since.is_empty(),
+                !story.answers.is_empty(),
+                !story.couriers.is_empty(),
+                units.iter().any(|u| u.morale.fear != 0.0),
+                !saved.world.rumors.active.is_empty(),
+                !story.journal.is_empty(),
+            ];
+            for (k, present) in features.into_iter().enumerate() {
+                seen[k] += usize::from(present);
+            }
+            compared += 1;
+        }
+    };
+    for scene in scenes() {
+        for (n, role) in scene.roles().map(|c| c.id.clone()).enumerate() {
+            for seed in [3, 29 + n as u64] {
+                let mut game = random_game(&scene, &role, seed);
+                for step in 0..=30 {
+                    check(
+                        &mut game,
+                        &scene,
+                        &format!("{} {role} {seed} {step}", scene.id()),
+                    );
+                    if game.is_over() {
+                        break;
+                    }
+                    play_out(&mut game, 1);
+                }
+            }
+            let (mut game, _) =
+                Game::with_policies(Arc::clone(&scene), &role, 5, Policy::Greedy, None)
+                    .expect("game");
+            let side = game.commander().side.idx();
+            while !game.is_over() && game.turn() < 8 {
+                if game.pending().is_some() {
+                    game.choose(1).expect("a choice");
+                    continue;
+                }
+                let world = game.world();
+                let enemy_at = (0..scene.zones().len())
+                    .find(|zone| world.side_men_in(game.field(), 1 - side, *zone) > 0);
+                if let Some(zone) = enemy_at {
+                    for idx in 0..scene.units().len() {
+                        if game.field().units[idx].side == side {
+                            let zone = ZoneId(zone as u32);
+                            let _ = game.order(UnitId(idx as u32), UnitCommand::Attack(zone));
+                        }
+                    }
+                }
+                check(&mut game, &scene, &format!("{} {role} ordered", scene.id()));
+                if game.pending().is_none() && !game.is_over() {
+                    game.next().expect("a turn");
+                }
+            }
+        }
+    }
+    // What the games reached: since, answers, couriers, fear, rumors, told.
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    assert!(compared > 1000, "{compared}");
+}
+
 // ----------------------------------------------------------------------- undo
 
 #[test]
@@ -2312,4 +2402,46 @@ fn a_game_left_is_offered_at_the_turn_loading_reaches() {
     assert!(joined.contains(&format!("turn {reached} ")), "{shown}");
     assert!(!joined.contains(&format!("turn {own} ")), "{shown}");
     assert!(joined.contains(&slot), "{shown}");
+}
+
+/// The `saves` table in a game says an autosave that loading takes on
+/// through its journal's later turns (format 5) at the turn loading
+/// reaches, as the start menu does (it said the slot's own turn).
+#[test]
+fn the_saves_table_says_the_turn_loading_reaches() {
+    let dir = temp_dir("table-turn");
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let mut game = random_game(&scene, "zhang-chun", 3);
+    play_out(&mut game, 3);
+    let name = game.name().to_string();
+    let slot = format!("{name}-auto-1");
+    let mut transcript = save::Transcript::new("start\n".into());
+    save::Autosaver::inline()
+        .submit(&dir, &slot, &mut game, &transcript)
+        .expect("the checkpoint");
+    let own = game.turn();
+    turns_past_the_slot(&dir, &mut game, &mut transcript, 4, false);
+    let reached = save::load(&dir, &slot, &scenes).expect("loads").game.turn();
+    assert!(reached > own, "{reached} against {own}");
+    let folder = dir.display().to_string();
+    let args = [
+        "play",
+        "--saves",
+        &folder,
+        "--scene",
+        "false-cry",
+        "--role",
+        "zhang-chun",
+        "--seed",
+        "77",
+        "--lang",
+        "en",
+    ];
+    let shown = common::text(&common::run(&args, b"saves\nquit\n").stdout);
+    let row = (shown.lines())
+        .find(|line| line.split_whitespace().next() == Some(slot.as_str()))
+        .unwrap_or_else(|| panic!("no row for {slot}: {shown}"));
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells.get(3), Some(&reached.to_string().as_str()), "{row}");
 }

@@ -12,7 +12,7 @@ mod reveal;
 mod saves;
 mod status;
 
-pub use saves::saves_table;
+pub use saves::{saves_table, saves_table_of};
 
 use super::catalogue::{
     self, Detail, Doing, Order, OrderMsg, RevealMsg, Troops, Ui, ViewMsg, bearing, capitalizes,

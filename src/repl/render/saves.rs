@@ -6,8 +6,19 @@ use super::*;
 /// time, or why a slot cannot be read; as a list when the table would not
 /// fit `columns`.
 pub fn saves_table(dir: &std::path::Path, locale: Locale, columns: usize) -> String {
+    saves_table_of(dir, crate::save::list(dir), locale, columns)
+}
+
+/// The `saves` table of the rows `rows` (the folder's, as [`crate::save::list`]
+/// read them, and perhaps [`crate::save::reached`] took on).
+pub fn saves_table_of(
+    dir: &std::path::Path,
+    rows: Result<Vec<crate::save::SlotInfo>, crate::save::SaveError>,
+    locale: Locale,
+    columns: usize,
+) -> String {
     use crate::save;
-    let mut rows = match save::list(dir) {
+    let mut rows = match rows {
         Ok(rows) => rows,
         Err(err) => return wrap(&catalogue::save_error(locale, &err), columns, ""),
     };
