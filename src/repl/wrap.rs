@@ -196,8 +196,10 @@ pub fn wrap(text: &str, columns: usize, indent: &str) -> String {
             continue;
         }
         let mut active = String::new();
-        let paragraph = keep_code_spans(paragraph, room);
-        work.tokens(&paragraph);
+        if !work.tokens_plain(paragraph) {
+            let paragraph = keep_code_spans(paragraph, room);
+            work.tokens(&paragraph);
+        }
         work.join_figures(room);
         work.lay_out(room, &mut |line| {
             if !first {
@@ -307,7 +309,7 @@ fn open_style(active: &mut String, line: &str) {
 /// A token: the unit a line is broken between, a range of [`Work::buf`].
 /// Tokens follow each other in the buffer, a single space between two
 /// exactly when the second has `space`.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Token {
     start: usize,
     end: usize,
@@ -468,6 +470,105 @@ impl Work {
         }
     }
 
+    /// [`Work::tokens`] for a plain paragraph, a pass over its bytes: one
+    /// of printable ASCII but backticks, kept spaces and name marks, each
+    /// opening mark before a character of a word and each closing one after
+    /// one (so every mark is inside a word, as the general way puts it).
+    /// Such a paragraph's words are its runs of anything but spaces, a
+    /// column a character, the marks none; the tokens and buffer are the
+    /// general way's, byte for byte (a test holds them to it). False, with
+    /// nothing made, for any other paragraph.
+    fn tokens_plain(&mut self, paragraph: &str) -> bool {
+        const OPEN: [u8; 3] = [0xef, 0xa3, 0xb0];
+        const CLOSE: [u8; 3] = [0xef, 0xa3, 0xb1];
+        const KEPT: [u8; 2] = [0xc2, 0xa0];
+        let bytes = paragraph.as_bytes();
+        let n = bytes.len();
+        // A character of a word at `i`: printable ASCII but a space or a
+        // backtick, or a kept space.
+        let word_char = |i: usize| match bytes.get(i) {
+            Some(&b) if b.is_ascii() => b > b' ' && b < 0x7f && b != b'`',
+            Some(_) => bytes[i..].starts_with(&KEPT),
+            None => false,
+        };
+        let mut i = 0;
+        while i < n {
+            let b = bytes[i];
+            if b.is_ascii() {
+                if !(b' '..0x7f).contains(&b) || b == b'`' {
+                    return false;
+                }
+                i += 1;
+            } else if bytes[i..].starts_with(&KEPT) {
+                i += 2;
+            } else if bytes[i..].starts_with(&OPEN) && word_char(i + 3) {
+                i += 3;
+            } else if bytes[i..].starts_with(&CLOSE) && i > 0 && {
+                // After a word's character: ASCII, or the kept space's
+                // second byte.
+                let prev = bytes[i - 1];
+                (prev > b' ' && prev < 0x7f && prev != b'`')
+                    || (prev == 0xa0 && i >= 2 && bytes[i - 2] == 0xc2)
+            } {
+                i += 3;
+            } else {
+                return false;
+            }
+        }
+        let Work {
+            buf,
+            tokens,
+            prefix,
+            ..
+        } = self;
+        buf.clear();
+        tokens.clear();
+        prefix.clear();
+        buf.reserve(n + 8);
+        tokens.reserve(n / 4 + 4);
+        let mut i = 0;
+        let mut space = false;
+        while i < n {
+            if bytes[i] == b' ' {
+                space = true;
+                i += 1;
+                continue;
+            }
+            let from = i;
+            let mut w = 0;
+            let mut last = None;
+            while i < n && bytes[i] != b' ' {
+                match bytes[i] {
+                    0xc2 => {
+                        w += 1;
+                        last = Some(KEEP);
+                        i += 2;
+                    }
+                    0xef => i += 3,
+                    b => {
+                        w += 1;
+                        last = Some(char::from(b));
+                        i += 1;
+                    }
+                }
+            }
+            if space {
+                buf.push(' ');
+            }
+            let start = buf.len();
+            buf.push_str(&paragraph[from..i]);
+            tokens.push(Token {
+                start,
+                end: buf.len(),
+                space,
+                last,
+                w,
+            });
+            space = false;
+        }
+        true
+    }
+
     /// A figure is never parted from the word after it ("91 men", "3,000 严整").
     fn join_figures(&mut self, room: usize) {
         let Work { buf, tokens, .. } = self;
@@ -599,6 +700,62 @@ pub fn capitalize(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte pass over a plain paragraph makes the general way's
+    /// tokens and buffer, and refuses what it does not read alike.
+    #[test]
+    fn plain_paragraphs_are_tokenised_as_the_general_way_does() {
+        let open = NAME_OPEN.to_string();
+        let close = NAME_CLOSE.to_string();
+        let keep = KEEP.to_string();
+        let parts = [
+            "a",
+            "Zhang",
+            " ",
+            "  ",
+            ",",
+            ".",
+            "3,000",
+            "12",
+            "(",
+            ")",
+            "!",
+            "men",
+            "x-y",
+            &open,
+            &close,
+            &keep,
+            "`",
+            "中",
+            "\u{1b}[1m",
+            "é",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut plain = 0;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 12) as usize;
+            for k in 0..len {
+                let r = state.rotate_left(5 * k as u32 + 3);
+                text.push_str(parts[(r % parts.len() as u64) as usize]);
+            }
+            let mut fast = Work::default();
+            let mut general = Work::default();
+            general.tokens(&keep_code_spans(&text, 60));
+            if fast.tokens_plain(&text) {
+                plain += 1;
+                assert_eq!(fast.buf, general.buf, "{text:?}");
+                assert_eq!(fast.tokens, general.tokens, "{text:?}");
+                assert!(general.prefix.is_empty(), "{text:?}");
+            } else {
+                assert!(fast.tokens.is_empty() && fast.buf.is_empty());
+            }
+        }
+        assert!(plain > 2_000, "{plain}");
+    }
 
     #[test]
     fn a_number_said_in_chinese_is_never_parted() {
