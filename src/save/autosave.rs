@@ -25,6 +25,7 @@ use super::{
 use crate::picture::Picture;
 use crate::story::{Command, Game, Snapshot};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
@@ -96,14 +97,21 @@ struct Job {
     dir: PathBuf,
     path: PathBuf,
     header: Header,
-    state: Snapshot,
+    /// Shared with the player's side, which compares the next job's first
+    /// undo state with it (see `Job::last_is_fresh`).
+    state: Arc<Snapshot>,
     /// The writer's log keeps its first `keep` commands, then these follow.
     keep: usize,
     more: Vec<Command>,
     /// The fingerprints of the states before commands `0..valid` still hold.
     valid: usize,
-    /// Undo states to fingerprint: those of commands `valid..`.
+    /// Undo states to fingerprint: those of commands `valid..`, but for
+    /// the first when `last_is_fresh`.
     fresh: Vec<Snapshot>,
+    /// The first undo state to fingerprint is the last job's `state` (the
+    /// same state: the game after one command is the state before the
+    /// next), not copied again.
+    last_is_fresh: bool,
     /// The command the undo history starts at (its first state's log length).
     first: usize,
     said: Said,
@@ -157,6 +165,8 @@ struct Writer {
     opened_now: bool,
     /// A checkpoint written late that failed, not yet told.
     deferred: Option<SaveError>,
+    /// The state of the last job taken in.
+    last_state: Option<Arc<Snapshot>>,
     /// Slots written since then without a sync.
     unsynced: Vec<PathBuf>,
 }
@@ -201,11 +211,13 @@ impl Writer {
         self.prints.truncate(job.valid);
         self.printed = self.printed.min(job.valid);
         self.prints.resize(self.log.len(), None);
-        for snapshot in &job.fresh {
+        let last = (self.last_state.as_deref()).filter(|_| job.last_is_fresh);
+        for snapshot in last.into_iter().chain(&job.fresh) {
             if let Some(slot) = self.prints.get_mut(snapshot.log_len) {
                 *slot = Some(fingerprint(snapshot, scene));
             }
         }
+        self.last_state = Some(Arc::clone(&job.state));
     }
 
     /// The journal brought up to the log and transcript, and where the
@@ -558,6 +570,8 @@ struct Sent {
     known: usize,
     /// The transcript the writer has, by id, and how much of it.
     said: Option<(u64, u64)>,
+    /// The state the last job handed over (the writer keeps it too).
+    state: Option<Arc<Snapshot>>,
 }
 
 /// What [`Autosaver::outcome`] knows.
@@ -640,7 +654,7 @@ impl Autosaver {
     ) -> Result<Job, SaveError> {
         let path = slot_path(dir, slot)?;
         // The writer reads no picture: none is copied for it.
-        let state = game.saved_snapshot();
+        let state = Arc::new(game.saved_snapshot());
         let undo = game.undo_history();
         let first = undo.first().map_or(game.log().len(), |s| s.log_len);
         let (others, player) = game.policies();
@@ -675,6 +689,20 @@ impl Autosaver {
         };
         // The undo history is in log order: the fresh ones are its tail.
         let from = undo.partition_point(|s| s.log_len < valid);
+        // The first of them is most often the state the last job handed
+        // over (the game after one command, before the next): the writer
+        // has it, and it is not copied again. Compared, not assumed: a
+        // change between the two (none is known) only costs the copy.
+        let last_is_fresh = self.sent.game.is_some()
+            && (self.sent.state.as_deref())
+                .zip(undo.get(from))
+                .is_some_and(|(last, first)| {
+                    first.log_len == last.log_len
+                        && first.world == last.world
+                        && first.story == last.story
+                        && first.policy_rng == last.policy_rng
+                });
+        let from = from + usize::from(last_is_fresh);
         let fresh: Vec<Snapshot> = (undo[from..].iter())
             .map(|s| Snapshot {
                 world: s.world.clone(),
@@ -696,6 +724,7 @@ impl Autosaver {
         self.sent.known = log.len();
         self.sent.epoch = game.log_epoch();
         self.sent.game = Some(key);
+        self.sent.state = Some(Arc::clone(&state));
         self.next_id += 1;
         Ok(Job {
             id: self.next_id,
@@ -707,6 +736,7 @@ impl Autosaver {
             more,
             valid,
             fresh,
+            last_is_fresh,
             first,
             said,
             journaled,
