@@ -721,24 +721,20 @@ impl Turn<'_> {
     #[inline]
     fn stands_still(&self, info: &UnitInfo, value: f64, old: MoraleState) -> Option<bool> {
         let rules = self.rules;
-        // No cascade: above the threshold, or a share of none is not past
-        // what its quality bears.
-        let no_cascade = !(value < rules.steady_above) || {
+        // A cascade: below the threshold, a share of none past what its
+        // quality bears.
+        let cascade = value < rules.steady_above && {
             let quality = self.units.get(info.idx).map_or(0.0, |spec| spec.quality);
-            !(0.0 > rules.cascade_base + rules.cascade_quality * quality)
+            0.0 > rules.cascade_base + rules.cascade_quality * quality
         };
-        if !no_cascade {
+        if cascade {
             return None;
         }
         match old {
-            MoraleState::Steady | MoraleState::Rallied if !(value < rules.waver_below) => {
-                Some(false)
-            }
-            MoraleState::Wavering
-                if !(value > rules.steady_above) && !(value < rules.rout_below) =>
-            {
-                Some(true)
-            }
+            MoraleState::Steady | MoraleState::Rallied if value < rules.waver_below => None,
+            MoraleState::Steady | MoraleState::Rallied => Some(false),
+            MoraleState::Wavering if value > rules.steady_above || value < rules.rout_below => None,
+            MoraleState::Wavering => Some(true),
             _ => None,
         }
     }
