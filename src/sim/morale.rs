@@ -89,6 +89,9 @@ struct Place {
     near_routing: f64,
     /// None routing or withdrawing near (`near_routing` is zero).
     calm: bool,
+    /// Calm, and neither outnumbered, smoky nor trapped: a unit here feels
+    /// none of those (what [`Turn::unit`]'s quiet way asks).
+    quiet: bool,
     /// The enemy in the zone (heard if not seen) outnumbers the side half
     /// again.
     outnumbered: bool,
@@ -504,14 +507,18 @@ impl Gather<'_> {
         let choke_with =
             |cloth: bool| rules.smoke_morale * smoke * if cloth { rules.wet_cloth } else { 1.0 };
         let leadership = tally[side * n + zone].leading;
+        let calm = near_routing == 0.0;
+        let outnumbered = enemy_here > 1.5 * tally[side * n + zone].men;
+        let smoky = smoke >= rules.smoke_thin;
         Place {
             near_men,
             near_routing,
-            calm: near_routing == 0.0,
-            outnumbered: enemy_here > 1.5 * tally[side * n + zone].men,
+            calm,
+            quiet: calm && !outnumbered && !smoky && !trapped,
+            outnumbered,
             enemy_near,
             trapped,
-            smoky: smoke >= rules.smoke_thin,
+            smoky,
             blind: vision.is_blind(zone),
             choke: choke_with(wet_cloth),
             choke_mounted: choke_with(wet_cloth && !field.zones[zone].is_crossing()),
@@ -574,6 +581,26 @@ impl Turn<'_> {
         // stood before any of them.
         let before_turn = morale.value;
         let dt = self.dt;
+        // The quiet way: a unit that lost no men, did not withdraw, fears
+        // nothing, stands at or above its usual morale in a quiet place
+        // where no leader lifts it, feels no modifier (its share of fear is
+        // none); when its state then stands without a draw, that is all,
+        // as the whole way below would find.
+        if lost_this_turn == 0
+            && !withdrew
+            && here.quiet
+            && men > 0
+            && morale.fear == 0.0
+            && !(morale.believes_lost && here.blind)
+            && before_turn >= info.start_morale
+            && !(here.leadership > 0.0 && self.lift(info, here, before_turn) > 0.0)
+            && let Some(shaken) = self.stands_still(info, before_turn, morale.state)
+        {
+            self.shaken |= shaken;
+            self.rallying
+                .note(entity, info, zone, at, men, morale.state);
+            return false;
+        }
         // Pressed: something told against it — in the turn's first
         // sub-step, anything noted this turn before it; in a later one,
         // what it felt in this sub-step, or a shock of the turn that lasts
@@ -620,8 +647,7 @@ impl Turn<'_> {
         // A commander standing here lifts spirits toward a ceiling a little above
         // the unit's usual morale; his presence is not a bonus that piles up each turn.
         if here.leadership > 0.0 {
-            let ceiling = (info.start_morale + here.ceiling_over).min(100.0);
-            let lift = (here.lift * dt).min((ceiling - before_turn).max(0.0));
+            let lift = self.lift(info, here, before_turn);
             if lift > 0.0 {
                 feel(morale, Modifier::Leader, lift);
             }
@@ -677,6 +703,40 @@ impl Turn<'_> {
         }
         self.rallying.note(entity, info, zone, at, men, new);
         new == MoraleState::Routing && new != old
+    }
+
+    /// What a commander standing in the unit's place lifts its morale by
+    /// this sub-step, from `before_turn` toward a ceiling a little above
+    /// its usual morale (read when one stands there).
+    #[inline]
+    fn lift(&self, info: &UnitInfo, here: &Place, before_turn: f64) -> f64 {
+        let ceiling = (info.start_morale + here.ceiling_over).min(100.0);
+        (here.lift * self.dt).min((ceiling - before_turn).max(0.0))
+    }
+
+    /// When a unit in good order or wavering that feels no fear (a share
+    /// of none, no withdrawal) keeps state `old` at morale `value` without
+    /// a draw (what [`Turn::next_state`] finds then): whether that state
+    /// is a shaken one. None when it may change, or a roll decides.
+    #[inline]
+    fn stands_still(&self, info: &UnitInfo, value: f64, old: MoraleState) -> Option<bool> {
+        let rules = self.rules;
+        // A cascade: below the threshold, a share of none past what its
+        // quality bears.
+        let cascade = value < rules.steady_above && {
+            let quality = self.units.get(info.idx).map_or(0.0, |spec| spec.quality);
+            0.0 > rules.cascade_base + rules.cascade_quality * quality
+        };
+        if cascade {
+            return None;
+        }
+        match old {
+            MoraleState::Steady | MoraleState::Rallied if value < rules.waver_below => None,
+            MoraleState::Steady | MoraleState::Rallied => Some(false),
+            MoraleState::Wavering if value > rules.steady_above || value < rules.rout_below => None,
+            MoraleState::Wavering => Some(true),
+            _ => None,
+        }
     }
 
     /// The share of fear a unit feels, the greatest of three (what `max`

@@ -223,60 +223,14 @@ pub struct MovementScratch {
     /// Side, bank, crossing: an unbroken column of the side waits on the
     /// bank, as the moves begin, for its own crowd in the crossing to clear.
     bank_queues: Vec<(usize, usize, usize)>,
-    /// The census as the last sub-step of the turn left it once pursuers
-    /// were aimed and the engaged pinned (`kept_at`: `TurnIo::stirs` then):
-    /// what a sub-step finds again when nothing it reads of the units has
-    /// changed since.
-    kept: Kept,
-}
-
-/// What a sub-step's census came to, kept for the next ([`MovementScratch::kept`]).
-#[derive(Default)]
-struct Kept {
-    /// The turn's sub-step and `TurnIo::stirs` it was taken at (none: not
-    /// taken this turn).
-    at: Option<(u32, u32)>,
-    movers: Vec<Mover>,
-    stands: Stands,
-    crowds: Crowds,
-}
-
-impl Stands {
-    /// These made the same as `other`, keeping their memory.
-    fn copy_from(&mut self, other: &Stands) {
-        let Stands {
-            leaving,
-            columns,
-            column_men,
-            stand,
-        } = other;
-        self.leaving.clone_from(leaving);
-        self.columns.clone_from(columns);
-        self.column_men.clone_from(column_men);
-        self.stand.clone_from(stand);
-    }
-}
-
-impl Crowds {
-    /// These made the same as `other`, keeping their memory.
-    fn copy_from(&mut self, other: &Crowds) {
-        let Crowds {
-            units,
-            room,
-            side_room,
-            flowing,
-            count,
-            ranked,
-            capacity,
-        } = other;
-        self.units.clone_from(units);
-        self.room.clone_from(room);
-        self.side_room.clone_from(side_room);
-        self.flowing.clone_from(flowing);
-        self.count.clone_from(count);
-        self.ranked.clone_from(ranked);
-        self.capacity.clone_from(capacity);
-    }
+    /// The turn's sub-step and `TurnIo::stirs` the census in `movers`,
+    /// `stands` and `crowds` was taken at, once pursuers were aimed and the
+    /// engaged pinned (none: not taken this turn, or not to be kept): what
+    /// a later sub-step of the turn finds again when nothing it reads of
+    /// the units has changed since. The moves only read those lists (but
+    /// for the crossings' capacity, rated anew each sub-step), so the
+    /// census stands in them as it was taken, copied nowhere.
+    kept_at: Option<(u32, u32)>,
 }
 
 /// The crowds in the crossings as the moves begin, and what each crossing
@@ -600,39 +554,16 @@ pub fn movement_system(
     // read besides is the turn's: the field, the vision, the paths).
     let keep = step > 0
         && scratch
-            .kept
-            .at
+            .kept_at
             .is_some_and(|(at, stirs_then)| at < step && stirs_then == *stirs);
     if keep {
-        let MovementScratch {
-            kept,
-            movers,
-            stands,
-            crowds,
-            ..
-        } = &mut *scratch;
-        movers.clone_from(&kept.movers);
-        stands.copy_from(&kept.stands);
-        crowds.copy_from(&kept.crowds);
         #[cfg(debug_assertions)]
         scratch.check_kept(field, vision, commanders, units);
     } else {
         scratch.census(field, vision, commanders, units);
-        // Kept only for a sub-step to come in this turn.
-        if !last {
-            let MovementScratch {
-                kept,
-                movers,
-                stands,
-                crowds,
-                ..
-            } = &mut *scratch;
-            kept.movers.clone_from(movers);
-            kept.stands.copy_from(stands);
-            kept.crowds.copy_from(crowds);
-        }
     }
-    scratch.kept.at = (keep || !last).then_some((step, *stirs));
+    // Kept only for a sub-step to come in this turn.
+    scratch.kept_at = (keep || !last).then_some((step, *stirs));
     scratch.rate_crossings(field, vision, share_of_turn);
     // A crossing under way, or a unit setting out: the next sub-step is
     // not quiet.
