@@ -1704,7 +1704,7 @@ mod tests {
         // Unit 0 (the Ming's) is sent to the north bank and stands on the south
         // bank, the Banner with it, in plain sight: held.
         let mut world: WorldState = battle.state();
-        world.units[0].orders.order = UnitOrder::MoveTo(2);
+        world.units[0].orders.set_order(UnitOrder::MoveTo(2));
         world.units[1].location.zone = 0;
         assert_eq!(stuck(&world, &[]), Some(Ui::StuckHeld));
         // An order on its way says more than anything it does meanwhile.
@@ -1720,7 +1720,7 @@ mod tests {
         // Nobody in its way, or holding: not held up.
         world.units[1].location.zone = 3;
         assert_eq!(stuck(&world, &[]), None);
-        world.units[0].orders.order = UnitOrder::Hold;
+        world.units[0].orders.set_order(UnitOrder::Hold);
         world.units[1].location.zone = 0;
         assert_eq!(stuck(&world, &[]), None);
     }

@@ -323,12 +323,7 @@ impl From<&UnitRecord> for SavedUnit {
             men,
             lost_this_turn,
             location: Location { zone, present },
-            orders:
-                Orders {
-                    order,
-                    progress,
-                    came_from,
-                },
+            orders,
             morale,
             side,
         } = unit;
@@ -348,9 +343,9 @@ impl From<&UnitRecord> for SavedUnit {
                 present: *present,
             },
             orders: SavedOrders {
-                order: (*order).into(),
-                progress: *progress,
-                came_from: *came_from,
+                order: orders.order().into(),
+                progress: orders.progress,
+                came_from: orders.came_from(),
             },
             morale: SavedMorale {
                 value: *value,
@@ -374,11 +369,11 @@ impl From<&SavedUnit> for UnitRecord {
                 zone: unit.location.zone,
                 present: unit.location.present,
             },
-            orders: Orders {
-                order: unit.orders.order.into(),
-                progress: unit.orders.progress,
-                came_from: unit.orders.came_from,
-            },
+            orders: Orders::new(
+                unit.orders.order.into(),
+                unit.orders.progress,
+                unit.orders.came_from,
+            ),
             morale: Morale::from_parts(
                 m.value,
                 m.state.into(),

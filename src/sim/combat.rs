@@ -428,8 +428,8 @@ fn gather_fighters(
             lost: 0,
             state: morale.state,
             mounted: info.mounted,
-            holds: orders.order == UnitOrder::Hold,
-            marching: matches!(orders.order, UnitOrder::MoveTo(to) if to != location.zone),
+            holds: orders.holds(),
+            marching: matches!(orders.order(), UnitOrder::MoveTo(to) if to != location.zone),
         });
     };
     let empty = |fighters: &mut Vec<Fighter>, by_zone: &mut Vec<Vec<usize>>| {
@@ -488,8 +488,8 @@ fn gather_one(
         lost: 0,
         state: morale.state,
         mounted: info.mounted,
-        holds: orders.order == UnitOrder::Hold,
-        marching: matches!(orders.order, UnitOrder::MoveTo(to) if to != location.zone),
+        holds: orders.holds(),
+        marching: matches!(orders.order(), UnitOrder::MoveTo(to) if to != location.zone),
     });
 }
 
@@ -750,7 +750,7 @@ fn write_charges(
             if broke && !morale.state.is_broken() {
                 morale.state = MoraleState::Routing;
                 // Broken men stop to no order but flight.
-                orders.order = UnitOrder::Hold;
+                orders.set_order(UnitOrder::Hold);
                 chronicle.push(Entry::Routs { unit: fighter.idx });
             }
         }
@@ -905,7 +905,7 @@ mod tests {
         let mut query = world.query::<(&UnitInfo, &mut Orders)>();
         for (info, mut orders) in query.iter_mut(world) {
             if info.idx == unit {
-                orders.order = order;
+                orders.set_order(order);
             }
         }
     }

@@ -618,7 +618,7 @@ impl Battle {
         let query = &mut self.queries.order_unit;
         for (info, mut orders, mut state) in query.iter_mut(&mut self.world) {
             if info.idx == unit && state.state.obeys() {
-                orders.order = order;
+                orders.set_order(order);
                 if morale != 0.0 {
                     state.value = (state.value + morale).clamp(0.0, 100.0);
                     state.push(morale::Modifier::Orders, morale);
@@ -843,7 +843,7 @@ impl Battle {
                     .iter_mut(&mut self.world)
                     .for_each(|(info, location, mut orders, morale)| {
                         if pick.names(info, location) && morale.state.obeys() {
-                            orders.order = order;
+                            orders.set_order(order);
                         }
                     });
             }
@@ -1029,7 +1029,7 @@ impl Battle {
                         strength.lost_this_turn += lost;
                         lost_total += lost;
                         hits.push((info.idx, lost));
-                        location.zone = orders.came_from.unwrap_or(fallback);
+                        location.zone = orders.came_from().unwrap_or(fallback);
                         orders.progress = 0.0;
                     }
                 }
@@ -1099,7 +1099,7 @@ impl Battle {
                         && self.field.units.get(info.idx).and_then(|spec| spec.leader) == commander;
                     if Some(info.idx) == unit || led {
                         info.side = side;
-                        orders.order = UnitOrder::Hold;
+                        orders.set_order(UnitOrder::Hold);
                     }
                 }
             }

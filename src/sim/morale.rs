@@ -259,7 +259,7 @@ pub fn morale_system(
                 location.zone,
                 &mut morale,
             ) {
-                orders.order = UnitOrder::Hold;
+                orders.set_order(UnitOrder::Hold);
             }
         },
     );
@@ -341,7 +341,7 @@ fn tally_places(
                     f64::from(strength.men) * if info.mounted { rules.horse_men } else { 1.0 };
                 if morale.state.is_broken() {
                     here.routing += f64::from(strength.men);
-                } else if match orders.order {
+                } else if match orders.order() {
                     UnitOrder::MoveTo(zone) => zone != location.zone,
                     UnitOrder::Pursue => true,
                     UnitOrder::Hold | UnitOrder::RallyTo(_) => false,

@@ -840,11 +840,7 @@ impl MovementScratch {
                 // crossing: all they tell the moves is that their side is
                 // there unbroken and holds the zone (what `Census::unit`
                 // finds for them, without the rest).
-                if orders.order == UnitOrder::Hold
-                    && morale.state.obeys()
-                    && location.present
-                    && !crossing[from]
-                {
+                if orders.holds() && morale.state.obeys() && location.present && !crossing[from] {
                     if men > 0 {
                         census.stands.stand[side * n + from] = Stand::Holding;
                     }
@@ -853,7 +849,7 @@ impl MovementScratch {
                 // Off the field or gone as a body of men: nothing to tell the
                 // moves, unless ordered to where it is (the order is done).
                 if !(location.present && morale.state.can_fight_or_flee())
-                    && orders.order != UnitOrder::MoveTo(from)
+                    && orders.order() != UnitOrder::MoveTo(from)
                 {
                     return;
                 }
@@ -862,7 +858,7 @@ impl MovementScratch {
                     info,
                     men,
                     location,
-                    (orders.order, orders.came_from),
+                    (orders.order(), orders.came_from()),
                     morale.state,
                 );
             });
@@ -1135,7 +1131,7 @@ impl MovementScratch {
                         found.trampled |= lost > 0;
                     }
                     let Some(next) = want else { break 'unit };
-                    if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
+                    if next == orders.came_from().unwrap_or(usize::MAX) && orders.progress <= 0.0 {
                         // Turning back before setting out is a step, not a crossing.
                         if mover.stepped {
                             break 'unit;
@@ -1199,8 +1195,8 @@ impl MovementScratch {
                 }
             }
             // A unit that reached its destination holds there.
-            if orders.order == UnitOrder::MoveTo(location.zone) {
-                orders.order = UnitOrder::Hold;
+            if orders.order() == UnitOrder::MoveTo(location.zone) {
+                orders.set_order(UnitOrder::Hold);
                 found.held = true;
             }
         }
@@ -1306,7 +1302,7 @@ fn move_to(
 ) {
     let from = location.zone;
     location.zone = next;
-    orders.came_from = Some(from);
+    orders.set_came_from(Some(from));
     orders.progress = 0.0;
     chronicle.push(Entry::Moves {
         unit,

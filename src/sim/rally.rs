@@ -230,7 +230,7 @@ pub(super) fn rally(
                 });
             }
             if morale.state == MoraleState::Routing {
-                orders.order = UnitOrder::RallyTo(drummer.0);
+                orders.set_order(UnitOrder::RallyTo(drummer.0));
                 rally_here = morale.value > rules.rally_above;
             }
         } else {
@@ -249,14 +249,14 @@ pub(super) fn rally(
         if rally_here {
             morale.state = MoraleState::Rallied;
             chronicle.push(Entry::Rallies { unit: info.idx });
-            if let UnitOrder::RallyTo(commander) = orders.order {
+            if let UnitOrder::RallyTo(commander) = orders.order() {
                 let zone = drummers.iter().find(|d| d.0 == commander).map(|d| d.2);
-                orders.order = match zone {
+                orders.set_order(match zone {
                     Some(zone) if zone != location.zone => UnitOrder::MoveTo(zone),
                     _ => UnitOrder::Hold,
-                };
+                });
             } else {
-                orders.order = UnitOrder::Hold;
+                orders.set_order(UnitOrder::Hold);
             }
         }
     }

@@ -165,11 +165,7 @@ impl WorldState {
                     zone: unit.zone.idx(),
                     present: unit.present,
                 },
-                orders: Orders {
-                    order: UnitOrder::from(unit.order),
-                    progress: 0.0,
-                    came_from: None,
-                },
+                orders: Orders::new(UnitOrder::from(unit.order), 0.0, None),
                 morale: Morale::opening(unit.morale, scene.rules()),
                 side: None,
             })

@@ -119,7 +119,7 @@ impl Game {
             .enumerate()
             .filter(|(idx, (unit, info))| {
                 let zone = unit.location.zone;
-                let idle = match unit.orders.order {
+                let idle = match unit.orders.order() {
                     UnitOrder::Hold => true,
                     UnitOrder::MoveTo(goal) => goal == zone,
                     UnitOrder::Pursue | UnitOrder::RallyTo(_) => false,
@@ -241,7 +241,7 @@ mod tests {
 
     fn order_of(game: &mut Game, unit: &str) -> UnitOrder {
         let idx = game.scene().unit_idx(unit).expect("a unit");
-        game.world().units[idx].orders.order
+        game.world().units[idx].orders.order()
     }
 
     fn zone(game: &Game, id: &str) -> usize {

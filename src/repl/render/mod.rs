@@ -421,7 +421,7 @@ impl View<'_> {
             return Some(Ui::StuckCourier);
         }
         let zone = unit.location.zone;
-        let going = match unit.orders.order {
+        let going = match unit.orders.order() {
             UnitOrder::MoveTo(to) => to != zone,
             _ => false,
         };

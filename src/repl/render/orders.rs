@@ -83,15 +83,15 @@ impl View<'_> {
             }
             let mut doing = if unit.morale.state == MoraleState::Routing {
                 ui(l, Ui::RunningDeaf).to_string()
-            } else if unit.orders.order == UnitOrder::MoveTo(unit.location.zone) {
+            } else if unit.orders.order() == UnitOrder::MoveTo(unit.location.zone) {
                 // There: it holds where it was sent, not "making for" it.
                 self.doing(UnitOrder::Hold)
             } else {
-                self.doing(unit.orders.order)
+                self.doing(unit.orders.order())
             };
             // Where it is bound, when it should get there: a zone a turn by
             // the shortest road (crowded crossings and fights slow it).
-            let goal = match unit.orders.order {
+            let goal = match unit.orders.order() {
                 UnitOrder::MoveTo(z) => Some(z),
                 UnitOrder::RallyTo(c) => self
                     .known
