@@ -322,7 +322,7 @@ impl From<&UnitRecord> for SavedUnit {
         let UnitRecord {
             men,
             lost_this_turn,
-            location: Location { zone, present },
+            location,
             orders,
             morale,
             side,
@@ -339,8 +339,8 @@ impl From<&UnitRecord> for SavedUnit {
             men: *men,
             lost_this_turn: *lost_this_turn,
             location: SavedLocation {
-                zone: *zone,
-                present: *present,
+                zone: location.zone(),
+                present: location.present,
             },
             orders: SavedOrders {
                 order: orders.order().into(),
@@ -365,10 +365,7 @@ impl From<&SavedUnit> for UnitRecord {
         UnitRecord {
             men: unit.men,
             lost_this_turn: unit.lost_this_turn,
-            location: Location {
-                zone: unit.location.zone,
-                present: unit.location.present,
-            },
+            location: Location::new(unit.location.zone, unit.location.present),
             orders: Orders::new(
                 unit.orders.order.into(),
                 unit.orders.progress,

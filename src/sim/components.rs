@@ -115,12 +115,44 @@ impl CommanderState {
 #[derive(Component, Debug, Clone, Copy)]
 pub struct ZoneIdx(pub usize);
 
-/// Where a unit is, and whether it is on the field yet.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// Where a unit is, and whether it is on the field yet (8 bytes: the zone
+/// is kept as a `u32`, which holds any zone a field can have).
+#[derive(Component, Clone, Copy, PartialEq)]
 pub struct Location {
-    pub zone: usize,
+    zone: u32,
     pub present: bool,
 }
+
+impl Location {
+    pub fn new(zone: usize, present: bool) -> Location {
+        Location {
+            zone: narrow(zone),
+            present,
+        }
+    }
+
+    /// The zone it is in.
+    #[inline]
+    pub fn zone(&self) -> usize {
+        self.zone as usize
+    }
+
+    #[inline]
+    pub fn set_zone(&mut self, zone: usize) {
+        self.zone = narrow(zone);
+    }
+}
+
+impl std::fmt::Debug for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Location")
+            .field("zone", &self.zone())
+            .field("present", &self.present)
+            .finish()
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Location>() == 8);
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub enum UnitOrder {

@@ -256,7 +256,7 @@ pub fn morale_system(
                 info,
                 strength.men,
                 lost_this_turn,
-                location.zone,
+                location.zone(),
                 &mut morale,
             ) {
                 orders.set_order(UnitOrder::Hold);
@@ -328,13 +328,13 @@ fn tally_places(
                 && withdrew_now(info.idx)
                 && location.present
                 && !morale.state.is_broken()
-                && location.zone < n
+                && location.zone() < n
             {
-                tally[info.side * n + location.zone].withdrawing +=
+                tally[info.side * n + location.zone()].withdrawing +=
                     f64::from(strength.men) * rules.withdrawal_seen_as_flight;
             }
             if location.present && morale.state.can_fight_or_flee() {
-                let here = &mut tally[info.side * n + location.zone];
+                let here = &mut tally[info.side * n + location.zone()];
                 here.units += 1;
                 here.men += f64::from(strength.men);
                 here.room +=
@@ -342,7 +342,7 @@ fn tally_places(
                 if morale.state.is_broken() {
                     here.routing += f64::from(strength.men);
                 } else if match orders.order() {
-                    UnitOrder::MoveTo(zone) => zone != location.zone,
+                    UnitOrder::MoveTo(zone) => zone != location.zone(),
                     UnitOrder::Pursue => true,
                     UnitOrder::Hold | UnitOrder::RallyTo(_) => false,
                 } {

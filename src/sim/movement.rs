@@ -471,7 +471,7 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
     ) {
         let field = self.field;
         let (n, n_sides) = (field.zones.len(), field.n_sides);
-        let (side, from) = (info.side, location.zone);
+        let (side, from) = (info.side, location.zone());
         let arrived = order == UnitOrder::MoveTo(from);
         let mut mover = Mover {
             entity,
@@ -835,7 +835,7 @@ impl MovementScratch {
         units
             .iter()
             .for_each(|(entity, info, strength, location, orders, morale)| {
-                let (side, from, men) = (info.side, location.zone, strength.men);
+                let (side, from, men) = (info.side, location.zone(), strength.men);
                 // Most units stand where they are, in good order, outside a
                 // crossing: all they tell the moves is that their side is
                 // there unbroken and holds the zone (what `Census::unit`
@@ -1115,7 +1115,7 @@ impl MovementScratch {
                 if !location.present || !morale.state.can_fight_or_flee() {
                     break 'unit;
                 }
-                let zone = location.zone;
+                let zone = location.zone();
                 let next = if crossing[zone] {
                     let own_room = room(field, info, strength.men);
                     let per_man = room_per_man(field, info.mounted);
@@ -1195,7 +1195,7 @@ impl MovementScratch {
                 }
             }
             // A unit that reached its destination holds there.
-            if orders.order() == UnitOrder::MoveTo(location.zone) {
+            if orders.order() == UnitOrder::MoveTo(location.zone()) {
                 orders.set_order(UnitOrder::Hold);
                 found.held = true;
             }
@@ -1300,8 +1300,8 @@ fn move_to(
     orders: &mut Orders,
     next: usize,
 ) {
-    let from = location.zone;
-    location.zone = next;
+    let from = location.zone();
+    location.set_zone(next);
     orders.set_came_from(Some(from));
     orders.progress = 0.0;
     chronicle.push(Entry::Moves {
@@ -1364,7 +1364,7 @@ mod tests {
         let zone = query
             .iter(&world)
             .find(|(i, _)| i.idx == 1)
-            .map(|(_, l)| l.zone);
+            .map(|(_, l)| l.zone());
         assert_eq!(zone, Some(0), "still on the south bank");
     }
 
@@ -1432,7 +1432,7 @@ mod tests {
         query
             .iter(world)
             .find(|(info, _)| info.idx == unit)
-            .map(|(_, location)| location.zone)
+            .map(|(_, location)| location.zone())
             .unwrap_or(usize::MAX)
     }
 
@@ -1637,7 +1637,7 @@ mod tests {
             let zone = query
                 .iter(&world)
                 .find(|(i, _)| i.idx == 1)
-                .map(|(_, l)| l.zone);
+                .map(|(_, l)| l.zone());
             if zone != Some(1) {
                 return (20_000 - unit_men(&mut world, 1), turn);
             }
@@ -1670,7 +1670,7 @@ mod tests {
         query
             .iter(&battle.world)
             .find(|(info, ..)| info.idx == unit)
-            .map(|(_, location, morale)| (location.zone, morale.state, morale.last().to_vec()))
+            .map(|(_, location, morale)| (location.zone(), morale.state, morale.last().to_vec()))
             .expect("the unit")
     }
 

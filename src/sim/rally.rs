@@ -252,7 +252,7 @@ pub(super) fn rally(
             if let UnitOrder::RallyTo(commander) = orders.order() {
                 let zone = drummers.iter().find(|d| d.0 == commander).map(|d| d.2);
                 orders.set_order(match zone {
-                    Some(zone) if zone != location.zone => UnitOrder::MoveTo(zone),
+                    Some(zone) if zone != location.zone() => UnitOrder::MoveTo(zone),
                     _ => UnitOrder::Hold,
                 });
             } else {

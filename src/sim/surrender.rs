@@ -125,7 +125,7 @@ impl SurrenderScratch {
                         idx: info.idx,
                         entity,
                         side: info.side,
-                        zone: location.zone,
+                        zone: location.zone(),
                         trapped: false,
                     });
                 }
@@ -151,7 +151,7 @@ impl SurrenderScratch {
                     idx,
                     entity,
                     side: info.side,
-                    zone: location.zone,
+                    zone: location.zone(),
                     trapped: false,
                 });
             }
@@ -284,7 +284,7 @@ fn add_men(
 ) {
     if location.present
         && morale.state.can_fight_or_flee()
-        && let Some(slot) = men.get_mut(info.side * n + location.zone)
+        && let Some(slot) = men.get_mut(info.side * n + location.zone())
     {
         *slot += f64::from(strength.men);
     }
@@ -301,7 +301,7 @@ fn crowd_into(crowd: &mut Vec<f64>, field: &Field, units: &Units) {
                location: &Location,
                morale: &Morale| {
         if location.present && morale.state.can_fight_or_flee() {
-            crowd[location.zone] += room(field, info, strength.men);
+            crowd[location.zone()] += room(field, info, strength.men);
         }
     };
     crowd.clear();
