@@ -389,6 +389,7 @@ fn substeps_system(
             &vision,
             rng,
             &passages,
+            &scratch.morale,
             &mut units,
         );
         step += merged;

@@ -58,6 +58,29 @@ pub struct MoraleScratch {
     seen: u32,
 }
 
+impl MoraleScratch {
+    /// For the surrender that follows morale in the sub-step: the men of
+    /// each side in each zone able to fight or flee as morale and the rally
+    /// leave them (`side * zones + zone`, whole men: the tally's, less those
+    /// of the units that left the fight on morale's walk), into `men`; and
+    /// the units that may give up as they leave them, in unit-index order.
+    /// None when the tally is not laid out for `cells` places.
+    pub(super) fn for_surrender(
+        &self,
+        men: &mut Vec<f64>,
+        cells: usize,
+    ) -> Option<&super::surrender::SurrenderNotes> {
+        if self.tally.len() != cells {
+            return None;
+        }
+        men.clear();
+        men.extend(self.tally.iter().map(|there| there.men));
+        let notes = &self.rally.surrender;
+        notes.take_gone(men);
+        Some(notes)
+    }
+}
+
 /// One side in one zone as the turn stands.
 #[derive(Debug, Clone, Copy, Default)]
 struct Tally {
