@@ -64,20 +64,37 @@ impl MoraleScratch {
     /// leave them (`side * zones + zone`, whole men: the tally's, less those
     /// of the units that left the fight on morale's walk), into `men`; and
     /// the units that may give up as they leave them, in unit-index order.
-    /// None when the tally is not laid out for `cells` places.
+    /// None when the tally is not laid out for `n` zones and `n_sides`
+    /// sides. With them, whether `crowd` holds each zone's crowd as
+    /// surrender's own walk would sum it (the room its units on the field
+    /// take): only when a horse's room is whole men and the whole field's
+    /// room is below 2^52, where every order of summing gives the one sum.
     pub(super) fn for_surrender(
         &self,
-        men: &mut Vec<f64>,
-        cells: usize,
-    ) -> Option<&super::surrender::SurrenderNotes> {
-        if self.tally.len() != cells {
+        (men, crowd): (&mut Vec<f64>, &mut Vec<f64>),
+        (n, n_sides): (usize, usize),
+        horse_men: f64,
+    ) -> Option<(&super::surrender::SurrenderNotes, bool)> {
+        if self.tally.len() != n * n_sides || n == 0 {
             return None;
         }
         men.clear();
         men.extend(self.tally.iter().map(|there| there.men));
         let notes = &self.rally.surrender;
         notes.take_gone(men);
-        Some(notes)
+        let whole = horse_men.fract() == 0.0
+            && self.tally.iter().map(|there| there.room).sum::<f64>() < (1u64 << 52) as f64;
+        if whole {
+            crowd.clear();
+            crowd.resize(n, 0.0);
+            for row in self.tally.chunks_exact(n) {
+                for (zone, there) in crowd.iter_mut().zip(row) {
+                    *zone += there.room;
+                }
+            }
+            notes.take_gone_room(crowd, n, horse_men);
+        }
+        Some((notes, whole))
     }
 }
 

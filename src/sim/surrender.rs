@@ -49,8 +49,9 @@ pub(super) struct SurrenderNotes {
     /// leaves them, in unit-index order.
     candidates: Vec<Candidate>,
     /// Where (`side * zones + zone`) and how many men left the fight on the
-    /// walk (shattered): morale's tally, found before it, counts them.
-    gone: Vec<(usize, u32)>,
+    /// walk (shattered), and whether mounted: morale's tally, found before
+    /// it, counts them.
+    gone: Vec<(usize, u32, bool)>,
     /// The units the rally rallied after the walk, in unit-index order.
     rallied: Vec<usize>,
 }
@@ -83,7 +84,7 @@ impl SurrenderNotes {
                 trapped: false,
             });
         } else if !state.can_fight_or_flee() {
-            self.gone.push((at, men));
+            self.gone.push((at, men, info.mounted));
         }
     }
 
@@ -95,9 +96,19 @@ impl SurrenderNotes {
 
     /// Takes the men who left the fight from `men` (whole men: exact).
     pub(super) fn take_gone(&self, men: &mut [f64]) {
-        for &(at, lost) in &self.gone {
+        for &(at, lost, _) in &self.gone {
             if let Some(slot) = men.get_mut(at) {
                 *slot -= f64::from(lost);
+            }
+        }
+    }
+
+    /// Takes the room the men who left the fight took from `crowd` (per
+    /// zone; `n` zones; a horse takes `horse_men`).
+    pub(super) fn take_gone_room(&self, crowd: &mut [f64], n: usize, horse_men: f64) {
+        for &(at, lost, mounted) in &self.gone {
+            if let Some(slot) = crowd.get_mut(at % n.max(1)) {
+                *slot -= f64::from(lost) * if mounted { horse_men } else { 1.0 };
             }
         }
     }
@@ -258,8 +269,23 @@ pub fn surrender_system(
     // the turn's surrenders.
     // From morale's notes of this sub-step when it ran (it always does
     // before surrender in a sub-step), else by a walk of the units.
-    let summed = match morale.for_surrender(&mut scratch.men, n * n_sides) {
-        Some(notes) => {
+    let mut crowded = false;
+    let noted = morale.for_surrender(
+        (&mut scratch.men, &mut scratch.crowd),
+        (n, n_sides),
+        rules.horse_men,
+    );
+    let summed = match noted {
+        Some((notes, whole_crowd)) => {
+            // (The crowd summed from the tally only when it is the sum
+            // the walk below would find.)
+            crowded = whole_crowd;
+            #[cfg(debug_assertions)]
+            if whole_crowd {
+                let mut walked = Vec::new();
+                crowd_into(&mut walked, field, units);
+                debug_assert_eq!(walked, scratch.crowd, "crowd noted by morale");
+            }
             notes.candidates_into(&mut scratch.candidates);
             #[cfg(debug_assertions)]
             {
@@ -309,7 +335,6 @@ pub fn surrender_system(
     // over an open crossing no enemy holds is barred only when the crossing
     // is jammed: each zone's crowd is summed (in unit-index order: fractions
     // of men when horses count for more) only when a candidate has one.
-    let mut crowded = false;
     for candidate in candidates.iter_mut() {
         let (side, zone) = (candidate.side, candidate.zone);
         if !enemy_in(side, zone) {
