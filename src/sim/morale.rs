@@ -65,16 +65,12 @@ impl MoraleScratch {
     /// of the units that left the fight on morale's walk), into `men`; and
     /// the units that may give up as they leave them, in unit-index order.
     /// None when the tally is not laid out for `n` zones and `n_sides`
-    /// sides. With them, whether `crowd` holds each zone's crowd as
-    /// surrender's own walk would sum it (the room its units on the field
-    /// take): only when a horse's room is whole men and the whole field's
-    /// room is below 2^52, where every order of summing gives the one sum.
+    /// sides.
     pub(super) fn for_surrender(
         &self,
-        (men, crowd): (&mut Vec<f64>, &mut Vec<f64>),
+        men: &mut Vec<f64>,
         (n, n_sides): (usize, usize),
-        horse_men: f64,
-    ) -> Option<(&super::surrender::SurrenderNotes, bool)> {
+    ) -> Option<&super::surrender::SurrenderNotes> {
         if self.tally.len() != n * n_sides || n == 0 {
             return None;
         }
@@ -82,7 +78,23 @@ impl MoraleScratch {
         men.extend(self.tally.iter().map(|there| there.men));
         let notes = &self.rally.surrender;
         notes.take_gone(men);
-        let whole = horse_men.fract() == 0.0
+        Some(notes)
+    }
+
+    /// Each zone's crowd (the room its units on the field take, as morale
+    /// and the rally leave them) into `crowd`, from the tally, as
+    /// surrender's own walk would sum it: only when a horse's room is whole
+    /// men and the whole field's room is below 2^52, where every order of
+    /// summing gives the one sum (false otherwise, `crowd` untouched). After
+    /// [`MoraleScratch::for_surrender`] (`n` zones).
+    pub(super) fn crowd_for_surrender(
+        &self,
+        crowd: &mut Vec<f64>,
+        n: usize,
+        horse_men: f64,
+    ) -> bool {
+        let whole = n > 0
+            && horse_men.fract() == 0.0
             && self.tally.iter().map(|there| there.room).sum::<f64>() < (1u64 << 52) as f64;
         if whole {
             crowd.clear();
@@ -92,9 +104,9 @@ impl MoraleScratch {
                     *zone += there.room;
                 }
             }
-            notes.take_gone_room(crowd, n, horse_men);
+            self.rally.surrender.take_gone_room(crowd, n, horse_men);
         }
-        Some((notes, whole))
+        whole
     }
 }
 

@@ -269,23 +269,9 @@ pub fn surrender_system(
     // the turn's surrenders.
     // From morale's notes of this sub-step when it ran (it always does
     // before surrender in a sub-step), else by a walk of the units.
-    let mut crowded = false;
-    let noted = morale.for_surrender(
-        (&mut scratch.men, &mut scratch.crowd),
-        (n, n_sides),
-        rules.horse_men,
-    );
+    let noted = morale.for_surrender(&mut scratch.men, (n, n_sides));
     let summed = match noted {
-        Some((notes, whole_crowd)) => {
-            // (The crowd summed from the tally only when it is the sum
-            // the walk below would find.)
-            crowded = whole_crowd;
-            #[cfg(debug_assertions)]
-            if whole_crowd {
-                let mut walked = Vec::new();
-                crowd_into(&mut walked, field, units);
-                debug_assert_eq!(walked, scratch.crowd, "crowd noted by morale");
-            }
+        Some(notes) => {
             notes.candidates_into(&mut scratch.candidates);
             #[cfg(debug_assertions)]
             {
@@ -328,6 +314,7 @@ pub fn surrender_system(
     if !summed {
         men_by_place(men, (n, n_sides), units);
     }
+    let mut crowded = false;
     let enemy_in =
         |side: usize, zone: usize| (0..n_sides).any(|s| s != side && men[s * n + zone] > 0.0);
     // Each candidate's case is judged on the units as they stand before
@@ -345,7 +332,16 @@ pub fn surrender_system(
                 .iter()
                 .any(|&z| open[z] && !enemy_in(side, z) && field.zones[z].is_crossing())
         {
-            crowd_into(crowd, field, units);
+            // From morale's tally when it gives the walk's sums.
+            if !(noted.is_some() && morale.crowd_for_surrender(crowd, n, rules.horse_men)) {
+                crowd_into(crowd, field, units);
+            }
+            #[cfg(debug_assertions)]
+            {
+                let mut walked = Vec::new();
+                crowd_into(&mut walked, field, units);
+                debug_assert_eq!(walked, *crowd, "crowd from morale's tally");
+            }
             crowded = true;
         }
         let jammed = |zone: usize| {
