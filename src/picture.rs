@@ -216,10 +216,10 @@ impl<'a> Survey<'a> {
             let s = record.side(info);
             if record.location.present
                 && record.morale.state.can_fight_or_flee()
-                && record.location.zone < n_zones
+                && record.location.zone() < n_zones
                 && s < field.n_sides
             {
-                men[s * n_zones + record.location.zone] += record.men;
+                men[s * n_zones + record.location.zone()] += record.men;
             }
         }
         let mut survey = Survey {
@@ -411,7 +411,7 @@ impl Picture {
                 continue;
             }
             let present = record.location.present;
-            let zone = record.location.zone;
+            let zone = record.location.zone();
             // Turns before its word reaches him (None: none comes).
             let soon = match self.at {
                 _ if !present => Some(0),
@@ -469,10 +469,10 @@ impl Picture {
                 let cut = record.side(info) == side
                     && record.location.present
                     && self.at.is_some_and(|at| {
-                        record.location.zone != at
-                            && survey.sight(at, record.location.zone).is_none()
+                        record.location.zone() != at
+                            && survey.sight(at, record.location.zone()).is_none()
                             && survey
-                                .delay(record.location.zone, record.morale.state)
+                                .delay(record.location.zone(), record.morale.state)
                                 .is_none()
                     });
                 self.silent[idx] = cut;
@@ -532,9 +532,9 @@ impl Picture {
             if record.side(info) == side
                 && record.location.present
                 && record.morale.state.can_fight_or_flee()
-                && record.location.zone < n_zones
+                && record.location.zone() < n_zones
             {
-                watchers.push((record.location.zone, record.morale.state, Some(idx)));
+                watchers.push((record.location.zone(), record.morale.state, Some(idx)));
             }
         }
         self.sees.clear();
@@ -583,7 +583,7 @@ impl Picture {
             if record.side(info) == side || idx >= n_units {
                 continue;
             }
-            let zone = record.location.zone;
+            let zone = record.location.zone();
             let gone = !record.morale.state.can_fight_or_flee();
             if !record.location.present || zone >= n_zones {
                 continue;
@@ -674,7 +674,7 @@ impl Picture {
             }
             let there = world.units.get(idx).is_some_and(|r| {
                 r.location.present
-                    && r.location.zone == s.zone
+                    && r.location.zone() == s.zone
                     && r.morale.state.can_fight_or_flee()
             });
             if !there {
@@ -762,7 +762,7 @@ impl Picture {
         let (Some(record), Some(info)) = (world.units.get(unit), field.units.get(unit)) else {
             return;
         };
-        let zone = record.location.zone;
+        let zone = record.location.zone();
         if unit >= self.enemy.len()
             || record.side(info) == self.side
             || !record.location.present
@@ -1052,7 +1052,7 @@ impl Known {
             .flatten()
             .filter(|w| {
                 w.record.location.present
-                    && w.record.location.zone == zone
+                    && w.record.location.zone() == zone
                     && w.record.morale.state.can_fight_or_flee()
             })
             .map(|w| w.record.men)
@@ -1135,7 +1135,7 @@ impl Reveal {
             .filter(|(_, (r, info))| r.side(info) != side)
             .map(|(unit, (r, _))| UnitTruth {
                 unit,
-                zone: r.location.zone,
+                zone: r.location.zone(),
                 men: if r.morale.state.can_fight_or_flee() {
                     r.men
                 } else {

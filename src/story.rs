@@ -1015,7 +1015,7 @@ mod tests {
             "{out:?}"
         );
         let idx = far(&game);
-        let order_of = |game: &mut Game| game.world().units[idx].orders.order;
+        let order_of = |game: &mut Game| game.world().units[idx].orders.order();
         let before = order_of(&mut game);
         let turn_one = game.next().expect("turn");
         assert!(

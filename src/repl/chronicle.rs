@@ -752,7 +752,7 @@ impl View<'_> {
             }
             let lost = before.record.men.saturating_sub(now.men);
             let same = lost == 0
-                && now.location.zone == before.record.location.zone
+                && now.location.zone() == before.record.location.zone()
                 && now.morale.state == before.record.morale.state;
             if same {
                 continue;
@@ -763,7 +763,9 @@ impl View<'_> {
             let hour = if rider { word.turn } else { before.turn };
             let report = (*unit, now.men, lost, now.morale.state);
             let worse = trouble(now.morale.state) > trouble(before.record.morale.state);
-            let group = riders.entry((!rider, now.location.zone, hour)).or_default();
+            let group = riders
+                .entry((!rider, now.location.zone(), hour))
+                .or_default();
             group.0.push(report);
             group.1 |= worse;
         }
@@ -1704,8 +1706,8 @@ mod tests {
         // Unit 0 (the Ming's) is sent to the north bank and stands on the south
         // bank, the Banner with it, in plain sight: held.
         let mut world: WorldState = battle.state();
-        world.units[0].orders.order = UnitOrder::MoveTo(2);
-        world.units[1].location.zone = 0;
+        world.units[0].orders.set_order(UnitOrder::MoveTo(2));
+        world.units[1].location.set_zone(0);
         assert_eq!(stuck(&world, &[]), Some(Ui::StuckHeld));
         // An order on its way says more than anything it does meanwhile.
         let courier = crate::story::Courier {
@@ -1718,10 +1720,10 @@ mod tests {
             Some(Ui::StuckCourier)
         );
         // Nobody in its way, or holding: not held up.
-        world.units[1].location.zone = 3;
+        world.units[1].location.set_zone(3);
         assert_eq!(stuck(&world, &[]), None);
-        world.units[0].orders.order = UnitOrder::Hold;
-        world.units[1].location.zone = 0;
+        world.units[0].orders.set_order(UnitOrder::Hold);
+        world.units[1].location.set_zone(0);
         assert_eq!(stuck(&world, &[]), None);
     }
 

@@ -219,7 +219,7 @@ impl Session<'_> {
                 w.record
                     .location
                     .present
-                    .then_some((idx, w.record.orders.order))
+                    .then_some((idx, w.record.orders.order()))
             })
             .collect();
         (units, self.game.story().couriers.clone())

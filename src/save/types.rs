@@ -322,13 +322,8 @@ impl From<&UnitRecord> for SavedUnit {
         let UnitRecord {
             men,
             lost_this_turn,
-            location: Location { zone, present },
-            orders:
-                Orders {
-                    order,
-                    progress,
-                    came_from,
-                },
+            location,
+            orders,
             morale,
             side,
         } = unit;
@@ -344,13 +339,13 @@ impl From<&UnitRecord> for SavedUnit {
             men: *men,
             lost_this_turn: *lost_this_turn,
             location: SavedLocation {
-                zone: *zone,
-                present: *present,
+                zone: location.zone(),
+                present: location.present,
             },
             orders: SavedOrders {
-                order: (*order).into(),
-                progress: *progress,
-                came_from: *came_from,
+                order: orders.order().into(),
+                progress: orders.progress,
+                came_from: orders.came_from(),
             },
             morale: SavedMorale {
                 value: *value,
@@ -370,15 +365,12 @@ impl From<&SavedUnit> for UnitRecord {
         UnitRecord {
             men: unit.men,
             lost_this_turn: unit.lost_this_turn,
-            location: Location {
-                zone: unit.location.zone,
-                present: unit.location.present,
-            },
-            orders: Orders {
-                order: unit.orders.order.into(),
-                progress: unit.orders.progress,
-                came_from: unit.orders.came_from,
-            },
+            location: Location::new(unit.location.zone, unit.location.present),
+            orders: Orders::new(
+                unit.orders.order.into(),
+                unit.orders.progress,
+                unit.orders.came_from,
+            ),
             morale: Morale::from_parts(
                 m.value,
                 m.state.into(),

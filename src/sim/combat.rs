@@ -153,7 +153,7 @@ fn burn(
     units
         .iter_mut()
         .for_each(|(_, info, mut strength, location, _, morale)| {
-            let fire = fires.get(location.zone).copied().unwrap_or(0.0);
+            let fire = fires.get(location.zone()).copied().unwrap_or(0.0);
             if fire <= 0.0 || !fights(&strength, &location, &morale) {
                 return;
             }
@@ -165,7 +165,7 @@ fn burn(
             }
             strength.men -= lost;
             strength.lost_this_turn += lost;
-            if let Some(slot) = burned.get_mut(location.zone * n_sides + info.side) {
+            if let Some(slot) = burned.get_mut(location.zone() * n_sides + info.side) {
                 *slot = slot.saturating_add(lost);
             }
             killed = true;
@@ -371,7 +371,7 @@ fn find_fronts(fronts: &mut Vec<Front>, n: usize, units: &Fighters) -> bool {
         .iter()
         .for_each(|(_, info, strength, location, _, morale)| {
             if fights(strength, location, morale)
-                && let Some(front) = fronts.get_mut(location.zone)
+                && let Some(front) = fronts.get_mut(location.zone())
             {
                 *front = match *front {
                     Front::Empty => Front::Held(info.side),
@@ -406,7 +406,7 @@ fn gather_fighters(
     // (inlined there), so the rest of `gather` is called only for the
     // fighters, about half the units.
     let joins = |(_, _, strength, location, _, morale): &UnitItem| {
-        fights(strength, location, morale) && fronts.get(location.zone) == Some(&Front::Contested)
+        fights(strength, location, morale) && fronts.get(location.zone()) == Some(&Front::Contested)
     };
     let gather = |fighters: &mut Vec<Fighter>,
                   by_zone: &mut Vec<Vec<usize>>,
@@ -417,7 +417,7 @@ fn gather_fighters(
             .kind_rules(info.idx)
             .or_else(|| field.units.get(info.idx).map(|spec| rules.kind(&spec.kind)))
             .unwrap_or_else(|| rules.kind(&crate::scene::UnitKind::new("")));
-        by_zone[location.zone].push(fighters.len());
+        by_zone[location.zone()].push(fighters.len());
         fighters.push(Fighter {
             entity,
             idx: info.idx,
@@ -428,8 +428,8 @@ fn gather_fighters(
             lost: 0,
             state: morale.state,
             mounted: info.mounted,
-            holds: orders.order == UnitOrder::Hold,
-            marching: matches!(orders.order, UnitOrder::MoveTo(to) if to != location.zone),
+            holds: orders.holds(),
+            marching: matches!(orders.order(), UnitOrder::MoveTo(to) if to != location.zone()),
         });
     };
     let empty = |fighters: &mut Vec<Fighter>, by_zone: &mut Vec<Vec<usize>>| {
@@ -477,7 +477,7 @@ fn gather_one(
         .kind_rules(info.idx)
         .or_else(|| field.units.get(info.idx).map(|spec| rules.kind(&spec.kind)))
         .unwrap_or_else(|| rules.kind(&crate::scene::UnitKind::new("")));
-    by_zone[location.zone].push(fighters.len());
+    by_zone[location.zone()].push(fighters.len());
     fighters.push(Fighter {
         entity,
         idx: info.idx,
@@ -488,8 +488,8 @@ fn gather_one(
         lost: 0,
         state: morale.state,
         mounted: info.mounted,
-        holds: orders.order == UnitOrder::Hold,
-        marching: matches!(orders.order, UnitOrder::MoveTo(to) if to != location.zone),
+        holds: orders.holds(),
+        marching: matches!(orders.order(), UnitOrder::MoveTo(to) if to != location.zone()),
     });
 }
 
@@ -515,7 +515,7 @@ fn fronts_and_fighters(
     units.iter().for_each(|item| {
         let (_, info, strength, location, _, morale) = item;
         if fights(strength, location, morale)
-            && let Some(front) = fronts.get_mut(location.zone)
+            && let Some(front) = fronts.get_mut(location.zone())
         {
             *front = match *front {
                 Front::Empty => Front::Held(info.side),
@@ -525,7 +525,7 @@ fn fronts_and_fighters(
                 }
                 held => held,
             };
-            if guess.get(location.zone) == Some(&Front::Contested) {
+            if guess.get(location.zone()) == Some(&Front::Contested) {
                 gather_one(field, fighters, by_zone, item);
             }
         }
@@ -750,7 +750,7 @@ fn write_charges(
             if broke && !morale.state.is_broken() {
                 morale.state = MoraleState::Routing;
                 // Broken men stop to no order but flight.
-                orders.order = UnitOrder::Hold;
+                orders.set_order(UnitOrder::Hold);
                 chronicle.push(Entry::Routs { unit: fighter.idx });
             }
         }
@@ -905,7 +905,7 @@ mod tests {
         let mut query = world.query::<(&UnitInfo, &mut Orders)>();
         for (info, mut orders) in query.iter_mut(world) {
             if info.idx == unit {
-                orders.order = order;
+                orders.set_order(order);
             }
         }
     }

@@ -115,12 +115,44 @@ impl CommanderState {
 #[derive(Component, Debug, Clone, Copy)]
 pub struct ZoneIdx(pub usize);
 
-/// Where a unit is, and whether it is on the field yet.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// Where a unit is, and whether it is on the field yet (8 bytes: the zone
+/// is kept as a `u32`, which holds any zone a field can have).
+#[derive(Component, Clone, Copy, PartialEq)]
 pub struct Location {
-    pub zone: usize,
+    zone: u32,
     pub present: bool,
 }
+
+impl Location {
+    pub fn new(zone: usize, present: bool) -> Location {
+        Location {
+            zone: narrow(zone),
+            present,
+        }
+    }
+
+    /// The zone it is in.
+    #[inline]
+    pub fn zone(&self) -> usize {
+        self.zone as usize
+    }
+
+    #[inline]
+    pub fn set_zone(&mut self, zone: usize) {
+        self.zone = narrow(zone);
+    }
+}
+
+impl std::fmt::Debug for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Location")
+            .field("zone", &self.zone())
+            .field("present", &self.present)
+            .finish()
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Location>() == 8);
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub enum UnitOrder {
@@ -141,14 +173,105 @@ impl From<crate::scene::ROrder> for UnitOrder {
     }
 }
 
-#[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// A unit's order, its crossing and where it came from (24 bytes: the
+/// order and the zone it came from are kept as `u32`s, which hold any
+/// index a field can have; walks over a million units stream every byte).
+#[derive(Component, Clone, Copy, PartialEq)]
 pub struct Orders {
-    pub order: UnitOrder,
+    order: CompactOrder,
     /// Men of the unit already through the crossing it is in.
     pub progress: f64,
-    /// The zone it entered its current zone from.
-    pub came_from: Option<usize>,
+    /// The zone it entered its current zone from (`NO_ZONE`: none).
+    came_from: u32,
 }
+
+/// [`UnitOrder`] in 8 bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CompactOrder {
+    Hold,
+    MoveTo(u32),
+    Pursue,
+    RallyTo(u32),
+}
+
+/// `Orders::came_from`'s none.
+const NO_ZONE: u32 = u32::MAX;
+
+/// An index as a `u32`: one past what fits (no field holds as many zones
+/// or commanders) is kept as `u32::MAX - 1`, out of range as it was.
+#[inline]
+fn narrow(index: usize) -> u32 {
+    u32::try_from(index)
+        .unwrap_or(u32::MAX - 1)
+        .min(u32::MAX - 1)
+}
+
+impl From<UnitOrder> for CompactOrder {
+    #[inline]
+    fn from(order: UnitOrder) -> CompactOrder {
+        match order {
+            UnitOrder::Hold => CompactOrder::Hold,
+            UnitOrder::MoveTo(zone) => CompactOrder::MoveTo(narrow(zone)),
+            UnitOrder::Pursue => CompactOrder::Pursue,
+            UnitOrder::RallyTo(commander) => CompactOrder::RallyTo(narrow(commander)),
+        }
+    }
+}
+
+impl Orders {
+    pub fn new(order: UnitOrder, progress: f64, came_from: Option<usize>) -> Orders {
+        Orders {
+            order: order.into(),
+            progress,
+            came_from: came_from.map_or(NO_ZONE, narrow),
+        }
+    }
+
+    /// The order it is under.
+    #[inline]
+    pub fn order(&self) -> UnitOrder {
+        match self.order {
+            CompactOrder::Hold => UnitOrder::Hold,
+            CompactOrder::MoveTo(zone) => UnitOrder::MoveTo(zone as usize),
+            CompactOrder::Pursue => UnitOrder::Pursue,
+            CompactOrder::RallyTo(commander) => UnitOrder::RallyTo(commander as usize),
+        }
+    }
+
+    #[inline]
+    pub fn set_order(&mut self, order: UnitOrder) {
+        self.order = order.into();
+    }
+
+    /// Under orders to hold.
+    #[inline]
+    pub fn holds(&self) -> bool {
+        self.order == CompactOrder::Hold
+    }
+
+    /// The zone it entered its current zone from.
+    #[inline]
+    pub fn came_from(&self) -> Option<usize> {
+        (self.came_from != NO_ZONE).then_some(self.came_from as usize)
+    }
+
+    #[inline]
+    pub fn set_came_from(&mut self, zone: Option<usize>) {
+        self.came_from = zone.map_or(NO_ZONE, narrow);
+    }
+}
+
+impl std::fmt::Debug for Orders {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Orders")
+            .field("order", &self.order())
+            .field("progress", &self.progress)
+            .field("came_from", &self.came_from())
+            .finish()
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Orders>() == 24);
 
 /// The units that left a zone with an unbroken enemy in it this turn, under
 /// orders: the morale system makes them pay for it. Filled only when the

@@ -87,7 +87,7 @@ impl Tally<'_> {
         };
         *slot = UnitFact {
             men,
-            zone: location.zone,
+            zone: location.zone(),
             present: location.present,
             state: morale.state,
             value: morale.value,
@@ -105,8 +105,8 @@ impl Tally<'_> {
         *start_total += start_men;
         if morale.state.can_fight_or_flee() {
             *men_total += men;
-            if location.zone < self.n_zones
-                && let Some(total) = self.men_in.get_mut(side * self.n_zones + location.zone)
+            if location.zone() < self.n_zones
+                && let Some(total) = self.men_in.get_mut(side * self.n_zones + location.zone())
             {
                 *total += men;
             }

@@ -389,6 +389,7 @@ fn substeps_system(
             &vision,
             rng,
             &passages,
+            &scratch.morale,
             &mut units,
         );
         step += merged;
@@ -618,7 +619,7 @@ impl Battle {
         let query = &mut self.queries.order_unit;
         for (info, mut orders, mut state) in query.iter_mut(&mut self.world) {
             if info.idx == unit && state.state.obeys() {
-                orders.order = order;
+                orders.set_order(order);
                 if morale != 0.0 {
                     state.value = (state.value + morale).clamp(0.0, 100.0);
                     state.push(morale::Modifier::Orders, morale);
@@ -843,7 +844,7 @@ impl Battle {
                     .iter_mut(&mut self.world)
                     .for_each(|(info, location, mut orders, morale)| {
                         if pick.names(info, location) && morale.state.obeys() {
-                            orders.order = order;
+                            orders.set_order(order);
                         }
                     });
             }
@@ -1007,7 +1008,7 @@ impl Battle {
                 let query = &mut self.queries.destroy;
                 let crowd: f64 = query
                     .iter(&self.world)
-                    .filter(|(_, _, location, _)| location.present && location.zone == zone)
+                    .filter(|(_, _, location, _)| location.present && location.zone() == zone)
                     .map(|(info, strength, _, _)| room_of(info, strength.men))
                     .sum();
                 let on_span = match field.zones.get(zone) {
@@ -1022,14 +1023,14 @@ impl Battle {
                 for (info, mut strength, mut location, mut orders) in
                     query.iter_mut(&mut self.world)
                 {
-                    if location.present && location.zone == zone {
+                    if location.present && location.zone() == zone {
                         let lost = ((f64::from(strength.men) * on_span * share).round() as u32)
                             .min(strength.men);
                         strength.men -= lost;
                         strength.lost_this_turn += lost;
                         lost_total += lost;
                         hits.push((info.idx, lost));
-                        location.zone = orders.came_from.unwrap_or(fallback);
+                        location.set_zone(orders.came_from().unwrap_or(fallback));
                         orders.progress = 0.0;
                     }
                 }
@@ -1050,7 +1051,7 @@ impl Battle {
                         self.facts.set_present(idx, info.side, info.start_men);
                         entries.push(Entry::Arrives {
                             unit: idx,
-                            zone: location.zone,
+                            zone: location.zone(),
                         });
                     }
                 }
@@ -1099,7 +1100,7 @@ impl Battle {
                         && self.field.units.get(info.idx).and_then(|spec| spec.leader) == commander;
                     if Some(info.idx) == unit || led {
                         info.side = side;
-                        orders.order = UnitOrder::Hold;
+                        orders.set_order(UnitOrder::Hold);
                     }
                 }
             }
@@ -1172,7 +1173,7 @@ impl Pick<'_> {
                 self.side.is_none_or(|side| info.side == side)
                     && self
                         .zone
-                        .is_none_or(|zone| location.present && location.zone == zone)
+                        .is_none_or(|zone| location.present && location.zone() == zone)
             }
         }
     }

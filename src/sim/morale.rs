@@ -58,6 +58,58 @@ pub struct MoraleScratch {
     seen: u32,
 }
 
+impl MoraleScratch {
+    /// For the surrender that follows morale in the sub-step: the men of
+    /// each side in each zone able to fight or flee as morale and the rally
+    /// leave them (`side * zones + zone`, whole men: the tally's, less those
+    /// of the units that left the fight on morale's walk), into `men`; and
+    /// the units that may give up as they leave them, in unit-index order.
+    /// None when the tally is not laid out for `n` zones and `n_sides`
+    /// sides.
+    pub(super) fn for_surrender(
+        &self,
+        men: &mut Vec<f64>,
+        (n, n_sides): (usize, usize),
+    ) -> Option<&super::surrender::SurrenderNotes> {
+        if self.tally.len() != n * n_sides || n == 0 {
+            return None;
+        }
+        men.clear();
+        men.extend(self.tally.iter().map(|there| there.men));
+        let notes = &self.rally.surrender;
+        notes.take_gone(men);
+        Some(notes)
+    }
+
+    /// Each zone's crowd (the room its units on the field take, as morale
+    /// and the rally leave them) into `crowd`, from the tally, as
+    /// surrender's own walk would sum it: only when a horse's room is whole
+    /// men and the whole field's room is below 2^52, where every order of
+    /// summing gives the one sum (false otherwise, `crowd` untouched). After
+    /// [`MoraleScratch::for_surrender`] (`n` zones).
+    pub(super) fn crowd_for_surrender(
+        &self,
+        crowd: &mut Vec<f64>,
+        n: usize,
+        horse_men: f64,
+    ) -> bool {
+        let whole = n > 0
+            && horse_men.fract() == 0.0
+            && self.tally.iter().map(|there| there.room).sum::<f64>() < (1u64 << 52) as f64;
+        if whole {
+            crowd.clear();
+            crowd.resize(n, 0.0);
+            for row in self.tally.chunks_exact(n) {
+                for (zone, there) in crowd.iter_mut().zip(row) {
+                    *zone += there.room;
+                }
+            }
+            self.rally.surrender.take_gone_room(crowd, n, horse_men);
+        }
+        whole
+    }
+}
+
 /// One side in one zone as the turn stands.
 #[derive(Debug, Clone, Copy, Default)]
 struct Tally {
@@ -259,10 +311,10 @@ pub fn morale_system(
                 info,
                 strength.men,
                 lost_this_turn,
-                location.zone,
+                location.zone(),
                 &mut morale,
             ) {
-                orders.order = UnitOrder::Hold;
+                orders.set_order(UnitOrder::Hold);
             }
         },
     );
@@ -331,21 +383,21 @@ fn tally_places(
                 && withdrew_now(info.idx)
                 && location.present
                 && !morale.state.is_broken()
-                && location.zone < n
+                && location.zone() < n
             {
-                tally[info.side * n + location.zone].withdrawing +=
+                tally[info.side * n + location.zone()].withdrawing +=
                     f64::from(strength.men) * rules.withdrawal_seen_as_flight;
             }
             if location.present && morale.state.can_fight_or_flee() {
-                let here = &mut tally[info.side * n + location.zone];
+                let here = &mut tally[info.side * n + location.zone()];
                 here.units += 1;
                 here.men += f64::from(strength.men);
                 here.room +=
                     f64::from(strength.men) * if info.mounted { rules.horse_men } else { 1.0 };
                 if morale.state.is_broken() {
                     here.routing += f64::from(strength.men);
-                } else if match orders.order {
-                    UnitOrder::MoveTo(zone) => zone != location.zone,
+                } else if match orders.order() {
+                    UnitOrder::MoveTo(zone) => zone != location.zone(),
                     UnitOrder::Pursue => true,
                     UnitOrder::Hold | UnitOrder::RallyTo(_) => false,
                 } {

@@ -425,7 +425,7 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
     ) {
         let field = self.field;
         let (n, n_sides) = (field.zones.len(), field.n_sides);
-        let (side, from) = (info.side, location.zone);
+        let (side, from) = (info.side, location.zone());
         let arrived = order == UnitOrder::MoveTo(from);
         let mut mover = Mover {
             entity,
@@ -766,16 +766,12 @@ impl MovementScratch {
         units
             .iter()
             .for_each(|(entity, info, strength, location, orders, morale)| {
-                let (side, from, men) = (info.side, location.zone, strength.men);
+                let (side, from, men) = (info.side, location.zone(), strength.men);
                 // Most units stand where they are, in good order, outside a
                 // crossing: all they tell the moves is that their side is
                 // there unbroken and holds the zone (what `Census::unit`
                 // finds for them, without the rest).
-                if orders.order == UnitOrder::Hold
-                    && morale.state.obeys()
-                    && location.present
-                    && !crossing[from]
-                {
+                if orders.holds() && morale.state.obeys() && location.present && !crossing[from] {
                     if men > 0 {
                         census.stands.stand[side * n + from] = Stand::Holding;
                     }
@@ -784,7 +780,7 @@ impl MovementScratch {
                 // Off the field or gone as a body of men: nothing to tell the
                 // moves, unless ordered to where it is (the order is done).
                 if !(location.present && morale.state.can_fight_or_flee())
-                    && orders.order != UnitOrder::MoveTo(from)
+                    && orders.order() != UnitOrder::MoveTo(from)
                 {
                     return;
                 }
@@ -793,7 +789,7 @@ impl MovementScratch {
                     info,
                     men,
                     location,
-                    (orders.order, orders.came_from),
+                    (orders.order(), orders.came_from()),
                     morale.state,
                 );
             });
@@ -1050,7 +1046,7 @@ impl MovementScratch {
                 if !location.present || !morale.state.can_fight_or_flee() {
                     break 'unit;
                 }
-                let zone = location.zone;
+                let zone = location.zone();
                 let next = if crossing[zone] {
                     let own_room = room(field, info, strength.men);
                     let per_man = room_per_man(field, info.mounted);
@@ -1066,7 +1062,7 @@ impl MovementScratch {
                         found.trampled |= lost > 0;
                     }
                     let Some(next) = want else { break 'unit };
-                    if next == orders.came_from.unwrap_or(usize::MAX) && orders.progress <= 0.0 {
+                    if next == orders.came_from().unwrap_or(usize::MAX) && orders.progress <= 0.0 {
                         // Turning back before setting out is a step, not a crossing.
                         if mover.stepped {
                             break 'unit;
@@ -1130,8 +1126,8 @@ impl MovementScratch {
                 }
             }
             // A unit that reached its destination holds there.
-            if orders.order == UnitOrder::MoveTo(location.zone) {
-                orders.order = UnitOrder::Hold;
+            if orders.order() == UnitOrder::MoveTo(location.zone()) {
+                orders.set_order(UnitOrder::Hold);
                 found.held = true;
             }
         }
@@ -1235,9 +1231,9 @@ fn move_to(
     orders: &mut Orders,
     next: usize,
 ) {
-    let from = location.zone;
-    location.zone = next;
-    orders.came_from = Some(from);
+    let from = location.zone();
+    location.set_zone(next);
+    orders.set_came_from(Some(from));
     orders.progress = 0.0;
     chronicle.push(Entry::Moves {
         unit,
@@ -1299,7 +1295,7 @@ mod tests {
         let zone = query
             .iter(&world)
             .find(|(i, _)| i.idx == 1)
-            .map(|(_, l)| l.zone);
+            .map(|(_, l)| l.zone());
         assert_eq!(zone, Some(0), "still on the south bank");
     }
 
@@ -1367,7 +1363,7 @@ mod tests {
         query
             .iter(world)
             .find(|(info, _)| info.idx == unit)
-            .map(|(_, location)| location.zone)
+            .map(|(_, location)| location.zone())
             .unwrap_or(usize::MAX)
     }
 
@@ -1572,7 +1568,7 @@ mod tests {
             let zone = query
                 .iter(&world)
                 .find(|(i, _)| i.idx == 1)
-                .map(|(_, l)| l.zone);
+                .map(|(_, l)| l.zone());
             if zone != Some(1) {
                 return (20_000 - unit_men(&mut world, 1), turn);
             }
@@ -1605,7 +1601,7 @@ mod tests {
         query
             .iter(&battle.world)
             .find(|(info, ..)| info.idx == unit)
-            .map(|(_, location, morale)| (location.zone, morale.state, morale.last().to_vec()))
+            .map(|(_, location, morale)| (location.zone(), morale.state, morale.last().to_vec()))
             .expect("the unit")
     }
 

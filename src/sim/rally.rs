@@ -39,6 +39,9 @@ pub struct RallyScratch {
     /// one has (empty until then; drums carry over any ground, so these
     /// never change on one field).
     from_zone: Vec<Vec<usize>>,
+    /// What morale's walk and the rally note for the surrender that
+    /// follows them in the sub-step.
+    pub(super) surrender: super::surrender::SurrenderNotes,
 }
 
 /// A wavering or routing unit as morale left it this turn.
@@ -58,6 +61,7 @@ impl RallyScratch {
         refill(&mut self.commander_in, zones * sides, false);
         self.drummers.clear();
         self.shaken.clear();
+        self.surrender.clear();
     }
 
     /// Notes a commander as he stands before this turn's beat of the drums:
@@ -110,6 +114,7 @@ impl RallyScratch {
         if state.can_fight_or_flee() && !state.is_broken() && men > 0 {
             self.fighting_in[at] = true;
         }
+        self.surrender.note(entity, info, zone, at, men, state);
     }
 }
 
@@ -150,6 +155,7 @@ pub(super) fn rally(
         shaken,
         field: measured_on,
         from_zone,
+        surrender: surrender_notes,
     } = scratch;
     let nz = field.zones.len();
     let n_sides = field.n_sides;
@@ -230,7 +236,7 @@ pub(super) fn rally(
                 });
             }
             if morale.state == MoraleState::Routing {
-                orders.order = UnitOrder::RallyTo(drummer.0);
+                orders.set_order(UnitOrder::RallyTo(drummer.0));
                 rally_here = morale.value > rules.rally_above;
             }
         } else {
@@ -248,15 +254,16 @@ pub(super) fn rally(
         }
         if rally_here {
             morale.state = MoraleState::Rallied;
+            surrender_notes.rallied(info.idx);
             chronicle.push(Entry::Rallies { unit: info.idx });
-            if let UnitOrder::RallyTo(commander) = orders.order {
+            if let UnitOrder::RallyTo(commander) = orders.order() {
                 let zone = drummers.iter().find(|d| d.0 == commander).map(|d| d.2);
-                orders.order = match zone {
-                    Some(zone) if zone != location.zone => UnitOrder::MoveTo(zone),
+                orders.set_order(match zone {
+                    Some(zone) if zone != location.zone() => UnitOrder::MoveTo(zone),
                     _ => UnitOrder::Hold,
-                };
+                });
             } else {
-                orders.order = UnitOrder::Hold;
+                orders.set_order(UnitOrder::Hold);
             }
         }
     }

@@ -162,7 +162,7 @@ pub fn listeners_into(units: &Listeners, listeners: &mut Vec<(usize, Listener)>)
             let listener = Listener {
                 entity,
                 side: info.side,
-                zone: location.zone,
+                zone: location.zone(),
                 broken: morale.state.is_broken(),
             };
             listeners.push((info.idx, listener));

@@ -161,15 +161,8 @@ impl WorldState {
             .map(|unit| UnitRecord {
                 men: unit.men,
                 lost_this_turn: 0,
-                location: Location {
-                    zone: unit.zone.idx(),
-                    present: unit.present,
-                },
-                orders: Orders {
-                    order: UnitOrder::from(unit.order),
-                    progress: 0.0,
-                    came_from: None,
-                },
+                location: Location::new(unit.zone.idx(), unit.present),
+                orders: Orders::new(UnitOrder::from(unit.order), 0.0, None),
                 morale: Morale::opening(unit.morale, scene.rules()),
                 side: None,
             })
@@ -674,7 +667,7 @@ impl WorldState {
             .filter(|(unit, info)| {
                 unit.side(info) == side
                     && unit.location.present
-                    && unit.location.zone == zone
+                    && unit.location.zone() == zone
                     && unit.morale.state.can_fight_or_flee()
             })
             .map(|(unit, _)| unit.men)

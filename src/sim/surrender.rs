@@ -38,8 +38,97 @@ pub struct SurrenderScratch {
     sum_men: bool,
 }
 
+/// What morale's walk (and the rally after it) note for the surrender that
+/// follows them in the same sub-step, so that surrender need not walk every
+/// unit to find its candidates and the men of each side and zone: nothing
+/// runs between them, and the walk sees every unit on the field able to
+/// fight or flee (the only ones that can be candidates or count as men).
+#[derive(Default)]
+pub(super) struct SurrenderNotes {
+    /// The units the scene lets surrender, wavering or routing as morale
+    /// leaves them, in unit-index order.
+    candidates: Vec<Candidate>,
+    /// Where (`side * zones + zone`) and how many men left the fight on the
+    /// walk (shattered), and whether mounted: morale's tally, found before
+    /// it, counts them.
+    gone: Vec<(usize, u32, bool)>,
+    /// The units the rally rallied after the walk, in unit-index order.
+    rallied: Vec<usize>,
+}
+
+impl SurrenderNotes {
+    pub(super) fn clear(&mut self) {
+        self.candidates.clear();
+        self.gone.clear();
+        self.rallied.clear();
+    }
+
+    /// Notes a unit morale's walk has left in `state` (called for every unit
+    /// on the field that was able to fight or flee, in unit-index order).
+    #[inline]
+    pub(super) fn note(
+        &mut self,
+        entity: Entity,
+        info: &UnitInfo,
+        zone: usize,
+        at: usize,
+        men: u32,
+        state: MoraleState,
+    ) {
+        if info.may_surrender && matches!(state, MoraleState::Wavering | MoraleState::Routing) {
+            self.candidates.push(Candidate {
+                idx: info.idx,
+                entity,
+                side: info.side,
+                zone,
+                trapped: false,
+            });
+        } else if !state.can_fight_or_flee() {
+            self.gone.push((at, men, info.mounted));
+        }
+    }
+
+    /// Notes a unit the rally rallied (in unit-index order).
+    #[inline]
+    pub(super) fn rallied(&mut self, idx: usize) {
+        self.rallied.push(idx);
+    }
+
+    /// Takes the men who left the fight from `men` (whole men: exact).
+    pub(super) fn take_gone(&self, men: &mut [f64]) {
+        for &(at, lost, _) in &self.gone {
+            if let Some(slot) = men.get_mut(at) {
+                *slot -= f64::from(lost);
+            }
+        }
+    }
+
+    /// Takes the room the men who left the fight took from `crowd` (per
+    /// zone; `n` zones; a horse takes `horse_men`).
+    pub(super) fn take_gone_room(&self, crowd: &mut [f64], n: usize, horse_men: f64) {
+        for &(at, lost, mounted) in &self.gone {
+            if let Some(slot) = crowd.get_mut(at % n.max(1)) {
+                *slot -= f64::from(lost) * if mounted { horse_men } else { 1.0 };
+            }
+        }
+    }
+
+    /// The candidates as the rally leaves them, into `candidates`.
+    fn candidates_into(&self, candidates: &mut Vec<Candidate>) {
+        candidates.clear();
+        let mut rallied = self.rallied.iter().peekable();
+        for candidate in &self.candidates {
+            while rallied.next_if(|&&idx| idx < candidate.idx).is_some() {}
+            if rallied.peek() != Some(&&candidate.idx) {
+                candidates.push(candidate.clone());
+            }
+        }
+    }
+}
+
 /// A unit that may give up this turn, where it stands as the turn's
 /// surrenders begin, and whether it is trapped there.
+#[derive(Debug, Clone, PartialEq)]
 struct Candidate {
     idx: usize,
     entity: Entity,
@@ -125,7 +214,7 @@ impl SurrenderScratch {
                         idx: info.idx,
                         entity,
                         side: info.side,
-                        zone: location.zone,
+                        zone: location.zone(),
                         trapped: false,
                     });
                 }
@@ -151,7 +240,7 @@ impl SurrenderScratch {
                     idx,
                     entity,
                     side: info.side,
-                    zone: location.zone,
+                    zone: location.zone(),
                     trapped: false,
                 });
             }
@@ -167,6 +256,7 @@ pub fn surrender_system(
     vision: &Vision,
     rng: &mut BattleRng,
     zones: &Query<(&ZoneIdx, &mut Passage)>,
+    morale: &super::morale::MoraleScratch,
     units: &mut Units,
 ) {
     let dt = io.dt();
@@ -177,7 +267,28 @@ pub fn surrender_system(
     // Only a broken or wavering unit that may surrender can: most turns
     // there is none, and a look at the few the scene lets surrender ends
     // the turn's surrenders.
-    let summed = scratch.find_candidates(units, (n, n_sides));
+    // From morale's notes of this sub-step when it ran (it always does
+    // before surrender in a sub-step), else by a walk of the units.
+    let noted = morale.for_surrender(&mut scratch.men, (n, n_sides));
+    let summed = match noted {
+        Some(notes) => {
+            notes.candidates_into(&mut scratch.candidates);
+            #[cfg(debug_assertions)]
+            {
+                let mut men = Vec::new();
+                men_by_place(&mut men, (n, n_sides), units);
+                debug_assert_eq!(men, scratch.men, "men noted by morale");
+                let mut walked = SurrenderScratch::default();
+                walked.candidates_by_walk(units, (n, n_sides));
+                debug_assert_eq!(
+                    walked.candidates, scratch.candidates,
+                    "candidates noted by morale"
+                );
+            }
+            true
+        }
+        None => scratch.find_candidates(units, (n, n_sides)),
+    };
     let SurrenderScratch {
         open,
         men,
@@ -203,6 +314,7 @@ pub fn surrender_system(
     if !summed {
         men_by_place(men, (n, n_sides), units);
     }
+    let mut crowded = false;
     let enemy_in =
         |side: usize, zone: usize| (0..n_sides).any(|s| s != side && men[s * n + zone] > 0.0);
     // Each candidate's case is judged on the units as they stand before
@@ -210,7 +322,6 @@ pub fn surrender_system(
     // over an open crossing no enemy holds is barred only when the crossing
     // is jammed: each zone's crowd is summed (in unit-index order: fractions
     // of men when horses count for more) only when a candidate has one.
-    let mut crowded = false;
     for candidate in candidates.iter_mut() {
         let (side, zone) = (candidate.side, candidate.zone);
         if !enemy_in(side, zone) {
@@ -221,7 +332,16 @@ pub fn surrender_system(
                 .iter()
                 .any(|&z| open[z] && !enemy_in(side, z) && field.zones[z].is_crossing())
         {
-            crowd_into(crowd, field, units);
+            // From morale's tally when it gives the walk's sums.
+            if !(noted.is_some() && morale.crowd_for_surrender(crowd, n, rules.horse_men)) {
+                crowd_into(crowd, field, units);
+            }
+            #[cfg(debug_assertions)]
+            {
+                let mut walked = Vec::new();
+                crowd_into(&mut walked, field, units);
+                debug_assert_eq!(walked, *crowd, "crowd from morale's tally");
+            }
             crowded = true;
         }
         let jammed = |zone: usize| {
@@ -284,7 +404,7 @@ fn add_men(
 ) {
     if location.present
         && morale.state.can_fight_or_flee()
-        && let Some(slot) = men.get_mut(info.side * n + location.zone)
+        && let Some(slot) = men.get_mut(info.side * n + location.zone())
     {
         *slot += f64::from(strength.men);
     }
@@ -301,7 +421,7 @@ fn crowd_into(crowd: &mut Vec<f64>, field: &Field, units: &Units) {
                location: &Location,
                morale: &Morale| {
         if location.present && morale.state.can_fight_or_flee() {
-            crowd[location.zone] += room(field, info, strength.men);
+            crowd[location.zone()] += room(field, info, strength.men);
         }
     };
     crowd.clear();

@@ -108,7 +108,7 @@ impl Game {
         let mut unbroken = vec![vec![false; field.zones.len()]; field.n_sides];
         for (unit, info) in world.units.iter().zip(&field.units) {
             if unit.location.present && unit.morale.state.obeys() && unit.men > 0 {
-                unbroken[unit.side(info)][unit.location.zone] = true;
+                unbroken[unit.side(info)][unit.location.zone()] = true;
             }
         }
         let answering = |unit: usize| self.story.answers.iter().any(|c| c.unit.idx() == unit);
@@ -118,8 +118,8 @@ impl Game {
             .zip(&field.units)
             .enumerate()
             .filter(|(idx, (unit, info))| {
-                let zone = unit.location.zone;
-                let idle = match unit.orders.order {
+                let zone = unit.location.zone();
+                let idle = match unit.orders.order() {
                     UnitOrder::Hold => true,
                     UnitOrder::MoveTo(goal) => goal == zone,
                     UnitOrder::Pursue | UnitOrder::RallyTo(_) => false,
@@ -137,7 +137,7 @@ impl Game {
                     && (1..=range).contains(&distance[zone])
                     && !answering(*idx)
             })
-            .min_by_key(|(idx, (unit, _))| (distance[unit.location.zone], *idx))
+            .min_by_key(|(idx, (unit, _))| (distance[unit.location.zone()], *idx))
             .map(|(idx, _)| idx)
     }
 
@@ -178,7 +178,7 @@ fn wanted(
     let Some(record) = world.units.get(unit) else {
         return Vec::new();
     };
-    let from = record.location.zone;
+    let from = record.location.zone();
     let open = |zone: usize| world.zones.get(zone).is_some_and(|z| z.passage.intact);
     let mut wanted = Vec::new();
     for side in (0..field.n_sides).filter(|s| *s != player) {
@@ -196,7 +196,7 @@ fn wanted(
                 let contact = world.units.iter().zip(&field.units).any(|(u, info)| {
                     u.side(info) == side
                         && u.location.present
-                        && u.location.zone == from
+                        && u.location.zone() == from
                         && u.morale.state.obeys()
                         && u.men > 0
                 });
@@ -241,7 +241,7 @@ mod tests {
 
     fn order_of(game: &mut Game, unit: &str) -> UnitOrder {
         let idx = game.scene().unit_idx(unit).expect("a unit");
-        game.world().units[idx].orders.order
+        game.world().units[idx].orders.order()
     }
 
     fn zone(game: &Game, id: &str) -> usize {
@@ -349,7 +349,7 @@ mod tests {
         for unit in ["ming-foot", "banner"] {
             world.units[scene.unit_idx(unit).expect("unit")]
                 .location
-                .zone = ford;
+                .set_zone(ford);
         }
         game.battle.restore(&world);
         // Zhang stands in the ford with his foot: the order holds at once.

@@ -100,7 +100,7 @@ impl Game {
     ) -> Option<u32> {
         let scene = &self.scene;
         let rules = scene.rules();
-        let to = world.units[unit].location.zone;
+        let to = world.units[unit].location.zone();
         if from == to {
             return Some(0);
         }

@@ -163,7 +163,7 @@ impl Game {
                 && world
                     .units
                     .get(unit.idx())
-                    .is_some_and(|r| r.location.present && r.location.zone == zone.idx())
+                    .is_some_and(|r| r.location.present && r.location.zone() == zone.idx())
             {
                 self.known = None;
                 self.picture

@@ -184,14 +184,16 @@ impl Oracle<'_> {
             let now = &word.record;
             let lost = before.record.men.saturating_sub(now.men);
             let same = lost == 0
-                && now.location.zone == before.record.location.zone
+                && now.location.zone() == before.record.location.zone()
                 && now.morale.state == before.record.morale.state;
             if same || !now.location.present {
                 continue;
             }
             let rider = known.picture.by_rider.contains(u);
             let hour = if rider { word.turn } else { before.turn };
-            let group = groups.entry((rider, now.location.zone, hour)).or_default();
+            let group = groups
+                .entry((rider, now.location.zone(), hour))
+                .or_default();
             group.0 += now.men;
             group.1 += lost;
             own_figures.push(lost);
@@ -652,7 +654,7 @@ fn own_units_out_of_sight_are_known_by_a_riders_word() {
             if !now.location.present || !word.record.location.present {
                 continue;
             }
-            if now.location.zone == at {
+            if now.location.zone() == at {
                 assert_eq!(word.turn, game.turn(), "his own zone is seen: unit {idx}");
             }
             if word.turn < game.turn() {
@@ -664,7 +666,7 @@ fn own_units_out_of_sight_are_known_by_a_riders_word() {
                     "unit {idx}'s word of turn {}",
                     word.turn
                 );
-                assert_eq!(word.record.location.zone, then.location.zone);
+                assert_eq!(word.record.location.zone(), then.location.zone());
             }
         }
         truth.push(world);

@@ -468,7 +468,7 @@ fn open_water_is_crossed_at_the_boats_pace_whatever_its_depth() {
     for turn in 1..=12 {
         let entries = battle.step();
         assert!(!entries.iter().any(|e| matches!(e, Entry::Trampled { .. })));
-        if battle.state().units[0].location.zone == 2 {
+        if battle.state().units[0].location.zone() == 2 {
             across = Some(turn);
             break;
         }
@@ -549,7 +549,7 @@ fn a_scene_declares_its_own_kinds_of_zone_and_they_do_what_they_say() {
     let mut battle = Battle::new(&scene, 1);
     let across = (1..=12).find(|_| {
         battle.step();
-        battle.state().units[0].location.zone == 2
+        battle.state().units[0].location.zone() == 2
     });
     assert_eq!(
         across,
@@ -707,7 +707,7 @@ fn a_guard_with_precedence_gets_through_a_routing_crowd() {
         let mut battle = Battle::new(&scene, 1);
         (1..=30).find(|_| {
             battle.step();
-            battle.state().units[1].location.zone == 2
+            battle.state().units[1].location.zone() == 2
         })
     };
     let shared = across(0);

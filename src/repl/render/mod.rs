@@ -379,7 +379,7 @@ impl View<'_> {
             || self.known.own.iter().flatten().any(|word| {
                 word.turn == now
                     && word.record.location.present
-                    && word.record.location.zone == zone
+                    && word.record.location.zone() == zone
             })
     }
 
@@ -420,8 +420,8 @@ impl View<'_> {
         if couriers.iter().any(|c| c.unit.idx() == idx) {
             return Some(Ui::StuckCourier);
         }
-        let zone = unit.location.zone;
-        let going = match unit.orders.order {
+        let zone = unit.location.zone();
+        let going = match unit.orders.order() {
             UnitOrder::MoveTo(to) => to != zone,
             _ => false,
         };
@@ -435,7 +435,7 @@ impl View<'_> {
                 other != idx
                     && word.as_ref().is_some_and(|w| {
                         w.record.location.present
-                            && w.record.location.zone == zone
+                            && w.record.location.zone() == zone
                             && w.record.men > 0
                             && w.record.morale.state.can_fight_or_flee()
                     })
@@ -503,7 +503,7 @@ impl View<'_> {
             let Some(word) = word else { continue };
             let unit = &word.record;
             if !unit.location.present
-                || unit.location.zone != zone
+                || unit.location.zone() != zone
                 || !unit.morale.state.can_fight_or_flee()
                 || unit.men == 0
             {

@@ -83,15 +83,15 @@ impl View<'_> {
             }
             let mut doing = if unit.morale.state == MoraleState::Routing {
                 ui(l, Ui::RunningDeaf).to_string()
-            } else if unit.orders.order == UnitOrder::MoveTo(unit.location.zone) {
+            } else if unit.orders.order() == UnitOrder::MoveTo(unit.location.zone()) {
                 // There: it holds where it was sent, not "making for" it.
                 self.doing(UnitOrder::Hold)
             } else {
-                self.doing(unit.orders.order)
+                self.doing(unit.orders.order())
             };
             // Where it is bound, when it should get there: a zone a turn by
             // the shortest road (crowded crossings and fights slow it).
-            let goal = match unit.orders.order {
+            let goal = match unit.orders.order() {
                 UnitOrder::MoveTo(z) => Some(z),
                 UnitOrder::RallyTo(c) => self
                     .known
@@ -103,8 +103,8 @@ impl View<'_> {
             };
             if unit.morale.state != MoraleState::Routing
                 && let Some(goal) = goal
-                && goal != unit.location.zone
-                && let Some(hops) = self.hops(unit.location.zone, goal)
+                && goal != unit.location.zone()
+                && let Some(hops) = self.hops(unit.location.zone(), goal)
             {
                 let at = clock(self.minute_of(self.known.turn.saturating_add(hops)));
                 doing = msg(
@@ -121,7 +121,7 @@ impl View<'_> {
                 .get(idx)
                 .map(|u| u.id.as_str())
                 .unwrap_or("");
-            let at = self.zone_name(unit.location.zone);
+            let at = self.zone_name(unit.location.zone());
             lines.push(msg(
                 l,
                 OrderMsg::OrdersLine {

@@ -246,7 +246,7 @@ impl View<'_> {
                 rows.push((
                     name,
                     Some([
-                        capitalize(&self.zone_name(unit.location.zone)),
+                        capitalize(&self.zone_name(unit.location.zone())),
                         String::new(),
                         String::new(),
                         ui(l, Ui::UnitDestroyed).to_string(),
@@ -266,7 +266,7 @@ impl View<'_> {
             rows.push((
                 name,
                 Some([
-                    capitalize(&self.zone_name(unit.location.zone)),
+                    capitalize(&self.zone_name(unit.location.zone())),
                     group_thousands(unit.men),
                     format!("{bar} {:>3.0}", unit.morale.value),
                     state,
