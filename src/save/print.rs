@@ -159,17 +159,13 @@ struct Unit<'a>(&'a crate::sim::state::UnitRecord);
 
 impl Serialize for Unit<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use crate::sim::movement::{Location, Orders};
+        // Destructured whole, so that a field added to the record is not
+        // left out of the fingerprint unnoticed.
         let crate::sim::state::UnitRecord {
             men,
             lost_this_turn,
-            location: Location { zone, present },
-            orders:
-                Orders {
-                    order,
-                    progress,
-                    came_from,
-                },
+            location,
+            orders,
             morale,
             side,
         } = self.0;
@@ -179,16 +175,16 @@ impl Serialize for Unit<'_> {
         st.serialize_field(
             "location",
             &SavedLocation {
-                zone: *zone,
-                present: *present,
+                zone: location.zone(),
+                present: location.present,
             },
         )?;
         st.serialize_field(
             "orders",
             &SavedOrders {
-                order: (*order).into(),
-                progress: *progress,
-                came_from: *came_from,
+                order: orders.order().into(),
+                progress: orders.progress,
+                came_from: orders.came_from(),
             },
         )?;
         st.serialize_field("morale", &Morale(morale))?;
