@@ -356,7 +356,7 @@ impl SavedState {
 }
 
 /// The fingerprint of a game state, as a save's checkpoints hold it.
-/// Walked in place ([`print`]): the same number as converting the state
+/// Walked in place ([`mod@print`]): the same number as converting the state
 /// and hashing that, without the conversion.
 pub fn fingerprint(snapshot: &Snapshot, scene: &Scene) -> u64 {
     print::state(snapshot, scene)
