@@ -331,23 +331,28 @@ struct Work {
 }
 
 impl Work {
+    /// Empties the buffer, tokens and prefix for a paragraph of `len` bytes.
+    fn begin(&mut self, len: usize) {
+        self.buf.clear();
+        self.tokens.clear();
+        self.prefix.clear();
+        self.buf.reserve(len + 8);
+        self.tokens.reserve(len / 4 + 4);
+    }
+
     /// The paragraph's tokens, the units a line is broken between.
     fn tokens(&mut self, paragraph: &str) {
         // Tokens: a run of non-space narrow characters is a word; each wide
         // character is a token of its own, except inside a colour (a name);
         // closing punctuation joins the token before it, an opening bracket
         // the token after it. Escape codes ride along and take no room.
+        self.begin(paragraph.len());
         let Work {
             buf,
             tokens,
             prefix,
             ..
         } = self;
-        buf.clear();
-        tokens.clear();
-        prefix.clear();
-        buf.reserve(paragraph.len() + 8);
-        tokens.reserve(paragraph.len() / 4 + 4);
         // The word being built is `buf[word..]` (empty when `word` is the
         // buffer's end); its last visible character and width, as it is
         // built.
@@ -479,17 +484,8 @@ impl Work {
     /// for byte (a test holds them to it). False, with nothing made, for any
     /// other paragraph.
     fn tokens_plain(&mut self, paragraph: &str) -> bool {
-        let Work {
-            buf,
-            tokens,
-            prefix,
-            ..
-        } = self;
-        buf.clear();
-        tokens.clear();
-        prefix.clear();
-        buf.reserve(paragraph.len() + 8);
-        tokens.reserve(paragraph.len() / 4 + 4);
+        self.begin(paragraph.len());
+        let Work { buf, tokens, .. } = self;
         let bytes = paragraph.as_bytes();
         let n = bytes.len();
         let mut i = 0;

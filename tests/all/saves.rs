@@ -2373,12 +2373,11 @@ fn an_autosave_goes_on_past_an_undo_behind_it_and_an_older_one_stops_where_the_n
     assert_eq!(saved_log(&old.game), at_older);
 }
 
-/// An autosave that loading takes on through its journal's later turns
-/// (format 5) is offered at the turn loading reaches, not at its own point
-/// (the menu said the slot's own turn of a game that resumed four later).
-#[test]
-fn a_game_left_is_offered_at_the_turn_loading_reaches() {
-    let dir = temp_dir("offered-turn");
+/// A false-cry game left with its autosave `…-auto-1` written at one turn
+/// and four turns in its journal past it (format 5): the folder, the slot,
+/// the slot's own turn and the turn loading it reaches (the last one).
+fn a_game_left_past_its_slot(tag: &str) -> (common::TempDir, String, u32, u32) {
+    let dir = temp_dir(tag);
     let scenes = scenes();
     let scene = find(&scenes, "false-cry");
     let mut game = random_game(&scene, "zhang-chun", 3);
@@ -2395,6 +2394,15 @@ fn a_game_left_is_offered_at_the_turn_loading_reaches() {
     let reached = save::load(&dir, &slot, &scenes).expect("loads").game.turn();
     assert_eq!(reached, game.turn(), "loading goes on to the last turn");
     assert!(reached > own, "{reached} against {own}");
+    (dir, slot, own, reached)
+}
+
+/// An autosave that loading takes on through its journal's later turns
+/// (format 5) is offered at the turn loading reaches, not at its own point
+/// (the menu said the slot's own turn of a game that resumed four later).
+#[test]
+fn a_game_left_is_offered_at_the_turn_loading_reaches() {
+    let (dir, slot, own, reached) = a_game_left_past_its_slot("offered-turn");
     let folder = dir.display().to_string();
     let bare = ["play", "--saves", folder.as_str()];
     let shown = common::text(&common::run(&bare, b"quit\n").stdout);
@@ -2409,21 +2417,7 @@ fn a_game_left_is_offered_at_the_turn_loading_reaches() {
 /// reaches, as the start menu does (it said the slot's own turn).
 #[test]
 fn the_saves_table_says_the_turn_loading_reaches() {
-    let dir = temp_dir("table-turn");
-    let scenes = scenes();
-    let scene = find(&scenes, "false-cry");
-    let mut game = random_game(&scene, "zhang-chun", 3);
-    play_out(&mut game, 3);
-    let name = game.name().to_string();
-    let slot = format!("{name}-auto-1");
-    let mut transcript = save::Transcript::new("start\n".into());
-    save::Autosaver::inline()
-        .submit(&dir, &slot, &mut game, &transcript)
-        .expect("the checkpoint");
-    let own = game.turn();
-    turns_past_the_slot(&dir, &mut game, &mut transcript, 4, false);
-    let reached = save::load(&dir, &slot, &scenes).expect("loads").game.turn();
-    assert!(reached > own, "{reached} against {own}");
+    let (dir, slot, _, reached) = a_game_left_past_its_slot("table-turn");
     let folder = dir.display().to_string();
     let args = [
         "play",
