@@ -494,8 +494,16 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
         }
     }
     let (game, outputs, loaded) = if let Some(slot) = &slot {
-        let loaded = save::load(&common.saves, slot, &scenes)
-            .map_err(|err| anyhow!(repl::catalogue::save_error(locale, &err)))?;
+        let loaded = save::load(&common.saves, slot, &scenes).map_err(|err| {
+            let why = repl::catalogue::save_error(locale, &err);
+            // The folder in the command only when one was named.
+            let named = common.saves.display().to_string();
+            let saves = (common.saves != std::path::Path::new("saves")).then_some(named.as_str());
+            match repl::other_save(&common.saves, slot, &err, &scenes, locale, Some(saves)) {
+                Some(other) => anyhow!("{why}\n{other}"),
+                None => anyhow!(why),
+            }
+        })?;
         (
             loaded.game,
             Vec::new(),

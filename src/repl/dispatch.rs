@@ -620,7 +620,19 @@ impl Session<'_> {
                 self.say(&text);
                 self.recap();
             }
-            Err(err) => self.say_error(&catalogue::save_error(l, &err)),
+            Err(err) => {
+                self.say_error(&catalogue::save_error(l, &err));
+                let dir = &self.options.saves_dir;
+                if let Some(text) = other_save(dir, slot, &err, &self.scenes, l, None) {
+                    match text.split_once('\n') {
+                        Some((said, command)) => {
+                            self.say_wrapped(said, "");
+                            self.say(command);
+                        }
+                        None => self.say_wrapped(&text, ""),
+                    }
+                }
+            }
         }
     }
 

@@ -728,6 +728,39 @@ impl<'a> Session<'a> {
     }
 }
 
+/// When `slot` of a game did not load (`err`), the newest other slot of
+/// the same game that does, and how to go on from it: at the prompt
+/// (`command_line` None) or from the shell (`Some(saves)`: the folder when
+/// one was named). None when the game has no other slot that reads, or the
+/// slot's name was refused.
+pub fn other_save(
+    dir: &std::path::Path,
+    slot: &str,
+    err: &crate::save::SaveError,
+    scenes: &[std::sync::Arc<crate::scene::Scene>],
+    locale: crate::scene::Locale,
+    command_line: Option<Option<&str>>,
+) -> Option<String> {
+    if matches!(err, crate::save::SaveError::BadSlot(..)) {
+        return None;
+    }
+    let others = crate::save::others_of_game(dir, slot, scenes);
+    let first = others.first()?;
+    let summary = first.summary.as_ref().ok()?;
+    let when = crate::save::timestamp(summary.saved_at);
+    Some(catalogue::msg(
+        locale,
+        catalogue::SessionMsg::OtherSave {
+            slot: &first.slot,
+            turn: summary.turn,
+            when: &when,
+            more: others.len() > 1,
+            in_game: command_line.is_none(),
+            saves: command_line.flatten(),
+        },
+    ))
+}
+
 pub fn first_sentence(text: &str, max: usize) -> String {
     let text = text.trim();
     let mut end = text.len();

@@ -46,7 +46,8 @@ pub use journal::JournalRef;
 pub use load::*;
 pub use lock::{FolderLock, LOCK_FILE, LockError};
 pub use slots::{
-    SlotInfo, SlotProblem, SlotSummary, check_slot, list, reached, slot_names, slot_path, timestamp,
+    SlotInfo, SlotProblem, SlotSummary, check_slot, list, others_of_game, reached, slot_names,
+    slot_path, timestamp,
 };
 pub use types::*;
 

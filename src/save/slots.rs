@@ -117,6 +117,42 @@ pub fn reached(dir: &Path, rows: &mut [SlotInfo], scenes: &[std::sync::Arc<crate
     }
 }
 
+/// The other slots of the game that `slot` belongs to (its resume point and
+/// autosaves) that read, newest first, at the turn loading each reaches:
+/// what to offer when `slot` itself does not load. The game is known by the
+/// slot's name (`NAME` or `NAME-auto-N`), since its file may not say.
+pub fn others_of_game(
+    dir: &Path,
+    slot: &str,
+    scenes: &[std::sync::Arc<crate::scene::Scene>],
+) -> Vec<SlotInfo> {
+    let game = game_of_slot(slot);
+    let mut rows: Vec<SlotInfo> = list(dir)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|row| {
+            row.slot != slot
+                && super::own_slot(game, &row.slot)
+                && row.summary.as_ref().is_ok_and(|s| s.game == game)
+        })
+        .collect();
+    reached(dir, &mut rows, scenes);
+    rows.sort_by_key(|row| {
+        let at = row.summary.as_ref().map_or(0, |s| s.saved_at);
+        // Saves of one second: the resume point is the later.
+        (std::cmp::Reverse(at), row.slot != game)
+    });
+    rows
+}
+
+/// The game a slot of its own is named after: `NAME` for `NAME-auto-N`.
+fn game_of_slot(slot: &str) -> &str {
+    match slot.rsplit_once("-auto-") {
+        Some((name, n)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => name,
+        _ => slot,
+    }
+}
+
 /// One row of the `saves` table: the slot and what it holds, or why it cannot be read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SlotInfo {

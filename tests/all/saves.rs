@@ -2439,3 +2439,56 @@ fn the_saves_table_says_the_turn_loading_reaches() {
     let cells: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(cells.get(3), Some(&reached.to_string().as_str()), "{row}");
 }
+
+/// A slot of a game that does not load names the newest other slot of the
+/// same game that does, and how to go on from it: the command line from
+/// `play --load`, the `load` command at the prompt. The way it names works.
+#[test]
+fn a_slot_that_does_not_load_names_another_of_its_game_that_does() {
+    let dir = temp_dir("other-save");
+    let saves = dir_arg(&dir);
+    let args = common::play_args("false-cry", "zhang-chun", 1, &dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    // Four turns, then stdin closes: autosaves and the resume point.
+    let (code, _, err) = run_bin(&args, "wait\n1\nwait\n1\nwait\n1\nwait\n");
+    assert_eq!(code, 0, "{err}");
+    let name = "false-cry-zhang-chun-1";
+    let resume = dir.join(format!("{name}.ron"));
+    let text = std::fs::read_to_string(&resume).expect("a resume point");
+    std::fs::write(&resume, text.replacen("location", "loXation", 1)).expect("damage it");
+
+    let (code, _, err) = run_bin(&["play", "--load", name, "--saves", &saves], "quit\n");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a usable xiaoling save"), "{err}");
+    assert!(err.contains("Another save of this game loads: `"), "{err}");
+    let command = (err.lines())
+        .find_map(|line| line.trim().strip_prefix("xiaoling play "))
+        .unwrap_or_else(|| panic!("a command to go on: {err}"));
+    assert!(command.contains(&format!("--load {name}-auto-")), "{err}");
+    assert!(command.ends_with(&format!("--saves {saves}")), "{err}");
+    let words: Vec<&str> = command.split(' ').collect();
+    let mut again = vec!["play"];
+    again.extend(&words);
+    // It goes on at the turn the hint says.
+    let turn = (err.split("`, turn ").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("a turn: {err}"));
+    let (code, out, err) = run_bin(&again, "quit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("· turn {turn} ·")), "{out}");
+
+    // At the prompt of another game: `load` says the same, as a command
+    // there. (Leaving the game gone on with wrote its resume point anew.)
+    let text = std::fs::read_to_string(&resume).expect("a resume point");
+    std::fs::write(&resume, text.replacen("location", "loXation", 1)).expect("damage it");
+    let args = common::play_args("false-cry", "zhang-chun", 3, &dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = run_bin(&args, &format!("load {name}\nquit\n"));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("is not a usable"), "{out}");
+    assert!(out.contains(&format!("  load {name}-auto-")), "{out}");
+
+    // A slot that is no game's, or a game with no other slot: nothing more.
+    let (_, _, err) = run_bin(&["play", "--load", "nothing", "--saves", &saves], "");
+    assert!(!err.contains("Another save"), "{err}");
+}

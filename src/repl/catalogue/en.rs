@@ -620,6 +620,24 @@ fn session(message: SessionMsg) -> String {
         SessionMsg::AutosaveFailed { err } => format!(
             "(Autosave failed; the game goes on. You are told again only if autosaving works and then fails again: {err})"
         ),
+        SessionMsg::OtherSave {
+            slot,
+            turn,
+            when,
+            more,
+            in_game,
+            saves,
+        } => {
+            let others = if more { " (`saves` lists the others)" } else { "" };
+            let head = format!(
+                "Another save of this game loads: `{slot}`, turn {turn} (saved {when} UTC){others}. To go on from it:"
+            );
+            match (in_game, saves) {
+                (true, _) => format!("{head}\n  load {slot}"),
+                (false, Some(dir)) => format!("{head}\n  xiaoling play --load {slot} --saves {dir}"),
+                (false, None) => format!("{head}\n  xiaoling play --load {slot}"),
+            }
+        }
     }
 }
 

@@ -797,6 +797,19 @@ pub enum SessionMsg<'a> {
     AutosaveFailed {
         err: &'a str,
     },
+    /// After a slot of a game that does not load: the newest of the game's
+    /// other slots that do (at the turn loading it reaches), and how to go
+    /// on from it: `load` at the prompt, or the command line with the
+    /// folder when one was named (`saves`). `more`: others of the game are
+    /// listed by `saves` too.
+    OtherSave {
+        slot: &'a str,
+        turn: u32,
+        when: &'a str,
+        more: bool,
+        in_game: bool,
+        saves: Option<&'a str>,
+    },
 }
 
 /// A line of the command line's menus and battle cards, said.

@@ -248,6 +248,7 @@ fn session_variant(message: &SessionMsg) -> &'static str {
         SessionMsg::LogTurn { .. } => "LogTurn",
         SessionMsg::RecapLine { .. } => "RecapLine",
         SessionMsg::AutosaveFailed { .. } => "AutosaveFailed",
+        SessionMsg::OtherSave { .. } => "OtherSave",
     }
 }
 
@@ -263,7 +264,7 @@ fn menu_variant(message: &MenuMsg) -> &'static str {
 }
 
 /// How many variants [`variant`] names.
-const VARIANTS: usize = 83;
+const VARIANTS: usize = 84;
 
 /// At least one sample of every message, with every branch its words take.
 fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> Vec<Msg<'a>> {
@@ -668,6 +669,30 @@ fn session_samples<'a>() -> Vec<SessionMsg<'a>> {
             seed: 7,
         },
         SessionMsg::AutosaveFailed { err: what },
+        SessionMsg::OtherSave {
+            slot: "g-auto-1",
+            turn: 4,
+            when: at,
+            more: true,
+            in_game: true,
+            saves: None,
+        },
+        SessionMsg::OtherSave {
+            slot: "g",
+            turn: 9,
+            when: at,
+            more: false,
+            in_game: false,
+            saves: Some("dir"),
+        },
+        SessionMsg::OtherSave {
+            slot: "g",
+            turn: 9,
+            when: at,
+            more: false,
+            in_game: false,
+            saves: None,
+        },
     ]
 }
 

@@ -756,6 +756,27 @@ fn session(l: Locale, message: SessionMsg) -> String {
             "{}{err}）",
             l.zh("（自动存档失败，游戏照常进行；存档恢复后若再失败，才再提示：")
         ),
+        SessionMsg::OtherSave {
+            slot,
+            turn,
+            when,
+            more,
+            in_game,
+            saves,
+        } => {
+            let template = if more {
+                "本局另有存档可读：{slot}，第{turn}回合（{when} UTC 存；其余见 saves）。由此接着玩："
+            } else {
+                "本局另有存档可读：{slot}，第{turn}回合（{when} UTC 存）。由此接着玩："
+            };
+            let turn = turn.to_string();
+            let head = filled(l, template, &[("slot", slot), ("turn", &turn), ("when", when)]);
+            match (in_game, saves) {
+                (true, _) => format!("{head}\n  load {slot}"),
+                (false, Some(dir)) => format!("{head}\n  xiaoling play --load {slot} --saves {dir}"),
+                (false, None) => format!("{head}\n  xiaoling play --load {slot}"),
+            }
+        }
     }
 }
 
