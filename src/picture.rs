@@ -117,6 +117,14 @@ pub struct OwnWord {
     pub record: UnitRecord,
 }
 
+/// The last word the commander has of one of his side's commanders.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChiefWord {
+    /// The turn of the word: now while a rider can reach him.
+    pub turn: u32,
+    pub state: CommanderState,
+}
+
 /// One side's picture of the battle.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Picture {
@@ -156,6 +164,21 @@ pub struct Picture {
     /// Per unit: no word of the own unit could reach him at the last look
     /// (cut off, or running and sending none).
     silent: Vec<bool>,
+    /// Per commander of the scene: the last word of one of the side's own
+    /// (None for the other side's), as of its units: now where the played
+    /// commander sees him or a rider comes at once, else as old as the
+    /// ride, none while he is cut off. The played commander's is always now.
+    pub chiefs: Vec<Option<ChiefWord>>,
+    /// Word of own commanders on its way: (turn it arrives, commander, word).
+    chiefs_pending: Vec<(u32, usize, ChiefWord)>,
+    /// Own commanders whose fall in a fight came to him late (by a rider,
+    /// or after a silence) at this turn's looks: what to tell of it. One
+    /// whose word came at once is told with the turn's fighting.
+    pub falls_heard: Vec<usize>,
+    /// Per commander: the turn the umpire first saw him fallen, and whether
+    /// in a fight (at a turn's first look) rather than by a scene's event,
+    /// which tells it in its own words. Private: no view reads it.
+    fell: Vec<Option<(u32, bool)>>,
     /// Per unit: the first sighting that ever reached the commander (for
     /// the reveal: what he believed of it first).
     pub first: Vec<Option<Sighting>>,
@@ -345,6 +368,10 @@ impl Picture {
             pending: Vec::new(),
             own_pending: Vec::new(),
             silent: vec![false; n],
+            chiefs: Vec::new(),
+            chiefs_pending: Vec::new(),
+            falls_heard: Vec::new(),
+            fell: Vec::new(),
             first: vec![None; n],
             watched: vec![None; n],
             seen_lost: vec![0; n],
@@ -373,6 +400,7 @@ impl Picture {
         self.at = chief.map(|c| c.zone).filter(|&z| z < field.zones.len());
         self.fallen = chief.is_some_and(|c| !c.standing());
         let survey = Survey::new(field, world, self.side, self.at);
+        self.hear_chiefs(&survey, turn, commander);
         self.hear_own(&survey, turn);
         let best = self.soonest_words(&survey);
         // Reports made this turn replace those made earlier this same turn.
@@ -480,6 +508,82 @@ impl Picture {
         }
     }
 
+    /// Own commanders, as own units are heard of: at once where the played
+    /// commander sees them (or has none), else by rider, none while cut
+    /// off; the played commander knows his own state. A fall in a fight
+    /// that comes to him after its turn is noted in `falls_heard`.
+    fn hear_chiefs(&mut self, survey: &Survey, turn: u32, played: CommanderIdx) {
+        let world = survey.world;
+        let first_look = turn != self.turn;
+        if first_look {
+            self.falls_heard.clear();
+        }
+        let n = world.commanders.len();
+        if self.chiefs.len() != n {
+            self.chiefs = vec![None; n];
+            self.fell = vec![None; n];
+            self.chiefs_pending.clear();
+        }
+        self.chiefs_pending.retain(|(_, _, word)| word.turn != turn);
+        for (idx, chief) in world.commanders.iter().enumerate() {
+            if chief.fallen.is_some() && self.fell[idx].is_none() {
+                self.fell[idx] = Some((turn, first_look));
+            }
+            if chief.side != self.side {
+                self.chiefs[idx] = None;
+                continue;
+            }
+            let word = ChiefWord {
+                turn,
+                state: chief.clone(),
+            };
+            let soon = match self.at {
+                _ if played == Some(idx) => Some(0),
+                None => Some(0),
+                Some(at) if chief.zone == at || survey.sight(at, chief.zone).is_some() => Some(0),
+                Some(_) => survey.delay(chief.zone, MoraleState::Steady),
+            };
+            if self.chiefs[idx].is_none() {
+                self.chiefs[idx] = Some(word);
+                continue;
+            }
+            match soon {
+                Some(0) => self.put_chief(idx, word, turn),
+                Some(d) => self.chiefs_pending.push((turn + d, idx, word)),
+                None => {}
+            }
+        }
+        let mut k = 0;
+        while k < self.chiefs_pending.len() {
+            if self.chiefs_pending[k].0 <= turn {
+                let (_, idx, word) = self.chiefs_pending.swap_remove(k);
+                if self.chiefs[idx]
+                    .as_ref()
+                    .is_some_and(|w| w.turn < word.turn)
+                {
+                    self.put_chief(idx, word, turn);
+                }
+            } else {
+                k += 1;
+            }
+        }
+        self.chiefs_pending
+            .sort_by_key(|(at, idx, w)| (*at, *idx, w.turn));
+    }
+
+    /// Notes word of own commander `idx`; a fall in a fight before this
+    /// turn that the word brings is to be told (`falls_heard`).
+    fn put_chief(&mut self, idx: usize, word: ChiefWord, turn: u32) {
+        let fallen_now = word.state.fallen.is_some();
+        let old = self.chiefs[idx].replace(word);
+        let late = fallen_now
+            && old.is_some_and(|w| w.state.fallen.is_none())
+            && self.fell[idx].is_some_and(|(at, fight)| fight && at < turn);
+        if late && !self.falls_heard.contains(&idx) {
+            self.falls_heard.push(idx);
+        }
+    }
+
     /// Notes word of own unit `idx`, keeping in `replaced` the word it
     /// replaces when that one was older than the last look.
     fn put(
@@ -505,6 +609,19 @@ impl Picture {
         let rider = std::mem::take(&mut self.by_rider);
         self.word_again.retain(|(unit, _)| !rider.contains(unit));
         self.own_pending.clear();
+        self.chiefs_pending.clear();
+        for (idx, chief) in world.commanders.iter().enumerate() {
+            if chief.side == self.side && idx < self.chiefs.len() {
+                self.put_chief(
+                    idx,
+                    ChiefWord {
+                        turn: world.turn,
+                        state: chief.clone(),
+                    },
+                    world.turn,
+                );
+            }
+        }
         for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
             if record.side(info) == self.side
                 && let Some(word) = self.own.get_mut(idx)
@@ -957,8 +1074,8 @@ pub struct Known {
     pub unit_side: Vec<usize>,
     /// Per unit: own units' last word (None for the enemy's).
     pub own: Vec<Option<OwnWord>>,
-    /// Commanders of the own side, and the other side's when seen or
-    /// fallen (a commander's fall is told).
+    /// Commanders of the own side as last heard of, and the other side's
+    /// when seen or fallen (a commander's fall is told).
     pub commanders: Vec<Option<CommanderState>>,
     pub picture: Picture,
 }
@@ -973,13 +1090,19 @@ impl Known {
             .zip(&field.units)
             .map(|(r, info)| r.side(info))
             .collect::<Vec<_>>();
+        // Own commanders as last heard of; the other side's when seen now,
+        // or fallen (a fall seen is told, and known from then on).
         let commanders = world
             .commanders
             .iter()
-            .map(|c| {
-                let shown = c.side == side
-                    || c.fallen.is_some()
-                    || picture.seen_now.get(c.zone).copied().unwrap_or(false);
+            .enumerate()
+            .map(|(idx, c)| {
+                if c.side == side {
+                    let word = picture.chiefs.get(idx).and_then(Option::as_ref);
+                    return Some(word.map_or_else(|| c.clone(), |w| w.state.clone()));
+                }
+                let shown =
+                    c.fallen.is_some() || picture.seen_now.get(c.zone).copied().unwrap_or(false);
                 shown.then(|| c.clone())
             })
             .collect();

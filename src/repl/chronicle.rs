@@ -309,6 +309,7 @@ impl View<'_> {
         }
         self.tell_fates(&g, &mut found);
         if new_turn {
+            self.tell_falls_heard(&mut found);
             self.tell_word_again(&mut found);
         }
         self.tell_arrivals(&g, &mut found);
@@ -721,6 +722,18 @@ impl View<'_> {
                     self.t(self.pick(units, Say::Steady, Say::SteadyMany), &args),
                 ),
                 _ => {}
+            }
+        }
+    }
+
+    /// Own commanders whose fall in a fight comes to him now, after its
+    /// turn (by a rider, or when word of them comes again): told first, as
+    /// a fall seen is.
+    fn tell_falls_heard(&self, found: &mut Found) {
+        for &commander in &self.known.picture.falls_heard {
+            if let Some(text) = self.commander_fall_heard(commander) {
+                found.raise(Alert::CommanderFell);
+                found.say(0, u32::MAX, text);
             }
         }
     }
@@ -1801,7 +1814,17 @@ mod tests {
             zone: 0,
             losses: vec![(0, 500), (1, 900)],
         };
-        let told = tell(&[clash.clone(), fall.clone()], &mut Memory::default());
+        // He has fallen, and his side's word of him says so.
+        let fallen = |world: &mut WorldState| {
+            world.commanders[0].fallen = Some(crate::scene::Fate::Killed);
+        };
+        let scene = || crate::sim::testing::small_scene(|raw| raw);
+        let told = tell_in(
+            scene(),
+            fallen,
+            &[clash.clone(), fall.clone()],
+            &mut Memory::default(),
+        );
         assert_eq!(told.sentences[0], "Zhang is killed at South bank!");
         assert_eq!(told.alert, Some(Alert::CommanderFell));
         // The Khan falls in his tent, out of the Ming's sight: untold.
@@ -1811,6 +1834,24 @@ mod tests {
         };
         let told = tell(&[unseen], &mut Memory::default());
         assert!(told.sentences.is_empty(), "{:?}", told.sentences);
+        // One of his own whose word has not come yet: untold till it comes.
+        let told = tell_known(
+            scene(),
+            fallen,
+            |known| {
+                if let Some(Some(word)) = known.commanders.get_mut(0) {
+                    word.fallen = None;
+                }
+            },
+            &[clash.clone(), fall.clone()],
+            &mut Memory::default(),
+            false,
+        );
+        assert!(
+            told.sentences.iter().all(|s| !s.contains("Zhang")),
+            "{:?}",
+            told.sentences
+        );
     }
 
     #[test]

@@ -692,3 +692,106 @@ fn own_units_out_of_sight_are_known_by_a_riders_word() {
         "{transcript}"
     );
 }
+
+/// An own commander who falls in a fight out of the played commander's
+/// sight is not known to have fallen till word of him comes: the views
+/// read the word, the turn's chronicle tells nothing of it before, and
+/// tells it once when the word comes ("Word comes from …"). Sarhu's
+/// routes, far apart, give both sides such falls in random games.
+#[test]
+fn an_own_commanders_fall_out_of_sight_is_told_when_word_of_it_comes() {
+    let (mut hidden, mut heard) = (0, 0);
+    for (scene, role) in every_role().into_iter().filter(|(s, _)| s.id() == "sarhu") {
+        let mut dice = Dice(0x5a2u64 ^ role.len() as u64);
+        let zones: Vec<ZoneId> = (0..scene.zones().len()).map(|z| ZoneId(z as u32)).collect();
+        for seed in 0..60u64 {
+            let policies = (Policy::Random, Some(Policy::Random));
+            let (mut game, _) =
+                Game::with_policies(Arc::clone(&scene), &role, seed, policies.0, policies.1)
+                    .expect("a game");
+            let (played, side) = (game.role_commander(), game.role_side());
+            let field = game.field().clone();
+            let mut memory = Memory::default();
+            let mut told = vec![0u32; scene.commanders().len()];
+            let mut steps = 0;
+            while !game.is_over() && steps < 400 {
+                steps += 1;
+                let units = game.player_units();
+                if !units.is_empty() && dice.below(3) == 0 {
+                    let unit = UnitId(units[dice.below(units.len())] as u32);
+                    let _ = game.order(unit, UnitCommand::Attack(zones[dice.below(zones.len())]));
+                }
+                let outputs = game.auto_step().expect("a step");
+                if !outputs.iter().any(|o| matches!(o, Output::Turn { .. })) {
+                    continue;
+                }
+                let entries: Vec<Entry> = (outputs.iter())
+                    .filter_map(|o| match o {
+                        Output::Chronicle(entry) => Some(entry.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let known = game.known();
+                let world = game.world();
+                let view = View {
+                    scene: &scene,
+                    field: &field,
+                    known: &known,
+                    locale: Locale::En,
+                    side,
+                    role: Some(played),
+                    style: Style {
+                        colour: false,
+                        columns: 240,
+                    },
+                };
+                let chronicle = view
+                    .compose(&entries, &mut memory, true)
+                    .sentences
+                    .join(" ");
+                let picture = game.picture();
+                for (c, truth) in world.commanders.iter().enumerate() {
+                    if truth.side != side || c == played {
+                        continue;
+                    }
+                    let at = format!(
+                        "{} as {role}, seed {seed}, turn {}",
+                        scene.id(),
+                        game.turn()
+                    );
+                    let word = picture.chiefs[c]
+                        .as_ref()
+                        .expect("word of an own commander");
+                    assert_eq!(known.commanders[c].as_ref(), Some(&word.state), "{at}");
+                    let name = scene.commanders()[c].name.get(Locale::En).to_string();
+                    let falls = ["is killed at", "is wounded at", "is taken prisoner at"]
+                        .iter()
+                        .filter(|how| chronicle.contains(&format!("{name} {how}")))
+                        .count()
+                        + ["has been killed", "has been wounded", "has been taken"]
+                            .iter()
+                            .filter(|how| chronicle.contains(&format!("{name} {how}")))
+                            .count();
+                    told[c] += falls as u32;
+                    if truth.fallen.is_some() && word.state.fallen.is_none() {
+                        hidden += 1;
+                        assert_eq!(
+                            falls, 0,
+                            "a fall told before word of it came, {at}: {chronicle}"
+                        );
+                    }
+                    if picture.falls_heard.contains(&c) {
+                        heard += 1;
+                        assert!(
+                            chronicle.contains("Word comes from") && falls == 1,
+                            "a fall by word, not told, {at}: {chronicle}"
+                        );
+                    }
+                    assert!(told[c] <= 1, "a fall told twice, {at}: {chronicle}");
+                }
+            }
+        }
+    }
+    // Both ways happen in these games: the test can fail.
+    assert!(hidden > 0 && heard > 0, "hidden {hidden}, heard {heard}");
+}

@@ -2485,7 +2485,8 @@ fn a_slot_that_does_not_load_names_another_of_its_game_that_does() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (code, out, err) = run_bin(&args, &format!("load {name}\nquit\n"));
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("is not a usable"), "{out}");
+    let said = out.replace('\n', " ");
+    assert!(said.contains("is not a usable xiaoling save"), "{out}");
     assert!(out.contains(&format!("  load {name}-auto-")), "{out}");
 
     // A slot that is no game's, or a game with no other slot: nothing more.

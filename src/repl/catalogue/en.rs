@@ -156,6 +156,11 @@ pub(super) fn template(key: Detail) -> &'static str {
         Detail::Killed => "{commander} is killed at {zone}!",
         Detail::Wounded => "{commander} is wounded at {zone} and carried from the fight.",
         Detail::Captured => "{commander} is taken prisoner at {zone}!",
+        Detail::KilledHeard => "Word comes from {zone}: {commander} has been killed.",
+        Detail::WoundedHeard => {
+            "Word comes from {zone}: {commander} has been wounded and carried from the fight."
+        }
+        Detail::CapturedHeard => "Word comes from {zone}: {commander} has been taken prisoner.",
     }
 }
 

@@ -237,6 +237,10 @@ phrases! {
         Killed,
         Wounded,
         Captured,
+        /// An own commander's fall, by word that came after its turn.
+        KilledHeard,
+        WoundedHeard,
+        CapturedHeard,
     }
 }
 
@@ -250,6 +254,15 @@ impl Detail {
             (Fate::Killed, false) => Detail::Killed,
             (Fate::Wounded, false) => Detail::Wounded,
             (Fate::Captured, false) => Detail::Captured,
+        }
+    }
+
+    /// An own commander's fall, told when word of it comes after its turn.
+    pub fn fall_heard(fate: Fate) -> Detail {
+        match fate {
+            Fate::Killed => Detail::KilledHeard,
+            Fate::Wounded => Detail::WoundedHeard,
+            Fate::Captured => Detail::CapturedHeard,
         }
     }
 }

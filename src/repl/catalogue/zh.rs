@@ -154,6 +154,9 @@ pub(super) fn template(key: Detail) -> &'static str {
         Detail::Killed => "{commander}在{zone}阵亡！",
         Detail::Wounded => "{commander}在{zone}负伤，被抬下阵来。",
         Detail::Captured => "{commander}在{zone}被俘！",
+        Detail::KilledHeard => "{zone}传来消息：{commander}已经阵亡。",
+        Detail::WoundedHeard => "{zone}传来消息：{commander}负伤，已被抬下阵来。",
+        Detail::CapturedHeard => "{zone}传来消息：{commander}已经被俘。",
     }
 }
 

@@ -394,6 +394,11 @@ impl View<'_> {
         if state.side != self.side && !self.sees_zone(state.zone) {
             return None;
         }
+        // One of his own whose word has not come: told when it comes
+        // (`Picture::falls_heard`).
+        if state.side == self.side && state.fallen.is_none() {
+            return None;
+        }
         let l = self.locale;
         // The played commander reads of his own fall in the second person.
         let yours = self.role == Some(commander);
@@ -403,6 +408,20 @@ impl View<'_> {
         }
         Some(fill(
             text,
+            &[
+                ("commander", self.commander_name(commander)),
+                ("zone", self.zone_name(state.zone)),
+            ],
+        ))
+    }
+
+    /// The fall of own commander `commander` by word come after its turn:
+    /// where and how, as the word has it.
+    pub(crate) fn commander_fall_heard(&self, commander: usize) -> Option<String> {
+        let state = self.known.commanders.get(commander)?.as_ref()?;
+        let fate = state.fallen?;
+        Some(fill(
+            template(self.locale, Detail::fall_heard(fate)),
             &[
                 ("commander", self.commander_name(commander)),
                 ("zone", self.zone_name(state.zone)),
