@@ -119,6 +119,10 @@ struct Job {
     /// journal and the file names them. Otherwise (`save`, the resume point
     /// on leaving) the file holds them itself.
     journaled: bool,
+    /// The resume point, written as the session ends: once it is written,
+    /// the game's autosave waiting for its checkpoint is not (see
+    /// `Writer::run`).
+    leaving: bool,
 }
 
 /// A job's outcome.
@@ -373,14 +377,11 @@ impl Writer {
             }
         };
         let text = to_text(&file).map_err(|err| SaveError::Write(shown(), err))?;
-        if job.journaled {
-            // An autosave between turns: checked in memory and read back
-            // byte for byte, not parsed again (see `write_checked`).
-            let scene = &job.header.scene;
-            super::write_checked(&job.dir, &job.path, &file, &text, scene, sync)?;
-        } else {
-            super::write_verified(&job.dir, &job.path, text.as_bytes(), &job.header.scene)?;
-        }
+        // Checked in memory and read back byte for byte, not parsed again
+        // (see `write_checked`): an autosave between turns, `save` and the
+        // resume point alike.
+        let scene = &job.header.scene;
+        super::write_checked(&job.dir, &job.path, &file, &text, scene, sync)?;
         if marked && let Some(journal) = self.journal.as_mut() {
             // Older slots stop reading on where this one's turn starts.
             let from = journal.turn_start();
@@ -437,7 +438,17 @@ impl Writer {
             let other = self.pending.as_ref().is_some_and(|p| {
                 !job.journaled || p.dir != job.dir || p.header.game != job.header.game
             });
-            if other {
+            // But not before the game's resume point on leaving: its
+            // records are in the journal, synced before the resume point
+            // is written, and the resume point holds the same turn whole.
+            // The checkpoint would add a slot at the same turn that no
+            // load needs (the game's older checkpoint reads on through
+            // the same records); it is written only if the resume point
+            // fails.
+            let replaces = job.leaving
+                && (self.pending.as_ref())
+                    .is_some_and(|p| p.dir == job.dir && p.header.game == job.header.game);
+            if other && !replaces {
                 // Synced with what waits before a save of another kind.
                 self.write_pending(false);
             }
@@ -463,6 +474,15 @@ impl Writer {
                 Ok(job.path.clone())
             } else if journaled && self.group {
                 self.autosave(job)
+            } else if replaces {
+                let result = self.write(&job);
+                if result.is_ok() {
+                    self.pending = None;
+                    self.since = 0;
+                } else {
+                    self.write_pending(true);
+                }
+                result
             } else {
                 self.write(&job)
             };
@@ -740,6 +760,7 @@ impl Autosaver {
             first,
             said,
             journaled,
+            leaving: false,
         })
     }
 
@@ -866,7 +887,35 @@ impl Autosaver {
         game: &mut Game,
         transcript: &Transcript,
     ) -> Result<PathBuf, SaveError> {
-        let job = self.job(dir, slot, game, transcript, false)?;
+        self.save_waited(dir, slot, game, transcript, false)
+    }
+
+    /// Writes the game's resume point (`slot`, its name) as the session
+    /// ends, and waits for it: as [`Autosaver::save_now`], but the game's
+    /// last autosave, whose turn the resume point holds whole, gets no slot
+    /// of its own at the same turn once the resume point is written (its
+    /// records are in the journal, read on through from the game's older
+    /// autosave).
+    pub fn leave_now(
+        &mut self,
+        dir: &Path,
+        slot: &str,
+        game: &mut Game,
+        transcript: &Transcript,
+    ) -> Result<PathBuf, SaveError> {
+        self.save_waited(dir, slot, game, transcript, true)
+    }
+
+    fn save_waited(
+        &mut self,
+        dir: &Path,
+        slot: &str,
+        game: &mut Game,
+        transcript: &Transcript,
+        leaving: bool,
+    ) -> Result<PathBuf, SaveError> {
+        let mut job = self.job(dir, slot, game, transcript, false)?;
+        job.leaving = leaving && slot == game.name();
         let id = job.id;
         let done = match self.dispatch(job) {
             Some(done) => Some(done),
