@@ -180,7 +180,9 @@ struct Writer {
 /// each of their autosaves is synced as it is written; turns piped in (a
 /// script, a test) share one sync for all the autosaves of a second, and
 /// the writer syncs what waits once it has had no job for that long, and
-/// before `save`, the resume point and the end of the session. A sync costs
+/// before `save`, the resume point and the end of the session (on leaving,
+/// once the resume point is written, not the game's own: it holds them
+/// whole, see `Writer::leave`). A sync costs
 /// some 0.2 ms of the system's CPU on an ext4 disk, each of the three an
 /// autosave needs (journal, file, folder): more than the turn itself.
 pub const SYNC_EVERY: Duration = Duration::from_secs(1);
@@ -286,7 +288,8 @@ impl Writer {
     fn write(&mut self, job: &Job) -> Result<PathBuf, SaveError> {
         // `save` and the resume point are synced as they are written, and
         // so is an autosave when none was for a while; before them, what
-        // was written unsynced.
+        // was written unsynced (but for what the resume point holds whole
+        // on leaving: see `Writer::leave`).
         let sync = !self.group
             || !job.journaled
             || self.last_sync.is_none_or(|at| at.elapsed() >= SYNC_EVERY);
@@ -395,6 +398,42 @@ impl Writer {
         Ok(job.path.clone())
     }
 
+    /// The game's resume point as the session ends, in place of the slot
+    /// of its last autosave, which waits for its checkpoint (`pending`):
+    /// the resume point holds that turn whole. Written and synced first;
+    /// if it fails, what waits is synced and the autosave's slot written
+    /// as before. Once it is written, what waits unsynced (the journal's
+    /// last records, the session's autosave slots written since the last
+    /// sync) is left to the system to write: a kill loses nothing either
+    /// way, and a power cut before the system writes them can only cost
+    /// those copies of turns the synced resume point holds. Two syncs
+    /// fewer on leaving, some 0.5 ms of the system's CPU on ext4.
+    fn leave(&mut self, job: &Job) -> Result<PathBuf, SaveError> {
+        let result = self.write_slot(job, None, true);
+        if result.is_ok() {
+            self.pending = None;
+            self.since = 0;
+            // Another game's slots (one played earlier in the session) are
+            // still synced.
+            let game = &job.header.game;
+            let of_game = |path: &PathBuf| {
+                path.parent() == Some(job.dir.as_path())
+                    && (path.file_stem().and_then(|stem| stem.to_str()))
+                        .is_some_and(|slot| super::load::own_slot(game, slot))
+            };
+            self.unsynced.retain(|path| !of_game(path));
+            // The game's journal (the writer's journal is the game's: another
+            // game's was synced as it closed), closed unsynced; a later save
+            // of the game opens it again.
+            if (self.journal.as_ref()).is_some_and(|j| j.is_of(&job.dir, game)) {
+                self.journal = None;
+            }
+        } else {
+            self.write_pending(true);
+        }
+        result
+    }
+
     /// Whether autosaves wait for their sync.
     fn waiting(&self) -> bool {
         !self.unsynced.is_empty() || self.pending.is_some()
@@ -475,14 +514,7 @@ impl Writer {
             } else if journaled && self.group {
                 self.autosave(job)
             } else if replaces {
-                let result = self.write(&job);
-                if result.is_ok() {
-                    self.pending = None;
-                    self.since = 0;
-                } else {
-                    self.write_pending(true);
-                }
-                result
+                self.leave(&job)
             } else {
                 self.write(&job)
             };
