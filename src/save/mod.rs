@@ -617,7 +617,7 @@ pub fn autosave(
 /// runs the loader's own checks on it ([`verify`]) before it replaces the
 /// slot: a save that loading would refuse is never written over a good one.
 /// For text made elsewhere: the saves this engine makes take
-/// [`write_checked`]'s way, the same checks without the parse.
+/// `write_checked`'s way, the same checks without the parse.
 pub fn write_verified(
     dir: &Path,
     path: &Path,
