@@ -102,7 +102,7 @@ impl Session<'_> {
     pub(super) fn leave(&mut self) {
         let l = self.options.locale;
         let slot = save::autosave_slot(&self.game, "quit");
-        let result = self.saver.save_now(
+        let result = self.saver.leave_now(
             &self.options.saves_dir,
             &slot,
             &mut self.game,

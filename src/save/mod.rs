@@ -538,7 +538,7 @@ pub fn save(
     let shown = || path.display().to_string();
     let file = save_file(game, transcript).map_err(|err| SaveError::Write(shown(), err))?;
     let text = to_text(&file).map_err(|err| SaveError::Write(shown(), err))?;
-    write_verified(dir, &path, text.as_bytes(), game.scene())?;
+    write_checked(dir, &path, &file, &text, game.scene(), true)?;
     Ok(path)
 }
 
@@ -617,6 +617,8 @@ pub fn autosave(
 /// Writes a save as [`write_atomic`] does, but reads the temp file back and
 /// runs the loader's own checks on it ([`verify`]) before it replaces the
 /// slot: a save that loading would refuse is never written over a good one.
+/// For text made elsewhere: the saves this engine makes take
+/// `write_checked`'s way, the same checks without the parse.
 pub fn write_verified(
     dir: &Path,
     path: &Path,
@@ -665,12 +667,15 @@ pub fn verify(path: &Path, scene: &Scene) -> Result<(), String> {
 /// loader's checks ([`check_bounds`], [`check_fits`], the journal it names
 /// there and long enough) run on `file` itself, and the temp file is read
 /// back and must hold `text` byte for byte, instead of being parsed again.
-/// The writer thread's autosaves take this way: parsing back each one's
-/// text was two thirds of the writer's work, and what it could find beyond
-/// these checks is a text the parser reads otherwise than the serialiser
-/// wrote it, the same for every save and proved by the round-trip tests
-/// and the save fuzzer. `save` and the resume point still parse theirs.
-/// Unless `sync`, the file and its folder are left for the writer to sync
+/// Every save this engine makes takes this way (autosaves, `save`, the
+/// resume point): parsing back each one's text was two thirds of the
+/// writer's work, and what it could find beyond these checks is a text the
+/// parser reads otherwise than the serialiser wrote it, the same for every
+/// save and proved by the round-trip tests (whole saves of every battle
+/// and role, their log, fingerprints and transcript, and strings of every
+/// kind) and the save fuzzer. The size cap, the text's being UTF-8 and its
+/// checksum are the bytes read back. Unless `sync`, the file and its
+/// folder are left for the writer to sync
 /// ([`crate::files::write_atomic_checked_synced`]).
 pub(crate) fn write_checked(
     dir: &Path,

@@ -495,6 +495,70 @@ fn saves_are_the_bytes_ron_writes() {
     assert!(compared > 100, "{compared}");
 }
 
+/// A whole save (its log, fingerprints and transcript in the file, as
+/// `save` and the resume point write it) reads back as it was written:
+/// what the writer's in-memory checks (`write_checked`) rest on instead of
+/// parsing each save back. Games of every shipped battle and role, random
+/// ones and ones whose player orders every unit against a greedy side, at
+/// every step.
+#[test]
+fn whole_saves_read_back_as_they_were_written() {
+    use xiaoling::story::UnitCommand;
+    let transcript = "a transcript \"with\" quotes\n\"#\n中文 ──\r\n\u{2028}end";
+    let mut compared = 0;
+    let mut ordered = 0;
+    let mut check = |game: &mut Game, at: &str| {
+        let file = save::save_file(game, transcript).expect("a save");
+        let text = save::to_text(&file).expect("text");
+        let back: save::SaveFile = ron::from_str(&text).unwrap_or_else(|err| panic!("{at}: {err}"));
+        assert_eq!(back.log, file.log, "{at}");
+        assert_eq!(back.checkpoints, file.checkpoints, "{at}");
+        assert_eq!(back.transcript, file.transcript, "{at}");
+        assert_eq!(back.state.text(), file.state.text(), "{at}");
+        assert_eq!(save::to_text(&back).expect("text"), text, "{at}");
+        compared += 1;
+        file.log.len()
+    };
+    for scene in scenes() {
+        for (n, role) in scene.roles().map(|c| c.id.clone()).enumerate() {
+            let mut game = random_game(&scene, &role, 17 + n as u64);
+            for step in 0..=30 {
+                check(&mut game, &format!("{} {role} {step}", scene.id()));
+                if game.is_over() {
+                    break;
+                }
+                play_out(&mut game, 1);
+            }
+            let (mut game, _) =
+                Game::with_policies(Arc::clone(&scene), &role, 5, Policy::Greedy, None)
+                    .expect("game");
+            let side = game.commander().side.idx();
+            while !game.is_over() && game.turn() < 6 {
+                if game.pending().is_some() {
+                    game.choose(1).expect("a choice");
+                    continue;
+                }
+                let world = game.world();
+                let enemy_at = (0..scene.zones().len())
+                    .find(|zone| world.side_men_in(game.field(), 1 - side, *zone) > 0);
+                if let Some(zone) = enemy_at {
+                    for idx in 0..scene.units().len() {
+                        if game.field().units[idx].side == side {
+                            let zone = ZoneId(zone as u32);
+                            let _ = game.order(UnitId(idx as u32), UnitCommand::Attack(zone));
+                        }
+                    }
+                }
+                ordered += check(&mut game, &format!("{} {role} ordered", scene.id()));
+                if game.pending().is_none() && !game.is_over() {
+                    game.next().expect("a turn");
+                }
+            }
+        }
+    }
+    assert!(compared > 100 && ordered > 0, "{compared} {ordered}");
+}
+
 /// A state's fingerprint walked in place (`save::print`) is the number
 /// its converted `SavedState` hashes to, and the walk serialises to the
 /// same RON: every state and undo state of games of every shipped battle
@@ -2492,4 +2556,72 @@ fn a_slot_that_does_not_load_names_another_of_its_game_that_does() {
     // A slot that is no game's, or a game with no other slot: nothing more.
     let (_, _, err) = run_bin(&["play", "--load", "nothing", "--saves", &saves], "");
     assert!(!err.contains("Another save"), "{err}");
+}
+
+/// Leaving writes the game's resume point; the last autosave, waiting for
+/// its checkpoint, gets no slot of its own at the same turn (its records
+/// are in the journal): every slot of the game still loads at the last
+/// turn, the resume point is the game offered, and a kill after it loses
+/// nothing. When the resume point cannot be written, the autosave's slot
+/// is written instead, so the game's slots still reach its last turn.
+#[test]
+fn leaving_writes_the_resume_point_and_every_slot_of_the_game_reaches_its_last_turn() {
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    for refused in [false, true] {
+        let dir = temp_dir(if refused { "left-refused" } else { "left" });
+        let mut game = random_game(&scene, "zhang-chun", 5);
+        let name = game.name().to_string();
+        let mut transcript = save::Transcript::new("start\n".into());
+        if refused {
+            // A folder where the resume point goes: its rename fails.
+            std::fs::create_dir_all(dir.join(format!("{name}.ron")).join("x")).expect("dir");
+        }
+        let mut saver = save::Autosaver::new();
+        for turn in 0..5 {
+            play_out(&mut game, 1);
+            transcript.push_line(&format!("turn {turn}"));
+            let slot = save::autosave_slot(&game, "turn");
+            saver
+                .submit(&dir, &slot, &mut game, &transcript)
+                .unwrap_or_else(|err| panic!("{err}"));
+        }
+        assert!(!game.is_over(), "still going");
+        let left = saver.leave_now(&dir, &name, &mut game, &transcript);
+        drop(saver);
+        assert_eq!(left.is_err(), refused, "{left:?}");
+        let slots: Vec<String> = save::slot_names(&dir)
+            .into_iter()
+            .filter(|s| s.starts_with(&format!("{name}-auto-")))
+            .collect();
+        assert!(!slots.is_empty(), "the first checkpoint is written");
+        // Each loads; the newest reads on to the last turn (an older one
+        // stops where the next one's turn starts).
+        let mut newest = None;
+        for slot in &slots {
+            let loaded = save::load(&dir, slot, &scenes).unwrap_or_else(|err| panic!("{err}"));
+            assert!(loaded.notice.is_none(), "{slot}: {:?}", loaded.notice);
+            let own = save::read(&dir.join(format!("{slot}.ron"))).expect("reads");
+            if newest.as_ref().is_none_or(|(n, _, _)| *n < own.log.len()) {
+                newest = Some((own.log.len(), slot.clone(), loaded));
+            }
+        }
+        let (_, slot, loaded) = newest.expect("a slot");
+        assert_eq!(loaded.game.log(), game.log(), "{slot} reads on to the end");
+        assert_eq!(loaded.transcript, transcript.as_str(), "{slot}");
+        if refused {
+            // The last autosave's own slot holds the last turn.
+            let last = save::autosave_slot(&game, "turn");
+            let file = save::read(&dir.join(format!("{last}.ron"))).expect("written");
+            assert_eq!(file.log.len(), game.log().len(), "{last}");
+        } else {
+            let loaded = save::load(&dir, &name, &scenes).expect("the resume point");
+            assert_eq!(loaded.game.log(), game.log());
+            let offered = save::resume_points(&dir);
+            assert_eq!(offered.len(), 1, "{offered:?}");
+            assert_eq!(offered[0].slot, name);
+            let (code, out, err) = run_bin(&["replay", &name, "--saves", &dir_arg(&dir)], "");
+            assert_eq!(code, 0, "{out}{err}");
+        }
+    }
 }
