@@ -672,31 +672,99 @@ pub fn pad(text: &str, columns: usize) -> String {
 
 /// Upper-cases the first letter, skipping colour codes before it.
 pub fn capitalize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
     let mut in_escape = false;
-    let mut done = false;
-    for c in text.chars() {
-        if done {
-            out.push(c);
-        } else if in_escape {
-            out.push(c);
+    // The first character that is neither a colour code's nor a name mark:
+    // the one upper-cased; what comes before and after is copied whole.
+    let first = text.char_indices().find(|&(_, c)| {
+        if in_escape {
             in_escape = !c.is_ascii_alphabetic();
+            false
         } else if c == '\u{1b}' {
-            out.push(c);
             in_escape = true;
-        } else if c == NAME_OPEN || c == NAME_CLOSE {
-            out.push(c);
+            false
         } else {
-            out.extend(c.to_uppercase());
-            done = true;
+            c != NAME_OPEN && c != NAME_CLOSE
         }
-    }
+    });
+    let Some((at, c)) = first else {
+        return text.to_string();
+    };
+    let mut out = String::with_capacity(text.len() + 4);
+    out.push_str(&text[..at]);
+    out.extend(c.to_uppercase());
+    out.push_str(&text[at + c.len_utf8()..]);
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `capitalize` as it was written first, a character at a time.
+    fn capitalize_by_chars(text: &str) -> String {
+        let mut out = String::new();
+        let mut in_escape = false;
+        let mut done = false;
+        for c in text.chars() {
+            if done {
+                out.push(c);
+            } else if in_escape {
+                out.push(c);
+                in_escape = !c.is_ascii_alphabetic();
+            } else if c == '\u{1b}' {
+                out.push(c);
+                in_escape = true;
+            } else if c == NAME_OPEN || c == NAME_CLOSE {
+                out.push(c);
+            } else {
+                out.extend(c.to_uppercase());
+                done = true;
+            }
+        }
+        out
+    }
+
+    /// Copying around the one letter upper-cased gives what the character
+    /// loop gave, colour codes, name marks and letters that grow included.
+    #[test]
+    fn capitalize_copies_around_the_first_letter() {
+        let open = NAME_OPEN.to_string();
+        let close = NAME_CLOSE.to_string();
+        let parts = [
+            "",
+            "a",
+            "zhang",
+            " ",
+            "\u{1b}[1m",
+            "\u{1b}[0m",
+            "\u{1b}",
+            "[",
+            "1",
+            "m",
+            &open,
+            &close,
+            "ß",
+            "ǆ",
+            "é",
+            "小凌河",
+            "ﬁ",
+            ".",
+            "İ",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let n = (seed % 7) as usize;
+            for k in 0..n {
+                let pick = (seed >> (8 + 5 * k)) as usize % parts.len();
+                text.push_str(parts[pick]);
+            }
+            assert_eq!(capitalize(&text), capitalize_by_chars(&text), "{text:?}");
+        }
+    }
 
     /// The byte pass over a plain paragraph makes the general way's
     /// tokens and buffer, and refuses what it does not read alike.
