@@ -545,7 +545,7 @@ impl Game {
 
     pub fn snapshot(&mut self) -> Snapshot {
         Snapshot {
-            world: self.battle.state(),
+            world: self.battle.view(),
             story: self.story.clone(),
             policy_rng: self.policy_rng.clone(),
             log_len: self.log.len(),
@@ -557,7 +557,7 @@ impl Game {
     /// played side's picture, which no save writes (a load rebuilds it).
     pub fn saved_snapshot(&mut self) -> Snapshot {
         Snapshot {
-            world: self.battle.state(),
+            world: self.battle.view(),
             story: self.story.clone(),
             policy_rng: self.policy_rng.clone(),
             log_len: self.log.len(),

@@ -26,8 +26,32 @@ pub fn width(text: &str) -> usize {
 /// Whether `text` holds a colour code, a name mark or a kept space, which
 /// [`strip_ansi`] removes or changes.
 pub fn has_codes(text: &str) -> bool {
-    text.chars()
-        .any(|c| matches!(c, '\u{1b}' | NAME_OPEN | NAME_CLOSE | KEEP))
+    next_code(text, 0).is_some()
+}
+
+/// The next colour code's escape, name mark or kept space in `text` at or
+/// after byte `from` (a character boundary): its byte and character. The
+/// bytes are searched for the escape and the first bytes of the marks'
+/// and the kept space's UTF-8 (`0xC2`, `0xEF`), and a character so begun
+/// is read whole only there.
+fn next_code(text: &str, from: usize) -> Option<(usize, char)> {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    while let Some(k) = bytes
+        .get(at..)?
+        .iter()
+        .position(|&b| b == 0x1b || b == 0xc2 || b == 0xef)
+    {
+        at += k;
+        // `at` is a character's first byte: 0x1b, 0xC2 and 0xEF are
+        // never a continuation byte.
+        let c = text[at..].chars().next()?;
+        if matches!(c, '\u{1b}' | NAME_OPEN | NAME_CLOSE | KEEP) {
+            return Some((at, c));
+        }
+        at += c.len_utf8();
+    }
+    None
 }
 
 /// The visible characters of `text`, as [`strip_ansi`] leaves them (a kept
@@ -66,37 +90,42 @@ pub const NAME_CLOSE: char = '\u{f8f1}';
 
 /// `text` without name marks, its kept spaces plain: what is printed.
 pub fn strip_marks(text: &str) -> String {
-    text.chars()
-        .filter_map(|c| match c {
-            NAME_OPEN | NAME_CLOSE => None,
-            KEEP => Some(' '),
-            c => Some(c),
-        })
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    while let Some((at, c)) = next_code(text, from) {
+        out.push_str(&text[from..at]);
+        from = at + c.len_utf8();
+        match c {
+            NAME_OPEN | NAME_CLOSE => {}
+            KEEP => out.push(' '),
+            // A colour code is printed.
+            _ => out.push(c),
+        }
+    }
+    out.push_str(&text[from..]);
+    out
 }
 
 /// The visible text: without colour codes and name marks.
 pub fn strip_ansi(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == NAME_OPEN || c == NAME_CLOSE {
-            continue;
-        }
-        if c == KEEP {
-            out.push(' ');
-            continue;
-        }
-        if c == '\u{1b}' {
-            for c in chars.by_ref() {
-                if c.is_ascii_alphabetic() {
-                    break;
-                }
+    let mut from = 0;
+    while let Some((at, c)) = next_code(text, from) {
+        out.push_str(&text[from..at]);
+        from = at + c.len_utf8();
+        match c {
+            NAME_OPEN | NAME_CLOSE => {}
+            KEEP => out.push(' '),
+            // A colour code: to its first letter, which ends it.
+            _ => {
+                from = text[from..]
+                    .char_indices()
+                    .find(|(_, c)| c.is_ascii_alphabetic())
+                    .map_or(text.len(), |(k, c)| from + k + c.len_utf8());
             }
-        } else {
-            out.push(c);
         }
     }
+    out.push_str(&text[from..]);
     out
 }
 
@@ -699,6 +728,95 @@ pub fn capitalize(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `strip_marks` and `strip_ansi` as they were written first, a
+    /// character at a time.
+    fn strip_marks_by_chars(text: &str) -> String {
+        text.chars()
+            .filter_map(|c| match c {
+                NAME_OPEN | NAME_CLOSE => None,
+                KEEP => Some(' '),
+                c => Some(c),
+            })
+            .collect()
+    }
+
+    fn strip_ansi_by_chars(text: &str) -> String {
+        let mut out = String::new();
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            if c == NAME_OPEN || c == NAME_CLOSE {
+                continue;
+            }
+            if c == KEEP {
+                out.push(' ');
+                continue;
+            }
+            if c == '\u{1b}' {
+                for c in chars.by_ref() {
+                    if c.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// Copying the runs between codes and marks gives what the character
+    /// loops gave, on random text of codes cut short, marks, kept spaces,
+    /// and characters whose UTF-8 begins as theirs do.
+    #[test]
+    fn stripping_copies_the_runs_between_codes() {
+        let open = NAME_OPEN.to_string();
+        let close = NAME_CLOSE.to_string();
+        let keep = KEEP.to_string();
+        let parts = [
+            "a",
+            "Zhang",
+            " ",
+            "\u{1b}[1m",
+            "\u{1b}[0m",
+            "\u{1b}[38;5;2",
+            "\u{1b}",
+            "[",
+            "m",
+            &open,
+            &close,
+            &keep,
+            "·",
+            "¼",
+            "\u{f8f2}",
+            "\u{fffd}",
+            "小凌河",
+            "—",
+            "é",
+            "\n",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let n = (seed % 9) as usize;
+            let mut pick_seed = seed;
+            for _ in 0..n {
+                pick_seed = pick_seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                text.push_str(parts[(pick_seed >> 33) as usize % parts.len()]);
+            }
+            assert_eq!(strip_marks(&text), strip_marks_by_chars(&text), "{text:?}");
+            assert_eq!(strip_ansi(&text), strip_ansi_by_chars(&text), "{text:?}");
+            let codes = text
+                .chars()
+                .any(|c| matches!(c, '\u{1b}' | NAME_OPEN | NAME_CLOSE | KEEP));
+            assert_eq!(has_codes(&text), codes, "{text:?}");
+        }
+    }
 
     /// `capitalize` as it was written first, a character at a time.
     fn capitalize_by_chars(text: &str) -> String {

@@ -284,7 +284,7 @@ impl SavedState {
             rumors,
             vision,
             wet_cloth,
-        } = &snapshot.world;
+        } = &*snapshot.world;
         Ok(SavedState {
             world: SavedWorld {
                 turn: *turn,
@@ -315,7 +315,7 @@ impl SavedState {
             wet_cloth,
         } = &self.world;
         Ok(Snapshot {
-            world: WorldState {
+            world: Arc::new(WorldState {
                 turn: *turn,
                 weather: weather.into(),
                 rng: BattleRng::new(rng.to_rng()?),
@@ -325,7 +325,7 @@ impl SavedState {
                 rumors: rumors.into(),
                 vision: vision.into(),
                 wet_cloth: wet_cloth.clone(),
-            },
+            }),
             story: self.story.to_story(scene)?,
             policy_rng: BattleRng::new(self.policy_rng.to_rng()?),
             log_len,
