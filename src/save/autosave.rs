@@ -22,7 +22,6 @@ use super::{
     Header, MAX_TRANSCRIPT_BYTES, SaveError, SavedCommand, SavedState, bounded_transcript, file_of,
     fingerprint, now, slot_path, to_text,
 };
-use crate::picture::Picture;
 use crate::story::{Command, Game, Snapshot};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -709,7 +708,7 @@ impl Autosaver {
                 story: s.story.clone(),
                 policy_rng: s.policy_rng.clone(),
                 log_len: s.log_len,
-                picture: Picture::default(),
+                picture: Arc::default(),
             })
             .collect();
         let said = match self.sent.said {

@@ -330,7 +330,7 @@ impl SavedState {
             policy_rng: BattleRng::new(self.policy_rng.to_rng()?),
             log_len,
             // Not in the file: rebuilt from the world when restored.
-            picture: crate::picture::Picture::default(),
+            picture: Arc::default(),
         })
     }
 

@@ -75,7 +75,7 @@ impl Game {
             story: self.story.clone(),
             policy_rng: self.policy_rng.clone(),
             log_len: self.log.len(),
-            picture: crate::picture::Picture::default(),
+            picture: Arc::default(),
         };
         start.story.pending = None;
         // Later decisions in a look-ahead: each side's own policy, greedy

@@ -302,8 +302,9 @@ pub struct Snapshot {
     pub policy_rng: BattleRng,
     pub log_len: usize,
     /// The played side's picture (`picture.rs`); empty in a snapshot made
-    /// from a save file, rebuilt from the world when restored.
-    pub picture: Picture,
+    /// from a save file, rebuilt from the world when restored. Shared with
+    /// the game while it stands.
+    pub picture: Arc<Picture>,
 }
 
 impl Clone for StoryState {

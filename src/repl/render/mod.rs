@@ -765,16 +765,17 @@ mod tests {
         let field = battle.field().clone();
         let mut known = known_of(&scene, &field, &world);
         let banner = scene.unit_idx("banner").expect("the small scene's banner");
-        known.picture.enemy[banner] = Some(crate::picture::Sighting {
-            zone: 1,
-            turn: known.turn,
-            men: 4000,
-            clarity: Clarity::Felt,
-            bearing: Bearing::Fighting,
-            source: Source::Seen,
-            mounted: true,
-            lost: false,
-        });
+        std::sync::Arc::make_mut(&mut known.picture).enemy[banner] =
+            Some(crate::picture::Sighting {
+                zone: 1,
+                turn: known.turn,
+                men: 4000,
+                clarity: Clarity::Felt,
+                bearing: Bearing::Fighting,
+                source: Source::Seen,
+                mounted: true,
+                lost: false,
+            });
         for locale in [Locale::En, Locale::ZhHans] {
             let narrow = view_of(&scene, &field, &known, locale, 30).status_with(&[]);
             let unknown = ui(locale, Ui::UnknownNumbers);
