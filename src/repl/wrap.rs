@@ -211,10 +211,22 @@ fn no_line_start(c: char) -> bool {
 /// tokens are ranges of one buffer and the lines are written straight into
 /// the result, so nothing is allocated per character, token or line.
 pub fn wrap(text: &str, columns: usize, indent: &str) -> String {
+    // One buffer and token list for every wrap of the thread (a turn wraps
+    // a dozen texts); a fresh one should the thread's be in use.
+    WORK.with(|work| match work.try_borrow_mut() {
+        Ok(mut work) => wrap_with(&mut work, text, columns, indent),
+        Err(_) => wrap_with(&mut Work::default(), text, columns, indent),
+    })
+}
+
+thread_local! {
+    static WORK: std::cell::RefCell<Work> = std::cell::RefCell::new(Work::default());
+}
+
+fn wrap_with(work: &mut Work, text: &str, columns: usize, indent: &str) -> String {
     let columns = columns.max(indent.width() + 10);
     let room = columns - indent.width();
     let mut out = String::with_capacity(text.len() + text.len() / 4 + 16);
-    let mut work = Work::default();
     let mut first = true;
     for paragraph in text.split('\n') {
         if visible(paragraph).all(char::is_whitespace) {
