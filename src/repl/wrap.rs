@@ -37,11 +37,7 @@ pub fn has_codes(text: &str) -> bool {
 fn next_code(text: &str, from: usize) -> Option<(usize, char)> {
     let bytes = text.as_bytes();
     let mut at = from;
-    while let Some(k) = bytes
-        .get(at..)?
-        .iter()
-        .position(|&b| b == 0x1b || b == 0xc2 || b == 0xef)
-    {
+    while let Some(k) = first_code_byte(bytes.get(at..)?) {
         at += k;
         // `at` is a character's first byte: 0x1b, 0xC2 and 0xEF are
         // never a continuation byte.
@@ -52,6 +48,39 @@ fn next_code(text: &str, from: usize) -> Option<(usize, char)> {
         at += c.len_utf8();
     }
     None
+}
+
+/// Where in `bytes` the first escape (`0x1B`), `0xC2` or `0xEF` is. Eight
+/// bytes at a time while they are ASCII without an escape (most text).
+fn first_code_byte(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    loop {
+        while let Some(chunk) = bytes.get(at..at + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let w = u64::from_le_bytes(word);
+            // A byte of 0x1B there makes a zero byte of `w ^ 0x1B..` (the
+            // test may also flag a byte above a zero one: read below).
+            let esc = w ^ (0x1b * ONES);
+            let has_esc = esc.wrapping_sub(ONES) & !esc & HIGH != 0;
+            if has_esc || w & HIGH != 0 {
+                break;
+            }
+            at += 8;
+        }
+        // Byte by byte through the eight that stopped it (or the tail).
+        let end = (at + 8).min(bytes.len());
+        let found = (bytes[at..end].iter()).position(|&b| b == 0x1b || b == 0xc2 || b == 0xef);
+        if let Some(k) = found {
+            return Some(at + k);
+        }
+        if end == bytes.len() {
+            return None;
+        }
+        at = end;
+    }
 }
 
 /// The visible characters of `text`, as [`strip_ansi`] leaves them (a kept
@@ -776,6 +805,37 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The word-at-a-time search finds the byte a plain search finds, at
+    /// every length and place, beside bytes that look alike to it.
+    #[test]
+    fn the_first_code_byte_is_found_as_a_plain_search_finds_it() {
+        let alphabet = [
+            b'a', b' ', 0x1b, 0x1a, 0x1c, 0x3b, 0x9b, 0xc2, 0xc3, 0xef, 0x80, 0xff, 0,
+        ];
+        let mut seed = 0x853c_49e6_748f_ea9b_u64;
+        for _ in 0..50_000 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let len = (seed >> 58) as usize;
+            let mut pick = seed;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    // Mostly plain letters, as text is.
+                    let r = (pick >> 40) as usize;
+                    if r % 4 == 0 {
+                        alphabet[r / 4 % alphabet.len()]
+                    } else {
+                        b'a'
+                    }
+                })
+                .collect();
+            let plain = (bytes.iter()).position(|&b| b == 0x1b || b == 0xc2 || b == 0xef);
+            assert_eq!(first_code_byte(&bytes), plain, "{bytes:?}");
+        }
     }
 
     /// Copying the runs between codes and marks gives what the character
