@@ -667,6 +667,16 @@ impl Game {
         &self.undo_stack
     }
 
+    /// For a game whose process ends next: its undo history is left
+    /// unfreed, for the system to take back with the rest of the process's
+    /// memory (freeing a long game's states one by one, at exit, is work
+    /// nobody needs: some 25,000 instructions a turn played). The game can
+    /// go on without it (nothing left to undo); never for a game a process
+    /// outlives.
+    pub fn leave_history_to_exit(&mut self) {
+        std::mem::forget(std::mem::take(&mut self.undo_stack));
+    }
+
     /// Who decides for the side nobody plays, and for the player (auto-play):
     /// part of what a save must hold for its log to replay.
     pub fn policies(&self) -> (Policy, Option<Policy>) {

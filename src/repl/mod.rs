@@ -212,6 +212,15 @@ impl<'a> Session<'a> {
     }
 
     /// How the session went, for the exit status: flushes the transcript file.
+    /// The process ends after this session: the game's undo history and
+    /// what `redo` holds are left to the system (see
+    /// [`Game::leave_history_to_exit`]). Only for the session of a process
+    /// that ends with it.
+    pub fn leave_history_to_exit(&mut self) {
+        self.game.leave_history_to_exit();
+        std::mem::forget(std::mem::take(&mut self.redo));
+    }
+
     pub fn ending(&mut self) -> Ending {
         if let Some((path, file)) = &mut self.transcript_file
             && let Err(err) = file.flush()
