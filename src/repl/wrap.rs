@@ -826,7 +826,7 @@ mod tests {
                     pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                     // Mostly plain letters, as text is.
                     let r = (pick >> 40) as usize;
-                    if r % 4 == 0 {
+                    if r.is_multiple_of(4) {
                         alphabet[r / 4 % alphabet.len()]
                     } else {
                         b'a'
