@@ -573,6 +573,8 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     }
     session.run(input.as_mut());
     let ending = session.ending();
+    // The process ends: a long game's states are not freed one by one.
+    session.leave_history_to_exit();
     drop(session);
     if let Some(why) = &ending.write_error {
         let _ = writeln!(std::io::stderr(), "error: {why}");

@@ -27,6 +27,7 @@ use crate::scene::{MoraleState, Scene};
 use crate::sim::state::{UnitRecord, WorldState, ZoneRecord};
 use crate::sim::weather::Weather;
 use crate::sim::{CommanderState, Field, UnitSpec};
+use std::sync::Arc;
 
 /// How well an enemy unit was made out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -1077,12 +1078,13 @@ pub struct Known {
     /// Commanders of the own side as last heard of, and the other side's
     /// when seen or fallen (a commander's fall is told).
     pub commanders: Vec<Option<CommanderState>>,
-    pub picture: Picture,
+    /// The picture it was made of, shared.
+    pub picture: Arc<Picture>,
 }
 
 impl Known {
     /// What the picture's side knows now, from the world and its picture.
-    pub fn of(field: &Field, world: &WorldState, picture: &Picture) -> Known {
+    pub fn of(field: &Field, world: &WorldState, picture: &Arc<Picture>) -> Known {
         let side = picture.side;
         let unit_side = world
             .units
@@ -1132,7 +1134,7 @@ impl Known {
             unit_side,
             own,
             commanders,
-            picture: picture.clone(),
+            picture: Arc::clone(picture),
         }
     }
 
@@ -1147,7 +1149,7 @@ impl Known {
     ) -> Known {
         let mut picture = Picture::new(scene, side);
         picture.look(scene, field, world, 0, None);
-        Known::of(field, world, &picture)
+        Known::of(field, world, &Arc::new(picture))
     }
 
     /// The last word of an own unit.

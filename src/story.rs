@@ -93,7 +93,9 @@ pub struct Game {
     entries: Vec<crate::sim::Entry>,
     /// What the played side knows of the battle (`picture.rs`): kept only
     /// while the game tells its story (it moves nothing in the battle).
-    picture: Picture,
+    /// Shared with the undo states and the views' [`Known`] made of it: a
+    /// look copies it only when one of them still holds it.
+    picture: Arc<Picture>,
     /// The last [`Game::known`], with the battle's view stamp it was made
     /// at; dropped whenever the picture changes.
     known: Option<(u64, Arc<Known>)>,
@@ -273,13 +275,13 @@ impl Game {
             opening: None,
             lookahead: None,
             entries: Vec::new(),
-            picture: Picture::default(),
+            picture: Arc::default(),
             known: None,
             truth_told: false,
             audit: audit.then(Box::default),
             scene,
         };
-        game.picture = Picture::new(&game.scene, game.role_side());
+        game.picture = Arc::new(Picture::new(&game.scene, game.role_side()));
         let mut out = Vec::new();
         game.prelude(&mut out);
         game.look();
@@ -303,7 +305,7 @@ impl Game {
         self.log_epoch = new_log_epoch();
         self.undo_stack.clear();
         if self.tells {
-            self.picture = Picture::new(&self.scene, self.role_side());
+            self.picture = Arc::new(Picture::new(&self.scene, self.role_side()));
             self.known = None;
         }
         let mut out = Vec::new();
@@ -545,11 +547,11 @@ impl Game {
 
     pub fn snapshot(&mut self) -> Snapshot {
         Snapshot {
-            world: self.battle.state(),
+            world: self.battle.view(),
             story: self.story.clone(),
             policy_rng: self.policy_rng.clone(),
             log_len: self.log.len(),
-            picture: self.picture.clone(),
+            picture: Arc::clone(&self.picture),
         }
     }
 
@@ -557,11 +559,11 @@ impl Game {
     /// played side's picture, which no save writes (a load rebuilds it).
     pub fn saved_snapshot(&mut self) -> Snapshot {
         Snapshot {
-            world: self.battle.state(),
+            world: self.battle.view(),
             story: self.story.clone(),
             policy_rng: self.policy_rng.clone(),
             log_len: self.log.len(),
-            picture: Picture::default(),
+            picture: Arc::default(),
         }
     }
 
@@ -576,10 +578,10 @@ impl Game {
             // A state read from a save file: the picture is what the
             // commander sees of it now (the replay, which rebuilds it turn
             // by turn, did not reach this state).
-            self.picture = Picture::new(&self.scene, self.role_side());
+            self.picture = Arc::new(Picture::new(&self.scene, self.role_side()));
             self.look();
         } else {
-            self.picture.clone_from(&snapshot.picture);
+            self.picture = Arc::clone(&snapshot.picture);
         }
     }
 
@@ -598,15 +600,17 @@ impl Game {
             .map(|c| c.idx());
         let world = self.battle.view();
         self.known = None;
-        self.picture.look(
+        let over = self.is_over();
+        let picture = Arc::make_mut(&mut self.picture);
+        picture.look(
             &self.scene,
             self.battle.field(),
             &world,
             self.seed,
             commander,
         );
-        if self.is_over() {
-            self.picture.muster(self.battle.field(), &world);
+        if over {
+            picture.muster(self.battle.field(), &world);
         }
     }
 
@@ -661,6 +665,16 @@ impl Game {
 
     pub fn undo_history(&self) -> &[Snapshot] {
         &self.undo_stack
+    }
+
+    /// For a game whose process ends next: its undo history is left
+    /// unfreed, for the system to take back with the rest of the process's
+    /// memory (freeing a long game's states one by one, at exit, is work
+    /// nobody needs: some 25,000 instructions a turn played). The game can
+    /// go on without it (nothing left to undo); never for a game a process
+    /// outlives.
+    pub fn leave_history_to_exit(&mut self) {
+        std::mem::forget(std::mem::take(&mut self.undo_stack));
     }
 
     /// Who decides for the side nobody plays, and for the player (auto-play):

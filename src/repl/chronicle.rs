@@ -1413,9 +1413,10 @@ mod tests {
         // reach since turn 2, in a zone he does not see: its rout and its
         // losses are not told as they happen.
         let cut_off = |known: &mut crate::picture::Known| {
-            known.picture.turn = 4;
-            known.picture.sees.iter_mut().for_each(|z| *z = false);
-            known.picture.seen_now.iter_mut().for_each(|z| *z = false);
+            let picture = std::sync::Arc::make_mut(&mut known.picture);
+            picture.turn = 4;
+            picture.sees.iter_mut().for_each(|z| *z = false);
+            picture.seen_now.iter_mut().for_each(|z| *z = false);
             if let Some(Some(word)) = known.own.get_mut(0) {
                 word.turn = 2;
             }
@@ -1494,8 +1495,9 @@ mod tests {
             let before = known.own[0].clone().expect("own unit");
             let mut before = crate::picture::OwnWord { turn: 2, ..before };
             before.record.men += 500;
-            known.picture.turn = 4;
-            known.picture.word_again = vec![(0, before)];
+            let picture = std::sync::Arc::make_mut(&mut known.picture);
+            picture.turn = 4;
+            picture.word_again = vec![(0, before)];
         };
         let told = tell_known(
             scene(),

@@ -14,7 +14,9 @@ impl Session<'_> {
                 self.say_wrapped(&notice, "");
             }
             self.autosave_outcome();
-            input.set_completions(self.completions());
+            if input.completes() {
+                input.set_completions(self.completions());
+            }
             input.set_saves(&self.options.saves_dir);
             if self.first_hint && self.game.pending().is_none() && !self.game.is_over() {
                 let l = self.options.locale;

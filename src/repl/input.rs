@@ -39,6 +39,11 @@ pub trait LineSource {
     fn read(&mut self, prompt: &str) -> Line;
     /// Whether typed text is echoed by the terminal (else the REPL echoes it).
     fn echoes(&self) -> bool;
+    /// Whether Tab completes anything (a terminal's editor): the words for
+    /// [`LineSource::set_completions`] are made only for a source that does.
+    fn completes(&self) -> bool {
+        false
+    }
     /// What Tab may complete right now.
     fn set_completions(&mut self, _words: Vec<String>) {}
     /// The save folder, whose slots Tab completes after `save` and `load`:
@@ -353,6 +358,9 @@ impl LineSource for Terminal {
         self.untold.take()
     }
     fn echoes(&self) -> bool {
+        true
+    }
+    fn completes(&self) -> bool {
         true
     }
     fn set_completions(&mut self, words: Vec<String>) {

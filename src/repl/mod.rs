@@ -212,6 +212,15 @@ impl<'a> Session<'a> {
     }
 
     /// How the session went, for the exit status: flushes the transcript file.
+    /// The process ends after this session: the game's undo history and
+    /// what `redo` holds are left to the system (see
+    /// [`Game::leave_history_to_exit`]). Only for the session of a process
+    /// that ends with it.
+    pub fn leave_history_to_exit(&mut self) {
+        self.game.leave_history_to_exit();
+        std::mem::forget(std::mem::take(&mut self.redo));
+    }
+
     pub fn ending(&mut self) -> Ending {
         if let Some((path, file)) = &mut self.transcript_file
             && let Err(err) = file.flush()
@@ -495,22 +504,24 @@ impl<'a> Session<'a> {
         let l = self.options.locale;
         let mut pieces = Vec::new();
         let mut alert: Option<Alert> = None;
-        let mut batch: Vec<crate::sim::Entry> = Vec::new();
+        // A run of chronicle entries is composed together: the run is the
+        // tail of the turn's entries from `batch`.
+        let mut batch = 0usize;
         let mut memory = std::mem::take(&mut self.memory);
         memory.header_tells_wind = outputs.iter().any(|o| matches!(o, Output::Turn { .. }));
-        let mut turn_entries = Vec::new();
+        let mut turn_entries = Vec::with_capacity(outputs.len());
         let mut told = 0usize;
         for (i, output) in outputs.iter().enumerate() {
             if let Output::Chronicle(entry) = output {
-                batch.push(entry.clone());
                 turn_entries.push(entry.clone());
                 if !matches!(outputs.get(i + 1), Some(Output::Chronicle(_))) {
                     let new_turn = matches!(outputs.first(), Some(Output::Turn { .. }))
                         && outputs[..i]
                             .iter()
                             .all(|o| matches!(o, Output::Turn { .. } | Output::Chronicle(_)));
-                    let composed = self.with_view(|v| v.compose(&batch, &mut memory, new_turn));
-                    batch.clear();
+                    let run = &turn_entries[batch..];
+                    let composed = self.with_view(|v| v.compose(run, &mut memory, new_turn));
+                    batch = turn_entries.len();
                     if let Some(a) = composed.alert {
                         alert = Some(alert.map_or(a, |old| old.min(a)));
                     }

@@ -26,8 +26,61 @@ pub fn width(text: &str) -> usize {
 /// Whether `text` holds a colour code, a name mark or a kept space, which
 /// [`strip_ansi`] removes or changes.
 pub fn has_codes(text: &str) -> bool {
-    text.chars()
-        .any(|c| matches!(c, '\u{1b}' | NAME_OPEN | NAME_CLOSE | KEEP))
+    next_code(text, 0).is_some()
+}
+
+/// The next colour code's escape, name mark or kept space in `text` at or
+/// after byte `from` (a character boundary): its byte and character. The
+/// bytes are searched for the escape and the first bytes of the marks'
+/// and the kept space's UTF-8 (`0xC2`, `0xEF`), and a character so begun
+/// is read whole only there.
+fn next_code(text: &str, from: usize) -> Option<(usize, char)> {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    while let Some(k) = first_code_byte(bytes.get(at..)?) {
+        at += k;
+        // `at` is a character's first byte: 0x1b, 0xC2 and 0xEF are
+        // never a continuation byte.
+        let c = text[at..].chars().next()?;
+        if matches!(c, '\u{1b}' | NAME_OPEN | NAME_CLOSE | KEEP) {
+            return Some((at, c));
+        }
+        at += c.len_utf8();
+    }
+    None
+}
+
+/// Where in `bytes` the first escape (`0x1B`), `0xC2` or `0xEF` is. Eight
+/// bytes at a time while they are ASCII without an escape (most text).
+fn first_code_byte(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    loop {
+        while let Some(chunk) = bytes.get(at..at + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let w = u64::from_le_bytes(word);
+            // A byte of 0x1B there makes a zero byte of `w ^ 0x1B..` (the
+            // test may also flag a byte above a zero one: read below).
+            let esc = w ^ (0x1b * ONES);
+            let has_esc = esc.wrapping_sub(ONES) & !esc & HIGH != 0;
+            if has_esc || w & HIGH != 0 {
+                break;
+            }
+            at += 8;
+        }
+        // Byte by byte through the eight that stopped it (or the tail).
+        let end = (at + 8).min(bytes.len());
+        let found = (bytes[at..end].iter()).position(|&b| b == 0x1b || b == 0xc2 || b == 0xef);
+        if let Some(k) = found {
+            return Some(at + k);
+        }
+        if end == bytes.len() {
+            return None;
+        }
+        at = end;
+    }
 }
 
 /// The visible characters of `text`, as [`strip_ansi`] leaves them (a kept
@@ -66,37 +119,42 @@ pub const NAME_CLOSE: char = '\u{f8f1}';
 
 /// `text` without name marks, its kept spaces plain: what is printed.
 pub fn strip_marks(text: &str) -> String {
-    text.chars()
-        .filter_map(|c| match c {
-            NAME_OPEN | NAME_CLOSE => None,
-            KEEP => Some(' '),
-            c => Some(c),
-        })
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    while let Some((at, c)) = next_code(text, from) {
+        out.push_str(&text[from..at]);
+        from = at + c.len_utf8();
+        match c {
+            NAME_OPEN | NAME_CLOSE => {}
+            KEEP => out.push(' '),
+            // A colour code is printed.
+            _ => out.push(c),
+        }
+    }
+    out.push_str(&text[from..]);
+    out
 }
 
 /// The visible text: without colour codes and name marks.
 pub fn strip_ansi(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == NAME_OPEN || c == NAME_CLOSE {
-            continue;
-        }
-        if c == KEEP {
-            out.push(' ');
-            continue;
-        }
-        if c == '\u{1b}' {
-            for c in chars.by_ref() {
-                if c.is_ascii_alphabetic() {
-                    break;
-                }
+    let mut from = 0;
+    while let Some((at, c)) = next_code(text, from) {
+        out.push_str(&text[from..at]);
+        from = at + c.len_utf8();
+        match c {
+            NAME_OPEN | NAME_CLOSE => {}
+            KEEP => out.push(' '),
+            // A colour code: to its first letter, which ends it.
+            _ => {
+                from = text[from..]
+                    .char_indices()
+                    .find(|(_, c)| c.is_ascii_alphabetic())
+                    .map_or(text.len(), |(k, c)| from + k + c.len_utf8());
             }
-        } else {
-            out.push(c);
         }
     }
+    out.push_str(&text[from..]);
     out
 }
 
@@ -182,10 +240,22 @@ fn no_line_start(c: char) -> bool {
 /// tokens are ranges of one buffer and the lines are written straight into
 /// the result, so nothing is allocated per character, token or line.
 pub fn wrap(text: &str, columns: usize, indent: &str) -> String {
+    // One buffer and token list for every wrap of the thread (a turn wraps
+    // a dozen texts); a fresh one should the thread's be in use.
+    WORK.with(|work| match work.try_borrow_mut() {
+        Ok(mut work) => wrap_with(&mut work, text, columns, indent),
+        Err(_) => wrap_with(&mut Work::default(), text, columns, indent),
+    })
+}
+
+thread_local! {
+    static WORK: std::cell::RefCell<Work> = std::cell::RefCell::new(Work::default());
+}
+
+fn wrap_with(work: &mut Work, text: &str, columns: usize, indent: &str) -> String {
     let columns = columns.max(indent.width() + 10);
     let room = columns - indent.width();
     let mut out = String::with_capacity(text.len() + text.len() / 4 + 16);
-    let mut work = Work::default();
     let mut first = true;
     for paragraph in text.split('\n') {
         if visible(paragraph).all(char::is_whitespace) {
@@ -196,8 +266,8 @@ pub fn wrap(text: &str, columns: usize, indent: &str) -> String {
             continue;
         }
         let mut active = String::new();
-        if !work.tokens_plain(paragraph) {
-            let paragraph = keep_code_spans(paragraph, room);
+        let paragraph = keep_code_spans(paragraph, room);
+        if !work.tokens_plain(&paragraph) {
             work.tokens(&paragraph);
         }
         work.join_figures(room);
@@ -475,9 +545,10 @@ impl Work {
         }
     }
 
-    /// [`Work::tokens`] for a plain paragraph, one pass over its bytes: one
-    /// of characters no wider than a column but backticks, controls and
-    /// colour codes, with name marks inside words (an opening one before a
+    /// [`Work::tokens`] for a plain paragraph (its code spans kept:
+    /// [`keep_code_spans`]), one pass over its bytes: one of characters no
+    /// wider than a column but controls and colour codes, with name marks
+    /// inside words (an opening one before a
     /// character of a word, a closing one after one). Such a paragraph's
     /// words are its runs of anything but spaces, no character starts or
     /// joins a token, and the tokens and buffer are the general way's, byte
@@ -534,7 +605,7 @@ impl Work {
             from.get_or_insert(i);
             let b = bytes[i];
             if b.is_ascii() {
-                if b < b' ' || b == 0x7f || b == b'`' {
+                if b < b' ' || b == 0x7f {
                     return fail(buf, tokens);
                 }
                 w += 1;
@@ -672,31 +743,219 @@ pub fn pad(text: &str, columns: usize) -> String {
 
 /// Upper-cases the first letter, skipping colour codes before it.
 pub fn capitalize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
     let mut in_escape = false;
-    let mut done = false;
-    for c in text.chars() {
-        if done {
-            out.push(c);
-        } else if in_escape {
-            out.push(c);
+    // The first character that is neither a colour code's nor a name mark:
+    // the one upper-cased; what comes before and after is copied whole.
+    let first = text.char_indices().find(|&(_, c)| {
+        if in_escape {
             in_escape = !c.is_ascii_alphabetic();
+            false
         } else if c == '\u{1b}' {
-            out.push(c);
             in_escape = true;
-        } else if c == NAME_OPEN || c == NAME_CLOSE {
-            out.push(c);
+            false
         } else {
-            out.extend(c.to_uppercase());
-            done = true;
+            c != NAME_OPEN && c != NAME_CLOSE
         }
-    }
+    });
+    let Some((at, c)) = first else {
+        return text.to_string();
+    };
+    let mut out = String::with_capacity(text.len() + 4);
+    out.push_str(&text[..at]);
+    out.extend(c.to_uppercase());
+    out.push_str(&text[at + c.len_utf8()..]);
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `strip_marks` and `strip_ansi` as they were written first, a
+    /// character at a time.
+    fn strip_marks_by_chars(text: &str) -> String {
+        text.chars()
+            .filter_map(|c| match c {
+                NAME_OPEN | NAME_CLOSE => None,
+                KEEP => Some(' '),
+                c => Some(c),
+            })
+            .collect()
+    }
+
+    fn strip_ansi_by_chars(text: &str) -> String {
+        let mut out = String::new();
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            if c == NAME_OPEN || c == NAME_CLOSE {
+                continue;
+            }
+            if c == KEEP {
+                out.push(' ');
+                continue;
+            }
+            if c == '\u{1b}' {
+                for c in chars.by_ref() {
+                    if c.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// The word-at-a-time search finds the byte a plain search finds, at
+    /// every length and place, beside bytes that look alike to it.
+    #[test]
+    fn the_first_code_byte_is_found_as_a_plain_search_finds_it() {
+        let alphabet = [
+            b'a', b' ', 0x1b, 0x1a, 0x1c, 0x3b, 0x9b, 0xc2, 0xc3, 0xef, 0x80, 0xff, 0,
+        ];
+        let mut seed = 0x853c_49e6_748f_ea9b_u64;
+        for _ in 0..50_000 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let len = (seed >> 58) as usize;
+            let mut pick = seed;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    // Mostly plain letters, as text is.
+                    let r = (pick >> 40) as usize;
+                    if r.is_multiple_of(4) {
+                        alphabet[r / 4 % alphabet.len()]
+                    } else {
+                        b'a'
+                    }
+                })
+                .collect();
+            let plain = (bytes.iter()).position(|&b| b == 0x1b || b == 0xc2 || b == 0xef);
+            assert_eq!(first_code_byte(&bytes), plain, "{bytes:?}");
+        }
+    }
+
+    /// Copying the runs between codes and marks gives what the character
+    /// loops gave, on random text of codes cut short, marks, kept spaces,
+    /// and characters whose UTF-8 begins as theirs do.
+    #[test]
+    fn stripping_copies_the_runs_between_codes() {
+        let open = NAME_OPEN.to_string();
+        let close = NAME_CLOSE.to_string();
+        let keep = KEEP.to_string();
+        let parts = [
+            "a",
+            "Zhang",
+            " ",
+            "\u{1b}[1m",
+            "\u{1b}[0m",
+            "\u{1b}[38;5;2",
+            "\u{1b}",
+            "[",
+            "m",
+            &open,
+            &close,
+            &keep,
+            "·",
+            "¼",
+            "\u{f8f2}",
+            "\u{fffd}",
+            "小凌河",
+            "—",
+            "é",
+            "\n",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let n = (seed % 9) as usize;
+            let mut pick_seed = seed;
+            for _ in 0..n {
+                pick_seed = pick_seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                text.push_str(parts[(pick_seed >> 33) as usize % parts.len()]);
+            }
+            assert_eq!(strip_marks(&text), strip_marks_by_chars(&text), "{text:?}");
+            assert_eq!(strip_ansi(&text), strip_ansi_by_chars(&text), "{text:?}");
+            let codes = text
+                .chars()
+                .any(|c| matches!(c, '\u{1b}' | NAME_OPEN | NAME_CLOSE | KEEP));
+            assert_eq!(has_codes(&text), codes, "{text:?}");
+        }
+    }
+
+    /// `capitalize` as it was written first, a character at a time.
+    fn capitalize_by_chars(text: &str) -> String {
+        let mut out = String::new();
+        let mut in_escape = false;
+        let mut done = false;
+        for c in text.chars() {
+            if done {
+                out.push(c);
+            } else if in_escape {
+                out.push(c);
+                in_escape = !c.is_ascii_alphabetic();
+            } else if c == '\u{1b}' {
+                out.push(c);
+                in_escape = true;
+            } else if c == NAME_OPEN || c == NAME_CLOSE {
+                out.push(c);
+            } else {
+                out.extend(c.to_uppercase());
+                done = true;
+            }
+        }
+        out
+    }
+
+    /// Copying around the one letter upper-cased gives what the character
+    /// loop gave, colour codes, name marks and letters that grow included.
+    #[test]
+    fn capitalize_copies_around_the_first_letter() {
+        let open = NAME_OPEN.to_string();
+        let close = NAME_CLOSE.to_string();
+        let parts = [
+            "",
+            "a",
+            "zhang",
+            " ",
+            "\u{1b}[1m",
+            "\u{1b}[0m",
+            "\u{1b}",
+            "[",
+            "1",
+            "m",
+            &open,
+            &close,
+            "ß",
+            "ǆ",
+            "é",
+            "小凌河",
+            "ﬁ",
+            ".",
+            "İ",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let n = (seed % 7) as usize;
+            for k in 0..n {
+                let pick = (seed >> (8 + 5 * k)) as usize % parts.len();
+                text.push_str(parts[pick]);
+            }
+            assert_eq!(capitalize(&text), capitalize_by_chars(&text), "{text:?}");
+        }
+    }
 
     /// The byte pass over a plain paragraph makes the general way's
     /// tokens and buffer, and refuses what it does not read alike.
@@ -750,8 +1009,9 @@ mod tests {
             }
             let mut fast = Work::default();
             let mut general = Work::default();
-            general.tokens(&keep_code_spans(&text, 60));
-            if fast.tokens_plain(&text) {
+            let kept = keep_code_spans(&text, 60);
+            general.tokens(&kept);
+            if fast.tokens_plain(&kept) {
                 plain += 1;
                 assert_eq!(fast.buf, general.buf, "{text:?}");
                 assert_eq!(fast.tokens, general.tokens, "{text:?}");

@@ -22,7 +22,6 @@ use super::{
     Header, MAX_TRANSCRIPT_BYTES, SaveError, SavedCommand, SavedState, bounded_transcript, file_of,
     fingerprint, now, slot_path, to_text,
 };
-use crate::picture::Picture;
 use crate::story::{Command, Game, Snapshot};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -750,18 +749,18 @@ impl Autosaver {
                 .zip(undo.get(from))
                 .is_some_and(|(last, first)| {
                     first.log_len == last.log_len
-                        && first.world == last.world
+                        && (Arc::ptr_eq(&first.world, &last.world) || first.world == last.world)
                         && first.story == last.story
                         && first.policy_rng == last.policy_rng
                 });
         let from = from + usize::from(last_is_fresh);
         let fresh: Vec<Snapshot> = (undo[from..].iter())
             .map(|s| Snapshot {
-                world: s.world.clone(),
+                world: Arc::clone(&s.world),
                 story: s.story.clone(),
                 policy_rng: s.policy_rng.clone(),
                 log_len: s.log_len,
-                picture: Picture::default(),
+                picture: Arc::default(),
             })
             .collect();
         let said = match self.sent.said {

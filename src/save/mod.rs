@@ -285,7 +285,7 @@ impl SavedState {
             rumors,
             vision,
             wet_cloth,
-        } = &snapshot.world;
+        } = &*snapshot.world;
         Ok(SavedState {
             world: SavedWorld {
                 turn: *turn,
@@ -316,7 +316,7 @@ impl SavedState {
             wet_cloth,
         } = &self.world;
         Ok(Snapshot {
-            world: WorldState {
+            world: Arc::new(WorldState {
                 turn: *turn,
                 weather: weather.into(),
                 rng: BattleRng::new(rng.to_rng()?),
@@ -326,12 +326,12 @@ impl SavedState {
                 rumors: rumors.into(),
                 vision: vision.into(),
                 wet_cloth: wet_cloth.clone(),
-            },
+            }),
             story: self.story.to_story(scene)?,
             policy_rng: BattleRng::new(self.policy_rng.to_rng()?),
             log_len,
             // Not in the file: rebuilt from the world when restored.
-            picture: crate::picture::Picture::default(),
+            picture: Arc::default(),
         })
     }
 

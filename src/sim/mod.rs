@@ -643,7 +643,14 @@ impl Battle {
             if !self.view_fresh {
                 match Arc::get_mut(view) {
                     Some(state) => state.capture_into(&mut self.world, &mut self.capture),
-                    None => *view = Arc::new(WorldState::capture(&mut self.world)),
+                    None => {
+                        // Still held (an undo state, a save's): the capture
+                        // goes to new memory, of the last one's shape, by
+                        // the kept queries.
+                        let mut state = WorldState::clone(view);
+                        state.capture_into(&mut self.world, &mut self.capture);
+                        *view = Arc::new(state);
+                    }
                 }
                 self.view_fresh = true;
                 self.view_stamp = next_stamp();

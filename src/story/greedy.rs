@@ -71,11 +71,11 @@ impl Game {
         };
         // The copy tells no story: it keeps no picture, and copies none.
         let mut start = super::Snapshot {
-            world: self.battle.state(),
+            world: Arc::new(self.battle.state()),
             story: self.story.clone(),
             policy_rng: self.policy_rng.clone(),
             log_len: self.log.len(),
-            picture: crate::picture::Picture::default(),
+            picture: Arc::default(),
         };
         start.story.pending = None;
         // Later decisions in a look-ahead: each side's own policy, greedy
@@ -120,7 +120,7 @@ impl Game {
             // `key` sets anew, all of it (the battle's stream reseeded, each
             // secret flag set or cleared by its own draw): the one start is
             // written over, not copied for every round.
-            start.world.rng.reseed(key);
+            Arc::make_mut(&mut start.world).rng.reseed(key);
             believe(&mut start.story, &resolved.secrets, side, key);
             // The verdicts its games open with, read by the first.
             let mut round = None;

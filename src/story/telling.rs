@@ -166,8 +166,12 @@ impl Game {
                     .is_some_and(|r| r.location.present && r.location.zone() == zone.idx())
             {
                 self.known = None;
-                self.picture
-                    .hear_word(self.battle.field(), &world, self.seed, unit.idx());
+                Arc::make_mut(&mut self.picture).hear_word(
+                    self.battle.field(),
+                    &world,
+                    self.seed,
+                    unit.idx(),
+                );
             }
         }
     }

@@ -294,13 +294,17 @@ pub struct StoryState {
 /// World and story together: what undo rewinds and a save stores.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Snapshot {
-    pub world: WorldState,
+    /// Shared: the battle's view of the world it was taken from, which the
+    /// undo history, the writer and the battle hold alike while it stands
+    /// (the battle captures its next view into new memory then).
+    pub world: Arc<WorldState>,
     pub story: StoryState,
     pub policy_rng: BattleRng,
     pub log_len: usize,
     /// The played side's picture (`picture.rs`); empty in a snapshot made
-    /// from a save file, rebuilt from the world when restored.
-    pub picture: Picture,
+    /// from a save file, rebuilt from the world when restored. Shared with
+    /// the game while it stands.
+    pub picture: Arc<Picture>,
 }
 
 impl Clone for StoryState {

@@ -27,6 +27,15 @@ use crate::story::{Arg, Told, UnitCommand, clock, group_thousands};
 
 pub use super::catalogue::time_words;
 
+/// `text` between name marks ([`NAME_OPEN`] and [`NAME_CLOSE`]).
+fn marked(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2 * NAME_OPEN.len_utf8());
+    out.push(NAME_OPEN);
+    out.push_str(text);
+    out.push(NAME_CLOSE);
+    out
+}
+
 /// How text is styled: colour on or off, and the width to wrap at.
 #[derive(Debug, Clone, Copy)]
 pub struct Style {
@@ -40,7 +49,7 @@ impl Style {
     /// never printed), so wrapping keeps a Chinese name whole either way.
     pub fn paint(&self, colour: Colour, text: &str) -> String {
         if !self.colour {
-            return format!("{NAME_OPEN}{text}{NAME_CLOSE}");
+            return marked(text);
         }
         let code = match colour {
             Colour::Red => 31,
@@ -51,7 +60,15 @@ impl Style {
             Colour::Cyan => 36,
             Colour::White => 37,
         };
-        format!("\u{1b}[{code}m{text}\u{1b}[0m")
+        // "\u{1b}[{code}m{text}\u{1b}[0m", without `format!`'s machinery.
+        let mut out = String::with_capacity(text.len() + 9);
+        out.push_str("\u{1b}[");
+        out.push(char::from(b'0' + code / 10));
+        out.push(char::from(b'0' + code % 10));
+        out.push('m');
+        out.push_str(text);
+        out.push_str("\u{1b}[0m");
+        out
     }
 
     pub fn bold(&self, text: &str) -> String {
@@ -206,14 +223,24 @@ impl View<'_> {
             .map(|z| z.name.get(self.locale))
             .unwrap_or_default();
         // Marked like a unit's name, so wrapping never splits a place.
-        format!("{NAME_OPEN}{}{NAME_CLOSE}", self.mid_sentence(name))
+        let mut out = String::with_capacity(name.len() + 2 * NAME_OPEN.len_utf8());
+        out.push(NAME_OPEN);
+        match name.strip_prefix("The ") {
+            Some(rest) if capitalizes(self.locale) => {
+                out.push_str("the ");
+                out.push_str(rest);
+            }
+            _ => out.push_str(name),
+        }
+        out.push(NAME_CLOSE);
+        out
     }
 
     /// English names are written as they open a sentence ("The ford…"); in
     /// running text the article is lower-case. Sentences are capitalized after.
     fn mid_sentence(&self, name: &str) -> String {
         match name.strip_prefix("The ") {
-            Some(rest) if capitalizes(self.locale) => format!("the {rest}"),
+            Some(rest) if capitalizes(self.locale) => ["the ", rest].concat(),
             _ => name.to_string(),
         }
     }
@@ -727,6 +754,40 @@ mod tests {
     use super::*;
     use crate::sim::WorldState;
 
+    /// A name painted or marked as `format!` wrote it.
+    #[test]
+    fn names_are_painted_and_marked_as_format_wrote_them() {
+        let colours = [
+            (Colour::Red, 31),
+            (Colour::Green, 32),
+            (Colour::Yellow, 33),
+            (Colour::Blue, 34),
+            (Colour::Magenta, 35),
+            (Colour::Cyan, 36),
+            (Colour::White, 37),
+        ];
+        for (colour, code) in colours {
+            for text in ["", "Abc Def", "甲乙"] {
+                let on = Style {
+                    colour: true,
+                    columns: 80,
+                };
+                let off = Style {
+                    colour: false,
+                    columns: 80,
+                };
+                assert_eq!(
+                    on.paint(colour, text),
+                    format!("\u{1b}[{code}m{text}\u{1b}[0m")
+                );
+                assert_eq!(
+                    off.paint(colour, text),
+                    format!("{NAME_OPEN}{text}{NAME_CLOSE}")
+                );
+            }
+        }
+    }
+
     fn known_of(scene: &Scene, field: &Field, world: &WorldState) -> Known {
         Known::without_commander(scene, field, world, 0)
     }
@@ -784,16 +845,17 @@ mod tests {
         let field = battle.field().clone();
         let mut known = known_of(&scene, &field, &world);
         let banner = scene.unit_idx("banner").expect("the small scene's banner");
-        known.picture.enemy[banner] = Some(crate::picture::Sighting {
-            zone: 1,
-            turn: known.turn,
-            men: 4000,
-            clarity: Clarity::Felt,
-            bearing: Bearing::Fighting,
-            source: Source::Seen,
-            mounted: true,
-            lost: false,
-        });
+        std::sync::Arc::make_mut(&mut known.picture).enemy[banner] =
+            Some(crate::picture::Sighting {
+                zone: 1,
+                turn: known.turn,
+                men: 4000,
+                clarity: Clarity::Felt,
+                bearing: Bearing::Fighting,
+                source: Source::Seen,
+                mounted: true,
+                lost: false,
+            });
         for locale in [Locale::En, Locale::ZhHans] {
             let narrow = view_of(&scene, &field, &known, locale, 30).status_with(&[]);
             let unknown = ui(locale, Ui::UnknownNumbers);
