@@ -977,8 +977,8 @@ impl Battle {
                     .iter_mut(&mut self.world)
                     .for_each(|(info, mut strength, location)| {
                         if pick.names(info, location) && location.present {
-                            let lost = (round(f64::from(strength.men) * share) as u32)
-                                .min(strength.men);
+                            let lost =
+                                (round(f64::from(strength.men) * share) as u32).min(strength.men);
                             strength.men -= lost;
                             strength.lost_this_turn += lost;
                             hits.push((info.idx, lost));
