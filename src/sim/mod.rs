@@ -435,13 +435,10 @@ fn writes_facts_through(act: &Act) -> bool {
 /// fighter's losses with it.
 #[inline]
 pub(crate) fn round(x: f64) -> f64 {
-    // A NaN comes back quiet, as from any arithmetic; from 2^52 on every
-    // value is whole, and the infinities are themselves.
-    if x.is_nan() {
-        return x + x;
-    }
-    if x.abs() >= 4_503_599_627_370_496.0 {
-        return x;
+    // From 2^52 on every value is whole, and the infinities are themselves;
+    // a NaN comes back quiet, as from any arithmetic.
+    if !(x.abs() < 4_503_599_627_370_496.0) {
+        return if x.is_nan() { x + x } else { x };
     }
     // Whole part toward zero and the rest, both exact below 2^52.
     let whole = (x as i64) as f64;
