@@ -157,7 +157,8 @@ fn burn(
             if fire <= 0.0 || !fights(&strength, &location, &morale) {
                 return;
             }
-            let lost = super::round(f64::from(strength.men) * (fire * rate).clamp(0.0, 1.0))
+            let lost = (f64::from(strength.men) * (fire * rate).clamp(0.0, 1.0))
+                .round()
                 .clamp(0.0, f64::from(strength.men)) as u32;
             if lost == 0 {
                 return;
@@ -649,7 +650,7 @@ fn share_losses(
         let total = side_losses * weighted / plain;
         let mut side_lost = 0;
         for (&i, exposure) in side_units.iter().zip(exposures.iter()) {
-            let lost = super::round(total * exposure / weighted);
+            let lost = (total * exposure / weighted).round();
             // Read before any loss is written: each unit fights in one zone, once.
             let fighter = &mut fighters[i];
             let lost = lost.clamp(0.0, f64::from(fighter.men)) as u32;

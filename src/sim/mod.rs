@@ -428,32 +428,6 @@ fn writes_facts_through(act: &Act) -> bool {
     )
 }
 
-/// `x.round()` (half away from zero), the same value bit for bit, in
-/// line: the standard one is a call into the C library's `round` (the
-/// instruction that rounds is not in the baseline x86-64 the release is
-/// built for), ≈ 30 instructions where this takes ≈ 10; combat rounds every
-/// fighter's losses with it.
-#[inline]
-pub(crate) fn round(x: f64) -> f64 {
-    // From 2^52 on every value is whole, and the infinities are themselves;
-    // a NaN comes back quiet, as from any arithmetic.
-    if !(x.abs() < 4_503_599_627_370_496.0) {
-        return if x.is_nan() { x + x } else { x };
-    }
-    // Whole part toward zero and the rest, both exact below 2^52.
-    let whole = (x as i64) as f64;
-    let rest = x - whole;
-    let rounded = if rest >= 0.5 {
-        whole + 1.0
-    } else if rest <= -0.5 {
-        whole - 1.0
-    } else {
-        whole
-    };
-    // A zero keeps the sign of `x`, as `round` gives it (−0.3 → −0).
-    rounded.copysign(x)
-}
-
 /// A stamp no battle's facts have had yet in this process.
 fn next_stamp() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -977,8 +951,8 @@ impl Battle {
                     .iter_mut(&mut self.world)
                     .for_each(|(info, mut strength, location)| {
                         if pick.names(info, location) && location.present {
-                            let lost =
-                                (round(f64::from(strength.men) * share) as u32).min(strength.men);
+                            let lost = ((f64::from(strength.men) * share).round() as u32)
+                                .min(strength.men);
                             strength.men -= lost;
                             strength.lost_this_turn += lost;
                             hits.push((info.idx, lost));
@@ -1050,7 +1024,7 @@ impl Battle {
                     query.iter_mut(&mut self.world)
                 {
                     if location.present && location.zone() == zone {
-                        let lost = (round(f64::from(strength.men) * on_span * share) as u32)
+                        let lost = ((f64::from(strength.men) * on_span * share).round() as u32)
                             .min(strength.men);
                         strength.men -= lost;
                         strength.lost_this_turn += lost;
@@ -1219,58 +1193,5 @@ impl MoraleState {
     }
     pub fn is_broken(self) -> bool {
         matches!(self, MoraleState::Routing | MoraleState::Shattered)
-    }
-}
-
-#[cfg(test)]
-mod round_tests {
-    /// [`super::round`] is `f64::round` bit for bit: halves, the last
-    /// values below them, both signs, zeros, around 2^52 and 2^63, the
-    /// specials, and a spread of values of every size.
-    #[test]
-    fn round_is_the_standard_round() {
-        let mut xs = vec![
-            0.0,
-            0.3,
-            0.5,
-            0.7,
-            1.5,
-            2.5,
-            0.499_999_999_999_999_94,
-            4_503_599_627_370_495.5,
-            4_503_599_627_370_496.0,
-            4_503_599_627_370_497.0,
-            9_007_199_254_740_993.0,
-            9.3e18,
-            1e300,
-            f64::MIN_POSITIVE,
-            f64::MAX,
-            f64::INFINITY,
-            f64::NAN,
-        ];
-        for k in 0..60 {
-            let p = (2.0f64).powi(k);
-            xs.extend([p, p + 0.5, p - 0.5, p + 0.25, p.next_up(), p.next_down()]);
-        }
-        let mut bits = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..200_000 {
-            bits ^= bits << 13;
-            bits ^= bits >> 7;
-            bits ^= bits << 17;
-            let x = f64::from_bits(bits);
-            xs.push(x);
-            // Values of everyday size too.
-            xs.push((bits >> 11) as f64 / (1u64 << 40) as f64);
-        }
-        for x in xs.clone() {
-            for x in [x, -x] {
-                assert_eq!(
-                    super::round(x).to_bits(),
-                    x.round().to_bits(),
-                    "{x:e} ({:#x})",
-                    x.to_bits()
-                );
-            }
-        }
     }
 }

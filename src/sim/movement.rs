@@ -379,10 +379,10 @@ impl Press<'_> {
         } else {
             1.0
         };
-        let lost = super::round(
-            excess * rules.trample_rate * own_panic * luck * dt * own_room / crowd / per_man,
-        )
-        .clamp(0.0, f64::from(men)) as u32;
+        let lost =
+            (excess * rules.trample_rate * own_panic * luck * dt * own_room / crowd / per_man)
+                .round()
+                .clamp(0.0, f64::from(men)) as u32;
         Some(lost)
     }
 }
