@@ -3,14 +3,18 @@
 //!
 //! Most of these conditions are decided without the world: an event waits
 //! for a turn or for a choice that was not made, and stays that way for many
-//! settlings. Conditions are pure (`Chance` too: it is keyed by the seed, the
-//! turn and its owner), so a verdict on the marks and the turn stands until
-//! a mark the condition reads changes or the turn leaves the span of turns
-//! over which every turn comparison it made keeps its answer. Only a
-//! condition the world decides (`Open`) is then read in full, from the
-//! battle's facts.
+//! settlings. Conditions are pure, so a verdict on the marks and the turn
+//! stands until a mark the condition reads changes or the turn leaves the
+//! span of turns over which every turn comparison it made keeps its answer.
+//! Only a condition the world decides (`Open`) is then read in full, from
+//! the battle's facts. A `Chance` is left open too: it is keyed by the
+//! seed, the turn and its owner, and read in full it is drawn only when the
+//! items before it in an `All` hold (most of its turns they do not), where
+//! a verdict drew it at every turn; the seed and the turn change only with
+//! the facts' stamp (a restore, a turn), so an answer kept against the
+//! stamp stands for it as for the world.
 
-use super::{Game, Marks, compare, luck};
+use super::{Game, Marks, compare};
 use crate::scene::resolved::{Resolved, Watch};
 use crate::scene::{Cmp, Cond};
 use crate::sim::Parts;
@@ -119,8 +123,6 @@ pub(super) struct Readers {
     n_flags: usize,
     /// Per mark, the conditions that read it.
     of_mark: Vec<Vec<u32>>,
-    /// Per condition, whether it has a `Chance` (keyed by the game's seed).
-    seeded: Vec<bool>,
     /// Per condition, the parts of the battle's facts it reads: only those
     /// are captured for it.
     parts: Vec<Parts>,
@@ -135,7 +137,6 @@ impl Readers {
             n_tps: resolved.turning_points.len(),
             n_flags: resolved.flags.len(),
             of_mark: Vec::new(),
-            seeded: Vec::new(),
             parts: Vec::new(),
         };
         readers.of_mark = vec![Vec::new(); readers.n_marks(resolved)];
@@ -147,7 +148,6 @@ impl Readers {
             .chain(resolved.turning_points.iter().map(|t| &t.when));
         let mut marks = Vec::new();
         for (slot, when) in whens.enumerate() {
-            readers.seeded.push(has_chance(when));
             readers.parts.push(parts_read(when));
             marks.clear();
             readers.marks_read(when, resolved, &mut marks);
@@ -278,16 +278,6 @@ fn parts_read(cond: &Cond) -> Parts {
     }
 }
 
-/// Whether `cond` has a `Chance` in it.
-fn has_chance(cond: &Cond) -> bool {
-    match cond {
-        Cond::All(items) | Cond::Any(items) => items.iter().any(has_chance),
-        Cond::Not(item) => has_chance(item),
-        Cond::Chance(_) => true,
-        _ => false,
-    }
-}
-
 /// The verdicts kept, by condition; [`Known::NONE`] until read, or since a
 /// mark it reads changed.
 ///
@@ -318,8 +308,8 @@ pub(super) struct Verdicts {
 
 /// The verdicts every game of a [`Game`] opens with (its marks fresh, at
 /// the opening turn), read at its first restart and written into the
-/// marks at each one after: the same whatever the seed, but for conditions
-/// with a `Chance`, which are left to be read.
+/// marks at each one after: the same whatever the seed (a `Chance` is
+/// left open).
 #[derive(Debug, Clone)]
 pub(super) struct Opening {
     turn: u32,
@@ -551,12 +541,10 @@ impl Game {
                         .map(|(t, r)| (&r.when, t.id.as_str())),
                 );
             let mut verdicts = Verdicts::new(self.marks.verdicts.known.len());
-            for (slot, ((when, owner), seeded)) in whens.zip(&self.readers.seeded).enumerate() {
-                if !seeded {
-                    let mut consulted = 0;
-                    let known = self.verdict(when, owner, turn, &mut consulted);
-                    verdicts.keep(slot, known, consulted);
-                }
+            for (slot, (when, owner)) in whens.enumerate() {
+                let mut consulted = 0;
+                let known = self.verdict(when, owner, turn, &mut consulted);
+                verdicts.keep(slot, known, consulted);
             }
             self.opening = Some(Opening { turn, verdicts });
         }
@@ -770,8 +758,8 @@ impl Game {
     /// [`Game::verdict`] of one condition, read in line: most items of an
     /// `All` or `Any` are a mark, the turn, or the world's (open), and a
     /// call for each showed in profiles. Nested lists go back to
-    /// [`Game::verdict`]; `Chance` and `TurnsSince` to
-    /// [`Game::verdict_keyed`].
+    /// [`Game::verdict`]; `TurnsSince` to [`Game::verdict_keyed`]. A
+    /// `Chance` is open (see the module's note).
     #[inline(always)]
     fn verdict_item(&self, cond: &Cond, owner: &str, turn: u32, consulted: &mut u64) -> Reading {
         let readers = &self.readers;
@@ -819,21 +807,18 @@ impl Game {
             }
             Cond::Playing(role) => Reading::of(*role == self.role_id, Reading::ALWAYS),
             Cond::PlayerSide(side) => Reading::of(side.idx() == self.role_side(), Reading::ALWAYS),
-            Cond::Chance(_) | Cond::TurnsSince(..) => {
-                self.verdict_keyed(cond, owner, turn, consulted)
-            }
-            // The clock and everything on the field: the world decides.
+            Cond::TurnsSince(..) => self.verdict_keyed(cond, owner, turn, consulted),
+            // The clock, a `Chance` and everything on the field: read in
+            // full.
             _ => Reading::new(Verdict::Open, Reading::ALWAYS),
         }
     }
 
-    /// [`Game::verdict`] of a `Chance` or a `TurnsSince` (kept apart: they
-    /// are rarer and larger than the items read in line).
+    /// [`Game::verdict`] of a `TurnsSince` (kept apart: it is rarer and
+    /// larger than the items read in line).
     #[inline(never)]
     fn verdict_keyed(&self, cond: &Cond, owner: &str, turn: u32, consulted: &mut u64) -> Reading {
         match cond {
-            // Keyed by the seed, the turn and its owner: the same all this turn.
-            Cond::Chance(p) => Reading::of(luck(self.seed, turn, owner, *p) < *p, (turn, turn)),
             Cond::TurnsSince(id, cmp) => {
                 let Some(watch) = self.scene.resolved().watched.get(id.idx()) else {
                     return Reading::of(false, Reading::ALWAYS);
