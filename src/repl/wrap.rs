@@ -868,20 +868,7 @@ mod tests {
             "é",
             "\n",
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        for _ in 0..20_000 {
-            let mut text = String::new();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let n = (seed % 9) as usize;
-            let mut pick_seed = seed;
-            for _ in 0..n {
-                pick_seed = pick_seed
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1);
-                text.push_str(parts[(pick_seed >> 33) as usize % parts.len()]);
-            }
+        for text in texts_of(&parts, 0x9e37_79b9_7f4a_7c15, 8) {
             assert_eq!(strip_marks(&text), strip_marks_by_chars(&text), "{text:?}");
             assert_eq!(strip_ansi(&text), strip_ansi_by_chars(&text), "{text:?}");
             let codes = text
@@ -889,6 +876,23 @@ mod tests {
                 .any(|c| matches!(c, '\u{1b}' | NAME_OPEN | NAME_CLOSE | KEEP));
             assert_eq!(has_codes(&text), codes, "{text:?}");
         }
+    }
+
+    /// 20,000 texts of up to `most` of `parts` each, drawn from `seed`.
+    fn texts_of<'a>(parts: &'a [&str], seed: u64, most: u64) -> impl Iterator<Item = String> + 'a {
+        let mut seed = seed;
+        (0..20_000).map(move |_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut pick = seed;
+            (0..seed % (most + 1))
+                .map(|_| {
+                    pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    parts[(pick >> 33) as usize % parts.len()]
+                })
+                .collect()
+        })
     }
 
     /// `capitalize` as it was written first, a character at a time.
@@ -942,17 +946,7 @@ mod tests {
             ".",
             "İ",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        for _ in 0..20_000 {
-            let mut text = String::new();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let n = (seed % 7) as usize;
-            for k in 0..n {
-                let pick = (seed >> (8 + 5 * k)) as usize % parts.len();
-                text.push_str(parts[pick]);
-            }
+        for text in texts_of(&parts, 0x2545_f491_4f6c_dd1d, 6) {
             assert_eq!(capitalize(&text), capitalize_by_chars(&text), "{text:?}");
         }
     }

@@ -503,7 +503,6 @@ fn saves_are_the_bytes_ron_writes() {
 /// every step.
 #[test]
 fn whole_saves_read_back_as_they_were_written() {
-    use xiaoling::story::UnitCommand;
     let transcript = "a transcript \"with\" quotes\n\"#\n中文 ──\r\n\u{2028}end";
     let mut compared = 0;
     let mut ordered = 0;
@@ -529,34 +528,44 @@ fn whole_saves_read_back_as_they_were_written() {
                 }
                 play_out(&mut game, 1);
             }
-            let (mut game, _) =
-                Game::with_policies(Arc::clone(&scene), &role, 5, Policy::Greedy, None)
-                    .expect("game");
-            let side = game.commander().side.idx();
-            while !game.is_over() && game.turn() < 6 {
-                if game.pending().is_some() {
-                    game.choose(1).expect("a choice");
-                    continue;
-                }
-                let world = game.world();
-                let enemy_at = (0..scene.zones().len())
-                    .find(|zone| world.side_men_in(game.field(), 1 - side, *zone) > 0);
-                if let Some(zone) = enemy_at {
-                    for idx in 0..scene.units().len() {
-                        if game.field().units[idx].side == side {
-                            let zone = ZoneId(zone as u32);
-                            let _ = game.order(UnitId(idx as u32), UnitCommand::Attack(zone));
-                        }
-                    }
-                }
-                ordered += check(&mut game, &format!("{} {role} ordered", scene.id()));
-                if game.pending().is_none() && !game.is_over() {
-                    game.next().expect("a turn");
-                }
-            }
+            play_ordered(&scene, &role, 6, |game| {
+                ordered += check(game, &format!("{} {role} ordered", scene.id()));
+            });
         }
     }
     assert!(compared > 100 && ordered > 0, "{compared} {ordered}");
+}
+
+/// A game of `role` against a greedy side, in which every unit of the
+/// player's attacks the first zone the enemy holds, turn after turn, up to
+/// `turns` (choices: the first option); `each` is given the game after
+/// each turn's orders.
+fn play_ordered(scene: &Arc<Scene>, role: &str, turns: u32, mut each: impl FnMut(&mut Game)) {
+    use xiaoling::story::UnitCommand;
+    let (mut game, _) =
+        Game::with_policies(Arc::clone(scene), role, 5, Policy::Greedy, None).expect("game");
+    let side = game.commander().side.idx();
+    while !game.is_over() && game.turn() < turns {
+        if game.pending().is_some() {
+            game.choose(1).expect("a choice");
+            continue;
+        }
+        let world = game.world();
+        let enemy_at = (0..scene.zones().len())
+            .find(|zone| world.side_men_in(game.field(), 1 - side, *zone) > 0);
+        if let Some(zone) = enemy_at {
+            for idx in 0..scene.units().len() {
+                if game.field().units[idx].side == side {
+                    let zone = ZoneId(zone as u32);
+                    let _ = game.order(UnitId(idx as u32), UnitCommand::Attack(zone));
+                }
+            }
+        }
+        each(&mut game);
+        if game.pending().is_none() && !game.is_over() {
+            game.next().expect("a turn");
+        }
+    }
 }
 
 /// A state's fingerprint walked in place (`save::print`) is the number
@@ -567,7 +576,6 @@ fn whole_saves_read_back_as_they_were_written() {
 /// before the walk still check.
 #[test]
 fn fingerprints_walked_in_place_are_the_converted_states() {
-    use xiaoling::story::UnitCommand;
     let mut compared = 0;
     let mut seen = [0_usize; 6];
     let mut check = |game: &mut Game, scene: &Scene, at: &str| {
@@ -617,31 +625,9 @@ fn fingerprints_walked_in_place_are_the_converted_states() {
                     play_out(&mut game, 1);
                 }
             }
-            let (mut game, _) =
-                Game::with_policies(Arc::clone(&scene), &role, 5, Policy::Greedy, None)
-                    .expect("game");
-            let side = game.commander().side.idx();
-            while !game.is_over() && game.turn() < 8 {
-                if game.pending().is_some() {
-                    game.choose(1).expect("a choice");
-                    continue;
-                }
-                let world = game.world();
-                let enemy_at = (0..scene.zones().len())
-                    .find(|zone| world.side_men_in(game.field(), 1 - side, *zone) > 0);
-                if let Some(zone) = enemy_at {
-                    for idx in 0..scene.units().len() {
-                        if game.field().units[idx].side == side {
-                            let zone = ZoneId(zone as u32);
-                            let _ = game.order(UnitId(idx as u32), UnitCommand::Attack(zone));
-                        }
-                    }
-                }
-                check(&mut game, &scene, &format!("{} {role} ordered", scene.id()));
-                if game.pending().is_none() && !game.is_over() {
-                    game.next().expect("a turn");
-                }
-            }
+            play_ordered(&scene, &role, 8, |game| {
+                check(game, &scene, &format!("{} {role} ordered", scene.id()));
+            });
         }
     }
     // What the games reached: since, answers, couriers, fear, rumors, told.
