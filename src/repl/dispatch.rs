@@ -134,7 +134,7 @@ impl Session<'_> {
         match text.split_once('\n') {
             Some((said, command)) => {
                 self.say_wrapped(said, "");
-                self.say(command);
+                self.say_command(command);
             }
             None => self.say_wrapped(&text, ""),
         }
@@ -629,7 +629,7 @@ impl Session<'_> {
                     match text.split_once('\n') {
                         Some((said, command)) => {
                             self.say_wrapped(said, "");
-                            self.say(command);
+                            self.say_command(command);
                         }
                         None => self.say_wrapped(&text, ""),
                     }

@@ -728,6 +728,15 @@ impl<'a> Session<'a> {
 
     /// An error from below the REPL (saves, files), as a sentence: a capital
     /// letter first, a full stop at the end.
+    /// A command to type, on lines of its own ([`wrap::shell_lines`]): when
+    /// even that cannot fit, it is fitted as any line is.
+    fn say_command(&mut self, command: &str) {
+        match wrap::shell_lines(command, self.options.style.columns) {
+            Some(lines) => self.say(&lines),
+            None => self.say(command),
+        }
+    }
+
     fn say_error(&mut self, text: &str) {
         let text = wrap::capitalize(text.trim_end());
         let text = if text.ends_with(['.', '!', '?', '。']) {

@@ -741,6 +741,38 @@ pub fn pad(text: &str, columns: usize) -> String {
     format!("{text}{}", " ".repeat(columns.saturating_sub(w)))
 }
 
+/// A shell command to copy (`  xiaoling play --load NAME --saves DIR`) in
+/// at most `columns`: whole when it fits, else broken between words, each
+/// line but the last ending in a shell's line continuation (` \`) and the
+/// next indented four more, so what is copied still runs as one command.
+/// None when a word alone is too wide for that.
+pub fn shell_lines(command: &str, columns: usize) -> Option<String> {
+    if width(command) <= columns {
+        return Some(command.to_string());
+    }
+    let body = command.trim_start_matches(' ');
+    let indent = command.len() - body.len();
+    let more = " ".repeat(indent + 4);
+    let mut lines: Vec<String> = vec![" ".repeat(indent)];
+    let mut first_word = true;
+    for word in body.split(' ').filter(|w| !w.is_empty()) {
+        let line = lines.last_mut()?;
+        // Room for the word, and for the ` \` that may follow it.
+        if !first_word && width(line) + 1 + width(word) + 2 > columns {
+            line.push_str(" \\");
+            lines.push(format!("{more}{word}"));
+        } else {
+            if !first_word {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        first_word = false;
+    }
+    let fits = lines.iter().all(|line| width(line) <= columns);
+    fits.then(|| lines.join("\n"))
+}
+
 /// Upper-cases the first letter, skipping colour codes before it.
 pub fn capitalize(text: &str) -> String {
     let mut in_escape = false;
@@ -893,6 +925,36 @@ mod tests {
                 })
                 .collect()
         })
+    }
+
+    #[test]
+    fn a_command_too_wide_is_broken_with_line_continuations() {
+        let command = "  xiaoling play --load false-cry-zhang-chun-3 --saves /tmp/some/folder";
+        assert_eq!(shell_lines(command, 80).as_deref(), Some(command));
+        let lines = shell_lines(command, 50).expect("it breaks");
+        assert_eq!(
+            lines,
+            "  xiaoling play --load false-cry-zhang-chun-3 \\\n      --saves /tmp/some/folder"
+        );
+        // Joined as a shell joins them, the words are the command's.
+        let joined = lines.replace(" \\\n", " ");
+        assert_eq!(
+            joined.split_whitespace().collect::<Vec<_>>(),
+            command.split_whitespace().collect::<Vec<_>>()
+        );
+        for columns in 20..90 {
+            if let Some(lines) = shell_lines(command, columns) {
+                assert!(
+                    lines.lines().all(|l| width(l) <= columns),
+                    "{columns}: {lines}"
+                );
+            }
+        }
+        // A word wider than the line: no way to keep it whole.
+        assert_eq!(
+            shell_lines("  xiaoling play --saves /a/very/long/folder/name", 20),
+            None
+        );
     }
 
     /// `capitalize` as it was written first, a character at a time.

@@ -1963,7 +1963,9 @@ fn a_game_left_without_its_resume_point_is_offered_from_its_autosave_and_a_save_
         shown.contains("saved in slot `false-cry-zhang-chun-4-2`"),
         "{shown}"
     );
-    let joined = shown.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Joined as a shell joins a command broken with ` \`.
+    let joined = shown.replace(" \\\n", " ");
+    let joined = joined.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         joined.contains(&format!("--saves {folder}")),
         "the line names the folder: {shown}"
@@ -2511,7 +2513,9 @@ fn a_slot_that_does_not_load_names_another_of_its_game_that_does() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not a usable xiaoling save"), "{err}");
     assert!(err.contains("Another save of this game loads: `"), "{err}");
-    let command = (err.lines())
+    // The command, joined as a shell joins one broken with ` \`.
+    let whole = err.replace(" \\\n", " ");
+    let command = (whole.lines())
         .find_map(|line| line.trim().strip_prefix("xiaoling play "))
         .unwrap_or_else(|| panic!("a command to go on: {err}"));
     assert!(command.contains(&format!("--load {name}-auto-")), "{err}");
