@@ -129,8 +129,8 @@ impl Session<'_> {
                 )
             }
         };
-        // A command to type comes on a line of its own, unwrapped, whole
-        // to copy however narrow the terminal.
+        // A command to type comes on a line of its own, whole to copy: too
+        // wide for the terminal, broken with a shell's line continuation.
         match text.split_once('\n') {
             Some((said, command)) => {
                 self.say_wrapped(said, "");
