@@ -1211,6 +1211,22 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
             report.ran, file.seed
         )
         .map_err(stdout_error)?;
+        // An autosave that loading takes on through its journal: what was
+        // checked is its own point, not the turn a load reaches.
+        let slot = path.file_stem().map(|s| s.to_string_lossy().to_string());
+        let folder = path.parent().unwrap_or(std::path::Path::new("."));
+        if let Some(slot) = slot
+            && let Ok(loaded) = save::load(folder, &slot, &scenes)
+            && loaded.game.turn() > file.turn
+        {
+            writeln!(
+                out,
+                "note: that is the autosave's own point, turn {}; loading it goes on through the game's journal to turn {}",
+                file.turn,
+                loaded.game.turn()
+            )
+            .map_err(stdout_error)?;
+        }
         Ok(ExitCode::SUCCESS)
     } else {
         writeln!(

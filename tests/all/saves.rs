@@ -2615,3 +2615,37 @@ fn leaving_writes_the_resume_point_and_every_slot_of_the_game_reaches_its_last_t
         }
     }
 }
+
+/// `replay` of an autosave that loading takes on through the journal says
+/// that what it checked is the slot's own point, and the turn a load
+/// reaches; of a slot that loads at its own point, it says nothing more.
+#[test]
+fn replay_of_an_autosave_read_on_says_which_turn_it_checked() {
+    let dir = temp_dir("replay-read-on");
+    let saves = dir_arg(&dir);
+    let args = common::play_args("false-cry", "zhang-chun", 2, &dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = run_bin(&args, "wait\n1\nwait\n1\nwait\n1\nwait\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    let name = "false-cry-zhang-chun-2";
+    let mut read_on = 0;
+    for slot in save::slot_names(&dir) {
+        let (code, out, err) = run_bin(&["replay", &slot, "--saves", &saves], "");
+        assert_eq!(code, 0, "{slot}: {out}{err}");
+        assert!(out.contains("reproduced exactly"), "{slot}: {out}");
+        if slot == name {
+            assert!(!out.contains("note:"), "{slot}: {out}");
+        } else if out.contains("note: that is the autosave's own point, turn ") {
+            assert!(
+                out.contains("goes on through the game's journal to turn "),
+                "{out}"
+            );
+            read_on += 1;
+        }
+    }
+    assert!(
+        read_on > 0,
+        "an autosave read on: {:?}",
+        save::slot_names(&dir)
+    );
+}
