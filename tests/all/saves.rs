@@ -2492,6 +2492,17 @@ fn the_saves_table_says_the_turn_loading_reaches() {
     assert_eq!(cells.get(3), Some(&reached.to_string().as_str()), "{row}");
 }
 
+/// Four turns of false-cry as Zhang Chun (`seed`) played by the binary
+/// into `dir`, choices answered `1`, then `end` (a `quit`, or nothing):
+/// the game's autosaves, journal and resume point.
+fn play_turns_piped(dir: &Path, seed: u64, end: &str) {
+    let args = common::play_args("false-cry", "zhang-chun", seed, dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let input = format!("wait\n1\nwait\n1\nwait\n1\nwait\n{end}");
+    let (code, _, err) = run_bin(&args, &input);
+    assert_eq!(code, 0, "{err}");
+}
+
 /// A slot of a game that does not load names the newest other slot of the
 /// same game that does, and how to go on from it: the command line from
 /// `play --load`, the `load` command at the prompt. The way it names works.
@@ -2499,11 +2510,8 @@ fn the_saves_table_says_the_turn_loading_reaches() {
 fn a_slot_that_does_not_load_names_another_of_its_game_that_does() {
     let dir = temp_dir("other-save");
     let saves = dir_arg(&dir);
-    let args = common::play_args("false-cry", "zhang-chun", 1, &dir);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    // Four turns, then stdin closes: autosaves and the resume point.
-    let (code, _, err) = run_bin(&args, "wait\n1\nwait\n1\nwait\n1\nwait\n");
-    assert_eq!(code, 0, "{err}");
+    // Stdin closes after the turns: the resume point is written as on quit.
+    play_turns_piped(&dir, 1, "");
     let name = "false-cry-zhang-chun-1";
     let resume = dir.join(format!("{name}.ron"));
     let text = std::fs::read_to_string(&resume).expect("a resume point");
@@ -2623,10 +2631,7 @@ fn leaving_writes_the_resume_point_and_every_slot_of_the_game_reaches_its_last_t
 fn replay_of_an_autosave_read_on_says_which_turn_it_checked() {
     let dir = temp_dir("replay-read-on");
     let saves = dir_arg(&dir);
-    let args = common::play_args("false-cry", "zhang-chun", 2, &dir);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (code, _, err) = run_bin(&args, "wait\n1\nwait\n1\nwait\n1\nwait\nquit\n");
-    assert_eq!(code, 0, "{err}");
+    play_turns_piped(&dir, 2, "quit\n");
     let name = "false-cry-zhang-chun-2";
     let mut read_on = 0;
     for slot in save::slot_names(&dir) {
