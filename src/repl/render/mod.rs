@@ -296,12 +296,17 @@ impl View<'_> {
         )
     }
 
+    /// A commander's name in his side's colour, as a unit's is (and marked
+    /// without colour, so wrapping never splits 刘綎 across two lines).
     pub fn commander_name(&self, commander: usize) -> String {
-        self.scene
-            .commanders()
-            .get(commander)
-            .map(|c| c.name.get(self.locale).to_string())
-            .unwrap_or_default()
+        let Some(c) = self.scene.commanders().get(commander) else {
+            return String::new();
+        };
+        let name = c.name.get(self.locale);
+        match self.scene.sides().get(c.side.idx()) {
+            Some(side) => self.style.paint(side.colour, name),
+            None => marked(name),
+        }
     }
 
     pub(crate) fn unit_side(&self, unit: usize) -> usize {
@@ -811,6 +816,49 @@ mod tests {
                 colour: false,
                 columns,
             },
+        }
+    }
+
+    /// A commander's name is painted in his side's colour as a unit's is,
+    /// and marked without colour, so wrapping never splits it: a Chinese
+    /// fall line at any width keeps 「刘綎」 on one line.
+    #[test]
+    fn a_commanders_name_is_painted_and_kept_whole_by_wrapping() {
+        let scene = crate::sim::testing::small_scene(|mut raw| {
+            raw.commanders[1].name = crate::scene::Text::Plain("刘綎".into());
+            raw
+        });
+        let mut battle = crate::sim::Battle::new(&scene, 1);
+        let world = battle.state();
+        let field = battle.field().clone();
+        let known = known_of(&scene, &field, &world);
+        let mut view = view_of(&scene, &field, &known, Locale::ZhHans, 80);
+        assert_eq!(
+            view.commander_name(1),
+            format!("{NAME_OPEN}刘綎{NAME_CLOSE}")
+        );
+        view.style.colour = true;
+        assert_eq!(view.commander_name(1), "\u{1b}[33m刘綎\u{1b}[0m");
+        view.style.colour = false;
+        let line = fill(
+            template(Locale::ZhHans, Detail::KilledHeard),
+            &[
+                ("commander", view.commander_name(1)),
+                ("zone", view.zone_name(1)),
+            ],
+        );
+        let plain = crate::repl::wrap::strip_marks(&line);
+        let at = plain.find("刘綎").expect("the name is in the line");
+        let before = crate::repl::wrap::width(&plain[..at]);
+        // Every width from the name's first half on the line's end to
+        // the whole line.
+        for columns in (before.max(4))..=(before + 3) {
+            let wrapped = crate::repl::wrap::wrap(&line, columns, "");
+            let lines: Vec<&str> = wrapped.lines().collect();
+            assert!(
+                lines.iter().any(|l| l.contains("刘綎")),
+                "split at {columns}: {wrapped:?}"
+            );
         }
     }
 
