@@ -740,14 +740,20 @@ fn the_binary_saves_lists_loads_and_autosaves() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Saved to slot `a`"), "{out}");
     assert!(out.contains("slot") && out.contains("saved at"), "{out}");
+    // The game's autosave waiting for its first checkpoint is written
+    // before `save` (a new game's journal stood for it until then); the
+    // first autosave, after the first command, got no slot of its own.
     for slot in [
         "a",
-        "false-cry-zhang-chun-1-auto-2",
         "false-cry-zhang-chun-1-auto-3",
         "false-cry-zhang-chun-1",
     ] {
         assert!(dir.join(format!("{slot}.ron")).is_file(), "{slot}: {out}");
     }
+    assert!(
+        !dir.join("false-cry-zhang-chun-1-auto-2.ron").exists(),
+        "{out}"
+    );
     // The table lists each slot with its battle, role and turn.
     let table_line = out
         .lines()
@@ -760,13 +766,13 @@ fn the_binary_saves_lists_loads_and_autosaves() {
     // `--load` continues where the save left off; `load` in the REPL too.
     let (code, out, err) = run_bin(
         &["play", "--load", "a", "--saves", &saves],
-        "\nload false-cry-zhang-chun-1-auto-2\nundo\nundo\nquit\n",
+        "\nload false-cry-zhang-chun-1-auto-3\nundo\nundo\nundo\nquit\n",
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Turn 1 · 16:15"), "{out}");
     assert!(out.contains("Turn 2 · 16:30"), "{out}");
     assert!(
-        out.contains("Loaded slot `false-cry-zhang-chun-1-auto-2`"),
+        out.contains("Loaded slot `false-cry-zhang-chun-1-auto-3`"),
         "{out}"
     );
     assert!(out.contains("Nothing to undo"), "{out}");
@@ -2494,11 +2500,14 @@ fn the_saves_table_says_the_turn_loading_reaches() {
 
 /// Four turns of false-cry as Zhang Chun (`seed`) played by the binary
 /// into `dir`, choices answered `1`, then `end` (a `quit`, or nothing):
-/// the game's autosaves, journal and resume point.
+/// the game's autosaves, journal and resume point. A `save` after the
+/// second turn (to `kept`) writes the game's first checkpoint, an autosave
+/// the later turns are read on from: a new game's journal stands for it
+/// until then.
 fn play_turns_piped(dir: &Path, seed: u64, end: &str) {
     let args = common::play_args("false-cry", "zhang-chun", seed, dir);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let input = format!("wait\n1\nwait\n1\nwait\n1\nwait\n{end}");
+    let input = format!("wait\n1\nwait\n1\nsave kept\nwait\n1\nwait\n{end}");
     let (code, _, err) = run_bin(&args, &input);
     assert_eq!(code, 0, "{err}");
 }
@@ -2592,7 +2601,22 @@ fn leaving_writes_the_resume_point_and_every_slot_of_the_game_reaches_its_last_t
             .into_iter()
             .filter(|s| s.starts_with(&format!("{name}-auto-")))
             .collect();
-        assert!(!slots.is_empty(), "the first checkpoint is written");
+        // A new game: its journal stood for it until it was left (no
+        // checkpoint was due), so the resume point is its only slot; the
+        // last autosave's slot is written when the resume point fails.
+        assert_eq!(slots.is_empty(), !refused, "{slots:?}");
+        if !refused {
+            let loaded = save::load(&dir, &name, &scenes).expect("the resume point");
+            assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+            assert_eq!(loaded.game.log(), game.log());
+            assert_eq!(loaded.transcript, transcript.as_str());
+            let offered = save::resume_points(&dir);
+            assert_eq!(offered.len(), 1, "{offered:?}");
+            assert_eq!(offered[0].slot, name);
+            let (code, out, err) = run_bin(&["replay", &name, "--saves", &dir_arg(&dir)], "");
+            assert_eq!(code, 0, "{out}{err}");
+            continue;
+        }
         // Each loads; the newest reads on to the last turn (an older one
         // stops where the next one's turn starts).
         let mut newest = None;
@@ -2607,20 +2631,10 @@ fn leaving_writes_the_resume_point_and_every_slot_of_the_game_reaches_its_last_t
         let (_, slot, loaded) = newest.expect("a slot");
         assert_eq!(loaded.game.log(), game.log(), "{slot} reads on to the end");
         assert_eq!(loaded.transcript, transcript.as_str(), "{slot}");
-        if refused {
-            // The last autosave's own slot holds the last turn.
-            let last = save::autosave_slot(&game, "turn");
-            let file = save::read(&dir.join(format!("{last}.ron"))).expect("written");
-            assert_eq!(file.log.len(), game.log().len(), "{last}");
-        } else {
-            let loaded = save::load(&dir, &name, &scenes).expect("the resume point");
-            assert_eq!(loaded.game.log(), game.log());
-            let offered = save::resume_points(&dir);
-            assert_eq!(offered.len(), 1, "{offered:?}");
-            assert_eq!(offered[0].slot, name);
-            let (code, out, err) = run_bin(&["replay", &name, "--saves", &dir_arg(&dir)], "");
-            assert_eq!(code, 0, "{out}{err}");
-        }
+        // The last autosave's own slot holds the last turn.
+        let last = save::autosave_slot(&game, "turn");
+        let file = save::read(&dir.join(format!("{last}.ron"))).expect("written");
+        assert_eq!(file.log.len(), game.log().len(), "{last}");
     }
 }
 
