@@ -2668,3 +2668,208 @@ fn replay_of_an_autosave_read_on_says_which_turn_it_checked() {
         save::slot_names(&dir)
     );
 }
+
+/// A new game killed before its first checkpoint: its journal (with a head)
+/// is the whole game. No slot is written, not even after the writer's idle
+/// second; the game is listed (`saves`, the start menu), loaded by its name
+/// (`play --load`, `load`, the start menu) at the turn its last whole
+/// records reach, the same game as one played to the end of the same input,
+/// and `replay NAME` proves it. A new game does not take its name. Its head
+/// cut short or damaged is told clearly, never a panic.
+#[test]
+fn killed_before_the_first_checkpoint_a_new_game_loads_from_its_journal() {
+    let scenes = scenes();
+    let dir = temp_dir("kill-first-checkpoint");
+    let whole = temp_dir("kill-first-checkpoint-whole");
+    let saves = dir_arg(&dir);
+    let name = "false-cry-zhang-chun-6";
+    let input = "wait\n1\nwait\n1\nwait\n1\nwait\n1\nwait\n";
+    // The same input played to its end (stdin closed): the game reached.
+    let args = common::play_args("false-cry", "zhang-chun", 6, &whole);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = run_bin(&args, input);
+    assert_eq!(code, 0, "{err}");
+    let mut reached = save::load(&whole, name, &scenes).expect("the resume point");
+    let commands = reached.game.log().len();
+    assert!(commands >= 5, "{commands}");
+
+    // Played again with stdin held open, and killed once its journal holds
+    // every command and the writer has been idle for more than a second.
+    let args = common::play_args("false-cry", "zhang-chun", 6, &dir);
+    let mut child = Process::new(common::bin())
+        .args(&args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("the turns");
+    let journaled =
+        || save::journal::read_game(&dir, name).is_ok_and(|(_, game)| game.log.len() == commands);
+    let start = std::time::Instant::now();
+    while !journaled() && start.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(journaled(), "the journal holds every command");
+    std::thread::sleep(save::SYNC_EVERY + std::time::Duration::from_millis(500));
+    assert!(child.try_wait().expect("wait").is_none(), "still playing");
+    child.kill().expect("kill");
+    let _ = child.wait();
+    drop(stdin);
+    assert_eq!(save::slot_names(&dir), Vec::<String>::new(), "no slot");
+    assert!(save::journal_only(&dir, name));
+
+    // Listed at the turn loading reaches, and loaded as the game played on.
+    let mut rows = save::list(&dir).expect("list");
+    save::reached(&dir, &mut rows, &scenes);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].slot, name);
+    let summary = rows[0].summary.as_ref().expect("reads");
+    assert_eq!(summary.turn, reached.game.turn(), "{summary:?}");
+    assert_eq!(save::resume_points(&dir).len(), 1);
+    let mut loaded = save::load(&dir, name, &scenes).unwrap_or_else(|err| panic!("{err}"));
+    assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+    assert_eq!(loaded.game.log(), reached.game.log());
+    assert_eq!(state_text(&mut loaded.game), state_text(&mut reached.game));
+    assert!(
+        loaded.transcript.len() > 1000 && reached.transcript.starts_with(&loaded.transcript),
+        "{}",
+        loaded.transcript
+    );
+    // Undo goes back to the game's start.
+    let mut undone = 0;
+    while loaded.game.undo().is_ok() {
+        undone += 1;
+    }
+    assert_eq!(undone, commands);
+    let (code, out, err) = run_bin(&["replay", name, "--saves", &saves], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(&format!("ok: {commands} commands")), "{out}");
+
+    // A new game of the same battle, role and seed takes another name.
+    let fresh = Game::new(Arc::clone(&find(&scenes, "false-cry")), "zhang-chun", 6)
+        .expect("game")
+        .0;
+    assert_eq!(save::unused_name(&dir, fresh.name()), format!("{name}-2"));
+
+    // From another game's prompt: `saves` lists it, `load` goes on from it.
+    let args = common::play_args("false-cry", "zhang-chun", 7, &dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = run_bin(&args, &format!("saves\nload {name}\nquit\n"));
+    assert_eq!(code, 0, "{err}");
+    let turn = reached.game.turn();
+    let row = (out.lines())
+        .find(|line| line.split_whitespace().next() == Some(name))
+        .unwrap_or_else(|| panic!("no row for {name}: {out}"));
+    assert_eq!(
+        row.split_whitespace().nth(3),
+        Some(turn.to_string().as_str()),
+        "{row}"
+    );
+    assert!(out.contains(&format!("Loaded slot `{name}`")), "{out}");
+    // Leaving it wrote its resume point: the journal no longer stands alone.
+    assert!(dir.join(format!("{name}.ron")).is_file());
+    assert!(!save::journal_only(&dir, name));
+    std::fs::remove_file(dir.join(format!("{name}.ron"))).expect("back to the journal");
+    for slot in save::slot_names(&dir) {
+        std::fs::remove_file(dir.join(format!("{slot}.ron"))).expect("only the journal");
+    }
+    for journal in ["false-cry-zhang-chun-7.journal"] {
+        let _ = std::fs::remove_file(dir.join(journal));
+    }
+
+    // The start menu offers it at its turn and goes on from it.
+    let (code, out, err) = run_bin(&["play", "--saves", &saves], "1\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Go on with a game you left?"), "{out}");
+    assert!(out.contains(&format!("turn {turn} (saved")), "{out}");
+    assert!(out.contains(&format!("· turn {turn} ·")), "{out}");
+    std::fs::remove_file(dir.join(format!("{name}.ron"))).expect("back to the journal");
+
+    // Its head cut short, or damaged: a clear error, the game not offered
+    // as loadable, no panic.
+    let path = dir.join(format!("{name}.journal"));
+    let bytes = std::fs::read(&path).expect("journal");
+    let head_end = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(2)
+        .expect("a head")
+        .0;
+    for cut in [20, 25, 60, head_end - 1, head_end] {
+        std::fs::write(&path, &bytes[..cut]).expect("cut");
+        let err = save::load(&dir, name, &scenes).err().expect("refused");
+        assert!(
+            matches!(&err, SaveError::Damaged(_, why) if why.contains("head record")),
+            "{cut}: {err}"
+        );
+        let rows = save::list(&dir).expect("list");
+        assert!(rows.iter().all(|row| row.summary.is_err()), "{rows:?}");
+    }
+    let mut damaged = bytes.clone();
+    damaged[60] ^= 0x01;
+    std::fs::write(&path, &damaged).expect("damage");
+    let (code, _, err) = run_bin(&["play", "--load", name, "--saves", &saves], "quit\n");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a usable xiaoling save"), "{err}");
+    assert!(err.contains("head record"), "{err}");
+    let (code, _, err) = run_bin(&["replay", name, "--saves", &saves], "");
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("head record"), "{err}");
+}
+
+/// A game saved by an engine whose journals had no head (`xiaoling journal
+/// 1`): its autosave (format 5, the game's first checkpoint) and resume
+/// point still load, the autosave read on through the journal to the last
+/// turn; the journal is not taken for a game of its own, and the game
+/// played on appends to it as it is.
+#[test]
+fn a_journal_of_the_first_kind_and_its_slots_still_load() {
+    let scenes = scenes();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/journal-1");
+    let dir = temp_dir("journal-1");
+    for entry in std::fs::read_dir(&fixtures).expect("the fixtures") {
+        let path = entry.expect("an entry").path();
+        std::fs::copy(&path, dir.join(path.file_name().expect("a name"))).expect("copy");
+    }
+    let name = "false-cry-zhang-chun-4";
+    let journal = dir.join(format!("{name}.journal"));
+    let before = std::fs::read(&journal).expect("journal");
+    assert!(before.starts_with(b"xiaoling journal 1\n"));
+    assert!(!save::journal_only(&dir, name));
+    let rows = save::list(&dir).expect("list");
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let mut resume = save::load(&dir, name, &scenes).expect("the resume point");
+    let mut auto = save::load(&dir, &format!("{name}-auto-2"), &scenes).expect("the autosave");
+    let own = save::read(&dir.join(format!("{name}-auto-2.ron"))).expect("reads");
+    // A battle changed since the fixtures were written is replayed on the
+    // new version and says so; the turns past the autosave are then not
+    // read on (as for any slot).
+    if let Some(notice) = resume.notice.as_ref().or(auto.notice.as_ref()) {
+        assert!(
+            notice
+                .to_string()
+                .contains("changed since this save was made"),
+            "{notice}"
+        );
+        return;
+    }
+    assert!(own.log.len() < resume.game.log().len());
+    assert_eq!(auto.game.log(), resume.game.log());
+    assert_eq!(state_text(&mut auto.game), state_text(&mut resume.game));
+    assert_eq!(auto.transcript, resume.transcript);
+    // Played on from the autosave: the journal grows, its first kind kept.
+    let mut game = auto.game;
+    play_out(&mut game, 1);
+    let transcript = save::Transcript::new(auto.transcript);
+    save::Autosaver::inline()
+        .submit(&dir, &format!("{name}-auto-1"), &mut game, &transcript)
+        .expect("autosave");
+    let after = std::fs::read(&journal).expect("journal");
+    assert!(after.len() > before.len() && after.starts_with(&before));
+    let again = save::load(&dir, &format!("{name}-auto-1"), &scenes).expect("loads");
+    assert_eq!(again.game.log(), game.log());
+}
