@@ -934,6 +934,99 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    fn head(game: &str) -> Head {
+        Head {
+            engine: "0.1.0".into(),
+            scene: "battle".into(),
+            scene_hash: 1,
+            rules_hash: 2,
+            role: "zhang".into(),
+            seed: 3,
+            policies: crate::save::SavedPolicies {
+                others: crate::save::SavedPolicy::Historical,
+                player: None,
+            },
+            show_sources: true,
+            game: game.into(),
+            started_at: 4,
+        }
+    }
+
+    #[test]
+    fn a_journal_with_a_head_gives_it_back_and_a_head_cut_or_damaged_anywhere_is_told() {
+        let dir = std::env::temp_dir().join(format!("xl-journal-head-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut journal = Journal::open_headed(&dir, "g", true, Some(&head("g"))).unwrap();
+        assert!(journal.is_new_with_head());
+        let log: Vec<SavedCommand> = (0..3).map(order).collect();
+        let at = journal
+            .append(&log, 0, &[(1, 7)], true, "one\n")
+            .unwrap()
+            .unwrap();
+        assert!(has_head(&dir, "g"));
+        assert_eq!(headed_games(&dir), vec!["g".to_string()]);
+        assert_eq!(read_head(&dir, "g").unwrap().0, head("g"));
+        let (got, game) = read_game(&dir, "g").unwrap();
+        assert_eq!(got, head("g"));
+        assert_eq!((game.log, game.transcript), (log.clone(), "one\n".into()));
+        // A slot naming it reads it too; opened again, it is kept as it is.
+        assert_eq!(read_ref(&dir, &at).unwrap().checkpoints, vec![(1, 7)]);
+        let again = Journal::open_headed(&dir, "g", true, Some(&head("other"))).unwrap();
+        assert!(!again.is_new_with_head());
+        drop(again);
+        // The head of another game's file is refused.
+        let path = dir.join("g.journal");
+        std::fs::copy(&path, dir.join("h.journal")).unwrap();
+        assert!(
+            read_game(&dir, "h")
+                .unwrap_err()
+                .contains("names the game `g`")
+        );
+
+        // Cut anywhere inside its head, or a byte of it changed: an error
+        // that names the head, never a panic, and never a game.
+        let bytes = std::fs::read(&path).unwrap();
+        let (end, _) = body_start(&bytes).unwrap();
+        let sum_end = HEADER_2.len()
+            + bytes[HEADER_2.len()..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .unwrap();
+        for cut in HEADER_2.len()..end {
+            std::fs::write(&path, &bytes[..cut]).unwrap();
+            let why = read_game(&dir, "g").unwrap_err();
+            assert!(why.contains("head record"), "{cut}: {why}");
+            assert!(read_head(&dir, "g").is_err(), "{cut}");
+        }
+        for at in HEADER_2.len()..end {
+            let mut changed = bytes.clone();
+            changed[at] ^= 0x20;
+            std::fs::write(&path, &changed).unwrap();
+            match read_game(&dir, "g") {
+                Err(why) => assert!(why.contains("head"), "{at}: {why}"),
+                // Only a hex letter of the record's sum in the other case
+                // reads the same: the same head.
+                Ok((got, _)) => {
+                    assert!(bytes[at].is_ascii_hexdigit() && at < sum_end, "{at}");
+                    assert_eq!(got, head("g"), "{at}");
+                }
+            }
+        }
+        // A head record anywhere but at the start is refused.
+        let mut twice = bytes.clone();
+        Record::Head(Box::new(head("g")))
+            .encode(&mut twice)
+            .unwrap();
+        std::fs::write(&path, &twice).unwrap();
+        assert!(
+            read_game(&dir, "g")
+                .unwrap_err()
+                .contains("not at its start")
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn a_link_at_the_journal_is_removed_not_followed() {
         let dir = std::env::temp_dir().join(format!("xl-journal-link-{}", std::process::id()));
