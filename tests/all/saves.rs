@@ -1282,6 +1282,21 @@ fn replay_exits_zero_when_reproduced_and_names_the_first_difference_when_not() {
 
 // ---------------------------------------------------------- killed mid-save
 
+/// The binary playing false-cry as Zhang Chun (`seed`) into the folder
+/// `saves`, its input a pipe to write to, its output thrown away: a game
+/// to kill.
+fn spawn_to_kill(seed: u64, saves: &str) -> std::process::Child {
+    Process::new(common::bin())
+        .args(["play", "--scene", "false-cry", "--role", "zhang-chun"])
+        .args(["--seed", &seed.to_string(), "--saves", saves])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn")
+}
+
 #[test]
 fn killing_the_game_while_it_autosaves_in_the_background_never_loses_a_slot() {
     let dir = temp_dir("kill-autosave");
@@ -1303,24 +1318,7 @@ fn killing_the_game_while_it_autosaves_in_the_background_never_loses_a_slot() {
     }
     let mut killed_while_running = 0;
     for round in 0..20 {
-        let mut child = Process::new(common::bin())
-            .args([
-                "play",
-                "--scene",
-                "false-cry",
-                "--role",
-                "zhang-chun",
-                "--seed",
-                &round.to_string(),
-                "--saves",
-                &saves,
-            ])
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn");
+        let mut child = spawn_to_kill(round, &saves);
         let mut stdin = child.stdin.take().expect("stdin");
         let script = script.clone();
         let writer = std::thread::spawn(move || {
@@ -1383,24 +1381,7 @@ fn killing_the_game_while_it_saves_never_loses_a_slot() {
     // 64 ms after the start, when the game is saving slot after slot.
     let rounds = 320;
     for round in 0..rounds {
-        let mut child = Process::new(common::bin())
-            .args([
-                "play",
-                "--scene",
-                "false-cry",
-                "--role",
-                "zhang-chun",
-                "--seed",
-                &round.to_string(),
-                "--saves",
-                &saves,
-            ])
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn");
+        let mut child = spawn_to_kill(round, &saves);
         let mut stdin = child.stdin.take().expect("stdin");
         let script = script.clone();
         let writer = std::thread::spawn(move || {
@@ -2695,15 +2676,7 @@ fn killed_before_the_first_checkpoint_a_new_game_loads_from_its_journal() {
 
     // Played again with stdin held open, and killed once its journal holds
     // every command and the writer has been idle for more than a second.
-    let args = common::play_args("false-cry", "zhang-chun", 6, &dir);
-    let mut child = Process::new(common::bin())
-        .args(&args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
+    let mut child = spawn_to_kill(6, &saves);
     let mut stdin = child.stdin.take().expect("stdin");
     stdin.write_all(input.as_bytes()).expect("the turns");
     let journaled =
@@ -2747,6 +2720,17 @@ fn killed_before_the_first_checkpoint_a_new_game_loads_from_its_journal() {
     let (code, out, err) = run_bin(&["replay", name, "--saves", &saves], "");
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains(&format!("ok: {commands} commands")), "{out}");
+    // A slot of the game that is not there: the journal's game is named.
+    let auto = format!("{name}-auto-1");
+    let (code, _, err) = run_bin(&["play", "--load", &auto, "--saves", &saves], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "Another save of this game loads: `{name}`, turn {}",
+            reached.game.turn()
+        )),
+        "{err}"
+    );
 
     // A new game of the same battle, role and seed takes another name.
     let fresh = Game::new(Arc::clone(&find(&scenes, "false-cry")), "zhang-chun", 6)
