@@ -464,21 +464,8 @@ pub fn has_head(dir: &Path, game: &str) -> bool {
 /// The games of `dir` whose journal begins with a head ([`has_head`]), by
 /// name, in order.
 pub fn headed_games(dir: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e
-                .file_name()
-                .to_str()?
-                .strip_suffix(".journal")?
-                .to_string();
-            (super::check_slot(&name).is_ok() && has_head(dir, &name)).then_some(name)
-        })
-        .collect();
-    names.sort();
+    let mut names = super::slots::names_with(dir, "journal");
+    names.retain(|name| has_head(dir, name));
     names
 }
 

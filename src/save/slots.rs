@@ -68,6 +68,12 @@ pub fn slot_path(dir: &Path, slot: &str) -> Result<PathBuf, SaveError> {
 
 /// Slot names in the folder (for Tab completion).
 pub fn slot_names(dir: &Path) -> Vec<String> {
+    names_with(dir, "ron")
+}
+
+/// The plain names (as [`check_slot`] allows) of the folder's files that
+/// end in `.EXT`, in order.
+pub(crate) fn names_with(dir: &Path, ext: &str) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -76,7 +82,7 @@ pub fn slot_names(dir: &Path) -> Vec<String> {
         .filter_map(|e| {
             let path = e.path();
             let stem = path.file_stem()?.to_string_lossy().to_string();
-            (path.extension().is_some_and(|x| x == "ron") && check_slot(&stem).is_ok())
+            (path.extension().is_some_and(|x| x == ext) && check_slot(&stem).is_ok())
                 .then_some(stem)
         })
         .collect();
