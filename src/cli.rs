@@ -1172,13 +1172,46 @@ fn graph(id: &str, dir: &SceneDir) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `replay NAME` of a game its journal alone stands for (a new game before
+/// its first checkpoint): its commands replayed from the seed of the
+/// journal's head, every fingerprint the journal holds compared. Refused,
+/// as `play --load` refuses it, when it does not load.
+fn replay_journal(name: &str, saves: &std::path::Path, scenes: &[Arc<Scene>]) -> Result<ExitCode> {
+    save::load(saves, name, scenes)?;
+    let (report, shown, seed, changed) = save::replay_journal(saves, name, scenes)?;
+    let mut out = std::io::stdout().lock();
+    if changed {
+        writeln!(
+            out,
+            "note: the battle (or its rules) has changed since this game's journal was begun"
+        )
+        .map_err(stdout_error)?;
+    }
+    if report.reproduces() {
+        writeln!(
+            out,
+            "ok: {} commands of the journal {shown} replayed from seed {seed}; every fingerprint it holds is reproduced exactly (the game has no slot yet)",
+            report.ran
+        )
+        .map_err(stdout_error)?;
+        Ok(ExitCode::SUCCESS)
+    } else {
+        writeln!(out, "{shown}: replay differs: {}", report.describe()).map_err(stdout_error)?;
+        Ok(ExitCode::from(1))
+    }
+}
+
 fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitCode> {
     let scenes = load_scenes(dir)?;
-    let path = if target.ends_with(".ron") || target.contains(std::path::MAIN_SEPARATOR) {
-        PathBuf::from(target)
-    } else {
+    let named = !(target.ends_with(".ron") || target.contains(std::path::MAIN_SEPARATOR));
+    let path = if named {
         save::slot_path(saves, target)?
+    } else {
+        PathBuf::from(target)
     };
+    if named && !path.exists() && save::journal_only(saves, target) {
+        return replay_journal(target, saves, &scenes);
+    }
     let file = save::read(&path)?;
     // One rule with `play --load`: a save the game would refuse to load is
     // refused here too, with the same words (exit 2); one it loads is

@@ -122,6 +122,10 @@ struct Job {
     /// the game's autosave waiting for its checkpoint is not (see
     /// `Writer::run`).
     leaving: bool,
+    /// The game's state is what its log gives from its start (its undo
+    /// history goes back to the first command): a journal made for it now
+    /// begins with a head and holds the whole game.
+    from_start: bool,
 }
 
 /// A job's outcome.
@@ -163,9 +167,15 @@ struct Writer {
     pending: Option<Job>,
     /// Autosaves between turns since the last checkpoint.
     since: usize,
-    /// The last [`Writer::journal`] opened the journal (a new game or
-    /// session): its first autosave is a checkpoint.
+    /// The last [`Writer::journal`] opened the journal (a game loaded,
+    /// played on in a new session): its first autosave is a checkpoint.
+    /// Not when it made the journal, with a head, for a game from its
+    /// start: the journal is the game until its first checkpoint.
     opened_now: bool,
+    /// The game (folder, name) whose journal, made with a head this
+    /// session, stands for it: no slot of it was written since. The idle
+    /// second writes no slot for it (see [`Writer::idle`]).
+    journal_only: Option<(PathBuf, String)>,
     /// A checkpoint written late that failed, not yet told.
     deferred: Option<SaveError>,
     /// The state of the last job taken in.
@@ -244,8 +254,20 @@ impl Writer {
                 let _ = old.sync();
             }
             // On the writer thread a new journal is synced with the rest.
-            self.journal = Journal::open_synced(&job.dir, &job.header.game, !self.group).ok();
-            self.opened_now = true;
+            // A game from its start gets a journal with a head, if one is
+            // made now.
+            let head = job.from_start.then(|| journal::Head::of(&job.header));
+            let (dir, game) = (&job.dir, &job.header.game);
+            self.journal = Journal::open_headed(dir, game, !self.group, head.as_ref()).ok();
+            // The journal is the game until its first checkpoint when it
+            // was made now, with a head; otherwise the first autosave
+            // after opening it is a checkpoint.
+            let alone = (self.journal.as_ref()).is_some_and(Journal::is_new_with_head);
+            self.opened_now = !alone;
+            self.journal_only = alone.then(|| this.clone());
+            if alone {
+                self.since = 0;
+            }
             // The journal keeps what of its records agrees with the log
             // and transcript (a game played on in a new session), and cuts
             // the rest at its first append.
@@ -384,6 +406,12 @@ impl Writer {
         // resume point alike.
         let scene = &job.header.scene;
         super::write_checked(&job.dir, &job.path, &file, &text, scene, sync)?;
+        if (self.journal_only.as_ref())
+            .is_some_and(|(dir, game)| *dir == job.dir && *game == job.header.game)
+        {
+            // A slot of the game is written: listed and loaded by it now.
+            self.journal_only = None;
+        }
         if marked && let Some(journal) = self.journal.as_mut() {
             // Older slots stop reading on where this one's turn starts.
             let from = journal.turn_start();
@@ -433,15 +461,37 @@ impl Writer {
         result
     }
 
-    /// Whether autosaves wait for their sync.
+    /// Whether autosaves wait for their sync (or a slot for its
+    /// checkpoint, but for a game its journal stands for).
     fn waiting(&self) -> bool {
-        !self.unsynced.is_empty() || self.pending.is_some()
+        !self.unsynced.is_empty()
+            || (self.pending.is_some() && !self.journal_stands_for_pending())
+            || self.journal.as_ref().is_some_and(Journal::is_unsynced)
+    }
+
+    /// The autosave waiting for its checkpoint is of the game whose journal
+    /// stands for it (made with a head this session, no slot since).
+    fn journal_stands_for_pending(&self) -> bool {
+        (self.pending.as_ref()).is_some_and(|p| {
+            (self.journal_only.as_ref())
+                .is_some_and(|(dir, game)| *dir == p.dir && *game == p.header.game)
+        })
     }
 
     /// The writer has had no job for [`SYNC_EVERY`], or the session ends:
-    /// the slot waiting for its checkpoint is written and everything synced.
+    /// the slot waiting for its checkpoint is written and everything
+    /// synced. Not the slot of a game whose journal stands for it (a new
+    /// game before its first checkpoint): the journal, synced here, is
+    /// already the whole game from its head, listed and loaded as a slot
+    /// at the game's start would be, and a load replays the game's
+    /// commands from its seed either way. The slot would cost the writer
+    /// what a checkpoint does (most of a short game's writing) and change
+    /// nothing a load gives; it comes at the checkpoint that is due (every
+    /// [`CHECKPOINT_EVERY`] turns), before `save`, or as the resume point.
     fn idle(&mut self) {
-        self.write_pending(true);
+        if !self.journal_stands_for_pending() {
+            self.write_pending(true);
+        }
         self.sync_pending();
     }
 
@@ -792,6 +842,7 @@ impl Autosaver {
             said,
             journaled,
             leaving: false,
+            from_start: undo.first().is_some_and(|s| s.log_len == 0),
         })
     }
 

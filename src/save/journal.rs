@@ -15,7 +15,7 @@
 //! the fingerprint of the state before command N (`N HEX`), `t` text added
 //! to the transcript, `r` the transcript started afresh, `s` a checkpoint
 //! (a slot that names the journal) was written for the turn whose records
-//! start at byte N. Records
+//! start at byte N, `h` the journal's head (below). Records
 //! are only ever appended: what a slot names is never rewritten, so every
 //! autosave stays loadable while the game goes on, and a game that goes on
 //! from an older autosave appends `k` and `r` records and its own commands
@@ -33,6 +33,16 @@
 //! whose records were written, and an older slot still stops where the
 //! next one takes over. The `s` record goes in after its slot is written:
 //! a kill between the two leaves the older slot reading on to the end.
+//!
+//! A journal made for a new game (header `xiaoling journal 2`) starts with
+//! a head record (`h`, its [`Head`]: battle and its hashes, role, seed,
+//! policies, the game's name), and its records hold every command from the
+//! game's start: the journal alone is the game, as a slot at its start that
+//! names it would be. The writer writes no slot at the new game's first
+//! autosave (see `autosave.rs`); until its first checkpoint the game is
+//! listed, found and loaded through its journal ([`read_game`]), read
+//! through every whole record to the last. A journal of header
+//! `xiaoling journal 1` has no head and is read as before.
 
 use super::SavedCommand;
 use super::hash::Fnv;
@@ -40,8 +50,56 @@ use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The journal's first line.
+/// The first line of a journal without a head.
 const HEADER: &str = "xiaoling journal 1\n";
+/// The first line of a journal whose first record is its [`Head`].
+const HEADER_2: &str = "xiaoling journal 2\n";
+/// A head record longer than this is refused unread (a real one is some
+/// 300 bytes).
+const MAX_HEAD_BYTES: usize = 16 * 1024;
+
+/// What a journal's head holds: what a slot's header holds to rebuild the
+/// game from its start (a fresh game of the battle, role, seed and
+/// policies, as replay makes), and the game's name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Head {
+    /// The engine that began the journal.
+    pub engine: String,
+    pub scene: String,
+    /// FNV-1a of the scene file's text, as a save's `scene_hash`.
+    pub scene_hash: u64,
+    /// As a save's `rules_hash`.
+    pub rules_hash: u64,
+    pub role: String,
+    pub seed: u64,
+    pub policies: super::SavedPolicies,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub show_sources: bool,
+    /// The game's name in its folder (the journal's is `NAME.journal`).
+    pub game: String,
+    /// Seconds since the Unix epoch when the journal was begun.
+    pub started_at: u64,
+}
+
+impl Head {
+    /// The head of the game a save's header describes.
+    pub(crate) fn of(header: &super::Header) -> Head {
+        let scene = &header.scene;
+        Head {
+            engine: env!("CARGO_PKG_VERSION").to_string(),
+            scene: scene.id().to_string(),
+            scene_hash: scene.content_hash,
+            rules_hash: super::rules_hash(scene),
+            role: header.role.clone(),
+            seed: header.seed,
+            policies: header.policies,
+            show_sources: header.show_sources,
+            game: header.game.clone(),
+            started_at: header.saved_at,
+        }
+    }
+}
 
 /// The file name of a game's journal.
 pub fn journal_file(game: &str) -> String {
@@ -72,6 +130,8 @@ enum Record {
     Restart,
     /// A checkpoint was written for the turn whose records start here.
     Mark(u64),
+    /// The journal's head: its first record, and only there.
+    Head(Box<Head>),
 }
 
 impl Record {
@@ -83,6 +143,7 @@ impl Record {
             Record::Said(_) => 't',
             Record::Restart => 'r',
             Record::Mark(_) => 's',
+            Record::Head(_) => 'h',
         }
     }
 
@@ -94,6 +155,7 @@ impl Record {
             Record::Said(text) => text.clone(),
             Record::Restart => String::new(),
             Record::Mark(at) => at.to_string(),
+            Record::Head(head) => ron::to_string(head).map_err(|err| err.to_string())?,
         })
     }
 
@@ -162,6 +224,10 @@ fn next_record(bytes: &[u8], at: usize) -> Option<Result<(Record, usize), String
             Ok(at) => Record::Mark(at),
             Err(_) => return bad("is not a place in the journal"),
         },
+        "h" => match ron::from_str::<Head>(text) {
+            Ok(head) => Record::Head(Box::new(head)),
+            Err(_) => return bad("is not a journal's head"),
+        },
         _ => return bad("is of no known kind"),
     };
     Some(Ok((record, at + end + 1)))
@@ -178,21 +244,55 @@ pub struct Replayed {
     pub end: usize,
     /// FNV-1a of the bytes up to `end`.
     pub sum: u64,
+    /// The journal's head (header `xiaoling journal 2`).
+    pub head: Option<Head>,
+}
+
+/// Where a journal's records start, past its header and head (if it has
+/// one), and its head. Err when it does not start as a journal does, or
+/// its head is cut short or damaged.
+fn body_start(bytes: &[u8]) -> Result<(usize, Option<Head>), String> {
+    if bytes.starts_with(HEADER.as_bytes()) {
+        return Ok((HEADER.len(), None));
+    }
+    if !bytes.starts_with(HEADER_2.as_bytes()) {
+        return Err("it does not start as a journal does".into());
+    }
+    let at = HEADER_2.len();
+    // The head's length is looked at before its record is read.
+    let len = (bytes.get(at..).unwrap_or_default())
+        .split(|&b| b == b'\n')
+        .next()
+        .and_then(|line| std::str::from_utf8(line).ok())
+        .and_then(|line| line.strip_prefix("h "))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|len| len.parse::<usize>().ok());
+    match (len, next_record(bytes, at)) {
+        (Some(len), _) if len > MAX_HEAD_BYTES => Err(format!(
+            "its head record is longer than a head ({len} bytes)"
+        )),
+        (_, Some(Ok((Record::Head(head), after)))) => Ok((after, Some(*head))),
+        (_, Some(Err(why))) => Err(format!("its head record is damaged: {why}")),
+        _ => Err("its head record is cut short or damaged".into()),
+    }
 }
 
 /// Reads the records of `bytes` (a whole journal, or the part a save names)
 /// up to the first one cut short. Err when the header is not a journal's or
 /// a whole record says nothing the journal can say.
 fn replay(bytes: &[u8], keep_transcript: usize) -> Result<Replayed, String> {
-    if !bytes.starts_with(HEADER.as_bytes()) {
-        return Err("it does not start as a journal does".into());
-    }
-    let mut out = Replayed::default();
+    let (mut at, head) = body_start(bytes)?;
+    let mut out = Replayed {
+        head,
+        ..Replayed::default()
+    };
     let mut prints = std::collections::BTreeMap::new();
-    let mut at = HEADER.len();
     while let Some(next) = next_record(bytes, at) {
         let (record, after) = next?;
         match record {
+            Record::Head(_) => {
+                return Err(format!("a head record at byte {at} is not at its start"));
+            }
             Record::Command(command) => {
                 if out.log.len() >= super::MAX_LOG {
                     return Err(format!(
@@ -345,6 +445,86 @@ pub fn looks_whole(dir: &Path, journal: &JournalRef) -> Result<(), String> {
     }
 }
 
+/// Whether `game` in `dir` has a journal that begins with a head (header
+/// `xiaoling journal 2`): a game the journal alone can rebuild. Its first
+/// line is read, not the rest: a head cut short or damaged is told when
+/// the head is read ([`read_head`], [`read_game`]).
+pub fn has_head(dir: &Path, game: &str) -> bool {
+    use std::io::Read;
+    let path = dir.join(journal_file(game));
+    if !std::fs::symlink_metadata(&path).is_ok_and(|meta| meta.is_file()) {
+        return false;
+    }
+    let mut first = [0_u8; HEADER_2.len()];
+    std::fs::File::open(&path)
+        .and_then(|mut file| file.read_exact(&mut first))
+        .is_ok_and(|()| first == *HEADER_2.as_bytes())
+}
+
+/// The games of `dir` whose journal begins with a head ([`has_head`]), by
+/// name, in order.
+pub fn headed_games(dir: &Path) -> Vec<String> {
+    let mut names = super::slots::names_with(dir, "journal");
+    names.retain(|name| has_head(dir, name));
+    names
+}
+
+/// The head of the journal of `game` in `dir`, and when the journal was
+/// last written (seconds since the Unix epoch): for the lists of games,
+/// which read no further than the head.
+pub fn read_head(dir: &Path, game: &str) -> Result<(Head, u64), String> {
+    use std::io::Read;
+    let path = dir.join(journal_file(game));
+    let mut bytes = Vec::new();
+    let cap = (HEADER_2.len() + MAX_HEAD_BYTES + 64) as u64;
+    let file = std::fs::File::open(&path)
+        .map_err(|err| format!("its journal {} cannot be read: {err}", path.display()))?;
+    let written = (file.metadata().and_then(|meta| meta.modified()).ok())
+        .and_then(|at| at.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |since| since.as_secs());
+    file.take(cap)
+        .read_to_end(&mut bytes)
+        .map_err(|err| format!("its journal {} cannot be read: {err}", path.display()))?;
+    match body_start(&bytes)? {
+        (_, Some(head)) => {
+            check_head(&head, game)?;
+            Ok((head, written))
+        }
+        (_, None) => Err("its journal has no head".into()),
+    }
+}
+
+/// A head that names another game than its file's is refused.
+fn check_head(head: &Head, game: &str) -> Result<(), String> {
+    if head.game != game {
+        return Err(format!(
+            "its journal's head names the game `{}`, not `{game}`",
+            head.game
+        ));
+    }
+    Ok(())
+}
+
+/// A game from its journal alone: its head, and what every whole record
+/// gives, through to the last (marks of checkpoints are passed over: no
+/// slot of the game is read). Err says why the journal does not give one.
+pub fn read_game(dir: &Path, game: &str) -> Result<(Head, Replayed), String> {
+    let path = dir.join(journal_file(game));
+    let bytes =
+        crate::files::read_capped(&path, super::MAX_JOURNAL_BYTES).map_err(|err| match err {
+            crate::files::ReadError::Missing => {
+                format!("its journal {} is missing", path.display())
+            }
+            other => format!("its journal {} cannot be read: {other}", path.display()),
+        })?;
+    let mut replayed = replay(&bytes, super::MAX_TRANSCRIPT_BYTES)?;
+    let Some(head) = replayed.head.take() else {
+        return Err("its journal has no head".into());
+    };
+    check_head(&head, game)?;
+    Ok((head, replayed))
+}
+
 /// An open journal, appended to by the save writer.
 pub struct Journal {
     dir: PathBuf,
@@ -366,6 +546,9 @@ pub struct Journal {
     /// first append compares them with the writer's: a game played on in a
     /// new session does not write its commands again.
     opened: Option<Opened>,
+    /// The file was made now, with a head: its records will hold the
+    /// game from its start.
+    new_with_head: bool,
 }
 
 /// What a journal held when it was opened.
@@ -389,6 +572,19 @@ impl Journal {
     /// [`Journal::open`]; a new journal is synced only when `sync` says
     /// so (otherwise at the next [`Journal::sync`], with the records).
     pub fn open_synced(dir: &Path, game: &str, sync: bool) -> std::io::Result<Journal> {
+        Journal::open_headed(dir, game, sync, None)
+    }
+
+    /// [`Journal::open_synced`]; a new journal begins with `head` when
+    /// there is one (header `xiaoling journal 2`). For a game whose state
+    /// is what its log gives from its start: the records the writer then
+    /// appends hold every command from the first.
+    pub fn open_headed(
+        dir: &Path,
+        game: &str,
+        sync: bool,
+        head: Option<&Head>,
+    ) -> std::io::Result<Journal> {
         let file = journal_file(game);
         let path = dir.join(&file);
         let existing = match std::fs::symlink_metadata(&path) {
@@ -438,30 +634,41 @@ impl Journal {
                         transcript: replayed.transcript,
                         checkpoints: replayed.checkpoints,
                     }),
+                    new_with_head: false,
                 })
             }
             None => {
                 // Not a journal (or none): a new one, written whole first.
-                let header = HEADER.as_bytes();
-                crate::files::write_atomic_checked_synced(dir, &path, header, &|_| Ok(()), sync)
+                let mut start = Vec::new();
+                match head {
+                    Some(head) => {
+                        start.extend_from_slice(HEADER_2.as_bytes());
+                        Record::Head(Box::new(head.clone()))
+                            .encode(&mut start)
+                            .map_err(std::io::Error::other)?;
+                    }
+                    None => start.extend_from_slice(HEADER.as_bytes()),
+                }
+                crate::files::write_atomic_checked_synced(dir, &path, &start, &|_| Ok(()), sync)
                     .map_err(|err| match err {
                         crate::files::WriteError::Io(err) => err,
                         crate::files::WriteError::Refused(why) => std::io::Error::other(why),
                     })?;
                 let handle = std::fs::OpenOptions::new().append(true).open(&path)?;
                 let mut sum = Fnv::default();
-                sum.bytes(HEADER.as_bytes());
+                sum.bytes(&start);
                 Ok(Journal {
                     dir: dir.to_path_buf(),
                     file,
                     handle,
-                    len: HEADER.len() as u64,
+                    len: start.len() as u64,
                     sum,
                     log_len: 0,
                     said: 0,
                     unsynced: !sync,
-                    turn_start: HEADER.len() as u64,
+                    turn_start: start.len() as u64,
                     opened: None,
+                    new_with_head: head.is_some(),
                 })
             }
         }
@@ -629,6 +836,17 @@ impl Journal {
         Ok(())
     }
 
+    /// The file was made by this opening, with a head
+    /// ([`Journal::open_headed`]).
+    pub fn is_new_with_head(&self) -> bool {
+        self.new_with_head
+    }
+
+    /// Records were written and not yet synced.
+    pub fn is_unsynced(&self) -> bool {
+        self.unsynced
+    }
+
     /// Syncs records written without it ([`Journal::append_synced`]).
     pub fn sync(&mut self) -> std::io::Result<()> {
         if self.unsynced {
@@ -700,6 +918,99 @@ mod tests {
         bytes[HEADER.len() + 3] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
         assert!(read_ref(&dir, &first).unwrap_err().contains("checksum"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn head(game: &str) -> Head {
+        Head {
+            engine: "0.1.0".into(),
+            scene: "battle".into(),
+            scene_hash: 1,
+            rules_hash: 2,
+            role: "zhang".into(),
+            seed: 3,
+            policies: crate::save::SavedPolicies {
+                others: crate::save::SavedPolicy::Historical,
+                player: None,
+            },
+            show_sources: true,
+            game: game.into(),
+            started_at: 4,
+        }
+    }
+
+    #[test]
+    fn a_journal_with_a_head_gives_it_back_and_a_head_cut_or_damaged_anywhere_is_told() {
+        let dir = std::env::temp_dir().join(format!("xl-journal-head-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut journal = Journal::open_headed(&dir, "g", true, Some(&head("g"))).unwrap();
+        assert!(journal.is_new_with_head());
+        let log: Vec<SavedCommand> = (0..3).map(order).collect();
+        let at = journal
+            .append(&log, 0, &[(1, 7)], true, "one\n")
+            .unwrap()
+            .unwrap();
+        assert!(has_head(&dir, "g"));
+        assert_eq!(headed_games(&dir), vec!["g".to_string()]);
+        assert_eq!(read_head(&dir, "g").unwrap().0, head("g"));
+        let (got, game) = read_game(&dir, "g").unwrap();
+        assert_eq!(got, head("g"));
+        assert_eq!((game.log, game.transcript), (log.clone(), "one\n".into()));
+        // A slot naming it reads it too; opened again, it is kept as it is.
+        assert_eq!(read_ref(&dir, &at).unwrap().checkpoints, vec![(1, 7)]);
+        let again = Journal::open_headed(&dir, "g", true, Some(&head("other"))).unwrap();
+        assert!(!again.is_new_with_head());
+        drop(again);
+        // The head of another game's file is refused.
+        let path = dir.join("g.journal");
+        std::fs::copy(&path, dir.join("h.journal")).unwrap();
+        assert!(
+            read_game(&dir, "h")
+                .unwrap_err()
+                .contains("names the game `g`")
+        );
+
+        // Cut anywhere inside its head, or a byte of it changed: an error
+        // that names the head, never a panic, and never a game.
+        let bytes = std::fs::read(&path).unwrap();
+        let (end, _) = body_start(&bytes).unwrap();
+        let sum_end = HEADER_2.len()
+            + bytes[HEADER_2.len()..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .unwrap();
+        for cut in HEADER_2.len()..end {
+            std::fs::write(&path, &bytes[..cut]).unwrap();
+            let why = read_game(&dir, "g").unwrap_err();
+            assert!(why.contains("head record"), "{cut}: {why}");
+            assert!(read_head(&dir, "g").is_err(), "{cut}");
+        }
+        for at in HEADER_2.len()..end {
+            let mut changed = bytes.clone();
+            changed[at] ^= 0x20;
+            std::fs::write(&path, &changed).unwrap();
+            match read_game(&dir, "g") {
+                Err(why) => assert!(why.contains("head"), "{at}: {why}"),
+                // Only a hex letter of the record's sum in the other case
+                // reads the same: the same head.
+                Ok((got, _)) => {
+                    assert!(bytes[at].is_ascii_hexdigit() && at < sum_end, "{at}");
+                    assert_eq!(got, head("g"), "{at}");
+                }
+            }
+        }
+        // A head record anywhere but at the start is refused.
+        let mut twice = bytes.clone();
+        Record::Head(Box::new(head("g")))
+            .encode(&mut twice)
+            .unwrap();
+        std::fs::write(&path, &twice).unwrap();
+        assert!(
+            read_game(&dir, "g")
+                .unwrap_err()
+                .contains("not at its start")
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

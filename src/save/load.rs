@@ -272,17 +272,144 @@ impl std::fmt::Display for LoadNotice {
 
 pub fn load(dir: &Path, slot: &str, scenes: &[Arc<Scene>]) -> Result<Loaded, SaveError> {
     let path = slot_path(dir, slot)?;
-    let file = read(&path)?;
+    let file = match read(&path) {
+        // A game whose journal is the whole of it (a new game before its
+        // first checkpoint) is loaded by its name from the journal.
+        Err(SaveError::Missing(..)) if journal_only(dir, slot) => {
+            return load_journal(dir, slot, scenes);
+        }
+        other => other?,
+    };
     let mut loaded = restore(&path.display().to_string(), file, scenes)?;
     // A game goes on under its name from its own resume point or autosaves.
     // From any other save (one made with `save NAME`) it goes on as a game
     // of its own, so its saves never write over the later ones of the game
     // it was saved from.
     let name = loaded.game.name().to_string();
-    if !own_slot(&name, slot) && slot_names(dir).iter().any(|s| own_slot(&name, s)) {
+    if !own_slot(&name, slot)
+        && (slot_names(dir).iter().any(|s| own_slot(&name, s)) || journal::has_head(dir, &name))
+    {
         loaded.game.set_name(unused_name(dir, &name));
     }
     Ok(loaded)
+}
+
+/// Whether `name` is a game of `dir` that its journal alone stands for: a
+/// journal with a head ([`journal::has_head`]), and no slot of the game's
+/// own (resume point or autosave) beside it. Listed, found and loaded by
+/// its name as a slot at the game's start naming the journal would be.
+pub fn journal_only(dir: &Path, name: &str) -> bool {
+    check_slot(name).is_ok()
+        && journal::has_head(dir, name)
+        && !slot_names(dir).iter().any(|slot| own_slot(name, slot))
+}
+
+/// What a game's journal gives when it is the whole game
+/// ([`journal_only`]): its head's fresh game, with every command of its
+/// whole records replayed from the seed, checked against the journal's
+/// fingerprints as a slot's are.
+struct FromJournal {
+    shown: String,
+    head: journal::Head,
+    game: Game,
+    report: ReplayReport,
+    changed: Option<Changed>,
+    transcript: String,
+    commands: usize,
+}
+
+/// Reads the game `name` of `dir` from its journal alone and replays it:
+/// as a slot at the game's start that names the journal loads (it reads
+/// on through the records to the last whole one). On the battle as it was,
+/// the game stops before the first command whose fingerprint differs or
+/// that does not run (as a slot's later turns do); on a battle changed
+/// since, or `all`, every command is replayed up to one that does not run,
+/// and `report` says where it parted.
+fn from_journal(
+    dir: &Path,
+    name: &str,
+    scenes: &[Arc<Scene>],
+    all: bool,
+) -> Result<FromJournal, SaveError> {
+    let shown = dir.join(journal::journal_file(name)).display().to_string();
+    let (head, replayed) =
+        journal::read_game(dir, name).map_err(|why| SaveError::Damaged(shown.clone(), why))?;
+    let scene = find_scene(&shown, &head.scene, scenes)?;
+    let mut game = fresh_of(
+        &shown,
+        &scene,
+        (&head.role, head.seed, head.policies),
+        head.show_sources,
+        &head.game,
+    )?;
+    let changed = changed_of(&scene, head.scene_hash, head.rules_hash);
+    let (log, prints) = (&replayed.log, &replayed.checkpoints);
+    let mut report = replay_log(&mut game, log, prints, 0, !all && changed.is_none());
+    // No state was saved to compare the end with: the fingerprints are
+    // the check.
+    report.same_end = true;
+    Ok(FromJournal {
+        shown,
+        head,
+        game,
+        report,
+        changed,
+        transcript: bounded_transcript(&replayed.transcript, MAX_TRANSCRIPT_BYTES),
+        commands: replayed.log.len(),
+    })
+}
+
+/// [`load`] of a game its journal alone stands for ([`journal_only`]).
+fn load_journal(dir: &Path, name: &str, scenes: &[Arc<Scene>]) -> Result<Loaded, SaveError> {
+    let got = from_journal(dir, name, scenes, false)?;
+    let notice = got.changed.map(|what| LoadNotice::Changed {
+        shown: got.shown.clone(),
+        what,
+        scene: got.head.scene.clone(),
+        commands: got.commands,
+        report: (!got.report.reproduces()).then(|| got.report.describe()),
+    });
+    Ok(Loaded {
+        game: got.game,
+        transcript: got.transcript,
+        notice,
+    })
+}
+
+/// What `replay` checks of a game its journal alone stands for: its
+/// commands replayed from the seed of its head, every fingerprint of the
+/// journal compared (on a battle changed since too); and its journal's
+/// shown path, seed and whether the battle changed.
+pub fn replay_journal(
+    dir: &Path,
+    name: &str,
+    scenes: &[Arc<Scene>],
+) -> Result<(ReplayReport, String, u64, bool), SaveError> {
+    let got = from_journal(dir, name, scenes, true)?;
+    Ok((got.report, got.shown, got.head.seed, got.changed.is_some()))
+}
+
+/// The scene of id `id` among `scenes`, or which there are.
+fn find_scene(shown: &str, id: &str, scenes: &[Arc<Scene>]) -> Result<Arc<Scene>, SaveError> {
+    scenes
+        .iter()
+        .find(|s| s.id() == id)
+        .cloned()
+        .ok_or_else(|| {
+            let ids: Vec<&str> = scenes.iter().map(|s| s.id()).collect();
+            SaveError::UnknownScene(shown.to_string(), id.to_string(), ids.join(", "))
+        })
+}
+
+/// What changed of `scene` since a save (or journal head) with these
+/// hashes was made.
+fn changed_of(scene: &Scene, scene_hash: u64, rules: u64) -> Option<Changed> {
+    match (scene.content_hash == scene_hash, rules_hash(scene) == rules) {
+        (true, true) => None,
+        (false, true) => Some(Changed::Battle),
+        (true, false) => Some(Changed::Rules),
+        (false, false) => Some(Changed::Both),
+    }
 }
 
 /// Whether `slot` is one the game `name` writes itself: its resume point or
@@ -297,18 +424,31 @@ pub(super) fn own_slot(name: &str, slot: &str) -> bool {
 
 /// A fresh game for a save: its scene, role, seed and policies.
 pub(super) fn fresh(shown: &str, scene: &Arc<Scene>, file: &SaveFile) -> Result<Game, SaveError> {
+    let start = (file.role.as_str(), file.seed, file.policies);
+    fresh_of(shown, scene, start, file.show_sources, &file.game)
+}
+
+/// [`fresh`] of its parts: role, seed and policies; the sources setting
+/// and the game's name.
+fn fresh_of(
+    shown: &str,
+    scene: &Arc<Scene>,
+    (role, seed, policies): (&str, u64, SavedPolicies),
+    show_sources: bool,
+    name: &str,
+) -> Result<Game, SaveError> {
     let (game, _) = Game::with_policies(
         Arc::clone(scene),
-        &file.role,
-        file.seed,
-        file.policies.others.into(),
-        file.policies.player.map(Into::into),
+        role,
+        seed,
+        policies.others.into(),
+        policies.player.map(Into::into),
     )
     .map_err(|err| SaveError::Damaged(shown.to_string(), err.to_string()))?;
     let mut game = game;
-    game.show_sources(file.show_sources);
-    if check_slot(&file.game).is_ok() {
-        game.set_name(file.game.clone());
+    game.show_sources(show_sources);
+    if check_slot(name).is_ok() {
+        game.set_name(name.to_string());
     }
     Ok(game)
 }
@@ -359,21 +499,7 @@ fn go_on(shown: &str, loaded: &mut Loaded, own: &SaveFile, later: Later) {
     }
     let start = if from_save { own.log.len() } else { 0 };
     let game = fresh_game.as_mut().unwrap_or(&mut loaded.game);
-    let mut prints = later.checkpoints.iter().peekable();
-    for (i, command) in later.log.iter().enumerate().skip(start) {
-        while prints.next_if(|(at, _)| *at < i).is_some() {}
-        if let Some((_, print)) = prints.next_if(|(at, _)| *at == i)
-            && fingerprint(&game.snapshot(), &scene) != *print
-        {
-            break;
-        }
-        let ran = command
-            .to_command(&scene)
-            .and_then(|command| game.run(&command));
-        if ran.is_err() {
-            break;
-        }
-    }
+    replay_log(game, &later.log, &later.checkpoints, start, true);
     if let Some(game) = fresh_game {
         if game.log().len() < later.log.len() {
             // Not all of it ran: the save's own game stands.
@@ -393,28 +519,13 @@ fn restore_own(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
         ));
     }
     check_bounds(&file).map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
-    let scene = scenes
-        .iter()
-        .find(|s| s.id() == file.scene)
-        .cloned()
-        .ok_or_else(|| {
-            let ids: Vec<&str> = scenes.iter().map(|s| s.id()).collect();
-            SaveError::UnknownScene(shown.to_string(), file.scene.clone(), ids.join(", "))
-        })?;
+    let scene = find_scene(shown, &file.scene, scenes)?;
     let mut game = fresh(shown, &scene, &file)?;
     let report = replay(&mut game, &file);
     if file.damaged {
         return damaged(shown, game, &report, file);
     }
-    let changed = match (
-        scene.content_hash == file.scene_hash,
-        rules_hash(&scene) == file.rules_hash,
-    ) {
-        (true, true) => None,
-        (false, true) => Some(Changed::Battle),
-        (true, false) => Some(Changed::Rules),
-        (false, false) => Some(Changed::Both),
-    };
+    let changed = changed_of(&scene, file.scene_hash, file.rules_hash);
     if let Some(what) = changed {
         let notice = LoadNotice::Changed {
             shown: shown.to_string(),
@@ -540,30 +651,9 @@ impl ReplayReport {
 /// fingerprints, and the end with its saved state.
 pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
     let scene = game.scene_arc();
-    let mut report = ReplayReport {
-        ran: 0,
-        failed: None,
-        diverged_at: None,
-        same_end: false,
-        end_difference: None,
-    };
-    let mut checkpoints = file.checkpoints.iter().peekable();
-    for (i, command) in file.log.iter().enumerate() {
-        while checkpoints.next_if(|(at, _)| *at < i).is_some() {}
-        if let Some((_, saved)) = checkpoints.next_if(|(at, _)| *at == i)
-            && report.diverged_at.is_none()
-            && fingerprint(&game.snapshot(), &scene) != *saved
-        {
-            report.diverged_at = Some((i, game.turn()));
-        }
-        let ran = command
-            .to_command(&scene)
-            .and_then(|command| game.run(&command));
-        if let Err(err) = ran {
-            report.failed = Some((i, err.to_string()));
-            return report;
-        }
-        report.ran += 1;
+    let mut report = replay_log(game, &file.log, &file.checkpoints, 0, false);
+    if report.failed.is_some() {
+        return report;
     }
     match SavedState::of(&game.snapshot(), &scene) {
         Ok(end) => {
@@ -579,6 +669,52 @@ pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
             }
         }
         Err(why) => report.end_difference = Some(why),
+    }
+    report
+}
+
+/// Runs commands `from..` of `log` on `game` (which stands after the
+/// first `from`), comparing the state before each with its fingerprint in
+/// `prints` (command index, fingerprint; in order) where there is one.
+/// Stops at the first command that does not run; with `stop_at_parting`,
+/// also before the first whose fingerprint differs (the turns after a
+/// save, a journal's game). `same_end` is left false: the caller compares
+/// the end, if it has a state to compare it with.
+fn replay_log(
+    game: &mut Game,
+    log: &[SavedCommand],
+    prints: &[(usize, u64)],
+    from: usize,
+    stop_at_parting: bool,
+) -> ReplayReport {
+    let scene = game.scene_arc();
+    let mut report = ReplayReport {
+        ran: 0,
+        failed: None,
+        diverged_at: None,
+        same_end: false,
+        end_difference: None,
+    };
+    let mut prints = prints.iter().peekable();
+    for (i, command) in log.iter().enumerate().skip(from) {
+        while prints.next_if(|(at, _)| *at < i).is_some() {}
+        if let Some((_, print)) = prints.next_if(|(at, _)| *at == i)
+            && report.diverged_at.is_none()
+            && fingerprint(&game.snapshot(), &scene) != *print
+        {
+            report.diverged_at = Some((i, game.turn()));
+            if stop_at_parting {
+                return report;
+            }
+        }
+        let ran = command
+            .to_command(&scene)
+            .and_then(|command| game.run(&command));
+        if let Err(err) = ran {
+            report.failed = Some((i, err.to_string()));
+            return report;
+        }
+        report.ran += 1;
     }
     report
 }

@@ -560,10 +560,15 @@ pub fn autosave_slot(game: &Game, why: &str) -> String {
 
 /// A name for a new game in `dir`: `base`, or `base-2`, `base-3`… the
 /// first that no slot of the folder uses, as a resume point or as the stem
-/// of autosaves, so the new game writes over none of an older one's.
+/// of autosaves, and no journal (a game its journal alone stands for, see
+/// [`journal_only`], has no slot yet), so the new game writes over none of
+/// an older one's.
 pub fn unused_name(dir: &Path, base: &str) -> String {
     let slots = slot_names(dir);
-    let taken = |name: &str| slots.iter().any(|slot| own_slot(name, slot));
+    let taken = |name: &str| {
+        slots.iter().any(|slot| own_slot(name, slot))
+            || std::fs::symlink_metadata(dir.join(journal::journal_file(name))).is_ok()
+    };
     if !taken(base) {
         return base.to_string();
     }

@@ -68,6 +68,12 @@ pub fn slot_path(dir: &Path, slot: &str) -> Result<PathBuf, SaveError> {
 
 /// Slot names in the folder (for Tab completion).
 pub fn slot_names(dir: &Path) -> Vec<String> {
+    names_with(dir, "ron")
+}
+
+/// The plain names (as [`check_slot`] allows) of the folder's files that
+/// end in `.EXT`, in order.
+pub(crate) fn names_with(dir: &Path, ext: &str) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -76,7 +82,7 @@ pub fn slot_names(dir: &Path) -> Vec<String> {
         .filter_map(|e| {
             let path = e.path();
             let stem = path.file_stem()?.to_string_lossy().to_string();
-            (path.extension().is_some_and(|x| x == "ron") && check_slot(&stem).is_ok())
+            (path.extension().is_some_and(|x| x == ext) && check_slot(&stem).is_ok())
                 .then_some(stem)
         })
         .collect();
@@ -160,8 +166,11 @@ pub struct SlotInfo {
     pub summary: Result<SlotSummary, String>,
 }
 
-/// Every slot in the folder, readable or not. A missing folder has no
-/// slots; an unreadable one is an error.
+/// Every slot in the folder, readable or not, and each game its journal
+/// alone stands for ([`super::journal_only`]: a new game before its first
+/// checkpoint), as a slot of the game's name that loading reads on from
+/// its start (`follows`, at the time its journal was last written). A
+/// missing folder has no slots; an unreadable one is an error.
 pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
     if let Err(err) = std::fs::read_dir(dir)
         && err.kind() != std::io::ErrorKind::NotFound
@@ -171,7 +180,8 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
             err.to_string(),
         ));
     }
-    Ok(slot_names(dir)
+    let slots = slot_names(dir);
+    let mut rows: Vec<SlotInfo> = slots
         .into_iter()
         .map(|slot| {
             let path = dir.join(format!("{slot}.ron"));
@@ -194,7 +204,37 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
                 .map_err(|err| short_reason(&err));
             SlotInfo { slot, summary }
         })
-        .collect())
+        .collect();
+    // A game is its journal alone when no slot is of it: none at a name of
+    // its own, none that says it is the game's.
+    let of_game = |game: &str, row: &SlotInfo| {
+        super::own_slot(game, &row.slot) || row.summary.as_ref().is_ok_and(|s| s.game == game)
+    };
+    let journals: Vec<SlotInfo> = super::journal::headed_games(dir)
+        .into_iter()
+        .filter(|game| !rows.iter().any(|row| of_game(game, row)))
+        .map(|game| {
+            let summary = super::journal::read_head(dir, &game)
+                .map(|(head, written)| SlotSummary {
+                    scene: head.scene,
+                    role: head.role,
+                    // The start's: `reached` says where loading goes on to.
+                    turn: 0,
+                    saved_at: written.max(head.started_at),
+                    game: head.game,
+                    over: false,
+                    follows: true,
+                })
+                .map_err(|why| short_reason(&SaveError::Damaged(String::new(), why)));
+            SlotInfo {
+                slot: game,
+                summary,
+            }
+        })
+        .collect();
+    rows.extend(journals);
+    rows.sort_by(|a, b| a.slot.cmp(&b.slot));
+    Ok(rows)
 }
 
 /// Why a slot is unreadable, in a few words for the table.

@@ -740,14 +740,20 @@ fn the_binary_saves_lists_loads_and_autosaves() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Saved to slot `a`"), "{out}");
     assert!(out.contains("slot") && out.contains("saved at"), "{out}");
+    // The game's autosave waiting for its first checkpoint is written
+    // before `save` (a new game's journal stood for it until then); the
+    // first autosave, after the first command, got no slot of its own.
     for slot in [
         "a",
-        "false-cry-zhang-chun-1-auto-2",
         "false-cry-zhang-chun-1-auto-3",
         "false-cry-zhang-chun-1",
     ] {
         assert!(dir.join(format!("{slot}.ron")).is_file(), "{slot}: {out}");
     }
+    assert!(
+        !dir.join("false-cry-zhang-chun-1-auto-2.ron").exists(),
+        "{out}"
+    );
     // The table lists each slot with its battle, role and turn.
     let table_line = out
         .lines()
@@ -760,13 +766,13 @@ fn the_binary_saves_lists_loads_and_autosaves() {
     // `--load` continues where the save left off; `load` in the REPL too.
     let (code, out, err) = run_bin(
         &["play", "--load", "a", "--saves", &saves],
-        "\nload false-cry-zhang-chun-1-auto-2\nundo\nundo\nquit\n",
+        "\nload false-cry-zhang-chun-1-auto-3\nundo\nundo\nundo\nquit\n",
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Turn 1 · 16:15"), "{out}");
     assert!(out.contains("Turn 2 · 16:30"), "{out}");
     assert!(
-        out.contains("Loaded slot `false-cry-zhang-chun-1-auto-2`"),
+        out.contains("Loaded slot `false-cry-zhang-chun-1-auto-3`"),
         "{out}"
     );
     assert!(out.contains("Nothing to undo"), "{out}");
@@ -1276,6 +1282,21 @@ fn replay_exits_zero_when_reproduced_and_names_the_first_difference_when_not() {
 
 // ---------------------------------------------------------- killed mid-save
 
+/// The binary playing false-cry as Zhang Chun (`seed`) into the folder
+/// `saves`, its input a pipe to write to, its output thrown away: a game
+/// to kill.
+fn spawn_to_kill(seed: u64, saves: &str) -> std::process::Child {
+    Process::new(common::bin())
+        .args(["play", "--scene", "false-cry", "--role", "zhang-chun"])
+        .args(["--seed", &seed.to_string(), "--saves", saves])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn")
+}
+
 #[test]
 fn killing_the_game_while_it_autosaves_in_the_background_never_loses_a_slot() {
     let dir = temp_dir("kill-autosave");
@@ -1297,24 +1318,7 @@ fn killing_the_game_while_it_autosaves_in_the_background_never_loses_a_slot() {
     }
     let mut killed_while_running = 0;
     for round in 0..20 {
-        let mut child = Process::new(common::bin())
-            .args([
-                "play",
-                "--scene",
-                "false-cry",
-                "--role",
-                "zhang-chun",
-                "--seed",
-                &round.to_string(),
-                "--saves",
-                &saves,
-            ])
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn");
+        let mut child = spawn_to_kill(round, &saves);
         let mut stdin = child.stdin.take().expect("stdin");
         let script = script.clone();
         let writer = std::thread::spawn(move || {
@@ -1377,24 +1381,7 @@ fn killing_the_game_while_it_saves_never_loses_a_slot() {
     // 64 ms after the start, when the game is saving slot after slot.
     let rounds = 320;
     for round in 0..rounds {
-        let mut child = Process::new(common::bin())
-            .args([
-                "play",
-                "--scene",
-                "false-cry",
-                "--role",
-                "zhang-chun",
-                "--seed",
-                &round.to_string(),
-                "--saves",
-                &saves,
-            ])
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn");
+        let mut child = spawn_to_kill(round, &saves);
         let mut stdin = child.stdin.take().expect("stdin");
         let script = script.clone();
         let writer = std::thread::spawn(move || {
@@ -2494,11 +2481,14 @@ fn the_saves_table_says_the_turn_loading_reaches() {
 
 /// Four turns of false-cry as Zhang Chun (`seed`) played by the binary
 /// into `dir`, choices answered `1`, then `end` (a `quit`, or nothing):
-/// the game's autosaves, journal and resume point.
+/// the game's autosaves, journal and resume point. A `save` after the
+/// second turn (to `kept`) writes the game's first checkpoint, an autosave
+/// the later turns are read on from: a new game's journal stands for it
+/// until then.
 fn play_turns_piped(dir: &Path, seed: u64, end: &str) {
     let args = common::play_args("false-cry", "zhang-chun", seed, dir);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let input = format!("wait\n1\nwait\n1\nwait\n1\nwait\n{end}");
+    let input = format!("wait\n1\nwait\n1\nsave kept\nwait\n1\nwait\n{end}");
     let (code, _, err) = run_bin(&args, &input);
     assert_eq!(code, 0, "{err}");
 }
@@ -2592,7 +2582,22 @@ fn leaving_writes_the_resume_point_and_every_slot_of_the_game_reaches_its_last_t
             .into_iter()
             .filter(|s| s.starts_with(&format!("{name}-auto-")))
             .collect();
-        assert!(!slots.is_empty(), "the first checkpoint is written");
+        // A new game: its journal stood for it until it was left (no
+        // checkpoint was due), so the resume point is its only slot; the
+        // last autosave's slot is written when the resume point fails.
+        assert_eq!(slots.is_empty(), !refused, "{slots:?}");
+        if !refused {
+            let loaded = save::load(&dir, &name, &scenes).expect("the resume point");
+            assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+            assert_eq!(loaded.game.log(), game.log());
+            assert_eq!(loaded.transcript, transcript.as_str());
+            let offered = save::resume_points(&dir);
+            assert_eq!(offered.len(), 1, "{offered:?}");
+            assert_eq!(offered[0].slot, name);
+            let (code, out, err) = run_bin(&["replay", &name, "--saves", &dir_arg(&dir)], "");
+            assert_eq!(code, 0, "{out}{err}");
+            continue;
+        }
         // Each loads; the newest reads on to the last turn (an older one
         // stops where the next one's turn starts).
         let mut newest = None;
@@ -2607,20 +2612,10 @@ fn leaving_writes_the_resume_point_and_every_slot_of_the_game_reaches_its_last_t
         let (_, slot, loaded) = newest.expect("a slot");
         assert_eq!(loaded.game.log(), game.log(), "{slot} reads on to the end");
         assert_eq!(loaded.transcript, transcript.as_str(), "{slot}");
-        if refused {
-            // The last autosave's own slot holds the last turn.
-            let last = save::autosave_slot(&game, "turn");
-            let file = save::read(&dir.join(format!("{last}.ron"))).expect("written");
-            assert_eq!(file.log.len(), game.log().len(), "{last}");
-        } else {
-            let loaded = save::load(&dir, &name, &scenes).expect("the resume point");
-            assert_eq!(loaded.game.log(), game.log());
-            let offered = save::resume_points(&dir);
-            assert_eq!(offered.len(), 1, "{offered:?}");
-            assert_eq!(offered[0].slot, name);
-            let (code, out, err) = run_bin(&["replay", &name, "--saves", &dir_arg(&dir)], "");
-            assert_eq!(code, 0, "{out}{err}");
-        }
+        // The last autosave's own slot holds the last turn.
+        let last = save::autosave_slot(&game, "turn");
+        let file = save::read(&dir.join(format!("{last}.ron"))).expect("written");
+        assert_eq!(file.log.len(), game.log().len(), "{last}");
     }
 }
 
@@ -2653,4 +2648,211 @@ fn replay_of_an_autosave_read_on_says_which_turn_it_checked() {
         "an autosave read on: {:?}",
         save::slot_names(&dir)
     );
+}
+
+/// A new game killed before its first checkpoint: its journal (with a head)
+/// is the whole game. No slot is written, not even after the writer's idle
+/// second; the game is listed (`saves`, the start menu), loaded by its name
+/// (`play --load`, `load`, the start menu) at the turn its last whole
+/// records reach, the same game as one played to the end of the same input,
+/// and `replay NAME` proves it. A new game does not take its name. Its head
+/// cut short or damaged is told clearly, never a panic.
+#[test]
+fn killed_before_the_first_checkpoint_a_new_game_loads_from_its_journal() {
+    let scenes = scenes();
+    let dir = temp_dir("kill-first-checkpoint");
+    let whole = temp_dir("kill-first-checkpoint-whole");
+    let saves = dir_arg(&dir);
+    let name = "false-cry-zhang-chun-6";
+    let input = "wait\n1\nwait\n1\nwait\n1\nwait\n1\nwait\n";
+    // The same input played to its end (stdin closed): the game reached.
+    let args = common::play_args("false-cry", "zhang-chun", 6, &whole);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = run_bin(&args, input);
+    assert_eq!(code, 0, "{err}");
+    let mut reached = save::load(&whole, name, &scenes).expect("the resume point");
+    let commands = reached.game.log().len();
+    assert!(commands >= 5, "{commands}");
+
+    // Played again with stdin held open, and killed once its journal holds
+    // every command and the writer has been idle for more than a second.
+    let mut child = spawn_to_kill(6, &saves);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("the turns");
+    let journaled =
+        || save::journal::read_game(&dir, name).is_ok_and(|(_, game)| game.log.len() == commands);
+    let start = std::time::Instant::now();
+    while !journaled() && start.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(journaled(), "the journal holds every command");
+    std::thread::sleep(save::SYNC_EVERY + std::time::Duration::from_millis(500));
+    assert!(child.try_wait().expect("wait").is_none(), "still playing");
+    child.kill().expect("kill");
+    let _ = child.wait();
+    drop(stdin);
+    assert_eq!(save::slot_names(&dir), Vec::<String>::new(), "no slot");
+    assert!(save::journal_only(&dir, name));
+
+    // Listed at the turn loading reaches, and loaded as the game played on.
+    let mut rows = save::list(&dir).expect("list");
+    save::reached(&dir, &mut rows, &scenes);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].slot, name);
+    let summary = rows[0].summary.as_ref().expect("reads");
+    assert_eq!(summary.turn, reached.game.turn(), "{summary:?}");
+    assert_eq!(save::resume_points(&dir).len(), 1);
+    let mut loaded = save::load(&dir, name, &scenes).unwrap_or_else(|err| panic!("{err}"));
+    assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+    assert_eq!(loaded.game.log(), reached.game.log());
+    assert_eq!(state_text(&mut loaded.game), state_text(&mut reached.game));
+    assert!(
+        loaded.transcript.len() > 1000 && reached.transcript.starts_with(&loaded.transcript),
+        "{}",
+        loaded.transcript
+    );
+    // Undo goes back to the game's start.
+    let mut undone = 0;
+    while loaded.game.undo().is_ok() {
+        undone += 1;
+    }
+    assert_eq!(undone, commands);
+    let (code, out, err) = run_bin(&["replay", name, "--saves", &saves], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(&format!("ok: {commands} commands")), "{out}");
+    // A slot of the game that is not there: the journal's game is named.
+    let auto = format!("{name}-auto-1");
+    let (code, _, err) = run_bin(&["play", "--load", &auto, "--saves", &saves], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "Another save of this game loads: `{name}`, turn {}",
+            reached.game.turn()
+        )),
+        "{err}"
+    );
+
+    // A new game of the same battle, role and seed takes another name.
+    let fresh = Game::new(Arc::clone(&find(&scenes, "false-cry")), "zhang-chun", 6)
+        .expect("game")
+        .0;
+    assert_eq!(save::unused_name(&dir, fresh.name()), format!("{name}-2"));
+
+    // From another game's prompt: `saves` lists it, `load` goes on from it.
+    let args = common::play_args("false-cry", "zhang-chun", 7, &dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = run_bin(&args, &format!("saves\nload {name}\nquit\n"));
+    assert_eq!(code, 0, "{err}");
+    let turn = reached.game.turn();
+    let row = (out.lines())
+        .find(|line| line.split_whitespace().next() == Some(name))
+        .unwrap_or_else(|| panic!("no row for {name}: {out}"));
+    assert_eq!(
+        row.split_whitespace().nth(3),
+        Some(turn.to_string().as_str()),
+        "{row}"
+    );
+    assert!(out.contains(&format!("Loaded slot `{name}`")), "{out}");
+    // Leaving it wrote its resume point: the journal no longer stands alone.
+    assert!(dir.join(format!("{name}.ron")).is_file());
+    assert!(!save::journal_only(&dir, name));
+    std::fs::remove_file(dir.join(format!("{name}.ron"))).expect("back to the journal");
+    for slot in save::slot_names(&dir) {
+        std::fs::remove_file(dir.join(format!("{slot}.ron"))).expect("only the journal");
+    }
+    // The other game's, if it wrote one.
+    let _ = std::fs::remove_file(dir.join("false-cry-zhang-chun-7.journal"));
+
+    // The start menu offers it at its turn and goes on from it.
+    let (code, out, err) = run_bin(&["play", "--saves", &saves], "1\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Go on with a game you left?"), "{out}");
+    assert!(out.contains(&format!("turn {turn} (saved")), "{out}");
+    assert!(out.contains(&format!("· turn {turn} ·")), "{out}");
+    std::fs::remove_file(dir.join(format!("{name}.ron"))).expect("back to the journal");
+
+    // Its head cut short, or damaged: a clear error, the game not offered
+    // as loadable, no panic.
+    let path = dir.join(format!("{name}.journal"));
+    let bytes = std::fs::read(&path).expect("journal");
+    let head_end = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(2)
+        .expect("a head")
+        .0;
+    for cut in [20, 25, 60, head_end - 1, head_end] {
+        std::fs::write(&path, &bytes[..cut]).expect("cut");
+        let err = save::load(&dir, name, &scenes).err().expect("refused");
+        assert!(
+            matches!(&err, SaveError::Damaged(_, why) if why.contains("head record")),
+            "{cut}: {err}"
+        );
+        let rows = save::list(&dir).expect("list");
+        assert!(rows.iter().all(|row| row.summary.is_err()), "{rows:?}");
+    }
+    let mut damaged = bytes.clone();
+    damaged[60] ^= 0x01;
+    std::fs::write(&path, &damaged).expect("damage");
+    let (code, _, err) = run_bin(&["play", "--load", name, "--saves", &saves], "quit\n");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a usable xiaoling save"), "{err}");
+    assert!(err.contains("head record"), "{err}");
+    let (code, _, err) = run_bin(&["replay", name, "--saves", &saves], "");
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("head record"), "{err}");
+}
+
+/// A game saved by an engine whose journals had no head (`xiaoling journal
+/// 1`): its autosave (format 5, the game's first checkpoint) and resume
+/// point still load, the autosave read on through the journal to the last
+/// turn; the journal is not taken for a game of its own, and the game
+/// played on appends to it as it is.
+#[test]
+fn a_journal_of_the_first_kind_and_its_slots_still_load() {
+    let scenes = scenes();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/journal-1");
+    let dir = temp_dir("journal-1");
+    for entry in std::fs::read_dir(&fixtures).expect("the fixtures") {
+        let path = entry.expect("an entry").path();
+        std::fs::copy(&path, dir.join(path.file_name().expect("a name"))).expect("copy");
+    }
+    let name = "false-cry-zhang-chun-4";
+    let journal = dir.join(format!("{name}.journal"));
+    let before = std::fs::read(&journal).expect("journal");
+    assert!(before.starts_with(b"xiaoling journal 1\n"));
+    assert!(!save::journal_only(&dir, name));
+    let rows = save::list(&dir).expect("list");
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let mut resume = save::load(&dir, name, &scenes).expect("the resume point");
+    let mut auto = save::load(&dir, &format!("{name}-auto-2"), &scenes).expect("the autosave");
+    let own = save::read(&dir.join(format!("{name}-auto-2.ron"))).expect("reads");
+    // A battle changed since the fixtures were written is replayed on the
+    // new version and says so; the turns past the autosave are then not
+    // read on (as for any slot).
+    if let Some(notice) = resume.notice.as_ref().or(auto.notice.as_ref()) {
+        assert!(
+            notice
+                .to_string()
+                .contains("changed since this save was made"),
+            "{notice}"
+        );
+        return;
+    }
+    assert!(own.log.len() < resume.game.log().len());
+    assert_eq!(auto.game.log(), resume.game.log());
+    assert_eq!(state_text(&mut auto.game), state_text(&mut resume.game));
+    assert_eq!(auto.transcript, resume.transcript);
+    // Played on from the autosave: the journal grows, its first kind kept.
+    let mut game = auto.game;
+    play_out(&mut game, 1);
+    let transcript = save::Transcript::new(auto.transcript);
+    save::Autosaver::inline()
+        .submit(&dir, &format!("{name}-auto-1"), &mut game, &transcript)
+        .expect("autosave");
+    let after = std::fs::read(&journal).expect("journal");
+    assert!(after.len() > before.len() && after.starts_with(&before));
+    let again = save::load(&dir, &format!("{name}-auto-1"), &scenes).expect("loads");
+    assert_eq!(again.game.log(), game.log());
 }
