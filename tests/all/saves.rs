@@ -2247,23 +2247,34 @@ fn a_saved_story_reads_back_by_id_and_refuses_names_the_battle_lacks() {
     assert!(refused.contains("no-such-option"), "{refused}");
 }
 
-#[test]
-fn a_saved_journal_reads_back_as_the_events_told_and_refuses_words_no_event_has() {
-    let mut told = 0;
-    for (scene_id, role) in [
+/// A game of each battle played to its end (seed 3, choices: the first
+/// option), with the battle's id and scene.
+fn finished_games() -> Vec<(&'static str, Arc<Scene>, Game)> {
+    let games = [
         ("false-cry", "zhang-chun"),
         ("broken-bridge", "huang-taiji"),
         ("sarhu", "nurhaci"),
-    ] {
-        let scene = common::scene(scene_id);
-        let (mut game, _) = Game::new(Arc::clone(&scene), role, 3).expect("game");
-        while !game.is_over() {
-            if game.pending().is_some() {
-                game.choose(1).expect("a choice");
-            } else {
-                game.next().expect("a turn");
+    ];
+    (games.into_iter())
+        .map(|(scene_id, role)| {
+            let scene = common::scene(scene_id);
+            let (mut game, _) = Game::new(Arc::clone(&scene), role, 3).expect("game");
+            while !game.is_over() {
+                if game.pending().is_some() {
+                    game.choose(1).expect("a choice");
+                } else {
+                    game.next().expect("a turn");
+                }
             }
-        }
+            (scene_id, scene, game)
+        })
+        .collect()
+}
+
+#[test]
+fn a_saved_journal_reads_back_as_the_events_told_and_refuses_words_no_event_has() {
+    let mut told = 0;
+    for (scene_id, scene, mut game) in finished_games() {
         let snapshot = game.snapshot();
         let journal = &snapshot.story.journal;
         told += journal.len();
@@ -2299,20 +2310,7 @@ fn a_saved_journal_reads_back_as_the_events_told_and_refuses_words_no_event_has(
 /// too.
 #[test]
 fn a_journal_by_ids_reads_back_and_refuses_ids_the_battle_lacks() {
-    for (scene_id, role) in [
-        ("false-cry", "zhang-chun"),
-        ("broken-bridge", "huang-taiji"),
-        ("sarhu", "nurhaci"),
-    ] {
-        let scene = common::scene(scene_id);
-        let (mut game, _) = Game::new(Arc::clone(&scene), role, 3).expect("game");
-        while !game.is_over() {
-            if game.pending().is_some() {
-                game.choose(1).expect("a choice");
-            } else {
-                game.next().expect("a turn");
-            }
-        }
+    for (scene_id, scene, mut game) in finished_games() {
         let snapshot = game.snapshot();
         let state = SavedState::of(&snapshot, &scene).expect("state");
         let story = &state.story;
