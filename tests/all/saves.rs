@@ -2591,6 +2591,48 @@ fn an_autosave_goes_on_past_an_undo_behind_it_and_an_older_one_stops_where_the_n
     assert_eq!(saved_log(&old.game), at_older);
 }
 
+/// An autosave between turns written by an engine of format 5 (its story's
+/// journal in texts) reads on through its journal's later turns as this
+/// engine's format 7 does, and is listed so; at format 4 (or 6) the same
+/// slot stops at its own point.
+#[test]
+fn an_autosave_of_format_5_still_reads_on_and_one_of_format_4_stops() {
+    let (dir, slot, own, reached) = a_game_left_past_its_slot("journal-format-5");
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let path = dir.join(format!("{slot}.ron"));
+    let text = std::fs::read_to_string(&path).expect("the slot");
+    assert!(text.contains(&format!("format: {},", save::FOLLOW_FORMAT)));
+    // Parsed as it is, its journal named but not read in.
+    let mut file: save::SaveFile = ron::from_str(&text).expect("parses");
+    assert!(file.journal.is_some() && !file.state.story.told.is_empty());
+    let snapshot = file.state.to_snapshot(0, &scene).expect("a state");
+    for (format, turn, follows) in [(5, reached, true), (4, own, false), (6, own, false)] {
+        // Formats 4 and 5 in texts; 6 by ids, as this engine writes it.
+        let form = if format < 6 {
+            save::JournalForm::Texts
+        } else {
+            save::JournalForm::Ids
+        };
+        file.format = format;
+        file.state = SavedState::of_form(&snapshot, &scene, form).expect("state");
+        let text = save::to_text(&file).expect("text");
+        assert_eq!(text.contains("told: ["), format == 6, "{format}");
+        assert_eq!(text.contains("journal: [("), format < 6, "{format}");
+        std::fs::write(&path, &text).expect("write");
+        let loaded =
+            save::load(&dir, &slot, &scenes).unwrap_or_else(|err| panic!("{format}: {err}"));
+        assert!(loaded.notice.is_none(), "{format}: {:?}", loaded.notice);
+        assert_eq!(loaded.game.turn(), turn, "format {format}");
+        let listed = save::list(&dir).expect("a listing");
+        let row = (listed.iter())
+            .find(|row| row.slot == slot)
+            .expect("the slot listed");
+        let summary = row.summary.as_ref().expect("it reads");
+        assert_eq!(summary.follows, follows, "format {format}");
+    }
+}
+
 /// A false-cry game left with its autosave `…-auto-1` written at one turn
 /// and four turns in its journal past it (format 5): the folder, the slot,
 /// the slot's own turn and the turn loading it reaches (the last one).
