@@ -81,7 +81,7 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
                 journal::looks_whole(dir, named).map_err(damaged)?;
             }
             Journal::Read => {
-                let (replayed, later) = if file.format >= FOLLOW_FORMAT {
+                let (replayed, later) = if reads_on(file.format) {
                     journal::read_following(dir, named).map_err(damaged)?
                 } else {
                     (journal::read_ref(dir, named).map_err(damaged)?, None)
@@ -100,9 +100,11 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
                 file.checkpoints = replayed.checkpoints;
                 file.transcript = replayed.transcript;
                 file.journal = None;
-                // What it names read in, it is a save like any other of
-                // this engine's (the turns after it are in `later`).
-                file.format = file.format.min(FORMAT);
+                // What it names read in, it is a whole save of its story
+                // journal's form (the turns after it are in `later`).
+                if reads_on(file.format) {
+                    file.format -= 1;
+                }
             }
         }
     }
@@ -460,7 +462,7 @@ fn fresh_of(
 /// replay does not reach the saved state, the saved state is restored without
 /// undo history, and the notice says so.
 ///
-/// An autosave whose journal holds turns played after it (format 5, see
+/// An autosave whose journal holds turns played after it (format 5 or 7, see
 /// [`journal`]) goes on to the last of them, when it loaded as written:
 /// their commands run from its state (or from the seed, when an undo went
 /// back past it), checked against the journal's fingerprints, and stop at
@@ -655,7 +657,9 @@ pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
     if report.failed.is_some() {
         return report;
     }
-    match SavedState::of(&game.snapshot(), &scene) {
+    // The replay's end in the form the save holds its journal in.
+    let form = JournalForm::of(&file.state.story);
+    match SavedState::of_form(&game.snapshot(), &scene, form) {
         Ok(end) => {
             report.same_end = if file.format < 2 {
                 // Format 1 kept the zh-Hant made from zh-Hans in the texts

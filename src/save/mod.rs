@@ -65,15 +65,25 @@ use std::sync::Arc;
 
 /// The save format this engine writes. Format 4 added the journal: an
 /// autosave between turns may keep its commands and transcript in the
-/// game's journal ([`journal`]) instead of in the file.
-pub const FORMAT: u32 = 4;
+/// game's journal ([`journal`]) instead of in the file. Format 6 writes the
+/// story's journal by the scene's ids ([`SavedTelling`]) where 4 and 5
+/// wrote each text told in every language.
+pub const FORMAT: u32 = 6;
 /// The format of an autosave between turns that names a journal whose
 /// records past its own point are the turns played since (this engine
 /// writes it on the autosave writer's thread, and reads on through those
-/// turns when it loads one; see [`journal`]). A format-4 autosave stops at
+/// turns when it loads one; see [`journal`]). A format-6 autosave stops at
 /// its own point. Otherwise the same as [`FORMAT`]; an older engine says
-/// it is too new rather than mistaking the journal's new records.
-pub const FOLLOW_FORMAT: u32 = 5;
+/// it is too new rather than mistaking the journal's new records. Format 5
+/// is the same with the story's journal in texts (as format 4's):
+/// [`reads_on`] says which formats read on.
+pub const FOLLOW_FORMAT: u32 = 7;
+/// Whether an autosave of `format` that names a journal reads on through
+/// the turns it holds past the save's own point: formats 5 (the story's
+/// journal in texts) and 7 (by ids).
+pub fn reads_on(format: u32) -> bool {
+    format == 5 || format >= FOLLOW_FORMAT
+}
 /// The oldest format this engine still reads.
 pub const MIN_FORMAT: u32 = 1;
 /// Autosaves rotate over this many slots.
@@ -274,7 +284,19 @@ impl RngPosition {
 }
 
 impl SavedState {
+    /// The state as this engine saves it (its story's journal by ids).
     pub fn of(snapshot: &Snapshot, scene: &Scene) -> Result<SavedState, String> {
+        SavedState::of_form(snapshot, scene, JournalForm::Ids)
+    }
+
+    /// The state with its story's journal in `form`: as a save of that
+    /// form holds it ([`JournalForm::Texts`] is also what a fingerprint
+    /// hashes).
+    pub fn of_form(
+        snapshot: &Snapshot,
+        scene: &Scene,
+        form: JournalForm,
+    ) -> Result<SavedState, String> {
         let WorldState {
             turn,
             weather,
@@ -298,7 +320,7 @@ impl SavedState {
                 vision: vision.into(),
                 wet_cloth: wet_cloth.clone(),
             },
-            story: SavedStory::of(&snapshot.story, scene),
+            story: SavedStory::of_form(&snapshot.story, scene, form),
             policy_rng: RngPosition::of(&snapshot.policy_rng.0)?,
         })
     }
@@ -350,7 +372,10 @@ impl SavedState {
         ron::ser::to_string_pretty(self, config).unwrap_or_default()
     }
 
-    /// The state's fingerprint, as a save's checkpoints hold it.
+    /// The state's hash. A save's checkpoints hold the hash of the state
+    /// with its journal in texts ([`JournalForm::Texts`], as formats 1 to 5
+    /// saved it, so their fingerprints still check): [`fingerprint`] of the
+    /// game's snapshot, which is this of `SavedState::of_form(.., Texts)`.
     pub fn fingerprint(&self) -> u64 {
         hash::fingerprint(self)
     }

@@ -1,9 +1,12 @@
 //! A game state's fingerprint without converting it: [`state`] walks the
 //! engine's snapshot and makes the serializer calls that its
-//! [`SavedState`](super::SavedState) would, field by field, in the same
-//! order, with the same lengths, variant indices and skipped fields, so the
-//! fingerprint is the same number, bit for bit, as
-//! `SavedState::of(..).fingerprint()` (a test holds it to that on the
+//! [`SavedState`](super::SavedState) would, its story's journal in texts
+//! as formats 1 to 5 saved it, field by field, in the same order, with the
+//! same lengths, variant indices and skipped fields, so the fingerprint is
+//! the same number, bit for bit, as
+//! `SavedState::of_form(.., JournalForm::Texts).fingerprint()` (format 6,
+//! which saves the journal by ids, keeps these fingerprints, so those of
+//! older saves still check; a test holds it to that on the
 //! states of whole games of every battle, and to the same RON text). Nothing
 //! is copied: names are the scene's own strings, told texts are read in
 //! place, the random streams' keys are written in hex on the stack. The

@@ -189,7 +189,7 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
             // as good is one that loads.
             let summary = super::read_file(&path, super::Journal::Look)
                 .map(|f| SlotSummary {
-                    follows: f.journal.is_some() && f.format >= super::FOLLOW_FORMAT,
+                    follows: f.journal.is_some() && super::reads_on(f.format),
                     game: if f.game.is_empty() {
                         crate::story::default_name(&f.scene, &f.role, f.seed)
                     } else {

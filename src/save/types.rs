@@ -11,7 +11,8 @@
 //! and `to_story`, `SavedCommand::of` and `to_command`, …): a word the
 //! scene lacks refuses the state, with the word named.
 
-use crate::scene::resolved::{Named, Slot};
+use crate::scene::raw::Prose;
+use crate::scene::resolved::{FileId, Named, Slot, Slots};
 use crate::scene::{
     Compass, EventId, Fate, MoraleState, Scene, SideId, Text, TpId, UnitId, ZoneId,
 };
@@ -254,8 +255,64 @@ pub struct SavedCourier {
     pub arrives: u32,
 }
 
+/// A told text's value by the scene's ids (format 6 on): numbers as they
+/// are, a name by the id of what it names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SavedValue {
+    Count(u32),
+    About(u32),
+    Rough(u32),
+    Unknown,
+    Side(String),
+    Zone(String),
+    Unit(String),
+    Commander(String),
+    Clock(u32),
+    Turn(u32),
+    Nobody,
+}
+
+/// An event's text as told, by the scene's ids (format 6 on): the event,
+/// which of its text's variants (counted from 0, in the scene's order), and
+/// the value of each placeholder, named as the text writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedTelling {
+    pub turn: u32,
+    pub event: String,
+    pub variant: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<(String, SavedValue)>,
+}
+
+/// How a story's journal is written: by the scene's ids (format 6 on), or
+/// as the texts told, in every language (formats 1 to 5, and the state a
+/// fingerprint hashes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JournalForm {
+    Ids,
+    Texts,
+}
+
+impl JournalForm {
+    /// The form `story` holds its journal in (texts when it tells nothing:
+    /// both forms are alike then but for the empty `journal` written).
+    pub fn of(story: &SavedStory) -> JournalForm {
+        if story.told.is_empty() {
+            JournalForm::Texts
+        } else {
+            JournalForm::Ids
+        }
+    }
+}
+
 /// The story's state: decisions, events, flags, the journal, couriers.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+///
+/// The journal is `journal` (texts, formats 1 to 5) or `told` (ids, format
+/// 6 on), never both. Written by hand so that a story in texts serialises
+/// (and hashes: [`super::hash`]) field for field as formats 1 to 5 did,
+/// `told` left out, and a story in ids leaves out the empty `journal`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SavedStory {
     pub chosen: Vec<(String, String)>,
@@ -263,15 +320,70 @@ pub struct SavedStory {
     pub flags: BTreeSet<String>,
     pub pending: Option<String>,
     pub ended: Option<String>,
+    /// The journal as texts told (formats 1 to 5).
     #[serde(default)]
     pub journal: Vec<(u32, SavedTold)>,
     #[serde(default)]
     pub couriers: Vec<SavedCourier>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default)]
     pub since: BTreeMap<String, u32>,
     /// Orders of the side nobody plays on their way (its doctrine).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub answers: Vec<SavedCourier>,
+    /// The journal by the scene's ids (format 6 on).
+    #[serde(default)]
+    pub told: Vec<SavedTelling>,
+}
+
+impl Serialize for SavedStory {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let SavedStory {
+            chosen,
+            happened,
+            flags,
+            pending,
+            ended,
+            journal,
+            couriers,
+            since,
+            answers,
+            told,
+        } = self;
+        let by_ids = !told.is_empty();
+        let len = 6
+            + usize::from(!by_ids)
+            + usize::from(!since.is_empty())
+            + usize::from(!answers.is_empty())
+            + usize::from(by_ids);
+        let mut st = s.serialize_struct("SavedStory", len)?;
+        st.serialize_field("chosen", chosen)?;
+        st.serialize_field("happened", happened)?;
+        st.serialize_field("flags", flags)?;
+        st.serialize_field("pending", pending)?;
+        st.serialize_field("ended", ended)?;
+        if by_ids {
+            st.skip_field("journal")?;
+        } else {
+            st.serialize_field("journal", journal)?;
+        }
+        st.serialize_field("couriers", couriers)?;
+        if since.is_empty() {
+            st.skip_field("since")?;
+        } else {
+            st.serialize_field("since", since)?;
+        }
+        if answers.is_empty() {
+            st.skip_field("answers")?;
+        } else {
+            st.serialize_field("answers", answers)?;
+        }
+        // Nothing at all when empty: a story in texts ends as before.
+        if by_ids {
+            st.serialize_field("told", told)?;
+        }
+        st.end()
+    }
 }
 
 // ------------------------------------------------------------ conversions
@@ -674,6 +786,135 @@ impl SavedTold {
     }
 }
 
+impl SavedValue {
+    /// The value by the scene's ids: None for a name of another scene.
+    fn of(arg: &Arg, scene: &Scene) -> Option<SavedValue> {
+        let id = |named: Named| -> Option<String> {
+            let id = match named {
+                Named::Side(id) => id.file_id(scene),
+                Named::Zone(id) => id.file_id(scene),
+                Named::Unit(id) => id.file_id(scene),
+                Named::Commander(id) => id.file_id(scene),
+            };
+            id.map(str::to_string)
+        };
+        Some(match arg {
+            Arg::Count(n) => SavedValue::Count(*n),
+            Arg::About(n) => SavedValue::About(*n),
+            Arg::Rough(n) => SavedValue::Rough(*n),
+            Arg::Unknown => SavedValue::Unknown,
+            Arg::Name(named @ Named::Side(_)) => SavedValue::Side(id(*named)?),
+            Arg::Name(named @ Named::Zone(_)) => SavedValue::Zone(id(*named)?),
+            Arg::Name(named @ Named::Unit(_)) => SavedValue::Unit(id(*named)?),
+            Arg::Name(named @ Named::Commander(_)) => SavedValue::Commander(id(*named)?),
+            Arg::Clock(m) => SavedValue::Clock(*m),
+            Arg::Turn(t) => SavedValue::Turn(*t),
+            Arg::Nobody => SavedValue::Nobody,
+        })
+    }
+
+    /// The value, for the placeholder `inside`, which is `slot`: a name
+    /// must be one the scene has and the placeholder can take.
+    fn to_arg(&self, inside: &str, slot: Option<Slot>, scene: &Scene) -> Result<Arg, String> {
+        let find = |what: &str, id: &str, found: Option<Named>| -> Result<Arg, String> {
+            let named = found.ok_or_else(|| unknown(what, id))?;
+            let fits = match slot {
+                Some(Slot::Name(wanted)) => wanted == named,
+                Some(Slot::Holder(_)) => matches!(named, Named::Side(_)),
+                Some(Slot::At(_)) => matches!(named, Named::Zone(_)),
+                _ => false,
+            };
+            if !fits {
+                return Err(format!(
+                    "its journal fills the placeholder `{{{inside}}}` with {what} `{id}`, which it cannot name"
+                ));
+            }
+            Ok(Arg::Name(named))
+        };
+        Ok(match self {
+            SavedValue::Count(n) => Arg::Count(*n),
+            SavedValue::About(n) => Arg::About(*n),
+            SavedValue::Rough(n) => Arg::Rough(*n),
+            SavedValue::Unknown => Arg::Unknown,
+            SavedValue::Side(id) => find("a side", id, scene.find(id).map(Named::Side))?,
+            SavedValue::Zone(id) => find("a zone", id, scene.find(id).map(Named::Zone))?,
+            SavedValue::Unit(id) => find("a unit", id, scene.find(id).map(Named::Unit))?,
+            SavedValue::Commander(id) => {
+                find("a commander", id, scene.find(id).map(Named::Commander))?
+            }
+            SavedValue::Clock(m) => Arg::Clock(*m),
+            SavedValue::Turn(t) => Arg::Turn(*t),
+            SavedValue::Nobody => Arg::Nobody,
+        })
+    }
+}
+
+/// The placeholders of the text `telling` told: None when the scene has no
+/// such event, text or variant (a telling of another scene).
+fn told_slots<'a>(telling: &Telling, scene: &'a Scene) -> Option<&'a Slots> {
+    let k = telling.variant as usize;
+    let prose = scene.events().get(telling.event.idx())?.text.as_ref()?;
+    let has_variant = match prose {
+        Prose::One(_) => k == 0,
+        Prose::Variants(items) => k < items.len(),
+    };
+    let variants = (scene.resolved().events.get(telling.event.idx()))?
+        .text
+        .as_ref()?;
+    has_variant.then_some(variants.slots.get(k)?)
+}
+
+impl SavedTelling {
+    /// A telling by the scene's ids: None for a telling of another scene
+    /// (left out, as [`SavedTold::of`] leaves it out).
+    fn of(telling: &Telling, scene: &Scene) -> Option<SavedTelling> {
+        let slots = told_slots(telling, scene)?;
+        Some(SavedTelling {
+            turn: telling.turn,
+            event: telling.event.file_id(scene)?.to_string(),
+            variant: telling.variant,
+            args: (telling.values.iter())
+                .map(|(slot, arg)| {
+                    let (inside, _) = slots.get(*slot as usize)?;
+                    Some((inside.clone(), SavedValue::of(arg, scene)?))
+                })
+                .collect::<Option<_>>()?,
+        })
+    }
+
+    /// The telling, its ids found in `scene`: an event, variant, placeholder
+    /// or name the scene lacks refuses it.
+    fn to_telling(&self, scene: &Scene) -> Result<Telling, String> {
+        let event = (scene.resolved().event(&self.event))
+            .ok_or_else(|| unknown("an event", &self.event))?;
+        let mut telling = Telling {
+            turn: self.turn,
+            event,
+            variant: self.variant,
+            values: Vec::with_capacity(self.args.len()),
+        };
+        let slots = told_slots(&telling, scene).ok_or_else(|| {
+            unknown(
+                "a text",
+                &format!("{}`, variant `{}", self.event, self.variant),
+            )
+        })?;
+        for (inside, value) in &self.args {
+            let slot = (slots.iter().position(|(name, _)| name == inside)).ok_or_else(|| {
+                format!(
+                    "its journal fills a placeholder `{{{inside}}}` the text of `{}` lacks",
+                    self.event
+                )
+            })?;
+            let arg = value.to_arg(inside, slots[slot].1, scene)?;
+            telling
+                .values
+                .push((u32::try_from(slot).unwrap_or(u32::MAX), arg));
+        }
+        Ok(telling)
+    }
+}
+
 // The story's ids are typed in the engine and named in the file: these
 // conversions need the scene, and reading names the scene lacks is refused.
 
@@ -787,7 +1028,13 @@ impl SavedCourier {
 }
 
 impl SavedStory {
+    /// The story as this engine saves it: its journal by the scene's ids.
     pub fn of(story: &StoryState, scene: &Scene) -> SavedStory {
+        SavedStory::of_form(story, scene, JournalForm::Ids)
+    }
+
+    /// The story with its journal in `form`.
+    pub fn of_form(story: &StoryState, scene: &Scene, form: JournalForm) -> SavedStory {
         let StoryState {
             chosen,
             happened,
@@ -814,9 +1061,12 @@ impl SavedStory {
             flags: flags.iter().map(|&f| name(scene.id_of(f))).collect(),
             pending: pending.map(|tp| name(scene.id_of(tp))),
             ended: ended.map(|e| name(scene.id_of(e))),
-            journal: (journal.iter())
-                .filter_map(|telling| Some((telling.turn, SavedTold::of(telling, scene)?)))
-                .collect(),
+            journal: match form {
+                JournalForm::Texts => (journal.iter())
+                    .filter_map(|telling| Some((telling.turn, SavedTold::of(telling, scene)?)))
+                    .collect(),
+                JournalForm::Ids => Vec::new(),
+            },
             couriers: couriers
                 .iter()
                 .map(|c| SavedCourier::of(c, scene))
@@ -826,6 +1076,12 @@ impl SavedStory {
                 .map(|(&w, &turn)| (name(scene.id_of(w)), turn))
                 .collect(),
             answers: answers.iter().map(|c| SavedCourier::of(c, scene)).collect(),
+            told: match form {
+                JournalForm::Ids => (journal.iter())
+                    .filter_map(|telling| SavedTelling::of(telling, scene))
+                    .collect(),
+                JournalForm::Texts => Vec::new(),
+            },
         }
     }
 
@@ -858,7 +1114,14 @@ impl SavedStory {
             flags: self.flags.iter().map(flag).collect::<Result<_, _>>()?,
             pending: self.pending.as_ref().map(tp).transpose()?,
             ended: self.ended.as_ref().map(ending).transpose()?,
-            journal: {
+            journal: if !self.told.is_empty() {
+                if !self.journal.is_empty() {
+                    return Err("it holds its journal both by ids and as texts".to_string());
+                }
+                (self.told.iter())
+                    .map(|telling| telling.to_telling(scene))
+                    .collect::<Result<_, _>>()?
+            } else {
                 let happened: Vec<EventId> =
                     self.happened.iter().map(event).collect::<Result<_, _>>()?;
                 let mut next = 0;
@@ -905,7 +1168,37 @@ mod tests {
             .filter(|(_, arg)| matches!(arg, Arg::Name(_)))
             .count();
         assert_eq!(names, 3, "{journal:?}");
-        let state = SavedState::of(&snapshot, &scene).expect("state");
+        // By ids, as this engine saves it: every name by what it names.
+        let by_ids = SavedState::of(&snapshot, &scene).expect("state");
+        let values = &by_ids.story.told[0].args;
+        let kinds = (values.iter())
+            .filter(|(_, v)| {
+                matches!(
+                    v,
+                    SavedValue::Unit(_) | SavedValue::Side(_) | SavedValue::Zone(_)
+                )
+            })
+            .count();
+        assert_eq!(kinds, 3, "{values:?}");
+        let back = by_ids.to_snapshot(0, &scene).expect("reads back");
+        assert_eq!(back.story.journal, *journal);
+        // A zone the battle lacks, and a unit where a zone must be.
+        let at = |value: SavedValue| {
+            let mut edited = by_ids.clone();
+            for (key, arg) in &mut edited.story.told[0].args {
+                if key == "at:zhang" {
+                    *arg = value.clone();
+                }
+            }
+            edited.to_snapshot(0, &scene).expect_err("refused")
+        };
+        let lacking = at(SavedValue::Zone("no-such-zone".into()));
+        assert!(lacking.contains("a zone `no-such-zone`"), "{lacking}");
+        let unit = scene.units()[0].id.clone();
+        let cannot = at(SavedValue::Unit(unit));
+        assert!(cannot.ends_with("which it cannot name"), "{cannot}");
+        // As texts, as formats 1 to 5 saved it.
+        let state = SavedState::of_form(&snapshot, &scene, JournalForm::Texts).expect("state");
         let (_, told) = &state.story.journal[0];
         assert!(told.args.iter().any(|(key, arg)| key == "at:zhang"
             && *arg == SavedArg::Name(SavedText::Plain("South bank".into()))));

@@ -429,6 +429,19 @@ fn strings_of_every_kind_round_trip_through_a_save() {
     let mut file = save::save_file(&mut game, "").expect("a save");
     file.transcript = awkward.join("\n");
     file.role = awkward[5].clone();
+    // The story's journal by ids (format 6 on), then as texts (formats 1 to 5).
+    file.state.story.told = (awkward.iter())
+        .map(|text| save::SavedTelling {
+            turn: 1,
+            event: text.clone(),
+            variant: 0,
+            args: vec![(text.clone(), save::SavedValue::Unit(text.clone()))],
+        })
+        .collect();
+    let text = save::to_text(&file).expect("text");
+    let back: save::SaveFile = ron::from_str(&text).expect("parses");
+    assert_eq!(back, file);
+    file.state.story.told.clear();
     for text in &awkward {
         let mut map = std::collections::BTreeMap::new();
         map.insert("en".to_string(), text.clone());
@@ -506,6 +519,7 @@ fn whole_saves_read_back_as_they_were_written() {
     let transcript = "a transcript \"with\" quotes\n\"#\n中文 ──\r\n\u{2028}end";
     let mut compared = 0;
     let mut ordered = 0;
+    let mut told = 0;
     let mut check = |game: &mut Game, at: &str| {
         let file = save::save_file(game, transcript).expect("a save");
         let text = save::to_text(&file).expect("text");
@@ -515,6 +529,17 @@ fn whole_saves_read_back_as_they_were_written() {
         assert_eq!(back.transcript, file.transcript, "{at}");
         assert_eq!(back.state.text(), file.state.text(), "{at}");
         assert_eq!(save::to_text(&back).expect("text"), text, "{at}");
+        // The story's journal is written by ids, and reads back to the
+        // tellings the game holds, every one.
+        let snapshot = game.snapshot();
+        let journal = &snapshot.story.journal;
+        assert_eq!(file.format, save::FORMAT, "{at}");
+        assert!(back.state.story.journal.is_empty(), "{at}");
+        assert_eq!(back.state.story.told.len(), journal.len(), "{at}");
+        let story =
+            (back.state.story.to_story(game.scene())).unwrap_or_else(|e| panic!("{at}: {e}"));
+        assert_eq!(story, snapshot.story, "{at}");
+        told += journal.len();
         compared += 1;
         file.log.len()
     };
@@ -534,6 +559,7 @@ fn whole_saves_read_back_as_they_were_written() {
         }
     }
     assert!(compared > 100 && ordered > 0, "{compared} {ordered}");
+    assert!(told > 100, "{told}");
 }
 
 /// A game of `role` against a greedy side, in which every unit of the
@@ -569,8 +595,9 @@ fn play_ordered(scene: &Arc<Scene>, role: &str, turns: u32, mut each: impl FnMut
 }
 
 /// A state's fingerprint walked in place (`save::print`) is the number
-/// its converted `SavedState` hashes to, and the walk serialises to the
-/// same RON: every state and undo state of games of every shipped battle
+/// its converted `SavedState` hashes to, its journal in texts as formats 1
+/// to 5 saved it (format 6's checkpoints hold the same numbers), and the
+/// walk serialises to the same RON: every state and undo state of games of every shipped battle
 /// and role (random ones, and ones whose player orders every unit to
 /// attack against a greedy side that answers), so fingerprints written
 /// before the walk still check.
@@ -582,7 +609,8 @@ fn fingerprints_walked_in_place_are_the_converted_states() {
         let mut states = vec![game.snapshot()];
         states.extend(game.undo_history().iter().cloned());
         for snapshot in &states {
-            let saved = SavedState::of(snapshot, scene).expect("a state");
+            let saved =
+                SavedState::of_form(snapshot, scene, save::JournalForm::Texts).expect("a state");
             let print = saved.fingerprint();
             assert_eq!(save::print::state(snapshot, scene), print, "{at}");
             assert_eq!(save::fingerprint(snapshot, scene), print, "{at}");
@@ -2206,27 +2234,39 @@ fn a_saved_story_reads_back_by_id_and_refuses_names_the_battle_lacks() {
     assert!(refused.contains("no-such-option"), "{refused}");
 }
 
-#[test]
-fn a_saved_journal_reads_back_as_the_events_told_and_refuses_words_no_event_has() {
-    let mut told = 0;
-    for (scene_id, role) in [
+/// A game of each battle played to its end (seed 3, choices: the first
+/// option), with the battle's id and scene.
+fn finished_games() -> Vec<(&'static str, Arc<Scene>, Game)> {
+    let games = [
         ("false-cry", "zhang-chun"),
         ("broken-bridge", "huang-taiji"),
         ("sarhu", "nurhaci"),
-    ] {
-        let scene = common::scene(scene_id);
-        let (mut game, _) = Game::new(Arc::clone(&scene), role, 3).expect("game");
-        while !game.is_over() {
-            if game.pending().is_some() {
-                game.choose(1).expect("a choice");
-            } else {
-                game.next().expect("a turn");
+    ];
+    (games.into_iter())
+        .map(|(scene_id, role)| {
+            let scene = common::scene(scene_id);
+            let (mut game, _) = Game::new(Arc::clone(&scene), role, 3).expect("game");
+            while !game.is_over() {
+                if game.pending().is_some() {
+                    game.choose(1).expect("a choice");
+                } else {
+                    game.next().expect("a turn");
+                }
             }
-        }
+            (scene_id, scene, game)
+        })
+        .collect()
+}
+
+#[test]
+fn a_saved_journal_reads_back_as_the_events_told_and_refuses_words_no_event_has() {
+    let mut told = 0;
+    for (scene_id, scene, mut game) in finished_games() {
         let snapshot = game.snapshot();
         let journal = &snapshot.story.journal;
         told += journal.len();
-        let state = SavedState::of(&snapshot, &scene).expect("state");
+        let state =
+            SavedState::of_form(&snapshot, &scene, save::JournalForm::Texts).expect("state");
         assert_eq!(state.story.journal.len(), journal.len(), "{scene_id}");
         let back = (state.to_snapshot(game.log().len(), &scene)).expect("reads back");
         assert_eq!(back.story.journal, *journal, "{scene_id}");
@@ -2248,6 +2288,132 @@ fn a_saved_journal_reads_back_as_the_events_told_and_refuses_words_no_event_has(
         }
     }
     assert!(told > 0, "the games told some events");
+}
+
+/// A story's journal by ids (format 6 on) reads back to the tellings the
+/// game holds; an event, text variant or placeholder the battle lacks
+/// refuses the state, saying what (names: the unit test of `save::types`,
+/// whose scene tells them); a journal both by ids and in texts is refused
+/// too.
+#[test]
+fn a_journal_by_ids_reads_back_and_refuses_ids_the_battle_lacks() {
+    for (scene_id, scene, mut game) in finished_games() {
+        let snapshot = game.snapshot();
+        let state = SavedState::of(&snapshot, &scene).expect("state");
+        let story = &state.story;
+        assert!(story.journal.is_empty(), "{scene_id}");
+        assert_eq!(story.told.len(), snapshot.story.journal.len(), "{scene_id}");
+        let back = (state.to_snapshot(game.log().len(), &scene)).expect("reads back");
+        assert_eq!(back.story, snapshot.story, "{scene_id}");
+        let refused = |edit: &dyn Fn(&mut save::SavedStory)| {
+            let mut edited = state.clone();
+            edit(&mut edited.story);
+            (edited.to_snapshot(0, &scene)).expect_err("refused")
+        };
+        assert_eq!(
+            refused(&|story| story.told[0].event = "no-such-event".into()),
+            "it names an event `no-such-event`, which the battle does not have"
+        );
+        let first = story.told[0].event.clone();
+        assert_eq!(
+            refused(&|story| story.told[0].variant = 99),
+            format!("it names a text `{first}`, variant `99`, which the battle does not have")
+        );
+        let lacks = refused(&|story| {
+            (story.told[0].args).push(("no-such-slot".into(), save::SavedValue::Turn(1)))
+        });
+        assert!(lacks.contains("`{no-such-slot}`"), "{lacks}");
+        assert!(lacks.contains(&format!("`{first}` lacks")), "{lacks}");
+        // Both forms at once is no save this engine writes.
+        let texts =
+            SavedState::of_form(&snapshot, &scene, save::JournalForm::Texts).expect("state");
+        let both = refused(&|story| story.journal = texts.story.journal.clone());
+        assert!(both.contains("both by ids and as texts"), "{both}");
+    }
+}
+
+/// A save of an older format (4: its story's journal as the texts told, in
+/// every language) still loads to the same game, its fingerprints checked
+/// on the way, and replays exactly; this engine's own save of the same
+/// game holds the journal by ids, and no text of it.
+#[test]
+fn an_old_save_with_a_journal_in_texts_loads_to_the_same_game() {
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let mut game = random_game(&scene, "zhang-chun", 4);
+    play_out(&mut game, 8);
+    assert!(
+        !game.snapshot().story.journal.is_empty(),
+        "the game told some events"
+    );
+    let dir = temp_dir("old-journal");
+    let new = save::save_file(&mut game, "a transcript\n").expect("a save");
+    let mut old = new.clone();
+    old.format = 4;
+    old.state =
+        SavedState::of_form(&game.snapshot(), &scene, save::JournalForm::Texts).expect("state");
+    assert!(!old.checkpoints.is_empty());
+    let (old_text, new_text) = (
+        save::to_text(&old).expect("text"),
+        save::to_text(&new).expect("text"),
+    );
+    assert!(old_text.contains("journal: [(") && !old_text.contains("told: ["));
+    assert!(new_text.contains("told: [(") && !new_text.contains("journal: ["));
+    assert!(
+        new_text.len() < old_text.len(),
+        "{} {}",
+        new_text.len(),
+        old_text.len()
+    );
+    // Every text told is a scene's: the journal by ids names none of them.
+    let first = &old.state.story.journal[0].1.text;
+    let words = match first {
+        save::SavedText::Plain(text) => text.clone(),
+        save::SavedText::Localized(map) => map.values().next().cloned().unwrap_or_default(),
+    };
+    let words: String = words.chars().take(20).collect();
+    assert!(old_text.contains(&words), "{words}");
+    assert!(!new_text.contains(&words), "{words}");
+    for (slot, text) in [("old", &old_text), ("new", &new_text)] {
+        std::fs::write(dir.join(format!("{slot}.ron")), text).expect("write");
+        let file = save::read(&dir.join(format!("{slot}.ron"))).expect("reads");
+        let mut fresh = Game::with_policies(
+            Arc::clone(&scene),
+            "zhang-chun",
+            4,
+            Policy::Random,
+            Some(Policy::Random),
+        )
+        .expect("game")
+        .0;
+        let report = save::replay(&mut fresh, &file);
+        assert!(report.reproduces(), "{slot}: {}", report.describe());
+        let mut loaded = save::load(&dir, slot, &scenes).expect("loads");
+        assert!(loaded.notice.is_none(), "{slot}: {:?}", loaded.notice);
+        assert_eq!(
+            loaded.game.snapshot().story,
+            game.snapshot().story,
+            "{slot}"
+        );
+        assert_eq!(
+            save::fingerprint(&loaded.game.snapshot(), &scene),
+            save::fingerprint(&game.snapshot(), &scene),
+            "{slot}"
+        );
+        assert_eq!(loaded.game.log(), game.log(), "{slot}");
+    }
+    // A hand-damaged id in the journal (the file resealed, as a tool would):
+    // the replay does not reach the saved state, and the state is refused
+    // with what it names.
+    let at = new_text.find("event: \"").expect("a telling") + "event: \"".len();
+    let damaged = format!("{}no-such-event-{}", &new_text[..at], &new_text[at..]);
+    std::fs::write(dir.join("damaged.ron"), save::reseal(&damaged)).expect("write");
+    let err = save::load(&dir, "damaged", &scenes)
+        .map(|_| ())
+        .expect_err("refused");
+    let said = err.to_string();
+    assert!(said.contains("is not a usable xiaoling save"), "{said}");
+    assert!(said.contains("an event `no-such-event-"), "{said}");
 }
 
 /// The game's log in the file's words.
@@ -2410,6 +2576,48 @@ fn an_autosave_goes_on_past_an_undo_behind_it_and_an_older_one_stops_where_the_n
     // The older slot stops where the newer one's turn starts.
     let old = save::load(&dir, &older, &scenes).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(saved_log(&old.game), at_older);
+}
+
+/// An autosave between turns written by an engine of format 5 (its story's
+/// journal in texts) reads on through its journal's later turns as this
+/// engine's format 7 does, and is listed so; at format 4 (or 6) the same
+/// slot stops at its own point.
+#[test]
+fn an_autosave_of_format_5_still_reads_on_and_one_of_format_4_stops() {
+    let (dir, slot, own, reached) = a_game_left_past_its_slot("journal-format-5");
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let path = dir.join(format!("{slot}.ron"));
+    let text = std::fs::read_to_string(&path).expect("the slot");
+    assert!(text.contains(&format!("format: {},", save::FOLLOW_FORMAT)));
+    // Parsed as it is, its journal named but not read in.
+    let mut file: save::SaveFile = ron::from_str(&text).expect("parses");
+    assert!(file.journal.is_some() && !file.state.story.told.is_empty());
+    let snapshot = file.state.to_snapshot(0, &scene).expect("a state");
+    for (format, turn, follows) in [(5, reached, true), (4, own, false), (6, own, false)] {
+        // Formats 4 and 5 in texts; 6 by ids, as this engine writes it.
+        let form = if format < 6 {
+            save::JournalForm::Texts
+        } else {
+            save::JournalForm::Ids
+        };
+        file.format = format;
+        file.state = SavedState::of_form(&snapshot, &scene, form).expect("state");
+        let text = save::to_text(&file).expect("text");
+        assert_eq!(text.contains("told: ["), format == 6, "{format}");
+        assert_eq!(text.contains("journal: [("), format < 6, "{format}");
+        std::fs::write(&path, &text).expect("write");
+        let loaded =
+            save::load(&dir, &slot, &scenes).unwrap_or_else(|err| panic!("{format}: {err}"));
+        assert!(loaded.notice.is_none(), "{format}: {:?}", loaded.notice);
+        assert_eq!(loaded.game.turn(), turn, "format {format}");
+        let listed = save::list(&dir).expect("a listing");
+        let row = (listed.iter())
+            .find(|row| row.slot == slot)
+            .expect("the slot listed");
+        let summary = row.summary.as_ref().expect("it reads");
+        assert_eq!(summary.follows, follows, "format {format}");
+    }
 }
 
 /// A false-cry game left with its autosave `…-auto-1` written at one turn
