@@ -745,10 +745,13 @@ fn an_own_commanders_fall_out_of_sight_is_told_when_word_of_it_comes() {
                         columns: 240,
                     },
                 };
-                let chronicle = view
-                    .compose(&entries, &mut memory, true)
-                    .sentences
-                    .join(" ");
+                // Names are marked (kept whole by wrapping): read without.
+                let chronicle = xiaoling::repl::wrap::strip_marks(
+                    &view
+                        .compose(&entries, &mut memory, true)
+                        .sentences
+                        .join(" "),
+                );
                 let picture = game.picture();
                 for (c, truth) in world.commanders.iter().enumerate() {
                     if truth.side != side || c == played {

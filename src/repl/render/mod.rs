@@ -297,7 +297,8 @@ impl View<'_> {
     }
 
     /// A commander's name in his side's colour, as a unit's is (and marked
-    /// without colour, so wrapping never splits 刘綎 across two lines).
+    /// without colour, so wrapping never splits a Chinese name across two
+    /// lines).
     pub fn commander_name(&self, commander: usize) -> String {
         let Some(c) = self.scene.commanders().get(commander) else {
             return String::new();
@@ -821,11 +822,11 @@ mod tests {
 
     /// A commander's name is painted in his side's colour as a unit's is,
     /// and marked without colour, so wrapping never splits it: a Chinese
-    /// fall line at any width keeps 「刘綎」 on one line.
+    /// fall line at any width keeps 「张三丰」 on one line.
     #[test]
     fn a_commanders_name_is_painted_and_kept_whole_by_wrapping() {
         let scene = crate::sim::testing::small_scene(|mut raw| {
-            raw.commanders[1].name = crate::scene::Text::Plain("刘綎".into());
+            raw.commanders[1].name = crate::scene::Text::Plain("张三丰".into());
             raw
         });
         let mut battle = crate::sim::Battle::new(&scene, 1);
@@ -835,10 +836,10 @@ mod tests {
         let mut view = view_of(&scene, &field, &known, Locale::ZhHans, 80);
         assert_eq!(
             view.commander_name(1),
-            format!("{NAME_OPEN}刘綎{NAME_CLOSE}")
+            format!("{NAME_OPEN}张三丰{NAME_CLOSE}")
         );
         view.style.colour = true;
-        assert_eq!(view.commander_name(1), "\u{1b}[33m刘綎\u{1b}[0m");
+        assert_eq!(view.commander_name(1), "\u{1b}[33m张三丰\u{1b}[0m");
         view.style.colour = false;
         let line = fill(
             template(Locale::ZhHans, Detail::KilledHeard),
@@ -848,7 +849,7 @@ mod tests {
             ],
         );
         let plain = crate::repl::wrap::strip_marks(&line);
-        let at = plain.find("刘綎").expect("the name is in the line");
+        let at = plain.find("张三丰").expect("the name is in the line");
         let before = crate::repl::wrap::width(&plain[..at]);
         // Every width from the name's first half on the line's end to
         // the whole line.
@@ -856,7 +857,7 @@ mod tests {
             let wrapped = crate::repl::wrap::wrap(&line, columns, "");
             let lines: Vec<&str> = wrapped.lines().collect();
             assert!(
-                lines.iter().any(|l| l.contains("刘綎")),
+                lines.iter().any(|l| l.contains("张三丰")),
                 "split at {columns}: {wrapped:?}"
             );
         }
