@@ -36,12 +36,14 @@ pub struct UnitSpec {
 }
 
 /// What a unit in the world is, as every walk over the units reads it:
-/// its index, its side now, and the traits read for every unit (32 bytes;
-/// the rest of the scene's [`UnitSpec`] is the field's, by `idx`).
+/// its index, its side now, and the traits read for every unit (24 bytes:
+/// the index and the side are kept as `u32`s behind [`UnitInfo::idx`] and
+/// [`UnitInfo::side`]; the rest of the scene's [`UnitSpec`] is the
+/// field's, by index).
 #[derive(Component, Debug, Clone, PartialEq)]
 pub struct UnitInfo {
-    pub idx: usize,
-    pub side: usize,
+    idx: u32,
+    side: u32,
     /// Its morale at the opening (what recovery and a leader lift it toward).
     pub start_morale: f64,
     /// Its men at the opening (in the room the flags leave).
@@ -53,13 +55,33 @@ pub struct UnitInfo {
 impl From<&UnitSpec> for UnitInfo {
     fn from(spec: &UnitSpec) -> UnitInfo {
         UnitInfo {
-            idx: spec.idx,
-            side: spec.side,
+            idx: narrow(spec.idx),
+            side: narrow(spec.side),
             start_morale: spec.start_morale,
             start_men: spec.start_men,
             may_surrender: spec.may_surrender,
             mounted: spec.mounted,
         }
+    }
+}
+
+impl UnitInfo {
+    /// Its index in the scene's units (and the field's).
+    #[inline]
+    pub fn idx(&self) -> usize {
+        self.idx as usize
+    }
+
+    /// Its side now.
+    #[inline]
+    pub fn side(&self) -> usize {
+        self.side as usize
+    }
+
+    /// Puts it on `side` (a change of side).
+    #[inline]
+    pub fn set_side(&mut self, side: usize) {
+        self.side = narrow(side);
     }
 }
 
@@ -153,6 +175,7 @@ impl std::fmt::Debug for Location {
 }
 
 const _: () = assert!(std::mem::size_of::<Location>() == 8);
+const _: () = assert!(std::mem::size_of::<UnitInfo>() == 24);
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub enum UnitOrder {
@@ -200,7 +223,7 @@ const NO_ZONE: u32 = u32::MAX;
 /// An index as a `u32`: one past what fits (no field holds as many zones
 /// or commanders) is kept as `u32::MAX - 1`, out of range as it was.
 #[inline]
-fn narrow(index: usize) -> u32 {
+pub(crate) fn narrow(index: usize) -> u32 {
     u32::try_from(index)
         .unwrap_or(u32::MAX - 1)
         .min(u32::MAX - 1)

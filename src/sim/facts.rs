@@ -263,8 +263,8 @@ impl Facts {
                 .for_each(|(info, strength, location, morale)| {
                     // The world's `UnitInfo` is the field's, but for its side.
                     tally.unit(
-                        info.idx,
-                        info.side,
+                        info.idx(),
+                        info.side(),
                         info.start_men,
                         strength.men,
                         *location,

@@ -378,18 +378,18 @@ fn tally_places(
         let tally = &mut tally[..];
         let mut order = Rising::default();
         by_index(units, stored).for_each(|(_, info, strength, location, orders, morale)| {
-            order.see(info.idx);
+            order.see(info.idx());
             if seen_as_flight
-                && withdrew_now(info.idx)
+                && withdrew_now(info.idx())
                 && location.present
                 && !morale.state.is_broken()
                 && location.zone() < n
             {
-                tally[info.side * n + location.zone()].withdrawing +=
+                tally[info.side() * n + location.zone()].withdrawing +=
                     f64::from(strength.men) * rules.withdrawal_seen_as_flight;
             }
             if location.present && morale.state.can_fight_or_flee() {
-                let here = &mut tally[info.side * n + location.zone()];
+                let here = &mut tally[info.side() * n + location.zone()];
                 here.units += 1;
                 here.men += f64::from(strength.men);
                 here.room +=
@@ -624,10 +624,10 @@ impl Turn<'_> {
         morale: &mut Morale,
     ) -> bool {
         let rules = self.rules;
-        let side = info.side;
+        let side = info.side();
         let at = side * self.n + zone;
         let here = &self.places[at];
-        let withdrew = self.withdrawn.get(info.idx).copied().unwrap_or(false);
+        let withdrew = self.withdrawn.get(info.idx()).copied().unwrap_or(false);
         // Each modifier is felt as it is found, in the order `why` shows
         // them; the leader's ceiling and recovery measure from where morale
         // stood before any of them.
@@ -740,7 +740,7 @@ impl Turn<'_> {
         if new != old {
             morale.state = new;
             self.stirred = true;
-            let unit = info.idx;
+            let unit = info.idx();
             self.chronicle.push(match new {
                 MoraleState::Wavering => Entry::Wavers { unit },
                 MoraleState::Steady => Entry::Steadies { unit },
@@ -776,7 +776,7 @@ impl Turn<'_> {
         // A cascade: below the threshold, a share of none past what its
         // quality bears.
         let cascade = value < rules.steady_above && {
-            let quality = self.units.get(info.idx).map_or(0.0, |spec| spec.quality);
+            let quality = self.units.get(info.idx()).map_or(0.0, |spec| spec.quality);
             0.0 > rules.cascade_base + rules.cascade_quality * quality
         };
         if cascade {
@@ -875,7 +875,7 @@ impl Turn<'_> {
         let (rules, dt) = (self.rules, self.dt);
         // The scene's traits of the unit, read only by the few it concerns.
         let units = self.units;
-        let spec = || units.get(info.idx);
+        let spec = || units.get(info.idx());
         let quality = || spec().map_or(0.0, |spec| spec.quality);
         let cascade = !old.is_broken()
             && value < rules.steady_above
@@ -976,7 +976,7 @@ mod tests {
         let mut query = world.query::<(&UnitInfo, &Morale)>();
         query
             .iter(&world)
-            .find(|(info, _)| info.idx == 2)
+            .find(|(info, _)| info.idx() == 2)
             .is_some_and(|(_, morale)| morale.last().iter().any(|(m, _)| *m == Modifier::Trapped))
     }
 
@@ -1017,7 +1017,7 @@ mod tests {
             .query::<(&UnitInfo, &mut Morale)>()
             .iter_mut(&mut world)
         {
-            if info.idx > 0 {
+            if info.idx() > 0 {
                 morale.value = 15.0;
             }
         }

@@ -41,7 +41,7 @@ pub fn perception_system(
         let standing = units
             .iter()
             .filter(|(_, _, location, morale)| on_field(location, morale))
-            .map(|(_, info, location, _)| (info.side, location.zone()));
+            .map(|(_, info, location, _)| (info.side(), location.zone()));
         sight.look(field, &zones, standing, &commanders);
         see(&mut sight, field, &mut vision);
         return;
@@ -76,7 +76,7 @@ pub fn compute(
     let standing = units
         .iter()
         .filter(|(_, location, morale)| on_field(location, morale))
-        .map(|(info, location, _)| (info.side, location.zone()));
+        .map(|(info, location, _)| (info.side(), location.zone()));
     let mut sight = Sight::default();
     sight.look(field, zones, standing, commanders);
     sight.see_into(field, &mut vision);

@@ -157,15 +157,15 @@ pub fn listeners_into(units: &Listeners, listeners: &mut Vec<(usize, Listener)>)
     let mut order = Rising::default();
     listeners.clear();
     units.iter().for_each(|(entity, info, location, morale)| {
-        order.see(info.idx);
+        order.see(info.idx());
         if location.present && morale.state.can_fight_or_flee() {
             let listener = Listener {
                 entity,
-                side: info.side,
+                side: info.side(),
                 zone: location.zone(),
                 broken: morale.state.is_broken(),
             };
-            listeners.push((info.idx, listener));
+            listeners.push((info.idx(), listener));
         }
     });
     into_index_order(listeners, order.rose());
@@ -548,7 +548,7 @@ mod tests {
                     .query::<(&UnitInfo, &Morale)>()
                     .iter(&world)
                     .any(|(info, morale)| {
-                        info.idx == 1 && morale.last().iter().any(|(m, _)| *m == Modifier::Rumor)
+                        info.idx() == 1 && morale.last().iter().any(|(m, _)| *m == Modifier::Rumor)
                     });
             if rumor_moved {
                 lost_seeing += 1;
@@ -601,7 +601,7 @@ mod tests {
             .query::<(&UnitInfo, &Morale)>()
             .iter(world)
             .any(|(info, morale)| {
-                info.idx == unit && morale.last().iter().any(|(m, _)| *m == Modifier::Rumor)
+                info.idx() == unit && morale.last().iter().any(|(m, _)| *m == Modifier::Rumor)
             })
     }
 
@@ -662,7 +662,7 @@ mod tests {
                 let last: Vec<(Modifier, f64)> = world
                     .query::<(&UnitInfo, &Morale)>()
                     .iter(&world)
-                    .find(|(info, _)| info.idx == 1)
+                    .find(|(info, _)| info.idx() == 1)
                     .map(|(_, morale)| morale.last().to_vec())
                     .unwrap_or_default();
                 felt.push(
