@@ -11,7 +11,7 @@ use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
 use super::components::{
     CommanderState, Location, Modifier, Morale, Orders, Strength, UnitInfo, UnitOrder, UnitSpec,
-    Vision, ZoneIdx, narrow,
+    Vision, ZoneIdx,
 };
 use super::field::Field;
 
@@ -439,8 +439,8 @@ fn gather_fighters(
         by_zone[location.zone()].push(fighters.len());
         fighters.push(Fighter {
             entity,
-            idx: narrow(info.idx()),
-            side: narrow(info.side()),
+            idx: info.idx_u32(),
+            side: info.side_u32(),
             melee: kind.melee,
             missile: kind.missile,
             men: strength.men,
@@ -504,8 +504,8 @@ fn gather_one(
     by_zone[location.zone()].push(fighters.len());
     fighters.push(Fighter {
         entity,
-        idx: narrow(info.idx()),
-        side: narrow(info.side()),
+        idx: info.idx_u32(),
+        side: info.side_u32(),
         melee: kind.melee,
         missile: kind.missile,
         men: strength.men,
@@ -850,6 +850,9 @@ fn mark_falls(
 /// any lost men.
 fn note_losses(fighters: &[Fighter], lost: &mut Vec<u32>) -> Option<usize> {
     lost.clear();
+    // Room for every fighter's index at once (the list is in index order,
+    // so its last has the greatest): not grown fighter by fighter.
+    lost.resize(fighters.last().map_or(0, |fighter| fighter.idx() + 1), 0);
     let mut last_hit = None;
     for fighter in fighters.iter().filter(|fighter| fighter.lost > 0) {
         let idx = fighter.idx();

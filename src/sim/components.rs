@@ -78,6 +78,18 @@ impl UnitInfo {
         self.side as usize
     }
 
+    /// Its index as kept (a `u32`).
+    #[inline]
+    pub(crate) fn idx_u32(&self) -> u32 {
+        self.idx
+    }
+
+    /// Its side as kept (a `u32`).
+    #[inline]
+    pub(crate) fn side_u32(&self) -> u32 {
+        self.side
+    }
+
     /// Puts it on `side` (a change of side).
     #[inline]
     pub fn set_side(&mut self, side: usize) {
@@ -223,7 +235,7 @@ const NO_ZONE: u32 = u32::MAX;
 /// An index as a `u32`: one past what fits (no field holds as many zones
 /// or commanders) is kept as `u32::MAX - 1`, out of range as it was.
 #[inline]
-pub(crate) fn narrow(index: usize) -> u32 {
+fn narrow(index: usize) -> u32 {
     u32::try_from(index)
         .unwrap_or(u32::MAX - 1)
         .min(u32::MAX - 1)

@@ -469,7 +469,6 @@ pub struct Battle {
     capture: state::CaptureQueries,
     /// The queries a reset writes the opening through, built once.
     write: state::WriteQueries,
-    morale: QueryState<&'static mut Morale>,
     /// The field (also the world's resource), at hand without a lookup.
     field: Field,
     queries: ActQueries,
@@ -543,7 +542,6 @@ impl Battle {
             capture: state::CaptureQueries::new(&mut world),
             write: state::WriteQueries::new(&mut world),
             queries: ActQueries::new(&mut world),
-            morale: world.query(),
             field,
             opening: Some(opening),
             opening_facts: None,
@@ -588,17 +586,9 @@ impl Battle {
             clock.turn = clock.turn.saturating_add(1);
             self.turn = clock.turn;
         }
-        // A fold over the table (`for_each`): no check per unit. Written
-        // only where there is something to clear: a unit's morale is not
-        // written (nor marked changed) for nothing, which at a million
-        // units is a write of every one's back to memory.
-        self.morale
-            .iter_mut(&mut self.world)
-            .for_each(|mut morale| {
-                if morale.noted_any() {
-                    morale.forget_turn();
-                }
-            });
+        // Each unit's notes of the last turn are forgotten by the turn's
+        // first walk over the units, perception's (`perception::opening`),
+        // not by a walk of their own here.
         self.schedule.run(&mut self.world);
     }
 

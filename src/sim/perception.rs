@@ -39,9 +39,12 @@ pub fn perception_system(
         // No cry abroad (most turns): where each side stands is read
         // straight from the units, and nobody is listening.
         let standing = units
-            .iter()
-            .filter(|(_, _, location, morale)| on_field(location, morale))
-            .map(|(_, info, location, _)| (info.side(), location.zone()));
+            .iter_mut()
+            .filter_map(|(_, info, location, mut morale)| {
+                opening(&mut morale);
+                on_field(location, &morale).then(|| (info.side(), location.zone()))
+            });
+        // (`look` walks them all.)
         sight.look(field, &zones, standing, &commanders);
         see(&mut sight, field, &mut vision);
         return;
@@ -49,7 +52,7 @@ pub fn perception_system(
     // Whether the cries are as the rumor step left them at its last run:
     // changed since only by another hand (a new cry, a restore).
     let kept = !rumors.is_changed();
-    rumor::listeners_into(&units, &mut listeners);
+    rumor::listeners_into(&mut units, &mut listeners);
     let standing = listeners.iter().map(|(_, unit)| (unit.side, unit.zone));
     sight.look(field, &zones, standing, &commanders);
     see(&mut sight, field, &mut vision);
@@ -81,6 +84,19 @@ pub fn compute(
     sight.look(field, zones, standing, commanders);
     sight.see_into(field, &mut vision);
     vision
+}
+
+/// A new turn for a unit's morale: nothing has moved it yet (its notes of
+/// the last turn forgotten). Done on the turn's first walk over the units,
+/// perception's, which reads their morale anyway: a walk of its own cost
+/// half a cache line a unit at a million. Written only where there is
+/// something to forget: a unit's morale is not written (nor marked changed)
+/// for nothing.
+#[inline]
+pub(crate) fn opening(morale: &mut Mut<Morale>) {
+    if morale.noted_any() {
+        morale.forget_turn();
+    }
 }
 
 /// A unit that gives its side sight where it stands: there, and not
