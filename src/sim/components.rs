@@ -36,18 +36,15 @@ pub struct UnitSpec {
 }
 
 /// What a unit in the world is, as every walk over the units reads it:
-/// its index, its side now, and the traits read for every unit (24 bytes:
+/// its index, its side now, and the traits read for every unit (12 bytes:
 /// the index and the side are kept as `u32`s behind [`UnitInfo::idx`] and
 /// [`UnitInfo::side`]; the rest of the scene's [`UnitSpec`] is the
-/// field's, by index).
+/// field's, by index: its opening morale and men too, read by morale's
+/// walk and a few others, `Field::start_morale` and `Field::start_men`).
 #[derive(Component, Debug, Clone, PartialEq)]
 pub struct UnitInfo {
     idx: u32,
     side: u32,
-    /// Its morale at the opening (what recovery and a leader lift it toward).
-    pub start_morale: f64,
-    /// Its men at the opening (in the room the flags leave).
-    pub start_men: u32,
     pub may_surrender: bool,
     pub mounted: bool,
 }
@@ -57,8 +54,6 @@ impl From<&UnitSpec> for UnitInfo {
         UnitInfo {
             idx: narrow(spec.idx),
             side: narrow(spec.side),
-            start_morale: spec.start_morale,
-            start_men: spec.start_men,
             may_surrender: spec.may_surrender,
             mounted: spec.mounted,
         }
@@ -187,7 +182,7 @@ impl std::fmt::Debug for Location {
 }
 
 const _: () = assert!(std::mem::size_of::<Location>() == 8);
-const _: () = assert!(std::mem::size_of::<UnitInfo>() == 24);
+const _: () = assert!(std::mem::size_of::<UnitInfo>() == 12);
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub enum UnitOrder {

@@ -265,7 +265,7 @@ impl Facts {
                     tally.unit(
                         info.idx(),
                         info.side(),
-                        info.start_men,
+                        field.start_men(info.idx()).unwrap_or(0),
                         strength.men,
                         *location,
                         morale,

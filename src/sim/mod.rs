@@ -972,7 +972,7 @@ impl Battle {
                         self.facts.set_state(
                             idx,
                             info.side(),
-                            info.start_men,
+                            self.field.start_men(idx).unwrap_or(0),
                             MoraleState::Surrendered,
                         );
                         entries.push(Entry::Surrenders {
@@ -1045,7 +1045,11 @@ impl Battle {
                 for (info, mut location) in query.iter_mut(&mut self.world) {
                     if info.idx() == idx && !location.present {
                         location.present = true;
-                        self.facts.set_present(idx, info.side(), info.start_men);
+                        self.facts.set_present(
+                            idx,
+                            info.side(),
+                            self.field.start_men(idx).unwrap_or(0),
+                        );
                         entries.push(Entry::Arrives {
                             unit: idx,
                             zone: location.zone(),

@@ -286,6 +286,7 @@ pub fn morale_system(
         withdrawn,
         places,
         units: &field.units,
+        start_morale: &field.start_morale,
         rng,
         chronicle,
         rallying: &mut *rallying,
@@ -599,6 +600,8 @@ struct Turn<'a> {
     places: &'a [Place],
     /// The scene's units (by index): what the world's do not carry.
     units: &'a [UnitSpec],
+    /// Each unit's morale at the opening, by index (`Field::start_morale`).
+    start_morale: &'a [f64],
     rng: &'a mut BattleRng,
     chronicle: &'a mut Chronicle,
     /// The rally's notes of each unit as its morale leaves it.
@@ -644,7 +647,7 @@ impl Turn<'_> {
             && men > 0
             && morale.fear == 0.0
             && !(morale.believes_lost && here.blind)
-            && before_turn >= info.start_morale
+            && before_turn >= self.start_morale(info)
             && !(here.leadership > 0.0 && self.lift(info, here, before_turn) > 0.0)
             && let Some(shaken) = self.stands_still(info, before_turn, morale.state)
         {
@@ -721,8 +724,8 @@ impl Turn<'_> {
         if withdrew && rules.withdraw_morale > 0.0 {
             feel(morale, Modifier::Withdrawal, -rules.withdraw_morale);
         }
-        if !pressed && !morale.state.is_broken() && before_turn < info.start_morale {
-            let recovery = (rules.morale_recovery * dt).min(info.start_morale - before_turn);
+        if !pressed && !morale.state.is_broken() && before_turn < self.start_morale(info) {
+            let recovery = (rules.morale_recovery * dt).min(self.start_morale(info) - before_turn);
             morale.feel(Modifier::Recovery, recovery);
         }
 
@@ -757,12 +760,26 @@ impl Turn<'_> {
         new == MoraleState::Routing && new != old
     }
 
+    /// The unit's morale at the opening: what recovery and a leader lift
+    /// it toward (the field's, by index: none for an index the scene has
+    /// not, which no unit in the world has).
+    #[inline]
+    fn start_morale(&self, info: &UnitInfo) -> f64 {
+        self.start_morale.get(info.idx()).copied().unwrap_or(0.0)
+    }
+
+    /// The men the unit brought onto the field (the field's, by index).
+    #[inline]
+    fn start_men(&self, info: &UnitInfo) -> u32 {
+        self.units.get(info.idx()).map_or(0, |spec| spec.start_men)
+    }
+
     /// What a commander standing in the unit's place lifts its morale by
     /// this sub-step, from `before_turn` toward a ceiling a little above
     /// its usual morale (read when one stands there).
     #[inline]
     fn lift(&self, info: &UnitInfo, here: &Place, before_turn: f64) -> f64 {
-        let ceiling = (info.start_morale + here.ceiling_over).min(100.0);
+        let ceiling = (self.start_morale(info) + here.ceiling_over).min(100.0);
         (here.lift * self.dt).min((ceiling - before_turn).max(0.0))
     }
 
@@ -912,7 +929,7 @@ impl Turn<'_> {
                     MoraleState::Routing
                 }
                 MoraleState::Routing
-                    if f64::from(men) < rules.shatter_share * f64::from(info.start_men) =>
+                    if f64::from(men) < rules.shatter_share * f64::from(self.start_men(info)) =>
                 {
                     MoraleState::Shattered
                 }
