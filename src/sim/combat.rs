@@ -408,7 +408,6 @@ fn gather_fighters(
     (fighters, by_zone): (&mut Vec<Fighter>, &mut Vec<Vec<usize>>),
     units: &Fighters,
 ) {
-    let rules = &field.rules;
     let n = field.zones.len();
     // One pass, not one per zone. Emptied, not dropped: each zone's list
     // keeps its memory. In unit-index order: as the units are stored,
@@ -418,38 +417,9 @@ fn gather_fighters(
     by_zone.truncate(n);
     // Whether a unit joins the fight: checked where the units are stepped
     // (inlined there), so the rest of `gather` is called only for the
-    // fighters, about half the units.
+    // fighters, about half the units ([`gather_one`]).
     let joins = |(_, _, strength, location, _, morale): &UnitItem| {
         fights(strength, location, morale) && fronts.get(location.zone()) == Some(&Front::Contested)
-    };
-    let gather = |fighters: &mut Vec<Fighter>,
-                  by_zone: &mut Vec<Vec<usize>>,
-                  (entity, info, strength, location, orders, morale): UnitItem| {
-        // (By index; by the scene's name of its kind for an index the
-        // field has not.)
-        let kind = field
-            .kind_rules(info.idx())
-            .or_else(|| {
-                field
-                    .units
-                    .get(info.idx())
-                    .map(|spec| rules.kind(&spec.kind))
-            })
-            .unwrap_or_else(|| rules.kind(&crate::scene::UnitKind::new("")));
-        by_zone[location.zone()].push(fighters.len());
-        fighters.push(Fighter {
-            entity,
-            idx: info.idx_u32(),
-            side: info.side_u32(),
-            melee: kind.melee,
-            missile: kind.missile,
-            men: strength.men,
-            lost: 0,
-            state: morale.state,
-            mounted: info.mounted,
-            holds: orders.holds(),
-            marching: matches!(orders.order(), UnitOrder::MoveTo(to) if to != location.zone()),
-        });
     };
     let empty = |fighters: &mut Vec<Fighter>, by_zone: &mut Vec<Vec<usize>>| {
         fighters.clear();
@@ -460,7 +430,7 @@ fn gather_fighters(
     empty(fighters, by_zone);
     units.iter().for_each(|item| {
         if joins(&item) {
-            gather(fighters, by_zone, item);
+            gather_one(field, fighters, by_zone, item);
         }
     });
     // Checked on the short list of fighters, not on the way past every unit:
@@ -471,7 +441,7 @@ fn gather_fighters(
             .iter()
             .sort_by_key::<&UnitInfo, _>(|info| info.idx())
             .filter(joins)
-            .for_each(|item| gather(fighters, by_zone, item));
+            .for_each(|item| gather_one(field, fighters, by_zone, item));
     }
 }
 

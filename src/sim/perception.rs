@@ -218,7 +218,8 @@ impl Sight {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::testing::{small_world, unit_zone_smoke};
+    use crate::sim::components::Modifier;
+    use crate::sim::testing::{small_battle, small_world, spread_rumor, unit_zone_smoke};
 
     #[test]
     fn thick_smoke_hides_a_zone_from_both_sides() {
@@ -232,5 +233,39 @@ mod tests {
             vision.side_sees(0, 0),
             "the clear south bank is seen by its own side"
         );
+    }
+
+    /// What moved a unit between turns (a scene's blow) is not told as the
+    /// next turn's: its notes are forgotten as the turn begins, on
+    /// perception's walk, whether a cry is abroad (the listeners' walk) or
+    /// not.
+    #[test]
+    fn a_new_turn_forgets_what_moved_a_unit_before_it_with_or_without_a_cry() {
+        for cry in [false, true] {
+            let mut battle = small_battle(|scene| scene);
+            battle.step();
+            let mut query = battle.world.query::<&mut Morale>();
+            for mut morale in query.iter_mut(&mut battle.world) {
+                morale.feel(Modifier::Event, -1.0);
+            }
+            let mut query = battle.world.query::<&Morale>();
+            assert!(
+                query
+                    .iter(&battle.world)
+                    .all(|morale| morale.last().iter().any(|(m, _)| *m == Modifier::Event)),
+                "noted between turns"
+            );
+            if cry {
+                spread_rumor(&mut battle.world, 0, 1, true, 0.5);
+            }
+            battle.step();
+            for morale in query.iter(&battle.world) {
+                assert!(
+                    !morale.last().iter().any(|(m, _)| *m == Modifier::Event),
+                    "cry abroad: {cry}; {:?}",
+                    morale.last()
+                );
+            }
+        }
     }
 }

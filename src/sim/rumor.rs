@@ -154,7 +154,7 @@ pub type Listeners<'w, 's> = Query<
 /// `listeners`: read in one fold over the tables, put in index order after
 /// when the world holds them otherwise. The turn's first walk over the
 /// units: each one's notes of the last turn are forgotten on the way
-/// ([`super::perception::opening`]).
+/// (`perception::opening`).
 pub fn listeners_into(units: &mut Listeners, listeners: &mut Vec<(usize, Listener)>) {
     let mut order = Rising::default();
     listeners.clear();
