@@ -40,8 +40,10 @@ pub fn state_factor(state: MoraleState) -> f64 {
 struct Fighter {
     /// The unit, to write its losses to.
     entity: Entity,
-    idx: usize,
-    side: usize,
+    /// Its index and side, as `u32`s (the list is walked five times a
+    /// sub-step: 48 bytes a fighter, not 56).
+    idx: u32,
+    side: u32,
     melee: f64,
     missile: f64,
     men: u32,
@@ -52,6 +54,20 @@ struct Fighter {
     holds: bool,
     /// Ordered on to another zone (on the march).
     marching: bool,
+}
+
+impl Fighter {
+    /// The unit's index.
+    #[inline]
+    fn idx(&self) -> usize {
+        self.idx as usize
+    }
+
+    /// Its side.
+    #[inline]
+    fn side(&self) -> usize {
+        self.side as usize
+    }
 }
 
 /// The combat system's working lists, kept between turns so a turn
@@ -165,7 +181,7 @@ fn burn(
             }
             strength.men -= lost;
             strength.lost_this_turn += lost;
-            if let Some(slot) = burned.get_mut(location.zone() * n_sides + info.side) {
+            if let Some(slot) = burned.get_mut(location.zone() * n_sides + info.side()) {
                 *slot = slot.saturating_add(lost);
             }
             killed = true;
@@ -342,19 +358,17 @@ pub fn combat_system(
             );
         }
     }
-    // The last unit (by index) that lost men, if any did: found once, for
-    // the stir and for writing the losses.
-    let last_hit = (fighters.iter())
-        .filter(|fighter| fighter.lost > 0)
-        .map(|fighter| fighter.idx)
-        .max();
+    // The last unit (by index) that lost men, if any did, and each one's
+    // losses by index: found on one walk, for the stir and for writing the
+    // losses.
+    let last_hit = note_losses(fighters, lost);
     // Men lost, a unit broken by a charge or a commander fallen.
     if !falls.is_empty() || charged.iter().any(|&(_, _, broke)| broke) || last_hit.is_some() {
         super::stir(stirs);
     }
     mark_falls(falls, commanders, chronicle);
     write_charges(charged, fighters, chronicle, units);
-    write_losses(fighters, last_hit, lost, units);
+    write_losses(last_hit, lost, units);
     if falls.is_empty() {
         return;
     }
@@ -374,8 +388,8 @@ fn find_fronts(fronts: &mut Vec<Front>, n: usize, units: &Fighters) -> bool {
                 && let Some(front) = fronts.get_mut(location.zone())
             {
                 *front = match *front {
-                    Front::Empty => Front::Held(info.side),
-                    Front::Held(side) if side != info.side => {
+                    Front::Empty => Front::Held(info.side()),
+                    Front::Held(side) if side != info.side() => {
                         any_contested = true;
                         Front::Contested
                     }
@@ -394,7 +408,6 @@ fn gather_fighters(
     (fighters, by_zone): (&mut Vec<Fighter>, &mut Vec<Vec<usize>>),
     units: &Fighters,
 ) {
-    let rules = &field.rules;
     let n = field.zones.len();
     // One pass, not one per zone. Emptied, not dropped: each zone's list
     // keeps its memory. In unit-index order: as the units are stored,
@@ -404,33 +417,9 @@ fn gather_fighters(
     by_zone.truncate(n);
     // Whether a unit joins the fight: checked where the units are stepped
     // (inlined there), so the rest of `gather` is called only for the
-    // fighters, about half the units.
+    // fighters, about half the units ([`gather_one`]).
     let joins = |(_, _, strength, location, _, morale): &UnitItem| {
         fights(strength, location, morale) && fronts.get(location.zone()) == Some(&Front::Contested)
-    };
-    let gather = |fighters: &mut Vec<Fighter>,
-                  by_zone: &mut Vec<Vec<usize>>,
-                  (entity, info, strength, location, orders, morale): UnitItem| {
-        // (By index; by the scene's name of its kind for an index the
-        // field has not.)
-        let kind = field
-            .kind_rules(info.idx)
-            .or_else(|| field.units.get(info.idx).map(|spec| rules.kind(&spec.kind)))
-            .unwrap_or_else(|| rules.kind(&crate::scene::UnitKind::new("")));
-        by_zone[location.zone()].push(fighters.len());
-        fighters.push(Fighter {
-            entity,
-            idx: info.idx,
-            side: info.side,
-            melee: kind.melee,
-            missile: kind.missile,
-            men: strength.men,
-            lost: 0,
-            state: morale.state,
-            mounted: info.mounted,
-            holds: orders.holds(),
-            marching: matches!(orders.order(), UnitOrder::MoveTo(to) if to != location.zone()),
-        });
     };
     let empty = |fighters: &mut Vec<Fighter>, by_zone: &mut Vec<Vec<usize>>| {
         fighters.clear();
@@ -441,7 +430,7 @@ fn gather_fighters(
     empty(fighters, by_zone);
     units.iter().for_each(|item| {
         if joins(&item) {
-            gather(fighters, by_zone, item);
+            gather_one(field, fighters, by_zone, item);
         }
     });
     // Checked on the short list of fighters, not on the way past every unit:
@@ -450,9 +439,9 @@ fn gather_fighters(
         empty(fighters, by_zone);
         units
             .iter()
-            .sort_by_key::<&UnitInfo, _>(|info| info.idx)
+            .sort_by_key::<&UnitInfo, _>(|info| info.idx())
             .filter(joins)
-            .for_each(|item| gather(fighters, by_zone, item));
+            .for_each(|item| gather_one(field, fighters, by_zone, item));
     }
 }
 
@@ -474,14 +463,19 @@ fn gather_one(
     // (By index; by the scene's name of its kind for an index the
     // field has not.)
     let kind = field
-        .kind_rules(info.idx)
-        .or_else(|| field.units.get(info.idx).map(|spec| rules.kind(&spec.kind)))
+        .kind_rules(info.idx())
+        .or_else(|| {
+            field
+                .units
+                .get(info.idx())
+                .map(|spec| rules.kind(&spec.kind))
+        })
         .unwrap_or_else(|| rules.kind(&crate::scene::UnitKind::new("")));
     by_zone[location.zone()].push(fighters.len());
     fighters.push(Fighter {
         entity,
-        idx: info.idx,
-        side: info.side,
+        idx: info.idx_u32(),
+        side: info.side_u32(),
         melee: kind.melee,
         missile: kind.missile,
         men: strength.men,
@@ -518,8 +512,8 @@ fn fronts_and_fighters(
             && let Some(front) = fronts.get_mut(location.zone())
         {
             *front = match *front {
-                Front::Empty => Front::Held(info.side),
-                Front::Held(side) if side != info.side => {
+                Front::Empty => Front::Held(info.side()),
+                Front::Held(side) if side != info.side() => {
                     any_contested = true;
                     Front::Contested
                 }
@@ -558,9 +552,9 @@ fn strike_power(
             power *= rules.cavalry_in_water;
         }
         let m = f64::from(fighter.men);
-        men[fighter.side] += m;
-        melee[fighter.side] += m * fighter.melee * power;
-        missile[fighter.side] += m * fighter.missile * power;
+        men[fighter.side()] += m;
+        melee[fighter.side()] += m * fighter.melee * power;
+        missile[fighter.side()] += m * fighter.missile * power;
     }
 }
 
@@ -628,7 +622,7 @@ fn share_losses(
         }
         // Share the side's losses by exposure: routing men die faster, cover shelters holders.
         side_units.clear();
-        side_units.extend(here.iter().copied().filter(|&i| fighters[i].side == side));
+        side_units.extend(here.iter().copied().filter(|&i| fighters[i].side() == side));
         exposures.clear();
         exposures.extend(side_units.iter().map(|&i| {
             let fighter = &fighters[i];
@@ -721,7 +715,7 @@ fn charge(
         let shock = rules.charge_morale * exposure * dt;
         let broke = rules.charge_rout > 0.0
             && rng.chance(super::field::per_step(
-                (rules.charge_rout * (1.0 - quality(fighter.idx)) * exposure).clamp(0.0, 1.0),
+                (rules.charge_rout * (1.0 - quality(fighter.idx())) * exposure).clamp(0.0, 1.0),
                 dt,
             ));
         if broke {
@@ -751,7 +745,9 @@ fn write_charges(
                 morale.state = MoraleState::Routing;
                 // Broken men stop to no order but flight.
                 orders.set_order(UnitOrder::Hold);
-                chronicle.push(Entry::Routs { unit: fighter.idx });
+                chronicle.push(Entry::Routs {
+                    unit: fighter.idx(),
+                });
             }
         }
     }
@@ -819,27 +815,37 @@ fn mark_falls(
     }
 }
 
+/// The men each fighter lost, by unit index (`lost`, up to the last that
+/// lost any), on one walk over the fighters; that last unit's index, if
+/// any lost men.
+fn note_losses(fighters: &[Fighter], lost: &mut Vec<u32>) -> Option<usize> {
+    lost.clear();
+    // Room for every fighter's index at once (the list is in index order,
+    // so its last has the greatest): not grown fighter by fighter.
+    lost.resize(fighters.last().map_or(0, |fighter| fighter.idx() + 1), 0);
+    let mut last_hit = None;
+    for fighter in fighters.iter().filter(|fighter| fighter.lost > 0) {
+        let idx = fighter.idx();
+        if lost.len() <= idx {
+            lost.resize(idx + 1, 0);
+        }
+        lost[idx] = fighter.lost;
+        last_hit = last_hit.max(Some(idx));
+    }
+    last_hit
+}
+
 /// The losses, written to the units that took them (each its own), in one
 /// walk over the units: a lookup of each fighter by its entity cost more
-/// than the walk (in a small battle most units fight). `lost`: scratch, per
-/// unit index.
+/// than the walk (in a small battle most units fight). `lost`: each unit's
+/// losses by index ([`note_losses`]).
 /// `last_hit`: the greatest index of a fighter that lost men (none: none did).
-fn write_losses(
-    fighters: &[Fighter],
-    last_hit: Option<usize>,
-    lost: &mut Vec<u32>,
-    units: &mut Fighters,
-) {
-    let Some(last) = last_hit else {
+fn write_losses(last_hit: Option<usize>, lost: &[u32], units: &mut Fighters) {
+    if last_hit.is_none() {
         return;
-    };
-    lost.clear();
-    lost.resize(last + 1, 0);
-    for fighter in fighters.iter().filter(|fighter| fighter.lost > 0) {
-        lost[fighter.idx] = fighter.lost;
     }
     units.iter_mut().for_each(|(_, info, mut strength, ..)| {
-        if let Some(&men) = lost.get(info.idx)
+        if let Some(&men) = lost.get(info.idx())
             && men > 0
         {
             strength.men -= men;
@@ -865,7 +871,7 @@ fn shock_the_led(falls: &[(usize, Fate)], field: &Field, units: &mut Fighters) {
             continue;
         }
         for &(commander, fate) in falls.iter() {
-            if field.units.get(info.idx).and_then(|spec| spec.leader) == Some(commander) {
+            if field.units.get(info.idx()).and_then(|spec| spec.leader) == Some(commander) {
                 let shock = shock(fate);
                 morale.value = (morale.value + shock).clamp(0.0, 100.0);
                 morale.push(Modifier::CommanderFell, shock);
@@ -904,7 +910,7 @@ mod tests {
     fn set_order(world: &mut World, unit: usize, order: UnitOrder) {
         let mut query = world.query::<(&UnitInfo, &mut Orders)>();
         for (info, mut orders) in query.iter_mut(world) {
-            if info.idx == unit {
+            if info.idx() == unit {
                 orders.set_order(order);
             }
         }
@@ -914,7 +920,7 @@ mod tests {
         let mut query = world.query::<(&UnitInfo, &Morale)>();
         query
             .iter(world)
-            .filter(|(info, _)| info.idx == unit)
+            .filter(|(info, _)| info.idx() == unit)
             .flat_map(|(_, morale)| morale.last().to_vec())
             .filter(|(modifier, _)| *modifier == Modifier::Charged)
             .map(|(_, delta)| delta)

@@ -36,16 +36,15 @@ pub struct UnitSpec {
 }
 
 /// What a unit in the world is, as every walk over the units reads it:
-/// its index, its side now, and the traits read for every unit (32 bytes;
-/// the rest of the scene's [`UnitSpec`] is the field's, by `idx`).
+/// its index, its side now, and the traits read for every unit (12 bytes:
+/// the index and the side are kept as `u32`s behind [`UnitInfo::idx`] and
+/// [`UnitInfo::side`]; the rest of the scene's [`UnitSpec`] is the
+/// field's, by index: its opening morale and men too, read by morale's
+/// walk and a few others, `Field::start_morale` and `Field::start_men`).
 #[derive(Component, Debug, Clone, PartialEq)]
 pub struct UnitInfo {
-    pub idx: usize,
-    pub side: usize,
-    /// Its morale at the opening (what recovery and a leader lift it toward).
-    pub start_morale: f64,
-    /// Its men at the opening (in the room the flags leave).
-    pub start_men: u32,
+    idx: u32,
+    side: u32,
     pub may_surrender: bool,
     pub mounted: bool,
 }
@@ -53,13 +52,43 @@ pub struct UnitInfo {
 impl From<&UnitSpec> for UnitInfo {
     fn from(spec: &UnitSpec) -> UnitInfo {
         UnitInfo {
-            idx: spec.idx,
-            side: spec.side,
-            start_morale: spec.start_morale,
-            start_men: spec.start_men,
+            idx: narrow(spec.idx),
+            side: narrow(spec.side),
             may_surrender: spec.may_surrender,
             mounted: spec.mounted,
         }
+    }
+}
+
+impl UnitInfo {
+    /// Its index in the scene's units (and the field's).
+    #[inline]
+    pub fn idx(&self) -> usize {
+        self.idx as usize
+    }
+
+    /// Its side now.
+    #[inline]
+    pub fn side(&self) -> usize {
+        self.side as usize
+    }
+
+    /// Its index as kept (a `u32`).
+    #[inline]
+    pub(crate) fn idx_u32(&self) -> u32 {
+        self.idx
+    }
+
+    /// Its side as kept (a `u32`).
+    #[inline]
+    pub(crate) fn side_u32(&self) -> u32 {
+        self.side
+    }
+
+    /// Puts it on `side` (a change of side).
+    #[inline]
+    pub fn set_side(&mut self, side: usize) {
+        self.side = narrow(side);
     }
 }
 
@@ -153,6 +182,7 @@ impl std::fmt::Debug for Location {
 }
 
 const _: () = assert!(std::mem::size_of::<Location>() == 8);
+const _: () = assert!(std::mem::size_of::<UnitInfo>() == 12);
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub enum UnitOrder {

@@ -263,9 +263,9 @@ impl Facts {
                 .for_each(|(info, strength, location, morale)| {
                     // The world's `UnitInfo` is the field's, but for its side.
                     tally.unit(
-                        info.idx,
-                        info.side,
-                        info.start_men,
+                        info.idx(),
+                        info.side(),
+                        field.start_men(info.idx()).unwrap_or(0),
                         strength.men,
                         *location,
                         morale,

@@ -58,7 +58,7 @@ pub fn fall(
         -shock
     };
     for (info, location, mut morale) in units.iter_mut(world) {
-        if field.units.get(info.idx).and_then(|spec| spec.leader) == Some(commander)
+        if field.units.get(info.idx()).and_then(|spec| spec.leader) == Some(commander)
             && location.present
             && morale.state.can_fight_or_flee()
         {
@@ -100,7 +100,7 @@ mod tests {
         let mut query = battle.world.query::<(&UnitInfo, &Morale)>();
         query
             .iter(&battle.world)
-            .find(|(info, _)| info.idx == unit)
+            .find(|(info, _)| info.idx() == unit)
             .map(|(_, morale)| morale.last().to_vec())
             .unwrap_or_default()
     }

@@ -93,6 +93,14 @@ pub struct FieldData {
     kinds: Vec<u32>,
     /// The rules of each kind the scene's units are of.
     kind_rules: Vec<crate::scene::KindRules>,
+    /// Per unit (by index): its morale at the opening, what recovery and a
+    /// leader lift it toward (read by morale's walk, in index order: a
+    /// column of its own, not in the world's `UnitInfo`, which every walk
+    /// streams).
+    pub(crate) start_morale: Vec<f64>,
+    /// Per unit (by index): the men it brought onto the field (read by
+    /// walks over every unit: a column of its own, as `start_morale`).
+    start_men: Vec<u32>,
     pub n_sides: usize,
     /// Per side: the zone its routing units run to (none: they stand).
     pub retreat: Vec<Option<usize>>,
@@ -108,6 +116,20 @@ impl FieldData {
     pub fn kind_rules(&self, idx: usize) -> Option<crate::scene::KindRules> {
         let kind = *self.kinds.get(idx)?;
         self.kind_rules.get(kind as usize).copied()
+    }
+
+    /// Unit `idx`'s morale at the opening (none for an index the scene
+    /// has not).
+    #[inline]
+    pub fn start_morale(&self, idx: usize) -> Option<f64> {
+        self.start_morale.get(idx).copied()
+    }
+
+    /// The men unit `idx` brought onto the field (none for an index the
+    /// scene has not).
+    #[inline]
+    pub fn start_men(&self, idx: usize) -> Option<u32> {
+        self.start_men.get(idx).copied()
     }
 
     /// Where unit `idx`, fighting for `side`, runs to when it breaks or
@@ -167,7 +189,7 @@ impl Field {
         let neighbours = (0..scene.zones().len())
             .map(|zone| scene.neighbours(zone))
             .collect();
-        let units = scene
+        let units: Vec<UnitSpec> = scene
             .units()
             .iter()
             .enumerate()
@@ -196,6 +218,8 @@ impl Field {
                 })
             })
             .collect();
+        let start_morale = units.iter().map(|spec| spec.start_morale).collect();
+        let start_men = units.iter().map(|spec| spec.start_men).collect();
         let retreat = (scene.sides().iter())
             .map(|side| side.retreat.map(|z| z.idx()))
             .collect();
@@ -215,6 +239,8 @@ impl Field {
             units,
             kinds,
             kind_rules,
+            start_morale,
+            start_men,
             n_sides: scene.sides().len(),
             retreat,
             unit_retreat,

@@ -204,7 +204,7 @@ mod tests {
         let mut query = battle.world.query::<(&UnitInfo, &Morale)>();
         let last = query
             .iter(&battle.world)
-            .find(|(info, _)| info.idx == 0)
+            .find(|(info, _)| info.idx() == 0)
             .map(|(_, morale)| morale.last().to_vec())
             .unwrap_or_default();
         assert!(!last.iter().any(|(m, _)| *m == Modifier::Smoke), "{last:?}");
@@ -224,7 +224,7 @@ mod tests {
         let mut query = battle.world.query::<(&UnitInfo, &Morale)>();
         let last = query
             .iter(&battle.world)
-            .find(|(info, _)| info.idx == 0)
+            .find(|(info, _)| info.idx() == 0)
             .map(|(_, morale)| morale.last().to_vec())
             .unwrap_or_default();
         assert!(last.iter().any(|(m, _)| *m == Modifier::Smoke), "{last:?}");

@@ -469,7 +469,6 @@ pub struct Battle {
     capture: state::CaptureQueries,
     /// The queries a reset writes the opening through, built once.
     write: state::WriteQueries,
-    morale: QueryState<&'static mut Morale>,
     /// The field (also the world's resource), at hand without a lookup.
     field: Field,
     queries: ActQueries,
@@ -543,7 +542,6 @@ impl Battle {
             capture: state::CaptureQueries::new(&mut world),
             write: state::WriteQueries::new(&mut world),
             queries: ActQueries::new(&mut world),
-            morale: world.query(),
             field,
             opening: Some(opening),
             opening_facts: None,
@@ -588,17 +586,9 @@ impl Battle {
             clock.turn = clock.turn.saturating_add(1);
             self.turn = clock.turn;
         }
-        // A fold over the table (`for_each`): no check per unit. Written
-        // only where there is something to clear: a unit's morale is not
-        // written (nor marked changed) for nothing, which at a million
-        // units is a write of every one's back to memory.
-        self.morale
-            .iter_mut(&mut self.world)
-            .for_each(|mut morale| {
-                if morale.noted_any() {
-                    morale.forget_turn();
-                }
-            });
+        // Each unit's notes of the last turn are forgotten by the turn's
+        // first walk over the units, perception's (`perception::opening`),
+        // not by a walk of their own here.
         self.schedule.run(&mut self.world);
     }
 
@@ -618,7 +608,7 @@ impl Battle {
         self.changed();
         let query = &mut self.queries.order_unit;
         for (info, mut orders, mut state) in query.iter_mut(&mut self.world) {
-            if info.idx == unit && state.state.obeys() {
+            if info.idx() == unit && state.state.obeys() {
                 orders.set_order(order);
                 if morale != 0.0 {
                     state.value = (state.value + morale).clamp(0.0, 100.0);
@@ -721,17 +711,17 @@ impl Battle {
             .iter(&self.world)
             .for_each(|(info, strength, location, morale)| {
                 // (The world's `UnitInfo` is the field's, but for its side.)
-                let Some(scene_info) = units.get(info.idx) else {
+                let Some(scene_info) = units.get(info.idx()) else {
                     return;
                 };
                 if !location.present {
                     return;
                 }
-                if let Some(total) = brought.get_mut(info.side) {
+                if let Some(total) = brought.get_mut(info.side()) {
                     *total += scene_info.start_men;
                 }
                 if morale.state.obeys()
-                    && let Some(total) = in_hand.get_mut(info.side)
+                    && let Some(total) = in_hand.get_mut(info.side())
                 {
                     *total += strength.men;
                 }
@@ -865,7 +855,7 @@ impl Battle {
                         if pick.names(info, location) && morale.state.can_fight_or_flee() {
                             morale.value = (morale.value + delta).clamp(0.0, 100.0);
                             morale.push(morale::Modifier::Event, *delta);
-                            facts.set_morale_value(info.idx, morale.value);
+                            facts.set_morale_value(info.idx(), morale.value);
                         }
                     });
             }
@@ -962,8 +952,8 @@ impl Battle {
                                 .min(strength.men);
                             strength.men -= lost;
                             strength.lost_this_turn += lost;
-                            hits.push((info.idx, lost));
-                            facts.lose_men(info.idx, info.side, lost);
+                            hits.push((info.idx(), lost));
+                            facts.lose_men(info.idx(), info.side(), lost);
                         }
                     });
                 hits.sort_unstable();
@@ -977,12 +967,12 @@ impl Battle {
                 let idx = unit.idx();
                 let query = &mut self.queries.surrender;
                 for (info, mut morale, strength, location) in query.iter_mut(&mut self.world) {
-                    if info.idx == idx && location.present && morale.state.can_fight_or_flee() {
+                    if info.idx() == idx && location.present && morale.state.can_fight_or_flee() {
                         morale.state = MoraleState::Surrendered;
                         self.facts.set_state(
                             idx,
-                            info.side,
-                            info.start_men,
+                            info.side(),
+                            self.field.start_men(idx).unwrap_or(0),
                             MoraleState::Surrendered,
                         );
                         entries.push(Entry::Surrenders {
@@ -1036,7 +1026,7 @@ impl Battle {
                         strength.men -= lost;
                         strength.lost_this_turn += lost;
                         lost_total += lost;
-                        hits.push((info.idx, lost));
+                        hits.push((info.idx(), lost));
                         location.set_zone(orders.came_from().unwrap_or(fallback));
                         orders.progress = 0.0;
                     }
@@ -1053,9 +1043,13 @@ impl Battle {
                 let idx = unit.idx();
                 let query = &mut self.queries.arrive;
                 for (info, mut location) in query.iter_mut(&mut self.world) {
-                    if info.idx == idx && !location.present {
+                    if info.idx() == idx && !location.present {
                         location.present = true;
-                        self.facts.set_present(idx, info.side, info.start_men);
+                        self.facts.set_present(
+                            idx,
+                            info.side(),
+                            self.field.start_men(idx).unwrap_or(0),
+                        );
                         entries.push(Entry::Arrives {
                             unit: idx,
                             zone: location.zone(),
@@ -1104,9 +1098,14 @@ impl Battle {
                 let query = &mut self.queries.change_side;
                 for (mut info, mut orders) in query.iter_mut(&mut self.world) {
                     let led = commander.is_some()
-                        && self.field.units.get(info.idx).and_then(|spec| spec.leader) == commander;
-                    if Some(info.idx) == unit || led {
-                        info.side = side;
+                        && self
+                            .field
+                            .units
+                            .get(info.idx())
+                            .and_then(|spec| spec.leader)
+                            == commander;
+                    if Some(info.idx()) == unit || led {
+                        info.set_side(side);
                         orders.set_order(UnitOrder::Hold);
                     }
                 }
@@ -1175,9 +1174,9 @@ impl Pick<'_> {
     #[inline(always)]
     fn names(self, info: &UnitInfo, location: &Location) -> bool {
         match self.units {
-            Some(mask) => mask.get(info.idx).copied().unwrap_or(false),
+            Some(mask) => mask.get(info.idx()).copied().unwrap_or(false),
             None => {
-                self.side.is_none_or(|side| info.side == side)
+                self.side.is_none_or(|side| info.side() == side)
                     && self
                         .zone
                         .is_none_or(|zone| location.present && location.zone() == zone)

@@ -286,6 +286,7 @@ pub fn morale_system(
         withdrawn,
         places,
         units: &field.units,
+        start_morale: &field.start_morale,
         rng,
         chronicle,
         rallying: &mut *rallying,
@@ -378,18 +379,18 @@ fn tally_places(
         let tally = &mut tally[..];
         let mut order = Rising::default();
         by_index(units, stored).for_each(|(_, info, strength, location, orders, morale)| {
-            order.see(info.idx);
+            order.see(info.idx());
             if seen_as_flight
-                && withdrew_now(info.idx)
+                && withdrew_now(info.idx())
                 && location.present
                 && !morale.state.is_broken()
                 && location.zone() < n
             {
-                tally[info.side * n + location.zone()].withdrawing +=
+                tally[info.side() * n + location.zone()].withdrawing +=
                     f64::from(strength.men) * rules.withdrawal_seen_as_flight;
             }
             if location.present && morale.state.can_fight_or_flee() {
-                let here = &mut tally[info.side * n + location.zone()];
+                let here = &mut tally[info.side() * n + location.zone()];
                 here.units += 1;
                 here.men += f64::from(strength.men);
                 here.room +=
@@ -599,6 +600,8 @@ struct Turn<'a> {
     places: &'a [Place],
     /// The scene's units (by index): what the world's do not carry.
     units: &'a [UnitSpec],
+    /// Each unit's morale at the opening, by index (`Field::start_morale`).
+    start_morale: &'a [f64],
     rng: &'a mut BattleRng,
     chronicle: &'a mut Chronicle,
     /// The rally's notes of each unit as its morale leaves it.
@@ -624,10 +627,10 @@ impl Turn<'_> {
         morale: &mut Morale,
     ) -> bool {
         let rules = self.rules;
-        let side = info.side;
+        let side = info.side();
         let at = side * self.n + zone;
         let here = &self.places[at];
-        let withdrew = self.withdrawn.get(info.idx).copied().unwrap_or(false);
+        let withdrew = self.withdrawn.get(info.idx()).copied().unwrap_or(false);
         // Each modifier is felt as it is found, in the order `why` shows
         // them; the leader's ceiling and recovery measure from where morale
         // stood before any of them.
@@ -644,7 +647,7 @@ impl Turn<'_> {
             && men > 0
             && morale.fear == 0.0
             && !(morale.believes_lost && here.blind)
-            && before_turn >= info.start_morale
+            && before_turn >= self.start_morale(info)
             && !(here.leadership > 0.0 && self.lift(info, here, before_turn) > 0.0)
             && let Some(shaken) = self.stands_still(info, before_turn, morale.state)
         {
@@ -721,8 +724,8 @@ impl Turn<'_> {
         if withdrew && rules.withdraw_morale > 0.0 {
             feel(morale, Modifier::Withdrawal, -rules.withdraw_morale);
         }
-        if !pressed && !morale.state.is_broken() && before_turn < info.start_morale {
-            let recovery = (rules.morale_recovery * dt).min(info.start_morale - before_turn);
+        if !pressed && !morale.state.is_broken() && before_turn < self.start_morale(info) {
+            let recovery = (rules.morale_recovery * dt).min(self.start_morale(info) - before_turn);
             morale.feel(Modifier::Recovery, recovery);
         }
 
@@ -740,7 +743,7 @@ impl Turn<'_> {
         if new != old {
             morale.state = new;
             self.stirred = true;
-            let unit = info.idx;
+            let unit = info.idx();
             self.chronicle.push(match new {
                 MoraleState::Wavering => Entry::Wavers { unit },
                 MoraleState::Steady => Entry::Steadies { unit },
@@ -757,12 +760,26 @@ impl Turn<'_> {
         new == MoraleState::Routing && new != old
     }
 
+    /// The unit's morale at the opening: what recovery and a leader lift
+    /// it toward (the field's, by index: none for an index the scene has
+    /// not, which no unit in the world has).
+    #[inline]
+    fn start_morale(&self, info: &UnitInfo) -> f64 {
+        self.start_morale.get(info.idx()).copied().unwrap_or(0.0)
+    }
+
+    /// The men the unit brought onto the field (the field's, by index).
+    #[inline]
+    fn start_men(&self, info: &UnitInfo) -> u32 {
+        self.units.get(info.idx()).map_or(0, |spec| spec.start_men)
+    }
+
     /// What a commander standing in the unit's place lifts its morale by
     /// this sub-step, from `before_turn` toward a ceiling a little above
     /// its usual morale (read when one stands there).
     #[inline]
     fn lift(&self, info: &UnitInfo, here: &Place, before_turn: f64) -> f64 {
-        let ceiling = (info.start_morale + here.ceiling_over).min(100.0);
+        let ceiling = (self.start_morale(info) + here.ceiling_over).min(100.0);
         (here.lift * self.dt).min((ceiling - before_turn).max(0.0))
     }
 
@@ -776,7 +793,7 @@ impl Turn<'_> {
         // A cascade: below the threshold, a share of none past what its
         // quality bears.
         let cascade = value < rules.steady_above && {
-            let quality = self.units.get(info.idx).map_or(0.0, |spec| spec.quality);
+            let quality = self.units.get(info.idx()).map_or(0.0, |spec| spec.quality);
             0.0 > rules.cascade_base + rules.cascade_quality * quality
         };
         if cascade {
@@ -875,7 +892,7 @@ impl Turn<'_> {
         let (rules, dt) = (self.rules, self.dt);
         // The scene's traits of the unit, read only by the few it concerns.
         let units = self.units;
-        let spec = || units.get(info.idx);
+        let spec = || units.get(info.idx());
         let quality = || spec().map_or(0.0, |spec| spec.quality);
         let cascade = !old.is_broken()
             && value < rules.steady_above
@@ -912,7 +929,7 @@ impl Turn<'_> {
                     MoraleState::Routing
                 }
                 MoraleState::Routing
-                    if f64::from(men) < rules.shatter_share * f64::from(info.start_men) =>
+                    if f64::from(men) < rules.shatter_share * f64::from(self.start_men(info)) =>
                 {
                     MoraleState::Shattered
                 }
@@ -976,7 +993,7 @@ mod tests {
         let mut query = world.query::<(&UnitInfo, &Morale)>();
         query
             .iter(&world)
-            .find(|(info, _)| info.idx == 2)
+            .find(|(info, _)| info.idx() == 2)
             .is_some_and(|(_, morale)| morale.last().iter().any(|(m, _)| *m == Modifier::Trapped))
     }
 
@@ -1017,7 +1034,7 @@ mod tests {
             .query::<(&UnitInfo, &mut Morale)>()
             .iter_mut(&mut world)
         {
-            if info.idx > 0 {
+            if info.idx() > 0 {
                 morale.value = 15.0;
             }
         }

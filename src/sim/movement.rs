@@ -425,11 +425,11 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
     ) {
         let field = self.field;
         let (n, n_sides) = (field.zones.len(), field.n_sides);
-        let (side, from) = (info.side, location.zone());
+        let (side, from) = (info.side(), location.zone());
         let arrived = order == UnitOrder::MoveTo(from);
         let mut mover = Mover {
             entity,
-            idx: info.idx,
+            idx: info.idx(),
             side,
             zone: from,
             men,
@@ -439,7 +439,7 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
             pursuing: false,
             want: None,
             engaged: false,
-            stepped: self.stepped.get(info.idx).copied().unwrap_or(false),
+            stepped: self.stepped.get(info.idx()).copied().unwrap_or(false),
             came_from,
             room: room(field, info, men),
         };
@@ -470,18 +470,21 @@ impl<C: FnMut(usize) -> Option<usize>> Census<'_, C> {
                 1.0
             };
             self.crowding.push(Crowding {
-                idx: info.idx,
-                side: info.side,
+                idx: info.idx(),
+                side: info.side(),
                 zone: from,
                 room,
                 flowing: room * flow,
-                precedence: field.units.get(info.idx).map_or(0, |spec| spec.precedence),
+                precedence: field
+                    .units
+                    .get(info.idx())
+                    .map_or(0, |spec| spec.precedence),
             });
         }
         let goal = if routing {
             match order {
                 UnitOrder::RallyTo(commander) => (self.commander_at)(commander),
-                _ => field.retreat_of(info.idx, side),
+                _ => field.retreat_of(info.idx(), side),
             }
         } else {
             match order {
@@ -766,7 +769,7 @@ impl MovementScratch {
         units
             .iter()
             .for_each(|(entity, info, strength, location, orders, morale)| {
-                let (side, from, men) = (info.side, location.zone(), strength.men);
+                let (side, from, men) = (info.side(), location.zone(), strength.men);
                 // Most units stand where they are, in good order, outside a
                 // crossing: all they tell the moves is that their side is
                 // there unbroken and holds the zone (what `Census::unit`
@@ -1051,12 +1054,12 @@ impl MovementScratch {
                     let own_room = room(field, info, strength.men);
                     let per_man = room_per_man(field, info.mounted);
                     let routing = morale.state == MoraleState::Routing;
-                    let who = (info.side, routing);
+                    let who = (info.side(), routing);
                     let size = (own_room, per_man, strength.men);
                     if let Some(lost) = press.trampled(zone, who, size, dt, rng, &mut stumble) {
                         strength.men -= lost;
                         strength.lost_this_turn += lost;
-                        if let Some(at) = trampled.get_mut(zone * n_sides + info.side) {
+                        if let Some(at) = trampled.get_mut(zone * n_sides + info.side()) {
                             *at += lost;
                         }
                         found.trampled |= lost > 0;
@@ -1069,17 +1072,19 @@ impl MovementScratch {
                         }
                         next
                     } else {
-                        let precedence =
-                            field.units.get(info.idx).map_or(0, |spec| spec.precedence);
+                        let precedence = field
+                            .units
+                            .get(info.idx())
+                            .map_or(0, |spec| spec.precedence);
                         orders.progress += crowds.passed(zone, own_room, precedence) / per_man;
                         if orders.progress < f64::from(strength.men) || mover.stepped {
                             break 'unit;
                         }
-                        let at = &mut crossed[zone * n_sides + info.side];
+                        let at = &mut crossed[zone * n_sides + info.side()];
                         *at = at.saturating_add(strength.men);
                         found.crossed = true;
                         chronicle.push(Entry::Crossed {
-                            unit: info.idx,
+                            unit: info.idx(),
                             zone,
                             to: next,
                         });
@@ -1098,12 +1103,12 @@ impl MovementScratch {
                         // cut down by their pursuers).
                         if bank_queues
                             .iter()
-                            .any(|&(s, z, x)| s != info.side && z == zone && x == next)
+                            .any(|&(s, z, x)| s != info.side() && z == zone && x == next)
                         {
                             break 'unit;
                         }
                         let own_room = room(field, info, strength.men);
-                        let at = info.side * n + next;
+                        let at = info.side() * n + next;
                         let slot = entered.get_mut(at);
                         let Some(slot) = slot else { break 'unit };
                         let held = crowds.side_room.get(at).copied().unwrap_or(0.0) + *slot;
@@ -1116,13 +1121,13 @@ impl MovementScratch {
                 } else {
                     break 'unit;
                 };
-                move_to(chronicle, info.idx, &mut location, &mut orders, next);
-                if let Some(slot) = stepped.get_mut(info.idx) {
+                move_to(chronicle, info.idx(), &mut location, &mut orders, next);
+                if let Some(slot) = stepped.get_mut(info.idx()) {
                     *slot = true;
                 }
-                moved.push((info.idx, next));
+                moved.push((info.idx(), next));
                 if mover.engaged {
-                    withdrawals.units.push(info.idx);
+                    withdrawals.units.push(info.idx());
                 }
             }
             // A unit that reached its destination holds there.
@@ -1294,7 +1299,7 @@ mod tests {
         let mut query = world.query::<(&UnitInfo, &Location)>();
         let zone = query
             .iter(&world)
-            .find(|(i, _)| i.idx == 1)
+            .find(|(i, _)| i.idx() == 1)
             .map(|(_, l)| l.zone());
         assert_eq!(zone, Some(0), "still on the south bank");
     }
@@ -1362,7 +1367,7 @@ mod tests {
         let mut query = world.query::<(&UnitInfo, &Location)>();
         query
             .iter(world)
-            .find(|(info, _)| info.idx == unit)
+            .find(|(info, _)| info.idx() == unit)
             .map(|(_, location)| location.zone())
             .unwrap_or(usize::MAX)
     }
@@ -1567,7 +1572,7 @@ mod tests {
             let mut query = world.query::<(&UnitInfo, &Location)>();
             let zone = query
                 .iter(&world)
-                .find(|(i, _)| i.idx == 1)
+                .find(|(i, _)| i.idx() == 1)
                 .map(|(_, l)| l.zone());
             if zone != Some(1) {
                 return (20_000 - unit_men(&mut world, 1), turn);
@@ -1600,7 +1605,7 @@ mod tests {
             .query::<(&UnitInfo, &Location, &crate::sim::morale::Morale)>();
         query
             .iter(&battle.world)
-            .find(|(info, ..)| info.idx == unit)
+            .find(|(info, ..)| info.idx() == unit)
             .map(|(_, location, morale)| (location.zone(), morale.state, morale.last().to_vec()))
             .expect("the unit")
     }

@@ -104,7 +104,7 @@ where
     if stored {
         Either::Stored(query.iter())
     } else {
-        Either::Sorted(query.iter().sort_by_key::<&UnitInfo, _>(|info| info.idx))
+        Either::Sorted(query.iter().sort_by_key::<&UnitInfo, _>(|info| info.idx()))
     }
 }
 
@@ -124,7 +124,7 @@ where
         Either::Sorted(
             query
                 .iter_mut()
-                .sort_by_key::<&UnitInfo, _>(|info| info.idx),
+                .sort_by_key::<&UnitInfo, _>(|info| info.idx()),
         )
     }
 }
@@ -156,9 +156,9 @@ mod tests {
         for (entity, _) in &units {
             world.despawn(*entity);
         }
-        units.sort_by_key(|(_, parts)| std::cmp::Reverse(parts.0.idx));
+        units.sort_by_key(|(_, parts)| std::cmp::Reverse(parts.0.idx()));
         for (_, parts) in units {
-            let even = parts.0.idx % 2 == 0;
+            let even = parts.0.idx() % 2 == 0;
             let mut entity = world.spawn(parts);
             if even {
                 entity.insert(Marked);
@@ -180,7 +180,7 @@ mod tests {
             let mut shuffled = Battle::new(&scene, seed);
             shuffle_units(&mut shuffled);
             let mut query = shuffled.world_mut().query::<&UnitInfo>();
-            let indices: Vec<usize> = query.iter(shuffled.world_mut()).map(|i| i.idx).collect();
+            let indices: Vec<usize> = query.iter(shuffled.world_mut()).map(|i| i.idx()).collect();
             assert!(!indices.is_sorted(), "the test's world is out of order");
             for turn in 0..25 {
                 if turn % 4 == 1 {

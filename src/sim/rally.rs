@@ -108,7 +108,7 @@ impl RallyScratch {
         if matches!(state, MoraleState::Routing | MoraleState::Wavering) && reachable() {
             self.shaken.push(Shaken {
                 entity,
-                side: info.side,
+                side: info.side(),
                 zone,
                 routing: state == MoraleState::Routing,
             });
@@ -233,7 +233,7 @@ pub(super) fn rally(
             morale.feel(Modifier::Drums, boost);
             if !morale.last().iter().any(|(m, _)| *m == Modifier::Orders) {
                 chronicle.push(Entry::DrumsHeard {
-                    unit: info.idx,
+                    unit: info.idx(),
                     commander: drummer.0,
                 });
             }
@@ -256,8 +256,8 @@ pub(super) fn rally(
         }
         if rally_here {
             morale.state = MoraleState::Rallied;
-            surrender_notes.rallied(info.idx);
-            chronicle.push(Entry::Rallies { unit: info.idx });
+            surrender_notes.rallied(info.idx());
+            chronicle.push(Entry::Rallies { unit: info.idx() });
             if let UnitOrder::RallyTo(commander) = orders.order() {
                 let zone = drummers.iter().find(|d| d.0 == commander).map(|d| d.2);
                 orders.set_order(match zone {

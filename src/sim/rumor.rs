@@ -152,22 +152,27 @@ pub type Listeners<'w, 's> = Query<
 
 /// The units on the field, in unit-index order (index first), into
 /// `listeners`: read in one fold over the tables, put in index order after
-/// when the world holds them otherwise.
-pub fn listeners_into(units: &Listeners, listeners: &mut Vec<(usize, Listener)>) {
+/// when the world holds them otherwise. The turn's first walk over the
+/// units: each one's notes of the last turn are forgotten on the way
+/// (`perception::opening`).
+pub fn listeners_into(units: &mut Listeners, listeners: &mut Vec<(usize, Listener)>) {
     let mut order = Rising::default();
     listeners.clear();
-    units.iter().for_each(|(entity, info, location, morale)| {
-        order.see(info.idx);
-        if location.present && morale.state.can_fight_or_flee() {
-            let listener = Listener {
-                entity,
-                side: info.side,
-                zone: location.zone(),
-                broken: morale.state.is_broken(),
-            };
-            listeners.push((info.idx, listener));
-        }
-    });
+    units
+        .iter_mut()
+        .for_each(|(entity, info, location, mut morale)| {
+            super::perception::opening(&mut morale);
+            order.see(info.idx());
+            if location.present && morale.state.can_fight_or_flee() {
+                let listener = Listener {
+                    entity,
+                    side: info.side(),
+                    zone: location.zone(),
+                    broken: morale.state.is_broken(),
+                };
+                listeners.push((info.idx(), listener));
+            }
+        });
     into_index_order(listeners, order.rose());
 }
 
@@ -548,7 +553,7 @@ mod tests {
                     .query::<(&UnitInfo, &Morale)>()
                     .iter(&world)
                     .any(|(info, morale)| {
-                        info.idx == 1 && morale.last().iter().any(|(m, _)| *m == Modifier::Rumor)
+                        info.idx() == 1 && morale.last().iter().any(|(m, _)| *m == Modifier::Rumor)
                     });
             if rumor_moved {
                 lost_seeing += 1;
@@ -601,7 +606,7 @@ mod tests {
             .query::<(&UnitInfo, &Morale)>()
             .iter(world)
             .any(|(info, morale)| {
-                info.idx == unit && morale.last().iter().any(|(m, _)| *m == Modifier::Rumor)
+                info.idx() == unit && morale.last().iter().any(|(m, _)| *m == Modifier::Rumor)
             })
     }
 
@@ -662,7 +667,7 @@ mod tests {
                 let last: Vec<(Modifier, f64)> = world
                     .query::<(&UnitInfo, &Morale)>()
                     .iter(&world)
-                    .find(|(info, _)| info.idx == 1)
+                    .find(|(info, _)| info.idx() == 1)
                     .map(|(_, morale)| morale.last().to_vec())
                     .unwrap_or_default();
                 felt.push(

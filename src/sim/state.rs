@@ -245,7 +245,7 @@ impl WorldState {
             && n_field == n_units
             && self.commanders.len() == n_commanders
             && self.zones.len() == n_zones
-            && units.iter(world).all(|(info, ..)| info.idx < n_units)
+            && units.iter(world).all(|(info, ..)| info.idx() < n_units)
             && commanders.iter(world).all(|c| c.idx < n_commanders)
             && zones.iter(world).all(|(idx, ..)| idx.0 < n_zones);
         if !fits {
@@ -255,7 +255,7 @@ impl WorldState {
         }
         let field = world.resource::<Field>();
         for (info, strength, location, orders, morale) in units.iter(world) {
-            let unit = &mut self.units[info.idx];
+            let unit = &mut self.units[info.idx()];
             unit.men = strength.men;
             unit.lost_this_turn = strength.lost_this_turn;
             unit.location = *location;
@@ -270,7 +270,7 @@ impl WorldState {
                 fear,
                 ..
             } = morale;
-            unit.side = (field.units[info.idx].side != info.side).then_some(info.side);
+            unit.side = (field.units[info.idx()].side != info.side()).then_some(info.side());
             unit.morale.value = *value;
             unit.morale.state = *state;
             unit.morale.believes_lost = *believes_lost;
@@ -312,14 +312,15 @@ impl WorldState {
             .iter(world)
             .map(|(info, strength, location, orders, morale)| {
                 (
-                    info.idx,
+                    info.idx(),
                     UnitRecord {
                         men: strength.men,
                         lost_this_turn: strength.lost_this_turn,
                         location: *location,
                         orders: *orders,
                         morale: morale.clone(),
-                        side: (scene_sides.get(info.idx) != Some(&info.side)).then_some(info.side),
+                        side: (scene_sides.get(info.idx()) != Some(&info.side()))
+                            .then_some(info.side()),
                     },
                 )
             })
@@ -405,7 +406,7 @@ impl WorldState {
         )>();
         if units
             .iter(world)
-            .any(|(info, ..)| info.idx >= self.units.len())
+            .any(|(info, ..)| info.idx() >= self.units.len())
         {
             return false;
         }
@@ -430,15 +431,15 @@ impl WorldState {
             .collect();
         for (mut info, mut strength, mut location, mut orders, mut morale) in units.iter_mut(world)
         {
-            let unit = &self.units[info.idx];
+            let unit = &self.units[info.idx()];
             // A side changed by the story (a side out of range, from a
             // hand-edited save, is ignored rather than indexed).
             let side = unit
                 .side
                 .filter(|side| *side < n_sides)
-                .unwrap_or(scene_sides[info.idx]);
-            if info.side != side {
-                info.side = side;
+                .unwrap_or(scene_sides[info.idx()]);
+            if info.side() != side {
+                info.set_side(side);
             }
             *strength = Strength {
                 men: unit.men,
@@ -483,7 +484,7 @@ impl WorldState {
         let fits = field.units.len() == n_units
             && queries.units.iter(world).all(|(info, ..)| {
                 seen_units += 1;
-                info.idx < n_units
+                info.idx() < n_units
             })
             && queries.commanders.iter(world).all(|c| {
                 seen_commanders += 1;
@@ -509,14 +510,14 @@ impl WorldState {
         for (mut info, mut strength, mut location, mut orders, mut morale) in
             queries.units.iter_mut(world)
         {
-            let unit = &self.units[info.idx];
+            let unit = &self.units[info.idx()];
             // A side changed by the story (one out of range is ignored).
             let side = unit
                 .side
                 .filter(|side| *side < n_sides)
-                .unwrap_or(field.units[info.idx].side);
-            if info.side != side {
-                info.side = side;
+                .unwrap_or(field.units[info.idx()].side);
+            if info.side() != side {
+                info.set_side(side);
             }
             *strength = Strength {
                 men: unit.men,
@@ -585,7 +586,7 @@ impl WorldState {
                 // A side changed by the story (a side out of range, from a
                 // hand-edited save, is ignored rather than indexed).
                 if let Some(side) = unit.side.filter(|side| *side < n_sides) {
-                    info.side = side;
+                    info.set_side(side);
                 }
                 (
                     info,

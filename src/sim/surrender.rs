@@ -77,9 +77,9 @@ impl SurrenderNotes {
     ) {
         if info.may_surrender && matches!(state, MoraleState::Wavering | MoraleState::Routing) {
             self.candidates.push(Candidate {
-                idx: info.idx,
+                idx: info.idx(),
                 entity,
-                side: info.side,
+                side: info.side(),
                 zone,
                 trapped: false,
             });
@@ -161,7 +161,7 @@ impl SurrenderScratch {
             self.may.clear();
             units.iter().for_each(|(entity, info, ..)| {
                 if info.may_surrender {
-                    self.may.push((info.idx, entity));
+                    self.may.push((info.idx(), entity));
                 }
             });
             self.may.sort_unstable_by_key(|&(idx, _)| idx);
@@ -174,7 +174,7 @@ impl SurrenderScratch {
             let mut afresh: Vec<(usize, Entity)> = units
                 .iter()
                 .filter(|(_, info, ..)| info.may_surrender)
-                .map(|(entity, info, ..)| (info.idx, entity))
+                .map(|(entity, info, ..)| (info.idx(), entity))
                 .collect();
             afresh.sort_unstable_by_key(|&(idx, _)| idx);
             debug_assert_eq!(
@@ -209,11 +209,11 @@ impl SurrenderScratch {
                     && location.present
                     && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
                 {
-                    order.see(info.idx);
+                    order.see(info.idx());
                     candidates.push(Candidate {
-                        idx: info.idx,
+                        idx: info.idx(),
                         entity,
-                        side: info.side,
+                        side: info.side(),
                         zone: location.zone(),
                         trapped: false,
                     });
@@ -239,7 +239,7 @@ impl SurrenderScratch {
                 self.candidates.push(Candidate {
                     idx,
                     entity,
-                    side: info.side,
+                    side: info.side(),
                     zone: location.zone(),
                     trapped: false,
                 });
@@ -369,7 +369,7 @@ pub fn surrender_system(
             morale.state = MoraleState::Surrendered;
             surrendered = true;
             chronicle.push(Entry::Surrenders {
-                unit: info.idx,
+                unit: info.idx(),
                 men: strength.men,
                 officers,
             });
@@ -404,7 +404,7 @@ fn add_men(
 ) {
     if location.present
         && morale.state.can_fight_or_flee()
-        && let Some(slot) = men.get_mut(info.side * n + location.zone())
+        && let Some(slot) = men.get_mut(info.side() * n + location.zone())
     {
         *slot += f64::from(strength.men);
     }
@@ -430,7 +430,7 @@ fn crowd_into(crowd: &mut Vec<f64>, field: &Field, units: &Units) {
     units
         .iter()
         .for_each(|(_, info, strength, location, _, morale)| {
-            order.see(info.idx);
+            order.see(info.idx());
             add(crowd, info, strength, location, morale);
         });
     if !order.rose() {
@@ -438,7 +438,7 @@ fn crowd_into(crowd: &mut Vec<f64>, field: &Field, units: &Units) {
         crowd.resize(field.zones.len(), 0.0);
         units
             .iter()
-            .sort_by_key::<&UnitInfo, _>(|info| info.idx)
+            .sort_by_key::<&UnitInfo, _>(|info| info.idx())
             .for_each(|(_, info, strength, location, _, morale)| {
                 add(crowd, info, strength, location, morale)
             });

@@ -40,7 +40,7 @@ pub fn unit_men(world: &mut World, unit: usize) -> u32 {
     let mut query = world.query::<(&UnitInfo, &Strength)>();
     query
         .iter(world)
-        .find(|(i, _)| i.idx == unit)
+        .find(|(i, _)| i.idx() == unit)
         .map(|(_, s)| s.men)
         .unwrap_or(0)
 }
@@ -49,7 +49,7 @@ pub fn morale_of(world: &mut World, unit: usize) -> f64 {
     let mut query = world.query::<(&UnitInfo, &Morale)>();
     query
         .iter(world)
-        .find(|(i, _)| i.idx == unit)
+        .find(|(i, _)| i.idx() == unit)
         .map(|(_, m)| m.value)
         .unwrap_or(0.0)
 }
@@ -58,7 +58,7 @@ pub fn state_of(world: &mut World, unit: usize) -> MoraleState {
     let mut query = world.query::<(&UnitInfo, &Morale)>();
     query
         .iter(world)
-        .find(|(i, _)| i.idx == unit)
+        .find(|(i, _)| i.idx() == unit)
         .map(|(_, m)| m.state)
         .unwrap_or(MoraleState::Steady)
 }
@@ -66,7 +66,7 @@ pub fn state_of(world: &mut World, unit: usize) -> MoraleState {
 pub fn set_state(world: &mut World, unit: usize, state: MoraleState) {
     let mut query = world.query::<(&UnitInfo, &mut Morale)>();
     for (info, mut morale) in query.iter_mut(world) {
-        if info.idx == unit {
+        if info.idx() == unit {
             morale.state = state;
         }
     }
