@@ -1229,6 +1229,16 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
     .map_err(|e| anyhow!("cannot replay {}: {e}", path.display()))?;
     let report = save::replay(&mut game, &file);
     let mut out = std::io::stdout().lock();
+    if file.damaged {
+        // Said first, as `play --load` says it: what differs below may be
+        // the change, not the engine.
+        writeln!(
+            out,
+            "note: {} was changed after it was written (its checksum does not match); its commands are checked against the state it says now",
+            path.display()
+        )
+        .map_err(stdout_error)?;
+    }
     if scene.content_hash != file.scene_hash || save::rules_hash(&scene) != file.rules_hash {
         writeln!(
             out,

@@ -1256,6 +1256,18 @@ fn replay_exits_zero_when_reproduced_and_names_the_first_difference_when_not() {
         "{out}"
     );
 
+    // The same change without a new checksum: replay says first that the
+    // file was changed after it was written, as `play --load` does; a save
+    // resealed on purpose is not called changed.
+    std::fs::write(dir.join("edited.ron"), &tampered).expect("write");
+    let (code, out, _) = run_bin(&["replay", "edited", "--saves", &saves], "");
+    assert_eq!(code, 1, "{out}");
+    let said = out.find("was changed after it was written").expect(&out);
+    assert!(out.contains("edited.ron"), "{out}");
+    assert!(said < out.find("in the save but").expect(&out), "{out}");
+    let (_, resealed, _) = run_bin(&["replay", "men", "--saves", &saves], "");
+    assert!(!resealed.contains("was changed after"), "{resealed}");
+
     // A command dropped from the log: the replay parts at a named turn.
     let log_start = good.find("log: [").expect("log");
     let dropped = format!(
