@@ -176,6 +176,10 @@ pub struct Picture {
     /// or after a silence) at this turn's looks: what to tell of it. One
     /// whose word came at once is told with the turn's fighting.
     pub falls_heard: Vec<usize>,
+    /// Commanders, of either side, whose fall a text told to him this turn
+    /// says (a claim `Fallen` that holds): the text is the word of it, and
+    /// the chronicle does not tell it again (`Picture::hear_fall`).
+    pub falls_told: Vec<usize>,
     /// Per commander: the turn the umpire first saw him fallen, and whether
     /// in a fight (at a turn's first look) rather than by a scene's event,
     /// which tells it in its own words. Private: no view reads it.
@@ -372,6 +376,7 @@ impl Picture {
             chiefs: Vec::new(),
             chiefs_pending: Vec::new(),
             falls_heard: Vec::new(),
+            falls_told: Vec::new(),
             fell: Vec::new(),
             first: vec![None; n],
             watched: vec![None; n],
@@ -518,6 +523,7 @@ impl Picture {
         let first_look = turn != self.turn;
         if first_look {
             self.falls_heard.clear();
+            self.falls_told.clear();
         }
         let n = world.commanders.len();
         if self.chiefs.len() != n {
@@ -570,6 +576,29 @@ impl Picture {
         }
         self.chiefs_pending
             .sort_by_key(|(at, idx, w)| (*at, *idx, w.turn));
+    }
+
+    /// A text told to the side says commander `idx` has fallen, and he has:
+    /// that is the word of it, this turn. One of the side's own is known as
+    /// he is now (no rider's word of him on its way is told after it, nor
+    /// his fall as word come late); of either side, the turn's chronicle
+    /// does not tell the fall again (`falls_told`).
+    pub fn hear_fall(&mut self, world: &WorldState, idx: usize) {
+        let Some(chief) = world.commanders.get(idx).filter(|c| c.fallen.is_some()) else {
+            return;
+        };
+        if !self.falls_told.contains(&idx) {
+            self.falls_told.push(idx);
+        }
+        if chief.side != self.side || idx >= self.chiefs.len() {
+            return;
+        }
+        self.chiefs[idx] = Some(ChiefWord {
+            turn: world.turn,
+            state: chief.clone(),
+        });
+        self.chiefs_pending.retain(|(_, c, _)| *c != idx);
+        self.falls_heard.retain(|&c| c != idx);
     }
 
     /// Notes word of own commander `idx`; a fall in a fight before this
