@@ -1934,6 +1934,66 @@ mod tests {
             "{:?}",
             told.sentences
         );
+        // One a text told this turn says has fallen: the text tells it, not
+        // the chronicle again; it still needs the player.
+        let told = tell_known(
+            scene(),
+            fallen,
+            |known| std::sync::Arc::make_mut(&mut known.picture).falls_told = vec![0],
+            &[clash.clone(), fall.clone()],
+            &mut Memory::default(),
+            false,
+        );
+        assert!(
+            told.sentences.iter().all(|s| !s.contains("Zhang")),
+            "{:?}",
+            told.sentences
+        );
+        assert_eq!(told.alert, Some(Alert::CommanderFell));
+    }
+
+    #[test]
+    fn units_that_march_into_a_fight_are_told_coming_up_into_it() {
+        let scene = || crate::sim::testing::small_scene(|raw| raw);
+        let march = Entry::Moves {
+            unit: 0,
+            from: 1,
+            to: 0,
+        };
+        let clash = Entry::Clash {
+            zone: 0,
+            losses: vec![(0, 500), (1, 900)],
+        };
+        // Into a fight that starts there, or goes on: one sentence, the
+        // march first.
+        let told = tell(&[march.clone(), clash.clone()], &mut Memory::default());
+        assert_eq!(
+            told.sentences,
+            [
+                "Ming foot moves up to South bank and into the fighting there: you lose 500 men; \
+              the Jin lose about 900 men."
+            ],
+        );
+        let mut memory = Memory::default();
+        memory.fights.insert(0);
+        let told = tell(&[march.clone(), clash.clone()], &mut memory);
+        assert_eq!(told.sentences.len(), 1, "{:?}", told.sentences);
+        assert!(
+            told.sentences[0].starts_with("Ming foot moves up to South bank and into the fighting"),
+            "{:?}",
+            told.sentences
+        );
+        // A march with no fight where it ends is told as a march; a fight
+        // with no march into it as a fight.
+        let elsewhere = Entry::Moves {
+            unit: 0,
+            from: 0,
+            to: 1,
+        };
+        let told = tell(&[elsewhere, clash], &mut Memory::default());
+        assert_eq!(told.sentences.len(), 2, "{:?}", told.sentences);
+        assert!(told.sentences[0].starts_with("Fighting at South bank"));
+        assert_eq!(told.sentences[1], "Ming foot moves to Ford.");
     }
 
     #[test]
