@@ -1954,7 +1954,6 @@ mod tests {
 
     #[test]
     fn units_that_march_into_a_fight_are_told_coming_up_into_it() {
-        let scene = || crate::sim::testing::small_scene(|raw| raw);
         let march = Entry::Moves {
             unit: 0,
             from: 1,
