@@ -176,6 +176,10 @@ pub struct Picture {
     /// or after a silence) at this turn's looks: what to tell of it. One
     /// whose word came at once is told with the turn's fighting.
     pub falls_heard: Vec<usize>,
+    /// Commanders, of either side, whose fall a text told to him this turn
+    /// says (a claim `Fallen` that holds): the text is the word of it, and
+    /// the chronicle does not tell it again (`Picture::hear_fall`).
+    pub falls_told: Vec<usize>,
     /// Per commander: the turn the umpire first saw him fallen, and whether
     /// in a fight (at a turn's first look) rather than by a scene's event,
     /// which tells it in its own words. Private: no view reads it.
@@ -372,6 +376,7 @@ impl Picture {
             chiefs: Vec::new(),
             chiefs_pending: Vec::new(),
             falls_heard: Vec::new(),
+            falls_told: Vec::new(),
             fell: Vec::new(),
             first: vec![None; n],
             watched: vec![None; n],
@@ -518,6 +523,7 @@ impl Picture {
         let first_look = turn != self.turn;
         if first_look {
             self.falls_heard.clear();
+            self.falls_told.clear();
         }
         let n = world.commanders.len();
         if self.chiefs.len() != n {
@@ -570,6 +576,29 @@ impl Picture {
         }
         self.chiefs_pending
             .sort_by_key(|(at, idx, w)| (*at, *idx, w.turn));
+    }
+
+    /// A text told to the side says commander `idx` has fallen, and he has:
+    /// that is the word of it, this turn. One of the side's own is known as
+    /// he is now (no rider's word of him on its way is told after it, nor
+    /// his fall as word come late); of either side, the turn's chronicle
+    /// does not tell the fall again (`falls_told`).
+    pub fn hear_fall(&mut self, world: &WorldState, idx: usize) {
+        let Some(chief) = world.commanders.get(idx).filter(|c| c.fallen.is_some()) else {
+            return;
+        };
+        if !self.falls_told.contains(&idx) {
+            self.falls_told.push(idx);
+        }
+        if chief.side != self.side || idx >= self.chiefs.len() {
+            return;
+        }
+        self.chiefs[idx] = Some(ChiefWord {
+            turn: world.turn,
+            state: chief.clone(),
+        });
+        self.chiefs_pending.retain(|(_, c, _)| *c != idx);
+        self.falls_heard.retain(|&c| c != idx);
     }
 
     /// Notes word of own commander `idx`; a fall in a fight before this
@@ -1287,5 +1316,94 @@ impl Reveal {
             units,
             cries,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Fate;
+
+    /// The small world with a second Ming commander at the ford, which is
+    /// blind with smoke: out of Zhang's sight, a rider two turns away.
+    fn two_chiefs() -> (Scene, Field, WorldState) {
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 7);
+        let field = battle.field().clone();
+        let mut world = battle.state();
+        let mut second = world.commanders[0].clone();
+        second.idx = world.commanders.len();
+        second.zone = 1;
+        world.commanders.push(second);
+        world.vision.blind = vec![false, true, false, false];
+        (scene, field, world)
+    }
+
+    /// Turns 1 to 6 of Zhang's picture, the second commander falling in a
+    /// fight at turn 2, a text told that turn saying so if `told`: per
+    /// turn, whether his word says he fell, and whether he is among
+    /// `falls_heard` and `falls_told`.
+    fn turns(told: bool) -> Vec<(bool, bool, bool)> {
+        let (scene, field, mut world) = two_chiefs();
+        let mut picture = Picture::new(&scene, 0);
+        let mut seen = Vec::new();
+        for turn in 1..=6 {
+            world.turn = turn;
+            if turn == 2 {
+                world.commanders[2].fallen = Some(Fate::Killed);
+            }
+            picture.look(&scene, &field, &world, 7, Some(0));
+            if turn == 2 && told {
+                picture.hear_fall(&world, 2);
+                // The look after the turn's events, as the game makes it.
+                picture.look(&scene, &field, &world, 7, Some(0));
+            }
+            let word = picture.chiefs[2].as_ref().expect("word of him");
+            seen.push((
+                word.state.fallen.is_some(),
+                picture.falls_heard.contains(&2),
+                picture.falls_told.contains(&2),
+            ));
+        }
+        seen
+    }
+
+    #[test]
+    fn a_text_that_says_a_commander_fell_is_the_word_of_his_fall() {
+        // Untold, his fall comes by a rider two turns later, as word late.
+        let rider = turns(false);
+        assert_eq!(rider[..3], [(false, false, false); 3], "{rider:?}");
+        assert_eq!(rider[3], (true, true, false), "{rider:?}");
+        assert_eq!(rider[4..], [(true, false, false); 2], "{rider:?}");
+        // Told at turn 2: known then, never again as word come late, and
+        // the chronicle told to leave it to the text that turn only.
+        let told = turns(true);
+        assert_eq!(told[0], (false, false, false), "{told:?}");
+        assert_eq!(told[1], (true, false, true), "{told:?}");
+        assert_eq!(told[2..], [(true, false, false); 4], "{told:?}");
+    }
+
+    #[test]
+    fn a_text_is_word_only_of_a_fall_that_happened() {
+        let (scene, field, mut world) = two_chiefs();
+        let mut picture = Picture::new(&scene, 0);
+        world.turn = 1;
+        picture.look(&scene, &field, &world, 7, Some(0));
+        // Standing: nothing is heard.
+        let before = picture.clone();
+        picture.hear_fall(&world, 2);
+        assert_eq!(picture, before);
+        // No such commander: nothing either.
+        picture.hear_fall(&world, 9);
+        assert_eq!(picture, before);
+        // The enemy's Khan fallen: the chronicle leaves it to the text; the
+        // picture keeps no word of the enemy's commanders.
+        world.commanders[1].fallen = Some(Fate::Captured);
+        picture.hear_fall(&world, 1);
+        assert_eq!(picture.falls_told, vec![1]);
+        assert_eq!(picture.chiefs[1], None);
+        // Told twice the same turn: noted once.
+        picture.hear_fall(&world, 1);
+        assert_eq!(picture.falls_told, vec![1]);
     }
 }

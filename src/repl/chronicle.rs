@@ -162,6 +162,29 @@ struct Gathered {
     drums: BTreeMap<usize, usize>,
 }
 
+/// The own units that marched this turn, by (where to, the crossing they
+/// took, running): [`View::march_groups`].
+type Marches = BTreeMap<(usize, Option<usize>, bool), Vec<usize>>;
+
+/// The own units that marched into `zone` this turn, not running, and the
+/// crossing they took if they all took the same one: they are told coming
+/// up into the fight there. None when none did.
+fn joining(marches: &Marches, zone: usize) -> Option<(Option<usize>, Vec<usize>)> {
+    let groups: Vec<(Option<usize>, &Vec<usize>)> = marches
+        .iter()
+        .filter(|((to, _, flee), _)| *to == zone && !*flee)
+        .map(|((_, through, _), units)| (*through, units))
+        .collect();
+    let (first, _) = *groups.first()?;
+    let through = first.filter(|_| groups.iter().all(|(t, _)| *t == first));
+    let mut units: Vec<usize> = groups
+        .into_iter()
+        .flat_map(|(_, u)| u.iter().copied())
+        .collect();
+    units.sort_unstable();
+    Some((through, units))
+}
+
 /// The facts of a turn as they are found, and the most urgent alert.
 struct Found<'a> {
     facts: Vec<Fact>,
@@ -313,11 +336,12 @@ impl View<'_> {
             self.tell_word_again(&mut found);
         }
         self.tell_arrivals(&g, &mut found);
-        self.tell_fighting(&g, memory, &mut found, new_turn);
+        let marches = self.march_groups(&g);
+        let joined = self.tell_fighting(&g, &marches, memory, &mut found, new_turn);
         self.tell_effect_losses(&g, &mut found);
         self.tell_drums(&g, memory, &mut found, new_turn);
         self.tell_cry(&mut g.beliefs, memory, &mut found);
-        self.tell_marches(&g, &mut found);
+        self.tell_marches(&marches, &joined, &mut found);
         self.tell_enemy_comes(&g, memory, &mut found);
         self.tell_enemy_appears(&g, memory, &mut found, new_turn);
         found.facts
@@ -523,6 +547,8 @@ impl View<'_> {
             // one seen: told first, whatever else the turn holds. Only in
             // the turn's own chronicle: a fall a scene's effect makes is
             // told in the scene's words, by the event that makes it.
+            // One a text told this turn says has fallen is told by the
+            // text alone (`Picture::falls_told`); it still stops `wait`.
             Entry::CommanderFalls { commander, fate } if new_turn => {
                 if let Some(text) = self.commander_fall(*commander, *fate) {
                     let own = self.commander_side(*commander) == Some(self.side);
@@ -531,7 +557,9 @@ impl View<'_> {
                     } else {
                         Alert::Story
                     });
-                    found.say(0, u32::MAX, text);
+                    if !self.known.picture.falls_told.contains(commander) {
+                        found.say(0, u32::MAX, text);
+                    }
                 }
             }
             Entry::FireStarts { zone } => found.say(
@@ -851,9 +879,20 @@ impl View<'_> {
     }
 
     /// Fighting: one sentence per place, the biggest first, and the crushes.
-    fn tell_fighting(&self, g: &Gathered, memory: &mut Memory, found: &mut Found, new_turn: bool) {
+    /// Own units that marched into a place told fighting (`marches`, not
+    /// running) are told in its sentence, coming up first: the places
+    /// so told are returned, their marches told.
+    fn tell_fighting(
+        &self,
+        g: &Gathered,
+        marches: &Marches,
+        memory: &mut Memory,
+        found: &mut Found,
+        new_turn: bool,
+    ) -> BTreeSet<usize> {
         let l = self.locale;
         let mut fought = BTreeSet::new();
+        let mut joined = BTreeSet::new();
         // Places where fighting is heard, not seen: one sentence for all.
         let mut heard_from: Vec<String> = Vec::new();
         for (zone, (own_lost, enemy_lost, own_trampled, enemy_trampled)) in &g.zone_losses {
@@ -878,8 +917,9 @@ impl View<'_> {
                 }
                 fought.insert(*zone);
                 let weight = own_lost + enemy_lost;
-                if memory.fights.contains(zone) {
-                    let sep = ui(l, Ui::LossesSep);
+                // The losses as a clause: "you lose 300 men; the Jin lose
+                // about 200 men".
+                let losses = || {
                     let mut parts = Vec::new();
                     if own_lost >= TRIVIAL {
                         parts.push(fill(
@@ -896,17 +936,45 @@ impl View<'_> {
                             ],
                         ));
                     }
-                    let losses: Vec<String> = parts
+                    let parts: Vec<String> = parts
                         .into_iter()
                         .map(|p| p.trim_end_matches(['.', '。']).to_string())
                         .map(|p| if capitalizes(l) { lower_first(&p) } else { p })
                         .collect();
+                    parts.join(ui(l, Ui::LossesSep))
+                };
+                if let Some((through, units)) = joining(marches, *zone) {
+                    joined.insert(*zone);
+                    let (key, ford) = match through {
+                        Some(ford) => (
+                            self.pick(&units, Say::CrossFight, Say::CrossFightMany),
+                            self.zone_name(ford),
+                        ),
+                        None => (
+                            self.pick(&units, Say::MarchFight, Say::MarchFightMany),
+                            String::new(),
+                        ),
+                    };
+                    found.say(
+                        3,
+                        weight,
+                        self.t(
+                            key,
+                            &[
+                                ("list", self.name_list(&units)),
+                                ("ford", ford),
+                                ("zone", zone_name.clone()),
+                                ("losses", losses()),
+                            ],
+                        ),
+                    );
+                } else if memory.fights.contains(zone) {
                     found.say(
                         3,
                         weight,
                         self.t(
                             Say::FightGoesOn,
-                            &[("zone", zone_name.clone()), ("losses", losses.join(sep))],
+                            &[("zone", zone_name.clone()), ("losses", losses())],
                         ),
                     );
                 } else {
@@ -968,6 +1036,7 @@ impl View<'_> {
         } else {
             memory.fights.extend(fought);
         }
+        joined
     }
 
     /// Men dead in a zone of one cause (a crush, drowning, fire): his own
@@ -1132,9 +1201,11 @@ impl View<'_> {
         }
     }
 
-    /// Marches of the player's units, by where they went; men still
-    /// running from an earlier turn's rout flee there, they do not march.
-    fn tell_marches(&self, g: &Gathered, found: &mut Found) {
+    /// Marches of the player's units, by where they went, the crossing
+    /// they took and whether they flee; men still running from an earlier
+    /// turn's rout flee there, they do not march (one routed this turn is
+    /// told as a rout, not here).
+    fn march_groups(&self, g: &Gathered) -> Marches {
         let fleeing = |unit: usize| {
             self.known.own_unit(unit).is_some_and(|u| {
                 matches!(
@@ -1143,7 +1214,7 @@ impl View<'_> {
                 )
             })
         };
-        let mut by_dest: BTreeMap<(usize, Option<usize>, bool), Vec<usize>> = BTreeMap::new();
+        let mut by_dest: Marches = BTreeMap::new();
         for (unit, (to, through)) in &g.marches {
             let still_moving = g.fates.get(unit).is_some_and(|(_, last)| {
                 matches!(last, Fate::Routed | Fate::Shattered | Fate::Surrendered)
@@ -1156,7 +1227,16 @@ impl View<'_> {
                 .or_default()
                 .push(*unit);
         }
-        for ((to, through, flee), units) in &by_dest {
+        by_dest
+    }
+
+    /// The marches, but those into a place whose fighting told them
+    /// (`joined`).
+    fn tell_marches(&self, by_dest: &Marches, joined: &BTreeSet<usize>, found: &mut Found) {
+        for ((to, through, flee), units) in by_dest {
+            if !flee && joined.contains(to) {
+                continue;
+            }
             match through {
                 Some(ford) => found.say(
                     6,
@@ -1836,24 +1916,80 @@ mod tests {
         };
         let told = tell(&[unseen], &mut Memory::default());
         assert!(told.sentences.is_empty(), "{:?}", told.sentences);
+        // Nothing of him told, with what the side knows changed by `know`:
+        // the alert raised.
+        let untold = |know: fn(&mut crate::picture::Known)| {
+            let told = tell_known(
+                scene(),
+                fallen,
+                know,
+                &[clash.clone(), fall.clone()],
+                &mut Memory::default(),
+                false,
+            );
+            assert!(
+                told.sentences.iter().all(|s| !s.contains("Zhang")),
+                "{:?}",
+                told.sentences
+            );
+            told.alert
+        };
         // One of his own whose word has not come yet: untold till it comes.
-        let told = tell_known(
-            scene(),
-            fallen,
-            |known| {
-                if let Some(Some(word)) = known.commanders.get_mut(0) {
-                    word.fallen = None;
-                }
-            },
-            &[clash.clone(), fall.clone()],
-            &mut Memory::default(),
-            false,
+        let alert = untold(|known| {
+            if let Some(Some(word)) = known.commanders.get_mut(0) {
+                word.fallen = None;
+            }
+        });
+        assert_ne!(alert, Some(Alert::CommanderFell));
+        // One a text told this turn says has fallen: the text tells it, not
+        // the chronicle again; it still needs the player.
+        let alert = untold(|known| {
+            std::sync::Arc::make_mut(&mut known.picture).falls_told = vec![0];
+        });
+        assert_eq!(alert, Some(Alert::CommanderFell));
+    }
+
+    #[test]
+    fn units_that_march_into_a_fight_are_told_coming_up_into_it() {
+        let march = Entry::Moves {
+            unit: 0,
+            from: 1,
+            to: 0,
+        };
+        let clash = Entry::Clash {
+            zone: 0,
+            losses: vec![(0, 500), (1, 900)],
+        };
+        // Into a fight that starts there, or goes on: one sentence, the
+        // march first.
+        let told = tell(&[march.clone(), clash.clone()], &mut Memory::default());
+        assert_eq!(
+            told.sentences,
+            [
+                "Ming foot moves up to South bank and into the fighting there: you lose 500 men; \
+              the Jin lose about 900 men."
+            ],
         );
+        let mut memory = Memory::default();
+        memory.fights.insert(0);
+        let told = tell(&[march.clone(), clash.clone()], &mut memory);
+        assert_eq!(told.sentences.len(), 1, "{:?}", told.sentences);
         assert!(
-            told.sentences.iter().all(|s| !s.contains("Zhang")),
+            told.sentences[0].starts_with("Ming foot moves up to South bank and into the fighting"),
             "{:?}",
             told.sentences
         );
+        // A march with no fight where it ends is told as a march; a fight
+        // with no march into it as a fight.
+        let elsewhere = Entry::Moves {
+            unit: 0,
+            from: 0,
+            to: 1,
+        };
+        let told = tell(&[elsewhere, clash], &mut Memory::default());
+        assert_eq!(told.sentences.len(), 2, "{:?}", told.sentences);
+        assert!(told.sentences[0].starts_with("Fighting at South bank"));
+        assert_eq!(told.sentences[1], "Ming foot moves to Ford.");
     }
 
     #[test]

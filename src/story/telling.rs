@@ -151,14 +151,25 @@ impl Game {
 
     /// A text told says where enemy units stand (its claims, each a
     /// `UnitIn` of the other side's unit that holds now): the commander has
-    /// that word, as a scout's report of this turn. An ending's history
-    /// tells nobody anything.
+    /// that word, as a scout's report of this turn. One that says a
+    /// commander has fallen (a `Fallen` that holds) is the word of his fall
+    /// (`Picture::hear_fall`). An ending's history tells nobody anything.
     fn hear_claims(&mut self, claims: &[Cond]) {
         if self.truth_told {
             return;
         }
         let world = self.battle.view();
         for claim in claims {
+            if let Cond::Fallen(commander) = claim
+                && world
+                    .commanders
+                    .get(commander.idx())
+                    .is_some_and(|c| c.fallen.is_some())
+                && !self.picture.falls_told.contains(&commander.idx())
+            {
+                self.known = None;
+                Arc::make_mut(&mut self.picture).hear_fall(&world, commander.idx());
+            }
             if let Cond::UnitIn { unit, zone } = claim
                 && world
                     .units

@@ -798,3 +798,52 @@ fn an_own_commanders_fall_out_of_sight_is_told_when_word_of_it_comes() {
     // Both ways happen in these games: the test can fail.
     assert!(hidden > 0 && heard > 0, "hidden {hidden}, heard {heard}");
 }
+
+/// A fall a text tells the player is the word of it: the chronicle does
+/// not tell it again, a turn later, as news. Sarhu as Du Song, seed 8:
+/// Liu Ting falls in a fight out of his sight at turn 18, and that same
+/// turn word comes in that the Koreans ask terms "with Liu Ting down"
+/// (the text claims his fall); the rider with word of him reaches Du Song
+/// at turn 19. His fall is told once, in English and in Chinese.
+#[test]
+fn a_commanders_fall_a_text_tells_is_not_told_again() {
+    let script: String = "2\n\n3\n\n".repeat(12);
+    let tells = [
+        (
+            Locale::En,
+            "── Turn 19 ",
+            &[
+                "Liu Ting is killed",
+                "Liu Ting is wounded",
+                "Liu Ting is taken",
+                "Liu Ting has been",
+                "Liu Ting down",
+                "Liu Ting is dead",
+            ][..],
+        ),
+        (
+            Locale::ZhHans,
+            "── 一更（20:00）",
+            &[
+                "刘綎在董鄂路阵亡",
+                "刘綎在董鄂路负伤",
+                "刘綎在董鄂路被俘",
+                "刘綎已经",
+                "刘綎负伤",
+                "刘綎既倒",
+                "刘綎阵亡",
+            ][..],
+        ),
+    ];
+    for (locale, turn_19, falls) in tells {
+        let transcript = common::play_script("sarhu", "du-song", 8, locale, &script);
+        assert!(transcript.contains(turn_19), "{transcript}");
+        // Read as one line: wrapping may cut a sentence anywhere.
+        let text = match locale {
+            Locale::En => transcript.split_whitespace().collect::<Vec<_>>().join(" "),
+            _ => transcript.split_whitespace().collect::<String>(),
+        };
+        let told: usize = falls.iter().map(|fall| text.matches(fall).count()).sum();
+        assert_eq!(told, 1, "{locale:?}: {transcript}");
+    }
+}

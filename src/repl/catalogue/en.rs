@@ -813,6 +813,14 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::FleeMany => "{list} flee toward {zone}.",
         Say::Cross => "{list} comes through {ford} to {zone}.",
         Say::CrossMany => "{list} come through {ford} to {zone}.",
+        Say::MarchFight => "{list} moves up to {zone} and into the fighting there: {losses}.",
+        Say::MarchFightMany => "{list} move up to {zone} and into the fighting there: {losses}.",
+        Say::CrossFight => {
+            "{list} comes through {ford} to {zone} and into the fighting there: {losses}."
+        }
+        Say::CrossFightMany => {
+            "{list} come through {ford} to {zone} and into the fighting there: {losses}."
+        }
         Say::EnemyComes => "{enemy} come on at {zone}.",
         Say::EnemyAppears => "{enemy} come into sight at {zone}: {men} men, by the look of them.",
         Say::EnemyAppearsAgain => {

@@ -342,6 +342,13 @@ phrases! {
         FleeMany,
         Cross,
         CrossMany,
+        /// Own units that came into a place where there is fighting this
+        /// turn: the march and the fight in one sentence (`{losses}` as in
+        /// `FightGoesOn`), so the fight is not told before they came.
+        MarchFight,
+        MarchFightMany,
+        CrossFight,
+        CrossFightMany,
         EnemyComes,
         EnemyAppears,
         EnemyAppearsAgain,

@@ -1059,6 +1059,8 @@ pub(super) fn say(say: Say) -> &'static str {
         Say::March | Say::MarchMany => "{list}开赴{zone}。",
         Say::Flee | Say::FleeMany => "{list}向{zone}溃退。",
         Say::Cross | Say::CrossMany => "{list}经{ford}抵达{zone}。",
+        Say::MarchFight | Say::MarchFightMany => "{list}开赴{zone}，投入激战：{losses}。",
+        Say::CrossFight | Say::CrossFightMany => "{list}经{ford}抵达{zone}，投入激战：{losses}。",
         Say::EnemyComes => "{enemy}向{zone}压来。",
         Say::EnemyAppears => "{zone}出现{enemy}旗号，望去{men}人。",
         Say::EnemyAppearsAgain => "{zone}又见{enemy}旗号，望去{men}人。",
