@@ -177,6 +177,7 @@ impl Game {
                     .is_some_and(|r| r.location.present && r.location.zone() == zone.idx())
             {
                 self.known = None;
+                self.looked = None;
                 Arc::make_mut(&mut self.picture).hear_word(
                     self.battle.field(),
                     &world,
