@@ -168,6 +168,7 @@ impl Game {
                 && !self.picture.falls_told.contains(&commander.idx())
             {
                 self.known = None;
+                self.looked = None;
                 Arc::make_mut(&mut self.picture).hear_fall(&world, commander.idx());
             }
             if let Cond::UnitIn { unit, zone } = claim
