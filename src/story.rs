@@ -615,7 +615,13 @@ impl Game {
             #[cfg(debug_assertions)]
             {
                 let mut again = Picture::clone(&self.picture);
-                again.look(&self.scene, self.battle.field(), &world, self.seed, commander);
+                again.look(
+                    &self.scene,
+                    self.battle.field(),
+                    &world,
+                    self.seed,
+                    commander,
+                );
                 if over {
                     again.muster(self.battle.field(), &world);
                 }
