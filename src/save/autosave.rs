@@ -182,9 +182,9 @@ struct Writer {
     last_state: Option<Arc<Snapshot>>,
     /// Slots written since then without a sync.
     unsynced: Vec<PathBuf>,
-    /// The state of the last slot written, its hash by ids and its text
-    /// there (see [`to_text_spliced`]).
-    state_text: Option<(SavedState, u64, String)>,
+    /// The state of the last slot written and its text there (see
+    /// [`to_text_spliced`]).
+    state_text: Option<(SavedState, String)>,
 }
 
 /// How long an autosave written as the player plays on may wait for its
@@ -388,12 +388,13 @@ impl Writer {
         let state = SavedState::of(&job.state, &job.header.scene)
             .map_err(|err| SaveError::Write(shown(), err))?;
         // The state's text from the last slot written, when its state was
-        // this one: equal, and its hash by ids the same (which tells 0.0
-        // from -0.0, equal but written apart).
-        let key = state.fingerprint_by_ids();
+        // this one: equal, and then its hash by ids the same too (which
+        // tells 0.0 from -0.0, equal but written apart).
         let state_text = (self.state_text.as_ref())
-            .filter(|(saved, k, _)| *k == key && *saved == state)
-            .map(|(_, _, text)| text.as_str());
+            .filter(|(saved, _)| {
+                *saved == state && saved.fingerprint_by_ids() == state.fingerprint_by_ids()
+            })
+            .map(|(_, text)| text.as_str());
         let marked = named.is_some();
         let file = match named {
             Some(named) => {
@@ -435,7 +436,7 @@ impl Writer {
         }
         self.state_text = state_at
             .and_then(|at| text.get(at))
-            .map(|at| (file.state, key, at.to_string()));
+            .map(|at| (file.state, at.to_string()));
         Ok(job.path.clone())
     }
 

@@ -386,13 +386,13 @@ impl Serialize for Story<'_> {
         // Tellings of another scene are left out, as `SavedStory::of` does.
         // By ids (`SavedStory`'s `told`, written last), converted as the
         // save does: a few short names each, against every language's text.
-        let by_ids: Vec<TellingView> = match self.form {
+        let by_ids = match self.form {
             JournalForm::Ids => (journal.iter())
-                .filter_map(|t| TellingView::of(t, scene))
-                .collect(),
-            JournalForm::Texts => Vec::new(),
+                .filter(|t| TellingView::of(t, scene).is_some())
+                .count(),
+            JournalForm::Texts => 0,
         };
-        if !by_ids.is_empty() {
+        if by_ids > 0 {
             st.skip_field("journal")?;
         } else if self.form == JournalForm::Ids {
             // The empty `journal` a story by ids writes when it told nothing.
@@ -431,8 +431,13 @@ impl Serialize for Story<'_> {
         } else {
             st.serialize_field("answers", &Couriers(answers, scene))?;
         }
-        if !by_ids.is_empty() {
-            st.serialize_field("told", &by_ids)?;
+        if by_ids > 0 {
+            st.serialize_field(
+                "told",
+                &Seq(by_ids, || {
+                    (journal.iter()).filter_map(|t| TellingView::of(t, scene))
+                }),
+            )?;
         }
         st.end()
     }
