@@ -390,11 +390,11 @@ impl Writer {
         // The state's text from the last slot written, when its state was
         // this one: equal, and then its hash by ids the same too (which
         // tells 0.0 from -0.0, equal but written apart).
-        let state_text = (self.state_text.as_ref())
+        let state_text = (self.state_text.take())
             .filter(|(saved, _)| {
                 *saved == state && saved.fingerprint_by_ids() == state.fingerprint_by_ids()
             })
-            .map(|(_, text)| text.as_str());
+            .map(|(_, text)| text);
         let marked = named.is_some();
         let file = match named {
             Some(named) => {
@@ -411,7 +411,7 @@ impl Writer {
                 file_of(&job.header, state, &self.log, checkpoints, &self.said)
             }
         };
-        let (text, state_at) =
+        let (text, state_at, spliced) =
             to_text_spliced(&file, state_text).map_err(|err| SaveError::Write(shown(), err))?;
         // Checked in memory and read back byte for byte, not parsed again
         // (see `write_checked`): an autosave between turns, `save` and the
@@ -434,9 +434,11 @@ impl Writer {
         } else if !self.unsynced.contains(&job.path) {
             self.unsynced.push(job.path.clone());
         }
-        self.state_text = state_at
-            .and_then(|at| text.get(at))
-            .map(|at| (file.state, at.to_string()));
+        // Kept for the next slot: the text given (the same state), or
+        // this one's.
+        let state_text =
+            spliced.or_else(|| state_at.and_then(|at| text.get(at)).map(str::to_string));
+        self.state_text = state_text.map(|text| (file.state, text));
         Ok(job.path.clone())
     }
 

@@ -525,20 +525,20 @@ pub(crate) fn file_of(
 /// reads both back to the same string, and reads the escaped strings of
 /// older saves as before.
 pub fn to_text(file: &SaveFile) -> Result<String, String> {
-    to_text_spliced(file, None).map(|(text, _)| text)
+    to_text_spliced(file, None).map(|(text, ..)| text)
 }
 
 /// [`to_text`], its `state` written as `state_text` when given: the text
 /// of the `state` of a save whose state was equal (as the range returned
-/// says where it is in its text). The save writer keeps the last one, so
-/// a save of the state it last wrote (the resume point after the
-/// checkpoint of the same turn, or after the idle second wrote the turn's
-/// slot) does not write the world again. The same bytes as [`to_text`]
-/// when the states are equal; a test holds it to that.
+/// says where it is in its text), handed back as given. The save writer
+/// keeps the last one, so a save of the state it last wrote (the resume
+/// point after the checkpoint of the same turn, or after the idle second
+/// wrote the turn's slot) does not write the world again. The same bytes
+/// as [`to_text`] when the states are equal; a test holds it to that.
 pub fn to_text_spliced(
     file: &SaveFile,
-    state_text: Option<&str>,
-) -> Result<(String, Option<std::ops::Range<usize>>), String> {
+    state_text: Option<String>,
+) -> Result<(String, Option<std::ops::Range<usize>>, Option<String>), String> {
     // Pretty at the top so a person can read the header; the bulky state on few lines.
     // The same bytes as `ron` writes (see [`ron_text`]), for a fraction of
     // its work; `ron` itself for what that writer leaves to it.
@@ -549,15 +549,16 @@ pub fn to_text_spliced(
     let buffer = String::with_capacity(room.min(MAX_SAVE_BYTES as usize));
     let splice = ron_text::Splice {
         name: "SavedState",
-        text: state_text.map(str::to_string),
+        text: state_text,
     };
-    let (mut text, state_at) = match ron_text::to_string_spliced(file, SAVE_DEPTH, buffer, splice) {
-        Ok(made) => made,
-        Err(_) => (to_text_by_ron(file)?, None),
-    };
+    let (mut text, state_at, back) =
+        match ron_text::to_string_spliced(file, SAVE_DEPTH, buffer, splice) {
+            Ok((text, at, splice)) => (text, at, splice.text),
+            Err(_) => (to_text_by_ron(file)?, None, None),
+        };
     seal(&mut text);
     LAST.store(text.len() + 128, std::sync::atomic::Ordering::Relaxed);
-    Ok((text, state_at))
+    Ok((text, state_at, back))
 }
 
 /// How deep a save's RON is laid out a field a line.

@@ -54,7 +54,7 @@ pub fn to_string_pretty_in<T: ?Sized + Serialize>(
     depth_limit: usize,
     out: String,
 ) -> Result<String> {
-    to_string_spliced(value, depth_limit, out, Splice::default()).map(|(text, _)| text)
+    to_string_spliced(value, depth_limit, out, Splice::default()).map(|(text, ..)| text)
 }
 
 /// The first struct of a type's name in a value, written from text made
@@ -71,8 +71,9 @@ pub struct Splice {
 
 /// [`to_string_pretty_in`], but the first struct named `splice.name` (not
 /// nested in one of the same name) is written as `splice.text` when there
-/// is one, its fields not serialised; otherwise it is written, and where
-/// its text is in the result is returned. The text is the same bytes as
+/// is one, its fields not serialised; otherwise it is written. Where its
+/// text is in the result is returned, and the splice (its text handed back
+/// for the next time). The text is the same bytes as
 /// the struct's own only if the caller hands it the text of an equal
 /// value at the same place (same depth, same field of the same type):
 /// the writer's state after a struct (its indent, `ron`'s `is_empty`
@@ -83,7 +84,7 @@ pub fn to_string_spliced<T: ?Sized + Serialize>(
     depth_limit: usize,
     mut out: String,
     splice: Splice,
-) -> Result<(String, Option<std::ops::Range<usize>>)> {
+) -> Result<(String, Option<std::ops::Range<usize>>, Splice)> {
     out.clear();
     let mut writer = Writer {
         out,
@@ -96,7 +97,7 @@ pub fn to_string_spliced<T: ?Sized + Serialize>(
         found: None,
     };
     value.serialize(&mut writer)?;
-    Ok((writer.out, writer.found))
+    Ok((writer.out, writer.found, writer.splice))
 }
 
 const NEW_LINE: &str = "\n";
@@ -528,9 +529,9 @@ impl<'a> ser::Serializer for &'a mut Writer {
         // way only when asked to; a plain struct otherwise.
         self.type_name(name)?;
         let to_splice = name == self.splice.name && self.spliced.is_none() && self.found.is_none();
-        if to_splice && let Some(text) = self.splice.text.take() {
+        if to_splice && let Some(text) = self.splice.text.as_deref() {
             // As the struct's own end leaves the writer.
-            self.out.push_str(&text);
+            self.out.push_str(text);
             self.is_empty = None;
             self.found = Some(self.out.len() - text.len()..self.out.len());
             return Ok(Compound {

@@ -3157,7 +3157,8 @@ fn a_journal_of_the_first_kind_and_its_slots_still_load() {
 fn a_state_written_from_the_last_saves_text_is_the_same_save() {
     for (scene_id, _, mut game) in finished_games() {
         let first = save::save_file(&mut game, "a transcript\n").expect("a save");
-        let (text, at) = save::to_text_spliced(&first, None).expect("text");
+        let (text, at, none) = save::to_text_spliced(&first, None).expect("text");
+        assert!(none.is_none());
         assert_eq!(text, save::to_text(&first).expect("text"), "{scene_id}");
         let at = at.expect("the state found");
         let state_text = &text[at.clone()];
@@ -3170,9 +3171,11 @@ fn a_state_written_from_the_last_saves_text_is_the_same_save() {
         other.log.pop();
         other.prints.pop();
         let plain = save::to_text(&other).expect("text");
-        let (spliced, again) = save::to_text_spliced(&other, Some(state_text)).expect("text");
+        let given = Some(state_text.to_string());
+        let (spliced, again, back) = save::to_text_spliced(&other, given).expect("text");
         assert_eq!(spliced, plain, "{scene_id}");
         assert_eq!(again.map(|at| &spliced[at]), Some(state_text), "{scene_id}");
+        assert_eq!(back.as_deref(), Some(state_text), "{scene_id}");
     }
     // The writer: the same state saved twice, the second from the first's
     // text, each read back to the game's state.
