@@ -411,8 +411,11 @@ impl Writer {
                 file_of(&job.header, state, &self.log, checkpoints, &self.said)
             }
         };
-        let (text, state_at, spliced) =
-            to_text_spliced(&file, state_text).map_err(|err| SaveError::Write(shown(), err))?;
+        let super::SaveText {
+            text,
+            state_at,
+            state_text: spliced,
+        } = to_text_spliced(&file, state_text).map_err(|err| SaveError::Write(shown(), err))?;
         // Checked in memory and read back byte for byte, not parsed again
         // (see `write_checked`): an autosave between turns, `save` and the
         // resume point alike.

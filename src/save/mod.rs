@@ -525,7 +525,18 @@ pub(crate) fn file_of(
 /// reads both back to the same string, and reads the escaped strings of
 /// older saves as before.
 pub fn to_text(file: &SaveFile) -> Result<String, String> {
-    to_text_spliced(file, None).map(|(text, ..)| text)
+    to_text_spliced(file, None).map(|made| made.text)
+}
+
+/// A save's text as [`to_text_spliced`] makes it.
+#[derive(Debug)]
+pub struct SaveText {
+    /// The save's text, sealed.
+    pub text: String,
+    /// Where its `state`'s text is in it (when its own writer wrote it).
+    pub state_at: Option<std::ops::Range<usize>>,
+    /// The state's text it was given, handed back.
+    pub state_text: Option<String>,
 }
 
 /// [`to_text`], its `state` written as `state_text` when given: the text
@@ -535,10 +546,7 @@ pub fn to_text(file: &SaveFile) -> Result<String, String> {
 /// point after the checkpoint of the same turn, or after the idle second
 /// wrote the turn's slot) does not write the world again. The same bytes
 /// as [`to_text`] when the states are equal; a test holds it to that.
-pub fn to_text_spliced(
-    file: &SaveFile,
-    state_text: Option<String>,
-) -> Result<(String, Option<std::ops::Range<usize>>, Option<String>), String> {
+pub fn to_text_spliced(file: &SaveFile, state_text: Option<String>) -> Result<SaveText, String> {
     // Pretty at the top so a person can read the header; the bulky state on few lines.
     // The same bytes as `ron` writes (see [`ron_text`]), for a fraction of
     // its work; `ron` itself for what that writer leaves to it.
@@ -558,7 +566,11 @@ pub fn to_text_spliced(
         };
     seal(&mut text);
     LAST.store(text.len() + 128, std::sync::atomic::Ordering::Relaxed);
-    Ok((text, state_at, back))
+    Ok(SaveText {
+        text,
+        state_at,
+        state_text: back,
+    })
 }
 
 /// How deep a save's RON is laid out a field a line.

@@ -2386,12 +2386,9 @@ fn an_old_save_with_a_journal_in_texts_loads_to_the_same_game() {
     old.state =
         SavedState::of_form(&game.snapshot(), &scene, save::JournalForm::Texts).expect("state");
     // Format 4 held its fingerprints by texts; this engine's are by ids.
-    let by_texts = |game: &Game| -> Vec<(usize, u64)> {
-        (game.undo_history().iter())
-            .map(|s| (s.log_len, save::fingerprint(s, &scene)))
-            .collect()
-    };
-    old.checkpoints = by_texts(&game);
+    old.checkpoints = (game.undo_history().iter())
+        .map(|s| (s.log_len, save::fingerprint(s, &scene)))
+        .collect();
     old.prints.clear();
     assert!(!old.checkpoints.is_empty());
     assert!(new.checkpoints.is_empty() && new.prints.len() == old.checkpoints.len());
@@ -3157,8 +3154,9 @@ fn a_journal_of_the_first_kind_and_its_slots_still_load() {
 fn a_state_written_from_the_last_saves_text_is_the_same_save() {
     for (scene_id, _, mut game) in finished_games() {
         let first = save::save_file(&mut game, "a transcript\n").expect("a save");
-        let (text, at, none) = save::to_text_spliced(&first, None).expect("text");
-        assert!(none.is_none());
+        let made = save::to_text_spliced(&first, None).expect("text");
+        let (text, at) = (made.text, made.state_at);
+        assert!(made.state_text.is_none());
         assert_eq!(text, save::to_text(&first).expect("text"), "{scene_id}");
         let at = at.expect("the state found");
         let state_text = &text[at.clone()];
@@ -3172,7 +3170,8 @@ fn a_state_written_from_the_last_saves_text_is_the_same_save() {
         other.prints.pop();
         let plain = save::to_text(&other).expect("text");
         let given = Some(state_text.to_string());
-        let (spliced, again, back) = save::to_text_spliced(&other, given).expect("text");
+        let made = save::to_text_spliced(&other, given).expect("text");
+        let (spliced, again, back) = (made.text, made.state_at, made.state_text);
         assert_eq!(spliced, plain, "{scene_id}");
         assert_eq!(again.map(|at| &spliced[at]), Some(state_text), "{scene_id}");
         assert_eq!(back.as_deref(), Some(state_text), "{scene_id}");
