@@ -69,6 +69,20 @@ impl Fnv {
     }
 }
 
+/// `n` in decimal at the end of `digits`, as `Display` writes it; where its
+/// first digit is.
+pub fn decimal(mut n: u64, digits: &mut [u8; 20]) -> usize {
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return at;
+        }
+    }
+}
+
 /// The FNV-1a of `bytes`.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut hash = Fnv::default();

@@ -48,6 +48,7 @@
 
 use super::SavedCommand;
 use super::hash::Fnv;
+use crate::stdx::decimal;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -242,19 +243,6 @@ fn encode_command(command: &SavedCommand, out: &mut Vec<u8>) -> Result<(), Strin
         }
     }
     Ok(())
-}
-
-/// `n` in decimal at the end of `digits`; where its first digit is.
-fn decimal(mut n: u64, digits: &mut [u8; 20]) -> usize {
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return at;
-        }
-    }
 }
 
 /// `n` as 16 lower-case hex digits (as `{:016x}` writes it) into `out`.

@@ -186,17 +186,9 @@ impl Writer {
         Ok(())
     }
 
-    fn unsigned(&mut self, mut value: u64) {
+    fn unsigned(&mut self, value: u64) {
         let mut buf = [0u8; 20];
-        let mut at = buf.len();
-        loop {
-            at -= 1;
-            buf[at] = b'0' + (value % 10) as u8;
-            value /= 10;
-            if value == 0 {
-                break;
-            }
-        }
+        let at = crate::stdx::decimal(value, &mut buf);
         // Digits only: always UTF-8.
         self.out
             .push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());

@@ -2414,10 +2414,9 @@ fn an_old_save_with_a_journal_in_texts_loads_to_the_same_game() {
     let words: String = words.chars().take(20).collect();
     assert!(old_text.contains(&words), "{words}");
     assert!(!new_text.contains(&words), "{words}");
-    for (slot, text) in [("old", &old_text), ("new", &new_text)] {
-        std::fs::write(dir.join(format!("{slot}.ron")), text).expect("write");
-        let file = save::read(&dir.join(format!("{slot}.ron"))).expect("reads");
-        let mut fresh = Game::with_policies(
+    // The game as replay makes it for the saves: fresh, their policies.
+    let fresh_game = || {
+        Game::with_policies(
             Arc::clone(&scene),
             "zhang-chun",
             4,
@@ -2425,7 +2424,12 @@ fn an_old_save_with_a_journal_in_texts_loads_to_the_same_game() {
             Some(Policy::Random),
         )
         .expect("game")
-        .0;
+        .0
+    };
+    for (slot, text) in [("old", &old_text), ("new", &new_text)] {
+        std::fs::write(dir.join(format!("{slot}.ron")), text).expect("write");
+        let file = save::read(&dir.join(format!("{slot}.ron"))).expect("reads");
+        let mut fresh = fresh_game();
         let report = save::replay(&mut fresh, &file);
         assert!(report.reproduces(), "{slot}: {}", report.describe());
         let mut loaded = save::load(&dir, slot, &scenes).expect("loads");
@@ -2456,16 +2460,7 @@ fn an_old_save_with_a_journal_in_texts_loads_to_the_same_game() {
         let path = dir.join(format!("wrong-{slot}.ron"));
         std::fs::write(&path, save::to_text(&wrong).expect("text")).expect("write");
         let file = save::read(&path).expect("reads");
-        let mut fresh = Game::with_policies(
-            Arc::clone(&scene),
-            "zhang-chun",
-            4,
-            Policy::Random,
-            Some(Policy::Random),
-        )
-        .expect("game")
-        .0;
-        let report = save::replay(&mut fresh, &file);
+        let report = save::replay(&mut fresh_game(), &file);
         assert_eq!(report.diverged_at.map(|(k, _)| k), Some(at), "{slot}");
     }
     // A hand-damaged id in the journal (the file resealed, as a tool would):
