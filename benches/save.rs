@@ -58,6 +58,23 @@ fn main() {
             state_bytes * game.undo_history().len()
         );
         let runs = 20;
+        // What the save writer does for each undo state: its fingerprint,
+        // by texts (formats 2 to 7) and by ids (what is written now).
+        let snapshot = game.snapshot();
+        time(
+            &format!("  fingerprint by texts ({label})"),
+            runs * 10,
+            || {
+                let _ = black_box(save::fingerprint(&snapshot, &scene));
+            },
+        );
+        time(
+            &format!("  fingerprint by ids ({label})"),
+            runs * 10,
+            || {
+                let _ = black_box(save::fingerprint_by_ids(&snapshot, &scene));
+            },
+        );
         time(&format!("  save ({label}, to file, fsync)"), runs, || {
             let _ = black_box(save::save(&dir, "bench", &mut game, &transcript));
         });

@@ -24,9 +24,23 @@ const DIGIT_PAIRS: &[u8; 200] = b"\
 
 impl Fnv {
     pub fn bytes(&mut self, bytes: &[u8]) {
-        self.0 = bytes.iter().fold(self.0, |hash, &byte| {
-            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-        });
+        const PRIME: u64 = 0x0100_0000_01b3;
+        let step = |hash: u64, byte: u8| (hash ^ u64::from(byte)).wrapping_mul(PRIME);
+        // Eight bytes a round: the same steps in the same order, a third
+        // fewer instructions than a byte a round (the loop's own).
+        let mut chunks = bytes.chunks_exact(8);
+        let mut hash = self.0;
+        for c in &mut chunks {
+            hash = step(hash, c[0]);
+            hash = step(hash, c[1]);
+            hash = step(hash, c[2]);
+            hash = step(hash, c[3]);
+            hash = step(hash, c[4]);
+            hash = step(hash, c[5]);
+            hash = step(hash, c[6]);
+            hash = step(hash, c[7]);
+        }
+        self.0 = chunks.remainder().iter().fold(hash, |h, &b| step(h, b));
     }
 
     /// `n` in decimal, as `Display` writes it (no string made): two digits
@@ -52,6 +66,20 @@ impl Fnv {
             digits[at] = b'0' + n as u8;
         }
         self.bytes(&digits[at..]);
+    }
+}
+
+/// `n` in decimal at the end of `digits`, as `Display` writes it; where its
+/// first digit is.
+pub fn decimal(mut n: u64, digits: &mut [u8; 20]) -> usize {
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return at;
+        }
     }
 }
 
@@ -85,6 +113,20 @@ mod tests {
         assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+        // Past a round of eight bytes, and split anywhere: a byte a step.
+        let text: Vec<u8> = (0..40_u8).map(|b| b.wrapping_mul(37)).collect();
+        for len in 0..text.len() {
+            let by_byte = (text[..len].iter()).fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+            assert_eq!(fnv1a(&text[..len]), by_byte, "{len}");
+            for cut in 0..=len {
+                let mut split = Fnv::default();
+                split.bytes(&text[..cut]);
+                split.bytes(&text[cut..len]);
+                assert_eq!(split.0, by_byte, "{len} {cut}");
+            }
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@
 use super::journal::{self, Journal};
 use super::{
     Header, MAX_TRANSCRIPT_BYTES, SaveError, SavedCommand, SavedState, bounded_transcript, file_of,
-    fingerprint, now, slot_path, to_text,
+    fingerprint_by_ids, now, slot_path, to_text_spliced,
 };
 use crate::story::{Command, Game, Snapshot};
 use std::path::{Path, PathBuf};
@@ -182,6 +182,9 @@ struct Writer {
     last_state: Option<Arc<Snapshot>>,
     /// Slots written since then without a sync.
     unsynced: Vec<PathBuf>,
+    /// The state of the last slot written and its text there (see
+    /// [`to_text_spliced`]).
+    state_text: Option<(SavedState, String)>,
 }
 
 /// How long an autosave written as the player plays on may wait for its
@@ -229,7 +232,7 @@ impl Writer {
         let last = (self.last_state.as_deref()).filter(|_| job.last_is_fresh);
         for snapshot in last.into_iter().chain(&job.fresh) {
             if let Some(slot) = self.prints.get_mut(snapshot.log_len) {
-                *slot = Some(fingerprint(snapshot, scene));
+                *slot = Some(fingerprint_by_ids(snapshot, scene));
             }
         }
         self.last_state = Some(Arc::clone(&job.state));
@@ -384,6 +387,14 @@ impl Writer {
         let shown = || job.path.display().to_string();
         let state = SavedState::of(&job.state, &job.header.scene)
             .map_err(|err| SaveError::Write(shown(), err))?;
+        // The state's text from the last slot written, when its state was
+        // this one: equal, and then its hash by ids the same too (which
+        // tells 0.0 from -0.0, equal but written apart).
+        let state_text = (self.state_text.take())
+            .filter(|(saved, _)| {
+                *saved == state && saved.fingerprint_by_ids() == state.fingerprint_by_ids()
+            })
+            .map(|(_, text)| text);
         let marked = named.is_some();
         let file = match named {
             Some(named) => {
@@ -400,7 +411,11 @@ impl Writer {
                 file_of(&job.header, state, &self.log, checkpoints, &self.said)
             }
         };
-        let text = to_text(&file).map_err(|err| SaveError::Write(shown(), err))?;
+        let super::SaveText {
+            text,
+            state_at,
+            state_text: spliced,
+        } = to_text_spliced(&file, state_text).map_err(|err| SaveError::Write(shown(), err))?;
         // Checked in memory and read back byte for byte, not parsed again
         // (see `write_checked`): an autosave between turns, `save` and the
         // resume point alike.
@@ -422,6 +437,11 @@ impl Writer {
         } else if !self.unsynced.contains(&job.path) {
             self.unsynced.push(job.path.clone());
         }
+        // Kept for the next slot: the text given (the same state), or
+        // this one's.
+        let state_text =
+            spliced.or_else(|| state_at.and_then(|at| text.get(at)).map(str::to_string));
+        self.state_text = state_text.map(|text| (file.state, text));
         Ok(job.path.clone())
     }
 

@@ -34,7 +34,7 @@ pub fn check_bounds(file: &SaveFile) -> Result<(), String> {
             "its command log holds {commands} commands, more than any battle takes ({MAX_LOG})"
         ));
     }
-    if file.checkpoints.len() > commands + 1 {
+    if file.checkpoints.len() > commands + 1 || file.prints.len() > commands + 1 {
         return Err("it holds more checkpoints than commands".into());
     }
     let in_unit = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);

@@ -12,7 +12,9 @@
 //! then records, each `KIND LEN SUM` on a line, `LEN` bytes of payload and a
 //! line break. Kinds: `c` a command (its RON), `k` the log cut back to the
 //! first N commands (an undo, or a game started again under the name), `f`
-//! the fingerprint of the state before command N (`N HEX`), `t` text added
+//! the fingerprint of the state before command N (`N HEX`; `g` the same by
+//! ids, [`super::fingerprint_by_ids`], what this engine writes: a journal
+//! an older engine began may hold both, `f` for its turns), `t` text added
 //! to the transcript, `r` the transcript started afresh, `s` a checkpoint
 //! (a slot that names the journal) was written for the turn whose records
 //! start at byte N, `h` the journal's head (below). Records
@@ -46,6 +48,7 @@
 
 use super::SavedCommand;
 use super::hash::Fnv;
+use crate::stdx::decimal;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -126,6 +129,8 @@ enum Record {
     Command(SavedCommand),
     Keep(usize),
     Print(usize, u64),
+    /// A fingerprint by ids.
+    PrintById(usize, u64),
     Said(String),
     Restart,
     /// A checkpoint was written for the turn whose records start here.
@@ -140,6 +145,7 @@ impl Record {
             Record::Command(_) => 'c',
             Record::Keep(_) => 'k',
             Record::Print(..) => 'f',
+            Record::PrintById(..) => 'g',
             Record::Said(_) => 't',
             Record::Restart => 'r',
             Record::Mark(_) => 's',
@@ -147,29 +153,103 @@ impl Record {
         }
     }
 
-    fn payload(&self) -> Result<String, String> {
-        Ok(match self {
-            Record::Command(command) => ron::to_string(command).map_err(|err| err.to_string())?,
-            Record::Keep(n) => n.to_string(),
-            Record::Print(k, print) => format!("{k} {print:016x}"),
-            Record::Said(text) => text.clone(),
-            Record::Restart => String::new(),
-            Record::Mark(at) => at.to_string(),
-            Record::Head(head) => ron::to_string(head).map_err(|err| err.to_string())?,
-        })
-    }
-
     /// The record's bytes: `KIND LEN SUM\nPAYLOAD\n`.
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), String> {
-        let payload = self.payload()?;
-        let mut sum = Fnv::default();
-        sum.bytes(payload.as_bytes());
-        out.extend_from_slice(
-            format!("{} {} {:016x}\n", self.kind(), payload.len(), sum.0).as_bytes(),
-        );
-        out.extend_from_slice(payload.as_bytes());
-        out.push(b'\n');
-        Ok(())
+        let kind = self.kind();
+        match self {
+            Record::Command(command) => encode_command(command, out),
+            Record::Keep(n) => put_number(kind, *n as u64, out),
+            Record::Print(k, print) | Record::PrintById(k, print) => {
+                let mut digits = [0_u8; 20];
+                let at = decimal(*k as u64, &mut digits);
+                let len = digits.len() - at;
+                let mut payload = [0_u8; 20 + 1 + 16];
+                payload[..len].copy_from_slice(&digits[at..]);
+                payload[len] = b' ';
+                hex16(*print, &mut payload[len + 1..len + 17]);
+                put(kind, &payload[..len + 17], out);
+                Ok(())
+            }
+            Record::Said(text) => {
+                put(kind, text.as_bytes(), out);
+                Ok(())
+            }
+            Record::Restart => {
+                put(kind, b"", out);
+                Ok(())
+            }
+            Record::Mark(at) => put_number(kind, *at, out),
+            Record::Head(head) => {
+                let text = ron::to_string(head).map_err(|err| err.to_string())?;
+                put(kind, text.as_bytes(), out);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A record of `kind` holding `payload`, appended to `out` as
+/// [`Record::encode`] writes it, without copying the payload first.
+fn put(kind: char, payload: &[u8], out: &mut Vec<u8>) {
+    let mut sum = Fnv::default();
+    sum.bytes(payload);
+    let mut head = [0_u8; 1 + 1 + 20 + 1 + 16 + 1];
+    head[0] = kind as u8;
+    head[1] = b' ';
+    let mut digits = [0_u8; 20];
+    let at = decimal(payload.len() as u64, &mut digits);
+    let len = digits.len() - at;
+    head[2..2 + len].copy_from_slice(&digits[at..]);
+    head[2 + len] = b' ';
+    hex16(sum.0, &mut head[3 + len..19 + len]);
+    head[19 + len] = b'\n';
+    out.reserve(20 + len + payload.len() + 1);
+    out.extend_from_slice(&head[..20 + len]);
+    out.extend_from_slice(payload);
+    out.push(b'\n');
+}
+
+/// A record whose payload is `n` in decimal.
+fn put_number(kind: char, n: u64, out: &mut Vec<u8>) -> Result<(), String> {
+    let mut digits = [0_u8; 20];
+    let at = decimal(n, &mut digits);
+    put(kind, &digits[at..], out);
+    Ok(())
+}
+
+/// A command's record: its RON as `ron::to_string` writes it. The usual
+/// ones (`Next`, a choice by plain ids) are written here, the same bytes
+/// for none of `ron`'s work; the rest by `ron`.
+fn encode_command(command: &SavedCommand, out: &mut Vec<u8>) -> Result<(), String> {
+    // Written by `ron` as they are: printable ASCII but `"` and `\`.
+    let plain = |s: &str| {
+        s.bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\\')
+    };
+    match command {
+        SavedCommand::Next => put('c', b"Next", out),
+        SavedCommand::Choose { tp, option } if plain(tp) && plain(option) => {
+            let mut text = Vec::with_capacity(tp.len() + option.len() + 24);
+            text.extend_from_slice(b"Choose(tp:\"");
+            text.extend_from_slice(tp.as_bytes());
+            text.extend_from_slice(b"\",option:\"");
+            text.extend_from_slice(option.as_bytes());
+            text.extend_from_slice(b"\")");
+            put('c', &text, out);
+        }
+        other => {
+            let text = ron::to_string(other).map_err(|err| err.to_string())?;
+            put('c', text.as_bytes(), out);
+        }
+    }
+    Ok(())
+}
+
+/// `n` as 16 lower-case hex digits (as `{:016x}` writes it) into `out`.
+fn hex16(n: u64, out: &mut [u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for (i, slot) in out.iter_mut().take(16).enumerate() {
+        *slot = DIGITS[((n >> (60 - 4 * i)) & 0xf) as usize];
     }
 }
 
@@ -211,11 +291,12 @@ fn next_record(bytes: &[u8], at: usize) -> Option<Result<(Record, usize), String
             Ok(n) => Record::Keep(n),
             Err(_) => return bad("is not a count"),
         },
-        "f" => match text
+        "f" | "g" => match text
             .split_once(' ')
             .and_then(|(k, p)| Some((k.parse().ok()?, u64::from_str_radix(p, 16).ok()?)))
         {
-            Some((k, print)) => Record::Print(k, print),
+            Some((k, print)) if kind == "f" => Record::Print(k, print),
+            Some((k, print)) => Record::PrintById(k, print),
             None => return bad("is not a fingerprint"),
         },
         "t" => Record::Said(text.to_string()),
@@ -239,6 +320,8 @@ pub struct Replayed {
     pub log: Vec<SavedCommand>,
     /// (command index, fingerprint of the state before it), in order.
     pub checkpoints: Vec<(usize, u64)>,
+    /// The same by ids (`g` records), in order.
+    pub prints: Vec<(usize, u64)>,
     pub transcript: String,
     /// Where the last whole record ends.
     pub end: usize,
@@ -287,6 +370,7 @@ fn replay(bytes: &[u8], keep_transcript: usize) -> Result<Replayed, String> {
         ..Replayed::default()
     };
     let mut prints = std::collections::BTreeMap::new();
+    let mut by_ids = std::collections::BTreeMap::new();
     while let Some(next) = next_record(bytes, at) {
         let (record, after) = next?;
         match record {
@@ -306,10 +390,16 @@ fn replay(bytes: &[u8], keep_transcript: usize) -> Result<Replayed, String> {
                 out.log.truncate(n);
                 // The state before command n follows from those kept.
                 prints.retain(|&k, _| k <= n);
+                by_ids.retain(|&k, _| k <= n);
             }
             Record::Print(k, print) => {
                 if k <= out.log.len() && prints.len() <= super::MAX_LOG {
                     prints.insert(k, print);
+                }
+            }
+            Record::PrintById(k, print) => {
+                if k <= out.log.len() && by_ids.len() <= super::MAX_LOG {
+                    by_ids.insert(k, print);
                 }
             }
             Record::Said(text) => {
@@ -324,6 +414,10 @@ fn replay(bytes: &[u8], keep_transcript: usize) -> Result<Replayed, String> {
         at = after;
     }
     out.checkpoints = prints
+        .into_iter()
+        .filter(|&(k, _)| k < out.log.len())
+        .collect();
+    out.prints = by_ids
         .into_iter()
         .filter(|&(k, _)| k < out.log.len())
         .collect();
@@ -428,7 +522,10 @@ pub fn read_following(
     let later = replay(&bytes[..end], super::MAX_TRANSCRIPT_BYTES).ok();
     // Records that change nothing (a checkpoint's own `s`) are no turn.
     let later = later.filter(|l| {
-        l.log != own.log || l.transcript != own.transcript || l.checkpoints != own.checkpoints
+        l.log != own.log
+            || l.transcript != own.transcript
+            || l.checkpoints != own.checkpoints
+            || l.prints != own.prints
     });
     Ok((own, later))
 }
@@ -549,14 +646,16 @@ pub struct Journal {
     /// The file was made now, with a head: its records will hold the
     /// game from its start.
     new_with_head: bool,
+    /// The last append's records, its memory kept for the next.
+    scratch: Vec<u8>,
 }
 
 /// What a journal held when it was opened.
 struct Opened {
     log: Vec<SavedCommand>,
     transcript: String,
-    /// In order of command index.
-    checkpoints: Vec<(usize, u64)>,
+    /// Fingerprints by ids, in order of command index.
+    prints: Vec<(usize, u64)>,
 }
 
 impl Journal {
@@ -632,9 +731,10 @@ impl Journal {
                     opened: Some(Opened {
                         log: replayed.log,
                         transcript: replayed.transcript,
-                        checkpoints: replayed.checkpoints,
+                        prints: replayed.prints,
                     }),
                     new_with_head: false,
+                    scratch: Vec::new(),
                 })
             }
             None => {
@@ -669,6 +769,7 @@ impl Journal {
                     turn_start: start.len() as u64,
                     opened: None,
                     new_with_head: head.is_some(),
+                    scratch: Vec::new(),
                 })
             }
         }
@@ -732,7 +833,9 @@ impl Journal {
         said_since: &str,
         sync: bool,
     ) -> Result<Option<JournalRef>, String> {
-        let mut out = Vec::new();
+        // The records are made in the buffer kept from the last append.
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
         let (mut kept, mut restart, mut said_since) = (kept, restart, said_since);
         let mut held: &[(usize, u64)] = &[];
         let opened = self.opened.take();
@@ -743,7 +846,7 @@ impl Journal {
                 restart = false;
                 said_since = rest;
             }
-            held = &old.checkpoints;
+            held = &old.prints;
         }
         let kept = kept.min(self.log_len).min(log.len());
         // A fingerprint the file holds for a state before a kept command
@@ -757,17 +860,17 @@ impl Journal {
             Record::Keep(kept).encode(&mut out)?;
         }
         for command in &log[kept..] {
-            Record::Command(command.clone()).encode(&mut out)?;
+            encode_command(command, &mut out)?;
         }
         for &(k, print) in &prints {
-            Record::Print(k, print).encode(&mut out)?;
+            Record::PrintById(k, print).encode(&mut out)?;
         }
         if restart {
             Record::Restart.encode(&mut out)?;
             self.said = 0;
         }
         if !said_since.is_empty() {
-            Record::Said(said_since.to_string()).encode(&mut out)?;
+            put('t', said_since.as_bytes(), &mut out);
             self.said += said_since.len() as u64;
         }
         if self.len + out.len() as u64 > super::MAX_JOURNAL_BYTES {
@@ -800,6 +903,7 @@ impl Journal {
             self.unsynced = false;
         }
         self.log_len = log.len();
+        self.scratch = out;
         Ok(Some(JournalRef {
             file: self.file.clone(),
             bytes: self.len,
@@ -860,10 +964,73 @@ impl Journal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::save::SavedUnitCommand;
     fn order(n: usize) -> SavedCommand {
         SavedCommand::Choose {
             tp: format!("tp{n}"),
             option: "a".into(),
+        }
+    }
+
+    /// A record's bytes as the journal has always written them: its
+    /// payload made whole (commands and heads by `ron`), then its line.
+    fn encoded_as_before(record: &Record) -> Vec<u8> {
+        let payload = match record {
+            Record::Command(command) => ron::to_string(command).expect("ron"),
+            Record::Keep(n) => n.to_string(),
+            Record::Print(k, print) | Record::PrintById(k, print) => {
+                format!("{k} {print:016x}")
+            }
+            Record::Said(text) => text.clone(),
+            Record::Restart => String::new(),
+            Record::Mark(at) => at.to_string(),
+            Record::Head(head) => ron::to_string(head).expect("ron"),
+        };
+        let mut sum = Fnv::default();
+        sum.bytes(payload.as_bytes());
+        let line = format!("{} {} {:016x}\n", record.kind(), payload.len(), sum.0);
+        [line.as_bytes(), payload.as_bytes(), b"\n"].concat()
+    }
+
+    #[test]
+    fn records_are_written_byte_for_byte_as_before() {
+        let choose = |tp: &str, option: &str| SavedCommand::Choose {
+            tp: tp.into(),
+            option: option.into(),
+        };
+        let records = [
+            Record::Command(SavedCommand::Next),
+            Record::Command(choose("tp-one", "opt-two")),
+            Record::Command(choose("", "")),
+            // Not plain: left to `ron`, which escapes them.
+            Record::Command(choose("a\"b", "c\\d")),
+            Record::Command(choose("藍 旗", "x y")),
+            Record::Command(choose("tab\there", "new\nline")),
+            Record::Command(SavedCommand::Order {
+                unit: "u-1".into(),
+                order: SavedUnitCommand::Advance("ford".into()),
+            }),
+            Record::Command(SavedCommand::Order {
+                unit: "u-2".into(),
+                order: SavedUnitCommand::Hold,
+            }),
+            Record::Keep(0),
+            Record::Keep(1234),
+            Record::Print(0, 0),
+            Record::Print(9, 0x0123_4567_89ab_cdef),
+            Record::Print(usize::MAX, u64::MAX),
+            Record::PrintById(12, 0x00ff_0000_0000_0001),
+            Record::Said(String::new()),
+            Record::Said("Choose 1-4> 1\n「建奴败了」 \"quoted\" r#\"raw\"#\n".into()),
+            Record::Restart,
+            Record::Mark(0),
+            Record::Mark(u64::MAX),
+            Record::Head(Box::new(head("g"))),
+        ];
+        for record in &records {
+            let mut out = vec![b'x'];
+            record.encode(&mut out).expect("encode");
+            assert_eq!(out[1..], encoded_as_before(record), "{record:?}");
         }
     }
 
@@ -890,12 +1057,12 @@ mod tests {
         assert_eq!(read(&first).log.len(), 3);
         assert_eq!(read(&first).transcript, "one\n");
         assert_eq!(read(&second).log.len(), 5);
-        assert_eq!(read(&second).checkpoints, vec![(1, 7), (3, 9)]);
+        assert_eq!(read(&second).prints, vec![(1, 7), (3, 9)]);
         assert_eq!(read(&second).transcript, "one\ntwo 二\n");
         let got = read(&third);
         assert_eq!(got.log, undone);
         // The state before command 3 was of the log undone.
-        assert_eq!(got.checkpoints, vec![(1, 7)]);
+        assert_eq!(got.prints, vec![(1, 7)]);
 
         // A torn record at the end is cut off when the journal is opened
         // again, and every reference still reads.
@@ -958,7 +1125,7 @@ mod tests {
         assert_eq!(got, head("g"));
         assert_eq!((game.log, game.transcript), (log.clone(), "one\n".into()));
         // A slot naming it reads it too; opened again, it is kept as it is.
-        assert_eq!(read_ref(&dir, &at).unwrap().checkpoints, vec![(1, 7)]);
+        assert_eq!(read_ref(&dir, &at).unwrap().prints, vec![(1, 7)]);
         let again = Journal::open_headed(&dir, "g", true, Some(&head("other"))).unwrap();
         assert!(!again.is_new_with_head());
         drop(again);

@@ -89,15 +89,17 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
                 file.later = later.map(|l| Later {
                     log: l.log,
                     checkpoints: l.checkpoints,
+                    prints: l.prints,
                     transcript: l.transcript,
                 });
-                if !file.checkpoints.is_empty() {
+                if !file.checkpoints.is_empty() || !file.prints.is_empty() {
                     return Err(damaged(
                         "it names a journal and holds fingerprints of its own".into(),
                     ));
                 }
                 file.log = replayed.log;
                 file.checkpoints = replayed.checkpoints;
+                file.prints = replayed.prints;
                 file.transcript = replayed.transcript;
                 file.journal = None;
                 // What it names read in, it is a whole save of its story
@@ -345,7 +347,11 @@ fn from_journal(
         &head.game,
     )?;
     let changed = changed_of(&scene, head.scene_hash, head.rules_hash);
-    let (log, prints) = (&replayed.log, &replayed.checkpoints);
+    let prints = Prints {
+        by_texts: &replayed.checkpoints,
+        by_ids: &replayed.prints,
+    };
+    let log = &replayed.log;
     let mut report = replay_log(&mut game, log, prints, 0, !all && changed.is_none());
     // No state was saved to compare the end with: the fingerprints are
     // the check.
@@ -501,7 +507,11 @@ fn go_on(shown: &str, loaded: &mut Loaded, own: &SaveFile, later: Later) {
     }
     let start = if from_save { own.log.len() } else { 0 };
     let game = fresh_game.as_mut().unwrap_or(&mut loaded.game);
-    replay_log(game, &later.log, &later.checkpoints, start, true);
+    let prints = Prints {
+        by_texts: &later.checkpoints,
+        by_ids: &later.prints,
+    };
+    replay_log(game, &later.log, prints, start, true);
     if let Some(game) = fresh_game {
         if game.log().len() < later.log.len() {
             // Not all of it ran: the save's own game stands.
@@ -653,7 +663,11 @@ impl ReplayReport {
 /// fingerprints, and the end with its saved state.
 pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
     let scene = game.scene_arc();
-    let mut report = replay_log(game, &file.log, &file.checkpoints, 0, false);
+    let prints = Prints {
+        by_texts: &file.checkpoints,
+        by_ids: &file.prints,
+    };
+    let mut report = replay_log(game, &file.log, prints, 0, false);
     if report.failed.is_some() {
         return report;
     }
@@ -677,9 +691,20 @@ pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
     report
 }
 
+/// A save's fingerprints of the states before its commands: (command
+/// index, fingerprint), each list in order. Formats 2 to 7 hold them by
+/// texts ([`fingerprint`]), format 8 on by ids ([`fingerprint_by_ids`]); a
+/// journal begun by an older engine and played on by this one holds some
+/// of each (its `f` and `g` records).
+#[derive(Clone, Copy)]
+struct Prints<'a> {
+    by_texts: &'a [(usize, u64)],
+    by_ids: &'a [(usize, u64)],
+}
+
 /// Runs commands `from..` of `log` on `game` (which stands after the
-/// first `from`), comparing the state before each with its fingerprint in
-/// `prints` (command index, fingerprint; in order) where there is one.
+/// first `from`), comparing the state before each with its fingerprints in
+/// `prints` where there are any (either kind, or both).
 /// Stops at the first command that does not run; with `stop_at_parting`,
 /// also before the first whose fingerprint differs (the turns after a
 /// save, a journal's game). `same_end` is left false: the caller compares
@@ -687,7 +712,7 @@ pub fn replay(game: &mut Game, file: &SaveFile) -> ReplayReport {
 fn replay_log(
     game: &mut Game,
     log: &[SavedCommand],
-    prints: &[(usize, u64)],
+    prints: Prints,
     from: usize,
     stop_at_parting: bool,
 ) -> ReplayReport {
@@ -699,13 +724,20 @@ fn replay_log(
         same_end: false,
         end_difference: None,
     };
-    let mut prints = prints.iter().peekable();
+    let mut by_texts = prints.by_texts.iter().peekable();
+    let mut by_ids = prints.by_ids.iter().peekable();
     for (i, command) in log.iter().enumerate().skip(from) {
-        while prints.next_if(|(at, _)| *at < i).is_some() {}
-        if let Some((_, print)) = prints.next_if(|(at, _)| *at == i)
-            && report.diverged_at.is_none()
-            && fingerprint(&game.snapshot(), &scene) != *print
-        {
+        while by_texts.next_if(|(at, _)| *at < i).is_some() {}
+        while by_ids.next_if(|(at, _)| *at < i).is_some() {}
+        let text_print = by_texts.next_if(|(at, _)| *at == i).map(|&(_, p)| p);
+        let id_print = by_ids.next_if(|(at, _)| *at == i).map(|&(_, p)| p);
+        let parts =
+            report.diverged_at.is_none() && (text_print.is_some() || id_print.is_some()) && {
+                let snapshot = game.snapshot();
+                text_print.is_some_and(|p| fingerprint(&snapshot, &scene) != p)
+                    || id_print.is_some_and(|p| fingerprint_by_ids(&snapshot, &scene) != p)
+            };
+        if parts {
             report.diverged_at = Some((i, game.turn()));
             if stop_at_parting {
                 return report;

@@ -4,10 +4,13 @@
 //! as formats 1 to 5 saved it, field by field, in the same order, with the
 //! same lengths, variant indices and skipped fields, so the fingerprint is
 //! the same number, bit for bit, as
-//! `SavedState::of_form(.., JournalForm::Texts).fingerprint()` (format 6,
-//! which saves the journal by ids, keeps these fingerprints, so those of
-//! older saves still check; a test holds it to that on the
-//! states of whole games of every battle, and to the same RON text). Nothing
+//! `SavedState::of_form(.., JournalForm::Texts).fingerprint()` (formats 6
+//! and 7, which save the journal by ids, kept these fingerprints, so those
+//! of older saves still check). [`state_by_ids`] walks it with the journal
+//! by ids as format 6 on saves it, for the fingerprints by ids this engine
+//! writes (format 8 on), the same number as
+//! `SavedState::of(..).fingerprint_by_ids()`. A test holds both to that on the
+//! states of whole games of every battle, and to the same RON text. Nothing
 //! is copied: names are the scene's own strings, told texts are read in
 //! place, the random streams' keys are written in hex on the stack. The
 //! writer thread fingerprints the state before every command; converting
@@ -34,8 +37,29 @@ pub fn state(snapshot: &Snapshot, scene: &Scene) -> u64 {
     }
 }
 
-/// The state as its save would serialise it; None when it has no save.
+/// The fingerprint by ids of the state a snapshot holds (format 8 on): the
+/// state as its save of format 6 on holds it, its story's journal by the
+/// scene's ids, hashed by [`hash::by_words`]; the same number, bit for bit,
+/// as `hash::by_words(&SavedState::of(..))`. 0 when it has no save.
+pub fn state_by_ids(snapshot: &Snapshot, scene: &Scene) -> u64 {
+    match view_in(snapshot, scene, JournalForm::Ids) {
+        Some(view) => hash::by_words(&view),
+        None => 0,
+    }
+}
+
+/// The state as its save would serialise it, its story's journal in
+/// texts; None when it has no save.
 pub fn view<'a>(snapshot: &'a Snapshot, scene: &'a Scene) -> Option<StateView<'a>> {
+    view_in(snapshot, scene, JournalForm::Texts)
+}
+
+/// [`view`], its story's journal in `form`.
+pub fn view_in<'a>(
+    snapshot: &'a Snapshot,
+    scene: &'a Scene,
+    form: JournalForm,
+) -> Option<StateView<'a>> {
     let fits = |rng: &BattleRng| u64::try_from(rng.0.get_word_pos()).is_ok();
     if !fits(&snapshot.world.rng) || !fits(&snapshot.policy_rng) {
         return None;
@@ -45,6 +69,7 @@ pub fn view<'a>(snapshot: &'a Snapshot, scene: &'a Scene) -> Option<StateView<'a
         story: &snapshot.story,
         policy_rng: &snapshot.policy_rng,
         scene,
+        form,
     })
 }
 
@@ -53,6 +78,7 @@ pub struct StateView<'a> {
     story: &'a StoryState,
     policy_rng: &'a BattleRng,
     scene: &'a Scene,
+    form: JournalForm,
 }
 
 impl Serialize for StateView<'_> {
@@ -64,6 +90,7 @@ impl Serialize for StateView<'_> {
             &Story {
                 story: self.story,
                 scene: self.scene,
+                form: self.form,
             },
         )?;
         st.serialize_field("policy_rng", &Rng(self.policy_rng))?;
@@ -319,6 +346,7 @@ impl Serialize for Vision<'_> {
 struct Story<'a> {
     story: &'a StoryState,
     scene: &'a Scene,
+    form: JournalForm,
 }
 
 impl Serialize for Story<'_> {
@@ -356,13 +384,29 @@ impl Serialize for Story<'_> {
         st.serialize_field("pending", &pending.map(|tp| scene.id_of(tp)))?;
         st.serialize_field("ended", &ended.map(|e| scene.id_of(e)))?;
         // Tellings of another scene are left out, as `SavedStory::of` does.
-        let kept = journal.iter().filter(|t| told(t, scene).is_some()).count();
-        st.serialize_field(
-            "journal",
-            &Seq(kept, || {
-                (journal.iter()).filter_map(|t| Some(Pair(t.turn, told(t, scene)?)))
-            }),
-        )?;
+        // By ids (`SavedStory`'s `told`, written last), converted as the
+        // save does: a few short names each, against every language's text.
+        let by_ids = match self.form {
+            JournalForm::Ids => (journal.iter())
+                .filter(|t| TellingView::of(t, scene).is_some())
+                .count(),
+            JournalForm::Texts => 0,
+        };
+        if by_ids > 0 {
+            st.skip_field("journal")?;
+        } else if self.form == JournalForm::Ids {
+            // The empty `journal` a story by ids writes when it told nothing.
+            let none: &[u32] = &[];
+            st.serialize_field("journal", none)?;
+        } else {
+            let kept = journal.iter().filter(|t| told(t, scene).is_some()).count();
+            st.serialize_field(
+                "journal",
+                &Seq(kept, || {
+                    (journal.iter()).filter_map(|t| Some(Pair(t.turn, told(t, scene)?)))
+                }),
+            )?;
+        }
         st.serialize_field("couriers", &Couriers(couriers, scene))?;
         if since.is_empty() {
             st.skip_field("since")?;
@@ -386,6 +430,14 @@ impl Serialize for Story<'_> {
             st.skip_field("answers")?;
         } else {
             st.serialize_field("answers", &Couriers(answers, scene))?;
+        }
+        if by_ids > 0 {
+            st.serialize_field(
+                "told",
+                &Seq(by_ids, || {
+                    (journal.iter()).filter_map(|t| TellingView::of(t, scene))
+                }),
+            )?;
         }
         st.end()
     }
@@ -520,6 +572,105 @@ impl Serialize for ArgView<'_> {
             Arg::Clock(m) => s.serialize_newtype_variant(NAME, 5, "Clock", m),
             Arg::Turn(t) => s.serialize_newtype_variant(NAME, 6, "Turn", t),
             Arg::Nobody => s.serialize_unit_variant(NAME, 7, "Nobody"),
+        }
+    }
+}
+
+/// A telling as its [`SavedTelling`] (by the scene's ids), read in place:
+/// None for one [`SavedTelling::of`] leaves out (of another scene).
+struct TellingView<'a> {
+    telling: &'a Telling,
+    event: &'a str,
+    slots: &'a crate::scene::resolved::Slots,
+    scene: &'a Scene,
+}
+
+impl<'a> TellingView<'a> {
+    fn of(telling: &'a Telling, scene: &'a Scene) -> Option<TellingView<'a>> {
+        use crate::scene::resolved::FileId;
+        let slots = told_slots(telling, scene)?;
+        let event = telling.event.file_id(scene)?;
+        for (slot, arg) in &telling.values {
+            slots.get(*slot as usize)?;
+            if let Arg::Name(named) = arg {
+                name_id(*named, scene)?;
+            }
+        }
+        Some(TellingView {
+            telling,
+            event,
+            slots,
+            scene,
+        })
+    }
+}
+
+/// The id a name is written by in a save (as [`SavedValue`]'s).
+fn name_id(named: crate::scene::resolved::Named, scene: &Scene) -> Option<&str> {
+    use crate::scene::resolved::{FileId, Named};
+    match named {
+        Named::Side(id) => id.file_id(scene),
+        Named::Zone(id) => id.file_id(scene),
+        Named::Unit(id) => id.file_id(scene),
+        Named::Commander(id) => id.file_id(scene),
+    }
+}
+
+impl Serialize for TellingView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let Telling {
+            turn,
+            variant,
+            values,
+            ..
+        } = self.telling;
+        let mut st = s.serialize_struct("SavedTelling", 3 + usize::from(!values.is_empty()))?;
+        st.serialize_field("turn", turn)?;
+        st.serialize_field("event", self.event)?;
+        st.serialize_field("variant", variant)?;
+        if values.is_empty() {
+            st.skip_field("args")?;
+        } else {
+            st.serialize_field(
+                "args",
+                &Seq(values.len(), || {
+                    values.iter().map(|(slot, arg)| {
+                        let inside =
+                            (self.slots.get(*slot as usize)).map_or("", |(k, _)| k.as_str());
+                        Pair(inside, ValueView(arg, self.scene))
+                    })
+                }),
+            )?;
+        }
+        st.end()
+    }
+}
+
+/// A value as its [`SavedValue`].
+struct ValueView<'a>(&'a Arg, &'a Scene);
+
+impl Serialize for ValueView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use crate::scene::resolved::Named;
+        const NAME: &str = "SavedValue";
+        match self.0 {
+            Arg::Count(n) => s.serialize_newtype_variant(NAME, 0, "Count", n),
+            Arg::About(n) => s.serialize_newtype_variant(NAME, 1, "About", n),
+            Arg::Rough(n) => s.serialize_newtype_variant(NAME, 2, "Rough", n),
+            Arg::Unknown => s.serialize_unit_variant(NAME, 3, "Unknown"),
+            Arg::Name(named) => {
+                // Checked by `TellingView::of`: always found.
+                let id = name_id(*named, self.1).unwrap_or("");
+                match named {
+                    Named::Side(_) => s.serialize_newtype_variant(NAME, 4, "Side", id),
+                    Named::Zone(_) => s.serialize_newtype_variant(NAME, 5, "Zone", id),
+                    Named::Unit(_) => s.serialize_newtype_variant(NAME, 6, "Unit", id),
+                    Named::Commander(_) => s.serialize_newtype_variant(NAME, 7, "Commander", id),
+                }
+            }
+            Arg::Clock(m) => s.serialize_newtype_variant(NAME, 8, "Clock", m),
+            Arg::Turn(t) => s.serialize_newtype_variant(NAME, 9, "Turn", t),
+            Arg::Nobody => s.serialize_unit_variant(NAME, 10, "Nobody"),
         }
     }
 }

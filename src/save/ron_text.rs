@@ -43,15 +43,61 @@ type Result<T> = std::result::Result<T, Unsupported>;
 /// .depth_limit(depth_limit).escape_strings(false))` writes it, or
 /// [`Unsupported`].
 pub fn to_string_pretty<T: ?Sized + Serialize>(value: &T, depth_limit: usize) -> Result<String> {
+    to_string_pretty_in(value, depth_limit, String::with_capacity(4096))
+}
+
+/// [`to_string_pretty`] written into `out` (emptied first): a buffer
+/// whose memory the caller keeps (a save's text grows to tens of
+/// kilobytes, doubled a step at a time from nothing otherwise).
+pub fn to_string_pretty_in<T: ?Sized + Serialize>(
+    value: &T,
+    depth_limit: usize,
+    out: String,
+) -> Result<String> {
+    to_string_spliced(value, depth_limit, out, Splice::default()).map(|(text, ..)| text)
+}
+
+/// The first struct of a type's name in a value, written from text made
+/// before, or where its text is: see [`to_string_spliced`].
+#[derive(Debug, Default)]
+pub struct Splice {
+    /// The struct's type name (`""`: none).
+    pub name: &'static str,
+    /// Its text, as this writer wrote it for an equal value at the same
+    /// place: written as it is, the struct itself not walked. None: the
+    /// struct is written, and where its text is said.
+    pub text: Option<String>,
+}
+
+/// [`to_string_pretty_in`], but the first struct named `splice.name` (not
+/// nested in one of the same name) is written as `splice.text` when there
+/// is one, its fields not serialised; otherwise it is written. Where its
+/// text is in the result is returned, and the splice (its text handed back
+/// for the next time). The text is the same bytes as
+/// the struct's own only if the caller hands it the text of an equal
+/// value at the same place (same depth, same field of the same type):
+/// the writer's state after a struct (its indent, `ron`'s `is_empty`
+/// flag, cleared by any compound's end) is the same whatever the struct
+/// held, and a struct's text does not depend on that state before it.
+pub fn to_string_spliced<T: ?Sized + Serialize>(
+    value: &T,
+    depth_limit: usize,
+    mut out: String,
+    splice: Splice,
+) -> Result<(String, Option<std::ops::Range<usize>>, Splice)> {
+    out.clear();
     let mut writer = Writer {
-        out: String::with_capacity(4096),
+        out,
         indent: 0,
         limit: depth_limit,
         is_empty: None,
         seen: [(0, 0); SEEN],
+        splice,
+        spliced: None,
+        found: None,
     };
     value.serialize(&mut writer)?;
-    Ok(writer.out)
+    Ok((writer.out, writer.found, writer.splice))
 }
 
 const NEW_LINE: &str = "\n";
@@ -66,6 +112,12 @@ struct Writer {
     is_empty: Option<bool>,
     /// Names found plain, by address and length ([`Writer::seen`]).
     seen: [(usize, usize); SEEN],
+    /// The struct written from text made before, or found ([`Splice`]).
+    splice: Splice,
+    /// Where the struct to find starts, while it is written.
+    spliced: Option<usize>,
+    /// Where the struct found is, once written.
+    found: Option<std::ops::Range<usize>>,
 }
 
 /// How many names [`Writer::seen`] remembers (a save has some sixty).
@@ -134,17 +186,9 @@ impl Writer {
         Ok(())
     }
 
-    fn unsigned(&mut self, mut value: u64) {
+    fn unsigned(&mut self, value: u64) {
         let mut buf = [0u8; 20];
-        let mut at = buf.len();
-        loop {
-            at -= 1;
-            buf[at] = b'0' + (value % 10) as u8;
-            value /= 10;
-            if value == 0 {
-                break;
-            }
-        }
+        let at = crate::stdx::decimal(value, &mut buf);
         // Digits only: always UTF-8.
         self.out
             .push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
@@ -210,8 +254,9 @@ impl Writer {
         if value.contains('"') || value.contains('\\') {
             let mut count = 0usize;
             let mut max = 0usize;
-            for c in value.chars() {
-                if c == '#' {
+            // By bytes: `#` is one, and no other character's contain it.
+            for b in value.bytes() {
+                if b == b'#' {
                     count += 1;
                     max = max.max(count);
                 } else {
@@ -255,6 +300,10 @@ impl Writer {
 struct Compound<'a> {
     w: &'a mut Writer,
     first: bool,
+    /// A struct written from its [`Splice`] text: its fields are passed over.
+    skip: bool,
+    /// The struct to find: where it ends is noted.
+    found: bool,
 }
 
 impl<'a> ser::Serializer for &'a mut Writer {
@@ -415,6 +464,8 @@ impl<'a> ser::Serializer for &'a mut Writer {
         Ok(Compound {
             w: self,
             first: true,
+            skip: false,
+            found: false,
         })
     }
 
@@ -423,6 +474,8 @@ impl<'a> ser::Serializer for &'a mut Writer {
         Ok(Compound {
             w: self,
             first: true,
+            skip: false,
+            found: false,
         })
     }
 
@@ -444,6 +497,8 @@ impl<'a> ser::Serializer for &'a mut Writer {
         Ok(Compound {
             w: self,
             first: true,
+            skip: false,
+            found: false,
         })
     }
 
@@ -456,6 +511,8 @@ impl<'a> ser::Serializer for &'a mut Writer {
         Ok(Compound {
             w: self,
             first: true,
+            skip: false,
+            found: false,
         })
     }
 
@@ -463,12 +520,30 @@ impl<'a> ser::Serializer for &'a mut Writer {
         // `ron` writes ranges of numbers (structs named `Range` …) its own
         // way only when asked to; a plain struct otherwise.
         self.type_name(name)?;
+        let to_splice = name == self.splice.name && self.spliced.is_none() && self.found.is_none();
+        if to_splice && let Some(text) = self.splice.text.as_deref() {
+            // As the struct's own end leaves the writer.
+            self.out.push_str(text);
+            self.is_empty = None;
+            self.found = Some(self.out.len() - text.len()..self.out.len());
+            return Ok(Compound {
+                w: self,
+                first: true,
+                skip: true,
+                found: false,
+            });
+        }
+        if to_splice {
+            self.spliced = Some(self.out.len());
+        }
         self.out.push('(');
         self.is_empty = Some(len == 0);
         self.start_indent();
         Ok(Compound {
             w: self,
             first: true,
+            skip: false,
+            found: to_splice,
         })
     }
 
@@ -487,6 +562,8 @@ impl<'a> ser::Serializer for &'a mut Writer {
         Ok(Compound {
             w: self,
             first: true,
+            skip: false,
+            found: false,
         })
     }
 
@@ -609,12 +686,23 @@ impl ser::SerializeStruct for Compound<'_> {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
+        if self.skip {
+            return Ok(());
+        }
         self.field(key, value)
     }
 
     fn end(self) -> Result<()> {
+        if self.skip {
+            return Ok(());
+        }
         self.w.close(self.first);
         self.w.out.push(')');
+        if self.found
+            && let Some(start) = self.w.spliced.take()
+        {
+            self.w.found = Some(start..self.w.out.len());
+        }
         Ok(())
     }
 }

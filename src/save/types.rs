@@ -287,7 +287,7 @@ pub struct SavedTelling {
 
 /// How a story's journal is written: by the scene's ids (format 6 on), or
 /// as the texts told, in every language (formats 1 to 5, and the state a
-/// fingerprint hashes).
+/// fingerprint by texts hashes; one by ids hashes the state as saved).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JournalForm {
     Ids,
@@ -851,7 +851,7 @@ impl SavedValue {
 
 /// The placeholders of the text `telling` told: None when the scene has no
 /// such event, text or variant (a telling of another scene).
-fn told_slots<'a>(telling: &Telling, scene: &'a Scene) -> Option<&'a Slots> {
+pub(super) fn told_slots<'a>(telling: &Telling, scene: &'a Scene) -> Option<&'a Slots> {
     let k = telling.variant as usize;
     let prose = scene.events().get(telling.event.idx())?.text.as_ref()?;
     let has_variant = match prose {

@@ -618,7 +618,28 @@ fn fingerprints_walked_in_place_are_the_converted_states() {
             let config = ron::ser::PrettyConfig::default();
             assert_eq!(
                 ron::ser::to_string_pretty(&view, config.clone()).expect("ron"),
-                ron::ser::to_string_pretty(&saved, config).expect("ron"),
+                ron::ser::to_string_pretty(&saved, config.clone()).expect("ron"),
+                "{at}"
+            );
+            // By ids (format 8 on): the state as saved, its journal by the
+            // scene's ids, hashed a word a step.
+            let by_ids = SavedState::of(snapshot, scene).expect("a state");
+            let print_by_ids = by_ids.fingerprint_by_ids();
+            assert_eq!(
+                save::print::state_by_ids(snapshot, scene),
+                print_by_ids,
+                "{at}"
+            );
+            assert_eq!(
+                save::fingerprint_by_ids(snapshot, scene),
+                print_by_ids,
+                "{at}"
+            );
+            let view =
+                (save::print::view_in(snapshot, scene, save::JournalForm::Ids)).expect("a view");
+            assert_eq!(
+                ron::ser::to_string_pretty(&view, config.clone()).expect("ron"),
+                ron::ser::to_string_pretty(&by_ids, config).expect("ron"),
                 "{at}"
             );
             let story = &saved.story;
@@ -2364,7 +2385,14 @@ fn an_old_save_with_a_journal_in_texts_loads_to_the_same_game() {
     old.format = 4;
     old.state =
         SavedState::of_form(&game.snapshot(), &scene, save::JournalForm::Texts).expect("state");
+    // Format 4 held its fingerprints by texts; this engine's are by ids.
+    old.checkpoints = (game.undo_history().iter())
+        .map(|s| (s.log_len, save::fingerprint(s, &scene)))
+        .collect();
+    old.prints.clear();
     assert!(!old.checkpoints.is_empty());
+    assert!(new.checkpoints.is_empty() && new.prints.len() == old.checkpoints.len());
+    assert!((new.prints.iter().zip(&old.checkpoints)).all(|(n, o)| n.0 == o.0 && n.1 != o.1));
     let (old_text, new_text) = (
         save::to_text(&old).expect("text"),
         save::to_text(&new).expect("text"),
@@ -2386,10 +2414,9 @@ fn an_old_save_with_a_journal_in_texts_loads_to_the_same_game() {
     let words: String = words.chars().take(20).collect();
     assert!(old_text.contains(&words), "{words}");
     assert!(!new_text.contains(&words), "{words}");
-    for (slot, text) in [("old", &old_text), ("new", &new_text)] {
-        std::fs::write(dir.join(format!("{slot}.ron")), text).expect("write");
-        let file = save::read(&dir.join(format!("{slot}.ron"))).expect("reads");
-        let mut fresh = Game::with_policies(
+    // The game as replay makes it for the saves: fresh, their policies.
+    let fresh_game = || {
+        Game::with_policies(
             Arc::clone(&scene),
             "zhang-chun",
             4,
@@ -2397,7 +2424,12 @@ fn an_old_save_with_a_journal_in_texts_loads_to_the_same_game() {
             Some(Policy::Random),
         )
         .expect("game")
-        .0;
+        .0
+    };
+    for (slot, text) in [("old", &old_text), ("new", &new_text)] {
+        std::fs::write(dir.join(format!("{slot}.ron")), text).expect("write");
+        let file = save::read(&dir.join(format!("{slot}.ron"))).expect("reads");
+        let mut fresh = fresh_game();
         let report = save::replay(&mut fresh, &file);
         assert!(report.reproduces(), "{slot}: {}", report.describe());
         let mut loaded = save::load(&dir, slot, &scenes).expect("loads");
@@ -2413,6 +2445,23 @@ fn an_old_save_with_a_journal_in_texts_loads_to_the_same_game() {
             "{slot}"
         );
         assert_eq!(loaded.game.log(), game.log(), "{slot}");
+    }
+    // A fingerprint that does not hold, of either kind, is where the replay
+    // is said to part from the saved game.
+    for (slot, file) in [("old", &old), ("new", &new)] {
+        let mut wrong = file.clone();
+        let prints = if slot == "old" {
+            &mut wrong.checkpoints
+        } else {
+            &mut wrong.prints
+        };
+        prints[2].1 ^= 1;
+        let at = prints[2].0;
+        let path = dir.join(format!("wrong-{slot}.ron"));
+        std::fs::write(&path, save::to_text(&wrong).expect("text")).expect("write");
+        let file = save::read(&path).expect("reads");
+        let report = save::replay(&mut fresh_game(), &file);
+        assert_eq!(report.diverged_at.map(|(k, _)| k), Some(at), "{slot}");
     }
     // A hand-damaged id in the journal (the file resealed, as a tool would):
     // the replay does not reach the saved state, and the state is refused
@@ -3075,4 +3124,77 @@ fn a_journal_of_the_first_kind_and_its_slots_still_load() {
     assert!(after.len() > before.len() && after.starts_with(&before));
     let again = save::load(&dir, &format!("{name}-auto-1"), &scenes).expect("loads");
     assert_eq!(again.game.log(), game.log());
+    assert!(again.notice.is_none(), "{:?}", again.notice);
+    // Its fingerprints of both kinds: by texts for the older engine's
+    // turns (`f`), by ids for this one's (`g`); each checks its state.
+    let text = String::from_utf8_lossy(&after);
+    assert!(text.contains("\nf ") && text.contains("\ng "), "{text}");
+    let file = save::read(&dir.join(format!("{name}-auto-1.ron"))).expect("reads");
+    assert!(!file.checkpoints.is_empty() && !file.prints.is_empty());
+    let saves = dir_arg(&dir);
+    let (code, out, err) = run_bin(
+        &["replay", &format!("{name}-auto-1"), "--saves", &saves],
+        "",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("exactly"), "{out}");
+}
+
+/// A save's state written from the text of an equal state's save (what
+/// the save writer does when it writes the state it last wrote: the resume
+/// point after the same turn's checkpoint) is the same save, byte for
+/// byte, and reads back to the game's state; the writer's second slot of
+/// a state does so too.
+#[test]
+fn a_state_written_from_the_last_saves_text_is_the_same_save() {
+    for (scene_id, _, mut game) in finished_games() {
+        let first = save::save_file(&mut game, "a transcript\n").expect("a save");
+        let made = save::to_text_spliced(&first, None).expect("text");
+        let (text, at) = (made.text, made.state_at);
+        assert!(made.state_text.is_none());
+        assert_eq!(text, save::to_text(&first).expect("text"), "{scene_id}");
+        let at = at.expect("the state found");
+        let state_text = &text[at.clone()];
+        assert!(state_text.starts_with("(\n") && state_text.ends_with(')'));
+        assert!(text[..at.start].ends_with("state: "), "{scene_id}");
+        // Another save of the same state: another transcript, time, log.
+        let mut other = first.clone();
+        other.transcript = "another\n\"quoted\" r#\"raw\"#\n".into();
+        other.saved_at += 60;
+        other.log.pop();
+        other.prints.pop();
+        let plain = save::to_text(&other).expect("text");
+        let given = Some(state_text.to_string());
+        let made = save::to_text_spliced(&other, given).expect("text");
+        let (spliced, again, back) = (made.text, made.state_at, made.state_text);
+        assert_eq!(spliced, plain, "{scene_id}");
+        assert_eq!(again.map(|at| &spliced[at]), Some(state_text), "{scene_id}");
+        assert_eq!(back.as_deref(), Some(state_text), "{scene_id}");
+    }
+    // The writer: the same state saved twice, the second from the first's
+    // text, each read back to the game's state.
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let mut game = random_game(&scene, "zhang-chun", 6);
+    play_out(&mut game, 6);
+    let dir = temp_dir("spliced");
+    let mut saver = save::Autosaver::inline();
+    let transcript = save::Transcript::new("said\n".into());
+    let want = SavedState::of(&game.snapshot(), &scene).expect("state");
+    for slot in ["one", "two"] {
+        saver
+            .save_now(&dir, slot, &mut game, &transcript)
+            .expect("saved");
+        let file = save::read(&dir.join(format!("{slot}.ron"))).expect("reads");
+        assert!(!file.damaged, "{slot}");
+        assert_eq!(file.state, want, "{slot}");
+    }
+    let texts = ["one", "two"]
+        .map(|slot| std::fs::read_to_string(dir.join(format!("{slot}.ron"))).expect("text"));
+    let state_of = |text: &str| {
+        let start = text.find("\n    state: ").expect("state");
+        let end = start + text[start..].find("\n    log: ").expect("log");
+        text[start..end].to_string()
+    };
+    assert_eq!(state_of(&texts[0]), state_of(&texts[1]));
 }
