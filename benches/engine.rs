@@ -503,3 +503,33 @@ mod huge {
             .bench_local_values(|()| black_box(battle.borrow_mut().step().len()));
     }
 }
+
+/// Wrapping a turn's prose (issue 26 item 2): every paragraph of two played
+/// games' transcripts (the goldens of false-cry as Zhang Chun, in English and
+/// Chinese), its lines joined again, wrapped to 80 and to 60 columns. Bytes
+/// wrapped a second = the goldens' bytes ÷ this.
+#[divan::bench(sample_count = 50)]
+fn wrap_transcripts(bencher: Bencher) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let paragraphs: Vec<String> = ["false-cry-zhang-chun-en.txt", "false-cry-zhang-chun-zh.txt"]
+        .iter()
+        .flat_map(|name| {
+            let path = format!("{root}/tests/golden/{name}");
+            let text = std::fs::read_to_string(&path).expect("a golden transcript");
+            let joiner = if name.ends_with("-zh.txt") { "" } else { " " };
+            text.split("\n\n")
+                .map(|p| p.lines().map(str::trim).collect::<Vec<_>>().join(joiner))
+                .filter(|p| !p.is_empty())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    bencher.bench_local(|| {
+        let mut bytes = 0;
+        for columns in [80, 60] {
+            for p in &paragraphs {
+                bytes += xiaoling::repl::wrap::wrap(black_box(p), columns, "").len();
+            }
+        }
+        black_box(bytes)
+    });
+}

@@ -336,9 +336,14 @@ impl<'a> Session<'a> {
             text
         };
         let written = if wrap::has_codes(text) {
-            let plain = wrap::strip_ansi(text);
-            self.record(&plain);
-            writeln!(self.out, "{}", wrap::strip_marks(text))
+            let shown = wrap::strip_marks(text);
+            if shown.contains('\u{1b}') {
+                self.record(&wrap::strip_ansi(text));
+            } else {
+                // No colour code (colour is off): what is shown is kept.
+                self.record(&shown);
+            }
+            writeln!(self.out, "{shown}")
         } else {
             // Nothing to strip: what is seen is what is kept.
             self.record(text);

@@ -267,7 +267,9 @@ fn wrap_with(work: &mut Work, text: &str, columns: usize, indent: &str) -> Strin
         }
         let mut active = String::new();
         let paragraph = keep_code_spans(paragraph, room);
-        if !work.tokens_plain(&paragraph) {
+        // A plain paragraph holds no colour code: no style runs on.
+        let plain = work.tokens_plain(&paragraph);
+        if !plain {
             work.tokens(&paragraph);
         }
         work.join_figures(room);
@@ -279,7 +281,9 @@ fn wrap_with(work: &mut Work, text: &str, columns: usize, indent: &str) -> Strin
             out.push_str(indent);
             out.push_str(&active);
             out.push_str(line);
-            open_style(&mut active, line);
+            if !plain {
+                open_style(&mut active, line);
+            }
             if !active.is_empty() {
                 out.push_str(RESET);
             }
@@ -569,6 +573,11 @@ impl Work {
         let mut after_char = false;
         // An opening mark waits for its word's character.
         let mut open = false;
+        // The buffer is the paragraph with each run of spaces before a word
+        // one space (and none after the last): copied a run at a time, not
+        // a word at a time. `paragraph[seg.0..seg.1]` is still to be copied,
+        // to `buf[seg.2..]`.
+        let mut seg = (0usize, 0usize, 0usize);
         let fail = |buf: &mut String, tokens: &mut Vec<Token>| {
             buf.clear();
             tokens.clear();
@@ -581,20 +590,24 @@ impl Work {
                     return fail(buf, tokens);
                 }
                 if let Some(start_byte) = from.take() {
-                    if space {
-                        buf.push(' ');
+                    // With the single space before it, if any: that byte
+                    // is a space in the paragraph too.
+                    let region = start_byte - usize::from(space);
+                    if region != seg.1 {
+                        buf.push_str(&paragraph[seg.0..seg.1]);
+                        seg = (region, region, buf.len());
                     }
-                    let start = buf.len();
-                    buf.push_str(&paragraph[start_byte..i]);
+                    seg.1 = i;
                     tokens.push(Token {
-                        start,
-                        end: buf.len(),
+                        start: seg.2 + (start_byte - seg.0),
+                        end: seg.2 + (i - seg.0),
                         space,
                         last: last.take(),
                         w: std::mem::take(&mut w),
                     });
                 }
                 if i == n {
+                    buf.push_str(&paragraph[seg.0..seg.1]);
                     return true;
                 }
                 space = true;
@@ -608,11 +621,17 @@ impl Work {
                 if b < b' ' || b == 0x7f {
                     return fail(buf, tokens);
                 }
-                w += 1;
-                last = Some(char::from(b));
+                // The rest of the word's run of printable ASCII at once: a
+                // column a byte, its last byte the last character.
+                let run = i;
+                i += 1;
+                while i < n && matches!(bytes[i], b'!'..=b'~') {
+                    i += 1;
+                }
+                w += i - run;
+                last = Some(char::from(bytes[i - 1]));
                 after_char = true;
                 open = false;
-                i += 1;
                 continue;
             }
             let Some(c) = paragraph[i..].chars().next() else {
@@ -674,21 +693,31 @@ impl Work {
         } = self;
         line.clear();
         line.reserve(4 * room);
+        // The line so far, while it is a run of the buffer (tokens follow
+        // each other there, a space between two where the second has one):
+        // `buf[a..b]`, with `line` empty; else `line`, written out.
+        let mut span: Option<(usize, usize)> = None;
         let mut used = 0;
         for token in tokens.iter() {
             let text = &buf[token.start..token.end];
             let gap = usize::from(token.space && used > 0);
             let w = token.w;
             if used > 0 && used + gap + w > room {
-                emit(line);
+                match span.take() {
+                    Some((a, b)) => emit(&buf[a..b]),
+                    None => emit(line),
+                }
                 line.clear();
                 used = 0;
             }
-            if used > 0 && gap == 1 {
-                line.push(' ');
+            let spaced = used > 0 && gap == 1;
+            if spaced {
                 used += 1;
             }
             if w > room && used == 0 {
+                if let Some((a, b)) = span.take() {
+                    line.push_str(&buf[a..b]);
+                }
                 // A word longer than the line: cut it.
                 let mut pieces_w = 0;
                 for piece in pieces(text) {
@@ -725,12 +754,32 @@ impl Work {
                 }
                 used = pieces_w;
             } else {
-                line.push_str(text);
+                match span {
+                    // Next in the buffer: the line runs on (no copy).
+                    Some((a, b)) if token.start == b + usize::from(spaced) => {
+                        span = Some((a, token.end));
+                    }
+                    None if line.is_empty() && !spaced => {
+                        span = Some((token.start, token.end));
+                    }
+                    _ => {
+                        if let Some((a, b)) = span.take() {
+                            line.push_str(&buf[a..b]);
+                        }
+                        if spaced {
+                            line.push(' ');
+                        }
+                        line.push_str(text);
+                    }
+                }
                 used += w;
             }
         }
-        if !line.is_empty() {
-            emit(line);
+        match span {
+            Some((a, b)) if b > a => emit(&buf[a..b]),
+            Some(_) => {}
+            None if !line.is_empty() => emit(line),
+            None => {}
         }
     }
 }
@@ -1077,6 +1126,115 @@ mod tests {
             }
         }
         assert!(plain > 5_000, "{plain}");
+    }
+
+    /// The old way of laying tokens out, every line copied together a
+    /// token at a time: what [`Work::lay_out`] must emit, line for line.
+    fn lay_out_by_copies(work: &Work, room: usize) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut line = String::new();
+        let mut used = 0;
+        for token in &work.tokens {
+            let text = &work.buf[token.start..token.end];
+            let gap = usize::from(token.space && used > 0);
+            if used > 0 && used + gap + token.w > room {
+                lines.push(std::mem::take(&mut line));
+                used = 0;
+            }
+            if used > 0 && gap == 1 {
+                line.push(' ');
+                used += 1;
+            }
+            if token.w > room && used == 0 {
+                let mut pieces_w = 0;
+                for piece in pieces(text) {
+                    match piece {
+                        Piece::Escape(e) => line.push_str(e),
+                        Piece::Char(c) => {
+                            let cw = c.width().unwrap_or(0);
+                            if pieces_w + cw > room {
+                                let mut carried = Vec::new();
+                                if no_line_start(c) && !line.contains('\u{1b}') {
+                                    while let Some(prev) = line.pop() {
+                                        carried.push(prev);
+                                        if !no_line_start(prev) {
+                                            break;
+                                        }
+                                    }
+                                }
+                                lines.push(std::mem::take(&mut line));
+                                pieces_w = 0;
+                                for prev in carried.into_iter().rev() {
+                                    pieces_w += prev.width().unwrap_or(0);
+                                    line.push(prev);
+                                }
+                            }
+                            line.push(c);
+                            pieces_w += cw;
+                        }
+                    }
+                }
+                used = pieces_w;
+            } else {
+                line.push_str(text);
+                used += token.w;
+            }
+        }
+        if !line.is_empty() {
+            lines.push(line);
+        }
+        lines
+    }
+
+    /// Lines emitted as runs of the buffer are the lines copied together
+    /// token by token: plain and coloured text, long words cut, escapes
+    /// alone, at widths from 10 to 30 columns.
+    #[test]
+    fn lines_laid_out_from_the_buffer_are_the_lines_copied() {
+        let parts = [
+            "a",
+            "Zhang",
+            " ",
+            "  ",
+            ",",
+            "3,000",
+            "12",
+            "(",
+            ")",
+            "men",
+            "Supercalifragilistic",
+            "\u{1b}[1m",
+            "\u{1b}[0m",
+            "中",
+            "国人",
+            "。",
+            "（",
+            "一万",
+            "—",
+            "\u{a0}",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for round in 0..50_000 {
+            let mut text = String::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 16) as usize;
+            for k in 0..len {
+                let r = state.rotate_left(5 * k as u32 + 3);
+                text.push_str(parts[(r % parts.len() as u64) as usize]);
+            }
+            let room = 10 + round % 21;
+            let mut work = Work::default();
+            if !work.tokens_plain(&text) {
+                work.tokens(&text);
+            }
+            work.join_figures(room);
+            let want = lay_out_by_copies(&work, room);
+            let mut got = Vec::new();
+            work.lay_out(room, &mut |line| got.push(line.to_string()));
+            assert_eq!(got, want, "{text:?} in {room}");
+        }
     }
 
     #[test]
