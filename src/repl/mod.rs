@@ -335,6 +335,12 @@ impl<'a> Session<'a> {
         } else {
             text
         };
+        self.write_said(text);
+    }
+
+    /// Writes out a text that fits the terminal, and keeps it in the
+    /// transcript.
+    fn write_said(&mut self, text: &str) {
         let written = if wrap::has_codes(text) {
             let shown = wrap::strip_marks(text);
             if shown.contains('\u{1b}') {
@@ -368,8 +374,20 @@ impl<'a> Session<'a> {
     }
 
     fn say_wrapped(&mut self, text: &str, indent: &str) {
-        let wrapped = wrap::wrap(text, self.options.style.columns, indent);
-        self.say(&wrapped);
+        let columns = self.options.style.columns;
+        let wrapped = wrap::wrap(text, columns, indent);
+        if columns >= wrap::width(indent) + 10 {
+            // Wrapped to the terminal's width: it fits as it is.
+            debug_assert!(
+                wrapped.lines().all(|line| wrap::width(line) <= columns),
+                "wrapped past {columns} columns: {wrapped:?}"
+            );
+            if !self.closed {
+                self.write_said(&wrapped);
+            }
+        } else {
+            self.say(&wrapped);
+        }
     }
 
     fn with_view<T>(&mut self, f: impl FnOnce(&View) -> T) -> T {
