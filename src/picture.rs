@@ -1454,13 +1454,13 @@ mod tests {
     }
 
     /// Turns 1 to 4 of Zhang's picture of the foot: it wavers at turn 2,
-    /// where a text told that turn says so if `told`, and the story then
-    /// makes it `then` (the event's effect); at turn 3 it is `later`. Per
-    /// turn, the word of it (turn, state) and whether it is among
-    /// `units_told`; and the turn-4 word come again, as (turn, state) of
-    /// the word before it.
+    /// and the story then makes it `then` (the event's effect); at turn 3
+    /// it is `later`. A text told at each of the turns `told` (after the
+    /// turn's look) says what state it is in. Per turn, the word of it
+    /// (turn, state) and whether it is among `units_told`; and the turn-4
+    /// word come again, as (turn, state) of the word before it.
     fn unit_turns(
-        told: bool,
+        told: &[u32],
         then: MoraleState,
         later: MoraleState,
     ) -> (Vec<(u32, MoraleState, bool)>, Vec<(u32, MoraleState)>) {
@@ -1476,10 +1476,10 @@ mod tests {
                 _ => {}
             }
             picture.look(&scene, &field, &world, 7, Some(0));
+            if told.contains(&turn) {
+                picture.hear_unit(&field, &world, 0);
+            }
             if turn == 2 {
-                if told {
-                    picture.hear_unit(&field, &world, 0);
-                }
                 world.units[0].morale.state = then;
                 // The look after the turn's events, as the game makes it.
                 picture.look(&scene, &field, &world, 7, Some(0));
@@ -1504,7 +1504,7 @@ mod tests {
         use MoraleState::{Steady, Surrendered, Wavering};
         // Untold, its surrender comes at turn 4 as word at last, against
         // the word of turn 1.
-        let (seen, again) = unit_turns(false, Surrendered, Surrendered);
+        let (seen, again) = unit_turns(&[], Surrendered, Surrendered);
         assert_eq!(
             seen,
             [
@@ -1519,7 +1519,7 @@ mod tests {
         // Told at turn 2 (wavering), then the event's effect surrenders it:
         // known at once as the story leaves it, and the word at turn 4 is
         // set against that, which it does not change: nothing to tell.
-        let (seen, again) = unit_turns(true, Surrendered, Surrendered);
+        let (seen, again) = unit_turns(&[2], Surrendered, Surrendered);
         assert_eq!(
             seen,
             [
@@ -1532,10 +1532,15 @@ mod tests {
         );
         assert_eq!(again, [(2, Surrendered)]);
         // Told it wavers, it surrenders at turn 3: that is news at turn 4.
-        let (seen, again) = unit_turns(true, Wavering, Surrendered);
+        let (seen, again) = unit_turns(&[2], Wavering, Surrendered);
         assert_eq!(seen[1], (2, Wavering, true), "{seen:?}");
         assert_eq!(seen[3], (4, Surrendered, false), "{seen:?}");
         assert_eq!(again, [(2, Wavering)]);
+        // Word at last that comes the turn a text tells of it: the text is
+        // the word, told alone.
+        let (seen, again) = unit_turns(&[4], Surrendered, Surrendered);
+        assert_eq!(seen[3], (4, Surrendered, true), "{seen:?}");
+        assert_eq!(again, []);
     }
 
     #[test]

@@ -1597,6 +1597,65 @@ mod tests {
     }
 
     #[test]
+    fn an_own_unit_a_text_brought_word_of_is_told_by_the_text_alone() {
+        // Unit 0 (the foot on the south bank) out of his sight, its word
+        // of this turn brought by a text told (`units_told`): neither its
+        // rout nor the losses where it stands are told by the turn's prose
+        // or in `report`.
+        let told_of = |known: &mut crate::picture::Known| {
+            let picture = std::sync::Arc::make_mut(&mut known.picture);
+            picture.sees.iter_mut().for_each(|z| *z = false);
+            picture.seen_now.iter_mut().for_each(|z| *z = false);
+            picture.units_told = vec![0];
+        };
+        let scene = || crate::sim::testing::small_scene(|raw| raw);
+        let entries = [
+            Entry::Routs { unit: 0 },
+            Entry::Clash {
+                zone: 0,
+                losses: vec![(0, 400), (1, 100)],
+            },
+        ];
+        for report in [false, true] {
+            let told = tell_known(
+                scene(),
+                |_| {},
+                told_of,
+                &entries,
+                &mut Memory::default(),
+                report,
+            );
+            assert!(
+                told.sentences
+                    .iter()
+                    .all(|s| !s.contains("Ming foot") && !s.contains("you lose")),
+                "{:?}",
+                told.sentences
+            );
+            assert_eq!(told.own_lost, 0);
+        }
+        // Its word otherwise (not by the text): its rout is told.
+        let told = tell_known(
+            scene(),
+            |_| {},
+            |known| {
+                let picture = std::sync::Arc::make_mut(&mut known.picture);
+                picture.sees.iter_mut().for_each(|z| *z = false);
+                picture.seen_now.iter_mut().for_each(|z| *z = false);
+            },
+            &entries,
+            &mut Memory::default(),
+            false,
+        );
+        assert!(
+            told.sentences.iter().any(|s| s.contains("Ming foot")),
+            "{:?}",
+            told.sentences
+        );
+        assert_eq!(told.own_lost, 400);
+    }
+
+    #[test]
     fn a_unit_is_told_in_its_final_state_only() {
         let mut memory = Memory::default();
         // Wavered and steadied again within the turn: nothing to tell.

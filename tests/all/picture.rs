@@ -847,3 +847,53 @@ fn a_commanders_fall_a_text_tells_is_not_told_again() {
         assert_eq!(told, 1, "{locale:?}: {transcript}");
     }
 }
+
+/// A text that says what state an own unit is in is the word of it: the
+/// chronicle does not tell it again, later, as word come late. Sarhu as
+/// Du Song, seed 8: the Koreans are cut off on the Dong'e road when word
+/// comes in at turn 18 that they have asked the Jin for terms (the text
+/// claims their state, and its event makes them surrender); the road is
+/// open again at turn 19. Their surrender is told once, by the text, in
+/// English and in Chinese, and nothing of them is word at last after it.
+#[test]
+fn an_own_units_surrender_a_text_tells_is_not_told_again() {
+    let script: String = "2\n\n3\n\n".repeat(12);
+    let tells = [
+        (
+            Locale::En,
+            "── Turn 19 ",
+            "asked the Jin for terms",
+            &[
+                "Korean musketeers throw down",
+                "surrendered",
+                "asked the Jin for terms",
+            ][..],
+            "Word at last from the Dong'e road",
+        ),
+        (
+            Locale::ZhHans,
+            "── 一更（20:00）",
+            "姜弘立已向后金请降",
+            &["朝鲜鸟铳手弃械投降", "已降", "请降"][..],
+            "董鄂路诸部终于有了消息",
+        ),
+    ];
+    for (locale, turn_19, text, surrenders, word_at_last) in tells {
+        let transcript = common::play_script("sarhu", "du-song", 8, locale, &script);
+        // Read as one line: wrapping may cut a sentence anywhere.
+        let text_of = |s: &str| match locale {
+            Locale::En => s.split_whitespace().collect::<Vec<_>>().join(" "),
+            _ => s.split_whitespace().collect::<String>(),
+        };
+        // (The hour comes round again: turn 19 is its last in the game.)
+        let (before, after) = transcript.rsplit_once(turn_19).expect("turn 19");
+        let (before, after) = (text_of(before), text_of(after));
+        assert!(before.contains(text), "{locale:?}: {transcript}");
+        let told: usize = surrenders
+            .iter()
+            .map(|s| before.matches(s).count() + after.matches(s).count())
+            .sum();
+        assert_eq!(told, 1, "{locale:?}: {transcript}");
+        assert!(!after.contains(word_at_last), "{locale:?}: {transcript}");
+    }
+}
