@@ -1453,6 +1453,9 @@ mod tests {
         (scene, field, world)
     }
 
+    /// A word of an own unit, as (its turn, the unit's state).
+    type Said = (u32, MoraleState);
+
     /// Turns 1 to 4 of Zhang's picture of the foot: it wavers at turn 2,
     /// and the story then makes it `then` (the event's effect); at turn 3
     /// it is `later`. A text told at each of the turns `told` (after the
@@ -1463,7 +1466,7 @@ mod tests {
         told: &[u32],
         then: MoraleState,
         later: MoraleState,
-    ) -> (Vec<(u32, MoraleState, bool)>, Vec<(u32, MoraleState)>) {
+    ) -> (Vec<(u32, MoraleState, bool)>, Vec<Said>) {
         let (scene, field, mut world) = cut_off();
         let mut picture = Picture::new(&scene, 0);
         let mut seen = Vec::new();
