@@ -1534,7 +1534,8 @@ mod tests {
             "{seen:?}"
         );
         assert_eq!(again, [(2, Surrendered)]);
-        // Told it wavers, it surrenders at turn 3: that is news at turn 4.
+        // Told it wavers, it surrenders at turn 3: the word at turn 4 tells
+        // that change.
         let (seen, again) = unit_turns(&[2], Wavering, Surrendered);
         assert_eq!(seen[1], (2, Wavering, true), "{seen:?}");
         assert_eq!(seen[3], (4, Surrendered, false), "{seen:?}");
@@ -1547,7 +1548,7 @@ mod tests {
     }
 
     #[test]
-    fn a_text_is_word_of_an_own_unit_only_when_it_brings_news() {
+    fn a_text_is_word_of_an_own_unit_not_heard_of_as_it_is() {
         let (scene, field, mut world) = cut_off();
         let mut picture = Picture::new(&scene, 0);
         world.turn = 1;

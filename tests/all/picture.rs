@@ -799,6 +799,14 @@ fn an_own_commanders_fall_out_of_sight_is_told_when_word_of_it_comes() {
     assert!(hidden > 0 && heard > 0, "hidden {hidden}, heard {heard}");
 }
 
+/// A transcript read as one line: wrapping may cut a sentence anywhere.
+fn one_line(locale: Locale, transcript: &str) -> String {
+    match locale {
+        Locale::En => transcript.split_whitespace().collect::<Vec<_>>().join(" "),
+        _ => transcript.split_whitespace().collect::<String>(),
+    }
+}
+
 /// A fall a text tells the player is the word of it: the chronicle does
 /// not tell it again, a turn later, as news. Sarhu as Du Song, seed 8:
 /// Liu Ting falls in a fight out of his sight at turn 18, and that same
@@ -838,11 +846,7 @@ fn a_commanders_fall_a_text_tells_is_not_told_again() {
     for (locale, turn_19, falls) in tells {
         let transcript = common::play_script("sarhu", "du-song", 8, locale, &script);
         assert!(transcript.contains(turn_19), "{transcript}");
-        // Read as one line: wrapping may cut a sentence anywhere.
-        let text = match locale {
-            Locale::En => transcript.split_whitespace().collect::<Vec<_>>().join(" "),
-            _ => transcript.split_whitespace().collect::<String>(),
-        };
+        let text = one_line(locale, &transcript);
         let told: usize = falls.iter().map(|fall| text.matches(fall).count()).sum();
         assert_eq!(told, 1, "{locale:?}: {transcript}");
     }
@@ -880,14 +884,9 @@ fn an_own_units_surrender_a_text_tells_is_not_told_again() {
     ];
     for (locale, turn_19, text, surrenders, word_at_last) in tells {
         let transcript = common::play_script("sarhu", "du-song", 8, locale, &script);
-        // Read as one line: wrapping may cut a sentence anywhere.
-        let text_of = |s: &str| match locale {
-            Locale::En => s.split_whitespace().collect::<Vec<_>>().join(" "),
-            _ => s.split_whitespace().collect::<String>(),
-        };
         // (The hour comes round again: turn 19 is its last in the game.)
         let (before, after) = transcript.rsplit_once(turn_19).expect("turn 19");
-        let (before, after) = (text_of(before), text_of(after));
+        let (before, after) = (one_line(locale, before), one_line(locale, after));
         assert!(before.contains(text), "{locale:?}: {transcript}");
         let told: usize = surrenders
             .iter()
