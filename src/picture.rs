@@ -158,6 +158,12 @@ pub struct Picture {
     /// regular stream (it was on its way at the last look), not after a
     /// silence: told as a report, not as word at last.
     pub by_rider: Vec<usize>,
+    /// Own units whose word a text told to him this turn brought (a claim
+    /// of the unit's state that holds, and no word of it as it is came
+    /// otherwise): the text is the word of them, the chronicle does not
+    /// tell again what befell them this turn, and the turn's later looks
+    /// keep them as they are (`Picture::hear_unit`).
+    pub units_told: Vec<usize>,
     /// Reports on their way: (turn they arrive, unit, sighting).
     pending: Vec<(u32, usize, Sighting)>,
     /// Word of own units on its way: (turn it arrives, unit, word).
@@ -370,6 +376,7 @@ impl Picture {
             own: vec![None; n],
             word_again: Vec::new(),
             by_rider: Vec::new(),
+            units_told: Vec::new(),
             pending: Vec::new(),
             own_pending: Vec::new(),
             silent: vec![false; n],
@@ -431,6 +438,7 @@ impl Picture {
         if first_look {
             self.word_again.clear();
             self.by_rider.clear();
+            self.units_told.clear();
         }
         self.own_pending.retain(|(_, _, word)| word.turn != turn);
         if self.silent.len() != world.units.len() {
@@ -450,6 +458,9 @@ impl Picture {
             let soon = match self.at {
                 _ if !present => Some(0),
                 None => Some(0),
+                // A text told this turn was the word of it: what the
+                // story did to it since is part of that word.
+                _ if self.units_told.contains(&idx) => Some(0),
                 Some(at) if zone == at || survey.sight(at, zone).is_some() => Some(0),
                 Some(_) => survey.delay(zone, record.morale.state),
             };
@@ -473,16 +484,15 @@ impl Picture {
                 None => {}
             }
         }
-        // Riders come in: each word noted unless a newer one came.
-        let mut k = 0;
-        while k < self.own_pending.len() {
-            if self.own_pending[k].0 <= turn {
-                let (_, idx, word) = self.own_pending.swap_remove(k);
-                if self.own[idx].as_ref().is_some_and(|w| w.turn < word.turn) {
-                    self.put(idx, word, last_look, &mut replaced);
-                }
-            } else {
-                k += 1;
+        // Riders come in, in the order they are kept in: each word noted
+        // unless a newer one came.
+        let arrived: Vec<(u32, usize, OwnWord)> = self
+            .own_pending
+            .extract_if(.., |(at, _, _)| *at <= turn)
+            .collect();
+        for (_, idx, word) in arrived {
+            if self.own[idx].as_ref().is_some_and(|w| w.turn < word.turn) {
+                self.put(idx, word, last_look, &mut replaced);
             }
         }
         self.own_pending
@@ -601,6 +611,39 @@ impl Picture {
         self.falls_heard.retain(|&c| c != idx);
     }
 
+    /// A text told to the side says what state own unit `idx` is in, and
+    /// it is (a claim of its state that holds): where no word of the unit
+    /// as it is now had come this turn, or the word that came was word at
+    /// last or a rider's report (`word_again`), the text is the word of
+    /// it. The unit is known as it is now, no rider's word of it on its
+    /// way is told after it, and the chronicle tells neither the change as
+    /// word come late (this turn or later) nor what befell it this turn
+    /// (`units_told`). Nothing for a unit already heard of as it is.
+    pub fn hear_unit(&mut self, field: &Field, world: &WorldState, idx: usize) {
+        let (Some(record), Some(info)) = (world.units.get(idx), field.units.get(idx)) else {
+            return;
+        };
+        if record.side(info) != self.side || idx >= self.own.len() {
+            return;
+        }
+        let turn = world.turn;
+        let again = self.word_again.iter().any(|(u, _)| *u == idx);
+        let current = self.own[idx].as_ref().is_some_and(|w| w.turn >= turn);
+        if current && !again {
+            return;
+        }
+        self.own[idx] = Some(OwnWord {
+            turn,
+            record: record.clone(),
+        });
+        self.own_pending.retain(|(_, u, _)| *u != idx);
+        self.word_again.retain(|(u, _)| *u != idx);
+        self.by_rider.retain(|&u| u != idx);
+        if !self.units_told.contains(&idx) {
+            self.units_told.push(idx);
+        }
+    }
+
     /// Notes word of own commander `idx`; a fall in a fight before this
     /// turn that the word brings is to be told (`falls_heard`).
     fn put_chief(&mut self, idx: usize, word: ChiefWord, turn: u32) {
@@ -638,6 +681,8 @@ impl Picture {
         // Riders' reports are overtaken by the muster (and its table).
         let rider = std::mem::take(&mut self.by_rider);
         self.word_again.retain(|(unit, _)| !rider.contains(unit));
+        // Every own unit is heard of as it is: none by a text alone.
+        self.units_told.clear();
         self.own_pending.clear();
         self.chiefs_pending.clear();
         for (idx, chief) in world.commanders.iter().enumerate() {
@@ -1189,6 +1234,17 @@ impl Known {
             .map(|w| &w.record)
     }
 
+    /// Whether word of own unit `unit` reaches him this turn as things
+    /// happen: word of this turn, not brought by a text alone (a text
+    /// told is the word of what befell it: `Picture::units_told`).
+    pub fn heard_now(&self, unit: usize) -> bool {
+        self.own
+            .get(unit)
+            .and_then(Option::as_ref)
+            .is_some_and(|word| word.turn == self.picture.turn)
+            && !self.picture.units_told.contains(&unit)
+    }
+
     /// Men of the own side now (as last heard).
     pub fn own_men(&self) -> u32 {
         self.own
@@ -1381,6 +1437,148 @@ mod tests {
         assert_eq!(told[0], (false, false, false), "{told:?}");
         assert_eq!(told[1], (true, false, true), "{told:?}");
         assert_eq!(told[2..], [(true, false, false); 4], "{told:?}");
+    }
+
+    /// The small world's Ming foot cut off in the Khan's tent (the
+    /// banner holds the north bank between): Zhang on the south bank has
+    /// no word of it until he rides up to the north bank at turn 4 and
+    /// sees it.
+    fn cut_off() -> (Scene, Field, WorldState) {
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 7);
+        let field = battle.field().clone();
+        let mut world = battle.state();
+        world.units[0].location = crate::sim::components::Location::new(3, true);
+        world.vision.blind = vec![false; 4];
+        (scene, field, world)
+    }
+
+    /// A word of an own unit, as (its turn, the unit's state).
+    type Said = (u32, MoraleState);
+
+    /// Turns 1 to 4 of Zhang's picture of the foot: it wavers at turn 2,
+    /// and the story then makes it `then` (the event's effect); at turn 3
+    /// it is `later`. A text told at each of the turns `told` (after the
+    /// turn's look) says what state it is in. Per turn, the word of it
+    /// (turn, state) and whether it is among `units_told`; and the turn-4
+    /// word come again, as (turn, state) of the word before it.
+    fn unit_turns(
+        told: &[u32],
+        then: MoraleState,
+        later: MoraleState,
+    ) -> (Vec<(u32, MoraleState, bool)>, Vec<Said>) {
+        let (scene, field, mut world) = cut_off();
+        let mut picture = Picture::new(&scene, 0);
+        let mut seen = Vec::new();
+        for turn in 1..=4 {
+            world.turn = turn;
+            match turn {
+                2 => world.units[0].morale.state = MoraleState::Wavering,
+                3 => world.units[0].morale.state = later,
+                4 => world.commanders[0].zone = 2,
+                _ => {}
+            }
+            picture.look(&scene, &field, &world, 7, Some(0));
+            if told.contains(&turn) {
+                picture.hear_unit(&field, &world, 0);
+            }
+            if turn == 2 {
+                world.units[0].morale.state = then;
+                // The look after the turn's events, as the game makes it.
+                picture.look(&scene, &field, &world, 7, Some(0));
+            }
+            let word = picture.own[0].as_ref().expect("word of it");
+            seen.push((
+                word.turn,
+                word.record.morale.state,
+                picture.units_told.contains(&0),
+            ));
+        }
+        let again = picture
+            .word_again
+            .iter()
+            .map(|(_, w)| (w.turn, w.record.morale.state))
+            .collect();
+        (seen, again)
+    }
+
+    #[test]
+    fn a_text_that_says_an_own_units_state_is_the_word_of_it() {
+        use MoraleState::{Steady, Surrendered, Wavering};
+        // Untold, its surrender comes at turn 4 as word at last, against
+        // the word of turn 1.
+        let (seen, again) = unit_turns(&[], Surrendered, Surrendered);
+        assert_eq!(
+            seen,
+            [
+                (1, Steady, false),
+                (1, Steady, false),
+                (1, Steady, false),
+                (4, Surrendered, false)
+            ],
+            "{seen:?}"
+        );
+        assert_eq!(again, [(1, Steady)]);
+        // Told at turn 2 (wavering), then the event's effect surrenders it:
+        // known at once as the story leaves it, and the word at turn 4 is
+        // set against that, which it does not change: nothing to tell.
+        let (seen, again) = unit_turns(&[2], Surrendered, Surrendered);
+        assert_eq!(
+            seen,
+            [
+                (1, Steady, false),
+                (2, Surrendered, true),
+                (2, Surrendered, false),
+                (4, Surrendered, false)
+            ],
+            "{seen:?}"
+        );
+        assert_eq!(again, [(2, Surrendered)]);
+        // Told it wavers, it surrenders at turn 3: the word at turn 4 tells
+        // that change.
+        let (seen, again) = unit_turns(&[2], Wavering, Surrendered);
+        assert_eq!(seen[1], (2, Wavering, true), "{seen:?}");
+        assert_eq!(seen[3], (4, Surrendered, false), "{seen:?}");
+        assert_eq!(again, [(2, Wavering)]);
+        // Word at last that comes the turn a text tells of it: the text is
+        // the word, told alone.
+        let (seen, again) = unit_turns(&[4], Surrendered, Surrendered);
+        assert_eq!(seen[3], (4, Surrendered, true), "{seen:?}");
+        assert_eq!(again, []);
+    }
+
+    #[test]
+    fn a_text_is_word_of_an_own_unit_not_heard_of_as_it_is() {
+        let (scene, field, mut world) = cut_off();
+        let mut picture = Picture::new(&scene, 0);
+        world.turn = 1;
+        picture.look(&scene, &field, &world, 7, Some(0));
+        world.turn = 2;
+        // On the south bank, in his sight: heard of as it is, nothing new.
+        world.units[0].location = crate::sim::components::Location::new(0, true);
+        picture.look(&scene, &field, &world, 7, Some(0));
+        let before = picture.clone();
+        picture.hear_unit(&field, &world, 0);
+        assert_eq!(picture, before);
+        // The enemy's banner, or no such unit: nothing either.
+        picture.hear_unit(&field, &world, 1);
+        picture.hear_unit(&field, &world, 9);
+        assert_eq!(picture, before);
+        // A rider's word on its way (the foot at the ford, which the smoke
+        // blinds: two turns' ride) is dropped once a text tells of it.
+        world.turn = 3;
+        world.units[0].location = crate::sim::components::Location::new(1, true);
+        world.vision.blind = vec![false, true, false, false];
+        picture.look(&scene, &field, &world, 7, Some(0));
+        assert!(picture.own_pending.iter().any(|(_, u, _)| *u == 0));
+        assert_eq!(picture.own[0].as_ref().map(|w| w.turn), Some(2));
+        picture.hear_unit(&field, &world, 0);
+        assert!(!picture.own_pending.iter().any(|(_, u, _)| *u == 0));
+        assert_eq!(picture.own[0].as_ref().map(|w| w.turn), Some(3));
+        assert_eq!(picture.units_told, vec![0]);
+        // Told twice the same turn: noted once.
+        picture.hear_unit(&field, &world, 0);
+        assert_eq!(picture.units_told, vec![0]);
     }
 
     #[test]

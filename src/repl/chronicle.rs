@@ -1502,45 +1502,9 @@ mod tests {
             }
         };
         let scene = || crate::sim::testing::small_scene(|raw| raw);
-        let entries = [
-            Entry::Routs { unit: 0 },
-            Entry::Clash {
-                zone: 0,
-                losses: vec![(0, 400), (1, 100)],
-            },
-        ];
-        let told = tell_known(
-            scene(),
-            |_| {},
-            cut_off,
-            &entries,
-            &mut Memory::default(),
-            false,
-        );
-        assert!(
-            told.sentences
-                .iter()
-                .all(|s| !s.contains("Ming foot") && !s.contains("you lose")),
-            "{:?}",
-            told.sentences
-        );
-        assert_eq!(told.own_lost, 0);
-        // Nor in `report`'s full account of the turn.
-        let told = tell_known(
-            scene(),
-            |_| {},
-            cut_off,
-            &entries,
-            &mut Memory::default(),
-            true,
-        );
-        assert!(
-            told.sentences
-                .iter()
-                .all(|s| !s.contains("Ming foot") && !s.contains("you lose")),
-            "{:?}",
-            told.sentences
-        );
+        let entries = foot_routs();
+        // Not in the turn's prose, nor in `report`'s full account of it.
+        foot_untold(cut_off);
         let told = tell_known(
             scene(),
             |_| {},
@@ -1594,6 +1558,54 @@ mod tests {
             "{:?}",
             told.sentences
         );
+    }
+
+    /// The foot (unit 0) routs on the south bank, where the turn's
+    /// fighting costs the side 400 men.
+    fn foot_routs() -> [Entry; 2] {
+        [
+            Entry::Routs { unit: 0 },
+            Entry::Clash {
+                zone: 0,
+                losses: vec![(0, 400), (1, 100)],
+            },
+        ]
+    }
+
+    /// With what the side knows changed by `know`: nothing of the foot's
+    /// rout nor of the losses where it stands is told, in the turn's prose
+    /// or in `report`.
+    fn foot_untold(know: impl Fn(&mut crate::picture::Known)) {
+        for report in [false, true] {
+            let told = tell_known(
+                crate::sim::testing::small_scene(|raw| raw),
+                |_| {},
+                &know,
+                &foot_routs(),
+                &mut Memory::default(),
+                report,
+            );
+            assert!(
+                told.sentences
+                    .iter()
+                    .all(|s| !s.contains("Ming foot") && !s.contains("you lose")),
+                "{:?}",
+                told.sentences
+            );
+            assert_eq!(told.own_lost, 0);
+        }
+    }
+
+    #[test]
+    fn an_own_unit_a_text_brought_word_of_is_told_by_the_text_alone() {
+        // The foot out of his sight, its word of this turn brought by a
+        // text told (`units_told`): the text alone tells of it.
+        foot_untold(|known| {
+            let picture = std::sync::Arc::make_mut(&mut known.picture);
+            picture.sees.iter_mut().for_each(|z| *z = false);
+            picture.seen_now.iter_mut().for_each(|z| *z = false);
+            picture.units_told = vec![0];
+        });
     }
 
     #[test]

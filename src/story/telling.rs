@@ -153,11 +153,14 @@ impl Game {
     /// `UnitIn` of the other side's unit that holds now): the commander has
     /// that word, as a scout's report of this turn. One that says a
     /// commander has fallen (a `Fallen` that holds) is the word of his fall
-    /// (`Picture::hear_fall`). An ending's history tells nobody anything.
+    /// (`Picture::hear_fall`); one that says an own unit's state (a
+    /// `UnitState` or `UnitMorale` that holds) the word of that unit
+    /// (`Picture::hear_unit`). An ending's history tells nobody anything.
     fn hear_claims(&mut self, claims: &[Cond]) {
         if self.truth_told {
             return;
         }
+        self.battle.refresh_facts();
         let world = self.battle.view();
         for claim in claims {
             if let Cond::Fallen(commander) = claim
@@ -170,6 +173,13 @@ impl Game {
                 self.known = None;
                 self.looked = None;
                 Arc::make_mut(&mut self.picture).hear_fall(&world, commander.idx());
+            }
+            if let Cond::UnitState { unit, .. } | Cond::UnitMorale { unit, .. } = claim
+                && self.check_item(claim, self.battle.facts(), "claims")
+            {
+                self.known = None;
+                self.looked = None;
+                Arc::make_mut(&mut self.picture).hear_unit(self.battle.field(), &world, unit.idx());
             }
             if let Cond::UnitIn { unit, zone } = claim
                 && world

@@ -799,6 +799,14 @@ fn an_own_commanders_fall_out_of_sight_is_told_when_word_of_it_comes() {
     assert!(hidden > 0 && heard > 0, "hidden {hidden}, heard {heard}");
 }
 
+/// A transcript read as one line: wrapping may cut a sentence anywhere.
+fn one_line(locale: Locale, transcript: &str) -> String {
+    match locale {
+        Locale::En => transcript.split_whitespace().collect::<Vec<_>>().join(" "),
+        _ => transcript.split_whitespace().collect::<String>(),
+    }
+}
+
 /// A fall a text tells the player is the word of it: the chronicle does
 /// not tell it again, a turn later, as news. Sarhu as Du Song, seed 8:
 /// Liu Ting falls in a fight out of his sight at turn 18, and that same
@@ -838,12 +846,53 @@ fn a_commanders_fall_a_text_tells_is_not_told_again() {
     for (locale, turn_19, falls) in tells {
         let transcript = common::play_script("sarhu", "du-song", 8, locale, &script);
         assert!(transcript.contains(turn_19), "{transcript}");
-        // Read as one line: wrapping may cut a sentence anywhere.
-        let text = match locale {
-            Locale::En => transcript.split_whitespace().collect::<Vec<_>>().join(" "),
-            _ => transcript.split_whitespace().collect::<String>(),
-        };
+        let text = one_line(locale, &transcript);
         let told: usize = falls.iter().map(|fall| text.matches(fall).count()).sum();
         assert_eq!(told, 1, "{locale:?}: {transcript}");
+    }
+}
+
+/// A text that says what state an own unit is in is the word of it: the
+/// chronicle does not tell it again, later, as word come late. Sarhu as
+/// Du Song, seed 8: the Koreans are cut off on the Dong'e road when word
+/// comes in at turn 18 that they have asked the Jin for terms (the text
+/// claims their state, and its event makes them surrender); the road is
+/// open again at turn 19. Their surrender is told once, by the text, in
+/// English and in Chinese, and nothing of them is word at last after it.
+#[test]
+fn an_own_units_surrender_a_text_tells_is_not_told_again() {
+    let script: String = "2\n\n3\n\n".repeat(12);
+    let tells = [
+        (
+            Locale::En,
+            "── Turn 19 ",
+            "asked the Jin for terms",
+            &[
+                "Korean musketeers throw down",
+                "surrendered",
+                "asked the Jin for terms",
+            ][..],
+            "Word at last from the Dong'e road",
+        ),
+        (
+            Locale::ZhHans,
+            "── 一更（20:00）",
+            "姜弘立已向后金请降",
+            &["朝鲜鸟铳手弃械投降", "已降", "请降"][..],
+            "董鄂路诸部终于有了消息",
+        ),
+    ];
+    for (locale, turn_19, text, surrenders, word_at_last) in tells {
+        let transcript = common::play_script("sarhu", "du-song", 8, locale, &script);
+        // (The hour comes round again: turn 19 is its last in the game.)
+        let (before, after) = transcript.rsplit_once(turn_19).expect("turn 19");
+        let (before, after) = (one_line(locale, before), one_line(locale, after));
+        assert!(before.contains(text), "{locale:?}: {transcript}");
+        let told: usize = surrenders
+            .iter()
+            .map(|s| before.matches(s).count() + after.matches(s).count())
+            .sum();
+        assert_eq!(told, 1, "{locale:?}: {transcript}");
+        assert!(!after.contains(word_at_last), "{locale:?}: {transcript}");
     }
 }

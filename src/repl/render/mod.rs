@@ -393,26 +393,20 @@ impl View<'_> {
 
     /// An own unit whose word reaches the commander this turn (a rider can
     /// get through to it): what befalls one cut off is not told as it
-    /// happens, only when word of it comes again.
+    /// happens, only when word of it comes again. One whose word only a
+    /// text brought is told by the text alone ([`Known::heard_now`]).
     pub(crate) fn hears(&self, unit: usize) -> bool {
-        self.owns(unit)
-            && self
-                .known
-                .own
-                .get(unit)
-                .and_then(Option::as_ref)
-                .is_some_and(|word| word.turn == self.known.picture.turn)
+        self.owns(unit) && self.known.heard_now(unit)
     }
 
     /// A zone the commander has word of this turn: seen, or own men there
     /// whose word reaches him.
     pub(crate) fn hears_zone(&self, zone: usize) -> bool {
-        let now = self.known.picture.turn;
         self.sees_zone(zone)
-            || self.known.own.iter().flatten().any(|word| {
-                word.turn == now
-                    && word.record.location.present
-                    && word.record.location.zone() == zone
+            || self.known.own.iter().enumerate().any(|(unit, word)| {
+                word.as_ref().is_some_and(|word| {
+                    word.record.location.present && word.record.location.zone() == zone
+                }) && self.known.heard_now(unit)
             })
     }
 
