@@ -99,11 +99,6 @@ pub struct Game {
     /// The last [`Game::known`], with the battle's view stamp it was made
     /// at; dropped whenever the picture changes.
     known: Option<(u64, Arc<Known>)>,
-    /// The battle's view stamp and whether the battle was over at the
-    /// picture's last look: a look at the same world again is the same
-    /// look, and is skipped (the second look of a turn whose story changed
-    /// nothing). Dropped whenever the picture is replaced.
-    looked: Option<(u64, bool)>,
     /// Text being told is after-action (an ending's history): its
     /// placeholders tell the truth.
     truth_told: bool,
@@ -282,7 +277,6 @@ impl Game {
             entries: Vec::new(),
             picture: Arc::default(),
             known: None,
-            looked: None,
             truth_told: false,
             audit: audit.then(Box::default),
             scene,
@@ -313,7 +307,6 @@ impl Game {
         if self.tells {
             self.picture = Arc::new(Picture::new(&self.scene, self.role_side()));
             self.known = None;
-            self.looked = None;
         }
         let mut out = Vec::new();
         self.prelude(&mut out);
@@ -581,7 +574,6 @@ impl Game {
         self.marks.set_to(&self.scene, &self.story);
         self.policy_rng.clone_from(&snapshot.policy_rng);
         self.known = None;
-        self.looked = None;
         if snapshot.picture.enemy.is_empty() {
             // A state read from a save file: the picture is what the
             // commander sees of it now (the replay, which rebuilds it turn
@@ -608,31 +600,6 @@ impl Game {
             .map(|c| c.idx());
         let world = self.battle.view();
         let over = self.is_over();
-        let looked = Some((self.battle.view_stamp(), over));
-        if self.looked == looked {
-            // The same world as at the last look: the look would change
-            // nothing (checked in debug builds).
-            #[cfg(debug_assertions)]
-            {
-                let mut again = Picture::clone(&self.picture);
-                again.look(
-                    &self.scene,
-                    self.battle.field(),
-                    &world,
-                    self.seed,
-                    commander,
-                );
-                if over {
-                    again.muster(self.battle.field(), &world);
-                }
-                assert!(
-                    again == *self.picture,
-                    "a second look at the same world changed the picture"
-                );
-            }
-            return;
-        }
-        self.looked = looked;
         self.known = None;
         let picture = Arc::make_mut(&mut self.picture);
         picture.look(

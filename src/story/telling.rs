@@ -171,14 +171,12 @@ impl Game {
                 && !self.picture.falls_told.contains(&commander.idx())
             {
                 self.known = None;
-                self.looked = None;
                 Arc::make_mut(&mut self.picture).hear_fall(&world, commander.idx());
             }
             if let Cond::UnitState { unit, .. } | Cond::UnitMorale { unit, .. } = claim
                 && self.check_item(claim, self.battle.facts(), "claims")
             {
                 self.known = None;
-                self.looked = None;
                 Arc::make_mut(&mut self.picture).hear_unit(self.battle.field(), &world, unit.idx());
             }
             if let Cond::UnitIn { unit, zone } = claim
@@ -188,7 +186,6 @@ impl Game {
                     .is_some_and(|r| r.location.present && r.location.zone() == zone.idx())
             {
                 self.known = None;
-                self.looked = None;
                 Arc::make_mut(&mut self.picture).hear_word(
                     self.battle.field(),
                     &world,
