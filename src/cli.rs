@@ -1176,7 +1176,14 @@ fn graph(id: &str, dir: &SceneDir) -> Result<ExitCode> {
 /// its first checkpoint): its commands replayed from the seed of the
 /// journal's head, every fingerprint the journal holds compared. Refused,
 /// as `play --load` refuses it, when it does not load.
-fn replay_journal(name: &str, saves: &std::path::Path, scenes: &[Arc<Scene>]) -> Result<ExitCode> {
+/// `replay` of a game by its journal: one with no slot yet (`alone`), or
+/// one whose resume point cannot be read.
+fn replay_journal(
+    name: &str,
+    saves: &std::path::Path,
+    scenes: &[Arc<Scene>],
+    alone: bool,
+) -> Result<ExitCode> {
     save::load(saves, name, scenes)?;
     let (report, shown, seed, changed) = save::replay_journal(saves, name, scenes)?;
     let mut out = std::io::stdout().lock();
@@ -1190,8 +1197,9 @@ fn replay_journal(name: &str, saves: &std::path::Path, scenes: &[Arc<Scene>]) ->
     if report.reproduces() {
         writeln!(
             out,
-            "ok: {} commands of the journal {shown} replayed from seed {seed}; every fingerprint it holds is reproduced exactly (the game has no slot yet)",
-            report.ran
+            "ok: {} commands of the journal {shown} replayed from seed {seed}; every fingerprint it holds is reproduced exactly{}",
+            report.ran,
+            if alone { " (the game has no slot yet)" } else { "" }
         )
         .map_err(stdout_error)?;
         Ok(ExitCode::SUCCESS)
@@ -1210,9 +1218,21 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
         PathBuf::from(target)
     };
     if named && !path.exists() && save::journal_only(saves, target) {
-        return replay_journal(target, saves, &scenes);
+        return replay_journal(target, saves, &scenes, true);
     }
-    let file = save::read(&path)?;
+    let file = match save::read(&path) {
+        // As `play --load` does: a game's resume point that cannot be read
+        // stands aside for its journal, which holds the whole game.
+        Err(save::SaveError::Damaged(shown, why)) if named && save::rebuildable(saves, target) => {
+            writeln!(
+                std::io::stdout().lock(),
+                "note: {shown} cannot be read ({why}); the game's journal is replayed instead"
+            )
+            .map_err(stdout_error)?;
+            return replay_journal(target, saves, &scenes, false);
+        }
+        other => other?,
+    };
     // One rule with `play --load`: a save the game would refuse to load is
     // refused here too, with the same words (exit 2); one it loads is
     // replayed, and a difference is exit 1.

@@ -220,6 +220,17 @@ pub enum LoadNotice {
         turn: u32,
         reached: bool,
     },
+    /// A game's resume point could not be read (`why`): the game was
+    /// rebuilt from its journal, its `commands` replayed from the seed to
+    /// `turn`; `then`, what the journal's own load told (a battle changed
+    /// since).
+    Rebuilt {
+        shown: String,
+        why: String,
+        commands: usize,
+        turn: u32,
+        then: Option<Box<LoadNotice>>,
+    },
 }
 
 impl std::fmt::Display for LoadNotice {
@@ -270,6 +281,27 @@ impl std::fmt::Display for LoadNotice {
                     "{shown} was changed after it was written (its checksum does not match). Its {commands} {commands_were} replayed from its seed: the game goes on at turn {turn}, {reached}."
                 )
             }
+            LoadNotice::Rebuilt {
+                shown,
+                why,
+                commands,
+                turn,
+                then,
+            } => {
+                let commands_were = if *commands == 1 {
+                    "command was"
+                } else {
+                    "commands were"
+                };
+                write!(
+                    f,
+                    "{shown} cannot be read ({why}). The game was rebuilt from its journal: its {commands} {commands_were} replayed from the seed, and it goes on at turn {turn}. Its next save writes over the damaged file."
+                )?;
+                match then {
+                    Some(then) => write!(f, " {then}"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -281,6 +313,25 @@ pub fn load(dir: &Path, slot: &str, scenes: &[Arc<Scene>]) -> Result<Loaded, Sav
         // first checkpoint) is loaded by its name from the journal.
         Err(SaveError::Missing(..)) if journal_only(dir, slot) => {
             return load_journal(dir, slot, scenes);
+        }
+        // A game's resume point that cannot be read is not the end of the
+        // game: its journal, from its head, holds every command of it.
+        Err(SaveError::Damaged(shown, why)) if rebuildable(dir, slot) => {
+            return match load_journal(dir, slot, scenes) {
+                Ok(mut loaded) => {
+                    let turn = loaded.game.turn();
+                    loaded.notice = Some(LoadNotice::Rebuilt {
+                        shown,
+                        why,
+                        commands: loaded.game.log().len(),
+                        turn,
+                        then: loaded.notice.take().map(Box::new),
+                    });
+                    Ok(loaded)
+                }
+                // The journal no better: the slot's own fault is the one told.
+                Err(_) => Err(SaveError::Damaged(shown, why)),
+            };
         }
         other => other?,
     };
@@ -300,12 +351,27 @@ pub fn load(dir: &Path, slot: &str, scenes: &[Arc<Scene>]) -> Result<Loaded, Sav
 
 /// Whether `name` is a game of `dir` that its journal alone stands for: a
 /// journal with a head ([`journal::has_head`]), and no slot of the game's
-/// own (resume point or autosave) beside it. Listed, found and loaded by
-/// its name as a slot at the game's start naming the journal would be.
+/// own (resume point or autosave) beside it that can be read. Listed,
+/// found and loaded by its name as a slot at the game's start naming the
+/// journal would be.
 pub fn journal_only(dir: &Path, name: &str) -> bool {
     check_slot(name).is_ok()
         && journal::has_head(dir, name)
-        && !slot_names(dir).iter().any(|slot| own_slot(name, slot))
+        && !slot_names(dir).iter().any(|slot| {
+            own_slot(name, slot)
+                && read_file(&dir.join(format!("{slot}.ron")), Journal::Look).is_ok()
+        })
+}
+
+/// Whether `slot`, a slot that cannot be read, is a game's resume point
+/// whose journal begins with a head: the journal alone then rebuilds the
+/// game (every command from its start). Not an autosave, which stands for
+/// an earlier turn than the journal reaches, nor a save made with `save
+/// NAME`, whose game a damaged file does not tell.
+pub fn rebuildable(dir: &Path, slot: &str) -> bool {
+    check_slot(slot).is_ok()
+        && super::slots::game_of_slot(slot) == slot
+        && journal::has_head(dir, slot)
 }
 
 /// What a game's journal gives when it is the whole game

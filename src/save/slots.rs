@@ -152,7 +152,7 @@ pub fn others_of_game(
 }
 
 /// The game a slot of its own is named after: `NAME` for `NAME-auto-N`.
-fn game_of_slot(slot: &str) -> &str {
+pub(super) fn game_of_slot(slot: &str) -> &str {
     match slot.rsplit_once("-auto-") {
         Some((name, n)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => name,
         _ => slot,
@@ -205,36 +205,49 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
             SlotInfo { slot, summary }
         })
         .collect();
-    // A game is its journal alone when no slot is of it: none at a name of
-    // its own, none that says it is the game's.
+    // A game's resume point that cannot be read is listed as what loading
+    // it gives: the game rebuilt from its journal ([`super::rebuildable`]).
+    for row in &mut rows {
+        if row.summary.is_err()
+            && super::rebuildable(dir, &row.slot)
+            && let Ok(summary) = journal_summary(dir, &row.slot)
+        {
+            row.summary = Ok(summary);
+        }
+    }
+    // A game is its journal alone when no slot that can be read is of it:
+    // none at a name of its own, none that says it is the game's.
     let of_game = |game: &str, row: &SlotInfo| {
-        super::own_slot(game, &row.slot) || row.summary.as_ref().is_ok_and(|s| s.game == game)
+        (row.summary.as_ref()).is_ok_and(|s| super::own_slot(game, &row.slot) || s.game == game)
     };
     let journals: Vec<SlotInfo> = super::journal::headed_games(dir)
         .into_iter()
         .filter(|game| !rows.iter().any(|row| of_game(game, row)))
-        .map(|game| {
-            let summary = super::journal::read_head(dir, &game)
-                .map(|(head, written)| SlotSummary {
-                    scene: head.scene,
-                    role: head.role,
-                    // The start's: `reached` says where loading goes on to.
-                    turn: 0,
-                    saved_at: written.max(head.started_at),
-                    game: head.game,
-                    over: false,
-                    follows: true,
-                })
-                .map_err(|why| short_reason(&SaveError::Damaged(String::new(), why)));
-            SlotInfo {
-                slot: game,
-                summary,
-            }
+        .map(|game| SlotInfo {
+            summary: journal_summary(dir, &game),
+            slot: game,
         })
         .collect();
     rows.extend(journals);
     rows.sort_by(|a, b| a.slot.cmp(&b.slot));
     Ok(rows)
+}
+
+/// The game `game`'s journal stands for, as a slot of its name that loading
+/// reads on from its start.
+fn journal_summary(dir: &Path, game: &str) -> Result<SlotSummary, String> {
+    super::journal::read_head(dir, game)
+        .map(|(head, written)| SlotSummary {
+            scene: head.scene,
+            role: head.role,
+            // The start's: `reached` says where loading goes on to.
+            turn: 0,
+            saved_at: written.max(head.started_at),
+            game: head.game,
+            over: false,
+            follows: true,
+        })
+        .map_err(|why| short_reason(&SaveError::Damaged(String::new(), why)))
 }
 
 /// Why a slot is unreadable, in a few words for the table.

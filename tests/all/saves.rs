@@ -2765,6 +2765,8 @@ fn play_turns_piped(dir: &Path, seed: u64, end: &str) {
 /// A slot of a game that does not load names the newest other slot of the
 /// same game that does, and how to go on from it: the command line from
 /// `play --load`, the `load` command at the prompt. The way it names works.
+/// (The slot an autosave: a resume point that cannot be read is rebuilt
+/// from the game's journal, the test after the next.)
 #[test]
 fn a_slot_that_does_not_load_names_another_of_its_game_that_does() {
     let dir = temp_dir("other-save");
@@ -2772,11 +2774,17 @@ fn a_slot_that_does_not_load_names_another_of_its_game_that_does() {
     // Stdin closes after the turns: the resume point is written as on quit.
     play_turns_piped(&dir, 1, "");
     let name = "false-cry-zhang-chun-1";
-    let resume = dir.join(format!("{name}.ron"));
-    let text = std::fs::read_to_string(&resume).expect("a resume point");
-    std::fs::write(&resume, text.replacen("location", "loXation", 1)).expect("damage it");
+    let broken = (save::slot_names(&dir).into_iter())
+        .filter(|slot| slot.starts_with(&format!("{name}-auto-")))
+        .max()
+        .expect("an autosave");
+    let damaged = dir.join(format!("{broken}.ron"));
+    let text = std::fs::read_to_string(&damaged).expect("an autosave");
+    let damage =
+        || std::fs::write(&damaged, text.replacen("location", "loXation", 1)).expect("damage it");
+    damage();
 
-    let (code, _, err) = run_bin(&["play", "--load", name, "--saves", &saves], "quit\n");
+    let (code, _, err) = run_bin(&["play", "--load", &broken, "--saves", &saves], "quit\n");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not a usable xiaoling save"), "{err}");
     assert!(err.contains("Another save of this game loads: `"), "{err}");
@@ -2785,7 +2793,7 @@ fn a_slot_that_does_not_load_names_another_of_its_game_that_does() {
     let command = (whole.lines())
         .find_map(|line| line.trim().strip_prefix("xiaoling play "))
         .unwrap_or_else(|| panic!("a command to go on: {err}"));
-    assert!(command.contains(&format!("--load {name}-auto-")), "{err}");
+    assert!(command.contains(&format!("--load {name} ")), "{err}");
     assert!(command.ends_with(&format!("--saves {saves}")), "{err}");
     let words: Vec<&str> = command.split(' ').collect();
     let mut again = vec!["play"];
@@ -2799,16 +2807,15 @@ fn a_slot_that_does_not_load_names_another_of_its_game_that_does() {
     assert!(out.contains(&format!("· turn {turn} ·")), "{out}");
 
     // At the prompt of another game: `load` says the same, as a command
-    // there. (Leaving the game gone on with wrote its resume point anew.)
-    let text = std::fs::read_to_string(&resume).expect("a resume point");
-    std::fs::write(&resume, text.replacen("location", "loXation", 1)).expect("damage it");
+    // there.
+    damage();
     let args = common::play_args("false-cry", "zhang-chun", 3, &dir);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (code, out, err) = run_bin(&args, &format!("load {name}\nquit\n"));
+    let (code, out, err) = run_bin(&args, &format!("load {broken}\nquit\n"));
     assert_eq!(code, 0, "{err}");
     let said = out.replace('\n', " ");
     assert!(said.contains("is not a usable xiaoling save"), "{out}");
-    assert!(out.contains(&format!("  load {name}-auto-")), "{out}");
+    assert!(out.contains(&format!("  load {name}\n")), "{out}");
 
     // A slot that is no game's, or a game with no other slot: nothing more.
     let (_, _, err) = run_bin(&["play", "--load", "nothing", "--saves", &saves], "");
@@ -3071,6 +3078,108 @@ fn killed_before_the_first_checkpoint_a_new_game_loads_from_its_journal() {
     let (code, _, err) = run_bin(&["replay", name, "--saves", &saves], "");
     assert_ne!(code, 0, "{err}");
     assert!(err.contains("head record"), "{err}");
+}
+
+/// A game's resume point that cannot be read is not a lost game: its
+/// journal holds every command from the game's head. `play --load`, the
+/// start menu, `saves` and `replay` all go on from the journal, and say
+/// why; leaving writes a whole resume point again. Only the resume point:
+/// a damaged autosave stands for an earlier turn, and stays refused. With
+/// the journal damaged too, the slot's own fault is told. Autosaves that
+/// cannot be read do not hide a game its journal alone stands for.
+#[test]
+fn a_game_whose_resume_point_is_damaged_goes_on_from_its_journal() {
+    let scenes = scenes();
+    let dir = temp_dir("damaged-resume-point");
+    let saves = dir_arg(&dir);
+    let name = "false-cry-zhang-chun-8";
+    let args = common::play_args("false-cry", "zhang-chun", 8, &dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = run_bin(&args, "1\n\n\n\n1\n\n1\n\n");
+    assert_eq!(code, 0, "{err}");
+    let mut whole = save::load(&dir, name, &scenes).expect("the resume point");
+    let (commands, turn) = (whole.game.log().len(), whole.game.turn());
+    assert!(commands >= 6 && turn >= 4, "{commands} {turn}");
+    let path = dir.join(format!("{name}.ron"));
+    let bytes = std::fs::read(&path).expect("resume point");
+    let damage = || std::fs::write(&path, &bytes[..bytes.len() / 2]).expect("cut");
+    damage();
+
+    let mut loaded = save::load(&dir, name, &scenes).unwrap_or_else(|err| panic!("{err}"));
+    match &loaded.notice {
+        Some(save::LoadNotice::Rebuilt {
+            shown,
+            commands: replayed,
+            turn: at,
+            then: None,
+            ..
+        }) => {
+            assert!(shown.ends_with(&format!("{name}.ron")), "{shown}");
+            assert_eq!((*replayed, *at), (commands, turn));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(loaded.game.log(), whole.game.log());
+    assert_eq!(state_text(&mut loaded.game), state_text(&mut whole.game));
+    let mut rows = save::list(&dir).expect("list");
+    save::reached(&dir, &mut rows, &scenes);
+    let row = rows.iter().find(|row| row.slot == name).expect("its row");
+    assert_eq!(row.summary.as_ref().map(|s| s.turn), Ok(turn), "{rows:?}");
+    assert_eq!(rows.iter().filter(|row| row.slot == name).count(), 1);
+    assert_eq!(save::resume_points(&dir).len(), 1);
+
+    let (code, out, err) = run_bin(&["play", "--load", name, "--saves", &saves], "quit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("cannot be read"), "{out}");
+    assert!(out.contains("rebuilt from its journal"), "{out}");
+    assert!(out.contains(&format!("· turn {turn} ·")), "{out}");
+    // Leaving wrote it whole again.
+    assert!(save::read(&path).is_ok());
+
+    damage();
+    let menu = ["play", "--saves", &saves, "--lang", "zh-Hans"];
+    let (code, out, err) = run_bin(&menu, "1\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("按它的日志重建"), "{out}");
+    assert!(save::read(&path).is_ok());
+
+    damage();
+    let (code, out, err) = run_bin(&["replay", name, "--saves", &saves], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("cannot be read"), "{out}");
+    let replayed = format!("ok: {commands} commands of the journal");
+    assert!(out.contains(&replayed), "{out}");
+    assert!(!out.contains("no slot yet"), "{out}");
+
+    // A damaged autosave of the game is not rebuilt (it stood for an
+    // earlier turn).
+    let auto = dir.join(format!("{name}-auto-9.ron"));
+    std::fs::write(&auto, &bytes[..bytes.len() / 3]).expect("a damaged autosave");
+    let err = (save::load(&dir, &format!("{name}-auto-9"), &scenes).err()).expect("refused");
+    assert!(matches!(err, SaveError::Damaged(..)), "{err}");
+
+    // Without a resume point, damaged autosaves do not hide the journal.
+    std::fs::remove_file(&path).expect("no resume point");
+    for slot in save::slot_names(&dir) {
+        if slot != format!("{name}-auto-9") {
+            std::fs::remove_file(dir.join(format!("{slot}.ron"))).expect("slot");
+        }
+    }
+    assert!(save::journal_only(&dir, name));
+    let loaded = save::load(&dir, name, &scenes).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(loaded.game.log(), whole.game.log());
+    assert_eq!(save::resume_points(&dir).len(), 1);
+
+    // The journal damaged as well: the resume point's own fault is told.
+    damage();
+    std::fs::write(dir.join(format!("{name}.journal")), "not a journal").expect("journal");
+    let err = save::load(&dir, name, &scenes).err().expect("refused");
+    match &err {
+        SaveError::Damaged(shown, _) => assert!(shown.ends_with(&format!("{name}.ron")), "{err}"),
+        other => panic!("{other}"),
+    }
+    let rows = save::list(&dir).expect("list");
+    assert!(rows.iter().all(|row| row.summary.is_err()), "{rows:?}");
 }
 
 /// A game saved by an engine whose journals had no head (`xiaoling journal

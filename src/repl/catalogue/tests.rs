@@ -802,6 +802,19 @@ fn every_save_error_and_load_notice_is_said_in_chinese() {
             turn: 4,
             reached: true,
         },
+        LoadNotice::Rebuilt {
+            shown: path.into(),
+            why: why.into(),
+            commands: 8,
+            turn: 5,
+            then: Some(Box::new(LoadNotice::Changed {
+                shown: path.into(),
+                what: Changed::Battle,
+                scene: "battle".into(),
+                commands: 8,
+                report: None,
+            })),
+        },
     ];
     let said: Vec<String> = errors
         .iter()

@@ -984,6 +984,25 @@ pub(super) fn load_notice(l: Locale, notice: &crate::save::LoadNotice) -> String
                 z("回合接着走，"),
             )
         }
+        LoadNotice::Rebuilt {
+            shown,
+            why,
+            commands,
+            turn,
+            then,
+        } => {
+            let then = then
+                .as_deref()
+                .map(|then| load_notice(l, then))
+                .unwrap_or_default();
+            format!(
+                "{shown}{}{why}{}{commands}{}{turn}{}{then}",
+                z(" 读不出来（"),
+                z("）。游戏已按它的日志重建：它的 "),
+                z(" 条命令已从局号重演，游戏在第"),
+                z("回合接着走。下一次存档会写在这个损坏的文件上。"),
+            )
+        }
     }
 }
 
