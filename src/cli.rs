@@ -1259,7 +1259,7 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
         )
         .map_err(stdout_error)?;
     }
-    if scene.content_hash != file.scene_hash || save::rules_hash(&scene) != file.rules_hash {
+    if scene.content_hash != file.scene_hash || !save::rules_match(&scene, file.rules_hash) {
         writeln!(
             out,
             "note: the battle `{}` (or its rules) has changed since this save was made",

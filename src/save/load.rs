@@ -478,7 +478,7 @@ fn find_scene(shown: &str, id: &str, scenes: &[Arc<Scene>]) -> Result<Arc<Scene>
 /// What changed of `scene` since a save (or journal head) with these
 /// hashes was made.
 fn changed_of(scene: &Scene, scene_hash: u64, rules: u64) -> Option<Changed> {
-    match (scene.content_hash == scene_hash, rules_hash(scene) == rules) {
+    match (scene.content_hash == scene_hash, rules_match(scene, rules)) {
         (true, true) => None,
         (false, true) => Some(Changed::Battle),
         (true, false) => Some(Changed::Rules),

@@ -261,6 +261,13 @@ pub fn rules_hash(scene: &Scene) -> u64 {
     scene.rules_hash()
 }
 
+/// Whether a save's (or journal head's) `hash` of the rules is of `scene`'s
+/// rules as they are: by [`rules_hash`], or by the hash of their text that
+/// saves and journals held before it.
+pub fn rules_match(scene: &Scene, hash: u64) -> bool {
+    scene.rules_hash() == hash || scene.rules_text_hash() == hash
+}
+
 /// `bytes` in lower-case hex, two digits a byte (as `{:02x}` writes each).
 fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";

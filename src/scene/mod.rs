@@ -74,6 +74,9 @@ pub struct Scene {
     resolved: Resolved,
     /// The hash of the rules, for saves: worked out at the first save.
     rules_hash: std::sync::OnceLock<u64>,
+    /// The hash of the rules' RON text, as saves before held it: worked out
+    /// only to read such a save.
+    rules_text_hash: std::sync::OnceLock<u64>,
 }
 
 impl Scene {
@@ -86,11 +89,22 @@ impl Scene {
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
-    /// FNV-1a of the rules' RON text (shared rules and overrides), as saves
-    /// hold it: worked out once, the rules never change.
+    /// The fingerprint of the rules (shared rules and overrides) by their
+    /// values ([`crate::save::hash::by_words`]), as saves and journals hold
+    /// it: worked out once, the rules never change. (A few thousand
+    /// instructions; the hash of their RON text took some 250,000, paid by
+    /// every session's first save.)
     pub fn rules_hash(&self) -> u64 {
         *self
             .rules_hash
+            .get_or_init(|| crate::save::hash::by_words(&self.rules))
+    }
+
+    /// FNV-1a of the rules' RON text: what saves and journals held before
+    /// [`Scene::rules_hash`], still matched when one is read.
+    pub fn rules_text_hash(&self) -> u64 {
+        *self
+            .rules_text_hash
             .get_or_init(|| content_hash(&ron::to_string(&self.rules).unwrap_or_default()))
     }
     pub fn sides(&self) -> &[Side] {
@@ -354,6 +368,7 @@ pub fn parse_scene(file: &str, source: &str, rules: &Rules) -> Result<Scene, Vec
         raw,
         resolved,
         rules_hash: std::sync::OnceLock::new(),
+        rules_text_hash: std::sync::OnceLock::new(),
     })
 }
 

@@ -578,12 +578,29 @@ pub(crate) type StepUnits<'w, 's> = Query<
 /// The units as the morale system (and the rally it runs) reads and writes them.
 pub(crate) type MoraleUnits<'w, 's> = StepUnits<'w, 's>;
 
-#[derive(Resource, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Resource, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Vision {
     /// Per zone: smoke at or above `smoke_blind`.
     pub blind: Vec<bool>,
     /// Per side, per zone: the side can see what is there.
     pub sees: Vec<Vec<bool>>,
+}
+
+impl Clone for Vision {
+    fn clone(&self) -> Self {
+        Vision {
+            blind: self.blind.clone(),
+            sees: self.sees.clone(),
+        }
+    }
+
+    /// Into the lists' memory (a derived `clone_from` makes them anew):
+    /// what a capture of the world into a kept state does every look.
+    fn clone_from(&mut self, source: &Self) {
+        let Vision { blind, sees } = self;
+        blind.clone_from(&source.blind);
+        sees.clone_from(&source.sees);
+    }
 }
 
 impl Vision {

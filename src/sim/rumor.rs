@@ -64,9 +64,25 @@ impl Clone for Rumor {
     }
 }
 
-#[derive(Resource, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Resource, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Rumors {
     pub active: Vec<Rumor>,
+}
+
+impl Clone for Rumors {
+    fn clone(&self) -> Self {
+        Rumors {
+            active: self.active.clone(),
+        }
+    }
+
+    /// Into the cries' memory, each by [`Rumor::clone_from`] (a derived
+    /// `clone_from` clones every list anew): what a capture of the world
+    /// into a kept state does every look.
+    fn clone_from(&mut self, source: &Self) {
+        let Rumors { active } = self;
+        active.clone_from(&source.active);
+    }
 }
 
 /// The rumor step's working lists, kept between turns so a turn allocates

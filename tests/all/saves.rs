@@ -3080,6 +3080,44 @@ fn killed_before_the_first_checkpoint_a_new_game_loads_from_its_journal() {
     assert!(err.contains("head record"), "{err}");
 }
 
+/// Saves hold the rules' fingerprint by their values; a save that holds
+/// the hash of the same rules' RON text (as saves before did) matches them
+/// too and loads with no notice; another hash is told as rules changed.
+#[test]
+fn a_save_with_the_old_hash_of_the_same_rules_loads_without_a_notice() {
+    let scenes = scenes();
+    let scene = find(&scenes, "false-cry");
+    let dir = temp_dir("rules-hash");
+    let mut game = random_game(&scene, "zhang-chun", 3);
+    for _ in 0..4 {
+        game.auto_step().expect("a step");
+    }
+    save::save(&dir, "mine", &mut game, "").expect("saved");
+    let path = dir.join("mine.ron");
+    let text = std::fs::read_to_string(&path).expect("the save");
+    let now = format!("rules_hash: {},", scene.rules_hash());
+    assert!(text.contains(&now), "{text}");
+    assert_ne!(scene.rules_hash(), scene.rules_text_hash());
+    for (hash, told) in [(scene.rules_text_hash(), false), (12345, true)] {
+        let edited = text.replace(&now, &format!("rules_hash: {hash},"));
+        std::fs::write(&path, save::reseal(&edited)).expect("edited");
+        let loaded = save::load(&dir, "mine", &scenes).unwrap_or_else(|err| panic!("{err}"));
+        match (&loaded.notice, told) {
+            (None, false) => {}
+            (Some(notice), true) => {
+                assert!(
+                    notice
+                        .to_string()
+                        .contains("the rules of the battle `false-cry` changed"),
+                    "{notice}"
+                )
+            }
+            (notice, _) => panic!("{hash}: {notice:?}"),
+        }
+        assert_eq!(loaded.game.log(), game.log());
+    }
+}
+
 /// A game's resume point that cannot be read is not a lost game: its
 /// journal holds every command from the game's head. `play --load`, the
 /// start menu, `saves` and `replay` all go on from the journal, and say
