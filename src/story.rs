@@ -102,6 +102,10 @@ pub struct Game {
     /// Text being told is after-action (an ending's history): its
     /// placeholders tell the truth.
     truth_told: bool,
+    /// Own units whose word the text of the item being told brought
+    /// (`Picture::units_told`): what the item's effects do to them is told
+    /// by that text, and is part of its word (`Game::tell_effects_done`).
+    told_units: Vec<usize>,
     /// What the telling showed, for the scene checker: None unless asked.
     audit: Option<Box<Audit>>,
 }
@@ -278,6 +282,7 @@ impl Game {
             picture: Arc::default(),
             known: None,
             truth_told: false,
+            told_units: Vec::new(),
             audit: audit.then(Box::default),
             scene,
         };
@@ -601,6 +606,9 @@ impl Game {
         let world = self.battle.view();
         let over = self.is_over();
         self.known = None;
+        // A text told outside an item with effects is the word of its units
+        // as they were when told.
+        self.told_units.clear();
         let picture = Arc::make_mut(&mut self.picture);
         picture.look(
             &self.scene,
@@ -611,6 +619,26 @@ impl Game {
         );
         if over {
             picture.muster(self.battle.field(), &world);
+        }
+        // A second look at the same world learns nothing (checked in debug
+        // builds): what the first could not see, the second cannot either.
+        #[cfg(debug_assertions)]
+        {
+            let mut again = Picture::clone(picture);
+            again.look(
+                &self.scene,
+                self.battle.field(),
+                &world,
+                self.seed,
+                commander,
+            );
+            if over {
+                again.muster(self.battle.field(), &world);
+            }
+            assert!(
+                again == *picture,
+                "a second look at the same world changed the picture"
+            );
         }
     }
 
@@ -727,6 +755,7 @@ impl Game {
         for (effect, act) in prelude.effects.iter().zip(&resolved.effects) {
             self.apply(effect, act, Voice::Event, "prelude", out);
         }
+        self.tell_effects_done();
     }
 
     /// Notes the turn of what happened since the last turn began, for the
@@ -851,6 +880,7 @@ impl Game {
         for (effect, act) in option.effects.iter().zip(&r_option.effects) {
             self.apply(effect, act, voice, &from, out);
         }
+        self.tell_effects_done();
     }
 
     /// Applies an effect: `effect` as the file says it (its texts), `act`
