@@ -456,10 +456,12 @@ impl Picture {
     /// fall is known from then on.
     fn see_falls(&mut self, world: &WorldState) {
         for (idx, chief) in world.commanders.iter().enumerate() {
-            if chief.side != self.side && chief.fallen.is_some() && self.watches(chief.zone) {
-                if let Some(known) = self.falls_known.get_mut(idx) {
-                    *known = true;
-                }
+            if chief.side != self.side
+                && chief.fallen.is_some()
+                && self.watches(chief.zone)
+                && let Some(known) = self.falls_known.get_mut(idx)
+            {
+                *known = true;
             }
         }
     }
