@@ -160,9 +160,10 @@ pub struct Picture {
     pub by_rider: Vec<usize>,
     /// Own units whose word a text told to him this turn brought (a claim
     /// of the unit's state that holds, and no word of it as it is came
-    /// otherwise): the text is the word of them, the chronicle does not
-    /// tell again what befell them this turn, and the turn's later looks
-    /// keep them as they are (`Picture::hear_unit`).
+    /// otherwise): the text is the word of them as they were when it was
+    /// told, and the chronicle does not tell again what befell them this
+    /// turn (`Picture::hear_unit`). What changes after the text reaches him
+    /// as any word does: at once in his sight, else by rider or not at all.
     pub units_told: Vec<usize>,
     /// Reports on their way: (turn they arrive, unit, sighting).
     pending: Vec<(u32, usize, Sighting)>,
@@ -190,6 +191,14 @@ pub struct Picture {
     /// in a fight (at a turn's first look) rather than by a scene's event,
     /// which tells it in its own words. Private: no view reads it.
     fell: Vec<Option<(u32, bool)>>,
+    /// Per commander: the other side's fall is known to the side (seen
+    /// where he fell, or told by a text); False for its own (their word is
+    /// in `chiefs`).
+    falls_known: Vec<bool>,
+    /// Per unit: the sighting held before this turn's first look, from
+    /// which a unit is seen to have moved (the same at every look of the
+    /// turn, so a second look at the same world sees the same).
+    before: Vec<Option<Sighting>>,
     /// Per unit: the first sighting that ever reached the commander (for
     /// the reveal: what he believed of it first).
     pub first: Vec<Option<Sighting>>,
@@ -385,6 +394,8 @@ impl Picture {
             falls_heard: Vec::new(),
             falls_told: Vec::new(),
             fell: Vec::new(),
+            falls_known: Vec::new(),
+            before: vec![None; n],
             first: vec![None; n],
             watched: vec![None; n],
             seen_lost: vec![0; n],
@@ -394,7 +405,8 @@ impl Picture {
 
     /// Brings the picture up to date with the world as it is now: what is
     /// seen, what riders bring in, what has aged. Calling it again in the
-    /// same turn (after a choice) looks again without doubling reports.
+    /// same turn (after a choice) looks again without doubling reports, and
+    /// at a world unchanged since the last look changes nothing.
     pub fn look(
         &mut self,
         scene: &Scene,
@@ -413,9 +425,13 @@ impl Picture {
         self.at = chief.map(|c| c.zone).filter(|&z| z < field.zones.len());
         self.fallen = chief.is_some_and(|c| !c.standing());
         let survey = Survey::new(field, world, self.side, self.at);
+        if turn != self.turn {
+            self.before.clone_from(&self.enemy);
+        }
         self.hear_chiefs(&survey, turn, commander);
         self.hear_own(&survey, turn);
         let best = self.soonest_words(&survey);
+        self.see_falls(world);
         // Reports made this turn replace those made earlier this same turn.
         self.pending.retain(|(_, _, s)| s.turn != turn);
         self.sight_enemy(&survey, &best, seed, n_units);
@@ -423,6 +439,37 @@ impl Picture {
         self.lose_track(&survey, turn);
         self.note_cries(field, world);
         self.turn = turn;
+    }
+
+    /// Whether a rider's word of own unit `idx` as `record` is at `turn`
+    /// would be newer than the word held of it: none held, or one of an
+    /// earlier turn, or a text's of this turn that it has changed since.
+    /// (A rider's word of the same turn as one held otherwise would be
+    /// dropped when it came: none is sent, so a look again sends none.)
+    fn new_word(&self, idx: usize, turn: u32, record: &UnitRecord) -> bool {
+        self.own[idx].as_ref().is_none_or(|w| {
+            w.turn < turn || (self.units_told.contains(&idx) && w.record != *record)
+        })
+    }
+
+    /// The other side's commanders fallen where the side looks now: their
+    /// fall is known from then on.
+    fn see_falls(&mut self, world: &WorldState) {
+        for (idx, chief) in world.commanders.iter().enumerate() {
+            if chief.side != self.side
+                && chief.fallen.is_some()
+                && self.watches(chief.zone)
+                && let Some(known) = self.falls_known.get_mut(idx)
+            {
+                *known = true;
+            }
+        }
+    }
+
+    /// Whether the fall of the other side's commander `idx` is known to
+    /// the side: seen where he fell, or told by a text.
+    pub fn fall_known(&self, idx: usize) -> bool {
+        self.falls_known.get(idx).copied().unwrap_or(false)
     }
 
     /// Own units: exact where the commander sees them (his own zone, or
@@ -458,9 +505,6 @@ impl Picture {
             let soon = match self.at {
                 _ if !present => Some(0),
                 None => Some(0),
-                // A text told this turn was the word of it: what the
-                // story did to it since is part of that word.
-                _ if self.units_told.contains(&idx) => Some(0),
                 Some(at) if zone == at || survey.sight(at, zone).is_some() => Some(0),
                 Some(_) => survey.delay(zone, record.morale.state),
             };
@@ -480,8 +524,12 @@ impl Picture {
             }
             match soon {
                 Some(0) => self.put(idx, word(), last_look, &mut replaced),
-                Some(d) => self.own_pending.push((turn + d, idx, word())),
-                None => {}
+                // A rider is sent with word newer than his: of a later turn,
+                // or of what changed after a text's word of this one.
+                Some(d) if self.new_word(idx, turn, record) => {
+                    self.own_pending.push((turn + d, idx, word()));
+                }
+                _ => {}
             }
         }
         // Riders come in, in the order they are kept in: each word noted
@@ -491,8 +539,15 @@ impl Picture {
             .extract_if(.., |(at, _, _)| *at <= turn)
             .collect();
         for (_, idx, word) in arrived {
-            if self.own[idx].as_ref().is_some_and(|w| w.turn < word.turn) {
+            let Some(held) = self.own[idx].as_ref() else {
+                continue;
+            };
+            if held.turn < word.turn {
                 self.put(idx, word, last_look, &mut replaced);
+            } else if held.turn == word.turn && held.record != word.record {
+                // What changed after a text's word of its turn: told as
+                // new against that word.
+                self.put(idx, word, u32::MAX, &mut replaced);
             }
         }
         self.own_pending
@@ -539,6 +594,7 @@ impl Picture {
         if self.chiefs.len() != n {
             self.chiefs = vec![None; n];
             self.fell = vec![None; n];
+            self.falls_known = vec![false; n];
             self.chiefs_pending.clear();
         }
         self.chiefs_pending.retain(|(_, _, word)| word.turn != turn);
@@ -564,10 +620,13 @@ impl Picture {
                 self.chiefs[idx] = Some(word);
                 continue;
             }
+            // A rider is sent with word of a later turn than his (one of
+            // the same turn would be dropped when it came).
+            let newer = self.chiefs[idx].as_ref().is_none_or(|w| w.turn < turn);
             match soon {
                 Some(0) => self.put_chief(idx, word, turn),
-                Some(d) => self.chiefs_pending.push((turn + d, idx, word)),
-                None => {}
+                Some(d) if newer => self.chiefs_pending.push((turn + d, idx, word)),
+                _ => {}
             }
         }
         let mut k = 0;
@@ -600,7 +659,13 @@ impl Picture {
         if !self.falls_told.contains(&idx) {
             self.falls_told.push(idx);
         }
-        if chief.side != self.side || idx >= self.chiefs.len() {
+        if chief.side != self.side {
+            if let Some(known) = self.falls_known.get_mut(idx) {
+                *known = true;
+            }
+            return;
+        }
+        if idx >= self.chiefs.len() {
             return;
         }
         self.chiefs[idx] = Some(ChiefWord {
@@ -628,7 +693,11 @@ impl Picture {
         }
         let turn = world.turn;
         let again = self.word_again.iter().any(|(u, _)| *u == idx);
-        let current = self.own[idx].as_ref().is_some_and(|w| w.turn >= turn);
+        let current = self.own[idx].as_ref().is_some_and(|w| {
+            // Told again after a change since the text: word of it as it
+            // is now.
+            w.turn >= turn && !(self.units_told.contains(&idx) && w.record != *record)
+        });
         if current && !again {
             return;
         }
@@ -641,6 +710,27 @@ impl Picture {
         self.by_rider.retain(|&u| u != idx);
         if !self.units_told.contains(&idx) {
             self.units_told.push(idx);
+        }
+    }
+
+    /// The effects of the item whose text was the word of own unit `idx`
+    /// (`hear_unit`) are done: what they did to it the text tells (an
+    /// event's text tells what the event does), so its word is the unit as
+    /// they leave it. Nothing for a unit no text told of this turn.
+    pub fn hear_effects(&mut self, field: &Field, world: &WorldState, idx: usize) {
+        let turn = world.turn;
+        let (Some(record), Some(info)) = (world.units.get(idx), field.units.get(idx)) else {
+            return;
+        };
+        if record.side(info) != self.side || !self.units_told.contains(&idx) {
+            return;
+        }
+        if let Some(word) = self.own.get_mut(idx).and_then(Option::as_mut)
+            && word.turn == turn
+        {
+            word.record.clone_from(record);
+            self.own_pending
+                .retain(|(_, u, w)| !(*u == idx && w.turn == turn));
         }
     }
 
@@ -787,6 +877,9 @@ impl Picture {
                 continue;
             }
             let previous = self.enemy[idx];
+            // Elsewhere when last seen before this turn, or at an earlier
+            // look this turn.
+            let moved = |p: Option<Sighting>| p.is_some_and(|p| p.zone != zone && !p.lost);
             let bearing = if gone {
                 Bearing::Broken
             } else {
@@ -794,7 +887,9 @@ impl Picture {
                     MoraleState::Routing => Bearing::Running,
                     MoraleState::Wavering if clarity <= Clarity::Near => Bearing::Shaken,
                     _ if survey.ours(zone) => Bearing::Fighting,
-                    _ if previous.is_some_and(|p| p.zone != zone && !p.lost) => Bearing::Moving,
+                    _ if moved(self.before[idx]) || moved(previous.filter(|p| p.turn == turn)) => {
+                        Bearing::Moving
+                    }
                     _ => Bearing::Standing,
                 }
             };
@@ -990,6 +1085,16 @@ impl Picture {
         );
     }
 
+    /// Whether the word of own unit `idx` is read as it is now: word of
+    /// this turn, not a text's (which is of it as it was when told).
+    pub fn word_is_now(&self, idx: usize) -> bool {
+        self.own
+            .get(idx)
+            .and_then(Option::as_ref)
+            .is_some_and(|w| w.turn == self.turn)
+            && !self.units_told.contains(&idx)
+    }
+
     /// Whether the unit is seen (or reported) as it is this very turn: not
     /// only felt in the smoke.
     pub fn seen_now(&self, unit: usize) -> bool {
@@ -1167,7 +1272,8 @@ impl Known {
             .map(|(r, info)| r.side(info))
             .collect::<Vec<_>>();
         // Own commanders as last heard of; the other side's when seen now,
-        // or fallen (a fall seen is told, and known from then on).
+        // or fallen where the side saw it or a text told it (known from
+        // then on).
         let commanders = world
             .commanders
             .iter()
@@ -1177,13 +1283,13 @@ impl Known {
                     let word = picture.chiefs.get(idx).and_then(Option::as_ref);
                     return Some(word.map_or_else(|| c.clone(), |w| w.state.clone()));
                 }
-                let shown =
-                    c.fallen.is_some() || picture.seen_now.get(c.zone).copied().unwrap_or(false);
+                let shown = (c.fallen.is_some() && picture.fall_known(idx))
+                    || picture.seen_now.get(c.zone).copied().unwrap_or(false);
                 shown.then(|| c.clone())
             })
             .collect();
-        // Own units with word of this turn read as they are now (an order
-        // given since the picture's last look shows at once).
+        // Own units whose word is now read as they are now (an order given
+        // since the picture's last look shows at once).
         let own = picture
             .own
             .iter()
@@ -1191,7 +1297,7 @@ impl Known {
             .map(|(idx, word)| {
                 let word = word.as_ref()?;
                 let record = match world.units.get(idx) {
-                    Some(now) if word.turn == picture.turn => now.clone(),
+                    Some(now) if picture.word_is_now(idx) => now.clone(),
                     _ => word.record.clone(),
                 };
                 Some(OwnWord {
@@ -1457,14 +1563,16 @@ mod tests {
     type Said = (u32, MoraleState);
 
     /// Turns 1 to 4 of Zhang's picture of the foot: it wavers at turn 2,
-    /// and the story then makes it `then` (the event's effect); at turn 3
-    /// it is `later`. A text told at each of the turns `told` (after the
-    /// turn's look) says what state it is in. Per turn, the word of it
-    /// (turn, state) and whether it is among `units_told`; and the turn-4
-    /// word come again, as (turn, state) of the word before it.
+    /// and the story then makes it `then` — by the effect of the item
+    /// whose text told of it if `own`, else by a later one (a choice's);
+    /// at turn 3 it is `later`. A text told at each of the turns `told`
+    /// (after the turn's look) says what state it is in. Per turn, the word
+    /// of it (turn, state) and whether it is among `units_told`; and the
+    /// turn-4 word come again, as (turn, state) of the word before it.
     fn unit_turns(
         told: &[u32],
         then: MoraleState,
+        own: bool,
         later: MoraleState,
     ) -> (Vec<(u32, MoraleState, bool)>, Vec<Said>) {
         let (scene, field, mut world) = cut_off();
@@ -1484,6 +1592,9 @@ mod tests {
             }
             if turn == 2 {
                 world.units[0].morale.state = then;
+                if own {
+                    picture.hear_effects(&field, &world, 0);
+                }
                 // The look after the turn's events, as the game makes it.
                 picture.look(&scene, &field, &world, 7, Some(0));
             }
@@ -1507,7 +1618,7 @@ mod tests {
         use MoraleState::{Steady, Surrendered, Wavering};
         // Untold, its surrender comes at turn 4 as word at last, against
         // the word of turn 1.
-        let (seen, again) = unit_turns(&[], Surrendered, Surrendered);
+        let (seen, again) = unit_turns(&[], Surrendered, false, Surrendered);
         assert_eq!(
             seen,
             [
@@ -1519,10 +1630,11 @@ mod tests {
             "{seen:?}"
         );
         assert_eq!(again, [(1, Steady)]);
-        // Told at turn 2 (wavering), then the event's effect surrenders it:
-        // known at once as the story leaves it, and the word at turn 4 is
-        // set against that, which it does not change: nothing to tell.
-        let (seen, again) = unit_turns(&[2], Surrendered, Surrendered);
+        // Told at turn 2 (wavering), then the text's own event surrenders
+        // it: the text tells what its event does, so it is known at once as
+        // the event leaves it, and the word at turn 4 is set against that,
+        // which it does not change: nothing to tell.
+        let (seen, again) = unit_turns(&[2], Surrendered, true, Surrendered);
         assert_eq!(
             seen,
             [
@@ -1534,17 +1646,173 @@ mod tests {
             "{seen:?}"
         );
         assert_eq!(again, [(2, Surrendered)]);
+        // Told at turn 2 (wavering), then something after the text's item
+        // surrenders it (a choice's effect): the text is the word of it as
+        // it was told, and the surrender, out of his sight, is not known
+        // until word of it comes at last at turn 4.
+        let (seen, again) = unit_turns(&[2], Surrendered, false, Surrendered);
+        assert_eq!(
+            seen,
+            [
+                (1, Steady, false),
+                (2, Wavering, true),
+                (2, Wavering, false),
+                (4, Surrendered, false)
+            ],
+            "{seen:?}"
+        );
+        assert_eq!(again, [(2, Wavering)]);
         // Told it wavers, it surrenders at turn 3: the word at turn 4 tells
         // that change.
-        let (seen, again) = unit_turns(&[2], Wavering, Surrendered);
+        let (seen, again) = unit_turns(&[2], Wavering, false, Surrendered);
         assert_eq!(seen[1], (2, Wavering, true), "{seen:?}");
         assert_eq!(seen[3], (4, Surrendered, false), "{seen:?}");
         assert_eq!(again, [(2, Wavering)]);
         // Word at last that comes the turn a text tells of it: the text is
         // the word, told alone.
-        let (seen, again) = unit_turns(&[4], Surrendered, Surrendered);
+        let (seen, again) = unit_turns(&[4], Surrendered, false, Surrendered);
         assert_eq!(seen[3], (4, Surrendered, true), "{seen:?}");
         assert_eq!(again, []);
+    }
+
+    /// Brings Zhang's picture to the next turn, and returns whether a
+    /// second look at the same world changed it.
+    fn look_twice(scene: &Scene, field: &Field, world: &WorldState, picture: &mut Picture) -> bool {
+        picture.look(scene, field, world, 7, Some(0));
+        let once = picture.clone();
+        picture.look(scene, field, world, 7, Some(0));
+        *picture != once
+    }
+
+    #[test]
+    fn a_change_after_a_texts_word_comes_as_a_rider_brings_it() {
+        // The foot at the ford, blind with smoke: a rider two turns away.
+        let (scene, field, mut world) = cut_off();
+        world.units[0].location = crate::sim::components::Location::new(1, true);
+        world.vision.blind = vec![false, true, false, false];
+        let mut picture = Picture::new(&scene, 0);
+        world.turn = 1;
+        assert!(!look_twice(&scene, &field, &world, &mut picture));
+        // Turn 2: it wavers; a text says so (the word of it now), then a
+        // choice's effect costs it 500 men.
+        world.turn = 2;
+        world.units[0].morale.state = MoraleState::Wavering;
+        assert!(!look_twice(&scene, &field, &world, &mut picture));
+        picture.hear_unit(&field, &world, 0);
+        let told = world.units[0].clone();
+        world.units[0].men -= 500;
+        assert!(!look_twice(&scene, &field, &world, &mut picture));
+        // He knows it as the text told it, in the picture and in the view.
+        let word = picture.own[0].clone().expect("word of it");
+        assert_eq!((word.turn, &word.record), (2, &told));
+        let known = Known::of(&field, &world, &Arc::new(picture.clone()));
+        assert_eq!(known.own_unit(0).map(|r| r.men), Some(told.men));
+        assert!(!known.heard_now(0));
+        // A rider is on his way with it as it is now.
+        let due = (picture.own_pending.iter())
+            .find(|(_, u, w)| *u == 0 && w.turn == 2)
+            .map(|(at, _, w)| (*at, w.record.men));
+        let Some((due, men)) = due else {
+            panic!("no rider: {:?}", picture.own_pending)
+        };
+        assert_eq!(men, told.men - 500);
+        assert!(due > 3, "{due}");
+        // Till he comes, nothing; then he is told as a rider's report set
+        // against the text's word.
+        for turn in 3..due {
+            world.turn = turn;
+            assert!(!look_twice(&scene, &field, &world, &mut picture));
+            let word = picture.own[0].as_ref().map(|w| (w.turn, w.record.men));
+            assert_eq!(word, Some((2, told.men)), "turn {turn}");
+            assert_eq!(picture.word_again, [], "turn {turn}");
+        }
+        world.turn = due;
+        assert!(!look_twice(&scene, &field, &world, &mut picture));
+        let word = picture.own[0].clone().expect("word of it");
+        assert_eq!((word.turn, word.record.men), (2, told.men - 500));
+        assert_eq!(picture.by_rider, vec![0]);
+        assert_eq!(
+            picture.word_again,
+            vec![(
+                0,
+                OwnWord {
+                    turn: 2,
+                    record: told
+                }
+            )]
+        );
+    }
+
+    #[test]
+    fn a_text_told_again_after_a_change_is_word_of_it_as_it_is_then() {
+        let (scene, field, mut world) = cut_off();
+        let mut picture = Picture::new(&scene, 0);
+        world.turn = 1;
+        picture.look(&scene, &field, &world, 7, Some(0));
+        world.turn = 2;
+        world.units[0].morale.state = MoraleState::Wavering;
+        picture.look(&scene, &field, &world, 7, Some(0));
+        picture.hear_unit(&field, &world, 0);
+        world.units[0].morale.state = MoraleState::Routing;
+        picture.look(&scene, &field, &world, 7, Some(0));
+        let state = |p: &Picture| p.own[0].as_ref().map(|w| w.record.morale.state);
+        assert_eq!(state(&picture), Some(MoraleState::Wavering));
+        picture.hear_unit(&field, &world, 0);
+        assert_eq!(state(&picture), Some(MoraleState::Routing));
+        assert_eq!(picture.units_told, vec![0]);
+    }
+
+    #[test]
+    fn an_enemy_seen_moving_is_moving_at_every_look_of_the_turn() {
+        let (scene, field, mut world) = cut_off();
+        let mut picture = Picture::new(&scene, 0);
+        // The banner at the ford, in Zhang's sight; then on the south bank.
+        world.vision.blind = vec![false; 4];
+        world.units[1].location = crate::sim::components::Location::new(1, true);
+        world.turn = 1;
+        assert!(!look_twice(&scene, &field, &world, &mut picture));
+        world.turn = 2;
+        world.units[1].location = crate::sim::components::Location::new(0, true);
+        world.units[0].location = crate::sim::components::Location::new(1, true);
+        assert!(!look_twice(&scene, &field, &world, &mut picture));
+        assert_eq!(
+            picture.sighting(1).map(|s| (s.zone, s.bearing)),
+            Some((0, Bearing::Moving))
+        );
+    }
+
+    #[test]
+    fn the_enemys_fallen_commander_is_known_only_once_his_fall_is_seen_or_told() {
+        // The Khan falls in his tent, two zones beyond Zhang's sight.
+        let (scene, field, mut world) = two_chiefs();
+        world.vision.blind = vec![false; 4];
+        world.commanders[1].fallen = Some(Fate::Killed);
+        let mut picture = Picture::new(&scene, 0);
+        world.turn = 1;
+        assert!(!look_twice(&scene, &field, &world, &mut picture));
+        let khan = |p: &Picture, w: &WorldState| {
+            Known::of(&field, w, &Arc::new(p.clone())).commanders[1].is_some()
+        };
+        assert!(!khan(&picture, &world), "a fall nobody saw");
+        // Zhang rides up to the north bank and sees the tent: known from
+        // then on, back on the south bank too.
+        world.turn = 2;
+        world.commanders[0].zone = 2;
+        assert!(!look_twice(&scene, &field, &world, &mut picture));
+        assert!(khan(&picture, &world));
+        world.turn = 3;
+        world.commanders[0].zone = 0;
+        assert!(!look_twice(&scene, &field, &world, &mut picture));
+        assert!(khan(&picture, &world));
+        // Or a text tells it, unseen.
+        let mut told = Picture::new(&scene, 0);
+        world.turn = 1;
+        told.look(&scene, &field, &world, 7, Some(0));
+        assert!(!khan(&told, &world));
+        told.hear_fall(&world, 1);
+        assert!(khan(&told, &world));
+        told.look(&scene, &field, &world, 7, Some(0));
+        assert!(khan(&told, &world));
     }
 
     #[test]

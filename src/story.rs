@@ -102,6 +102,10 @@ pub struct Game {
     /// Text being told is after-action (an ending's history): its
     /// placeholders tell the truth.
     truth_told: bool,
+    /// Own units whose word the text of the item being told brought
+    /// (`Picture::units_told`): what the item's effects do to them is told
+    /// by that text, and is part of its word (`Game::tell_effects_done`).
+    told_units: Vec<usize>,
     /// What the telling showed, for the scene checker: None unless asked.
     audit: Option<Box<Audit>>,
 }
@@ -278,6 +282,7 @@ impl Game {
             picture: Arc::default(),
             known: None,
             truth_told: false,
+            told_units: Vec::new(),
             audit: audit.then(Box::default),
             scene,
         };
@@ -601,16 +606,28 @@ impl Game {
         let world = self.battle.view();
         let over = self.is_over();
         self.known = None;
+        // A text told outside an item with effects is the word of its units
+        // as they were when told.
+        self.told_units.clear();
+        let (scene, field, seed) = (&self.scene, self.battle.field(), self.seed);
+        let look = |picture: &mut Picture| {
+            picture.look(scene, field, &world, seed, commander);
+            if over {
+                picture.muster(field, &world);
+            }
+        };
         let picture = Arc::make_mut(&mut self.picture);
-        picture.look(
-            &self.scene,
-            self.battle.field(),
-            &world,
-            self.seed,
-            commander,
-        );
-        if over {
-            picture.muster(self.battle.field(), &world);
+        look(picture);
+        // A second look at the same world learns nothing (checked in debug
+        // builds): what the first could not see, the second cannot either.
+        #[cfg(debug_assertions)]
+        {
+            let mut again = Picture::clone(picture);
+            look(&mut again);
+            assert!(
+                again == *picture,
+                "a second look at the same world changed the picture"
+            );
         }
     }
 
@@ -727,6 +744,7 @@ impl Game {
         for (effect, act) in prelude.effects.iter().zip(&resolved.effects) {
             self.apply(effect, act, Voice::Event, "prelude", out);
         }
+        self.tell_effects_done();
     }
 
     /// Notes the turn of what happened since the last turn began, for the
@@ -851,6 +869,7 @@ impl Game {
         for (effect, act) in option.effects.iter().zip(&r_option.effects) {
             self.apply(effect, act, voice, &from, out);
         }
+        self.tell_effects_done();
     }
 
     /// Applies an effect: `effect` as the file says it (its texts), `act`
@@ -1201,6 +1220,52 @@ mod tests {
         let hits = (0..60).filter(|seed| lucky_after_one_turn(*seed)).count();
         assert!((15..=45).contains(&hits), "about half of 60 seeds: {hits}");
         assert!((0..20).all(|seed| lucky_after_one_turn(seed) == lucky_after_one_turn(seed)));
+    }
+
+    /// The small battle with the Ming foot cut off in the Khan's tent, and
+    /// at turn 1 an event whose text says `claim` of it (its effects `own`),
+    /// then one without text (effects `later`): the word Zhang has of the
+    /// foot after turn 1, as (its turn, its men), with the foot's men now.
+    fn told_of(claim: &str, own: &str, later: &str) -> ((u32, u32), u32) {
+        let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.units[0].zone = "tent".into();
+            for event in [
+                format!(
+                    r#"(id: "told", when: Turn(AtLeast(1)), effects: [{own}],
+                        text: Some([(text: "Word of the foot.", claims: [{claim}])]))"#
+                ),
+                format!(r#"(id: "later", when: Happened("told"), effects: [{later}])"#),
+            ] {
+                raw.events.push(ron::from_str(&event).expect("an event"));
+            }
+            raw
+        }));
+        let (mut game, _) = Game::new(scene, "zhang", 3).expect("game");
+        game.next().expect("a turn");
+        let word = game.picture().own[0].as_ref().expect("word of the foot");
+        let word = (word.turn, word.record.men);
+        (word, game.world().units[0].men)
+    }
+
+    #[test]
+    fn a_texts_word_is_of_a_unit_as_its_event_leaves_it_and_a_claimed_all_is_word() {
+        let holds = r#"UnitState(unit: "ming-foot", is: [Steady, Wavering, Routing, Rallied])"#;
+        let cut = |share: f64| format!(r#"Casualties(target: Unit("ming-foot"), share: {share})"#);
+        // The text's own event costs the foot a tenth: the text tells it.
+        let (word, men) = told_of(holds, &cut(0.1), r#"SetFlag("quiet")"#);
+        assert_eq!(word, (1, men));
+        // A later event costs it half again: no word of that reaches Zhang.
+        let (word, now) = told_of(holds, &cut(0.1), &cut(0.5));
+        assert_eq!(word, (1, men));
+        assert!(now < men, "{now} {men}");
+        // A claimed All of claims says each: the same word.
+        let all = format!("All([{holds}, Turn(AtLeast(1))])");
+        assert_eq!(told_of(&all, &cut(0.1), &cut(0.5)).0, (1, men));
+        // An Any says none of them for certain: the foot's word stays the
+        // opening's.
+        let any = format!("Any([{holds}, Turn(AtLeast(1))])");
+        let (word, _) = told_of(&any, &cut(0.1), &cut(0.5));
+        assert_eq!(word.0, 0, "{word:?}");
     }
 
     #[test]

@@ -87,6 +87,7 @@ impl Game {
                 for (effect, act) in event.effects.iter().zip(&r_event.effects) {
                     self.apply(effect, act, voice, &event.id, out);
                 }
+                self.tell_effects_done();
                 fired = true;
             }
             let mut from = ending_slots.start;

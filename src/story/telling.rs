@@ -83,9 +83,12 @@ impl Game {
     pub fn tell_intro(&mut self) -> Option<Told> {
         let scene = Arc::clone(&self.scene);
         let intro = &scene.meta().intro;
-        self.tell_variants(intro, &scene.resolved().intro, "intro", |k| {
+        let told = self.tell_variants(intro, &scene.resolved().intro, "intro", |k| {
             text_id("meta", "intro", intro, k)
-        })
+        });
+        // No effects follow: the word is of the units as they were told.
+        self.told_units.clear();
+        told
     }
 
     /// Tells story text by the prose's variants, their conditions resolved. `id`
@@ -155,14 +158,21 @@ impl Game {
     /// commander has fallen (a `Fallen` that holds) is the word of his fall
     /// (`Picture::hear_fall`); one that says an own unit's state (a
     /// `UnitState` or `UnitMorale` that holds) the word of that unit
-    /// (`Picture::hear_unit`). An ending's history tells nobody anything.
+    /// (`Picture::hear_unit`). A claim `All` of claims says each of them
+    /// (each is word if it holds); `Any` and `Not` say none for certain.
+    /// An ending's history tells nobody anything.
     fn hear_claims(&mut self, claims: &[Cond]) {
         if self.truth_told {
             return;
         }
         self.battle.refresh_facts();
         let world = self.battle.view();
-        for claim in claims {
+        let mut said: Vec<&Cond> = claims.iter().rev().collect();
+        while let Some(claim) = said.pop() {
+            if let Cond::All(each) = claim {
+                said.extend(each.iter().rev());
+                continue;
+            }
             if let Cond::Fallen(commander) = claim
                 && world
                     .commanders
@@ -178,6 +188,11 @@ impl Game {
             {
                 self.known = None;
                 Arc::make_mut(&mut self.picture).hear_unit(self.battle.field(), &world, unit.idx());
+                if self.picture.units_told.contains(&unit.idx())
+                    && !self.told_units.contains(&unit.idx())
+                {
+                    self.told_units.push(unit.idx());
+                }
             }
             if let Cond::UnitIn { unit, zone } = claim
                 && world
@@ -193,6 +208,23 @@ impl Game {
                     unit.idx(),
                 );
             }
+        }
+    }
+
+    /// The effects of an item whose text told of own units are done: what
+    /// they did to those units is what the text tells of them, part of its
+    /// word (`Picture::hear_effects`). What changes after (another item's
+    /// effects, a choice's) reaches the commander as any word does.
+    pub(super) fn tell_effects_done(&mut self) {
+        if self.told_units.is_empty() {
+            return;
+        }
+        let world = self.battle.view();
+        let units = std::mem::take(&mut self.told_units);
+        self.known = None;
+        let picture = Arc::make_mut(&mut self.picture);
+        for unit in units {
+            picture.hear_effects(self.battle.field(), &world, unit);
         }
     }
 
@@ -263,7 +295,7 @@ impl Game {
             .collect();
         let n = holding.len();
         let turn = facts.turn as usize;
-        (0..n)
+        let lines = (0..n)
             .map(|k| holding[(turn + k) % n])
             .filter_map(|i| {
                 let line = scene.atmosphere().get(i)?;
@@ -293,7 +325,9 @@ impl Game {
                 })
                 .map(|t| (i, t))
             })
-            .collect()
+            .collect();
+        self.told_units.clear();
+        lines
     }
 
     /// The situation of the pending turning point, told now.
@@ -319,9 +353,11 @@ impl Game {
                 }
             }
         }
-        self.tell_variants(&tp.situation, &r_tp.situation, &tp.id, |k| {
+        let told = self.tell_variants(&tp.situation, &r_tp.situation, &tp.id, |k| {
             text_id(&tp.id, "situation", &tp.situation, k)
-        })
+        });
+        self.told_units.clear();
+        told
     }
 
     /// What `slot` holds now, told as the played side knows it (the truth

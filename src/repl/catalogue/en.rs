@@ -28,6 +28,7 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
         Ui::HistoryChoice => "as in history",
         Ui::Men => "men",
         Ui::NoWhy => "Nothing moved your units' morale last turn.",
+        Ui::WhyToldOnly => "known only from what you were told; what moved it, nobody can say",
         Ui::NoLog => "Nothing has been decided yet.",
         Ui::Seed => "seed",
         Ui::UnknownNumber => "an unknown number of",

@@ -98,6 +98,9 @@ phrases! {
         HistoryChoice,
         Men,
         NoWhy,
+        /// In `why`, of a unit whose word came from a text alone: the text
+        /// said how it stands, not what moved it.
+        WhyToldOnly,
         NoLog,
         Seed,
         /// A number nobody knows, in story text.

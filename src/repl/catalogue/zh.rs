@@ -32,6 +32,7 @@ pub(super) fn ui(phrase: Ui) -> &'static str {
         Ui::HistoryChoice => "史实之选",
         Ui::Men => "人",
         Ui::NoWhy => "上一回合各部士气并无起落。",
+        Ui::WhyToldOnly => "仅凭所闻得知其状，士气因何起落无从得知",
         Ui::NoLog => "尚无抉择。",
         Ui::Seed => "局号",
         Ui::UnknownNumber => "不知多少",

@@ -814,6 +814,53 @@ mod tests {
         }
     }
 
+    /// `why` tells what moved a unit heard of as things happen; of one
+    /// whose word a text alone brought, only that: the causes are the
+    /// truth's, which the text did not say.
+    #[test]
+    fn why_tells_no_causes_of_a_unit_known_by_a_text_alone() {
+        use crate::sim::components::{Location, Modifier};
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 7);
+        let field = battle.field().clone();
+        let mut world = battle.state();
+        // The foot in the Khan's tent, cut off from Zhang, wavers from its
+        // losses at turn 2.
+        world.units[0].location = Location::new(3, true);
+        world.vision.blind = vec![false; 4];
+        let mut picture = crate::picture::Picture::new(&scene, 0);
+        world.turn = 1;
+        picture.look(&scene, &field, &world, 7, Some(0));
+        world.turn = 2;
+        world.units[0].morale.state = MoraleState::Wavering;
+        (world.units[0].morale).set_last(&[(Modifier::Casualties, -12.0)]);
+        picture.look(&scene, &field, &world, 7, Some(0));
+        let why = |picture: &crate::picture::Picture, locale: Locale| {
+            let known = Known::of(&field, &world, &std::sync::Arc::new(picture.clone()));
+            view_of(&scene, &field, &known, locale, 80).why()
+        };
+        for locale in [Locale::En, Locale::ZhHans] {
+            let cause = catalogue::modifier_name(locale, Modifier::Casualties);
+            // No word of it: nothing.
+            assert_eq!(why(&picture, locale), ui(locale, Ui::NoWhy));
+            // A text says it wavers: that it is known by the text, no cause.
+            let mut told = picture.clone();
+            told.hear_unit(&field, &world, 0);
+            let said = why(&told, locale);
+            assert!(said.contains(ui(locale, Ui::WhyToldOnly)), "{said}");
+            assert!(!said.contains(cause), "{said}");
+            // In his sight, what moved it is told.
+            let mut seen = picture.clone();
+            let mut near = world.clone();
+            near.units[0].location = Location::new(1, true);
+            seen.look(&scene, &field, &near, 7, Some(0));
+            let known = Known::of(&field, &near, &std::sync::Arc::new(seen));
+            let said = view_of(&scene, &field, &known, locale, 80).why();
+            assert!(said.contains(cause), "{said}");
+            assert!(!said.contains(ui(locale, Ui::WhyToldOnly)), "{said}");
+        }
+    }
+
     /// A commander's name is painted in his side's colour as a unit's is,
     /// and marked without colour, so wrapping never splits it: a Chinese
     /// fall line at any width keeps 「张三丰」 on one line.

@@ -324,15 +324,30 @@ impl View<'_> {
         capitalize(&text)
     }
 
-    /// `why`: what moved each of the player's units' morale last turn.
+    /// `why`: what moved each of the player's units' morale last turn, of
+    /// those whose word of this turn came as things happened. Of one whose
+    /// word a text alone brought, only that: the text said how it stands,
+    /// not why.
     pub fn why(&self) -> String {
         let mut lines = Vec::new();
         for (idx, word) in self.known.own.iter().enumerate() {
-            let Some(word) = word.as_ref().filter(|w| w.turn == self.known.turn) else {
+            if self.unit_side(idx) != self.side {
+                continue;
+            }
+            if word.is_some() && self.known.picture.units_told.contains(&idx) {
+                lines.push(format!(
+                    "{}{}{}",
+                    capitalize(&self.unit_name(idx)),
+                    ui(self.locale, Ui::Colon),
+                    ui(self.locale, Ui::WhyToldOnly)
+                ));
+                continue;
+            }
+            let Some(word) = word.as_ref().filter(|_| self.known.heard_now(idx)) else {
                 continue;
             };
             let unit = &word.record;
-            if self.unit_side(idx) != self.side || unit.morale.last().is_empty() {
+            if unit.morale.last().is_empty() {
                 continue;
             }
             // One term per cause (a turn of several quarter-hours notes a
