@@ -1269,6 +1269,32 @@ mod tests {
     }
 
     #[test]
+    fn an_atmosphere_line_is_word_only_when_it_is_told() {
+        // The foot out of Zhang's reach; the one line of atmosphere says how
+        // it stands.
+        let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {
+            raw.units[0].zone = "tent".into();
+            raw.atmosphere = vec![
+                ron::from_str(
+                    r#"(when: Always, text: "The foot holds.",
+                        claims: [UnitState(unit: "ming-foot", is: [Steady, Wavering, Routing, Rallied])])"#,
+                )
+                .expect("a line"),
+            ];
+            raw
+        }));
+        for told in [false, true] {
+            let (mut game, _) = Game::new(Arc::clone(&scene), "zhang", 3).expect("game");
+            game.next().expect("a turn");
+            // Resting (not fresh), it is not told, and brings no word.
+            let line = game.atmosphere_line(|_| told);
+            assert_eq!(line.map(|(i, _)| i), told.then_some(0));
+            let word = game.picture().own[0].as_ref().expect("word of the foot");
+            assert_eq!(word.turn, u32::from(told), "told: {told}");
+        }
+    }
+
+    #[test]
     fn an_events_cry_is_heard_near_it_unless_its_text_told_it() {
         let cries = |text: Option<&str>, zone: &str| {
             let scene = Arc::new(crate::sim::testing::small_scene(|mut raw| {

@@ -510,12 +510,11 @@ impl<'a> Session<'a> {
     /// world as it stands: one not told in the last few turns, or none (the
     /// same line every quarter hour reads like a log).
     fn fresh_atmosphere(&mut self, turn: u32) -> Option<(usize, String)> {
-        let fresh = self.game.atmosphere().into_iter().find(|(i, _)| {
-            self.atmosphere_told
-                .get(i)
+        let told = &self.atmosphere_told;
+        let (i, line) = self.game.atmosphere_line(|i| {
+            told.get(&i)
                 .is_none_or(|told| turn >= told + ATMOSPHERE_REST)
-        });
-        let (i, line) = fresh?;
+        })?;
         Some((i, self.with_view(|v| v.told(&line))))
     }
 

@@ -279,8 +279,32 @@ impl Game {
 
     /// Lines for a quiet turn: the scene's atmosphere variants that hold
     /// now, as (index in the scene's list, text told), starting at a place
-    /// that moves with the turn so consecutive quiet turns vary.
+    /// that moves with the turn so consecutive quiet turns vary. Every one
+    /// is told (its claims heard): for a check of the scene's texts; a
+    /// player is told one, by [`Game::atmosphere_line`].
     pub fn atmosphere(&mut self) -> Vec<(usize, Told)> {
+        let lines = (self.atmosphere_holding().into_iter())
+            .filter_map(|i| self.tell_atmosphere(i).map(|t| (i, t)))
+            .collect();
+        self.told_units.clear();
+        lines
+    }
+
+    /// The one line of atmosphere a player is told: the first of
+    /// [`Game::atmosphere`]'s order that is `fresh` (not told lately) and
+    /// has words. Only it is told: a line the player never reads brings
+    /// the commander no word.
+    pub fn atmosphere_line(&mut self, fresh: impl Fn(usize) -> bool) -> Option<(usize, Told)> {
+        let line = (self.atmosphere_holding().into_iter())
+            .filter(|&i| fresh(i))
+            .find_map(|i| self.tell_atmosphere(i).map(|t| (i, t)));
+        self.told_units.clear();
+        line
+    }
+
+    /// The atmosphere variants that hold now, by index in the scene's list,
+    /// in the turn's order.
+    fn atmosphere_holding(&mut self) -> Vec<usize> {
         let scene = Arc::clone(&self.scene);
         self.battle.refresh_facts();
         let facts = self.battle.facts();
@@ -295,39 +319,34 @@ impl Game {
             .collect();
         let n = holding.len();
         let turn = facts.turn as usize;
-        let lines = (0..n)
-            .map(|k| holding[(turn + k) % n])
-            .filter_map(|i| {
-                let line = scene.atmosphere().get(i)?;
-                let prose = Prose::Variants(vec![crate::scene::Variant {
-                    when: Condition::Always,
-                    text: line.text.clone(),
-                    claims: line.claims.clone(),
-                }]);
-                let variants = Variants {
-                    when: vec![Cond::Always],
-                    claims: vec![
-                        scene
-                            .resolved()
-                            .atmosphere_claims
-                            .get(i)
-                            .cloned()
-                            .unwrap_or_default(),
-                    ],
-                    slots: vec![
-                        (scene.resolved().atmosphere_slots.get(i))
-                            .cloned()
-                            .unwrap_or_default(),
-                    ],
-                };
-                self.tell_variants(&prose, &variants, "atmosphere", |_| {
-                    format!("atmosphere[{i}]")
-                })
-                .map(|t| (i, t))
-            })
-            .collect();
-        self.told_units.clear();
-        lines
+        (0..n).map(|k| holding[(turn + k) % n]).collect()
+    }
+
+    /// Tells atmosphere line `i` (None: it has no words).
+    fn tell_atmosphere(&mut self, i: usize) -> Option<Told> {
+        let scene = Arc::clone(&self.scene);
+        let line = scene.atmosphere().get(i)?;
+        let prose = Prose::Variants(vec![crate::scene::Variant {
+            when: Condition::Always,
+            text: line.text.clone(),
+            claims: line.claims.clone(),
+        }]);
+        let variants = Variants {
+            when: vec![Cond::Always],
+            claims: vec![
+                (scene.resolved().atmosphere_claims.get(i))
+                    .cloned()
+                    .unwrap_or_default(),
+            ],
+            slots: vec![
+                (scene.resolved().atmosphere_slots.get(i))
+                    .cloned()
+                    .unwrap_or_default(),
+            ],
+        };
+        self.tell_variants(&prose, &variants, "atmosphere", |_| {
+            format!("atmosphere[{i}]")
+        })
     }
 
     /// The situation of the pending turning point, told now.
