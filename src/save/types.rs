@@ -1160,14 +1160,7 @@ mod tests {
         let scene = small_scene(|raw| raw);
         let mut battle = crate::sim::Battle::new(&scene, 7);
         let opening = battle.state().units[0].clone();
-        for state in [
-            MoraleState::Steady,
-            MoraleState::Wavering,
-            MoraleState::Routing,
-            MoraleState::Rallied,
-            MoraleState::Surrendered,
-            MoraleState::Shattered,
-        ] {
+        for state in MoraleState::ALL {
             let mut record = opening.clone();
             record.location.set_state(state);
             let saved = SavedUnit::from(&record);

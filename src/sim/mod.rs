@@ -1181,6 +1181,16 @@ impl Pick<'_> {
 }
 
 impl MoraleState {
+    /// Every state, in the order they are declared.
+    pub const ALL: [MoraleState; 6] = [
+        MoraleState::Steady,
+        MoraleState::Wavering,
+        MoraleState::Routing,
+        MoraleState::Rallied,
+        MoraleState::Surrendered,
+        MoraleState::Shattered,
+    ];
+
     /// Still takes orders.
     pub fn obeys(self) -> bool {
         matches!(
