@@ -308,7 +308,8 @@ fn note_oddities(game: &mut Game, at: usize, out: &mut Vec<(String, u32, usize)>
     for (idx, word) in known.own.iter().enumerate() {
         let Some(word) = word else { continue };
         let record = &word.record;
-        if record.location.present && record.men == 0 && record.morale.state.can_fight_or_flee() {
+        if record.location.present && record.men == 0 && record.location.state().can_fight_or_flee()
+        {
             let id = scene.units().get(idx).map_or("?", |u| u.id.as_str());
             out.push((
                 format!("unit `{id}` is shown on the field with no men left"),
@@ -716,7 +717,7 @@ mod tests {
         }
         assert!(game.pending().is_some_and(|tp| tp.id == "later"));
         let foot = scene.unit_idx("ming-foot").expect("the foot");
-        let state = game.world().units[foot].morale.state;
+        let state = game.world().units[foot].location.state();
         assert!(
             !matches!(
                 state,

@@ -258,7 +258,7 @@ impl<'a> Survey<'a> {
         for (record, info) in world.units.iter().zip(&field.units) {
             let s = record.side(info);
             if record.location.present
-                && record.morale.state.can_fight_or_flee()
+                && record.location.state().can_fight_or_flee()
                 && record.location.zone() < n_zones
                 && s < field.n_sides
             {
@@ -506,7 +506,7 @@ impl Picture {
                 _ if !present => Some(0),
                 None => Some(0),
                 Some(at) if zone == at || survey.sight(at, zone).is_some() => Some(0),
-                Some(_) => survey.delay(zone, record.morale.state),
+                Some(_) => survey.delay(zone, record.location.state()),
             };
             // A unit that comes onto the field is heard of (the scene tells
             // its arrival), whether or not riders can reach it after.
@@ -571,7 +571,7 @@ impl Picture {
                         record.location.zone() != at
                             && survey.sight(at, record.location.zone()).is_none()
                             && survey
-                                .delay(record.location.zone(), record.morale.state)
+                                .delay(record.location.zone(), record.location.state())
                                 .is_none()
                     });
                 self.silent[idx] = cut;
@@ -813,10 +813,10 @@ impl Picture {
         for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
             if record.side(info) == side
                 && record.location.present
-                && record.morale.state.can_fight_or_flee()
+                && record.location.state().can_fight_or_flee()
                 && record.location.zone() < n_zones
             {
-                watchers.push((record.location.zone(), record.morale.state, Some(idx)));
+                watchers.push((record.location.zone(), record.location.state(), Some(idx)));
             }
         }
         self.sees.clear();
@@ -866,7 +866,7 @@ impl Picture {
                 continue;
             }
             let zone = record.location.zone();
-            let gone = !record.morale.state.can_fight_or_flee();
+            let gone = !record.location.state().can_fight_or_flee();
             if !record.location.present || zone >= n_zones {
                 continue;
             }
@@ -883,7 +883,7 @@ impl Picture {
             let bearing = if gone {
                 Bearing::Broken
             } else {
-                match record.morale.state {
+                match record.location.state() {
                     MoraleState::Routing => Bearing::Running,
                     MoraleState::Wavering if clarity <= Clarity::Near => Bearing::Shaken,
                     _ if survey.ours(zone) => Bearing::Fighting,
@@ -962,7 +962,7 @@ impl Picture {
             let there = world.units.get(idx).is_some_and(|r| {
                 r.location.present
                     && r.location.zone() == s.zone
-                    && r.morale.state.can_fight_or_flee()
+                    && r.location.state().can_fight_or_flee()
             });
             if !there {
                 s.lost = true;
@@ -1002,10 +1002,10 @@ impl Picture {
                         for (r, info) in world.units.iter().zip(&field.units) {
                             if r.side(info) == side
                                 && r.location.present
-                                && r.morale.state.can_fight_or_flee()
+                                && r.location.state().can_fight_or_flee()
                             {
                                 standing += u64::from(r.men);
-                                if r.morale.state == MoraleState::Routing {
+                                if r.location.state() == MoraleState::Routing {
                                     running += u64::from(r.men);
                                 }
                             }
@@ -1061,11 +1061,11 @@ impl Picture {
         if self.enemy[unit].is_some_and(|s| s.turn >= turn && !s.lost && s.clarity.named()) {
             return;
         }
-        let gone = !record.morale.state.can_fight_or_flee();
+        let gone = !record.location.state().can_fight_or_flee();
         let clarity = Clarity::Near;
         let factor = error(seed, self.side, unit, clarity);
         let estimate = (f64::from(record.men) * factor).round().clamp(1.0, 1e9) as u32;
-        let bearing = match record.morale.state {
+        let bearing = match record.location.state() {
             _ if gone => Bearing::Broken,
             MoraleState::Routing => Bearing::Running,
             _ => Bearing::Standing,
@@ -1356,7 +1356,7 @@ impl Known {
         self.own
             .iter()
             .flatten()
-            .filter(|w| w.record.location.present && w.record.morale.state.can_fight_or_flee())
+            .filter(|w| w.record.location.present && w.record.location.state().can_fight_or_flee())
             .map(|w| w.record.men)
             .sum()
     }
@@ -1369,7 +1369,7 @@ impl Known {
             .filter(|w| {
                 w.record.location.present
                     && w.record.location.zone() == zone
-                    && w.record.morale.state.can_fight_or_flee()
+                    && w.record.location.state().can_fight_or_flee()
             })
             .map(|w| w.record.men)
             .sum()
@@ -1452,12 +1452,12 @@ impl Reveal {
             .map(|(unit, (r, _))| UnitTruth {
                 unit,
                 zone: r.location.zone(),
-                men: if r.morale.state.can_fight_or_flee() {
+                men: if r.location.state().can_fight_or_flee() {
                     r.men
                 } else {
                     0
                 },
-                standing: r.location.present && r.morale.state.can_fight_or_flee(),
+                standing: r.location.present && r.location.state().can_fight_or_flee(),
                 known: picture.sighting(unit).copied(),
             })
             .collect();
@@ -1581,8 +1581,8 @@ mod tests {
         for turn in 1..=4 {
             world.turn = turn;
             match turn {
-                2 => world.units[0].morale.state = MoraleState::Wavering,
-                3 => world.units[0].morale.state = later,
+                2 => world.units[0].location.set_state(MoraleState::Wavering),
+                3 => world.units[0].location.set_state(later),
                 4 => world.commanders[0].zone = 2,
                 _ => {}
             }
@@ -1591,7 +1591,7 @@ mod tests {
                 picture.hear_unit(&field, &world, 0);
             }
             if turn == 2 {
-                world.units[0].morale.state = then;
+                world.units[0].location.set_state(then);
                 if own {
                     picture.hear_effects(&field, &world, 0);
                 }
@@ -1601,14 +1601,14 @@ mod tests {
             let word = picture.own[0].as_ref().expect("word of it");
             seen.push((
                 word.turn,
-                word.record.morale.state,
+                word.record.location.state(),
                 picture.units_told.contains(&0),
             ));
         }
         let again = picture
             .word_again
             .iter()
-            .map(|(_, w)| (w.turn, w.record.morale.state))
+            .map(|(_, w)| (w.turn, w.record.location.state()))
             .collect();
         (seen, again)
     }
@@ -1696,7 +1696,7 @@ mod tests {
         // Turn 2: it wavers; a text says so (the word of it now), then a
         // choice's effect costs it 500 men.
         world.turn = 2;
-        world.units[0].morale.state = MoraleState::Wavering;
+        world.units[0].location.set_state(MoraleState::Wavering);
         assert!(!look_twice(&scene, &field, &world, &mut picture));
         picture.hear_unit(&field, &world, 0);
         let told = world.units[0].clone();
@@ -1750,12 +1750,12 @@ mod tests {
         world.turn = 1;
         picture.look(&scene, &field, &world, 7, Some(0));
         world.turn = 2;
-        world.units[0].morale.state = MoraleState::Wavering;
+        world.units[0].location.set_state(MoraleState::Wavering);
         picture.look(&scene, &field, &world, 7, Some(0));
         picture.hear_unit(&field, &world, 0);
-        world.units[0].morale.state = MoraleState::Routing;
+        world.units[0].location.set_state(MoraleState::Routing);
         picture.look(&scene, &field, &world, 7, Some(0));
-        let state = |p: &Picture| p.own[0].as_ref().map(|w| w.record.morale.state);
+        let state = |p: &Picture| p.own[0].as_ref().map(|w| w.record.location.state());
         assert_eq!(state(&picture), Some(MoraleState::Wavering));
         picture.hear_unit(&field, &world, 0);
         assert_eq!(state(&picture), Some(MoraleState::Routing));

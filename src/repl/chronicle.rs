@@ -794,7 +794,7 @@ impl View<'_> {
             let lost = before.record.men.saturating_sub(now.men);
             let same = lost == 0
                 && now.location.zone() == before.record.location.zone()
-                && now.morale.state == before.record.morale.state;
+                && now.location.state() == before.record.location.state();
             if same {
                 continue;
             }
@@ -802,8 +802,8 @@ impl View<'_> {
             // last word; a rider's report, with the hour he was sent.
             let rider = self.known.picture.by_rider.contains(unit);
             let hour = if rider { word.turn } else { before.turn };
-            let report = (*unit, now.men, lost, now.morale.state);
-            let worse = trouble(now.morale.state) > trouble(before.record.morale.state);
+            let report = (*unit, now.men, lost, now.location.state());
+            let worse = trouble(now.location.state()) > trouble(before.record.location.state());
             let group = riders
                 .entry((!rider, now.location.zone(), hour))
                 .or_default();
@@ -1209,7 +1209,7 @@ impl View<'_> {
         let fleeing = |unit: usize| {
             self.known.own_unit(unit).is_some_and(|u| {
                 matches!(
-                    u.morale.state,
+                    u.location.state(),
                     crate::scene::MoraleState::Routing | crate::scene::MoraleState::Shattered
                 )
             })

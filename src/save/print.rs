@@ -217,7 +217,7 @@ impl Serialize for Unit<'_> {
                 came_from: orders.came_from(),
             },
         )?;
-        st.serialize_field("morale", &Morale(morale))?;
+        st.serialize_field("morale", &Morale(morale, location.state()))?;
         match side {
             Some(_) => st.serialize_field("side", side)?,
             None => st.skip_field("side")?,
@@ -226,15 +226,16 @@ impl Serialize for Unit<'_> {
     }
 }
 
-struct Morale<'a>(&'a crate::sim::morale::Morale);
+/// A unit's morale as saved: its state (kept in its `Location`) with it.
+struct Morale<'a>(&'a crate::sim::morale::Morale, crate::scene::MoraleState);
 
 impl Serialize for Morale<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let m = self.0;
+        let (m, state) = (self.0, self.1);
         let last = m.last();
         let mut st = s.serialize_struct("SavedMorale", 5)?;
         st.serialize_field("value", &m.value)?;
-        st.serialize_field("state", &SavedMoraleState::from(m.state))?;
+        st.serialize_field("state", &SavedMoraleState::from(state))?;
         st.serialize_field(
             "last",
             &Seq(last.len(), || {

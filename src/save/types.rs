@@ -441,7 +441,6 @@ impl From<&UnitRecord> for SavedUnit {
         } = unit;
         let Morale {
             value,
-            state,
             believes_lost,
             fear,
             ..
@@ -461,7 +460,7 @@ impl From<&UnitRecord> for SavedUnit {
             },
             morale: SavedMorale {
                 value: *value,
-                state: (*state).into(),
+                state: location.state().into(),
                 last: last.iter().map(|(m, d)| ((*m).into(), *d)).collect(),
                 believes_lost: *believes_lost,
                 fear: *fear,
@@ -477,7 +476,11 @@ impl From<&SavedUnit> for UnitRecord {
         UnitRecord {
             men: unit.men,
             lost_this_turn: unit.lost_this_turn,
-            location: Location::new(unit.location.zone, unit.location.present),
+            location: Location::with_state(
+                unit.location.zone,
+                unit.location.present,
+                m.state.into(),
+            ),
             orders: Orders::new(
                 unit.orders.order.into(),
                 unit.orders.progress,
@@ -485,7 +488,6 @@ impl From<&SavedUnit> for UnitRecord {
             ),
             morale: Morale::from_parts(
                 m.value,
-                m.state.into(),
                 &m.last
                     .iter()
                     .map(|(k, d)| ((*k).into(), *d))
@@ -1149,6 +1151,29 @@ mod tests {
     use crate::sim::testing::small_scene;
     use crate::story::Game;
     use std::sync::Arc;
+
+    /// A unit's morale state, kept in its `Location` in the world, is saved
+    /// with its morale as ever (`morale: (state: …)`), and read back into
+    /// its `Location`.
+    #[test]
+    fn a_units_state_is_saved_with_its_morale_and_read_back_into_its_location() {
+        let scene = small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 7);
+        let opening = battle.state().units[0].clone();
+        for state in MoraleState::ALL {
+            let mut record = opening.clone();
+            record.location.set_state(state);
+            let saved = SavedUnit::from(&record);
+            assert_eq!(MoraleState::from(saved.morale.state), state);
+            let text = ron::to_string(&saved).expect("a unit serializes");
+            assert!(
+                text.contains(&format!("state:{state:?}")),
+                "{state:?} in its morale: {text}"
+            );
+            let back: SavedUnit = ron::from_str(&text).expect("the unit reads back");
+            assert_eq!(UnitRecord::from(&back), record, "{state:?}");
+        }
+    }
 
     #[test]
     fn a_journal_with_names_reads_back_to_what_each_name_names() {

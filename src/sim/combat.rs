@@ -114,9 +114,11 @@ enum Front {
     Contested,
 }
 
-/// Whether a unit is on the field as a body of men that can fight or be hurt.
-fn fights(strength: &Strength, location: &Location, morale: &Morale) -> bool {
-    location.present && strength.men > 0 && morale.state.can_fight_or_flee()
+/// Whether a unit is on the field as a body of men that can fight or be
+/// hurt (read from its men and its `Location`, which holds its morale's
+/// state: not its `Morale`).
+fn fights(strength: &Strength, location: &Location) -> bool {
+    strength.men > 0 && location.stands()
 }
 
 /// A unit as combat's pass over the units reads it.
@@ -168,9 +170,9 @@ fn burn(
     let mut killed = false;
     units
         .iter_mut()
-        .for_each(|(_, info, mut strength, location, _, morale)| {
+        .for_each(|(_, info, mut strength, location, _, _)| {
             let fire = fires.get(location.zone()).copied().unwrap_or(0.0);
-            if fire <= 0.0 || !fights(&strength, &location, &morale) {
+            if fire <= 0.0 || !fights(&strength, &location) {
                 return;
             }
             let lost = (f64::from(strength.men) * (fire * rate).clamp(0.0, 1.0))
@@ -383,8 +385,8 @@ fn find_fronts(fronts: &mut Vec<Front>, n: usize, units: &Fighters) -> bool {
     let mut any_contested = false;
     units
         .iter()
-        .for_each(|(_, info, strength, location, _, morale)| {
-            if fights(strength, location, morale)
+        .for_each(|(_, info, strength, location, _, _)| {
+            if fights(strength, location)
                 && let Some(front) = fronts.get_mut(location.zone())
             {
                 *front = match *front {
@@ -418,8 +420,8 @@ fn gather_fighters(
     // Whether a unit joins the fight: checked where the units are stepped
     // (inlined there), so the rest of `gather` is called only for the
     // fighters, about half the units ([`gather_one`]).
-    let joins = |(_, _, strength, location, _, morale): &UnitItem| {
-        fights(strength, location, morale) && fronts.get(location.zone()) == Some(&Front::Contested)
+    let joins = |(_, _, strength, location, _, _): &UnitItem| {
+        fights(strength, location) && fronts.get(location.zone()) == Some(&Front::Contested)
     };
     let empty = |fighters: &mut Vec<Fighter>, by_zone: &mut Vec<Vec<usize>>| {
         fighters.clear();
@@ -457,7 +459,7 @@ fn gather_one(
     field: &Field,
     fighters: &mut Vec<Fighter>,
     by_zone: &mut [Vec<usize>],
-    (entity, info, strength, location, orders, morale): UnitItem,
+    (entity, info, strength, location, orders, _): UnitItem,
 ) {
     let rules = &field.rules;
     // (By index; by the scene's name of its kind for an index the
@@ -480,7 +482,7 @@ fn gather_one(
         missile: kind.missile,
         men: strength.men,
         lost: 0,
-        state: morale.state,
+        state: location.state(),
         mounted: info.mounted,
         holds: orders.holds(),
         marching: matches!(orders.order(), UnitOrder::MoveTo(to) if to != location.zone()),
@@ -507,8 +509,8 @@ fn fronts_and_fighters(
     }
     let mut any_contested = false;
     units.iter().for_each(|item| {
-        let (_, info, strength, location, _, morale) = item;
-        if fights(strength, location, morale)
+        let (_, info, strength, location, _, _) = item;
+        if fights(strength, location)
             && let Some(front) = fronts.get_mut(location.zone())
         {
             *front = match *front {
@@ -737,12 +739,12 @@ fn write_charges(
 ) {
     for &(i, shock, broke) in charged {
         let fighter = &fighters[i];
-        if let Ok((_, _, _, _, mut orders, mut morale)) = units.get_mut(fighter.entity) {
+        if let Ok((_, _, _, mut location, mut orders, mut morale)) = units.get_mut(fighter.entity) {
             if shock > 0.0 {
                 morale.feel(Modifier::Charged, -shock);
             }
-            if broke && !morale.state.is_broken() {
-                morale.state = MoraleState::Routing;
+            if broke && !location.state().is_broken() {
+                location.set_state(MoraleState::Routing);
                 // Broken men stop to no order but flight.
                 orders.set_order(UnitOrder::Hold);
                 chronicle.push(Entry::Routs {
@@ -867,7 +869,7 @@ fn shock_the_led(falls: &[(usize, Fate)], field: &Field, units: &mut Fighters) {
         }
     };
     for (_, info, _, location, _, mut morale) in units.iter_mut() {
-        if !location.present || !morale.state.can_fight_or_flee() {
+        if !location.stands() {
             continue;
         }
         for &(commander, fate) in falls.iter() {

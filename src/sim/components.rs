@@ -144,19 +144,31 @@ impl CommanderState {
 #[derive(Component, Debug, Clone, Copy)]
 pub struct ZoneIdx(pub usize);
 
-/// Where a unit is, and whether it is on the field yet (8 bytes: the zone
-/// is kept as a `u32`, which holds any zone a field can have).
+/// Where a unit is, whether it is on the field yet, and its morale's state
+/// (8 bytes: the zone is kept as a `u32`, which holds any zone a field can
+/// have). The state lives here, not in [`Morale`]: the walks that only
+/// filter units (able to fight or flee, routing, broken) read this column
+/// alone, a quarter of `Morale`'s bytes; and it is the one copy, written
+/// by every writer of a state through [`Location::set_state`].
 #[derive(Component, Clone, Copy, PartialEq)]
 pub struct Location {
     zone: u32,
     pub present: bool,
+    state: MoraleState,
 }
 
 impl Location {
+    /// In `zone`, steady.
     pub fn new(zone: usize, present: bool) -> Location {
+        Location::with_state(zone, present, MoraleState::Steady)
+    }
+
+    /// In `zone`, its morale in `state`.
+    pub fn with_state(zone: usize, present: bool, state: MoraleState) -> Location {
         Location {
             zone: narrow(zone),
             present,
+            state,
         }
     }
 
@@ -170,6 +182,24 @@ impl Location {
     pub fn set_zone(&mut self, zone: usize) {
         self.zone = narrow(zone);
     }
+
+    /// Its morale's state.
+    #[inline]
+    pub fn state(&self) -> MoraleState {
+        self.state
+    }
+
+    /// Puts its morale in `state`.
+    #[inline]
+    pub fn set_state(&mut self, state: MoraleState) {
+        self.state = state;
+    }
+
+    /// On the field and able to fight or flee.
+    #[inline]
+    pub fn stands(&self) -> bool {
+        self.present && self.state.can_fight_or_flee()
+    }
 }
 
 impl std::fmt::Debug for Location {
@@ -177,6 +207,7 @@ impl std::fmt::Debug for Location {
         f.debug_struct("Location")
             .field("zone", &self.zone())
             .field("present", &self.present)
+            .field("state", &self.state)
             .finish()
     }
 }
@@ -360,7 +391,6 @@ const SHOCKED: u8 = 2;
 pub struct Morale {
     /// 0..100.
     pub value: f64,
-    pub state: MoraleState,
     /// What moved it this turn, in order ([`Morale::last`]), when `flags`
     /// says [`NOTED`]; past turns' otherwise.
     notes: Notes,
@@ -375,7 +405,6 @@ pub struct Morale {
 impl PartialEq for Morale {
     fn eq(&self, other: &Morale) -> bool {
         self.value == other.value
-            && self.state == other.state
             && self.last() == other.last()
             && self.believes_lost == other.believes_lost
             && self.fear == other.fear
@@ -386,7 +415,6 @@ impl Morale {
     pub fn new(value: f64) -> Morale {
         Morale {
             value,
-            state: MoraleState::Steady,
             notes: Notes::new(),
             flags: 0,
             believes_lost: false,
@@ -394,29 +422,29 @@ impl Morale {
         }
     }
 
-    /// A unit's morale with all its parts (a saved one's).
+    /// A unit's morale with all its parts (a saved one's; its state is
+    /// its [`Location`]'s).
     pub fn from_parts(
         value: f64,
-        state: MoraleState,
         last: &[(Modifier, f64)],
         believes_lost: bool,
         fear: f64,
     ) -> Morale {
         let mut morale = Morale::new(value);
-        morale.state = state;
         morale.set_last(last);
         morale.believes_lost = believes_lost;
         morale.fear = fear;
         morale
     }
 
-    /// A unit's morale at the opening: already wavering if it starts low.
-    pub fn opening(value: f64, rules: &crate::scene::Rules) -> Morale {
-        let mut morale = Morale::new(value);
+    /// The state of a unit's morale at the opening, `value`: already
+    /// wavering if it starts low (kept in its [`Location`]).
+    pub fn opening_state(value: f64, rules: &crate::scene::Rules) -> MoraleState {
         if value < rules.waver_below {
-            morale.state = MoraleState::Wavering;
+            MoraleState::Wavering
+        } else {
+            MoraleState::Steady
         }
-        morale
     }
 
     /// What moved it this turn, in order.
@@ -628,6 +656,52 @@ impl Default for Weather {
         Weather {
             wind: 0.2,
             toward: Compass::North,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scene::MoraleState;
+    use crate::sim::Battle;
+    use crate::sim::testing::{set_state, small_scene, state_of};
+
+    /// A unit's morale state is its `Location`'s, one copy: the opening's
+    /// (wavering when it starts low), what a writer sets, what the world's
+    /// state holds, a restore and a reset write back.
+    #[test]
+    fn a_units_state_is_its_locations_at_the_opening_and_through_restores_and_resets() {
+        let scene = small_scene(|mut raw| {
+            raw.units[2].morale = 40.0;
+            raw
+        });
+        let mut battle = Battle::new(&scene, 7);
+        let opening = [
+            MoraleState::Steady,
+            MoraleState::Steady,
+            MoraleState::Wavering,
+        ];
+        for (unit, &state) in opening.iter().enumerate() {
+            assert_eq!(state_of(&mut battle.world, unit), state, "unit {unit}");
+        }
+        let set = [
+            MoraleState::Routing,
+            MoraleState::Surrendered,
+            MoraleState::Rallied,
+        ];
+        for (unit, &state) in set.iter().enumerate() {
+            set_state(&mut battle.world, unit, state);
+        }
+        let world = battle.state();
+        let mut other = Battle::new(&scene, 7);
+        other.restore(&world);
+        for (unit, &state) in set.iter().enumerate() {
+            assert_eq!(world.units[unit].location.state(), state, "unit {unit}");
+            assert_eq!(state_of(&mut other.world, unit), state, "unit {unit}");
+        }
+        battle.reset(&scene, 7);
+        for (unit, &state) in opening.iter().enumerate() {
+            assert_eq!(state_of(&mut battle.world, unit), state, "unit {unit}");
         }
     }
 }

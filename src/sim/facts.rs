@@ -89,7 +89,7 @@ impl Tally<'_> {
             men,
             zone: location.zone(),
             present: location.present,
-            state: morale.state,
+            state: location.state(),
             value: morale.value,
         };
         if !location.present {
@@ -103,7 +103,7 @@ impl Tally<'_> {
             return;
         };
         *start_total += start_men;
-        if morale.state.can_fight_or_flee() {
+        if location.state().can_fight_or_flee() {
             *men_total += men;
             if location.zone() < self.n_zones
                 && let Some(total) = self.men_in.get_mut(side * self.n_zones + location.zone())
@@ -111,7 +111,7 @@ impl Tally<'_> {
                 *total += men;
             }
         }
-        if morale.state == crate::scene::MoraleState::Routing {
+        if location.state() == crate::scene::MoraleState::Routing {
             *routing_total += men;
         }
     }

@@ -59,8 +59,7 @@ pub fn fall(
     };
     for (info, location, mut morale) in units.iter_mut(world) {
         if field.units.get(info.idx()).and_then(|spec| spec.leader) == Some(commander)
-            && location.present
-            && morale.state.can_fight_or_flee()
+            && location.stands()
         {
             morale.value = (morale.value + delta).clamp(0.0, 100.0);
             morale.push(morale::Modifier::CommanderFell, delta);

@@ -74,22 +74,17 @@ pub struct SideOrders {
 /// The queries effects and orders use, built once per battle (building a
 /// query is allocation and bookkeeping; effects come many times a turn).
 struct ActQueries {
-    order_unit: QueryState<(&'static UnitInfo, &'static mut Orders, &'static mut Morale)>,
-    order: QueryState<(
+    order_unit: QueryState<(
         &'static UnitInfo,
         &'static Location,
         &'static mut Orders,
-        &'static Morale,
+        &'static mut Morale,
     )>,
+    order: QueryState<(&'static UnitInfo, &'static Location, &'static mut Orders)>,
     morale: QueryState<(&'static UnitInfo, &'static Location, &'static mut Morale)>,
     commanders: QueryState<&'static mut CommanderState>,
     casualties: QueryState<(&'static UnitInfo, &'static mut Strength, &'static Location)>,
-    surrender: QueryState<(
-        &'static UnitInfo,
-        &'static mut Morale,
-        &'static Strength,
-        &'static Location,
-    )>,
+    surrender: QueryState<(&'static UnitInfo, &'static Strength, &'static mut Location)>,
     destroy: QueryState<(
         &'static UnitInfo,
         &'static mut Strength,
@@ -607,8 +602,8 @@ impl Battle {
     pub fn order_unit(&mut self, unit: usize, order: UnitOrder, morale: f64) -> bool {
         self.changed();
         let query = &mut self.queries.order_unit;
-        for (info, mut orders, mut state) in query.iter_mut(&mut self.world) {
-            if info.idx() == unit && state.state.obeys() {
+        for (info, location, mut orders, mut state) in query.iter_mut(&mut self.world) {
+            if info.idx() == unit && location.state().obeys() {
                 orders.set_order(order);
                 if morale != 0.0 {
                     state.value = (state.value + morale).clamp(0.0, 100.0);
@@ -709,7 +704,7 @@ impl Battle {
         self.capture
             .unit_facts
             .iter(&self.world)
-            .for_each(|(info, strength, location, morale)| {
+            .for_each(|(info, strength, location, _)| {
                 // (The world's `UnitInfo` is the field's, but for its side.)
                 let Some(scene_info) = units.get(info.idx()) else {
                     return;
@@ -720,7 +715,7 @@ impl Battle {
                 if let Some(total) = brought.get_mut(info.side()) {
                     *total += scene_info.start_men;
                 }
-                if morale.state.obeys()
+                if location.state().obeys()
                     && let Some(total) = in_hand.get_mut(info.side())
                 {
                     *total += strength.men;
@@ -839,8 +834,8 @@ impl Battle {
                 // (no effect here moves a unit or changes its side).
                 query
                     .iter_mut(&mut self.world)
-                    .for_each(|(info, location, mut orders, morale)| {
-                        if pick.names(info, location) && morale.state.obeys() {
+                    .for_each(|(info, location, mut orders)| {
+                        if pick.names(info, location) && location.state().obeys() {
                             orders.set_order(order);
                         }
                     });
@@ -852,7 +847,7 @@ impl Battle {
                 query
                     .iter_mut(&mut self.world)
                     .for_each(|(info, location, mut morale)| {
-                        if pick.names(info, location) && morale.state.can_fight_or_flee() {
+                        if pick.names(info, location) && location.state().can_fight_or_flee() {
                             morale.value = (morale.value + delta).clamp(0.0, 100.0);
                             morale.push(morale::Modifier::Event, *delta);
                             facts.set_morale_value(info.idx(), morale.value);
@@ -966,9 +961,9 @@ impl Battle {
             Act::Surrender(unit) => {
                 let idx = unit.idx();
                 let query = &mut self.queries.surrender;
-                for (info, mut morale, strength, location) in query.iter_mut(&mut self.world) {
-                    if info.idx() == idx && location.present && morale.state.can_fight_or_flee() {
-                        morale.state = MoraleState::Surrendered;
+                for (info, strength, mut location) in query.iter_mut(&mut self.world) {
+                    if info.idx() == idx && location.stands() {
+                        location.set_state(MoraleState::Surrendered);
                         self.facts.set_state(
                             idx,
                             info.side(),
@@ -1186,6 +1181,16 @@ impl Pick<'_> {
 }
 
 impl MoraleState {
+    /// Every state, in the order they are declared.
+    pub const ALL: [MoraleState; 6] = [
+        MoraleState::Steady,
+        MoraleState::Wavering,
+        MoraleState::Routing,
+        MoraleState::Rallied,
+        MoraleState::Surrendered,
+        MoraleState::Shattered,
+    ];
+
     /// Still takes orders.
     pub fn obeys(self) -> bool {
         matches!(

@@ -16,7 +16,9 @@
 
 use super::TurnIo;
 use super::chronicle::{Chronicle, Entry};
-use super::components::{CommanderState, MoraleUnits, UnitInfo, UnitOrder, UnitSpec, Vision};
+use super::components::{
+    CommanderState, Location, MoraleUnits, UnitInfo, UnitOrder, UnitSpec, Vision,
+};
 pub use super::components::{MAX_LAST, MAX_NOTED, Modifier, Morale};
 use super::field::Field;
 
@@ -294,7 +296,7 @@ pub fn morale_system(
     // With the unit's turn out of line (`Turn::unit`) the walk keeps its
     // place in registers.
     by_index_mut(units, stored).for_each(
-        |(entity, info, mut strength, location, mut orders, mut morale)| {
+        |(entity, info, mut strength, mut location, mut orders, mut morale)| {
             // Losses are counted until morale has felt them: those of this
             // turn, and those effects caused between turns (a mine, a volley
             // from a scene event).
@@ -304,7 +306,7 @@ pub fn morale_system(
             if lost_this_turn != 0 {
                 strength.lost_this_turn = 0;
             }
-            if !location.present || !morale.state.can_fight_or_flee() {
+            if !location.stands() {
                 return;
             }
             if turn.unit(
@@ -312,7 +314,10 @@ pub fn morale_system(
                 info,
                 strength.men,
                 lost_this_turn,
-                location.zone(),
+                // (Nothing reads a `Location`'s change ticks: the state
+                // written without marking it, as a walk over a million
+                // units would write the ticks' column for every one.)
+                location.bypass_change_detection(),
                 &mut morale,
             ) {
                 orders.set_order(UnitOrder::Hold);
@@ -378,24 +383,24 @@ fn tally_places(
         // in registers rather than reading them again through the list.)
         let tally = &mut tally[..];
         let mut order = Rising::default();
-        by_index(units, stored).for_each(|(_, info, strength, location, orders, morale)| {
+        by_index(units, stored).for_each(|(_, info, strength, location, orders, _)| {
             order.see(info.idx());
             if seen_as_flight
                 && withdrew_now(info.idx())
                 && location.present
-                && !morale.state.is_broken()
+                && !location.state().is_broken()
                 && location.zone() < n
             {
                 tally[info.side() * n + location.zone()].withdrawing +=
                     f64::from(strength.men) * rules.withdrawal_seen_as_flight;
             }
-            if location.present && morale.state.can_fight_or_flee() {
+            if location.stands() {
                 let here = &mut tally[info.side() * n + location.zone()];
                 here.units += 1;
                 here.men += f64::from(strength.men);
                 here.room +=
                     f64::from(strength.men) * if info.mounted { rules.horse_men } else { 1.0 };
-                if morale.state.is_broken() {
+                if location.state().is_broken() {
                     here.routing += f64::from(strength.men);
                 } else if match orders.order() {
                     UnitOrder::MoveTo(zone) => zone != location.zone(),
@@ -610,8 +615,9 @@ struct Turn<'a> {
 
 impl Turn<'_> {
     /// One unit's turn of morale (one on the field, able to fight or flee):
-    /// the modifiers it feels and the state it comes to. True when it
-    /// breaks now (it stops to no order but flight).
+    /// the modifiers it feels and the state it comes to (its `location`
+    /// written only when that is another). True when it breaks now (it
+    /// stops to no order but flight).
     ///
     /// Never inlined: the fold over the query that calls it stays small,
     /// so the walk keeps its place in registers rather than on the stack.
@@ -623,9 +629,10 @@ impl Turn<'_> {
         info: &UnitInfo,
         men: u32,
         lost_this_turn: u32,
-        zone: usize,
+        location: &mut Location,
         morale: &mut Morale,
     ) -> bool {
+        let (zone, old) = (location.zone(), location.state());
         let rules = self.rules;
         let side = info.side();
         let at = side * self.n + zone;
@@ -649,11 +656,10 @@ impl Turn<'_> {
             && !(morale.believes_lost && here.blind)
             && before_turn >= self.start_morale(info)
             && !(here.leadership > 0.0 && self.lift(info, here, before_turn) > 0.0)
-            && let Some(shaken) = self.stands_still(info, before_turn, morale.state)
+            && let Some(shaken) = self.stands_still(info, before_turn, old)
         {
             self.shaken |= shaken;
-            self.rallying
-                .note(entity, info, zone, at, men, morale.state);
+            self.rallying.note(entity, info, zone, at, men, old);
             return false;
         }
         // Pressed: something told against it — in the turn's first
@@ -691,7 +697,7 @@ impl Turn<'_> {
         }
         // Contagion: the share of fear it feels (routing friends near, a
         // rumor believed blind, fear that outlasts the truth).
-        let felt_share = self.felt_share(men, here, withdrew, morale);
+        let felt_share = self.felt_share(men, old, here, withdrew, morale);
         if felt_share > 0.0 {
             feel(
                 morale,
@@ -724,13 +730,12 @@ impl Turn<'_> {
         if withdrew && rules.withdraw_morale > 0.0 {
             feel(morale, Modifier::Withdrawal, -rules.withdraw_morale);
         }
-        if !pressed && !morale.state.is_broken() && before_turn < self.start_morale(info) {
+        if !pressed && !old.is_broken() && before_turn < self.start_morale(info) {
             let recovery = (rules.morale_recovery * dt).min(self.start_morale(info) - before_turn);
             morale.feel(Modifier::Recovery, recovery);
         }
 
         // State changes.
-        let old = morale.state;
         let (new, cascade) = self.next_state(info, men, morale.value, old, felt_share, withdrew);
         // A unit with no men left is no longer a body of men: it leaves
         // the fight as shattered, whatever its spirit (after every draw
@@ -741,7 +746,7 @@ impl Turn<'_> {
             new
         };
         if new != old {
-            morale.state = new;
+            location.set_state(new);
             self.stirred = true;
             let unit = info.idx();
             self.chronicle.push(match new {
@@ -813,7 +818,14 @@ impl Turn<'_> {
     /// friends in its zone and the neighbours it can see, less itself; a
     /// rumor of defeat believed where it cannot see; and fear that outlasts
     /// the truth (off unless the scene's rules say), which decays here.
-    fn felt_share(&self, men: u32, here: &Place, withdrew: bool, morale: &mut Morale) -> f64 {
+    fn felt_share(
+        &self,
+        men: u32,
+        state: MoraleState,
+        here: &Place,
+        withdrew: bool,
+        morale: &mut Morale,
+    ) -> f64 {
         let (rules, dt) = (self.rules, self.dt);
         // (None routing or withdrawing near, and it did not withdraw: the
         // share is none, as the sum below would find, without it.)
@@ -821,14 +833,10 @@ impl Turn<'_> {
             0.0
         } else {
             let own_men = f64::from(men);
-            let own_routing = if morale.state.is_broken() {
-                own_men
-            } else {
-                0.0
-            };
+            let own_routing = if state.is_broken() { own_men } else { 0.0 };
             // A withdrawing unit knows its own order.
             let own_routing = own_routing
-                + if withdrew && !morale.state.is_broken() {
+                + if withdrew && !state.is_broken() {
                     own_men * rules.withdrawal_seen_as_flight
                 } else {
                     0.0
@@ -842,7 +850,7 @@ impl Turn<'_> {
             // Men already running, with no enemy in reach (none able to
             // fight in the zone or a step away), stop feeding each other's
             // panic: they can be rallied (`contagion_out_of_reach`).
-            if morale.state.is_broken() && !here.enemy_near {
+            if state.is_broken() && !here.enemy_near {
                 share * rules.contagion_out_of_reach
             } else {
                 share

@@ -768,13 +768,14 @@ impl MovementScratch {
         // registers (the units that stand go no further than this).
         units
             .iter()
-            .for_each(|(entity, info, strength, location, orders, morale)| {
+            .for_each(|(entity, info, strength, location, orders, _)| {
                 let (side, from, men) = (info.side(), location.zone(), strength.men);
                 // Most units stand where they are, in good order, outside a
                 // crossing: all they tell the moves is that their side is
                 // there unbroken and holds the zone (what `Census::unit`
                 // finds for them, without the rest).
-                if orders.holds() && morale.state.obeys() && location.present && !crossing[from] {
+                if orders.holds() && location.state().obeys() && location.present && !crossing[from]
+                {
                     if men > 0 {
                         census.stands.stand[side * n + from] = Stand::Holding;
                     }
@@ -782,9 +783,7 @@ impl MovementScratch {
                 }
                 // Off the field or gone as a body of men: nothing to tell the
                 // moves, unless ordered to where it is (the order is done).
-                if !(location.present && morale.state.can_fight_or_flee())
-                    && orders.order() != UnitOrder::MoveTo(from)
-                {
+                if !location.stands() && orders.order() != UnitOrder::MoveTo(from) {
                     return;
                 }
                 census.unit(
@@ -793,7 +792,7 @@ impl MovementScratch {
                     men,
                     location,
                     (orders.order(), orders.came_from()),
-                    morale.state,
+                    location.state(),
                 );
             });
         let any_pursuing = census.any_pursuing;
@@ -1040,20 +1039,20 @@ impl MovementScratch {
             if want.is_none() && !mover.arrived && !press.crushes(mover) {
                 continue;
             }
-            let Ok((_, info, mut strength, mut location, mut orders, morale)) =
+            let Ok((_, info, mut strength, mut location, mut orders, _)) =
                 units.get_mut(mover.entity)
             else {
                 continue;
             };
             'unit: {
-                if !location.present || !morale.state.can_fight_or_flee() {
+                if !location.stands() {
                     break 'unit;
                 }
                 let zone = location.zone();
                 let next = if crossing[zone] {
                     let own_room = room(field, info, strength.men);
                     let per_man = room_per_man(field, info.mounted);
-                    let routing = morale.state == MoraleState::Routing;
+                    let routing = location.state() == MoraleState::Routing;
                     let who = (info.side(), routing);
                     let size = (own_room, per_man, strength.men);
                     if let Some(lost) = press.trampled(zone, who, size, dt, rng, &mut stumble) {
@@ -1606,7 +1605,9 @@ mod tests {
         query
             .iter(&battle.world)
             .find(|(info, ..)| info.idx() == unit)
-            .map(|(_, location, morale)| (location.zone(), morale.state, morale.last().to_vec()))
+            .map(|(_, location, morale)| {
+                (location.zone(), location.state(), morale.last().to_vec())
+            })
             .expect("the unit")
     }
 

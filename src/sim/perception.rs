@@ -42,7 +42,7 @@ pub fn perception_system(
             .iter_mut()
             .filter_map(|(_, info, location, mut morale)| {
                 opening(&mut morale);
-                on_field(location, &morale).then(|| (info.side(), location.zone()))
+                on_field(location).then(|| (info.side(), location.zone()))
             });
         // (`look` walks them all.)
         sight.look(field, &zones, standing, &commanders);
@@ -78,7 +78,7 @@ pub fn compute(
     let mut vision = Vision::default();
     let standing = units
         .iter()
-        .filter(|(_, location, morale)| on_field(location, morale))
+        .filter(|(_, location, _)| on_field(location))
         .map(|(info, location, _)| (info.side(), location.zone()));
     let mut sight = Sight::default();
     sight.look(field, zones, standing, commanders);
@@ -101,8 +101,8 @@ pub(crate) fn opening(morale: &mut Mut<Morale>) {
 
 /// A unit that gives its side sight where it stands: there, and not
 /// surrendered or shattered.
-fn on_field(location: &Location, morale: &Morale) -> bool {
-    location.present && morale.state.can_fight_or_flee()
+fn on_field(location: &Location) -> bool {
+    location.stands()
 }
 
 /// What each side sees into `vision`, from what [`Sight::look`] read:

@@ -223,7 +223,7 @@ pub(super) fn rally(
         if heard.is_none() && !safe {
             continue;
         }
-        let Ok((_, info, _, location, mut orders, mut morale)) = units.get_mut(entity) else {
+        let Ok((_, info, _, mut location, mut orders, mut morale)) = units.get_mut(entity) else {
             continue;
         };
         reached = true;
@@ -237,7 +237,7 @@ pub(super) fn rally(
                     commander: drummer.0,
                 });
             }
-            if morale.state == MoraleState::Routing {
+            if location.state() == MoraleState::Routing {
                 orders.set_order(UnitOrder::RallyTo(drummer.0));
                 rally_here = morale.value > rules.rally_above;
             }
@@ -255,7 +255,7 @@ pub(super) fn rally(
             }
         }
         if rally_here {
-            morale.state = MoraleState::Rallied;
+            location.set_state(MoraleState::Rallied);
             surrender_notes.rallied(info.idx());
             chronicle.push(Entry::Rallies { unit: info.idx() });
             if let UnitOrder::RallyTo(commander) = orders.order() {

@@ -179,12 +179,12 @@ pub fn listeners_into(units: &mut Listeners, listeners: &mut Vec<(usize, Listene
         .for_each(|(entity, info, location, mut morale)| {
             super::perception::opening(&mut morale);
             order.see(info.idx());
-            if location.present && morale.state.can_fight_or_flee() {
+            if location.stands() {
                 let listener = Listener {
                     entity,
                     side: info.side(),
                     zone: location.zone(),
-                    broken: morale.state.is_broken(),
+                    broken: location.state().is_broken(),
                 };
                 listeners.push((info.idx(), listener));
             }

@@ -161,9 +161,13 @@ impl WorldState {
             .map(|unit| UnitRecord {
                 men: unit.men,
                 lost_this_turn: 0,
-                location: Location::new(unit.zone.idx(), unit.present),
+                location: Location::with_state(
+                    unit.zone.idx(),
+                    unit.present,
+                    Morale::opening_state(unit.morale, scene.rules()),
+                ),
                 orders: Orders::new(UnitOrder::from(unit.order), 0.0, None),
-                morale: Morale::opening(unit.morale, scene.rules()),
+                morale: Morale::new(unit.morale),
                 side: None,
             })
             .collect();
@@ -265,14 +269,12 @@ impl WorldState {
             // (the notes are copied as `last` reads them).
             let Morale {
                 value,
-                state,
                 believes_lost,
                 fear,
                 ..
             } = morale;
             unit.side = (field.units[info.idx()].side != info.side()).then_some(info.side());
             unit.morale.value = *value;
-            unit.morale.state = *state;
             unit.morale.believes_lost = *believes_lost;
             unit.morale.fear = *fear;
             unit.morale.set_last(morale.last());
@@ -532,13 +534,11 @@ impl WorldState {
             morale.set_last(unit.morale.last());
             let Morale {
                 value,
-                state,
                 believes_lost,
                 fear,
                 ..
             } = morale;
             *value = unit.morale.value;
-            *state = unit.morale.state;
             *believes_lost = unit.morale.believes_lost;
             *fear = unit.morale.fear;
         }
@@ -619,7 +619,7 @@ impl WorldState {
             .filter(|(unit, info)| {
                 unit.side(info) == side
                     && unit.location.present
-                    && unit.morale.state.can_fight_or_flee()
+                    && unit.location.state().can_fight_or_flee()
             })
             .map(|(unit, _)| unit.men)
             .sum()
@@ -654,7 +654,7 @@ impl WorldState {
             .filter(|(unit, info)| {
                 unit.side(info) == side
                     && unit.location.present
-                    && unit.morale.state == crate::scene::MoraleState::Routing
+                    && unit.location.state() == crate::scene::MoraleState::Routing
             })
             .map(|(unit, _)| unit.men)
             .sum();
@@ -669,7 +669,7 @@ impl WorldState {
                 unit.side(info) == side
                     && unit.location.present
                     && unit.location.zone() == zone
-                    && unit.morale.state.can_fight_or_flee()
+                    && unit.location.state().can_fight_or_flee()
             })
             .map(|(unit, _)| unit.men)
             .sum()

@@ -6,7 +6,7 @@
 
 use super::TurnIo;
 use super::chronicle::Entry;
-use super::components::{Location, Morale, Strength, UnitInfo, Vision, ZoneIdx};
+use super::components::{Location, Strength, UnitInfo, Vision, ZoneIdx};
 use super::field::Field;
 
 use super::movement::room;
@@ -201,13 +201,16 @@ impl SurrenderScratch {
         let mut order = Rising::default();
         units
             .iter()
-            .for_each(|(entity, info, strength, location, _, morale)| {
+            .for_each(|(entity, info, strength, location, _, _)| {
                 if summing {
-                    add_men(men, n, info, strength, location, morale);
+                    add_men(men, n, info, strength, location);
                 }
                 if info.may_surrender
                     && location.present
-                    && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
+                    && matches!(
+                        location.state(),
+                        MoraleState::Wavering | MoraleState::Routing
+                    )
                 {
                     order.see(info.idx());
                     candidates.push(Candidate {
@@ -230,11 +233,14 @@ impl SurrenderScratch {
     fn candidates_from_kept(&mut self, units: &Units) -> bool {
         self.candidates.clear();
         for &(idx, entity) in &self.may {
-            let Ok((_, info, _, location, _, morale)) = units.get(entity) else {
+            let Ok((_, info, _, location, _, _)) = units.get(entity) else {
                 return false;
             };
             if location.present
-                && matches!(morale.state, MoraleState::Wavering | MoraleState::Routing)
+                && matches!(
+                    location.state(),
+                    MoraleState::Wavering | MoraleState::Routing
+                )
             {
                 self.candidates.push(Candidate {
                     idx,
@@ -358,7 +364,8 @@ pub fn surrender_system(
         if !candidate.trapped {
             continue;
         }
-        let Ok((_, info, mut strength, _, _, mut morale)) = units.get_mut(candidate.entity) else {
+        let Ok((_, info, mut strength, mut location, _, _)) = units.get_mut(candidate.entity)
+        else {
             continue;
         };
         if rng.chance(super::field::per_step(rules.surrender_chance, dt)) {
@@ -366,7 +373,7 @@ pub fn surrender_system(
             let officers = officers.min(strength.men);
             strength.men -= officers;
             strength.lost_this_turn += officers;
-            morale.state = MoraleState::Surrendered;
+            location.set_state(MoraleState::Surrendered);
             surrendered = true;
             chronicle.push(Entry::Surrenders {
                 unit: info.idx(),
@@ -387,23 +394,15 @@ fn men_by_place(men: &mut Vec<f64>, (n, n_sides): (usize, usize), units: &Units)
     men.resize(n * n_sides, 0.0);
     units
         .iter()
-        .for_each(|(_, info, strength, location, _, morale)| {
-            add_men(men, n, info, strength, location, morale);
+        .for_each(|(_, info, strength, location, _, _)| {
+            add_men(men, n, info, strength, location);
         });
 }
 
 /// A unit's men to its side's in its zone ([`men_by_place`]).
 #[inline(always)]
-fn add_men(
-    men: &mut [f64],
-    n: usize,
-    info: &UnitInfo,
-    strength: &Strength,
-    location: &Location,
-    morale: &Morale,
-) {
-    if location.present
-        && morale.state.can_fight_or_flee()
+fn add_men(men: &mut [f64], n: usize, info: &UnitInfo, strength: &Strength, location: &Location) {
+    if location.stands()
         && let Some(slot) = men.get_mut(info.side() * n + location.zone())
     {
         *slot += f64::from(strength.men);
@@ -415,12 +414,8 @@ fn add_men(
 /// tables), checked on the way; when the world holds them otherwise, the
 /// pass is made again, sorted.
 fn crowd_into(crowd: &mut Vec<f64>, field: &Field, units: &Units) {
-    let add = |crowd: &mut Vec<f64>,
-               info: &UnitInfo,
-               strength: &Strength,
-               location: &Location,
-               morale: &Morale| {
-        if location.present && morale.state.can_fight_or_flee() {
+    let add = |crowd: &mut Vec<f64>, info: &UnitInfo, strength: &Strength, location: &Location| {
+        if location.stands() {
             crowd[location.zone()] += room(field, info, strength.men);
         }
     };
@@ -429,9 +424,9 @@ fn crowd_into(crowd: &mut Vec<f64>, field: &Field, units: &Units) {
     let mut order = Rising::default();
     units
         .iter()
-        .for_each(|(_, info, strength, location, _, morale)| {
+        .for_each(|(_, info, strength, location, _, _)| {
             order.see(info.idx());
-            add(crowd, info, strength, location, morale);
+            add(crowd, info, strength, location);
         });
     if !order.rose() {
         crowd.clear();
@@ -439,9 +434,7 @@ fn crowd_into(crowd: &mut Vec<f64>, field: &Field, units: &Units) {
         units
             .iter()
             .sort_by_key::<&UnitInfo, _>(|info| info.idx())
-            .for_each(|(_, info, strength, location, _, morale)| {
-                add(crowd, info, strength, location, morale)
-            });
+            .for_each(|(_, info, strength, location, _, _)| add(crowd, info, strength, location));
     }
 }
 

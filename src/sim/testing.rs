@@ -2,7 +2,7 @@
 //! south bank over a waist-deep ford to the north bank and the Khan's tent.
 
 use super::Battle;
-use super::components::{Morale, Strength, UnitInfo, ZoneIdx};
+use super::components::{Location, Morale, Strength, UnitInfo, ZoneIdx};
 use super::rumor::{Rumor, Rumors};
 use super::weather::Burning;
 use crate::scene::raw::RawScene;
@@ -55,19 +55,19 @@ pub fn morale_of(world: &mut World, unit: usize) -> f64 {
 }
 
 pub fn state_of(world: &mut World, unit: usize) -> MoraleState {
-    let mut query = world.query::<(&UnitInfo, &Morale)>();
+    let mut query = world.query::<(&UnitInfo, &Location)>();
     query
         .iter(world)
         .find(|(i, _)| i.idx() == unit)
-        .map(|(_, m)| m.state)
+        .map(|(_, l)| l.state())
         .unwrap_or(MoraleState::Steady)
 }
 
 pub fn set_state(world: &mut World, unit: usize, state: MoraleState) {
-    let mut query = world.query::<(&UnitInfo, &mut Morale)>();
-    for (info, mut morale) in query.iter_mut(world) {
+    let mut query = world.query::<(&UnitInfo, &mut Location)>();
+    for (info, mut location) in query.iter_mut(world) {
         if info.idx() == unit {
-            morale.state = state;
+            location.set_state(state);
         }
     }
 }

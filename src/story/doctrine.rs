@@ -107,7 +107,7 @@ impl Game {
         let distance = field.distances(to, open);
         let mut unbroken = vec![vec![false; field.zones.len()]; field.n_sides];
         for (unit, info) in world.units.iter().zip(&field.units) {
-            if unit.location.present && unit.morale.state.obeys() && unit.men > 0 {
+            if unit.location.present && unit.location.state().obeys() && unit.men > 0 {
                 unbroken[unit.side(info)][unit.location.zone()] = true;
             }
         }
@@ -128,7 +128,7 @@ impl Game {
                     (0..field.n_sides).any(|other| other != side && unbroken[other][zone]);
                 unit.side(info) == side
                     && unit.location.present
-                    && unit.morale.state == crate::scene::MoraleState::Steady
+                    && unit.location.state() == crate::scene::MoraleState::Steady
                     && idle
                     && !fighting
                     && (!riders || info.mounted)
@@ -197,7 +197,7 @@ fn wanted(
                     u.side(info) == side
                         && u.location.present
                         && u.location.zone() == from
-                        && u.morale.state.obeys()
+                        && u.location.state().obeys()
                         && u.men > 0
                 });
                 let back = field.retreat_of(unit, player).unwrap_or(from);

@@ -36,10 +36,13 @@ impl Game {
         let record = &world.units[idx];
         // A unit with no men left has left the field (destroyed), whatever
         // its morale still says until the next turn's reckoning.
-        if !record.location.present || !record.morale.state.can_fight_or_flee() || record.men == 0 {
+        if !record.location.present
+            || !record.location.state().can_fight_or_flee()
+            || record.men == 0
+        {
             return Err(StoryError::NotOnField);
         }
-        if !record.morale.state.obeys() {
+        if !record.location.state().obeys() {
             return Err(StoryError::WillNotListen);
         }
         let delay = self.courier_turns(idx, &world).ok_or(StoryError::NoRoad)?;
@@ -140,7 +143,7 @@ impl Game {
         }
         let turn_minutes = f64::from(scene.meta().turn_minutes.max(1));
         let mut turns = (minutes / turn_minutes).ceil() as u32;
-        if world.units[unit].morale.state == crate::scene::MoraleState::Wavering {
+        if world.units[unit].location.state() == crate::scene::MoraleState::Wavering {
             turns += rules.courier_panic_turns as u32;
         }
         Some(turns)
@@ -189,7 +192,7 @@ impl Game {
             let listens = world
                 .units
                 .get(idx)
-                .is_some_and(|u| u.location.present && u.morale.state.obeys());
+                .is_some_and(|u| u.location.present && u.location.state().obeys());
             if listens {
                 self.deliver(idx, &courier.order);
                 self.say(out, || Output::OrderArrived { unit: idx });

@@ -388,7 +388,7 @@ impl Game {
         let picture = &self.picture;
         let lost_of = |i: usize, u: &crate::sim::state::UnitRecord| {
             let start = field.units.get(i).map(|f| f.start_men).unwrap_or(0);
-            let left = if u.morale.state.can_fight_or_flee() {
+            let left = if u.location.state().can_fight_or_flee() {
                 u.men
             } else {
                 0
@@ -403,7 +403,7 @@ impl Game {
             Slot::Men(whose) if self.truth_told => Arg::Count(match whose {
                 Whose::Side(side) => world.side_men(field, side.idx()),
                 Whose::Unit(id) => unit(id)
-                    .filter(|(_, u)| u.morale.state.can_fight_or_flee())
+                    .filter(|(_, u)| u.location.state().can_fight_or_flee())
                     .map(|(_, u)| u.men)
                     .unwrap_or(0),
             }),
@@ -424,7 +424,7 @@ impl Game {
                 Some((i, u)) if field.units.get(i).is_some_and(|f| u.side(f) == mine) => {
                     Arg::Count(
                         Some(u)
-                            .filter(|u| u.morale.state.can_fight_or_flee())
+                            .filter(|u| u.location.state().can_fight_or_flee())
                             .map_or(0, |u| u.men),
                     )
                 }

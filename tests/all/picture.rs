@@ -185,7 +185,7 @@ impl Oracle<'_> {
             let lost = before.record.men.saturating_sub(now.men);
             let same = lost == 0
                 && now.location.zone() == before.record.location.zone()
-                && now.morale.state == before.record.morale.state;
+                && now.location.state() == before.record.location.state();
             if same || !now.location.present {
                 continue;
             }

@@ -106,7 +106,7 @@ fn sarhu() -> Arc<Scene> {
 
 fn broken(game: &mut Game, scene: &Scene, unit: &str) -> bool {
     let idx = scene.unit_idx(unit).expect("the unit");
-    let state = game.world().units[idx].morale.state;
+    let state = game.world().units[idx].location.state();
     matches!(
         state,
         scene::MoraleState::Routing

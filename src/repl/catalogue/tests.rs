@@ -38,14 +38,7 @@ fn every_phrase_is_said_in_every_locale() {
                 spec.name
             );
         }
-        for state in [
-            MoraleState::Steady,
-            MoraleState::Wavering,
-            MoraleState::Routing,
-            MoraleState::Rallied,
-            MoraleState::Surrendered,
-            MoraleState::Shattered,
-        ] {
+        for state in MoraleState::ALL {
             assert!(!state_name(locale, state).is_empty());
         }
         for modifier in [

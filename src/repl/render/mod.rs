@@ -471,7 +471,7 @@ impl View<'_> {
             UnitOrder::MoveTo(to) => to != zone,
             _ => false,
         };
-        if !going || !unit.morale.state.obeys() {
+        if !going || !unit.location.state().obeys() {
             return None;
         }
         let info = self.field.zones.get(zone)?;
@@ -483,7 +483,7 @@ impl View<'_> {
                         w.record.location.present
                             && w.record.location.zone() == zone
                             && w.record.men > 0
-                            && w.record.morale.state.can_fight_or_flee()
+                            && w.record.location.state().can_fight_or_flee()
                     })
             }) || self.known.enemy_in(zone);
             // Alone on a dry span in clear air it is only walking over.
@@ -550,12 +550,12 @@ impl View<'_> {
             let unit = &word.record;
             if !unit.location.present
                 || unit.location.zone() != zone
-                || !unit.morale.state.can_fight_or_flee()
+                || !unit.location.state().can_fight_or_flee()
                 || unit.men == 0
             {
                 continue;
             }
-            let mut state = state_name(self.locale, unit.morale.state).to_string();
+            let mut state = state_name(self.locale, unit.location.state()).to_string();
             if word.turn < self.known.turn {
                 state = self.stale(&state, word.turn);
             }
@@ -832,7 +832,7 @@ mod tests {
         world.turn = 1;
         picture.look(&scene, &field, &world, 7, Some(0));
         world.turn = 2;
-        world.units[0].morale.state = MoraleState::Wavering;
+        world.units[0].location.set_state(MoraleState::Wavering);
         (world.units[0].morale).set_last(&[(Modifier::Casualties, -12.0)]);
         picture.look(&scene, &field, &world, 7, Some(0));
         let why = |picture: &crate::picture::Picture, locale: Locale| {

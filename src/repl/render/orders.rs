@@ -76,12 +76,12 @@ impl View<'_> {
             let unit = &word.record;
             if !self.owns(idx)
                 || !unit.location.present
-                || !unit.morale.state.can_fight_or_flee()
+                || !unit.location.state().can_fight_or_flee()
                 || unit.men == 0
             {
                 continue;
             }
-            let mut doing = if unit.morale.state == MoraleState::Routing {
+            let mut doing = if unit.location.state() == MoraleState::Routing {
                 ui(l, Ui::RunningDeaf).to_string()
             } else if unit.orders.order() == UnitOrder::MoveTo(unit.location.zone()) {
                 // There: it holds where it was sent, not "making for" it.
@@ -101,7 +101,7 @@ impl View<'_> {
                     .map(|c| c.zone),
                 _ => None,
             };
-            if unit.morale.state != MoraleState::Routing
+            if unit.location.state() != MoraleState::Routing
                 && let Some(goal) = goal
                 && goal != unit.location.zone()
                 && let Some(hops) = self.hops(unit.location.zone(), goal)

@@ -256,7 +256,7 @@ impl View<'_> {
             }
             let filled = (unit.morale.value / 10.0).round().clamp(0.0, 10.0) as usize;
             let bar = format!("{}{}", "█".repeat(filled), "░".repeat(10 - filled));
-            let mut state = state_name(l, unit.morale.state).to_string();
+            let mut state = state_name(l, unit.location.state()).to_string();
             if word.turn < self.known.turn {
                 state = self.stale(&state, word.turn);
             }
