@@ -221,12 +221,13 @@ pub enum LoadNotice {
         reached: bool,
     },
     /// A game's resume point could not be read (`why`): the game was
-    /// rebuilt from its journal, its `commands` replayed from the seed to
-    /// `turn`; `then`, what the journal's own load told (a battle changed
-    /// since).
+    /// rebuilt from its journal (`from` None) or from its autosave `from`,
+    /// its `commands` replayed from the seed to `turn`; `then`, what that
+    /// load told itself (a battle changed since).
     Rebuilt {
         shown: String,
         why: String,
+        from: Option<String>,
         commands: usize,
         turn: u32,
         then: Option<Box<LoadNotice>>,
@@ -284,6 +285,7 @@ impl std::fmt::Display for LoadNotice {
             LoadNotice::Rebuilt {
                 shown,
                 why,
+                from,
                 commands,
                 turn,
                 then,
@@ -293,9 +295,13 @@ impl std::fmt::Display for LoadNotice {
                 } else {
                     "commands were"
                 };
+                let from = match from {
+                    None => "its journal".to_string(),
+                    Some(slot) => format!("its autosave `{slot}`"),
+                };
                 write!(
                     f,
-                    "{shown} cannot be read ({why}). The game was rebuilt from its journal: its {commands} {commands_were} replayed from the seed, and it goes on at turn {turn}. Its next save writes over the damaged file."
+                    "{shown} cannot be read ({why}). The game was rebuilt from {from}: its {commands} {commands_were} replayed from the seed, and it goes on at turn {turn}. Its next save writes over the damaged file."
                 )?;
                 match then {
                     Some(then) => write!(f, " {then}"),
@@ -317,21 +323,7 @@ pub fn load(dir: &Path, slot: &str, scenes: &[Arc<Scene>]) -> Result<Loaded, Sav
         // A game's resume point that cannot be read is not the end of the
         // game: its journal, from its head, holds every command of it.
         Err(SaveError::Damaged(shown, why)) if rebuildable(dir, slot) => {
-            return match load_journal(dir, slot, scenes) {
-                Ok(mut loaded) => {
-                    let turn = loaded.game.turn();
-                    loaded.notice = Some(LoadNotice::Rebuilt {
-                        shown,
-                        why,
-                        commands: loaded.game.log().len(),
-                        turn,
-                        then: loaded.notice.take().map(Box::new),
-                    });
-                    Ok(loaded)
-                }
-                // The journal no better: the slot's own fault is the one told.
-                Err(_) => Err(SaveError::Damaged(shown, why)),
-            };
+            return rebuild(dir, slot, scenes, shown, why);
         }
         other => other?,
     };
@@ -351,7 +343,9 @@ pub fn load(dir: &Path, slot: &str, scenes: &[Arc<Scene>]) -> Result<Loaded, Sav
 
 /// Whether `name` is a game of `dir` that its journal alone stands for: a
 /// journal with a head ([`journal::has_head`]), and no slot of the game's
-/// own (resume point or autosave) beside it that can be read. Listed,
+/// own (resume point or autosave) beside it but damaged ones (a slot of a
+/// newer version, or one the system refuses to read, still stands for the
+/// game: the journal must not write over it). Listed,
 /// found and loaded by its name as a slot at the game's start naming the
 /// journal would be.
 pub fn journal_only(dir: &Path, name: &str) -> bool {
@@ -359,8 +353,54 @@ pub fn journal_only(dir: &Path, name: &str) -> bool {
         && journal::has_head(dir, name)
         && !slot_names(dir).iter().any(|slot| {
             own_slot(name, slot)
-                && read_file(&dir.join(format!("{slot}.ron")), Journal::Look).is_ok()
+                && !matches!(
+                    read_file(&dir.join(format!("{slot}.ron")), Journal::Look),
+                    Err(SaveError::Damaged(..))
+                )
         })
+}
+
+/// The game `name` whose resume point `shown` is damaged (`why`), from its
+/// journal; or from an autosave of it written after the journal was last
+/// written (a journal given up when it grew too large, or refused by the
+/// disk), which then reaches further. Neither loads: the slot's own fault.
+fn rebuild(
+    dir: &Path,
+    name: &str,
+    scenes: &[Arc<Scene>],
+    shown: String,
+    why: String,
+) -> Result<Loaded, SaveError> {
+    let written = journal::read_head(dir, name).map_or(0, |(_, written)| written);
+    let mut best: Option<(Option<String>, u64, Loaded)> = load_journal(dir, name, scenes)
+        .ok()
+        .map(|loaded| (None, written, loaded));
+    for slot in slot_names(dir) {
+        if slot == name || !own_slot(name, &slot) {
+            continue;
+        }
+        let path = dir.join(format!("{slot}.ron"));
+        let Ok(file) = read(&path) else { continue };
+        let saved_at = file.saved_at;
+        if best.as_ref().is_some_and(|(_, at, _)| saved_at <= *at) {
+            continue;
+        }
+        if let Ok(loaded) = restore(&path.display().to_string(), file, scenes) {
+            best = Some((Some(slot), saved_at, loaded));
+        }
+    }
+    let Some((from, _, mut loaded)) = best else {
+        return Err(SaveError::Damaged(shown, why));
+    };
+    loaded.notice = Some(LoadNotice::Rebuilt {
+        shown,
+        why,
+        from,
+        commands: loaded.game.log().len(),
+        turn: loaded.game.turn(),
+        then: loaded.notice.take().map(Box::new),
+    });
+    Ok(loaded)
 }
 
 /// Whether `slot`, a slot that cannot be read, is a game's resume point

@@ -181,13 +181,32 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
         ));
     }
     let slots = slot_names(dir);
+    // The slots that cannot be read because they are damaged (not of
+    // another version, not refused by the system).
+    let mut damaged: std::collections::BTreeSet<String> = Default::default();
     let mut rows: Vec<SlotInfo> = slots
         .into_iter()
         .map(|slot| {
             let path = dir.join(format!("{slot}.ron"));
             // The whole file is read, not just its header, so a slot listed
             // as good is one that loads.
-            let summary = super::read_file(&path, super::Journal::Look)
+            let read = super::read_file(&path, super::Journal::Look);
+            if matches!(read, Err(SaveError::Damaged(..))) {
+                damaged.insert(slot.clone());
+            }
+            // A game's resume point that cannot be read (damaged, not of
+            // another version) is listed as what loading it gives: the game
+            // rebuilt ([`super::rebuildable`]).
+            if matches!(read, Err(SaveError::Damaged(..)))
+                && super::rebuildable(dir, &slot)
+                && let Ok(summary) = journal_summary(dir, &slot)
+            {
+                return SlotInfo {
+                    slot,
+                    summary: Ok(summary),
+                };
+            }
+            let summary = read
                 .map(|f| SlotSummary {
                     follows: f.journal.is_some() && super::reads_on(f.format),
                     game: if f.game.is_empty() {
@@ -205,20 +224,11 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
             SlotInfo { slot, summary }
         })
         .collect();
-    // A game's resume point that cannot be read is listed as what loading
-    // it gives: the game rebuilt from its journal ([`super::rebuildable`]).
-    for row in &mut rows {
-        if row.summary.is_err()
-            && super::rebuildable(dir, &row.slot)
-            && let Ok(summary) = journal_summary(dir, &row.slot)
-        {
-            row.summary = Ok(summary);
-        }
-    }
-    // A game is its journal alone when no slot that can be read is of it:
+    // A game is its journal alone when no slot is of it but damaged ones:
     // none at a name of its own, none that says it is the game's.
-    let of_game = |game: &str, row: &SlotInfo| {
-        (row.summary.as_ref()).is_ok_and(|s| super::own_slot(game, &row.slot) || s.game == game)
+    let of_game = |game: &str, row: &SlotInfo| match &row.summary {
+        Ok(s) => super::own_slot(game, &row.slot) || s.game == game,
+        Err(_) => super::own_slot(game, &row.slot) && !damaged.contains(&row.slot),
     };
     let journals: Vec<SlotInfo> = super::journal::headed_games(dir)
         .into_iter()

@@ -3147,6 +3147,7 @@ fn a_game_whose_resume_point_is_damaged_goes_on_from_its_journal() {
     match &loaded.notice {
         Some(save::LoadNotice::Rebuilt {
             shown,
+            from: None,
             commands: replayed,
             turn: at,
             then: None,
@@ -3189,6 +3190,17 @@ fn a_game_whose_resume_point_is_damaged_goes_on_from_its_journal() {
     assert!(out.contains(&replayed), "{out}");
     assert!(!out.contains("no slot yet"), "{out}");
 
+    // A resume point of a newer version is not damaged: not listed as
+    // rebuilt, not rebuilt (the newer engine's file is never written over).
+    let newer = String::from_utf8_lossy(&bytes).replacen("format: ", "format: 9", 1);
+    std::fs::write(&path, &newer).expect("a newer format");
+    let err = save::load(&dir, name, &scenes).err().expect("refused");
+    assert!(matches!(err, SaveError::TooNew(..)), "{err}");
+    let rows = save::list(&dir).expect("list");
+    let row = rows.iter().find(|row| row.slot == name).expect("its row");
+    assert!(row.summary.is_err(), "{rows:?}");
+    std::fs::write(&path, &bytes).expect("whole again");
+
     // A damaged autosave of the game is not rebuilt (it stood for an
     // earlier turn).
     let auto = dir.join(format!("{name}-auto-9.ron"));
@@ -3207,6 +3219,12 @@ fn a_game_whose_resume_point_is_damaged_goes_on_from_its_journal() {
     let loaded = save::load(&dir, name, &scenes).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(loaded.game.log(), whole.game.log());
     assert_eq!(save::resume_points(&dir).len(), 1);
+    // An autosave of a newer version still stands for the game: the journal
+    // does not take its place (its game would write over the slot).
+    let newer_auto = dir.join(format!("{name}-auto-8.ron"));
+    std::fs::write(&newer_auto, &newer).expect("a newer autosave");
+    assert!(!save::journal_only(&dir, name));
+    std::fs::remove_file(&newer_auto).expect("gone");
 
     // The journal damaged as well: the resume point's own fault is told.
     damage();

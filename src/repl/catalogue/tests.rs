@@ -798,6 +798,7 @@ fn every_save_error_and_load_notice_is_said_in_chinese() {
         LoadNotice::Rebuilt {
             shown: path.into(),
             why: why.into(),
+            from: Some("鸣鼓".into()),
             commands: 8,
             turn: 5,
             then: Some(Box::new(LoadNotice::Changed {

@@ -988,6 +988,7 @@ pub(super) fn load_notice(l: Locale, notice: &crate::save::LoadNotice) -> String
         LoadNotice::Rebuilt {
             shown,
             why,
+            from,
             commands,
             turn,
             then,
@@ -996,10 +997,15 @@ pub(super) fn load_notice(l: Locale, notice: &crate::save::LoadNotice) -> String
                 .as_deref()
                 .map(|then| load_notice(l, then))
                 .unwrap_or_default();
+            let from = match from {
+                None => z("它的日志").to_string(),
+                Some(slot) => format!("{}{slot}", z("它的自动存档 ")),
+            };
             format!(
-                "{shown}{}{why}{}{commands}{}{turn}{}{then}",
+                "{shown}{}{why}{}{from}{}{commands}{}{turn}{}{then}",
                 z(" 读不出来（"),
-                z("）。游戏已按它的日志重建：它的 "),
+                z("）。游戏已按"),
+                z("重建：它的 "),
                 z(" 条命令已从局号重演，游戏在第"),
                 z("回合接着走。下一次存档会写在这个损坏的文件上。"),
             )
