@@ -1183,10 +1183,15 @@ fn replay_journal(
     saves: &std::path::Path,
     scenes: &[Arc<Scene>],
     alone: bool,
+    note: Option<String>,
 ) -> Result<ExitCode> {
     save::load(saves, name, scenes)?;
     let (report, shown, seed, changed) = save::replay_journal(saves, name, scenes)?;
     let mut out = std::io::stdout().lock();
+    // Said once the journal is known to load (else its error alone is).
+    if let Some(note) = note {
+        writeln!(out, "{note}").map_err(stdout_error)?;
+    }
     if changed {
         writeln!(
             out,
@@ -1218,18 +1223,16 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
         PathBuf::from(target)
     };
     if named && !path.exists() && save::journal_only(saves, target) {
-        return replay_journal(target, saves, &scenes, true);
+        return replay_journal(target, saves, &scenes, true, None);
     }
     let file = match save::read(&path) {
         // As `play --load` does: a game's resume point that cannot be read
         // stands aside for its journal, which holds the whole game.
         Err(save::SaveError::Damaged(shown, why)) if named && save::rebuildable(saves, target) => {
-            writeln!(
-                std::io::stdout().lock(),
+            let note = format!(
                 "note: {shown} cannot be read ({why}); the game's journal is replayed instead"
-            )
-            .map_err(stdout_error)?;
-            return replay_journal(target, saves, &scenes, false);
+            );
+            return replay_journal(target, saves, &scenes, false, Some(note));
         }
         other => other?,
     };

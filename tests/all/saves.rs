@@ -3236,6 +3236,11 @@ fn a_game_whose_resume_point_is_damaged_goes_on_from_its_journal() {
     }
     let rows = save::list(&dir).expect("list");
     assert!(rows.iter().all(|row| row.summary.is_err()), "{rows:?}");
+    // `replay` says the slot's fault, and no word of a journal replayed.
+    let (code, out, err) = run_bin(&["replay", name, "--saves", &saves], "");
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("not a usable xiaoling save"), "{err}");
+    assert!(!out.contains("replayed instead"), "{out}");
 }
 
 /// A game saved by an engine whose journals had no head (`xiaoling journal
