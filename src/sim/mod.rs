@@ -632,7 +632,7 @@ impl Battle {
                         // Still held (an undo state, a save's): the capture
                         // goes to new memory, of the last one's shape, by
                         // the kept queries.
-                        let mut state = WorldState::clone(view);
+                        let mut state = view.shaped_like();
                         state.capture_into(&mut self.world, &mut self.capture);
                         *view = Arc::new(state);
                     }

@@ -231,6 +231,34 @@ impl WorldState {
         vision_of(&mut world)
     }
 
+    /// A state of this one's shape for [`WorldState::capture_into`] to
+    /// write over whole: its lists as long as this one's, nothing copied
+    /// that the capture writes anyway (the units' morale notes, the cries,
+    /// the sight). What the battle's view starts from when the last one is
+    /// still held (by an undo step, a save being written).
+    pub(crate) fn shaped_like(&self) -> WorldState {
+        WorldState {
+            turn: self.turn,
+            weather: self.weather,
+            rng: self.rng.clone(),
+            units: (self.units.iter())
+                .map(|unit| UnitRecord {
+                    men: unit.men,
+                    lost_this_turn: unit.lost_this_turn,
+                    location: unit.location,
+                    orders: unit.orders,
+                    morale: Morale::new(unit.morale.value),
+                    side: unit.side,
+                })
+                .collect(),
+            commanders: self.commanders.clone(),
+            zones: self.zones.clone(),
+            rumors: Rumors::default(),
+            vision: Vision::default(),
+            wet_cloth: self.wet_cloth.clone(),
+        }
+    }
+
     /// [`WorldState::capture`] into this state, reusing its allocations
     /// (the units' list, morale modifiers, rumors, vision) and the battle's
     /// queries: what the battle's shared view does after every change.
