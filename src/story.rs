@@ -106,6 +106,10 @@ pub struct Game {
     /// (`Picture::units_told`): what the item's effects do to them is told
     /// by that text, and is part of its word (`Game::tell_effects_done`).
     told_units: Vec<usize>,
+    /// The situation of the pending turning point, told by the command that
+    /// put it (after its last look), so a replay tells it as play did: its
+    /// claims are word the picture heard then, not when a screen shows it.
+    situation: Option<(TpId, Told)>,
     /// What the telling showed, for the scene checker: None unless asked.
     audit: Option<Box<Audit>>,
 }
@@ -283,6 +287,7 @@ impl Game {
             known: None,
             truth_told: false,
             told_units: Vec::new(),
+            situation: None,
             audit: audit.then(Box::default),
             scene,
         };
@@ -292,6 +297,7 @@ impl Game {
         game.look();
         game.settle(&mut out);
         game.look();
+        game.tell_situation();
         Ok((game, out))
     }
 
@@ -315,9 +321,11 @@ impl Game {
         }
         let mut out = Vec::new();
         self.prelude(&mut out);
+        self.situation = None;
         self.look();
         self.settle(&mut out);
         self.look();
+        self.tell_situation();
         out
     }
 
@@ -512,6 +520,7 @@ impl Game {
         out.extend(delivered);
         self.settle(&mut out);
         self.look();
+        self.tell_situation();
         Ok(out)
     }
 
@@ -535,6 +544,7 @@ impl Game {
         self.decide(tp.idx(), number - 1, true, &mut out);
         self.settle(&mut out);
         self.look();
+        self.tell_situation();
         Ok(out)
     }
 
@@ -579,6 +589,9 @@ impl Game {
         self.marks.set_to(&self.scene, &self.story);
         self.policy_rng.clone_from(&snapshot.policy_rng);
         self.known = None;
+        // Its situation, if one is pending, was heard before the snapshot:
+        // told again when shown (`Game::situation`).
+        self.situation = None;
         if snapshot.picture.enemy.is_empty() {
             // A state read from a save file: the picture is what the
             // commander sees of it now (the replay, which rebuilds it turn

@@ -349,8 +349,39 @@ impl Game {
         })
     }
 
-    /// The situation of the pending turning point, told now.
+    /// The situation of the pending turning point: as the command that put
+    /// it told it, or told now (a game restored to a pending point).
     pub fn situation(&mut self) -> Option<Told> {
+        let tp_id = self.story.pending?;
+        if let Some((tp, told)) = &self.situation
+            && *tp == tp_id
+        {
+            return Some(told.clone());
+        }
+        let told = self.tell_pending()?;
+        self.situation = Some((tp_id, told.clone()));
+        Some(told)
+    }
+
+    /// Tells the situation of a turning point the command just put, once:
+    /// what the commander hears with it is part of the command, in play and
+    /// in a replay alike.
+    pub(super) fn tell_situation(&mut self) {
+        if !self.tells {
+            return;
+        }
+        let Some(tp_id) = self.story.pending else {
+            self.situation = None;
+            return;
+        };
+        if self.situation.as_ref().is_some_and(|(tp, _)| *tp == tp_id) {
+            return;
+        }
+        self.situation = self.tell_pending().map(|told| (tp_id, told));
+    }
+
+    /// The situation of the pending turning point, told now.
+    fn tell_pending(&mut self) -> Option<Told> {
         let scene = Arc::clone(&self.scene);
         let tp_id = self.story.pending?;
         let tp = scene.turning_points().get(tp_id.idx())?;

@@ -85,6 +85,55 @@ fn edited_scenes(name: &str, edit: impl Fn(String) -> String) -> common::TempDir
 
 // ---------------------------------------------------------------- round trips
 
+/// A situation's claims are word its commander hears when the point is put
+/// before him: a loaded game, which replays the commands and shows nothing,
+/// knows what they told as the game played knew it (it did not, as
+/// Huang Taiji at the broken bridge and Nurhaci at Sarhu, when the prompt
+/// told the situations).
+#[test]
+fn a_loaded_game_knows_what_its_situations_told() {
+    let scenes = scenes();
+    let dir = temp_dir("situations");
+    for (scene_id, role, seed) in [
+        ("false-cry", "zhang-chun", 3),
+        ("broken-bridge", "huang-taiji", 4),
+        ("broken-bridge", "hong-chengchou", 5),
+        ("sarhu", "nurhaci", 6),
+    ] {
+        let scene = find(&scenes, scene_id);
+        let (mut game, _) = Game::new(Arc::clone(&scene), role, seed).expect("game");
+        // As the prompt plays it: each point's situation shown, then its
+        // last option taken (off the novel's line); turns let pass.
+        let mut shown = 0;
+        for _ in 0..60 {
+            if game.is_over() {
+                break;
+            }
+            if let Some(options) = game.pending().map(|tp| tp.options.len()) {
+                if game.situation().is_some() {
+                    shown += 1;
+                }
+                // Shown again (a screen drawn twice) hears nothing new.
+                let picture = game.picture().clone();
+                game.situation();
+                assert_eq!(game.picture(), &picture, "{scene_id} as {role}");
+                game.choose(options).expect("choose");
+            } else {
+                game.next().expect("next");
+            }
+        }
+        assert!(shown > 0, "{scene_id} as {role}: no situation shown");
+        save::save(&dir, "told", &mut game, "").expect("save");
+        let loaded = save::load(&dir, "told", &scenes).expect("load");
+        assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+        assert_eq!(
+            loaded.game.picture(),
+            game.picture(),
+            "{scene_id} as {role}: the loaded picture"
+        );
+    }
+}
+
 #[test]
 fn load_of_save_is_identity_on_the_game_state() {
     let scenes = scenes();
