@@ -545,6 +545,9 @@ fn play(args: PlayArgs, common: &Common) -> Result<ExitCode> {
     if common.saves != std::path::Path::new("saves") {
         session = session.with_saves_named(common.saves.display().to_string());
     }
+    if let (Some(slot), Some(_)) = (&slot, &loaded) {
+        session = session.with_loaded_from(slot);
+    }
     // `reload` re-reads the battle from the folder it came from: `--scenes`,
     // else the shipped folder where it is at hand (a checkout).
     let folder = common

@@ -103,13 +103,25 @@ impl Session<'_> {
     /// Autosaves and says so (or says why it could not) before leaving.
     pub(super) fn leave(&mut self) {
         let l = self.options.locale;
-        let slot = save::autosave_slot(&self.game, "quit");
-        let result = self.saver.leave_now(
-            &self.options.saves_dir,
-            &slot,
-            &mut self.game,
-            &self.transcript,
-        );
+        // A game loaded from a save of another name, and left with nothing
+        // played: that save holds it (a new resume point each time would
+        // list the same game again and again).
+        let (slot, result) = match self.unchanged_since_load().map(str::to_string) {
+            Some(slot) => {
+                self.saver.flush();
+                (slot, Ok(()))
+            }
+            None => {
+                let slot = save::autosave_slot(&self.game, "quit");
+                let result = self.saver.leave_now(
+                    &self.options.saves_dir,
+                    &slot,
+                    &mut self.game,
+                    &self.transcript,
+                );
+                (slot, result.map(|_| ()))
+            }
+        };
         let text = match result {
             Ok(_) => msg(
                 l,
@@ -612,6 +624,7 @@ impl Session<'_> {
         match result {
             Ok(loaded) => {
                 self.game = loaded.game;
+                self.note_loaded_from(slot);
                 self.saver.forget();
                 self.transcript = save::Transcript::new(loaded.transcript);
                 self.reset_memory();

@@ -102,6 +102,11 @@ pub struct Session<'a> {
     /// The save folder as the player named it (`--saves DIR`), for the
     /// commands the game prints; None for the default `saves/`.
     saves_named: Option<String>,
+    /// A game loaded from a save of its own name (`save NAME`), goes on
+    /// as a game of its own: that slot, and the game's log (length and
+    /// epoch) as loaded. Left with nothing played since, it is what that
+    /// slot holds, and no new resume point is written for it.
+    loaded_from: Option<(String, usize, u64)>,
     /// A new game: the first prompts say how to play on, until the player
     /// has let a turn pass, waited, given an order or asked for help.
     first_hint: bool,
@@ -171,6 +176,7 @@ impl<'a> Session<'a> {
             more_scenes: None,
             scene_folder: None,
             saves_named: None,
+            loaded_from: None,
             first_hint: false,
             undo_marks: Vec::new(),
             redo: Vec::new(),
@@ -193,6 +199,29 @@ impl<'a> Session<'a> {
 
     /// The save folder was given (`--saves DIR`): the commands the game
     /// prints to go on with it name it.
+    /// The game was loaded from `slot` (see [`Session::loaded_from`]).
+    pub fn with_loaded_from(mut self, slot: &str) -> Self {
+        self.note_loaded_from(slot);
+        self
+    }
+
+    fn note_loaded_from(&mut self, slot: &str) {
+        self.loaded_from = (!save::own_slot(self.game.name(), slot)).then(|| {
+            (
+                slot.to_string(),
+                self.game.log().len(),
+                self.game.log_epoch(),
+            )
+        });
+    }
+
+    /// The slot the game was loaded from, when it is a save of another name
+    /// and nothing has been played since: the game is what it holds.
+    fn unchanged_since_load(&self) -> Option<&str> {
+        let (slot, len, epoch) = self.loaded_from.as_ref()?;
+        (self.game.log().len() == *len && self.game.log_epoch() == *epoch).then_some(slot.as_str())
+    }
+
     pub fn with_saves_named(mut self, folder: String) -> Self {
         self.saves_named = Some(folder);
         self

@@ -528,7 +528,9 @@ fn changed_of(scene: &Scene, scene_hash: u64, rules: u64) -> Option<Changed> {
 
 /// Whether `slot` is one the game `name` writes itself: its resume point or
 /// one of its autosaves.
-pub(super) fn own_slot(name: &str, slot: &str) -> bool {
+/// Whether `slot` is one of game `name`'s own: its resume point or one of
+/// its autosaves (not a save made with `save NAME`).
+pub fn own_slot(name: &str, slot: &str) -> bool {
     slot == name
         || slot
             .strip_prefix(name)

@@ -3417,3 +3417,48 @@ fn a_state_written_from_the_last_saves_text_is_the_same_save() {
     };
     assert_eq!(state_of(&texts[0]), state_of(&texts[1]));
 }
+
+/// A save made with `save NAME`, loaded and left with nothing played, is
+/// the game that slot holds: no new resume point is written for it (each
+/// load-and-quit wrote one, `-2`, `-3`…, and the start menu offered the
+/// same game again and again). Played on, it goes on as a game of its own.
+/// The command to go on names the language played in.
+#[test]
+fn a_named_save_loaded_and_left_unplayed_writes_no_new_slot() {
+    let dir = temp_dir("named-unplayed");
+    let saves = dir_arg(&dir);
+    let mut args = common::play_args("sarhu", "nurhaci", 11, &dir);
+    args.extend(["--lang".to_string(), "zh-Hans".to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, _) = run_bin(&args, "\n\nsave mid\nquit\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("--lang zh-Hans"),
+        "the command to go on keeps the language: {out}"
+    );
+    let resume_points = || {
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .expect("folder")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".ron") && !n.contains("-auto-") && n != "mid.ron")
+            .collect();
+        names.sort();
+        names
+    };
+    let before = resume_points();
+    assert_eq!(before.len(), 1, "{before:?}");
+    let load = ["play", "--load", "mid", "--saves", saves.as_str()];
+    for _ in 0..2 {
+        let (code, out, err) = run_bin(&load, "status\nquit\n");
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains("slot `mid`"), "{out}");
+        assert!(out.contains("--load mid "), "{out}");
+        assert_eq!(resume_points(), before, "nothing played, nothing new");
+    }
+    // A turn played: a game of its own, with a resume point of its own.
+    let (code, out, err) = run_bin(&load, "1\nquit\n");
+    assert_eq!(code, 0, "{out}{err}");
+    let after = resume_points();
+    assert_eq!(after.len(), 2, "{after:?}");
+    assert!(out.contains("sarhu-nurhaci-11-2"), "{out}");
+}

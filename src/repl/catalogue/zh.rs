@@ -652,7 +652,9 @@ fn session(l: Locale, message: SessionMsg) -> String {
         ),
         SessionMsg::CryNearby { cry } => format!("{}“{cry}”", l.zh("近处有人高喊：")),
         SessionMsg::Left { slot, saves, over } => {
+            // In the language it was played in (English needs no flag).
             let dir = saves.map(|dir| format!(" --saves {dir}")).unwrap_or_default();
+            let dir = format!(" --lang {}{dir}", l.tag());
             let template = if over {
                 "战事已毕，存入槽位 {slot}。重看：\n  xiaoling play --load {slot}{dir}"
             } else {
@@ -777,8 +779,11 @@ fn session(l: Locale, message: SessionMsg) -> String {
             let head = filled(l, template, &[("slot", slot), ("turn", &turn), ("when", when)]);
             match (in_game, saves) {
                 (true, _) => format!("{head}\n  load {slot}"),
-                (false, Some(dir)) => format!("{head}\n  xiaoling play --load {slot} --saves {dir}"),
-                (false, None) => format!("{head}\n  xiaoling play --load {slot}"),
+                (false, Some(dir)) => format!(
+                    "{head}\n  xiaoling play --load {slot} --lang {} --saves {dir}",
+                    l.tag()
+                ),
+                (false, None) => format!("{head}\n  xiaoling play --load {slot} --lang {}", l.tag()),
             }
         }
     }
