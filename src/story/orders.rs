@@ -33,16 +33,26 @@ impl Game {
             return Err(StoryError::NoSuchZone(format!("#{}", zone.idx())));
         }
         let world = self.battle.state();
-        let record = &world.units[idx];
         // A unit with no men left has left the field (destroyed), whatever
         // its morale still says until the next turn's reckoning.
-        if !record.location.present
-            || !record.location.state().can_fight_or_flee()
-            || record.men == 0
-        {
+        let gone = |record: &crate::sim::state::UnitRecord| {
+            !record.location.present
+                || !record.location.state().can_fight_or_flee()
+                || record.men == 0
+        };
+        let deaf = |record: &crate::sim::state::UnitRecord| !record.location.state().obeys();
+        // Refused only where the commander knows why: a unit out of his
+        // sight, gone or running since the last word he had of it, is sent
+        // the order, and the rider finds it so (the order is lost then).
+        let word = (self.picture.own.get(idx))
+            .and_then(Option::as_ref)
+            .map(|word| &word.record)
+            .filter(|_| self.tells);
+        let record = &world.units[idx];
+        if gone(record) && word.is_none_or(gone) {
             return Err(StoryError::NotOnField);
         }
-        if !record.location.state().obeys() {
+        if deaf(record) && word.is_none_or(|w| gone(w) || deaf(w)) {
             return Err(StoryError::WillNotListen);
         }
         let delay = self.courier_turns(idx, &world).ok_or(StoryError::NoRoad)?;

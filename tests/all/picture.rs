@@ -24,7 +24,7 @@ use xiaoling::repl::numbers::has_exact_big_figure;
 use xiaoling::repl::render::{Style, View};
 use xiaoling::scene::{Locale, Scene, UnitId, ZoneId};
 use xiaoling::sim::{Entry, Field, WorldState};
-use xiaoling::story::{Game, Output, Policy, UnitCommand};
+use xiaoling::story::{Game, Output, Policy, StoryError, UnitCommand};
 
 /// Games per battle and role, besides the novel's line.
 const GAMES: u64 = 200;
@@ -446,15 +446,34 @@ fn play(
                     3 => UnitCommand::Attack(zones[dice.below(zones.len())]),
                     _ => UnitCommand::Advance(zones[dice.below(zones.len())]),
                 };
-                if let Ok(outputs) = game.order(unit, order) {
-                    check_views(
+                match game.order(unit, order) {
+                    Ok(outputs) => check_views(
                         &oracle,
                         &at(game.turn()),
                         &mut game,
                         &outputs,
                         &mut memory,
                         &mut entries,
-                    );
+                    ),
+                    // A refusal says why: only what the commander knows
+                    // of the unit (the word he has of it) may be the why.
+                    Err(err @ (StoryError::WillNotListen | StoryError::NotOnField)) => {
+                        let word = game.picture().own[unit.0 as usize].as_ref();
+                        let known = word.is_some_and(|w| {
+                            let (place, state) = (&w.record.location, w.record.location.state());
+                            !place.present || w.record.men == 0 || !state.obeys()
+                        });
+                        assert!(
+                            known,
+                            "{} as {role} seed {seed} turn {}: an order to unit {} refused \
+                             ({err}), though his last word of it ({:?}) says it stands",
+                            scene_id,
+                            game.turn(),
+                            unit.0,
+                            word.map(|w| (w.turn, w.record.location.state(), w.record.men)),
+                        );
+                    }
+                    Err(_) => {}
                 }
             }
         }
