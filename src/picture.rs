@@ -172,6 +172,11 @@ pub struct Picture {
     /// Per unit: no word of the own unit could reach him at the last look
     /// (cut off, or running and sending none).
     silent: Vec<bool>,
+    /// Per unit: an own unit the commander saw (or stood with) at the last
+    /// look, so its word is read as it is now ([`Picture::word_is_now`]);
+    /// one heard of earlier this turn and out of his sight since is read
+    /// as that word has it.
+    heard_now: Vec<bool>,
     /// Per commander of the scene: the last word of one of the side's own
     /// (None for the other side's), as of its units: now where the played
     /// commander sees him or a rider comes at once, else as old as the
@@ -389,6 +394,7 @@ impl Picture {
             pending: Vec::new(),
             own_pending: Vec::new(),
             silent: vec![false; n],
+            heard_now: vec![false; n],
             chiefs: Vec::new(),
             chiefs_pending: Vec::new(),
             falls_heard: Vec::new(),
@@ -491,12 +497,16 @@ impl Picture {
         if self.silent.len() != world.units.len() {
             self.silent = vec![false; world.units.len()];
         }
+        if self.heard_now.len() != world.units.len() {
+            self.heard_now = vec![false; world.units.len()];
+        }
         // The word each unit's last word replaced this look, where that
         // one was older than the last look: what to tell of it.
         let mut replaced: Vec<(usize, OwnWord)> = Vec::new();
         for (idx, (record, info)) in world.units.iter().zip(&field.units).enumerate() {
             if record.side(info) != side {
                 self.own[idx] = None;
+                self.heard_now[idx] = false;
                 continue;
             }
             let present = record.location.present;
@@ -508,6 +518,7 @@ impl Picture {
                 Some(at) if zone == at || survey.sight(at, zone).is_some() => Some(0),
                 Some(_) => survey.delay(zone, record.location.state()),
             };
+            self.heard_now[idx] = soon == Some(0);
             // A unit that comes onto the field is heard of (the scene tells
             // its arrival), whether or not riders can reach it after.
             let arrived = present
@@ -1086,8 +1097,21 @@ impl Picture {
     }
 
     /// Whether the word of own unit `idx` is read as it is now: word of
-    /// this turn, not a text's (which is of it as it was when told).
+    /// this turn from his own eyes at the last look, not a text's (which is
+    /// of it as it was when told), nor word of a unit he has lost sight of
+    /// since (what befell it after is not known till word of it comes).
     pub fn word_is_now(&self, idx: usize) -> bool {
+        self.own
+            .get(idx)
+            .and_then(Option::as_ref)
+            .is_some_and(|w| w.turn == self.turn)
+            && self.heard_now.get(idx).copied().unwrap_or(false)
+            && !self.units_told.contains(&idx)
+    }
+
+    /// Whether the word of own unit `idx` is of this turn and not a text's
+    /// (from his eyes at this turn's first look, say, out of sight since).
+    fn word_of_this_turn(&self, idx: usize) -> bool {
         self.own
             .get(idx)
             .and_then(Option::as_ref)
@@ -1298,6 +1322,13 @@ impl Known {
                 let word = word.as_ref()?;
                 let record = match world.units.get(idx) {
                     Some(now) if picture.word_is_now(idx) => now.clone(),
+                    // Word of this turn of a unit out of his sight since:
+                    // as that word has it, but for the orders he gave it
+                    // since (a choice's orders are his own).
+                    Some(now) if picture.word_of_this_turn(idx) => UnitRecord {
+                        orders: now.orders,
+                        ..word.record.clone()
+                    },
                     _ => word.record.clone(),
                 };
                 Some(OwnWord {

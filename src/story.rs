@@ -1113,10 +1113,10 @@ mod tests {
             idx,
             crate::scene::MoraleState::Routing,
         );
-        assert_eq!(
-            game.order(game.unit("far-foot"), UnitCommand::Hold),
-            Err(StoryError::WillNotListen)
-        );
+        // Out of his sight, with no word of its flight: he does not know
+        // it runs, and the order goes; the rider finds it broken.
+        game.order(game.unit("far-foot"), UnitCommand::Hold)
+            .expect("sent, as far as he knows");
         let mut lost = false;
         for _ in 0..3 {
             let out = game.next().expect("turn");
@@ -1126,6 +1126,18 @@ mod tests {
         }
         assert!(lost, "the courier finds the unit in flight");
         assert!(game.story().couriers.is_empty());
+        // A unit he stands with, seen to run: refused at once.
+        let near = game.scene.unit_idx("ming-foot").expect("near unit");
+        crate::sim::testing::set_state(
+            game.battle.world_mut(),
+            near,
+            crate::scene::MoraleState::Routing,
+        );
+        game.look();
+        assert_eq!(
+            game.order(game.unit("ming-foot"), UnitCommand::Hold),
+            Err(StoryError::WillNotListen)
+        );
     }
 
     #[test]

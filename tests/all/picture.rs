@@ -915,3 +915,61 @@ fn an_own_units_surrender_a_text_tells_is_not_told_again() {
         assert!(!after.contains(word_at_last), "{locale:?}: {transcript}");
     }
 }
+
+/// A word, once older than the turn, says what it said when it came: the
+/// status does not show an own unit as it is now on the strength of word
+/// taken earlier in the turn and out of the commander's sight since (at the
+/// broken bridge, Huang Taiji's bridgehead units were shown with the
+/// explosion's losses at 00:30, then, the same word of 00:30, without).
+#[test]
+fn an_own_units_word_says_the_same_once_the_turn_is_past() {
+    for (scene, role) in every_role() {
+        for seed in 0..24 {
+            let (mut game, _) = Game::with_policies(
+                Arc::clone(&scene),
+                &role,
+                seed + 700,
+                Policy::Random,
+                Some(Policy::Random),
+            )
+            .expect("a game");
+            // Per own unit: its word as shown, and whether it was shown as
+            // the unit is now (seen at the last look).
+            let mut last: Vec<Option<(u32, u32, u64)>> = Vec::new();
+            let mut was_now: Vec<bool> = Vec::new();
+            let mut steps = 0;
+            while !game.is_over() && steps < 400 {
+                steps += 1;
+                game.auto_step().expect("a step");
+                let known = game.known();
+                let shown: Vec<Option<(u32, u32, u64)>> = (known.own.iter())
+                    .map(|w| {
+                        let w = w.as_ref()?;
+                        Some((w.turn, w.record.men, w.record.morale.value.to_bits()))
+                    })
+                    .collect();
+                for (unit, (before, now)) in last.iter().zip(&shown).enumerate() {
+                    if let (Some(before), Some(now)) = (before, now)
+                        && was_now[unit]
+                        && before.0 == now.0
+                        && now.0 < known.turn
+                    {
+                        assert_eq!(
+                            before,
+                            now,
+                            "{} as {role} seed {} turn {}: unit {unit}'s word of turn {} changed",
+                            scene.id(),
+                            seed + 700,
+                            known.turn,
+                            now.0
+                        );
+                    }
+                }
+                was_now = (0..shown.len())
+                    .map(|unit| game.picture().word_is_now(unit))
+                    .collect();
+                last = shown;
+            }
+        }
+    }
+}

@@ -2052,10 +2052,11 @@ fn a_game_left_without_its_resume_point_is_offered_from_its_autosave_and_a_save_
         !shown.contains("in mine)"),
         "a save of one's own is not offered: {shown}"
     );
-    // `mine` loaded and left: a game of its own, the first game's autosaves kept.
+    // `mine` loaded and played on: a game of its own, the first game's
+    // autosaves kept.
     let before: Vec<String> = save::slot_names(dir.path());
     let load = ["play", "--load", "mine", "--saves", folder.as_str()];
-    let shown = common::text(&common::run(&load, b"quit\n").stdout);
+    let shown = common::text(&common::run(&load, b"next\nquit\n").stdout);
     assert!(
         shown.contains("saved in slot `false-cry-zhang-chun-4-2`"),
         "{shown}"
