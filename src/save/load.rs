@@ -11,22 +11,6 @@ pub(super) struct Version {
     format: u32,
 }
 
-/// "line 3, column 7: expected …" from a RON error.
-pub(super) fn ron_problem(err: &ron::error::SpannedError) -> String {
-    // RON's own words are for developers where they name its options (the
-    // recursion limit's advice to raise it): a player gets what is wrong.
-    let what = match &err.code {
-        ron::Error::ExceededRecursionLimit => {
-            "its brackets are nested deeper than any save's".to_string()
-        }
-        code => code.to_string(),
-    };
-    format!(
-        "{what} (line {}, column {})",
-        err.span.start.line, err.span.start.col
-    )
-}
-
 /// Reads a save file and checks its shape (no scene needed). An autosave
 /// whose commands and transcript are in the game's journal gets them from
 /// there: the file returned holds them itself (its `journal` is None).
@@ -58,7 +42,7 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
             header(&shown, text)?;
             return Err(SaveError::Damaged(
                 shown,
-                format!("its contents are damaged: {}", ron_problem(&err)),
+                Damage::of_ron(Part::Contents, &err, text),
             ));
         }
     };
@@ -69,11 +53,9 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
         None => file.format >= 3,
     };
     if let Some(named) = &file.journal {
-        let damaged = |why: String| SaveError::Damaged(shown.clone(), why);
+        let damaged = |why: JournalError| SaveError::Damaged(shown.clone(), why.into());
         if file.format < 4 || !file.log.is_empty() || !file.transcript.is_empty() {
-            return Err(damaged(
-                "it names a journal and holds commands of its own".into(),
-            ));
+            return Err(SaveError::Damaged(shown, Damage::JournalAndCommands));
         }
         let dir = path.parent().unwrap_or(Path::new("."));
         match journal {
@@ -93,9 +75,7 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
                     transcript: l.transcript,
                 });
                 if !file.checkpoints.is_empty() || !file.prints.is_empty() {
-                    return Err(damaged(
-                        "it names a journal and holds fingerprints of its own".into(),
-                    ));
+                    return Err(SaveError::Damaged(shown, Damage::JournalAndPrints));
                 }
                 file.log = replayed.log;
                 file.checkpoints = replayed.checkpoints;
@@ -110,7 +90,7 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
             }
         }
     }
-    check_bounds(&file).map_err(|why| SaveError::Damaged(shown, why))?;
+    check_bounds(&file).map_err(|why| SaveError::Damaged(shown, Damage::OutOfBounds(why)))?;
     file.transcript = bounded_transcript(&file.transcript, MAX_TRANSCRIPT_BYTES);
     if file.format < 2 {
         // Format 1 hashed the state's text: its fingerprints cannot be
@@ -131,12 +111,12 @@ pub(super) fn read_text(path: &Path) -> Result<String, SaveError> {
             shown.clone(),
         ),
         ReadError::Io(err) => SaveError::Read(shown.clone(), err.to_string()),
-        other => SaveError::Damaged(shown.clone(), other.to_string()),
+        other => SaveError::Damaged(shown.clone(), Damage::of_read(&other)),
     })?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| SaveError::Damaged(shown.clone(), "it is not text (not UTF-8)".into()))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| SaveError::Damaged(shown.clone(), Damage::NotText))?;
     if text.trim().is_empty() {
-        return Err(SaveError::Damaged(shown, "the file is empty".into()));
+        return Err(SaveError::Damaged(shown, Damage::Empty));
     }
     Ok(text)
 }
@@ -168,11 +148,14 @@ pub(super) fn header(shown: &str, text: &str) -> Result<Version, SaveError> {
         Ok(header) => check_format(shown, header.format).map(|()| header),
         Err(err) => {
             let why = match ron::from_str::<ron::Value>(text) {
-                Ok(_) => format!(
-                    "it is RON, but not a save file: {}",
-                    ron_problem(&err).replace("Unexpected missing field", "no field")
-                ),
-                Err(syntax) => format!("it is damaged or cut short: {}", ron_problem(&syntax)),
+                Ok(_) => {
+                    let mut why = Damage::of_ron(Part::Foreign, &err, text);
+                    if let Damage::Text { said, .. } = &mut why {
+                        *said = said.replace("Unexpected missing field", "no field");
+                    }
+                    why
+                }
+                Err(syntax) => Damage::of_ron(Part::Syntax, &syntax, text),
             };
             Err(SaveError::Damaged(shown.to_string(), why))
         }
@@ -226,7 +209,7 @@ pub enum LoadNotice {
     /// load told itself (a battle changed since).
     Rebuilt {
         shown: String,
-        why: String,
+        why: Damage,
         from: Option<String>,
         commands: usize,
         turn: u32,
@@ -369,7 +352,7 @@ fn rebuild(
     name: &str,
     scenes: &[Arc<Scene>],
     shown: String,
-    why: String,
+    why: Damage,
 ) -> Result<Loaded, SaveError> {
     let written = journal::read_head(dir, name).map_or(0, |(_, written)| written);
     let mut best: Option<(Option<String>, u64, Loaded)> = load_journal(dir, name, scenes)
@@ -442,8 +425,8 @@ fn from_journal(
     all: bool,
 ) -> Result<FromJournal, SaveError> {
     let shown = dir.join(journal::journal_file(name)).display().to_string();
-    let (head, replayed) =
-        journal::read_game(dir, name).map_err(|why| SaveError::Damaged(shown.clone(), why))?;
+    let (head, replayed) = journal::read_game(dir, name)
+        .map_err(|why| SaveError::Damaged(shown.clone(), why.into()))?;
     let scene = find_scene(&shown, &head.scene, scenes)?;
     let mut game = fresh_of(
         &shown,
@@ -558,7 +541,7 @@ fn fresh_of(
         policies.others.into(),
         policies.player.map(Into::into),
     )
-    .map_err(|err| SaveError::Damaged(shown.to_string(), err.to_string()))?;
+    .map_err(|err| SaveError::Damaged(shown.to_string(), Damage::Misfit(err.to_string())))?;
     let mut game = game;
     game.show_sources(show_sources);
     if check_slot(name).is_ok() {
@@ -633,10 +616,11 @@ fn restore_own(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
     if file.journal.is_some() {
         return Err(SaveError::Damaged(
             shown.to_string(),
-            "its commands are in a journal that was not read".into(),
+            Damage::JournalNotRead,
         ));
     }
-    check_bounds(&file).map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
+    check_bounds(&file)
+        .map_err(|why| SaveError::Damaged(shown.to_string(), Damage::OutOfBounds(why)))?;
     let scene = find_scene(shown, &file.scene, scenes)?;
     let mut game = fresh(shown, &scene, &file)?;
     let report = replay(&mut game, &file);
@@ -665,16 +649,17 @@ fn restore_own(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
             notice: None,
         });
     }
-    check_fits(&scene, &file).map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
+    let misfit = |why: String| SaveError::Damaged(shown.to_string(), Damage::Misfit(why));
+    check_fits(&scene, &file).map_err(misfit)?;
     let snapshot = file
         .state
         .to_snapshot(file.log.len(), &scene)
-        .map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
+        .map_err(misfit)?;
     let mut game = fresh(shown, &scene, &file)?;
     let log = (file.log.iter())
         .map(|c| c.to_command(&scene))
         .collect::<Result<_, _>>()
-        .map_err(|why| SaveError::Damaged(shown.to_string(), why.to_string()))?;
+        .map_err(|why| misfit(why.to_string()))?;
     game.restore_saved(&snapshot, log, Vec::new());
     let notice = LoadNotice::Unreached {
         shown: shown.to_string(),
@@ -700,10 +685,10 @@ pub(super) fn damaged(
     if let Some((i, why)) = &report.failed {
         return Err(SaveError::Damaged(
             shown.to_string(),
-            format!(
-                "it was changed after it was written (its checksum does not match), and its commands no longer replay (command {}: {why})",
-                i + 1
-            ),
+            Damage::Unreplayable {
+                command: i + 1,
+                said: why.clone(),
+            },
         ));
     }
     let notice = LoadNotice::Replayed {

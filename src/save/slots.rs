@@ -159,11 +159,13 @@ pub(super) fn game_of_slot(slot: &str) -> &str {
     }
 }
 
-/// One row of the `saves` table: the slot and what it holds, or why it cannot be read.
+/// One row of the `saves` table: the slot and what it holds, or why it
+/// cannot be read (said in a few words by [`short_reason`], or the
+/// catalogue's in the player's language).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SlotInfo {
     pub slot: String,
-    pub summary: Result<SlotSummary, String>,
+    pub summary: Result<SlotSummary, SaveError>,
 }
 
 /// Every slot in the folder, readable or not, and each game its journal
@@ -206,21 +208,19 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
                     summary: Ok(summary),
                 };
             }
-            let summary = read
-                .map(|f| SlotSummary {
-                    follows: f.journal.is_some() && super::reads_on(f.format),
-                    game: if f.game.is_empty() {
-                        crate::story::default_name(&f.scene, &f.role, f.seed)
-                    } else {
-                        f.game
-                    },
-                    over: f.state.story.ended.is_some(),
-                    scene: f.scene,
-                    role: f.role,
-                    turn: f.turn,
-                    saved_at: f.saved_at,
-                })
-                .map_err(|err| short_reason(&err));
+            let summary = read.map(|f| SlotSummary {
+                follows: f.journal.is_some() && super::reads_on(f.format),
+                game: if f.game.is_empty() {
+                    crate::story::default_name(&f.scene, &f.role, f.seed)
+                } else {
+                    f.game
+                },
+                over: f.state.story.ended.is_some(),
+                scene: f.scene,
+                role: f.role,
+                turn: f.turn,
+                saved_at: f.saved_at,
+            });
             SlotInfo { slot, summary }
         })
         .collect();
@@ -245,7 +245,7 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
 
 /// The game `game`'s journal stands for, as a slot of its name that loading
 /// reads on from its start.
-fn journal_summary(dir: &Path, game: &str) -> Result<SlotSummary, String> {
+fn journal_summary(dir: &Path, game: &str) -> Result<SlotSummary, SaveError> {
     super::journal::read_head(dir, game)
         .map(|(head, written)| SlotSummary {
             scene: head.scene,
@@ -257,20 +257,19 @@ fn journal_summary(dir: &Path, game: &str) -> Result<SlotSummary, String> {
             over: false,
             follows: true,
         })
-        .map_err(|why| short_reason(&SaveError::Damaged(String::new(), why)))
+        .map_err(|why| {
+            let shown = dir.join(super::journal::journal_file(game));
+            SaveError::Damaged(shown.display().to_string(), why.into())
+        })
 }
 
-/// Why a slot is unreadable, in a few words for the table.
-fn short_reason(err: &SaveError) -> String {
+/// Why a slot is unreadable, in a few words for the `saves` table
+/// (English).
+pub fn short_reason(err: &SaveError) -> String {
     match err {
         SaveError::TooNew(_, format, ..) => format!("newer format {format}"),
         SaveError::TooOld(_, format, ..) => format!("old format {format}"),
-        SaveError::Damaged(_, why) => why
-            .split([':', '('])
-            .next()
-            .unwrap_or("damaged")
-            .trim()
-            .to_string(),
+        SaveError::Damaged(_, why) => why.short(),
         other => other.to_string(),
     }
 }
