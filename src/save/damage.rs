@@ -110,8 +110,13 @@ impl std::fmt::Display for Damage {
                     Part::Foreign => "it is RON, but not a save file",
                     Part::Contents => "its contents are damaged",
                 };
+                // The parser's words, but where they would mislead or
+                // name its options: a text cut short is said as such
+                // (RON says what it expected next), and nesting without
+                // the advice to raise its limit.
                 let what = match flaw {
                     Flaw::TooDeep => "its brackets are nested deeper than any save's",
+                    Flaw::CutShort => "the text stops before the save ends",
                     _ => said.as_str(),
                 };
                 write!(f, "{part}: {what} (line {}, column {})", at.line, at.column)

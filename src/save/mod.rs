@@ -48,8 +48,8 @@ pub use journal::JournalRef;
 pub use load::*;
 pub use lock::{FolderLock, LOCK_FILE, LockError};
 pub use slots::{
-    SlotInfo, SlotProblem, SlotSummary, check_slot, list, others_of_game, reached, short_reason,
-    slot_names, slot_path, timestamp,
+    Others, SlotInfo, SlotProblem, SlotSummary, check_slot, list, others_of_game, reached,
+    readable_slots, short_reason, slot_names, slot_path, timestamp,
 };
 pub use types::*;
 

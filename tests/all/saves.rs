@@ -3062,7 +3062,7 @@ fn killed_before_the_first_checkpoint_a_new_game_loads_from_its_journal() {
         std::fs::write(&path, &bytes[..cut]).expect("cut");
         let err = save::load(&dir, name, &scenes).err().expect("refused");
         assert!(
-            matches!(&err, SaveError::Damaged(_, why) if why.contains("head record")),
+            matches!(&err, SaveError::Damaged(_, why) if why.to_string().contains("head record")),
             "{cut}: {err}"
         );
         let rows = save::list(&dir).expect("list");

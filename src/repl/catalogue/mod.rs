@@ -833,6 +833,19 @@ pub enum SessionMsg<'a> {
         in_game: bool,
         saves: Option<&'a str>,
     },
+    /// After a damaged slot whose game nothing tells: the folder's slots
+    /// that load, newest first (`slot` at `turn`, saved `when`, then the
+    /// names `next`; `more`: `saves` lists others), and how to go on from
+    /// the newest (as [`SessionMsg::OtherSave`]).
+    SavesHere {
+        slot: &'a str,
+        turn: u32,
+        when: &'a str,
+        next: &'a [&'a str],
+        more: bool,
+        in_game: bool,
+        saves: Option<&'a str>,
+    },
 }
 
 /// A line of the command line's menus and battle cards, said.

@@ -242,6 +242,7 @@ fn session_variant(message: &SessionMsg) -> &'static str {
         SessionMsg::RecapLine { .. } => "RecapLine",
         SessionMsg::AutosaveFailed { .. } => "AutosaveFailed",
         SessionMsg::OtherSave { .. } => "OtherSave",
+        SessionMsg::SavesHere { .. } => "SavesHere",
     }
 }
 
@@ -257,7 +258,7 @@ fn menu_variant(message: &MenuMsg) -> &'static str {
 }
 
 /// How many variants [`variant`] names.
-const VARIANTS: usize = 84;
+const VARIANTS: usize = 85;
 
 /// At least one sample of every message, with every branch its words take.
 fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> Vec<Msg<'a>> {
@@ -685,6 +686,24 @@ fn session_samples<'a>() -> Vec<SessionMsg<'a>> {
             more: false,
             in_game: false,
             saves: None,
+        },
+        SessionMsg::SavesHere {
+            slot: "g",
+            turn: 9,
+            when: at,
+            next: &["h", "i"],
+            more: true,
+            in_game: true,
+            saves: None,
+        },
+        SessionMsg::SavesHere {
+            slot: "g",
+            turn: 9,
+            when: at,
+            next: &[],
+            more: false,
+            in_game: false,
+            saves: Some("dir"),
         },
     ]
 }

@@ -775,11 +775,27 @@ fn session(l: Locale, message: SessionMsg) -> String {
             };
             let turn = turn.to_string();
             let head = filled(l, template, &[("slot", slot), ("turn", &turn), ("when", when)]);
-            match (in_game, saves) {
-                (true, _) => format!("{head}\n  load {slot}"),
-                (false, Some(dir)) => format!("{head}\n  xiaoling play --load {slot} --saves {dir}"),
-                (false, None) => format!("{head}\n  xiaoling play --load {slot}"),
-            }
+            super::en::go_on_from(&head, slot, in_game, saves)
+        }
+        SessionMsg::SavesHere {
+            slot,
+            turn,
+            when,
+            next,
+            more,
+            in_game,
+            saves,
+        } => {
+            let template = if more {
+                "读不出它是哪一局的存档。此文件夹里可读的存档，由新到旧：{slot}，第{turn}回合（{when} UTC 存）{next}（其余见 saves）。由最新的一个接着玩："
+            } else {
+                "读不出它是哪一局的存档。此文件夹里可读的存档，由新到旧：{slot}，第{turn}回合（{when} UTC 存）{next}。由最新的一个接着玩："
+            };
+            let turn = turn.to_string();
+            let next: String = next.iter().map(|name| format!("、{name}")).collect();
+            let values = [("slot", slot), ("turn", turn.as_str()), ("when", when), ("next", &next)];
+            let head = filled(l, template, &values);
+            super::en::go_on_from(&head, slot, in_game, saves)
         }
     }
 }
@@ -973,7 +989,7 @@ pub(super) fn damage(l: Locale, damage: &crate::save::Damage) -> String {
             };
             format!(
                 "{part}{}{}{}{}{}{flaw}",
-                z("：第"),
+                z("，第"),
                 at.line,
                 z("行第"),
                 at.column,
