@@ -179,8 +179,8 @@ pub enum Changed {
 
 /// What the player is told about a save that loaded, but not as it was
 /// written. `Display` is the library's English; the REPL's catalogue says it
-/// in the player's language. `report` is the replay's own account of where
-/// it parted from the save (English).
+/// in the player's language. `report` is what the replay found: where it
+/// parted from the save ([`ReplayReport::describe`] in English).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadNotice {
     /// The battle or its rules changed since the save: its commands were
@@ -190,11 +190,11 @@ pub enum LoadNotice {
         what: Changed,
         scene: String,
         commands: usize,
-        report: Option<String>,
+        report: Option<ReplayReport>,
     },
     /// The commands do not reach the saved state on this version: the game
     /// goes on from the saved state, without its undo history.
-    Unreached { shown: String, report: String },
+    Unreached { shown: String, report: ReplayReport },
     /// The checksum does not hold: the commands were replayed from the seed
     /// and the game goes on at `turn` (`reached`: where the save says).
     Replayed {
@@ -232,9 +232,10 @@ impl std::fmt::Display for LoadNotice {
                     Changed::Rules => "rules of the battle",
                     Changed::Both => "battle and its rules",
                 };
-                let outcome = report
-                    .as_deref()
-                    .unwrap_or("they reach the same state, so nothing is lost.");
+                let outcome = report.as_ref().map_or_else(
+                    || "they reach the same state, so nothing is lost.".to_string(),
+                    ReplayReport::describe,
+                );
                 write!(
                     f,
                     "{shown}: the {what} `{scene}` changed since this save was made. Your {commands} command(s) were replayed on the current version: {outcome}"
@@ -242,7 +243,8 @@ impl std::fmt::Display for LoadNotice {
             }
             LoadNotice::Unreached { shown, report } => write!(
                 f,
-                "{shown}: this save's commands do not lead to its saved state on this version of xiaoling ({report}) The game goes on from the saved state; undo cannot go back before it."
+                "{shown}: this save's commands do not lead to its saved state on this version of xiaoling ({}) The game goes on from the saved state; undo cannot go back before it.",
+                report.describe()
             ),
             LoadNotice::Replayed {
                 shown,
@@ -464,7 +466,7 @@ fn load_journal(dir: &Path, name: &str, scenes: &[Arc<Scene>]) -> Result<Loaded,
         what,
         scene: got.head.scene.clone(),
         commands: got.commands,
-        report: (!got.report.reproduces()).then(|| got.report.describe()),
+        report: (!got.report.reproduces()).then(|| got.report.clone()),
     });
     Ok(Loaded {
         game: got.game,
@@ -634,7 +636,7 @@ fn restore_own(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
             what,
             scene: file.scene.clone(),
             commands: file.log.len(),
-            report: (!report.reproduces()).then(|| report.describe()),
+            report: (!report.reproduces()).then(|| report.clone()),
         };
         return Ok(Loaded {
             game,
@@ -663,7 +665,7 @@ fn restore_own(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
     game.restore_saved(&snapshot, log, Vec::new());
     let notice = LoadNotice::Unreached {
         shown: shown.to_string(),
-        report: report.describe(),
+        report: report.clone(),
     };
     Ok(Loaded {
         game,
@@ -705,7 +707,7 @@ pub(super) fn damaged(
 }
 
 /// What replaying a save's command log found.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplayReport {
     /// Commands that ran.
     pub ran: usize,

@@ -768,8 +768,9 @@ fn every_message_is_said_in_every_locale() {
 /// the system's or a check's own words) stays as it came.
 #[test]
 fn every_save_error_and_load_notice_is_said_in_chinese() {
+    use crate::save::SaveError;
     use crate::save::SlotProblem;
-    use crate::save::{At, Changed, Damage, Flaw, JournalFault, LoadNotice, Part, SaveError};
+    use crate::save::{At, Changed, Damage, Flaw, JournalFault, LoadNotice, Part, ReplayReport};
     let path = "saves/x.ron";
     let why = "WHY";
     let at = At { line: 3, column: 7 };
@@ -859,11 +860,43 @@ fn every_save_error_and_load_notice_is_said_in_chinese() {
             what: Changed::Rules,
             scene: "battle".into(),
             commands: 3,
-            report: Some(why.into()),
+            report: Some(ReplayReport {
+                ran: 2,
+                failed: None,
+                diverged_at: Some((1, 2)),
+                same_end: false,
+                end_difference: Some(why.into()),
+            }),
         },
         LoadNotice::Unreached {
             shown: path.into(),
-            report: why.into(),
+            report: ReplayReport {
+                ran: 1,
+                failed: Some((1, why.into())),
+                diverged_at: None,
+                same_end: false,
+                end_difference: None,
+            },
+        },
+        LoadNotice::Unreached {
+            shown: path.into(),
+            report: ReplayReport {
+                ran: 3,
+                failed: None,
+                diverged_at: None,
+                same_end: false,
+                end_difference: Some(why.into()),
+            },
+        },
+        LoadNotice::Unreached {
+            shown: path.into(),
+            report: ReplayReport {
+                ran: 3,
+                failed: None,
+                diverged_at: None,
+                same_end: true,
+                end_difference: None,
+            },
         },
         LoadNotice::Replayed {
             shown: path.into(),

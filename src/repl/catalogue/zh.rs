@@ -1039,6 +1039,35 @@ pub(super) fn damage(l: Locale, damage: &crate::save::Damage) -> String {
     }
 }
 
+/// What a replay of a save's commands found, in Chinese words: which
+/// command did not run, or at which turn the replay parted from the save
+/// (what differed is told by kind, not in the check's English words).
+pub(super) fn replay_report(l: Locale, report: &crate::save::ReplayReport) -> String {
+    let z = |text: &'static str| l.zh(text);
+    let end = if report.end_difference.is_some() {
+        z("到最后，局面也与所存的不同。")
+    } else {
+        ""
+    };
+    match (&report.failed, report.diverged_at) {
+        (Some((n, _)), _) => format!(
+            "{}{}{}",
+            z("第 "),
+            n + 1,
+            z(" 条命令在那里走不通，游戏停在它之前。")
+        ),
+        (None, Some((n, turn))) => format!(
+            "{}{turn}{}{}{}{end}",
+            z("重演在第"),
+            z("回合（第 "),
+            n + 1,
+            z(" 条命令之前）与所存的对局分道。"),
+        ),
+        (None, None) if report.same_end => z("重演恰好到达所存的局面。").to_string(),
+        (None, None) => z("最后的局面与所存的不同。").to_string(),
+    }
+}
+
 /// Why a slot cannot be read, in a few words for the `saves` table.
 pub(super) fn short_reason(l: Locale, err: &SaveError) -> String {
     use crate::save::{Damage, Part};
@@ -1073,9 +1102,10 @@ pub(super) fn load_notice(l: Locale, notice: &crate::save::LoadNotice) -> String
                 Changed::Rules => z("」的规则已有改动"),
                 Changed::Both => z("」及其规则都已有改动"),
             };
-            let outcome = report
-                .as_deref()
-                .unwrap_or(z("所到的局面与存档相同，一无所失。"));
+            let outcome = report.as_ref().map_or_else(
+                || z("所到的局面与存档相同，一无所失。").to_string(),
+                |report| replay_report(l, report),
+            );
             format!(
                 "{shown}{}{scene}{what}{}{commands}{}{outcome}",
                 z("：自此存档写成以来，战役「"),
@@ -1084,8 +1114,9 @@ pub(super) fn load_notice(l: Locale, notice: &crate::save::LoadNotice) -> String
             )
         }
         LoadNotice::Unreached { shown, report } => format!(
-            "{shown}{}{report}{}",
+            "{shown}{}{}{}",
             z("：在这一版 xiaoling 上，此存档的命令到不了它所存的局面（"),
+            replay_report(l, report),
             z("）。游戏从所存的局面接着走；悔棋不能退到它之前。"),
         ),
         LoadNotice::Replayed {
