@@ -39,6 +39,18 @@ fn assert_chinese(said: &str, path: &Path) {
     );
 }
 
+/// A damage done to a save: its name, the damaged text, the flaw found and
+/// where (when the test knows it), and words of the English and the
+/// Chinese message.
+type Case<'a> = (
+    &'a str,
+    &'a str,
+    Flaw,
+    Option<(usize, usize)>,
+    &'a str,
+    &'a str,
+);
+
 #[test]
 fn a_damaged_save_says_where_and_what_in_english_and_in_chinese() {
     let dir = temp_dir("damaged-where");
@@ -59,7 +71,7 @@ fn a_damaged_save_says_where_and_what_in_english_and_in_chinese() {
         .find(|l| l.starts_with("    seed: "))
         .expect("seed");
     let missing = good.replacen(&format!("{seed_line}\n"), "", 1);
-    let cases: [(&str, &str, Flaw, Option<(usize, usize)>, &str, &str); 3] = [
+    let cases: [Case; 3] = [
         (
             "cut",
             cut,
