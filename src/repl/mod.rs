@@ -774,8 +774,8 @@ impl<'a> Session<'a> {
 /// the same game that does, and how to go on from it: at the prompt
 /// (`command_line` None) or from the shell (`Some(saves)`: the folder when
 /// one was named). When the slot is damaged and nothing tells which game
-/// it was of, the folder's slots that load instead. None when there is no
-/// such slot, or the slot's name was refused.
+/// it was of, the folder's slots that read instead, from the newest that
+/// loads. None when there is no such slot, or the slot's name was refused.
 pub fn other_save(
     dir: &std::path::Path,
     slot: &str,
@@ -791,14 +791,18 @@ pub fn other_save(
     let others = crate::save::others_of_game(dir, slot, scenes);
     let in_game = command_line.is_none();
     let saves = command_line.flatten();
+    // Listed slots read; the one offered must load as well.
+    let loads = |row: &&crate::save::SlotInfo| crate::save::load(dir, &row.slot, scenes).is_ok();
     if !others.known && matches!(err, SaveError::Damaged(..)) {
         let rows = crate::save::readable_slots(dir, slot, scenes);
-        let first = rows.first()?;
+        let first = rows.iter().find(loads)?;
         let summary = first.summary.as_ref().ok()?;
         let when = crate::save::timestamp(summary.saved_at);
         // The newest few by name; `saves` lists them all.
         const NAMED: usize = 4;
-        let next: Vec<&str> = (rows.iter().skip(1).take(NAMED - 1))
+        let next: Vec<&str> = (rows.iter())
+            .filter(|row| row.slot != first.slot)
+            .take(NAMED - 1)
             .map(|row| row.slot.as_str())
             .collect();
         return Some(catalogue::msg(
@@ -814,7 +818,7 @@ pub fn other_save(
             },
         ));
     }
-    let first = others.rows.first()?;
+    let first = others.rows.iter().find(loads)?;
     let summary = first.summary.as_ref().ok()?;
     let when = crate::save::timestamp(summary.saved_at);
     Some(catalogue::msg(

@@ -111,13 +111,17 @@ impl std::fmt::Display for Damage {
                     Part::Contents => "its contents are damaged",
                 };
                 // The parser's words, but where they would mislead or
-                // name its options: a text cut short is said as such
-                // (RON says what it expected next), and nesting without
-                // the advice to raise its limit.
+                // name its workings: a text cut short is said as such
+                // (RON says what it expected next), nesting without the
+                // advice to raise its limit, a field without the type's
+                // name in the source.
                 let what = match flaw {
-                    Flaw::TooDeep => "its brackets are nested deeper than any save's",
-                    Flaw::CutShort => "the text stops before the save ends",
-                    _ => said.as_str(),
+                    Flaw::TooDeep => "its brackets are nested deeper than any save's".into(),
+                    Flaw::CutShort => "the text stops before the save ends".into(),
+                    Flaw::MissingField(field) => format!("it has no field `{field}`"),
+                    Flaw::UnknownField(field) => format!("no save has a field `{field}`"),
+                    Flaw::DuplicateField(field) => format!("the field `{field}` is written twice"),
+                    _ => said.clone(),
                 };
                 write!(f, "{part}: {what} (line {}, column {})", at.line, at.column)
             }

@@ -148,13 +148,7 @@ pub(super) fn header(shown: &str, text: &str) -> Result<Version, SaveError> {
         Ok(header) => check_format(shown, header.format).map(|()| header),
         Err(err) => {
             let why = match ron::from_str::<ron::Value>(text) {
-                Ok(_) => {
-                    let mut why = Damage::of_ron(Part::Foreign, &err, text);
-                    if let Damage::Text { said, .. } = &mut why {
-                        *said = said.replace("Unexpected missing field", "no field");
-                    }
-                    why
-                }
+                Ok(_) => Damage::of_ron(Part::Foreign, &err, text),
                 Err(syntax) => Damage::of_ron(Part::Syntax, &syntax, text),
             };
             Err(SaveError::Damaged(shown.to_string(), why))
