@@ -140,7 +140,7 @@ pub struct Others {
 /// the turn loading each reaches: what to offer when `slot` itself does
 /// not load. The game is known by the slot's name (`NAME` or
 /// `NAME-auto-N`), since its file may not say; for another name (a `save
-/// NAME` slot), by what can still be read of its text ([`Traces`]).
+/// NAME` slot), by what can still be read of its text (`Traces`: its game, or its battle, role and seed).
 pub fn others_of_game(
     dir: &Path,
     slot: &str,
