@@ -218,16 +218,6 @@ impl Damage {
         }
     }
 
-    /// The damage of a file that could not be read as a plain file of
-    /// text within the cap (not a missing one, nor one the system refused).
-    pub(super) fn of_read(err: &crate::files::ReadError) -> Damage {
-        match err {
-            crate::files::ReadError::TooLarge(cap) => Damage::TooLarge(*cap),
-            crate::files::ReadError::NotAFile(what) => Damage::NotAFile(what),
-            other => Damage::Misfit(other.to_string()),
-        }
-    }
-
     /// A few words for the `saves` table (English): what comes before the
     /// details.
     pub fn short(&self) -> String {

@@ -111,7 +111,8 @@ pub(super) fn read_text(path: &Path) -> Result<String, SaveError> {
             shown.clone(),
         ),
         ReadError::Io(err) => SaveError::Read(shown.clone(), err.to_string()),
-        other => SaveError::Damaged(shown.clone(), Damage::of_read(&other)),
+        ReadError::TooLarge(cap) => SaveError::Damaged(shown.clone(), Damage::TooLarge(cap)),
+        ReadError::NotAFile(what) => SaveError::Damaged(shown.clone(), Damage::NotAFile(what)),
     })?;
     let text =
         String::from_utf8(bytes).map_err(|_| SaveError::Damaged(shown.clone(), Damage::NotText))?;

@@ -140,7 +140,9 @@ pub struct Others {
 /// the turn loading each reaches: what to offer when `slot` itself does
 /// not load. The game is known by the slot's name (`NAME` or
 /// `NAME-auto-N`), since its file may not say; for another name (a `save
-/// NAME` slot), by what can still be read of its text (`Traces`: its game, or its battle, role and seed).
+/// NAME` slot), by what can still be read of its text (`Traces`: its
+/// game, or its battle, role and seed). `known` is false when neither
+/// tells a game with a slot in the folder.
 pub fn others_of_game(
     dir: &Path,
     slot: &str,

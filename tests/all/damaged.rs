@@ -19,6 +19,13 @@ fn game_with_a_named_save(dir: &Path) -> String {
     std::fs::read_to_string(dir.join("mine.ron")).expect("mine")
 }
 
+/// `good` with a character no save has (`@`) in the middle of its state,
+/// and the byte where it stands.
+fn with_a_bad_byte(good: &str) -> (String, usize) {
+    let state = good.find("world: (turn: ").expect("state") + "world: (turn: ".len();
+    (format!("{}@{}", &good[..state], &good[state + 1..]), state)
+}
+
 /// Line and column (from 1, in characters) of byte `at` of `text`.
 fn place(text: &str, at: usize) -> (usize, usize) {
     let before = &text[..at];
@@ -62,8 +69,7 @@ fn a_damaged_save_says_where_and_what_in_english_and_in_chinese() {
     let cut = &good[..good.len() / 3];
     let cut_at = place(cut, cut.trim_end().len());
     // A bad byte: a character no save has, in the middle of its state.
-    let state = good.find("world: (turn: ").expect("state") + "world: (turn: ".len();
-    let bad = format!("{}@{}", &good[..state], &good[state + 1..]);
+    let (bad, state) = with_a_bad_byte(&good);
     let bad_at = place(&bad, state);
     // A missing field: the seed's line taken out.
     let seed_line = good
@@ -213,8 +219,7 @@ fn a_damaged_named_save_names_the_games_other_saves_or_the_folders() {
     let game = "false-cry-zhang-chun-5";
     let command = format!("xiaoling play --load {game} --saves {dir_arg}");
     // Damaged inside: the game it names, near its end, is read.
-    let state = good.find("world: (turn: ").expect("state") + "world: (turn: ".len();
-    std::fs::write(&path, format!("{}@{}", &good[..state], &good[state + 1..])).expect("bad");
+    std::fs::write(&path, with_a_bad_byte(&good).0).expect("bad");
     let err = load("en");
     assert!(
         err.contains(&format!("Another save of this game loads: `{game}`")),

@@ -3184,8 +3184,10 @@ fn a_game_whose_resume_point_is_damaged_goes_on_from_its_journal() {
 
     let (code, out, err) = run_bin(&["play", "--load", name, "--saves", &saves], "quit\n");
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("cannot be read"), "{out}");
-    assert!(out.contains("rebuilt from its journal"), "{out}");
+    // The notice is wrapped where the folder's path puts its words.
+    let said = out.replace('\n', " ");
+    assert!(said.contains("cannot be read"), "{out}");
+    assert!(said.contains("rebuilt from its journal"), "{out}");
     assert!(out.contains(&format!("· turn {turn} ·")), "{out}");
     // Leaving wrote it whole again.
     assert!(save::read(&path).is_ok());
@@ -3194,7 +3196,7 @@ fn a_game_whose_resume_point_is_damaged_goes_on_from_its_journal() {
     let menu = ["play", "--saves", &saves, "--lang", "zh-Hans"];
     let (code, out, err) = run_bin(&menu, "1\nquit\n");
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("按它的日志重建"), "{out}");
+    assert!(out.replace('\n', "").contains("按它的日志重建"), "{out}");
     assert!(save::read(&path).is_ok());
 
     damage();
