@@ -802,8 +802,9 @@ impl<'a> Session<'a> {
 /// When `slot` of a game did not load (`err`), the newest other slot of
 /// the same game that does, and how to go on from it: at the prompt
 /// (`command_line` None) or from the shell (`Some(saves)`: the folder when
-/// one was named). None when the game has no other slot that reads, or the
-/// slot's name was refused.
+/// one was named). When the slot is damaged and nothing tells which game
+/// it was of, the folder's slots that read instead, from the newest that
+/// loads. None when there is no such slot, or the slot's name was refused.
 pub fn other_save(
     dir: &std::path::Path,
     slot: &str,
@@ -812,11 +813,41 @@ pub fn other_save(
     locale: crate::scene::Locale,
     command_line: Option<Option<&str>>,
 ) -> Option<String> {
-    if matches!(err, crate::save::SaveError::BadSlot(..)) {
+    use crate::save::SaveError;
+    if matches!(err, SaveError::BadSlot(..)) {
         return None;
     }
     let others = crate::save::others_of_game(dir, slot, scenes);
-    let first = others.first()?;
+    let in_game = command_line.is_none();
+    let saves = command_line.flatten();
+    // Listed slots read; the one offered must load as well.
+    let loads = |row: &&crate::save::SlotInfo| crate::save::load(dir, &row.slot, scenes).is_ok();
+    if !others.known && matches!(err, SaveError::Damaged(..)) {
+        let rows = crate::save::readable_slots(dir, slot, scenes);
+        let first = rows.iter().find(loads)?;
+        let summary = first.summary.as_ref().ok()?;
+        let when = crate::save::timestamp(summary.saved_at);
+        // The newest few by name; `saves` lists them all.
+        const NAMED: usize = 4;
+        let next: Vec<&str> = (rows.iter())
+            .filter(|row| row.slot != first.slot)
+            .take(NAMED - 1)
+            .map(|row| row.slot.as_str())
+            .collect();
+        return Some(catalogue::msg(
+            locale,
+            catalogue::SessionMsg::SavesHere {
+                slot: &first.slot,
+                turn: summary.turn,
+                when: &when,
+                next: &next,
+                more: rows.len() > NAMED,
+                in_game,
+                saves,
+            },
+        ));
+    }
+    let first = others.rows.iter().find(loads)?;
     let summary = first.summary.as_ref().ok()?;
     let when = crate::save::timestamp(summary.saved_at);
     Some(catalogue::msg(
@@ -825,9 +856,9 @@ pub fn other_save(
             slot: &first.slot,
             turn: summary.turn,
             when: &when,
-            more: others.len() > 1,
-            in_game: command_line.is_none(),
-            saves: command_line.flatten(),
+            more: others.rows.len() > 1,
+            in_game,
+            saves,
         },
     ))
 }

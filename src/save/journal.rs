@@ -47,6 +47,7 @@
 //! `xiaoling journal 1` has no head and is read as before.
 
 use super::SavedCommand;
+use super::damage::{JournalError, JournalFault};
 use super::hash::Fnv;
 use crate::stdx::decimal;
 use serde::{Deserialize, Serialize};
@@ -430,58 +431,73 @@ fn replay(bytes: &[u8], keep_transcript: usize) -> Result<Replayed, String> {
 
 /// The log and transcript a save's journal reference names, from the
 /// journal in `dir`; Err says why they cannot be had.
-pub fn read_ref(dir: &Path, journal: &JournalRef) -> Result<Replayed, String> {
+pub fn read_ref(dir: &Path, journal: &JournalRef) -> Result<Replayed, JournalError> {
     read_ref_bytes(dir, journal).map(|(replayed, _)| replayed)
 }
 
 /// [`read_ref`], and the journal's bytes as read.
-fn read_ref_bytes(dir: &Path, journal: &JournalRef) -> Result<(Replayed, Vec<u8>), String> {
+fn read_ref_bytes(dir: &Path, journal: &JournalRef) -> Result<(Replayed, Vec<u8>), JournalError> {
+    use JournalFault::*;
     if super::check_slot(journal.file.trim_end_matches(".journal")).is_err()
         || !journal.file.ends_with(".journal")
     {
-        return Err(format!("its journal's name `{}` is not one", journal.file));
+        return Err(JournalError::new(
+            Damaged,
+            format!("its journal's name `{}` is not one", journal.file),
+        ));
     }
     let path = dir.join(&journal.file);
     let cap = super::MAX_JOURNAL_BYTES;
     if journal.bytes > cap {
-        return Err(format!(
-            "it names {} bytes of its journal, more than a journal holds",
-            journal.bytes
+        return Err(JournalError::new(
+            Mismatch,
+            format!(
+                "it names {} bytes of its journal, more than a journal holds",
+                journal.bytes
+            ),
         ));
     }
-    let bytes = crate::files::read_capped(&path, cap).map_err(|err| match err {
-        crate::files::ReadError::Missing => {
-            format!("its journal {} is missing", path.display())
-        }
-        other => format!("its journal {} cannot be read: {other}", path.display()),
-    })?;
+    let bytes = read_journal(&path, cap)?;
     let Some(prefix) = usize::try_from(journal.bytes)
         .ok()
         .and_then(|n| bytes.get(..n))
     else {
-        return Err(format!(
-            "its journal {} is shorter than the save says ({} bytes, not {})",
-            path.display(),
-            bytes.len(),
-            journal.bytes
+        return Err(JournalError::new(
+            CutShort,
+            format!(
+                "its journal {} is shorter than the save says ({} bytes, not {})",
+                path.display(),
+                bytes.len(),
+                journal.bytes
+            ),
         ));
     };
     let mut hash = Fnv::default();
     hash.bytes(prefix);
     if hash.0 != journal.sum {
-        return Err(format!(
-            "its journal {} does not hold what the save was made with (the checksum of its first {} bytes differs)",
-            path.display(),
-            journal.bytes
+        return Err(JournalError::new(
+            Mismatch,
+            format!(
+                "its journal {} does not hold what the save was made with (the checksum of its first {} bytes differs)",
+                path.display(),
+                journal.bytes
+            ),
         ));
     }
-    let replayed = replay(prefix, super::MAX_TRANSCRIPT_BYTES)
-        .map_err(|why| format!("its journal {} is damaged: {why}", path.display()))?;
+    let replayed = replay(prefix, super::MAX_TRANSCRIPT_BYTES).map_err(|why| {
+        JournalError::new(
+            Damaged,
+            format!("its journal {} is damaged: {why}", path.display()),
+        )
+    })?;
     if replayed.end != prefix.len() || replayed.log.len() != journal.commands {
-        return Err(format!(
-            "its journal {} does not give the {} commands the save says",
-            path.display(),
-            journal.commands
+        return Err(JournalError::new(
+            Mismatch,
+            format!(
+                "its journal {} does not give the {} commands the save says",
+                path.display(),
+                journal.commands
+            ),
         ));
     }
     Ok((replayed, bytes))
@@ -512,7 +528,7 @@ fn following_end(bytes: &[u8], start: usize) -> usize {
 pub fn read_following(
     dir: &Path,
     journal: &JournalRef,
-) -> Result<(Replayed, Option<Replayed>), String> {
+) -> Result<(Replayed, Option<Replayed>), JournalError> {
     let (own, bytes) = read_ref_bytes(dir, journal)?;
     let start = own.end;
     let end = following_end(&bytes, start);
@@ -532,14 +548,32 @@ pub fn read_following(
 
 /// Whether the journal a save names is there and long enough (for the
 /// `saves` table: a look, not a read).
-pub fn looks_whole(dir: &Path, journal: &JournalRef) -> Result<(), String> {
+pub fn looks_whole(dir: &Path, journal: &JournalRef) -> Result<(), JournalError> {
+    use JournalFault::*;
     let path = dir.join(&journal.file);
     match std::fs::symlink_metadata(&path) {
         Ok(meta) if meta.is_file() && meta.len() >= journal.bytes => Ok(()),
-        Ok(meta) if meta.is_file() => Err("its journal is cut short".into()),
-        Ok(_) => Err("its journal is not a plain file".into()),
-        Err(_) => Err("its journal is missing".into()),
+        Ok(meta) if meta.is_file() => Err(JournalError::new(CutShort, "its journal is cut short")),
+        Ok(_) => Err(JournalError::new(
+            Damaged,
+            "its journal is not a plain file",
+        )),
+        Err(_) => Err(JournalError::new(Missing, "its journal is missing")),
     }
+}
+
+/// A journal's bytes (at most `cap`), or why they cannot be had.
+fn read_journal(path: &Path, cap: u64) -> Result<Vec<u8>, JournalError> {
+    crate::files::read_capped(path, cap).map_err(|err| match err {
+        crate::files::ReadError::Missing => JournalError::new(
+            JournalFault::Missing,
+            format!("its journal {} is missing", path.display()),
+        ),
+        other => JournalError::new(
+            JournalFault::Unreadable,
+            format!("its journal {} cannot be read: {other}", path.display()),
+        ),
+    })
 }
 
 /// Whether `game` in `dir` has a journal that begins with a head (header
@@ -569,26 +603,39 @@ pub fn headed_games(dir: &Path) -> Vec<String> {
 /// The head of the journal of `game` in `dir`, and when the journal was
 /// last written (seconds since the Unix epoch): for the lists of games,
 /// which read no further than the head.
-pub fn read_head(dir: &Path, game: &str) -> Result<(Head, u64), String> {
+pub fn read_head(dir: &Path, game: &str) -> Result<(Head, u64), JournalError> {
     use std::io::Read;
     let path = dir.join(journal_file(game));
     let mut bytes = Vec::new();
     let cap = (HEADER_2.len() + MAX_HEAD_BYTES + 64) as u64;
-    let file = std::fs::File::open(&path)
-        .map_err(|err| format!("its journal {} cannot be read: {err}", path.display()))?;
+    let unreadable = |err: std::io::Error| {
+        let fault = if err.kind() == std::io::ErrorKind::NotFound {
+            JournalFault::Missing
+        } else {
+            JournalFault::Unreadable
+        };
+        JournalError::new(
+            fault,
+            format!("its journal {} cannot be read: {err}", path.display()),
+        )
+    };
+    let file = std::fs::File::open(&path).map_err(unreadable)?;
     let written = (file.metadata().and_then(|meta| meta.modified()).ok())
         .and_then(|at| at.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |since| since.as_secs());
-    file.take(cap)
-        .read_to_end(&mut bytes)
-        .map_err(|err| format!("its journal {} cannot be read: {err}", path.display()))?;
-    match body_start(&bytes)? {
+    file.take(cap).read_to_end(&mut bytes).map_err(unreadable)?;
+    match body_start(&bytes).map_err(damaged)? {
         (_, Some(head)) => {
-            check_head(&head, game)?;
+            check_head(&head, game).map_err(damaged)?;
             Ok((head, written))
         }
-        (_, None) => Err("its journal has no head".into()),
+        (_, None) => Err(damaged("its journal has no head".into())),
     }
+}
+
+/// A journal's damage (its records or head), said `why`.
+fn damaged(why: String) -> JournalError {
+    JournalError::new(JournalFault::Damaged, why)
 }
 
 /// A head that names another game than its file's is refused.
@@ -605,20 +652,14 @@ fn check_head(head: &Head, game: &str) -> Result<(), String> {
 /// A game from its journal alone: its head, and what every whole record
 /// gives, through to the last (marks of checkpoints are passed over: no
 /// slot of the game is read). Err says why the journal does not give one.
-pub fn read_game(dir: &Path, game: &str) -> Result<(Head, Replayed), String> {
+pub fn read_game(dir: &Path, game: &str) -> Result<(Head, Replayed), JournalError> {
     let path = dir.join(journal_file(game));
-    let bytes =
-        crate::files::read_capped(&path, super::MAX_JOURNAL_BYTES).map_err(|err| match err {
-            crate::files::ReadError::Missing => {
-                format!("its journal {} is missing", path.display())
-            }
-            other => format!("its journal {} cannot be read: {other}", path.display()),
-        })?;
-    let mut replayed = replay(&bytes, super::MAX_TRANSCRIPT_BYTES)?;
+    let bytes = read_journal(&path, super::MAX_JOURNAL_BYTES)?;
+    let mut replayed = replay(&bytes, super::MAX_TRANSCRIPT_BYTES).map_err(damaged)?;
     let Some(head) = replayed.head.take() else {
-        return Err("its journal has no head".into());
+        return Err(damaged("its journal has no head".into()));
     };
-    check_head(&head, game)?;
+    check_head(&head, game).map_err(damaged)?;
     Ok((head, replayed))
 }
 
@@ -1084,7 +1125,12 @@ mod tests {
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[HEADER.len() + 3] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
-        assert!(read_ref(&dir, &first).unwrap_err().contains("checksum"));
+        assert!(
+            read_ref(&dir, &first)
+                .unwrap_err()
+                .said
+                .contains("checksum")
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -1135,6 +1181,7 @@ mod tests {
         assert!(
             read_game(&dir, "h")
                 .unwrap_err()
+                .said
                 .contains("names the game `g`")
         );
 
@@ -1149,7 +1196,7 @@ mod tests {
                 .unwrap();
         for cut in HEADER_2.len()..end {
             std::fs::write(&path, &bytes[..cut]).unwrap();
-            let why = read_game(&dir, "g").unwrap_err();
+            let why = read_game(&dir, "g").unwrap_err().said;
             assert!(why.contains("head record"), "{cut}: {why}");
             assert!(read_head(&dir, "g").is_err(), "{cut}");
         }
@@ -1158,7 +1205,7 @@ mod tests {
             changed[at] ^= 0x20;
             std::fs::write(&path, &changed).unwrap();
             match read_game(&dir, "g") {
-                Err(why) => assert!(why.contains("head"), "{at}: {why}"),
+                Err(why) => assert!(why.said.contains("head"), "{at}: {why}"),
                 // Only a hex letter of the record's sum in the other case
                 // reads the same: the same head.
                 Ok((got, _)) => {
@@ -1176,6 +1223,7 @@ mod tests {
         assert!(
             read_game(&dir, "g")
                 .unwrap_err()
+                .said
                 .contains("not at its start")
         );
         let _ = std::fs::remove_dir_all(&dir);

@@ -11,22 +11,6 @@ pub(super) struct Version {
     format: u32,
 }
 
-/// "line 3, column 7: expected …" from a RON error.
-pub(super) fn ron_problem(err: &ron::error::SpannedError) -> String {
-    // RON's own words are for developers where they name its options (the
-    // recursion limit's advice to raise it): a player gets what is wrong.
-    let what = match &err.code {
-        ron::Error::ExceededRecursionLimit => {
-            "its brackets are nested deeper than any save's".to_string()
-        }
-        code => code.to_string(),
-    };
-    format!(
-        "{what} (line {}, column {})",
-        err.span.start.line, err.span.start.col
-    )
-}
-
 /// Reads a save file and checks its shape (no scene needed). An autosave
 /// whose commands and transcript are in the game's journal gets them from
 /// there: the file returned holds them itself (its `journal` is None).
@@ -58,7 +42,7 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
             header(&shown, text)?;
             return Err(SaveError::Damaged(
                 shown,
-                format!("its contents are damaged: {}", ron_problem(&err)),
+                Damage::of_ron(Part::Contents, &err, text),
             ));
         }
     };
@@ -69,11 +53,9 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
         None => file.format >= 3,
     };
     if let Some(named) = &file.journal {
-        let damaged = |why: String| SaveError::Damaged(shown.clone(), why);
+        let damaged = |why: JournalError| SaveError::Damaged(shown.clone(), why.into());
         if file.format < 4 || !file.log.is_empty() || !file.transcript.is_empty() {
-            return Err(damaged(
-                "it names a journal and holds commands of its own".into(),
-            ));
+            return Err(SaveError::Damaged(shown, Damage::JournalAndCommands));
         }
         let dir = path.parent().unwrap_or(Path::new("."));
         match journal {
@@ -93,9 +75,7 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
                     transcript: l.transcript,
                 });
                 if !file.checkpoints.is_empty() || !file.prints.is_empty() {
-                    return Err(damaged(
-                        "it names a journal and holds fingerprints of its own".into(),
-                    ));
+                    return Err(SaveError::Damaged(shown, Damage::JournalAndPrints));
                 }
                 file.log = replayed.log;
                 file.checkpoints = replayed.checkpoints;
@@ -110,7 +90,7 @@ pub(crate) fn read_file(path: &Path, journal: Journal) -> Result<SaveFile, SaveE
             }
         }
     }
-    check_bounds(&file).map_err(|why| SaveError::Damaged(shown, why))?;
+    check_bounds(&file).map_err(|why| SaveError::Damaged(shown, Damage::OutOfBounds(why)))?;
     file.transcript = bounded_transcript(&file.transcript, MAX_TRANSCRIPT_BYTES);
     if file.format < 2 {
         // Format 1 hashed the state's text: its fingerprints cannot be
@@ -131,12 +111,13 @@ pub(super) fn read_text(path: &Path) -> Result<String, SaveError> {
             shown.clone(),
         ),
         ReadError::Io(err) => SaveError::Read(shown.clone(), err.to_string()),
-        other => SaveError::Damaged(shown.clone(), other.to_string()),
+        ReadError::TooLarge(cap) => SaveError::Damaged(shown.clone(), Damage::TooLarge(cap)),
+        ReadError::NotAFile(what) => SaveError::Damaged(shown.clone(), Damage::NotAFile(what)),
     })?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| SaveError::Damaged(shown.clone(), "it is not text (not UTF-8)".into()))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| SaveError::Damaged(shown.clone(), Damage::NotText))?;
     if text.trim().is_empty() {
-        return Err(SaveError::Damaged(shown, "the file is empty".into()));
+        return Err(SaveError::Damaged(shown, Damage::Empty));
     }
     Ok(text)
 }
@@ -168,11 +149,8 @@ pub(super) fn header(shown: &str, text: &str) -> Result<Version, SaveError> {
         Ok(header) => check_format(shown, header.format).map(|()| header),
         Err(err) => {
             let why = match ron::from_str::<ron::Value>(text) {
-                Ok(_) => format!(
-                    "it is RON, but not a save file: {}",
-                    ron_problem(&err).replace("Unexpected missing field", "no field")
-                ),
-                Err(syntax) => format!("it is damaged or cut short: {}", ron_problem(&syntax)),
+                Ok(_) => Damage::of_ron(Part::Foreign, &err, text),
+                Err(syntax) => Damage::of_ron(Part::Syntax, &syntax, text),
             };
             Err(SaveError::Damaged(shown.to_string(), why))
         }
@@ -196,8 +174,8 @@ pub enum Changed {
 
 /// What the player is told about a save that loaded, but not as it was
 /// written. `Display` is the library's English; the REPL's catalogue says it
-/// in the player's language. `report` is the replay's own account of where
-/// it parted from the save (English).
+/// in the player's language. `report` is what the replay found: where it
+/// parted from the save ([`ReplayReport::describe`] in English).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadNotice {
     /// The battle or its rules changed since the save: its commands were
@@ -207,11 +185,11 @@ pub enum LoadNotice {
         what: Changed,
         scene: String,
         commands: usize,
-        report: Option<String>,
+        report: Option<ReplayReport>,
     },
     /// The commands do not reach the saved state on this version: the game
     /// goes on from the saved state, without its undo history.
-    Unreached { shown: String, report: String },
+    Unreached { shown: String, report: ReplayReport },
     /// The checksum does not hold: the commands were replayed from the seed
     /// and the game goes on at `turn` (`reached`: where the save says).
     Replayed {
@@ -226,7 +204,7 @@ pub enum LoadNotice {
     /// load told itself (a battle changed since).
     Rebuilt {
         shown: String,
-        why: String,
+        why: Damage,
         from: Option<String>,
         commands: usize,
         turn: u32,
@@ -249,9 +227,10 @@ impl std::fmt::Display for LoadNotice {
                     Changed::Rules => "rules of the battle",
                     Changed::Both => "battle and its rules",
                 };
-                let outcome = report
-                    .as_deref()
-                    .unwrap_or("they reach the same state, so nothing is lost.");
+                let outcome = report.as_ref().map_or_else(
+                    || "they reach the same state, so nothing is lost.".to_string(),
+                    ReplayReport::describe,
+                );
                 write!(
                     f,
                     "{shown}: the {what} `{scene}` changed since this save was made. Your {commands} command(s) were replayed on the current version: {outcome}"
@@ -259,7 +238,8 @@ impl std::fmt::Display for LoadNotice {
             }
             LoadNotice::Unreached { shown, report } => write!(
                 f,
-                "{shown}: this save's commands do not lead to its saved state on this version of xiaoling ({report}) The game goes on from the saved state; undo cannot go back before it."
+                "{shown}: this save's commands do not lead to its saved state on this version of xiaoling ({}) The game goes on from the saved state; undo cannot go back before it.",
+                report.describe()
             ),
             LoadNotice::Replayed {
                 shown,
@@ -369,7 +349,7 @@ fn rebuild(
     name: &str,
     scenes: &[Arc<Scene>],
     shown: String,
-    why: String,
+    why: Damage,
 ) -> Result<Loaded, SaveError> {
     let written = journal::read_head(dir, name).map_or(0, |(_, written)| written);
     let mut best: Option<(Option<String>, u64, Loaded)> = load_journal(dir, name, scenes)
@@ -442,8 +422,8 @@ fn from_journal(
     all: bool,
 ) -> Result<FromJournal, SaveError> {
     let shown = dir.join(journal::journal_file(name)).display().to_string();
-    let (head, replayed) =
-        journal::read_game(dir, name).map_err(|why| SaveError::Damaged(shown.clone(), why))?;
+    let (head, replayed) = journal::read_game(dir, name)
+        .map_err(|why| SaveError::Damaged(shown.clone(), why.into()))?;
     let scene = find_scene(&shown, &head.scene, scenes)?;
     let mut game = fresh_of(
         &shown,
@@ -481,7 +461,7 @@ fn load_journal(dir: &Path, name: &str, scenes: &[Arc<Scene>]) -> Result<Loaded,
         what,
         scene: got.head.scene.clone(),
         commands: got.commands,
-        report: (!got.report.reproduces()).then(|| got.report.describe()),
+        report: (!got.report.reproduces()).then(|| got.report.clone()),
     });
     Ok(Loaded {
         game: got.game,
@@ -560,7 +540,7 @@ fn fresh_of(
         policies.others.into(),
         policies.player.map(Into::into),
     )
-    .map_err(|err| SaveError::Damaged(shown.to_string(), err.to_string()))?;
+    .map_err(|err| SaveError::Damaged(shown.to_string(), Damage::Misfit(err.to_string())))?;
     let mut game = game;
     game.show_sources(show_sources);
     if check_slot(name).is_ok() {
@@ -635,10 +615,11 @@ fn restore_own(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
     if file.journal.is_some() {
         return Err(SaveError::Damaged(
             shown.to_string(),
-            "its commands are in a journal that was not read".into(),
+            Damage::JournalNotRead,
         ));
     }
-    check_bounds(&file).map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
+    check_bounds(&file)
+        .map_err(|why| SaveError::Damaged(shown.to_string(), Damage::OutOfBounds(why)))?;
     let scene = find_scene(shown, &file.scene, scenes)?;
     let mut game = fresh(shown, &scene, &file)?;
     let report = replay(&mut game, &file);
@@ -652,7 +633,7 @@ fn restore_own(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
             what,
             scene: file.scene.clone(),
             commands: file.log.len(),
-            report: (!report.reproduces()).then(|| report.describe()),
+            report: (!report.reproduces()).then(|| report.clone()),
         };
         return Ok(Loaded {
             game,
@@ -667,20 +648,21 @@ fn restore_own(shown: &str, file: SaveFile, scenes: &[Arc<Scene>]) -> Result<Loa
             notice: None,
         });
     }
-    check_fits(&scene, &file).map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
+    let misfit = |why: String| SaveError::Damaged(shown.to_string(), Damage::Misfit(why));
+    check_fits(&scene, &file).map_err(misfit)?;
     let snapshot = file
         .state
         .to_snapshot(file.log.len(), &scene)
-        .map_err(|why| SaveError::Damaged(shown.to_string(), why))?;
+        .map_err(misfit)?;
     let mut game = fresh(shown, &scene, &file)?;
     let log = (file.log.iter())
         .map(|c| c.to_command(&scene))
         .collect::<Result<_, _>>()
-        .map_err(|why| SaveError::Damaged(shown.to_string(), why.to_string()))?;
+        .map_err(|why| misfit(why.to_string()))?;
     game.restore_saved(&snapshot, log, Vec::new());
     let notice = LoadNotice::Unreached {
         shown: shown.to_string(),
-        report: report.describe(),
+        report: report.clone(),
     };
     Ok(Loaded {
         game,
@@ -702,10 +684,10 @@ pub(super) fn damaged(
     if let Some((i, why)) = &report.failed {
         return Err(SaveError::Damaged(
             shown.to_string(),
-            format!(
-                "it was changed after it was written (its checksum does not match), and its commands no longer replay (command {}: {why})",
-                i + 1
-            ),
+            Damage::Unreplayable {
+                command: i + 1,
+                said: why.clone(),
+            },
         ));
     }
     let notice = LoadNotice::Replayed {
@@ -722,7 +704,7 @@ pub(super) fn damaged(
 }
 
 /// What replaying a save's command log found.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplayReport {
     /// Commands that ran.
     pub ran: usize,

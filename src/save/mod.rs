@@ -31,6 +31,7 @@
 
 mod autosave;
 mod bounds;
+mod damage;
 pub mod hash;
 pub mod journal;
 mod load;
@@ -42,12 +43,13 @@ pub mod types;
 
 pub use autosave::{Autosaver, CHECKPOINT_EVERY, Outcome, SYNC_EVERY, Transcript};
 pub use bounds::*;
+pub use damage::{At, Damage, Flaw, JournalError, JournalFault, Part};
 pub use journal::JournalRef;
 pub use load::*;
 pub use lock::{FolderLock, LOCK_FILE, LockError};
 pub use slots::{
-    SlotInfo, SlotProblem, SlotSummary, check_slot, list, others_of_game, reached, slot_names,
-    slot_path, timestamp,
+    Others, SlotInfo, SlotProblem, SlotSummary, check_slot, list, others_of_game, reached,
+    readable_slots, short_reason, slot_names, slot_path, timestamp,
 };
 pub use types::*;
 
@@ -226,7 +228,7 @@ pub struct SavedWorld {
     pub wet_cloth: Vec<bool>,
 }
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SaveError {
     #[error(
         "`{0}` is not a valid slot name: {1}. Use letters, digits, - and _ (at most {MAX_SLOT_CHARS})"
@@ -245,7 +247,7 @@ pub enum SaveError {
     #[error("cannot read {0}: {1}")]
     Read(String, String),
     #[error("{0} is not a usable xiaoling save: {1}")]
-    Damaged(String, String),
+    Damaged(String, Damage),
     #[error(
         "{0} is from a newer version of xiaoling (save format {1}; this one reads {2} to {3}): update xiaoling to load it"
     )]
@@ -755,7 +757,7 @@ fn make_folder(dir: &Path) -> Result<(), SaveError> {
 /// fit to the battle ([`check_fits`]). Cheap beside a load: no replay.
 pub fn verify(path: &Path, scene: &Scene) -> Result<(), String> {
     let file = read_file(path, Journal::Look).map_err(|err| match err {
-        SaveError::Damaged(_, why) => why,
+        SaveError::Damaged(_, why) => why.to_string(),
         other => other.to_string(),
     })?;
     if file.damaged {

@@ -123,32 +123,151 @@ pub fn reached(dir: &Path, rows: &mut [SlotInfo], scenes: &[std::sync::Arc<crate
     }
 }
 
-/// The other slots of the game that `slot` belongs to (its resume point and
-/// autosaves) that read, newest first, at the turn loading each reaches:
-/// what to offer when `slot` itself does not load. The game is known by the
-/// slot's name (`NAME` or `NAME-auto-N`), since its file may not say.
+/// The other slots that load of the game `slot` belongs to, and whether
+/// that game is known at all ([`others_of_game`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Others {
+    /// The game's other slots that read, newest first, at the turn
+    /// loading each reaches.
+    pub rows: Vec<SlotInfo>,
+    /// Whether anything told which game `slot` is of: its name (a game's
+    /// resume point or autosave), or what its text still says.
+    pub known: bool,
+}
+
+/// The other slots of the game that `slot` belongs to (its resume point,
+/// autosaves and saves made with `save NAME`) that read, newest first, at
+/// the turn loading each reaches: what to offer when `slot` itself does
+/// not load. The game is known by the slot's name (`NAME` or
+/// `NAME-auto-N`), since its file may not say; for another name (a `save
+/// NAME` slot), by what can still be read of its text (`Traces`: its
+/// game, or its battle, role and seed). `known` is false when neither
+/// tells a game with a slot in the folder.
 pub fn others_of_game(
     dir: &Path,
     slot: &str,
     scenes: &[std::sync::Arc<crate::scene::Scene>],
-) -> Vec<SlotInfo> {
+) -> Others {
     let game = game_of_slot(slot);
-    let mut rows: Vec<SlotInfo> = list(dir)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|row| {
-            row.slot != slot
-                && super::own_slot(game, &row.slot)
-                && row.summary.as_ref().is_ok_and(|s| s.game == game)
-        })
+    let all = list(dir).unwrap_or_default();
+    let own = |row: &SlotInfo| super::own_slot(game, &row.slot);
+    let known = game != slot
+        || all.iter().any(|row| row.slot != slot && own(row))
+        || super::journal::has_head(dir, game);
+    let others = |of: &dyn Fn(&SlotInfo, &SlotSummary) -> bool| -> Vec<SlotInfo> {
+        (all.iter())
+            .filter(|row| row.slot != slot && row.summary.as_ref().is_ok_and(|s| of(row, s)))
+            .cloned()
+            .collect()
+    };
+    let mut rows = others(&|row, s| own(row) && s.game == game);
+    let mut found = known;
+    if rows.is_empty() {
+        let traces = Traces::of(&dir.join(format!("{slot}.ron")));
+        let by_traces = others(&|_, s| traces.name(s));
+        found |= !by_traces.is_empty();
+        rows = by_traces;
+    }
+    reached(dir, &mut rows, scenes);
+    sort_newest(&mut rows, game);
+    Others { rows, known: found }
+}
+
+/// Every slot of the folder but `slot` that reads, newest first, at the
+/// turn loading each reaches: what to offer when not even the game of a
+/// slot that does not load can be told.
+pub fn readable_slots(
+    dir: &Path,
+    slot: &str,
+    scenes: &[std::sync::Arc<crate::scene::Scene>],
+) -> Vec<SlotInfo> {
+    let mut rows: Vec<SlotInfo> = (list(dir).unwrap_or_default().into_iter())
+        .filter(|row| row.slot != slot && row.summary.is_ok())
         .collect();
     reached(dir, &mut rows, scenes);
+    sort_newest(&mut rows, "");
+    rows
+}
+
+/// Newest first; of one second, the resume point of `game` first, then
+/// by name.
+fn sort_newest(rows: &mut [SlotInfo], game: &str) {
     rows.sort_by_key(|row| {
         let at = row.summary.as_ref().map_or(0, |s| s.saved_at);
         // Saves of one second: the resume point is the later.
         (std::cmp::Reverse(at), row.slot != game)
     });
-    rows
+}
+
+/// What can still be read of a save's text that does not read whole: the
+/// game it names (its last field but the journal's, near the end of the
+/// file, so a file damaged in its middle still tells it), and its battle,
+/// role and seed (its first fields, so a file cut short still tells them).
+/// Read line by line as the engine writes a save (a field to a line at
+/// the top level); a value is taken only as a plain name.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct Traces {
+    game: Option<String>,
+    scene: Option<String>,
+    role: Option<String>,
+    seed: Option<u64>,
+}
+
+impl Traces {
+    pub(super) fn of(path: &Path) -> Traces {
+        match crate::files::read_capped(path, super::MAX_SAVE_BYTES) {
+            Ok(bytes) => Traces::of_text(&String::from_utf8_lossy(&bytes)),
+            Err(_) => Traces::default(),
+        }
+    }
+
+    fn of_text(text: &str) -> Traces {
+        let field = |line: &str, name: &str| -> Option<String> {
+            let value = line.strip_prefix("    ")?.strip_prefix(name)?;
+            let value = value.strip_prefix(": ")?.strip_suffix(',')?;
+            Some(value.to_string())
+        };
+        let name = |value: String| -> Option<String> {
+            let name = value.strip_prefix('"')?.strip_suffix('"')?;
+            check_slot(name).is_ok().then(|| name.to_string())
+        };
+        let mut traces = Traces::default();
+        // The header, before the state (a few lines).
+        for line in text.lines().take(16) {
+            if line.starts_with("    state:") {
+                break;
+            }
+            traces.scene = traces.scene.or_else(|| field(line, "scene").and_then(name));
+            traces.role = traces.role.or_else(|| field(line, "role").and_then(name));
+            traces.seed = (traces.seed).or_else(|| field(line, "seed")?.parse().ok());
+        }
+        // The end: `game`, then perhaps `journal`, `)` and the checksum.
+        let tail: Vec<&str> = text.lines().rev().take(8).collect();
+        traces.game = tail
+            .iter()
+            .find_map(|line| field(line, "game").and_then(name));
+        traces
+    }
+
+    /// Whether the slot summed up as `s` is of the game these traces tell:
+    /// the game named, or (none named) the battle, role and seed's game by
+    /// its name ([`crate::story::default_name`], or a second game's of
+    /// them, `NAME-2`).
+    fn name(&self, s: &SlotSummary) -> bool {
+        if let Some(game) = &self.game {
+            return s.game == *game;
+        }
+        let (Some(scene), Some(role), Some(seed)) = (&self.scene, &self.role, self.seed) else {
+            return false;
+        };
+        let default = crate::story::default_name(scene, role, seed);
+        s.scene == *scene
+            && s.role == *role
+            && (s.game == default
+                || (s.game.strip_prefix(&default))
+                    .and_then(|rest| rest.strip_prefix('-'))
+                    .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())))
+    }
 }
 
 /// The game a slot of its own is named after: `NAME` for `NAME-auto-N`.
@@ -159,11 +278,13 @@ pub(super) fn game_of_slot(slot: &str) -> &str {
     }
 }
 
-/// One row of the `saves` table: the slot and what it holds, or why it cannot be read.
+/// One row of the `saves` table: the slot and what it holds, or why it
+/// cannot be read (said in a few words by [`short_reason`], or the
+/// catalogue's in the player's language).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SlotInfo {
     pub slot: String,
-    pub summary: Result<SlotSummary, String>,
+    pub summary: Result<SlotSummary, SaveError>,
 }
 
 /// Every slot in the folder, readable or not, and each game its journal
@@ -206,21 +327,19 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
                     summary: Ok(summary),
                 };
             }
-            let summary = read
-                .map(|f| SlotSummary {
-                    follows: f.journal.is_some() && super::reads_on(f.format),
-                    game: if f.game.is_empty() {
-                        crate::story::default_name(&f.scene, &f.role, f.seed)
-                    } else {
-                        f.game
-                    },
-                    over: f.state.story.ended.is_some(),
-                    scene: f.scene,
-                    role: f.role,
-                    turn: f.turn,
-                    saved_at: f.saved_at,
-                })
-                .map_err(|err| short_reason(&err));
+            let summary = read.map(|f| SlotSummary {
+                follows: f.journal.is_some() && super::reads_on(f.format),
+                game: if f.game.is_empty() {
+                    crate::story::default_name(&f.scene, &f.role, f.seed)
+                } else {
+                    f.game
+                },
+                over: f.state.story.ended.is_some(),
+                scene: f.scene,
+                role: f.role,
+                turn: f.turn,
+                saved_at: f.saved_at,
+            });
             SlotInfo { slot, summary }
         })
         .collect();
@@ -245,7 +364,7 @@ pub fn list(dir: &Path) -> Result<Vec<SlotInfo>, SaveError> {
 
 /// The game `game`'s journal stands for, as a slot of its name that loading
 /// reads on from its start.
-fn journal_summary(dir: &Path, game: &str) -> Result<SlotSummary, String> {
+fn journal_summary(dir: &Path, game: &str) -> Result<SlotSummary, SaveError> {
     super::journal::read_head(dir, game)
         .map(|(head, written)| SlotSummary {
             scene: head.scene,
@@ -257,20 +376,19 @@ fn journal_summary(dir: &Path, game: &str) -> Result<SlotSummary, String> {
             over: false,
             follows: true,
         })
-        .map_err(|why| short_reason(&SaveError::Damaged(String::new(), why)))
+        .map_err(|why| {
+            let shown = dir.join(super::journal::journal_file(game));
+            SaveError::Damaged(shown.display().to_string(), why.into())
+        })
 }
 
-/// Why a slot is unreadable, in a few words for the table.
-fn short_reason(err: &SaveError) -> String {
+/// Why a slot is unreadable, in a few words for the `saves` table
+/// (English).
+pub fn short_reason(err: &SaveError) -> String {
     match err {
         SaveError::TooNew(_, format, ..) => format!("newer format {format}"),
         SaveError::TooOld(_, format, ..) => format!("old format {format}"),
-        SaveError::Damaged(_, why) => why
-            .split([':', '('])
-            .next()
-            .unwrap_or("damaged")
-            .trim()
-            .to_string(),
+        SaveError::Damaged(_, why) => why.short(),
         other => other.to_string(),
     }
 }
@@ -316,6 +434,35 @@ mod tests {
         for good in ["quick", "slot-1", "before_drums", "鸣鼓"] {
             assert!(check_slot(good).is_ok(), "{good:?}");
         }
+    }
+
+    #[test]
+    fn traces_are_read_from_a_save_cut_short_or_damaged_inside() {
+        let head =
+            "(\n    format: 8,\n    scene: \"b\",\n    role: \"r\",\n    seed: 7,\n    state: (\n";
+        let tail = "    transcript: \"x\n    game: \\\"no\\\",\n\",\n    game: \"b-r-7-2\",\n)\n// checksum\n";
+        let whole = Traces::of_text(&format!("{head}    log: [@@],\n{tail}"));
+        assert_eq!(whole.game.as_deref(), Some("b-r-7-2"));
+        assert_eq!(
+            (whole.scene.as_deref(), whole.role.as_deref()),
+            (Some("b"), Some("r"))
+        );
+        assert_eq!(whole.seed, Some(7));
+        let cut = Traces::of_text(&head[..head.len() - 4]);
+        assert_eq!((cut.game.as_deref(), cut.seed), (None, Some(7)));
+        let summary = |game: &str| SlotSummary {
+            scene: "b".into(),
+            role: "r".into(),
+            turn: 1,
+            saved_at: 1,
+            game: game.into(),
+            over: false,
+            follows: false,
+        };
+        assert!(whole.name(&summary("b-r-7-2")) && !whole.name(&summary("b-r-7")));
+        assert!(cut.name(&summary("b-r-7")) && cut.name(&summary("b-r-7-2")));
+        assert!(!cut.name(&summary("b-r-70")) && !cut.name(&summary("other")));
+        assert_eq!(Traces::of_text("\u{0}garbage"), Traces::default());
     }
 
     #[test]

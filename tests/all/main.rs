@@ -11,6 +11,7 @@
 mod common;
 
 mod cli;
+mod damaged;
 mod decisions;
 mod hant;
 mod hardening;

@@ -638,12 +638,45 @@ fn session(message: SessionMsg) -> String {
             let head = format!(
                 "Another save of this game loads: `{slot}`, turn {turn} (saved {when} UTC){others}. To go on from it:"
             );
-            match (in_game, saves) {
-                (true, _) => format!("{head}\n  load {slot}"),
-                (false, Some(dir)) => format!("{head}\n  xiaoling play --load {slot} --saves {dir}"),
-                (false, None) => format!("{head}\n  xiaoling play --load {slot}"),
-            }
+            go_on_from(&head, slot, in_game, saves, None)
         }
+        SessionMsg::SavesHere {
+            slot,
+            turn,
+            when,
+            next,
+            more,
+            in_game,
+            saves,
+        } => {
+            let next: String = next.iter().map(|name| format!(", `{name}`")).collect();
+            let others = if more { " (`saves` lists the others)" } else { "" };
+            let head = format!(
+                "Which game it was of cannot be read. Saves in this folder that load, newest first: `{slot}`, turn {turn} (saved {when} UTC){next}{others}. To go on from the newest:"
+            );
+            go_on_from(&head, slot, in_game, saves, None)
+        }
+    }
+}
+
+/// `head`, then the command that goes on from `slot`: `load` at the
+/// prompt, or the command line (with the folder `saves` when one was
+/// named).
+/// `head`, then the command that goes on from `slot`: `load` at the
+/// prompt, else `play --load` in the language played (`lang`: none for
+/// English, the default) and the folder named.
+pub(super) fn go_on_from(
+    head: &str,
+    slot: &str,
+    in_game: bool,
+    saves: Option<&str>,
+    lang: Option<&str>,
+) -> String {
+    let lang = lang.map(|tag| format!(" --lang {tag}")).unwrap_or_default();
+    match (in_game, saves) {
+        (true, _) => format!("{head}\n  load {slot}"),
+        (false, Some(dir)) => format!("{head}\n  xiaoling play --load {slot}{lang} --saves {dir}"),
+        (false, None) => format!("{head}\n  xiaoling play --load {slot}{lang}"),
     }
 }
 

@@ -833,6 +833,19 @@ pub enum SessionMsg<'a> {
         in_game: bool,
         saves: Option<&'a str>,
     },
+    /// After a damaged slot whose game nothing tells: the folder's slots
+    /// that load, newest first (`slot` at `turn`, saved `when`, then the
+    /// names `next`; `more`: `saves` lists others), and how to go on from
+    /// the newest (as [`SessionMsg::OtherSave`]).
+    SavesHere {
+        slot: &'a str,
+        turn: u32,
+        when: &'a str,
+        next: &'a [&'a str],
+        more: bool,
+        in_game: bool,
+        saves: Option<&'a str>,
+    },
 }
 
 /// A line of the command line's menus and battle cards, said.
@@ -955,12 +968,21 @@ pub fn story_error(locale: Locale, err: &crate::story::StoryError) -> String {
 
 /// A save or load that failed, as the player reads it. English is the
 /// library's own words (`SaveError`'s `Display`); Chinese says the same
-/// frame in its own words. What the file system or a check said inside it
-/// (an OS error, why a file is damaged) stays as it came.
+/// frame in its own words, and why a file is damaged by its kind and place
+/// ([`crate::save::Damage`]). What the file system said inside it (an OS
+/// error) stays as it came.
 pub fn save_error(locale: Locale, err: &crate::save::SaveError) -> String {
     match locale {
         Locale::En => err.to_string(),
         Locale::ZhHans | Locale::ZhHant => zh::save_error(locale, err),
+    }
+}
+
+/// Why a slot cannot be read, in a few words for the `saves` table.
+pub fn short_reason(locale: Locale, err: &crate::save::SaveError) -> String {
+    match locale {
+        Locale::En => crate::save::short_reason(err),
+        Locale::ZhHans | Locale::ZhHant => zh::short_reason(locale, err),
     }
 }
 

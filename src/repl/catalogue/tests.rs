@@ -242,6 +242,7 @@ fn session_variant(message: &SessionMsg) -> &'static str {
         SessionMsg::RecapLine { .. } => "RecapLine",
         SessionMsg::AutosaveFailed { .. } => "AutosaveFailed",
         SessionMsg::OtherSave { .. } => "OtherSave",
+        SessionMsg::SavesHere { .. } => "SavesHere",
     }
 }
 
@@ -257,7 +258,7 @@ fn menu_variant(message: &MenuMsg) -> &'static str {
 }
 
 /// How many variants [`variant`] names.
-const VARIANTS: usize = 84;
+const VARIANTS: usize = 85;
 
 /// At least one sample of every message, with every branch its words take.
 fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> Vec<Msg<'a>> {
@@ -686,6 +687,24 @@ fn session_samples<'a>() -> Vec<SessionMsg<'a>> {
             in_game: false,
             saves: None,
         },
+        SessionMsg::SavesHere {
+            slot: "g",
+            turn: 9,
+            when: at,
+            next: &["h", "i"],
+            more: true,
+            in_game: true,
+            saves: None,
+        },
+        SessionMsg::SavesHere {
+            slot: "g",
+            turn: 9,
+            when: at,
+            next: &[],
+            more: false,
+            in_game: false,
+            saves: Some("dir"),
+        },
     ]
 }
 
@@ -749,10 +768,68 @@ fn every_message_is_said_in_every_locale() {
 /// the system's or a check's own words) stays as it came.
 #[test]
 fn every_save_error_and_load_notice_is_said_in_chinese() {
-    use crate::save::{Changed, LoadNotice, SaveError, SlotProblem};
+    use crate::save::SaveError;
+    use crate::save::SlotProblem;
+    use crate::save::{At, Changed, Damage, Flaw, JournalFault, LoadNotice, Part, ReplayReport};
     let path = "saves/x.ron";
     let why = "WHY";
-    let errors = [
+    let at = At { line: 3, column: 7 };
+    let text = |part, flaw| Damage::Text {
+        part,
+        at,
+        flaw,
+        said: "Unexpected end of RON".into(),
+    };
+    let damages = [
+        text(Part::Syntax, Flaw::CutShort),
+        text(Part::Syntax, Flaw::Unexpected('@')),
+        text(Part::Syntax, Flaw::Unexpected('\u{7}')),
+        text(Part::Foreign, Flaw::MissingField("format".into())),
+        text(Part::Contents, Flaw::UnknownField("cheat".into())),
+        text(Part::Contents, Flaw::DuplicateField("turn".into())),
+        text(Part::Contents, Flaw::WrongValue),
+        text(Part::Syntax, Flaw::TooDeep),
+        text(Part::Contents, Flaw::Other),
+        Damage::NotText,
+        Damage::Empty,
+        Damage::TooLarge(64 << 20),
+        Damage::TooLarge(1000),
+        Damage::NotAFile("a folder"),
+        Damage::NotAFile("a FIFO (named pipe)"),
+        Damage::NotAFile("a device"),
+        Damage::NotAFile("a socket"),
+        Damage::NotAFile("something"),
+        Damage::JournalAndCommands,
+        Damage::JournalAndPrints,
+        Damage::JournalNotRead,
+        Damage::Journal {
+            fault: JournalFault::Missing,
+            said: "its journal is missing".into(),
+        },
+        Damage::Journal {
+            fault: JournalFault::CutShort,
+            said: "its journal is cut short".into(),
+        },
+        Damage::Journal {
+            fault: JournalFault::Mismatch,
+            said: "its checksum differs".into(),
+        },
+        Damage::Journal {
+            fault: JournalFault::Unreadable,
+            said: "Permission denied".into(),
+        },
+        Damage::Journal {
+            fault: JournalFault::Damaged,
+            said: "a record at byte 9 is not one".into(),
+        },
+        Damage::OutOfBounds("its turn (999) is past the last turn".into()),
+        Damage::Misfit("it names the unit `x` the battle lacks".into()),
+        Damage::Unreplayable {
+            command: 3,
+            said: "no such unit".into(),
+        },
+    ];
+    let mut errors = vec![
         SaveError::BadSlot("a/b".into(), SlotProblem::PathSeparator),
         SaveError::BadSlot("".into(), SlotProblem::Empty),
         SaveError::BadSlot("x".into(), SlotProblem::TooLong),
@@ -765,11 +842,11 @@ fn every_save_error_and_load_notice_is_said_in_chinese() {
         SaveError::Write(path.into(), why.into()),
         SaveError::Refused(path.into(), why.into()),
         SaveError::Read(path.into(), why.into()),
-        SaveError::Damaged(path.into(), why.into()),
         SaveError::TooNew(path.into(), 9, 1, 4),
         SaveError::TooOld(path.into(), 0, 1, 4),
         SaveError::UnknownScene(path.into(), "battle".into(), "a, b".into()),
     ];
+    errors.extend((damages.iter()).map(|damage| SaveError::Damaged(path.into(), damage.clone())));
     let notices = [
         LoadNotice::Changed {
             shown: path.into(),
@@ -783,11 +860,43 @@ fn every_save_error_and_load_notice_is_said_in_chinese() {
             what: Changed::Rules,
             scene: "battle".into(),
             commands: 3,
-            report: Some(why.into()),
+            report: Some(ReplayReport {
+                ran: 2,
+                failed: None,
+                diverged_at: Some((1, 2)),
+                same_end: false,
+                end_difference: Some(why.into()),
+            }),
         },
         LoadNotice::Unreached {
             shown: path.into(),
-            report: why.into(),
+            report: ReplayReport {
+                ran: 1,
+                failed: Some((1, why.into())),
+                diverged_at: None,
+                same_end: false,
+                end_difference: None,
+            },
+        },
+        LoadNotice::Unreached {
+            shown: path.into(),
+            report: ReplayReport {
+                ran: 3,
+                failed: None,
+                diverged_at: None,
+                same_end: false,
+                end_difference: Some(why.into()),
+            },
+        },
+        LoadNotice::Unreached {
+            shown: path.into(),
+            report: ReplayReport {
+                ran: 3,
+                failed: None,
+                diverged_at: None,
+                same_end: true,
+                end_difference: None,
+            },
         },
         LoadNotice::Replayed {
             shown: path.into(),
@@ -797,7 +906,7 @@ fn every_save_error_and_load_notice_is_said_in_chinese() {
         },
         LoadNotice::Rebuilt {
             shown: path.into(),
-            why: why.into(),
+            why: damages[0].clone(),
             from: Some("鸣鼓".into()),
             commands: 8,
             turn: 5,
@@ -839,6 +948,33 @@ fn every_save_error_and_load_notice_is_said_in_chinese() {
             "{text}"
         );
     }
+    // Where a text stops reading is said in both languages, and each kind
+    // of damage in words of its own.
+    for damage in &damages[..9] {
+        let err = SaveError::Damaged(path.into(), damage.clone());
+        let zh = save_error(Locale::ZhHans, &err);
+        assert!(zh.contains("第3行第7列") && zh.ends_with('。'), "{zh}");
+        assert!(
+            damage.to_string().ends_with("(line 3, column 7)"),
+            "{damage}"
+        );
+    }
+    let kinds: BTreeSet<String> = (damages.iter())
+        .map(|damage| zh::damage(Locale::ZhHans, damage))
+        .collect();
+    assert_eq!(kinds.len(), damages.len(), "{kinds:?}");
+    // The `saves` table's few words, in Chinese too.
+    for err in &errors {
+        let short = short_reason(Locale::ZhHant, err);
+        assert!(
+            short.contains(|c: char| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "{short}"
+        );
+    }
+    assert_eq!(
+        short_reason(Locale::En, &SaveError::TooNew(path.into(), 9, 1, 4)),
+        "newer format 9"
+    );
     // English is the library's own words.
     assert_eq!(save_error(Locale::En, &errors[7]), errors[7].to_string());
     assert_eq!(load_notice(Locale::En, &notices[2]), notices[2].to_string());

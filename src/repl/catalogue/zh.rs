@@ -777,14 +777,27 @@ fn session(l: Locale, message: SessionMsg) -> String {
             };
             let turn = turn.to_string();
             let head = filled(l, template, &[("slot", slot), ("turn", &turn), ("when", when)]);
-            match (in_game, saves) {
-                (true, _) => format!("{head}\n  load {slot}"),
-                (false, Some(dir)) => format!(
-                    "{head}\n  xiaoling play --load {slot} --lang {} --saves {dir}",
-                    l.tag()
-                ),
-                (false, None) => format!("{head}\n  xiaoling play --load {slot} --lang {}", l.tag()),
-            }
+            super::en::go_on_from(&head, slot, in_game, saves, Some(l.tag()))
+        }
+        SessionMsg::SavesHere {
+            slot,
+            turn,
+            when,
+            next,
+            more,
+            in_game,
+            saves,
+        } => {
+            let template = if more {
+                "读不出它是哪一局的存档。此文件夹里可读的存档，由新到旧：{slot}，第{turn}回合（{when} UTC 存）{next}（其余见 saves）。由最新的一个接着玩："
+            } else {
+                "读不出它是哪一局的存档。此文件夹里可读的存档，由新到旧：{slot}，第{turn}回合（{when} UTC 存）{next}。由最新的一个接着玩："
+            };
+            let turn = turn.to_string();
+            let next: String = next.iter().map(|name| format!("、{name}")).collect();
+            let values = [("slot", slot), ("turn", turn.as_str()), ("when", when), ("next", &next)];
+            let head = filled(l, template, &values);
+            super::en::go_on_from(&head, slot, in_game, saves, Some(l.tag()))
         }
     }
 }
@@ -916,7 +929,12 @@ pub(super) fn save_error(l: Locale, err: &SaveError) -> String {
         ),
         SaveError::Read(path, why) => format!("{}{path}{}{why}", z("无法读取 "), z("：")),
         SaveError::Damaged(path, why) => {
-            format!("{path}{}{why}", z(" 不是可用的 xiaoling 存档："))
+            format!(
+                "{path}{}{}{}",
+                z(" 不是可用的 xiaoling 存档："),
+                damage(l, why),
+                z("。")
+            )
         }
         SaveError::TooNew(path, format, min, max) => format!(
             "{path}{}{format}{}{min}{}{max}{}",
@@ -941,6 +959,135 @@ pub(super) fn save_error(l: Locale, err: &SaveError) -> String {
     }
 }
 
+/// Why a file is not a usable save, in Chinese words of the catalogue's
+/// own: the kind of damage and where, never the parser's or a check's
+/// English (a file's or journal's path aside, which is not said here).
+pub(super) fn damage(l: Locale, damage: &crate::save::Damage) -> String {
+    use crate::save::{Damage, Flaw, JournalFault, Part};
+    let z = |text: &'static str| l.zh(text);
+    match damage {
+        Damage::Text { part, at, flaw, .. } => {
+            let part = match part {
+                Part::Syntax => z("文件已损坏或被截断"),
+                Part::Foreign => z("文件的文字可读，却不是存档的格式"),
+                Part::Contents => z("存档的内容已损坏"),
+            };
+            let flaw = match flaw {
+                Flaw::CutShort => z("文字到此中断，后面的内容缺失").to_string(),
+                Flaw::Unexpected(c) => {
+                    let shown = if c.is_control() || c.is_whitespace() {
+                        format!("U+{:04X}", u32::from(*c))
+                    } else {
+                        c.to_string()
+                    };
+                    format!("{}{shown}{}", z("出现了不该有的字符「"), z("」"))
+                }
+                Flaw::MissingField(_) => z("缺了存档必有的一项").to_string(),
+                Flaw::UnknownField(_) => z("多出一项存档里没有的内容").to_string(),
+                Flaw::DuplicateField(_) => z("同一项写了两次").to_string(),
+                Flaw::WrongValue => z("有一个值的类型或范围不对").to_string(),
+                Flaw::TooDeep => z("括号嵌套之深，超过任何存档").to_string(),
+                Flaw::Other => z("写法不合存档的格式").to_string(),
+            };
+            format!(
+                "{part}{}{}{}{}{}{flaw}",
+                z("，第"),
+                at.line,
+                z("行第"),
+                at.column,
+                z("列处"),
+            )
+        }
+        Damage::NotText => z("它不是文本（字节无法按文字编码读出）").to_string(),
+        Damage::Empty => z("文件是空的").to_string(),
+        Damage::TooLarge(cap) => {
+            let size = if *cap >= 1 << 20 {
+                format!("{} MB", cap >> 20)
+            } else {
+                format!("{}{}", crate::stdx::group_thousands(*cap), z(" 字节"))
+            };
+            format!("{}{size}{}", z("文件大于 "), z("，远超任何存档"))
+        }
+        Damage::NotAFile(what) => {
+            let what = match *what {
+                "a folder" => z("文件夹"),
+                "a FIFO (named pipe)" => z("命名管道"),
+                "a device" => z("设备"),
+                "a socket" => z("套接字"),
+                _ => z("特殊文件"),
+            };
+            format!("{}{what}{}", z("它是"), z("，不是普通文件"))
+        }
+        Damage::JournalAndCommands => z("它既指向日志，又自带命令").to_string(),
+        Damage::JournalAndPrints => z("它既指向日志，又自带局面指纹").to_string(),
+        Damage::JournalNotRead => z("它的命令在一份未读取的日志里").to_string(),
+        Damage::Journal { fault, .. } => match fault {
+            JournalFault::Missing => z("它所依的日志文件不见了"),
+            JournalFault::CutShort => z("它所依的日志被截断了，比存档所记的短"),
+            JournalFault::Mismatch => z("它所依的日志与存档写成时的内容对不上"),
+            JournalFault::Unreadable => z("它所依的日志无法读取（系统拒绝）"),
+            JournalFault::Damaged => z("它所依的日志已损坏"),
+        }
+        .to_string(),
+        Damage::OutOfBounds(_) => z("其中有数值超出任何战役的范围").to_string(),
+        Damage::Misfit(_) => {
+            z("它与这一战对不上：其中有这一战没有的部队、地段、阵营、角色或命令").to_string()
+        }
+        Damage::Unreplayable { command, .. } => format!(
+            "{}{command}{}",
+            z("写成之后被改动过（校验和不符），而且它的命令已无法重演（第 "),
+            z(" 条命令走不通）")
+        ),
+    }
+}
+
+/// What a replay of a save's commands found, in Chinese words: which
+/// command did not run, or at which turn the replay parted from the save
+/// (what differed is told by kind, not in the check's English words).
+pub(super) fn replay_report(l: Locale, report: &crate::save::ReplayReport) -> String {
+    let z = |text: &'static str| l.zh(text);
+    let end = if report.end_difference.is_some() {
+        z("到最后，局面也与所存的不同。")
+    } else {
+        ""
+    };
+    match (&report.failed, report.diverged_at) {
+        (Some((n, _)), _) => format!(
+            "{}{}{}",
+            z("第 "),
+            n + 1,
+            z(" 条命令在那里走不通，游戏停在它之前。")
+        ),
+        (None, Some((n, turn))) => format!(
+            "{}{turn}{}{}{}{end}",
+            z("重演在第"),
+            z("回合（第 "),
+            n + 1,
+            z(" 条命令之前）与所存的对局分道。"),
+        ),
+        (None, None) if report.same_end => z("重演恰好到达所存的局面。").to_string(),
+        (None, None) => z("最后的局面与所存的不同。").to_string(),
+    }
+}
+
+/// Why a slot cannot be read, in a few words for the `saves` table.
+pub(super) fn short_reason(l: Locale, err: &SaveError) -> String {
+    use crate::save::{Damage, Part};
+    let z = |text: &'static str| l.zh(text);
+    match err {
+        SaveError::TooNew(_, format, ..) => format!("{}{format}", z("新版格式 ")),
+        SaveError::TooOld(_, format, ..) => format!("{}{format}", z("旧版格式 ")),
+        SaveError::Damaged(_, Damage::Text { part, .. }) => match part {
+            Part::Syntax => z("已损坏或被截断"),
+            Part::Foreign => z("不是存档"),
+            Part::Contents => z("内容已损坏"),
+        }
+        .to_string(),
+        SaveError::Damaged(_, why) => damage(l, why),
+        other => save_error(l, other),
+    }
+}
+
 pub(super) fn load_notice(l: Locale, notice: &crate::save::LoadNotice) -> String {
     use crate::save::{Changed, LoadNotice};
     let z = |text: &'static str| l.zh(text);
@@ -957,9 +1104,10 @@ pub(super) fn load_notice(l: Locale, notice: &crate::save::LoadNotice) -> String
                 Changed::Rules => z("」的规则已有改动"),
                 Changed::Both => z("」及其规则都已有改动"),
             };
-            let outcome = report
-                .as_deref()
-                .unwrap_or(z("所到的局面与存档相同，一无所失。"));
+            let outcome = report.as_ref().map_or_else(
+                || z("所到的局面与存档相同，一无所失。").to_string(),
+                |report| replay_report(l, report),
+            );
             format!(
                 "{shown}{}{scene}{what}{}{commands}{}{outcome}",
                 z("：自此存档写成以来，战役「"),
@@ -968,8 +1116,9 @@ pub(super) fn load_notice(l: Locale, notice: &crate::save::LoadNotice) -> String
             )
         }
         LoadNotice::Unreached { shown, report } => format!(
-            "{shown}{}{report}{}",
+            "{shown}{}{}{}",
             z("：在这一版 xiaoling 上，此存档的命令到不了它所存的局面（"),
+            replay_report(l, report),
             z("）。游戏从所存的局面接着走；悔棋不能退到它之前。"),
         ),
         LoadNotice::Replayed {
@@ -1006,6 +1155,7 @@ pub(super) fn load_notice(l: Locale, notice: &crate::save::LoadNotice) -> String
                 None => z("它的日志").to_string(),
                 Some(slot) => format!("{}{slot}", z("它的自动存档 ")),
             };
+            let why = damage(l, why);
             format!(
                 "{shown}{}{why}{}{from}{}{commands}{}{turn}{}{then}",
                 z(" 读不出来（"),

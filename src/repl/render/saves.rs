@@ -46,7 +46,10 @@ pub fn saves_table_of(
                 s.turn.to_string(),
                 save::timestamp(s.saved_at),
             ],
-            Err(why) => vec![row.slot.clone(), format!("{unreadable} ({why})")],
+            Err(err) => {
+                let why = catalogue::short_reason(locale, err);
+                vec![row.slot.clone(), format!("{unreadable} ({why})")]
+            }
         });
     }
     let widths: Vec<usize> = (0..5)
