@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// The inkjs peer of `xiaoling simulate --policy random` (issue 26 item 3).
+//
+//   cd benches/ink && npm install      # inkjs 2.4.x into benches/ink/node_modules
+//   node run.js [--games N] [--seed S] [--play] [--endings]
+//
+// Compiles false-cry.ink (made by make_story.py) once with inkjs's compiler, then plays
+// N games: from the start, ContinueMaximally() (the text, as a player is shown it, and
+// the choices' texts are read), a choice picked at random (a seeded PRNG), to the end,
+// ResetState(). Prints games a CPU-second of the games' loop (process.cpuUsage()), like
+// `xiaoling simulate` prints games a second. --play prints each game's text and picks;
+// --endings counts the endings reached.
+"use strict";
+
+const fs = require("fs");
+const path = require("path");
+const { Compiler, CompilerOptions } = require("inkjs/full");
+const INKJS_VERSION = JSON.parse(
+  fs.readFileSync(path.join(path.dirname(require.resolve("inkjs/full")), "..", "package.json"), "utf8")
+).version;
+
+function args() {
+  const a = { games: 10000, seed: 7, play: false, endings: false };
+  const v = process.argv.slice(2);
+  for (let i = 0; i < v.length; i++) {
+    const k = v[i];
+    if (k === "--games") a.games = Number(v[++i]);
+    else if (k === "--seed") a.seed = Number(v[++i]);
+    else if (k === "--play") a.play = true;
+    else if (k === "--endings") a.endings = true;
+    else {
+      console.error(`unknown argument ${k}`);
+      process.exit(2);
+    }
+  }
+  if (!Number.isInteger(a.games) || a.games < 1 || !Number.isInteger(a.seed)) {
+    console.error("--games wants a positive whole number, --seed a whole number");
+    process.exit(2);
+  }
+  return a;
+}
+
+// mulberry32: a small seeded PRNG, the same picks for the same seed.
+function prng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function cpuSeconds(u) {
+  return (u.user + u.system) / 1e6;
+}
+
+function main() {
+  const a = args();
+  const source = fs.readFileSync(path.join(__dirname, "false-cry.ink"), "utf8");
+  const t0 = process.cpuUsage();
+  const compiler = new Compiler(source, new CompilerOptions(null, [], false, () => {}));
+  let story = null;
+  try {
+    story = compiler.Compile();
+  } catch (_) {
+    // the errors are in compiler.errors
+  }
+  if (!story || compiler.errors.length) {
+    console.error(compiler.errors.join("\n") || "the story did not compile");
+    process.exit(1);
+  }
+  const compileCpu = cpuSeconds(process.cpuUsage(t0));
+  const tally = new Map();
+
+  const rand = prng(a.seed);
+  let chars = 0;
+  let picks = 0;
+  const t1 = process.cpuUsage();
+  for (let g = 0; g < a.games; g++) {
+    // ink's RANDOM() is seeded per game from ours, so a seed gives the same games.
+    story.state.storySeed = Math.floor(rand() * 100000);
+    story.state.previousRandom = 0;
+    if (a.play) console.log(`--- game ${g + 1}`);
+    for (;;) {
+      const text = story.ContinueMaximally();
+      chars += text.length;
+      if (a.play) process.stdout.write(text);
+      const choices = story.currentChoices;
+      if (choices.length === 0) break;
+      for (const c of choices) chars += c.text.length;
+      const i = Math.floor(rand() * choices.length);
+      if (a.play) {
+        choices.forEach((c, j) => console.log(`  ${j + 1}. ${c.text}`));
+        console.log(`> ${i + 1}`);
+      }
+      story.ChooseChoiceIndex(i);
+      picks++;
+    }
+    if (a.endings) {
+      const e = story.variablesState["ending_id"];
+      tally.set(e, (tally.get(e) || 0) + 1);
+    }
+    story.ResetState();
+  }
+  const cpu = cpuSeconds(process.cpuUsage(t1));
+  const all = cpuSeconds(process.cpuUsage());
+
+  if (a.endings) {
+    for (const e of [...tally.keys()].sort()) {
+      const n = tally.get(e);
+      console.log(`  ${e.padEnd(24)} ${String(n).padStart(7)}  ${((100 * n) / a.games).toFixed(1)}%`);
+    }
+  }
+  console.log(
+    `inkjs ${INKJS_VERSION}: ${a.games} games from seed ${a.seed}, ` +
+      `${(picks / a.games).toFixed(2)} choices and ${Math.round(chars / a.games)} characters a game`
+  );
+  console.log(
+    `games: ${cpu.toFixed(3)} s of CPU, ${Math.round(a.games / cpu)} games a CPU-second ` +
+      `(compile ${compileCpu.toFixed(3)} s; whole process ${all.toFixed(3)} s)`
+  );
+}
+
+main();
