@@ -4,8 +4,8 @@
 //   cd benches/ink && npm install      # inkjs 2.4.x into benches/ink/node_modules
 //   node run.js [--games N] [--seed S] [--warmup W] [--story FILE] [--play] [--endings]
 //
-// Compiles false-cry.ink (made by make_story.py; --story another, e.g. false-cry-flat.ink) once with inkjs's compiler, then plays
-// N games: from the start, ContinueMaximally() (the text, as a player is shown it, and
+// Compiles false-cry.ink (made by make_story.py; --story another, relative to this folder)
+// once with inkjs's compiler, then plays N games: from the start, ContinueMaximally() (the text, as a player is shown it, and
 // the choices' texts are read), a choice picked at random (a seeded PRNG), to the end,
 // ResetState(). Prints games a CPU-second of the games' loop (process.cpuUsage()), like
 // `xiaoling simulate` prints games a second. --warmup plays W games first, untimed (from
@@ -37,8 +37,8 @@ function args() {
     }
   }
   if (!Number.isInteger(a.games) || a.games < 1 || !Number.isInteger(a.seed) ||
-      !Number.isInteger(a.warmup) || a.warmup < 0) {
-    console.error("--games wants a positive whole number, --seed and --warmup whole numbers");
+      !Number.isInteger(a.warmup) || a.warmup < 0 || typeof a.story !== "string") {
+    console.error("--games wants a positive whole number, --seed and --warmup whole numbers, --story a file");
     process.exit(2);
   }
   return a;
@@ -92,7 +92,13 @@ function play(story, games, rand, show, tally, counts) {
 
 function main() {
   const a = args();
-  const source = fs.readFileSync(path.resolve(__dirname, a.story), "utf8");
+  let source;
+  try {
+    source = fs.readFileSync(path.resolve(__dirname, a.story), "utf8");
+  } catch (err) {
+    console.error(`cannot read the story ${a.story}: ${err.message}`);
+    process.exit(1);
+  }
   const t0 = process.cpuUsage();
   const compiler = new Compiler(source, new CompilerOptions(null, [], false, () => {}));
   let story = null;
