@@ -4,13 +4,14 @@
 //   cd benches/ink && npm install      # inkjs 2.4.x into benches/ink/node_modules
 //   node run.js [--games N] [--seed S] [--warmup W] [--story FILE] [--play] [--endings]
 //
-// Compiles false-cry.ink (made by make_story.py; --story another, relative to this folder)
-// once with inkjs's compiler, then plays N games: from the start, ContinueMaximally() (the text, as a player is shown it, and
-// the choices' texts are read), a choice picked at random (a seeded PRNG), to the end,
-// ResetState(). Prints games a CPU-second of the games' loop (process.cpuUsage()), like
-// `xiaoling simulate` prints games a second. --warmup plays W games first, untimed (from
-// another seed), so that the count is of the JIT-compiled engine; --play prints each
-// game's text and picks; --endings counts the endings reached.
+// Compiles false-cry.ink (made by make_story.py; --story another, relative to this
+// folder) once with inkjs's compiler, then plays N games: from the start,
+// ContinueMaximally() (the text, as a player is shown it, and the choices' texts are
+// read), a choice picked at random (a seeded PRNG), to the end, ResetState(). Prints
+// games a CPU-second of the games' loop (process.cpuUsage()), like `xiaoling simulate`
+// prints games a second. --warmup plays W games first, untimed (from another seed), so
+// that the count is of the JIT-compiled engine; --play prints each game's text and
+// picks; --endings counts the endings reached.
 "use strict";
 
 const fs = require("fs");
