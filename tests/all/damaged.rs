@@ -230,7 +230,9 @@ fn a_damaged_named_save_names_the_games_other_saves_or_the_folders() {
     std::fs::write(&path, &good[..good.len() / 3]).expect("cut");
     let err = load("zh-Hans");
     assert!(err.contains(&format!("本局另有存档可读：{game}")), "{err}");
-    assert!(err.contains(&command), "{err}");
+    // In the language it was played in.
+    let zh_command = format!("xiaoling play --load {game} --lang zh-Hans --saves {dir_arg}");
+    assert!(err.contains(&zh_command), "{err}");
     // Nothing left to tell: the folder's saves that load, newest first.
     std::fs::write(&path, "(\n    form").expect("cut");
     let err = load("en");
@@ -243,7 +245,7 @@ fn a_damaged_named_save_names_the_games_other_saves_or_the_folders() {
     assert!(err.contains(&command), "{err}");
     let err = load("zh-Hans");
     assert!(err.contains("读不出它是哪一局的存档"), "{err}");
-    assert!(err.contains(&command), "{err}");
+    assert!(err.contains(&zh_command), "{err}");
     // A slot that is missing, not damaged, is not answered with the folder.
     let args = ["play", "--load", "nothing", "--saves", &dir_arg];
     let (code, _, err) = common::run_text(&args, "");
