@@ -199,7 +199,8 @@ impl<'a> Session<'a> {
 
     /// The save folder was given (`--saves DIR`): the commands the game
     /// prints to go on with it name it.
-    /// The game was loaded from `slot` (see [`Session::loaded_from`]).
+    /// The game was loaded from `slot`: a save of another name left with
+    /// nothing played writes no new resume point.
     pub fn with_loaded_from(mut self, slot: &str) -> Self {
         self.note_loaded_from(slot);
         self
