@@ -197,8 +197,6 @@ impl<'a> Session<'a> {
         self
     }
 
-    /// The save folder was given (`--saves DIR`): the commands the game
-    /// prints to go on with it name it.
     /// The game was loaded from `slot`: a save of another name left with
     /// nothing played writes no new resume point.
     pub fn with_loaded_from(mut self, slot: &str) -> Self {
@@ -223,6 +221,8 @@ impl<'a> Session<'a> {
         (self.game.log().len() == *len && self.game.log_epoch() == *epoch).then_some(slot.as_str())
     }
 
+    /// The save folder was given (`--saves DIR`): the commands the game
+    /// prints to go on with it name it.
     pub fn with_saves_named(mut self, folder: String) -> Self {
         self.saves_named = Some(folder);
         self
