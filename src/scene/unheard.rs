@@ -78,6 +78,9 @@ struct Place<'s> {
     /// The side of the role that alone reads the item's texts (a turning
     /// point's situation, options and narrations), if one does.
     reader: Option<usize>,
+    /// The sides that read the text, when the item says (an option's
+    /// `perceived`: every side but the chooser's).
+    readers: Option<Vec<usize>>,
     /// Units whose state an earlier variant of the text claims plainly.
     before: Vec<String>,
 }
@@ -106,6 +109,7 @@ fn variants<'c, 's>(
                 field: Some(field),
                 variant: k,
                 reader,
+                readers: None,
                 before: before.into_iter().map(str::to_string).collect(),
             };
             out.push((&v.claims, format!("{text_id}[{k}]"), place, Some(&v.when)));
@@ -187,6 +191,7 @@ pub fn warnings(scene: &Scene, source: &str) -> Vec<Diagnostic> {
                 field: None,
                 variant: 0,
                 reader,
+                readers: None,
                 before: Vec::new(),
             };
             texts.push((&option.claims, format!("{id}.text"), place, None));
@@ -200,8 +205,16 @@ pub fn warnings(scene: &Scene, source: &str) -> Vec<Diagnostic> {
                 reader,
             );
             if let Some(p) = &option.perceived {
+                // What the other side perceives of the choice: read by
+                // every side but the chooser's.
                 let perceived = format!("{id}.perceived");
+                let at = texts.len();
                 variants(&mut texts, p, &perceived, &item, ("perceived:", 0), None);
+                let others = (0..scene.sides.len()).filter(|s| Some(*s) != reader);
+                let others: Vec<usize> = others.collect();
+                for text in &mut texts[at..] {
+                    text.2.readers = Some(others.clone());
+                }
             }
             for (n, p) in narrates(&option.effects) {
                 variants(
@@ -243,6 +256,7 @@ pub fn warnings(scene: &Scene, source: &str) -> Vec<Diagnostic> {
             field: Some(("atmosphere:", 0)),
             variant: k,
             reader: None,
+            readers: None,
             before: Vec::new(),
         };
         texts.push((&v.claims, format!("atmosphere[{k}]"), place, Some(&v.when)));
@@ -252,7 +266,7 @@ pub fn warnings(scene: &Scene, source: &str) -> Vec<Diagnostic> {
         .filter_map(|(claims, text_id, place, when)| {
             // Only the units of a side that may read the text: word of the
             // other side's units is never brought by a claim of state.
-            let readers = place.reader.map(|side| vec![side]);
+            let readers = (place.readers.clone()).or_else(|| place.reader.map(|side| vec![side]));
             let readers = readers.or_else(|| when.and_then(|w| reader_sides(scene, w)));
             let mut units = only_in_any(claims);
             units.retain(|unit| !place.before.iter().any(|b| b == unit));

@@ -554,6 +554,20 @@ fn reveal(l: Locale, message: RevealMsg) -> String {
             };
             filled(l, template, &[("claim", claim), ("at", at), ("n", &n)])
         }
+        RevealMsg::CryHeard {
+            words,
+            believers,
+            at,
+            true_then,
+        } => {
+            let n = l.zh_string(super::small_count(l, believers));
+            let template = if true_then {
+                "“{words}”的喊声{at}传到你{n}部人马耳中：那是真的。"
+            } else {
+                "“{words}”的喊声{at}传到你{n}部人马耳中：那是假的。"
+            };
+            filled(l, template, &[("words", words), ("at", at), ("n", &n)])
+        }
     }
 }
 
