@@ -540,8 +540,15 @@ fn reveal(l: Locale, message: RevealMsg) -> String {
             side,
             routed: false,
         } => filled(l, "{side}胜了", &[("side", side)]),
+        // A cry by its claim or by its words, quoted alike.
         RevealMsg::Cry {
             claim,
+            believers,
+            at,
+            true_then,
+        }
+        | RevealMsg::CryHeard {
+            words: claim,
             believers,
             at,
             true_then,
@@ -553,20 +560,6 @@ fn reveal(l: Locale, message: RevealMsg) -> String {
                 "“{claim}”的喊声{at}传到你{n}部人马耳中：那是假的。"
             };
             filled(l, template, &[("claim", claim), ("at", at), ("n", &n)])
-        }
-        RevealMsg::CryHeard {
-            words,
-            believers,
-            at,
-            true_then,
-        } => {
-            let n = l.zh_string(super::small_count(l, believers));
-            let template = if true_then {
-                "“{words}”的喊声{at}传到你{n}部人马耳中：那是真的。"
-            } else {
-                "“{words}”的喊声{at}传到你{n}部人马耳中：那是假的。"
-            };
-            filled(l, template, &[("words", words), ("at", at), ("n", &n)])
         }
     }
 }
