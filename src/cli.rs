@@ -365,13 +365,22 @@ fn check_once(args: &CheckArgs, paths: &[PathBuf]) -> Result<ExitCode> {
         let _ = writeln!(stderr, "{} problem(s) found", problems.len());
         return Ok(ExitCode::from(1));
     }
+    // Warnings are for reading: the scenes load and play all the same.
+    let warnings: Vec<_> = scenes
+        .iter()
+        .flat_map(|(_, s)| scene::warnings(s))
+        .collect();
+    for warning in &warnings {
+        let _ = write!(stderr, "{warning}");
+        let _ = writeln!(stderr);
+    }
     drop(stderr);
     let Some(games) = args.play else {
-        writeln!(
-            std::io::stdout(),
-            "ok: {checked} file(s) checked, no problems"
-        )
-        .map_err(stdout_error)?;
+        let mut ok = format!("ok: {checked} file(s) checked, no problems");
+        if !warnings.is_empty() {
+            ok.push_str(&format!(", {} warning(s)", warnings.len()));
+        }
+        writeln!(std::io::stdout(), "{ok}").map_err(stdout_error)?;
         return Ok(ExitCode::SUCCESS);
     };
     let threads = args

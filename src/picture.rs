@@ -216,6 +216,10 @@ pub struct Picture {
     /// believed, and whether each was true then. Private: no view reads it
     /// (only [`Reveal::of`], after the ending).
     cries: Vec<CryNote>,
+    /// Per claim (the side a cry is about, and whether "routed"), the words
+    /// of the first cry raised with it: the reveal names a cry as it was
+    /// heard, not by its claim.
+    cry_words: Vec<(usize, bool, crate::scene::Text)>,
 }
 
 /// A cry some of the side's men believed, as the umpire noted it.
@@ -406,6 +410,19 @@ impl Picture {
             watched: vec![None; n],
             seen_lost: vec![0; n],
             cries: Vec::new(),
+            cry_words: Vec::new(),
+        }
+    }
+
+    /// A cry is raised with these words, claiming `about` is routed (or
+    /// has won): the words the side's men hear, kept for the reveal.
+    pub fn raise_cry(&mut self, about: usize, routed: bool, words: &crate::scene::Text) {
+        if !self
+            .cry_words
+            .iter()
+            .any(|(a, r, _)| (*a, *r) == (about, routed))
+        {
+            self.cry_words.push((about, routed, words.clone()));
         }
     }
 
@@ -1453,6 +1470,9 @@ pub struct UnitTruth {
 pub struct CryTruth {
     pub about: usize,
     pub routed: bool,
+    /// The words of the cry, as raised (None for a cry raised with none
+    /// known to the picture).
+    pub words: Option<crate::scene::Text>,
     pub turn: u32,
     pub believers: usize,
     pub true_then: bool,
@@ -1498,6 +1518,9 @@ impl Reveal {
             .map(|c| CryTruth {
                 about: c.about,
                 routed: c.routed,
+                words: (picture.cry_words.iter())
+                    .find(|(a, r, _)| (*a, *r) == (c.about, c.routed))
+                    .map(|(_, _, words)| words.clone()),
                 turn: c.turn,
                 believers: c.believers,
                 true_then: c.true_then,

@@ -921,6 +921,11 @@ impl Game {
                 // within earshot. The side whose choice raised it reads it
                 // in the choice's narration, and an event that told its
                 // text tells the cry there.
+                if let (Effect::Rumor { cry, .. }, Act::Rumor { about, routed, .. }) = (effect, act)
+                    && self.tells
+                {
+                    Arc::make_mut(&mut self.picture).raise_cry(about.idx(), *routed, cry);
+                }
                 if let (Effect::Rumor { cry, .. }, Act::Rumor { zone, .. }) = (effect, act)
                     && matches!(voice, Voice::Other | Voice::Unspoken)
                     && self.tells

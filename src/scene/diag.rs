@@ -27,6 +27,8 @@ pub struct Diagnostic {
     pub hint: String,
     /// The section of `scenes/README.md` that explains the field.
     pub guide: &'static str,
+    /// A warning (shown by `check`, never stopping a load), not an error.
+    pub warning: bool,
 }
 
 impl Diagnostic {
@@ -42,6 +44,15 @@ impl Diagnostic {
             caret: 0,
             hint: hint.to_string(),
             guide: "",
+            warning: false,
+        }
+    }
+
+    /// The same problem, as a warning.
+    pub fn as_warning(self) -> Diagnostic {
+        Diagnostic {
+            warning: true,
+            ..self
         }
     }
 }
@@ -51,7 +62,12 @@ impl fmt::Display for Diagnostic {
     /// width (a Chinese character takes two columns, a tab four).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let see = format!("scenes/README.md, section \"{}\"", self.guide);
-        let mut group = Group::with_title(Level::ERROR.primary_title(self.message.as_str()));
+        let level = if self.warning {
+            Level::WARNING
+        } else {
+            Level::ERROR
+        };
+        let mut group = Group::with_title(level.primary_title(self.message.as_str()));
         if self.line > 0 {
             let caret = self.caret.max(1) - 1;
             let at = self
@@ -384,6 +400,7 @@ impl<'a> Locator<'a> {
             caret,
             hint,
             guide,
+            warning: false,
         }
     }
 }

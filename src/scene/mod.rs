@@ -18,6 +18,7 @@ pub mod rules;
 pub mod syntax;
 mod tables;
 pub mod text;
+pub mod unheard;
 
 pub use diag::Diagnostic;
 // The file's types a reader of a `Scene` meets; the file's own rows of
@@ -490,6 +491,22 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Scene>, Vec<Diagnostic>> {
         )]);
     }
     collect(scenes.into_iter().map(|path| load_file(path, &rules)))
+}
+
+/// The warnings of `check` for a loaded scene (texts whose claims of a
+/// unit's state are only inside `Any`: [`unheard`]), placed in its file,
+/// read again only here, or in the copy inside the binary.
+pub fn warnings(scene: &Scene) -> Vec<Diagnostic> {
+    let embedded = || {
+        let name = Path::new(&scene.file).file_name()?.to_str()?;
+        let (_, source) = EMBEDDED_SCENES.iter().find(|(f, _)| *f == name)?;
+        Some(source.to_string())
+    };
+    // Only the text the scene was read from places its warnings.
+    let source = (read(Path::new(&scene.file)).ok())
+        .filter(|source| content_hash(source) == scene.content_hash)
+        .or_else(|| embedded().filter(|source| content_hash(source) == scene.content_hash));
+    source.map_or_else(Vec::new, |source| unheard::warnings(scene, &source))
 }
 
 /// Checks the given files (or folders). Files named `rules.ron` are checked as rules.

@@ -1707,3 +1707,95 @@ fn a_rules_file_without_stop_losses_stops_runs_at_a_twentieth() {
             .any(|(name, ..)| *name == "stop_losses")
     );
 }
+
+/// The tutorial with the Mongols' event told by `variants` (a RON list).
+fn tutorial_with_event_text(variants: &str) -> String {
+    let source =
+        std::fs::read_to_string("scenes/examples/tutorial-skirmish.ron").expect("the tutorial");
+    let old = r#"            text: {
+                "en": "Dust on the north bank: Mongol horsemen ride up to join the Plain Blue.",
+                "zh-Hans": "北岸尘土飞扬：蒙古骑兵赶来与正蓝旗会合。",
+            },"#;
+    assert!(source.contains(old), "the tutorial's event text has moved");
+    source.replace(old, &format!("            text: {variants},"))
+}
+
+/// `check`'s warnings for `source`, read from a file as `check` reads it.
+fn warnings_of(name: &str, source: &str) -> Vec<Diagnostic> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("unheard");
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let file = dir.join(name);
+    std::fs::write(&file, source).expect("write");
+    let (_, scenes, problems) = scene::load_paths(std::slice::from_ref(&file));
+    assert!(problems.is_empty(), "{}", shown(&problems));
+    scenes
+        .iter()
+        .flat_map(|(_, s)| scene::warnings(s))
+        .collect()
+}
+
+#[test]
+fn a_state_claimed_only_inside_any_is_a_warning_at_its_any() {
+    let only_any = r#"[
+                (text: {"en": "The carts are lost.", "zh-Hans": "车队完了。"},
+                 claims: [Any([UnitState(unit: "carts", is: [Routing, Shattered]), Turn(AtLeast(9.0))])]),
+            ]"#;
+    let source = tutorial_with_event_text(only_any);
+    let warnings = warnings_of("only-any.ron", &source);
+    assert_eq!(warnings.len(), 1, "{}", shown(&warnings));
+    let warning = &warnings[0];
+    assert!(warning.warning);
+    assert!(
+        warning
+            .message
+            .contains("`mongols-arrive.text[0]` claims the state of `carts` only inside `Any`"),
+        "{warning}"
+    );
+    let line = source
+        .lines()
+        .position(|l| l.contains("claims: [Any([UnitState(unit: \"carts\""))
+        .expect("the claim")
+        + 1;
+    let column = source
+        .lines()
+        .nth(line - 1)
+        .expect("line")
+        .find("Any(")
+        .expect("Any")
+        + 1;
+    assert_eq!((warning.line, warning.column), (line, column), "{warning}");
+    assert!(warning.hint.contains("a variant of its own"), "{warning}");
+    let shown = warning.to_string();
+    assert!(shown.starts_with("warning: "), "{shown}");
+    assert!(
+        shown.contains(&format!("only-any.ron:{line}:{column}")),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_state_claimed_plainly_or_in_a_variant_of_its_own_is_no_warning() {
+    for variants in [
+        // A plain claim beside the `Any`.
+        r#"[
+                (text: {"en": "The carts are lost.", "zh-Hans": "车队完了。"},
+                 claims: [UnitState(unit: "carts", is: [Routing]), Any([UnitState(unit: "carts", is: [Routing, Shattered]), Turn(AtLeast(9.0))])]),
+            ]"#,
+        // The case where the state holds told by a variant of its own first.
+        r#"[
+                (when: UnitState(unit: "carts", is: [Routing, Shattered]),
+                 text: {"en": "The carts are lost.", "zh-Hans": "车队完了。"},
+                 claims: [UnitState(unit: "carts", is: [Routing, Shattered])]),
+                (text: {"en": "The carts are lost.", "zh-Hans": "车队完了。"},
+                 claims: [Any([UnitState(unit: "carts", is: [Routing, Shattered]), Turn(AtLeast(9.0))])]),
+            ]"#,
+        // An `Any` of other things.
+        r#"[
+                (text: {"en": "The carts wait.", "zh-Hans": "车队在等。"},
+                 claims: [Any([UnitIn(unit: "carts", zone: "ford"), Turn(AtLeast(9.0))])]),
+            ]"#,
+    ] {
+        let warnings = warnings_of("plain.ron", &tutorial_with_event_text(variants));
+        assert!(warnings.is_empty(), "{variants}\n{}", shown(&warnings));
+    }
+}

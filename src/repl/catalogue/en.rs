@@ -452,6 +452,15 @@ fn reveal(message: RevealMsg) -> String {
                 "The cry that {claim} reached {believers} of your units at {at}: it was {truth}."
             )
         }
+        RevealMsg::CryHeard {
+            words,
+            believers,
+            at,
+            true_then,
+        } => {
+            let truth = if true_then { "true" } else { "false" };
+            format!("The cry “{words}” reached {believers} of your units at {at}: it was {truth}.")
+        }
     }
 }
 

@@ -660,6 +660,13 @@ pub enum RevealMsg<'a> {
         at: &'a str,
         true_then: bool,
     },
+    /// A cry named by its words, as it was raised and heard.
+    CryHeard {
+        words: &'a str,
+        believers: usize,
+        at: &'a str,
+        true_then: bool,
+    },
 }
 
 /// What the prompt says of a command it cannot take.

@@ -196,6 +196,7 @@ fn reveal_variant(message: &RevealMsg) -> &'static str {
         RevealMsg::ReckonedWrong { .. } => "ReckonedWrong",
         RevealMsg::Claim { .. } => "Claim",
         RevealMsg::Cry { .. } => "Cry",
+        RevealMsg::CryHeard { .. } => "CryHeard",
     }
 }
 
@@ -258,7 +259,7 @@ fn menu_variant(message: &MenuMsg) -> &'static str {
 }
 
 /// How many variants [`variant`] names.
-const VARIANTS: usize = 85;
+const VARIANTS: usize = 86;
 
 /// At least one sample of every message, with every branch its words take.
 fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> Vec<Msg<'a>> {
@@ -503,6 +504,18 @@ fn reveal_samples<'a>() -> Vec<RevealMsg<'a>> {
         },
         RevealMsg::Cry {
             claim: what,
+            believers: 2,
+            at,
+            true_then: false,
+        },
+        RevealMsg::CryHeard {
+            words: what,
+            believers: 2,
+            at,
+            true_then: true,
+        },
+        RevealMsg::CryHeard {
+            words: what,
             believers: 2,
             at,
             true_then: false,

@@ -540,8 +540,15 @@ fn reveal(l: Locale, message: RevealMsg) -> String {
             side,
             routed: false,
         } => filled(l, "{side}胜了", &[("side", side)]),
+        // A cry by its claim or by its words, quoted alike.
         RevealMsg::Cry {
             claim,
+            believers,
+            at,
+            true_then,
+        }
+        | RevealMsg::CryHeard {
+            words: claim,
             believers,
             at,
             true_then,

@@ -156,6 +156,25 @@ impl View<'_> {
                     routed: cry.routed,
                 },
             );
+            // Named as it was heard, when its words are known.
+            if let Some(words) = &cry.words {
+                let words = self.told(&crate::story::Told {
+                    text: words.clone(),
+                    args: Vec::new(),
+                });
+                let words =
+                    words.trim_matches(|c: char| matches!(c, '"' | '“' | '”' | '「' | '」'));
+                lines.push(msg(
+                    l,
+                    RevealMsg::CryHeard {
+                        words,
+                        believers: cry.believers,
+                        at: &at,
+                        true_then: cry.true_then,
+                    },
+                ));
+                continue;
+            }
             lines.push(msg(
                 l,
                 RevealMsg::Cry {
