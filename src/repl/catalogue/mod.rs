@@ -552,10 +552,12 @@ pub enum ViewMsg<'a> {
         men: &'a str,
         bearing: &'a str,
     },
-    /// The same, seen earlier.
+    /// The same, seen (or, `reported`, heard of by report) at `at`: the
+    /// one wording of a sighting's time, as `status` words it too.
     SeenAt {
         line: &'a str,
         at: &'a str,
+        reported: bool,
     },
     /// A state or place with the age of the word that gave it.
     Stale {
@@ -568,14 +570,13 @@ pub enum ViewMsg<'a> {
         zone_cap: &'a str,
         at: &'a str,
     },
+    /// Where an enemy was reported, and when (as [`ViewMsg::SeenAt`]).
     PlaceReported {
-        zone: &'a str,
-    },
-    PlaceSeen {
         zone: &'a str,
         at: &'a str,
     },
-    PlaceReportedAt {
+    /// Where an enemy was seen, and when (as [`ViewMsg::SeenAt`]).
+    PlaceSeen {
         zone: &'a str,
         at: &'a str,
     },
@@ -671,6 +672,13 @@ pub enum PromptMsg<'a> {
         near: Option<&'a str>,
         zone: bool,
     },
+    /// `words` could name several units (or, `zone`, places): by their
+    /// beginning, or as near a typo of each.
+    Several {
+        words: &'a str,
+        several: &'a [&'a str],
+        zone: bool,
+    },
     /// `order` with no verb, one of its words near one: `advnce`.
     NotAnOrder {
         word: &'a str,
@@ -749,6 +757,25 @@ pub enum SessionMsg<'a> {
     /// Another game holds the save folder's lock.
     FolderBusy {
         folder: &'a str,
+    },
+    /// An error that ends the program, as `main` prints it.
+    Fatal {
+        err: &'a str,
+    },
+    /// `--scene` names no battle: the nearest id, if any, the battles
+    /// there are, and whether it is an example shipped beside them.
+    NoSuchBattle {
+        id: &'a str,
+        near: Option<&'a str>,
+        list: &'a str,
+        example: bool,
+    },
+    /// `--role` names no commander the battle lets one play.
+    NoSuchRole {
+        role: &'a str,
+        battle: &'a str,
+        near: Option<&'a str>,
+        list: &'a str,
     },
     Stopped {
         reason: &'a str,
@@ -1172,15 +1199,6 @@ pub fn bodies(locale: Locale, name: &str, count: usize) -> String {
     match locale {
         Locale::En => en::bodies(name, count),
         Locale::ZhHans | Locale::ZhHant => zh::bodies(locale, name, count),
-    }
-}
-
-/// A figure in Chinese prose is said, not printed (约五千): whether own men
-/// under ten thousand are said rather than counted.
-pub fn says_small_figures(locale: Locale) -> bool {
-    match locale {
-        Locale::En => false,
-        Locale::ZhHans | Locale::ZhHant => true,
     }
 }
 
