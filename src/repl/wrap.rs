@@ -160,13 +160,23 @@ pub fn strip_ansi(text: &str) -> String {
 
 fn is_wide(c: char) -> bool {
     // Nothing below U+1100 (Hangul Jamo) takes two columns.
-    u32::from(c) >= 0x1100 && c.width().unwrap_or(0) >= 2
+    u32::from(c) >= 0x1100 && (is_common_wide(c) || c.width().unwrap_or(0) >= 2)
 }
 
-/// A character's columns: printable ASCII one, without a table's look-up.
+/// The wide characters of most Chinese text, known without the width
+/// table: the common ideographs, the brackets and stops 、。〈〉《》「」『』【】
+/// and the full-width forms （），：；！？ (a test holds them to the table).
+fn is_common_wide(c: char) -> bool {
+    matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{3001}'..='\u{3011}' | '\u{ff01}'..='\u{ff5e}')
+}
+
+/// A character's columns: printable ASCII one, and the common wide ones
+/// two, without a table's look-up.
 fn columns_of(c: char) -> usize {
     if matches!(c, ' '..='~') {
         1
+    } else if is_common_wide(c) {
+        2
     } else {
         c.width().unwrap_or(0)
     }
@@ -233,8 +243,9 @@ fn no_line_start(c: char) -> bool {
 /// Where the bracket that `rest` follows closes (its byte in `rest`), when
 /// it is kept whole: it opens with a figure (a time, a count: （16:00消息）),
 /// holds no space, colour, bracket or line break, and is at most `most`
-/// columns wide. Reads at most `most` columns past the bracket, so that
-/// wrapping stays linear in the text.
+/// columns wide (a character not ASCII counted as two). Reads at most
+/// `most` columns past the bracket, so that wrapping stays linear in the
+/// text.
 fn short_bracket(rest: &str, most: usize) -> Option<usize> {
     if !rest.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
@@ -245,7 +256,11 @@ fn short_bracket(rest: &str, most: usize) -> Option<usize> {
         match c {
             '）' => return (w <= most).then_some(k),
             '（' | ' ' | '\n' | '\u{1b}' | KEEP => return None,
-            c => w += columns_of(c),
+            // Two columns for anything but ASCII: never narrower than it
+            // is, and no look-up in the width table (which, called from
+            // here too, is no longer inlined where wrapping reads text).
+            c if c.is_ascii() => w += 1,
+            _ => w += 2,
         }
         if w > most {
             return None;
@@ -1298,6 +1313,13 @@ mod tests {
         }
         for c in ' '..='~' {
             assert_eq!(columns_of(c), c.width().unwrap_or(0), "{c:?}");
+        }
+        for c in (0..0x11_0000).filter_map(char::from_u32) {
+            if is_common_wide(c) {
+                assert_eq!(c.width(), Some(2), "{c:?}");
+            }
+            assert_eq!(columns_of(c), c.width().unwrap_or(0), "{c:?}");
+            assert_eq!(is_wide(c), c.width().unwrap_or(0) >= 2, "{c:?}");
         }
     }
 

@@ -245,7 +245,7 @@ impl Damage {
 impl At {
     /// Whether the column is worth saying: one past [`At::MOST_COLUMN`] is
     /// in a line too long to count along (a transcript's), and the words
-    /// there ([`excerpt`]) say the place instead.
+    /// there (`near` of [`Damage::Text`]) say the place instead.
     pub fn shows_column(&self) -> bool {
         self.column <= At::MOST_COLUMN
     }

@@ -128,33 +128,21 @@ fn own_losses_are_said_exactly_in_chinese_as_in_english() {
 
 #[test]
 fn the_after_action_headline_gives_own_losses_exactly() {
-    let en = common::play("false-cry", "zhang-chun", 1, Locale::En, &[1, 1, 1, 1, 1]);
-    let after = &en[en.find("After action").expect("after action")..];
-    let flat = after.replace('\n', " ");
-    // "  Ming: 5,850 men lost, …" below; "The Ming lost 5,850 and …" above.
-    let counted = flat
-        .split("Ming: ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .expect("own losses counted");
-    assert!(
-        flat.contains(&format!("The Ming lost {counted} ")),
-        "{after}"
-    );
-    let zh = common::play(
-        "false-cry",
-        "zhang-chun",
-        1,
-        Locale::ZhHans,
-        &[1, 1, 1, 1, 1],
-    );
-    let flat = zh.replace('\n', "");
-    let counted = flat
-        .split("明军：折损")
-        .nth(1)
-        .and_then(|rest| rest.split('人').next())
-        .expect("own losses counted");
-    assert!(flat.contains(&format!("明军折损{counted}人")), "{zh}");
+    // The count below ("  Ming: 5,850 men lost", 「明军：折损五千八百五十人」)
+    // is the figure above ("The Ming lost 5,850 and", 「明军折损五千八百五十人」).
+    let cases = [
+        (Locale::En, " ", "  Ming: ", ' ', "The Ming lost {} "),
+        (Locale::ZhHans, "", "  明军：折损", '人', "明军折损{}人"),
+    ];
+    for (locale, joint, counted_at, end, headline) in cases {
+        let text = common::play("false-cry", "zhang-chun", 1, locale, &[1, 1, 1, 1, 1]);
+        let flat = text.replace('\n', joint);
+        let counted = (flat.split(counted_at).nth(1))
+            .and_then(|rest| rest.split(end).next())
+            .expect("own losses counted");
+        let headline = headline.replace("{}", counted);
+        assert!(flat.contains(&headline), "{headline}: {text}");
+    }
 }
 
 #[test]

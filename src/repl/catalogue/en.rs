@@ -494,12 +494,7 @@ fn prompt(message: PromptMsg) -> String {
             several,
             zone,
         } => {
-            let ids: Vec<String> = several.iter().map(|id| format!("`{id}`")).collect();
-            let list = match ids.split_last() {
-                Some((last, [])) => last.clone(),
-                Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-                None => String::new(),
-            };
+            let list = super::or_list(several, ("`", "`"), ", ", " or ");
             let how = if zone {
                 "(`map` shows each place with its letter: `order UNIT advance C`.)"
             } else {

@@ -1202,6 +1202,18 @@ pub fn bodies(locale: Locale, name: &str, count: usize) -> String {
     }
 }
 
+/// Names as a list that offers one of them: each between `open` and
+/// `close`, `sep` between all but the last two, `or` between those
+/// ("`a`, `b` or `c`"; “a”、“b”或“c”).
+pub(super) fn or_list(names: &[&str], (open, close): (&str, &str), sep: &str, or: &str) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("{open}{n}{close}")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{}{or}{last}", rest.join(sep)),
+        None => String::new(),
+    }
+}
+
 /// An estimate as said in prose: "about 300", 「三百来」.
 pub fn men_said(locale: Locale, men: u32, sure: super::numbers::Sure) -> String {
     match locale {

@@ -584,12 +584,7 @@ fn prompt(l: Locale, message: PromptMsg) -> String {
             several,
             zone,
         } => {
-            let ids: Vec<String> = several.iter().map(|id| format!("“{id}”")).collect();
-            let list = match ids.split_last() {
-                Some((last, [])) => last.clone(),
-                Some((last, rest)) => format!("{}或{last}", rest.join("、")),
-                None => String::new(),
-            };
+            let list = super::or_list(several, ("“", "”"), "、", "或");
             let how = if zone {
                 "（map 给每处标了字母，如 order 营 advance C。）"
             } else {
