@@ -1431,6 +1431,46 @@ mod tests {
         )
     }
 
+    /// `report` tells a turn's fighting in one place once, its sub-steps'
+    /// losses summed side by side, and a crush beside it on its own line.
+    #[test]
+    fn report_sums_a_places_fights_of_a_turn() {
+        let report = |entries: &[Entry]| {
+            tell_known(
+                crate::sim::testing::small_scene(|raw| raw),
+                |_| {},
+                |_| {},
+                entries,
+                &mut Memory::default(),
+                true,
+            )
+            .sentences
+        };
+        let clash = |losses: Vec<(usize, u32)>| Entry::Clash { zone: 1, losses };
+        let entries = [
+            clash(vec![(0, 1124), (1, 300)]),
+            Entry::Trampled {
+                zone: 1,
+                men: 40,
+                losses: vec![(0, 40)],
+            },
+            clash(vec![(0, 194), (1, 900)]),
+        ];
+        let lines = report(&entries);
+        let fights: Vec<&String> = lines.iter().filter(|s| s.starts_with("Fighting")).collect();
+        assert_eq!(
+            fights,
+            ["Fighting at Ford: you lose 1,318 men, Jin lose some 1,200 men."],
+            "{lines:?}"
+        );
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        // One fight a place: as before.
+        assert_eq!(
+            report(&entries[..1]),
+            ["Fighting at Ford: you lose 1,124 men, Jin lose about 300 men."]
+        );
+    }
+
     /// `tell` in another scene, with the world changed by `alter` first.
     fn tell_in(
         scene: crate::scene::Scene,

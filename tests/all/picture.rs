@@ -642,6 +642,43 @@ fn a_scouts_report_in_the_text_is_word_of_the_enemy() {
     );
 }
 
+/// Off the novel's line the scouts' report of Ma Lin's arrival is the
+/// first word of him: Sarhu as Nurhaci, the army kept in Hetu Ala (options
+/// 3, then 2), nobody goes near Shangjianya, and the text that tells of his
+/// column digging in there puts it in the picture on the turn it comes (it
+/// claims where his men are once they are on the field). Before, the text
+/// was told before its arrivals and claimed nothing: `status` and the map
+/// had no Ma Lin, and the reveal said the Khan had "never seen" him.
+#[test]
+fn the_scouts_report_of_an_arrival_is_word_of_it() {
+    use xiaoling::picture::Source;
+    let scene = common::scene("sarhu");
+    let unit = |id: &str| scene.units().iter().position(|u| u.id == id).expect(id);
+    let zone = |id: &str| scene.zones().iter().position(|z| z.id == id).expect(id);
+    let (mut game, _) = Game::new(Arc::clone(&scene), "nurhaci", 3).expect("a game");
+    let mut picks = [3, 2].into_iter();
+    let north_foot = unit("north-foot");
+    while !game.is_over() && game.picture().enemy[north_foot].is_none() {
+        if game.pending().is_some() {
+            game.choose(picks.next().unwrap_or(1)).expect("a choice");
+        } else {
+            game.next().expect("a turn");
+        }
+    }
+    assert!(picks.next().is_none(), "both choices made before word came");
+    for (id, at) in [
+        ("north-foot", "shangjianya"),
+        ("north-horse", "shangjianya"),
+        ("feifen-camp", "feifen"),
+    ] {
+        let s = game.picture().enemy[unit(id)].expect(id);
+        assert_eq!(s.source, Source::Word, "{id}: {s:?}");
+        assert_eq!(s.zone, zone(at), "{id}");
+        assert_eq!(s.turn, game.turn(), "{id}");
+    }
+    assert_eq!(game.turn(), 8, "the turn the column comes down");
+}
+
 /// Of his own units the commander knows exactly those he sees; the others
 /// by the word a rider brings, as old as the ride. False-cry as Zhang
 /// Chun, the cry raised: he leads into the ford, blind with smoke, and

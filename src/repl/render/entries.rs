@@ -2,6 +2,62 @@
 //! saw, grouped where many units did the same.
 
 use super::*;
+use std::borrow::Cow;
+
+/// A turn's losses in one place told once: the fights (or crushes, or
+/// fires) of its sub-steps at the same zone summed side by side, in the
+/// place of the first, so `report` says "Fighting at X: you lose 1,318
+/// men", not one line a sub-step under the same words. Borrowed when no
+/// place has two.
+fn one_line_a_place(entries: &[Entry]) -> Cow<'_, [Entry]> {
+    let key = |entry: &Entry| match entry {
+        Entry::Clash { zone, .. } => Some((0, *zone)),
+        Entry::Trampled { zone, .. } => Some((1, *zone)),
+        Entry::Burned { zone, .. } => Some((2, *zone)),
+        _ => None,
+    };
+    let repeats = entries.iter().enumerate().any(|(i, entry)| {
+        key(entry).is_some_and(|k| entries[..i].iter().any(|e| key(e) == Some(k)))
+    });
+    if !repeats {
+        return Cow::Borrowed(entries);
+    }
+    let add = |into: &mut Vec<(usize, u32)>, from: &[(usize, u32)]| {
+        for &(side, men) in from {
+            match into.iter_mut().find(|(s, _)| *s == side) {
+                Some((_, total)) => *total = total.saturating_add(men),
+                None => into.push((side, men)),
+            }
+        }
+    };
+    let mut merged: Vec<Entry> = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let first = key(entry).and_then(|k| merged.iter_mut().find(|e| key(e) == Some(k)));
+        match (first, entry) {
+            (Some(Entry::Clash { losses, .. }), Entry::Clash { losses: more, .. }) => {
+                add(losses, more)
+            }
+            (
+                Some(Entry::Trampled { men, losses, .. } | Entry::Burned { men, losses, .. }),
+                Entry::Trampled {
+                    men: more_men,
+                    losses: more,
+                    ..
+                }
+                | Entry::Burned {
+                    men: more_men,
+                    losses: more,
+                    ..
+                },
+            ) => {
+                *men = men.saturating_add(*more_men);
+                add(losses, more);
+            }
+            _ => merged.push(entry.clone()),
+        }
+    }
+    Cow::Owned(merged)
+}
 
 impl View<'_> {
     /// A turn's chronicle as lines: what happened to many units alike is told
@@ -12,12 +68,13 @@ impl View<'_> {
             Group(Detail, Vec<(&'static str, String)>, Vec<usize>),
         }
         let mut slots: Vec<Slot> = Vec::new();
+        let entries = one_line_a_place(entries);
         // Of his own units cut off, nothing; their losses in a place he
         // has no word of, neither (as the turn's prose).
-        let left = self.left_by_heard(entries);
+        let left = self.left_by_heard(&entries);
         let heard = |zone: usize| left.contains(&zone) || self.hears_zone(zone);
         let mine = |side: &usize| *side == self.side;
-        for entry in entries {
+        for entry in entries.iter() {
             let unheard;
             // The other sides' part of a loss list, and the men in it.
             let theirs = |losses: &[(usize, u32)]| -> Vec<(usize, u32)> {
