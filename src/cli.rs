@@ -225,7 +225,7 @@ fn shipped_named(id: &str, dir: &SceneDir) -> Option<Arc<Scene>> {
     }
 }
 
-fn find_scene(scenes: &[Arc<Scene>], id: &str) -> Result<Arc<Scene>> {
+fn find_scene(scenes: &[Arc<Scene>], id: &str, locale: Locale) -> Result<Arc<Scene>> {
     scenes
         .iter()
         .find(|s| s.id() == id)
@@ -235,33 +235,34 @@ fn find_scene(scenes: &[Arc<Scene>], id: &str) -> Result<Arc<Scene>> {
             // The examples that come with the engine are not built in: say
             // where one is when it is asked for by name.
             let example = std::path::Path::new("scenes/examples").join(format!("{id}.ron"));
-            let hint = if example.is_file() {
-                format!(
-                    "\nhint: `{id}` is an example in scenes/examples: add `--scenes scenes/examples` before the command"
-                )
-            } else {
-                String::new()
-            };
-            let guess = crate::scene::diag::closest(id, ids.iter().copied())
-                .map(|g| format!("did you mean `{g}`? "))
-                .unwrap_or_default();
-            anyhow!("no battle `{id}`; {guess}battles: {}{hint}", ids.join(", "))
+            let near = crate::scene::diag::closest(id, ids.iter().copied());
+            anyhow!(repl::catalogue::msg(
+                locale,
+                SessionMsg::NoSuchBattle {
+                    id,
+                    near,
+                    list: &ids.join(", "),
+                    example: example.is_file(),
+                }
+            ))
         })
 }
 
-fn check_role(scene: &Scene, role: &str) -> Result<()> {
+fn check_role(scene: &Scene, role: &str, locale: Locale) -> Result<()> {
     if scene.meta().playable.iter().any(|r| r == role) {
         Ok(())
     } else {
         let playable = &scene.meta().playable;
-        let guess = crate::scene::diag::closest(role, playable.iter().map(String::as_str))
-            .map(|g| format!("did you mean `{g}`? "))
-            .unwrap_or_default();
-        bail!(
-            "no role `{role}` in `{}`; {guess}roles: {}",
-            scene.id(),
-            playable.join(", ")
-        )
+        let near = crate::scene::diag::closest(role, playable.iter().map(String::as_str));
+        bail!(repl::catalogue::msg(
+            locale,
+            SessionMsg::NoSuchRole {
+                role,
+                battle: scene.id(),
+                near,
+                list: &playable.join(", "),
+            }
+        ))
     }
 }
 
@@ -306,6 +307,23 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
         return watch(&args, &paths);
     }
     check_once(&args, &paths)
+}
+
+/// The language errors that end the program are said in: `--lang`'s, when
+/// the command line gives one the game speaks; English otherwise.
+pub fn error_locale() -> Locale {
+    Cli::try_parse()
+        .ok()
+        .and_then(|cli| cli.lang)
+        .and_then(|tag| Locale::parse(&tag))
+        .unwrap_or(Locale::En)
+}
+
+/// An error that ends the program, as `main` prints it: in the language of
+/// `--lang` (`error: …`, 「错误：…」).
+pub fn fatal(locale: Locale, err: &anyhow::Error) -> String {
+    let err = format!("{err:#}");
+    repl::catalogue::msg(locale, SessionMsg::Fatal { err: &err })
 }
 
 /// `check --watch`: checks once, then again whenever one of the files is
@@ -609,7 +627,7 @@ fn new_game(
     (locale, columns, welcomed): (Locale, usize, bool),
 ) -> Result<Option<(Game, Vec<crate::story::Output>)>> {
     let scene = match &args.scene {
-        Some(id) => find_scene(scenes, id)?,
+        Some(id) => find_scene(scenes, id, locale)?,
         None => {
             if !welcomed {
                 welcome(stdout, locale, columns)?;
@@ -624,7 +642,7 @@ fn new_game(
     };
     let role = match &args.role {
         Some(role) => {
-            check_role(&scene, role)?;
+            check_role(&scene, role, locale)?;
             role.clone()
         }
         None => {
@@ -981,9 +999,9 @@ fn simulate(args: SimulateArgs, dir: &SceneDir) -> Result<ExitCode> {
     // The battle played is the only one parsed, as for `play --scene`.
     let scene = match shipped_named(&args.scene, dir) {
         Some(scene) => scene,
-        None => find_scene(&load_scenes(dir)?, &args.scene)?,
+        None => find_scene(&load_scenes(dir)?, &args.scene, Locale::En)?,
     };
-    check_role(&scene, &args.role)?;
+    check_role(&scene, &args.role, Locale::En)?;
     if args.runs == 0 {
         bail!("--runs must be at least 1");
     }
@@ -1177,7 +1195,7 @@ fn simulate_table(scene: &Scene, report: &Report) -> String {
 
 fn graph(id: &str, dir: &SceneDir) -> Result<ExitCode> {
     let scenes = load_scenes(dir)?;
-    let scene = find_scene(&scenes, id)?;
+    let scene = find_scene(&scenes, id, Locale::En)?;
     let mut out = std::io::stdout().lock();
     write!(out, "{}", crate::graph::graph_dot(&scene)).map_err(stdout_error)?;
     out.flush().map_err(stdout_error)?;
@@ -1252,7 +1270,7 @@ fn replay(target: &str, saves: &std::path::Path, dir: &SceneDir) -> Result<ExitC
     // refused here too, with the same words (exit 2); one it loads is
     // replayed, and a difference is exit 1.
     save::restore(&path.display().to_string(), file.clone(), &scenes)?;
-    let scene = find_scene(&scenes, &file.scene)
+    let scene = find_scene(&scenes, &file.scene, Locale::En)
         .with_context(|| format!("cannot replay {}", path.display()))?;
     let (mut game, _) = Game::with_policies(
         Arc::clone(&scene),

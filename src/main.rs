@@ -6,7 +6,9 @@ fn main() -> ExitCode {
     match xiaoling::cli::run() {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            // In the language the game was asked to speak (`--lang`).
+            let locale = xiaoling::cli::error_locale();
+            eprintln!("{}", xiaoling::cli::fatal(locale, &err));
             ExitCode::from(2)
         }
     }

@@ -687,6 +687,12 @@ impl<'a> Session<'a> {
     }
 
     fn show_choice(&mut self) {
+        self.show_choice_with(true);
+    }
+
+    /// The choice waiting: its situation (when `situation`), then its
+    /// options.
+    fn show_choice_with(&mut self, situation: bool) {
         // Read from the scene itself (shared), not copied out of the game.
         let scene = self.game.scene_arc();
         let Some(tp) = (self.game.pending_id()).and_then(|tp| scene.turning_points().get(tp.idx()))
@@ -696,7 +702,7 @@ impl<'a> Session<'a> {
         let l = self.options.locale;
         self.say("");
         self.say(&self.options.style.bold("★"));
-        if let Some(situation) = self.game.situation() {
+        if situation && let Some(situation) = self.game.situation() {
             self.say_told(&situation);
         }
         let sources = self.game.shows_sources();

@@ -35,13 +35,22 @@ pub(super) fn names(text: &crate::scene::Text) -> Vec<&str> {
     }
 }
 
-/// The id whose id or name the words give: exactly, else the one that begins
-/// so (case and a leading "the" aside). Err with the nearest id when none or
-/// several do.
-pub(super) fn find<'a>(
-    words: &str,
-    items: &[(&'a str, Vec<&str>)],
-) -> Result<&'a str, Option<&'a str>> {
+/// Why words name no one thing: the nearest (a typo's), if any, or the
+/// several they could be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Miss<'a> {
+    Near(Option<&'a str>),
+    Several(Vec<&'a str>),
+}
+
+/// The most things a [`Miss::Several`] names.
+const MOST_NAMED: usize = 4;
+
+/// The id whose id or name (in any language) the words give: exactly,
+/// else the one that begins so (case and a leading "the" aside). Else the
+/// several that begin so, or the nearest by its id or a name, whole or its
+/// beginning (`plian-blue` for `plain-blue-…`): a typo's target.
+pub(super) fn find<'a>(words: &str, items: &[(&'a str, Vec<&str>)]) -> Result<&'a str, Miss<'a>> {
     // Case, a leading "the", and hyphens or underscores for spaces aside:
     // `old-mill` is "The old mill".
     let norm = |s: &str| {
@@ -54,42 +63,102 @@ pub(super) fn find<'a>(
     };
     let wanted = norm(words);
     if wanted.is_empty() {
-        return Err(None);
+        return Err(Miss::Near(None));
     }
-    let exact: Vec<&str> = items
+    // Each item's id and names, normalised once.
+    let said: Vec<(&'a str, Vec<String>)> = items
         .iter()
-        .filter(|(id, names)| norm(id) == wanted || names.iter().any(|n| norm(n) == wanted))
+        .map(|(id, names)| {
+            let mut all = vec![norm(id)];
+            all.extend(names.iter().map(|n| norm(n)));
+            (*id, all)
+        })
+        .collect();
+    let exact: Vec<&str> = (said.iter())
+        .filter(|(_, all)| all.contains(&wanted))
         .map(|(id, _)| *id)
         .collect();
     if let [one] = exact.as_slice() {
         return Ok(one);
     }
-    let begins: Vec<&str> = items
-        .iter()
-        .filter(|(id, names)| {
-            norm(id).starts_with(&wanted) || names.iter().any(|n| norm(n).starts_with(&wanted))
-        })
+    let begins: Vec<&str> = (said.iter())
+        .filter(|(_, all)| all.iter().any(|n| n.starts_with(&wanted)))
         .map(|(id, _)| *id)
         .collect();
     match begins.as_slice() {
-        [one] => Ok(one),
-        _ => Err(crate::scene::diag::closest(
-            &wanted,
-            items.iter().map(|(id, _)| *id),
-        )),
+        [one] => return Ok(one),
+        [] => {}
+        several => {
+            return Err(Miss::Several(
+                several.iter().take(MOST_NAMED).copied().collect(),
+            ));
+        }
+    }
+    Err(nearest(&wanted, &said))
+}
+
+/// The items nearest `wanted` by edit distance to an id or name, whole (as
+/// [`crate::scene::diag::closest`] allows) or to its beginning as long as
+/// the words (a quarter of their characters may differ): none, the one,
+/// or the several as near.
+fn nearest<'a>(wanted: &str, said: &[(&'a str, Vec<String>)]) -> Miss<'a> {
+    use crate::scene::diag::edit_distance;
+    let len = wanted.chars().count();
+    // Past this a word is no typo of a name (and distance costs its square).
+    if len > 64 {
+        return Miss::Near(None);
+    }
+    let distance = |name: &str| {
+        let whole = edit_distance(wanted, name);
+        let whole = (whole <= (name.chars().count() / 3).max(2)).then_some(whole);
+        let begin: String = name.chars().take(len).collect();
+        let begun = (len >= 4 && begin.chars().count() == len)
+            .then(|| edit_distance(wanted, &begin))
+            .filter(|d| *d <= len / 4);
+        whole.into_iter().chain(begun).min()
+    };
+    let scored: Vec<(usize, &'a str)> = (said.iter())
+        .filter_map(|(id, all)| {
+            all.iter()
+                .filter_map(|n| distance(n))
+                .min()
+                .map(|d| (d, *id))
+        })
+        .collect();
+    let Some(best) = scored.iter().map(|(d, _)| *d).min() else {
+        return Miss::Near(None);
+    };
+    let at_best: Vec<&str> = (scored.iter())
+        .filter(|(d, _)| *d == best)
+        .map(|(_, id)| *id)
+        .take(MOST_NAMED)
+        .collect();
+    match at_best.as_slice() {
+        [one] => Miss::Near(Some(one)),
+        _ => Miss::Several(at_best),
     }
 }
 
-pub(super) fn not_found(locale: Locale, words: &str, near: Option<&str>, zone: bool) -> String {
+pub(super) fn not_found(locale: Locale, words: &str, miss: &Miss, zone: bool) -> String {
     let words = commands::shorten(words, 30);
-    msg(
-        locale,
-        PromptMsg::NotFound {
-            words: &words,
-            near,
-            zone,
-        },
-    )
+    match miss {
+        Miss::Near(near) => msg(
+            locale,
+            PromptMsg::NotFound {
+                words: &words,
+                near: *near,
+                zone,
+            },
+        ),
+        Miss::Several(several) => msg(
+            locale,
+            PromptMsg::Several {
+                words: &words,
+                several,
+                zone,
+            },
+        ),
+    }
 }
 
 /// Own units' orders in force (by unit) and the orders on their way.
@@ -143,8 +212,8 @@ impl Session<'_> {
                 Some(idx) => UnitId::at(idx),
                 None => return,
             },
-            Err(near) => {
-                self.say_wrapped(&not_found(l, &unit_words, near, false), "");
+            Err(miss) => {
+                self.say_wrapped(&not_found(l, &unit_words, &miss, false), "");
                 return;
             }
         };
@@ -171,15 +240,15 @@ impl Session<'_> {
                 .and_then(|z| scene.zones().get(z))
                 .map(|z| z.id.as_str());
             match by_label
-                .ok_or(None)
-                .or_else(|_: Option<&str>| find(&zone_words, &zones))
+                .ok_or(Miss::Near(None))
+                .or_else(|_| find(&zone_words, &zones))
             {
                 Ok(id) => match scene.zone_idx(id) {
                     Some(idx) => Some(ZoneId::at(idx)),
                     None => return,
                 },
-                Err(near) => {
-                    self.say_wrapped(&not_found(l, &zone_words, near, true), "");
+                Err(miss) => {
+                    self.say_wrapped(&not_found(l, &zone_words, &miss, true), "");
                     return;
                 }
             }

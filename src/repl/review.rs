@@ -50,7 +50,14 @@ impl Session<'_> {
         }
     }
 
+    /// `look`: where and when, and the choice waiting, told whole.
     pub(super) fn look(&mut self) {
+        self.look_with(true);
+    }
+
+    /// Where and when, and the choice waiting: with its situation, or (after
+    /// `undo` or `redo` back to a point already told) its options alone.
+    pub(super) fn look_with(&mut self, situation: bool) {
         let l = self.options.locale;
         let scene = self.game.scene_arc();
         let turn = self.game.turn();
@@ -80,7 +87,7 @@ impl Session<'_> {
                 .unwrap_or_default();
             self.say(&format!("{}{title}", ui(l, Ui::Ending)));
         } else if self.game.pending().is_some() {
-            self.show_choice();
+            self.show_choice_with(situation);
         }
     }
 

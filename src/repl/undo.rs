@@ -139,7 +139,9 @@ impl Session<'_> {
         let text = msg(l, SessionMsg::TakenBack { steps });
         self.say_wrapped(&text, "");
         self.reset_memory();
-        self.look();
+        // Back at a point already told: its options, not its situation
+        // again (`look` tells it whole).
+        self.look_with(false);
     }
 
     pub(super) fn redo(&mut self) {
@@ -152,7 +154,7 @@ impl Session<'_> {
         self.undo_marks.push(redo.mark);
         self.say_wrapped(ui(l, Ui::GivenBack), "");
         self.reset_memory();
-        self.look();
+        self.look_with(false);
         self.autosave("turn");
     }
 }

@@ -160,13 +160,23 @@ pub fn strip_ansi(text: &str) -> String {
 
 fn is_wide(c: char) -> bool {
     // Nothing below U+1100 (Hangul Jamo) takes two columns.
-    u32::from(c) >= 0x1100 && c.width().unwrap_or(0) >= 2
+    u32::from(c) >= 0x1100 && (is_common_wide(c) || c.width().unwrap_or(0) >= 2)
 }
 
-/// A character's columns: printable ASCII one, without a table's look-up.
+/// The wide characters of most Chinese text, known without the width
+/// table: the common ideographs, the brackets and stops 、。〈〉《》「」『』【】
+/// and the full-width forms （），：；！？ (a test holds them to the table).
+fn is_common_wide(c: char) -> bool {
+    matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{3001}'..='\u{3011}' | '\u{ff01}'..='\u{ff5e}')
+}
+
+/// A character's columns: printable ASCII one, and the common wide ones
+/// two, without a table's look-up.
 fn columns_of(c: char) -> usize {
     if matches!(c, ' '..='~') {
         1
+    } else if is_common_wide(c) {
+        2
     } else {
         c.width().unwrap_or(0)
     }
@@ -230,6 +240,35 @@ fn no_line_start(c: char) -> bool {
     )
 }
 
+/// Where the bracket that `rest` follows closes (its byte in `rest`), when
+/// it is kept whole: it opens with a figure (a time, a count: （16:00消息）),
+/// holds no space, colour, bracket or line break, and is at most `most`
+/// columns wide (a character not ASCII counted as two). Reads at most
+/// `most` columns past the bracket, so that wrapping stays linear in the
+/// text.
+fn short_bracket(rest: &str, most: usize) -> Option<usize> {
+    if !rest.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    // The brackets' own columns.
+    let mut w = 4;
+    for (k, c) in rest.char_indices() {
+        match c {
+            '）' => return (w <= most).then_some(k),
+            '（' | ' ' | '\n' | '\u{1b}' | KEEP => return None,
+            // Two columns for anything but ASCII: never narrower than it
+            // is, and no look-up in the width table (which, called from
+            // here too, is no longer inlined where wrapping reads text).
+            c if c.is_ascii() => w += 1,
+            _ => w += 2,
+        }
+        if w > most {
+            return None;
+        }
+    }
+    None
+}
+
 /// Wraps `text` to `columns`, each line prefixed by `indent`. Existing line
 /// breaks are kept. Colour codes take no room; a colour open at a line's end
 /// is closed there and opened again after the next line's indent. Text in
@@ -270,7 +309,7 @@ fn wrap_with(work: &mut Work, text: &str, columns: usize, indent: &str) -> Strin
         // A plain paragraph holds no colour code: no style runs on.
         let plain = work.tokens_plain(&paragraph);
         if !plain {
-            work.tokens(&paragraph);
+            work.tokens(&paragraph, room);
         }
         work.join_figures(room);
         work.lay_out(room, &mut |line| {
@@ -414,12 +453,15 @@ impl Work {
         self.tokens.reserve(len / 4 + 4);
     }
 
-    /// The paragraph's tokens, the units a line is broken between.
-    fn tokens(&mut self, paragraph: &str) {
+    /// The paragraph's tokens, the units a line is broken between, for
+    /// lines of `room` columns.
+    fn tokens(&mut self, paragraph: &str, room: usize) {
         // Tokens: a run of non-space narrow characters is a word; each wide
-        // character is a token of its own, except inside a colour (a name);
-        // closing punctuation joins the token before it, an opening bracket
-        // the token after it. Escape codes ride along and take no room.
+        // character is a token of its own, except inside a colour (a name)
+        // or a short bracket that opens with a figure (（16:00消息）, kept
+        // whole: [`short_bracket`]); closing punctuation joins the token
+        // before it, an opening bracket the token after it. Escape codes
+        // ride along and take no room.
         self.begin(paragraph.len());
         let Work {
             buf,
@@ -436,7 +478,16 @@ impl Work {
         let mut word_space = false;
         let mut space = false;
         let mut in_span = false;
+        // The byte the piece read starts at, and where a bracket kept whole
+        // closes (nothing inside it starts a token).
+        let mut at = 0usize;
+        let mut keep_to = 0usize;
         for piece in pieces(paragraph) {
+            let here = at;
+            at += match piece {
+                Piece::Char(c) => c.len_utf8(),
+                Piece::Escape(e) => e.len(),
+            };
             let c = match piece {
                 Piece::Escape(e) if is_reset(e) => {
                     in_span = false;
@@ -505,6 +556,7 @@ impl Work {
                 && !after_bracket
                 && !after_keep
                 && !in_numeral
+                && here >= keep_to
                 && !no_line_start(c)
                 && (span_start || (!in_span && (cjk || after_wide)));
             if starts_token {
@@ -530,6 +582,9 @@ impl Work {
             word_last = Some(c);
             word_w += columns_of(c);
             space = false;
+            if c == '（' && here >= keep_to {
+                keep_to = short_bracket(&paragraph[at..], room / 2).map_or(0, |k| at + k);
+            }
         }
         if word < buf.len() || !prefix.is_empty() {
             if word == buf.len() && word_space {
@@ -1115,7 +1170,7 @@ mod tests {
             let mut fast = Work::default();
             let mut general = Work::default();
             let kept = keep_code_spans(&text, 60);
-            general.tokens(&kept);
+            general.tokens(&kept, 60);
             if fast.tokens_plain(&kept) {
                 plain += 1;
                 assert_eq!(fast.buf, general.buf, "{text:?}");
@@ -1227,7 +1282,7 @@ mod tests {
             let room = 10 + round % 21;
             let mut work = Work::default();
             if !work.tokens_plain(&text) {
-                work.tokens(&text);
+                work.tokens(&text, room);
             }
             work.join_figures(room);
             let want = lay_out_by_copies(&work, room);
@@ -1258,6 +1313,13 @@ mod tests {
         }
         for c in ' '..='~' {
             assert_eq!(columns_of(c), c.width().unwrap_or(0), "{c:?}");
+        }
+        for c in (0..0x11_0000).filter_map(char::from_u32) {
+            if is_common_wide(c) {
+                assert_eq!(c.width(), Some(2), "{c:?}");
+            }
+            assert_eq!(columns_of(c), c.width().unwrap_or(0), "{c:?}");
+            assert_eq!(is_wide(c), c.width().unwrap_or(0) >= 2, "{c:?}");
         }
     }
 
@@ -1291,6 +1353,40 @@ mod tests {
                 assert!(!no_line_end(last), "{line:?} at {columns}");
             }
         }
+    }
+
+    #[test]
+    fn a_short_bracket_with_a_time_is_never_parted() {
+        // Play-tested at 60 columns: 「（16:00消」 / 「息）」.
+        let text = "甲营在丙地，兵力约两千五百人，兵士疲惫，士气动摇（16:00消息）；\
+                    乙营人马在丁地以西（16:00探报），万余人，列阵不动（15:45所见）。";
+        for columns in 14..70 {
+            for indent in ["", "  ", "      "] {
+                let wrapped = wrap(text, columns, indent);
+                for line in wrapped.lines() {
+                    assert!(width(line) <= columns.max(indent.width() + 10), "{line:?}");
+                    // Each bracket is 13 columns: kept whole in 26 or more.
+                    if columns >= indent.width() + 26 {
+                        let open = line.matches('（').count();
+                        let close = line.matches('）').count();
+                        assert_eq!(open, close, "{line:?} at {columns}:\n{wrapped}");
+                    }
+                    let last = line.chars().last().unwrap();
+                    assert!(!no_line_end(last), "{line:?} at {columns}");
+                    let first = line.trim_start().chars().next().unwrap();
+                    assert!(!no_line_start(first), "{line:?} at {columns}");
+                }
+                let joined: String = wrapped.lines().map(str::trim_start).collect();
+                assert_eq!(joined, text, "nothing lost at {columns}");
+            }
+        }
+        // A bracket too long to keep whole is broken as before, and one
+        // that does not open with a figure is not kept.
+        let long = format!("某营（{}）。", "一".repeat(40));
+        assert!(wrap(&long, 30, "").lines().count() > 1);
+        assert_eq!(short_bracket("左翼）", 30), None);
+        assert_eq!(short_bracket("16:00消息）后", 30), Some("16:00消息".len()));
+        assert_eq!(short_bracket("16:00消息）", 12), None);
     }
 
     #[test]

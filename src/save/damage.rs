@@ -63,12 +63,15 @@ pub enum JournalFault {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Damage {
     /// Its text stops reading at `at` with `flaw` (`said`: the parser's
-    /// own words, for the English message).
+    /// own words, for the English message; `near`: a few words of the text
+    /// there, to find the place by, where a column in the thousands of a
+    /// long line helps nobody).
     Text {
         part: Part,
         at: At,
         flaw: Flaw,
         said: String,
+        near: Box<str>,
     },
     /// Its bytes are not text (UTF-8).
     NotText,
@@ -104,6 +107,7 @@ impl std::fmt::Display for Damage {
                 at,
                 flaw,
                 said,
+                near,
             } => {
                 let part = match part {
                     Part::Syntax => "it is damaged or cut short",
@@ -123,7 +127,14 @@ impl std::fmt::Display for Damage {
                     Flaw::DuplicateField(field) => format!("the field `{field}` is written twice"),
                     _ => said.clone(),
                 };
-                write!(f, "{part}: {what} (line {}, column {})", at.line, at.column)
+                write!(f, "{part}: {what} (line {}", at.line)?;
+                if at.shows_column() {
+                    write!(f, ", column {}", at.column)?;
+                }
+                if !near.is_empty() {
+                    write!(f, ", near the text `{near}`")?;
+                }
+                write!(f, ")")
             }
             Damage::NotText => write!(f, "it is not text (not UTF-8)"),
             Damage::Empty => write!(f, "the file is empty"),
@@ -215,6 +226,7 @@ impl Damage {
             at,
             flaw,
             said,
+            near: excerpt(text, at).into(),
         }
     }
 
@@ -229,6 +241,46 @@ impl Damage {
             .to_string()
     }
 }
+
+impl At {
+    /// Whether the column is worth saying: one past [`At::MOST_COLUMN`] is
+    /// in a line too long to count along (a transcript's), and the words
+    /// there (`near` of [`Damage::Text`]) say the place instead.
+    pub fn shows_column(&self) -> bool {
+        self.column <= At::MOST_COLUMN
+    }
+
+    /// The widest column said.
+    pub const MOST_COLUMN: usize = 120;
+}
+
+/// A few words of `text` around `at`, to find it by: up to
+/// [`EXCERPT_BEFORE`] characters before it and [`EXCERPT_AFTER`] from it,
+/// on its line, controls as spaces, blanks at either end trimmed, and `…`
+/// where the line goes on. Empty when the line there is blank.
+pub fn excerpt(text: &str, at: At) -> String {
+    let Some(line) = text.split('\n').nth(at.line.saturating_sub(1)) else {
+        return String::new();
+    };
+    let skip = at.column.saturating_sub(1);
+    let from = skip.saturating_sub(EXCERPT_BEFORE);
+    let mut chars = line.chars().skip(from);
+    let shown: String = (chars.by_ref())
+        .take(skip - from + EXCERPT_AFTER)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let shown = shown.trim();
+    if shown.is_empty() {
+        return String::new();
+    }
+    let before = if from > 0 { "…" } else { "" };
+    let after = if chars.next().is_some() { "…" } else { "" };
+    format!("{before}{shown}{after}")
+}
+
+/// How many characters [`excerpt`] shows before a place, and from it.
+const EXCERPT_BEFORE: usize = 16;
+const EXCERPT_AFTER: usize = 24;
 
 /// The place just past the last character of `text` that is not blank.
 fn end_of(text: &str) -> At {
@@ -341,6 +393,32 @@ mod tests {
     }
 
     #[test]
+    fn a_place_in_a_long_line_is_said_by_its_words_not_its_column() {
+        // A transcript's line: the damage thousands of columns in.
+        let long = format!("(a: \"{}\", b: @x, c: 1)", "鸣鼓 ".repeat(1500));
+        let damage = damage_of(&long, Part::Syntax);
+        let (flaw, line, column) = flaw_at(&damage);
+        assert_eq!((flaw, line), (&Flaw::Unexpected('@'), 1));
+        assert!(column > 4000, "{column}");
+        let said = damage.to_string();
+        assert!(!said.contains("column"), "{said}");
+        assert!(
+            said.ends_with("(line 1, near the text `…鸣鼓 鸣鼓 鸣鼓 \", b: @x, c: 1)`)"),
+            "{said}"
+        );
+        // Short lines keep their column; the excerpt is cut at both ends.
+        let text = format!("(a: 1,\n b: @{})", "y".repeat(40));
+        let said = damage_of(&text, Part::Syntax).to_string();
+        let words = format!("near the text `b: @{}…`", "y".repeat(23));
+        assert!(
+            said.contains(&format!("(line 2, column 5, {words})")),
+            "{said}"
+        );
+        assert_eq!(excerpt("a\n\n", At { line: 2, column: 1 }), "");
+        assert_eq!(excerpt("ab", At { line: 9, column: 1 }), "");
+    }
+
+    #[test]
     fn ron_errors_are_told_by_kind_and_place() {
         let cut = damage_of("(a: 1,\n b: \"x", Part::Syntax);
         assert_eq!(flaw_at(&cut).0, &Flaw::CutShort, "{cut}");
@@ -360,7 +438,11 @@ mod tests {
         assert!(deep.to_string().contains("nested deeper"), "{deep}");
         // English keeps the parser's words and the place.
         assert!(bad.to_string().starts_with("it is damaged or cut short: "));
-        assert!(bad.to_string().ends_with("(line 2, column 5)"), "{bad}");
+        assert!(
+            bad.to_string()
+                .ends_with("(line 2, column 5, near the text `b: @)`)"),
+            "{bad}"
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod hardening;
 mod lint;
 mod model;
 mod picture;
+mod prompt;
 mod saves;
 mod scenes;
 mod simulate;

@@ -359,12 +359,20 @@ fn view(message: ViewMsg) -> String {
             bearing,
         } => format!("{name}, {bearing}"),
         ViewMsg::SeenInZone { name, men, bearing } => format!("{name}, {men}, {bearing}"),
-        ViewMsg::SeenAt { line, at } => format!("{line} (seen {at})"),
+        ViewMsg::SeenAt {
+            line,
+            at,
+            reported: false,
+        } => format!("{line} (seen {at})"),
+        ViewMsg::SeenAt {
+            line,
+            at,
+            reported: true,
+        } => format!("{line} (reported {at})"),
         ViewMsg::Stale { what, at } => format!("{what} (word of {at})"),
         ViewMsg::PlaceGone { zone, at, .. } => format!("gone from {zone} (seen there {at})"),
-        ViewMsg::PlaceReported { zone } => format!("{zone} (reported)"),
+        ViewMsg::PlaceReported { zone, at } => format!("{zone} (reported {at})"),
         ViewMsg::PlaceSeen { zone, at } => format!("{zone} (seen {at})"),
-        ViewMsg::PlaceReportedAt { zone, at } => format!("{zone} (reported as of {at})"),
         ViewMsg::Whereabouts {
             here,
             blind,
@@ -490,6 +498,19 @@ fn prompt(message: PromptMsg) -> String {
                 "No place is called `{words}`. (`map` shows each place with its letter: `order UNIT advance C`.)"
             ),
         },
+        PromptMsg::Several {
+            words,
+            several,
+            zone,
+        } => {
+            let list = super::or_list(several, ("`", "`"), ", ", " or ");
+            let how = if zone {
+                "(`map` shows each place with its letter: `order UNIT advance C`.)"
+            } else {
+                "(`orders` lists your units, each with the label to type.)"
+            };
+            format!("`{words}` could be {list}: type more of the name. {how}")
+        }
         PromptMsg::NotAnOrder { word, near, usage } => {
             format!("`{word}` is not an order. Did you mean `{near}`? {usage}")
         }
@@ -564,6 +585,32 @@ fn session(message: SessionMsg) -> String {
             }
         }
         SessionMsg::LeaveFailed { err } => format!("The game could not be saved on leaving: {err}"),
+        SessionMsg::Fatal { err } => format!("error: {err}"),
+        SessionMsg::NoSuchBattle {
+            id,
+            near,
+            list,
+            example,
+        } => {
+            let near = near.map(|g| format!("did you mean `{g}`? ")).unwrap_or_default();
+            let hint = if example {
+                format!(
+                    "\nhint: `{id}` is an example in scenes/examples: add `--scenes scenes/examples` before the command"
+                )
+            } else {
+                String::new()
+            };
+            format!("no battle `{id}`; {near}battles: {list}{hint}")
+        }
+        SessionMsg::NoSuchRole {
+            role,
+            battle,
+            near,
+            list,
+        } => {
+            let near = near.map(|g| format!("did you mean `{g}`? ")).unwrap_or_default();
+            format!("no role `{role}` in `{battle}`; {near}roles: {list}")
+        }
         SessionMsg::FolderBusy { folder } => format!(
             "another xiaoling game is playing with its saves in {folder}: finish that one first, or give this one a folder of its own (--saves DIR)"
         ),

@@ -552,10 +552,12 @@ pub enum ViewMsg<'a> {
         men: &'a str,
         bearing: &'a str,
     },
-    /// The same, seen earlier.
+    /// The same, seen (or, `reported`, heard of by report) at `at`: the
+    /// one wording of a sighting's time, as `status` words it too.
     SeenAt {
         line: &'a str,
         at: &'a str,
+        reported: bool,
     },
     /// A state or place with the age of the word that gave it.
     Stale {
@@ -568,14 +570,13 @@ pub enum ViewMsg<'a> {
         zone_cap: &'a str,
         at: &'a str,
     },
+    /// Where an enemy was reported, and when (as [`ViewMsg::SeenAt`]).
     PlaceReported {
-        zone: &'a str,
-    },
-    PlaceSeen {
         zone: &'a str,
         at: &'a str,
     },
-    PlaceReportedAt {
+    /// Where an enemy was seen, and when (as [`ViewMsg::SeenAt`]).
+    PlaceSeen {
         zone: &'a str,
         at: &'a str,
     },
@@ -678,6 +679,13 @@ pub enum PromptMsg<'a> {
         near: Option<&'a str>,
         zone: bool,
     },
+    /// `words` could name several units (or, `zone`, places): by their
+    /// beginning, or as near a typo of each.
+    Several {
+        words: &'a str,
+        several: &'a [&'a str],
+        zone: bool,
+    },
     /// `order` with no verb, one of its words near one: `advnce`.
     NotAnOrder {
         word: &'a str,
@@ -756,6 +764,25 @@ pub enum SessionMsg<'a> {
     /// Another game holds the save folder's lock.
     FolderBusy {
         folder: &'a str,
+    },
+    /// An error that ends the program, as `main` prints it.
+    Fatal {
+        err: &'a str,
+    },
+    /// `--scene` names no battle: the nearest id, if any, the battles
+    /// there are, and whether it is an example shipped beside them.
+    NoSuchBattle {
+        id: &'a str,
+        near: Option<&'a str>,
+        list: &'a str,
+        example: bool,
+    },
+    /// `--role` names no commander the battle lets one play.
+    NoSuchRole {
+        role: &'a str,
+        battle: &'a str,
+        near: Option<&'a str>,
+        list: &'a str,
     },
     Stopped {
         reason: &'a str,
@@ -1182,12 +1209,15 @@ pub fn bodies(locale: Locale, name: &str, count: usize) -> String {
     }
 }
 
-/// A figure in Chinese prose is said, not printed (约五千): whether own men
-/// under ten thousand are said rather than counted.
-pub fn says_small_figures(locale: Locale) -> bool {
-    match locale {
-        Locale::En => false,
-        Locale::ZhHans | Locale::ZhHant => true,
+/// Names as a list that offers one of them: each between `open` and
+/// `close`, `sep` between all but the last two, `or` between those
+/// ("`a`, `b` or `c`"; “a”、“b”或“c”).
+pub(super) fn or_list(names: &[&str], (open, close): (&str, &str), sep: &str, or: &str) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("{open}{n}{close}")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{}{or}{last}", rest.join(sep)),
+        None => String::new(),
     }
 }
 

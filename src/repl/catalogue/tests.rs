@@ -174,7 +174,6 @@ fn view_variant(message: &ViewMsg) -> &'static str {
         ViewMsg::PlaceGone { .. } => "PlaceGone",
         ViewMsg::PlaceReported { .. } => "PlaceReported",
         ViewMsg::PlaceSeen { .. } => "PlaceSeen",
-        ViewMsg::PlaceReportedAt { .. } => "PlaceReportedAt",
         ViewMsg::Whereabouts { .. } => "Whereabouts",
         ViewMsg::AndMore { .. } => "AndMore",
         ViewMsg::WeatherLine { .. } => "WeatherLine",
@@ -203,6 +202,7 @@ fn reveal_variant(message: &RevealMsg) -> &'static str {
 fn prompt_variant(message: &PromptMsg) -> &'static str {
     match message {
         PromptMsg::NotFound { .. } => "NotFound",
+        PromptMsg::Several { .. } => "Several",
         PromptMsg::NotAnOrder { .. } => "NotAnOrder",
         PromptMsg::StdinBroken { .. } => "StdinBroken",
         PromptMsg::TooLong { .. } => "TooLong",
@@ -226,6 +226,9 @@ fn session_variant(message: &SessionMsg) -> &'static str {
         SessionMsg::Left { .. } => "Left",
         SessionMsg::LeaveFailed { .. } => "LeaveFailed",
         SessionMsg::FolderBusy { .. } => "FolderBusy",
+        SessionMsg::Fatal { .. } => "Fatal",
+        SessionMsg::NoSuchBattle { .. } => "NoSuchBattle",
+        SessionMsg::NoSuchRole { .. } => "NoSuchRole",
         SessionMsg::Stopped { .. } => "Stopped",
         SessionMsg::StoppedLosses { .. } => "StoppedLosses",
         SessionMsg::SourcesShown { .. } => "SourcesShown",
@@ -259,7 +262,7 @@ fn menu_variant(message: &MenuMsg) -> &'static str {
 }
 
 /// How many variants [`variant`] names.
-const VARIANTS: usize = 86;
+const VARIANTS: usize = 89;
 
 /// At least one sample of every message, with every branch its words take.
 fn samples<'a>(seen: &'a [String], sides: &'a [String], tags: &'a [&'a str]) -> Vec<Msg<'a>> {
@@ -393,16 +396,24 @@ fn view_samples<'a>(seen: &'a [String]) -> Vec<ViewMsg<'a>> {
             men: "",
             bearing: what,
         },
-        ViewMsg::SeenAt { line: what, at },
+        ViewMsg::SeenAt {
+            line: what,
+            at,
+            reported: false,
+        },
+        ViewMsg::SeenAt {
+            line: what,
+            at,
+            reported: true,
+        },
         ViewMsg::Stale { what, at },
         ViewMsg::PlaceGone {
             zone,
             zone_cap: zone,
             at,
         },
-        ViewMsg::PlaceReported { zone },
+        ViewMsg::PlaceReported { zone, at },
         ViewMsg::PlaceSeen { zone, at },
-        ViewMsg::PlaceReportedAt { zone, at },
         ViewMsg::Whereabouts {
             here: zone,
             blind: true,
@@ -547,6 +558,16 @@ fn prompt_samples<'a>(tags: &'a [&'a str]) -> Vec<PromptMsg<'a>> {
             near: None,
             zone: true,
         },
+        PromptMsg::Several {
+            words: what,
+            several: &["a", "b", "c"],
+            zone: false,
+        },
+        PromptMsg::Several {
+            words: what,
+            several: &["a", "b"],
+            zone: true,
+        },
         PromptMsg::NotAnOrder {
             word: what,
             near: "advance",
@@ -612,6 +633,31 @@ fn session_samples<'a>() -> Vec<SessionMsg<'a>> {
         },
         SessionMsg::LeaveFailed { err: what },
         SessionMsg::FolderBusy { folder: "saves" },
+        SessionMsg::Fatal { err: what },
+        SessionMsg::NoSuchBattle {
+            id: "b",
+            near: Some("a"),
+            list: "a, c",
+            example: true,
+        },
+        SessionMsg::NoSuchBattle {
+            id: "b",
+            near: None,
+            list: "a, c",
+            example: false,
+        },
+        SessionMsg::NoSuchRole {
+            role: "r",
+            battle: "b",
+            near: Some("s"),
+            list: "s, t",
+        },
+        SessionMsg::NoSuchRole {
+            role: "r",
+            battle: "b",
+            near: None,
+            list: "s, t",
+        },
         SessionMsg::Stopped { reason: what },
         SessionMsg::StoppedLosses {
             men: "2,400",
@@ -792,6 +838,7 @@ fn every_save_error_and_load_notice_is_said_in_chinese() {
         at,
         flaw,
         said: "Unexpected end of RON".into(),
+        near: "".into(),
     };
     let damages = [
         text(Part::Syntax, Flaw::CutShort),
@@ -840,6 +887,17 @@ fn every_save_error_and_load_notice_is_said_in_chinese() {
         Damage::Unreplayable {
             command: 3,
             said: "no such unit".into(),
+        },
+        // Thousands of columns into a transcript's line: the words there.
+        Damage::Text {
+            part: Part::Syntax,
+            at: At {
+                line: 9,
+                column: 4321,
+            },
+            flaw: Flaw::Unexpected('@'),
+            said: "Unexpected char".into(),
+            near: "…鸣鼓 鸣鼓 @".into(),
         },
     ];
     let mut errors = vec![
@@ -972,6 +1030,16 @@ fn every_save_error_and_load_notice_is_said_in_chinese() {
             "{damage}"
         );
     }
+    // A place in a long line is said by the words there, not its column.
+    let long = damages.last().expect("long");
+    let zh = zh::damage(Locale::ZhHans, long);
+    assert!(zh.contains("第9行（“…鸣鼓 鸣鼓 @”一带）"), "{zh}");
+    assert!(!zh.contains("4321"), "{zh}");
+    assert!(
+        long.to_string()
+            .ends_with("(line 9, near the text `…鸣鼓 鸣鼓 @`)"),
+        "{long}"
+    );
     let kinds: BTreeSet<String> = (damages.iter())
         .map(|damage| zh::damage(Locale::ZhHans, damage))
         .collect();

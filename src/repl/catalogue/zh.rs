@@ -418,9 +418,16 @@ fn view(l: Locale, message: ViewMsg) -> String {
             "{name}{men}人，{bearing}",
             &[("name", name), ("men", men), ("bearing", bearing)],
         ),
-        ViewMsg::SeenAt { line, at } => {
-            filled(l, "{line}（{at}所见）", &[("line", line), ("at", at)])
-        }
+        ViewMsg::SeenAt {
+            line,
+            at,
+            reported: false,
+        } => filled(l, "{line}（{at}所见）", &[("line", line), ("at", at)]),
+        ViewMsg::SeenAt {
+            line,
+            at,
+            reported: true,
+        } => filled(l, "{line}（{at}探报）", &[("line", line), ("at", at)]),
         ViewMsg::Stale { what, at } => {
             filled(l, "{what}（{at}消息）", &[("what", what), ("at", at)])
         }
@@ -429,12 +436,11 @@ fn view(l: Locale, message: ViewMsg) -> String {
             "已不在{zone}（{at}曾见）",
             &[("zone", zone_cap), ("at", at)],
         ),
-        ViewMsg::PlaceReported { zone } => filled(l, "{zone}（探报）", &[("zone", zone)]),
+        ViewMsg::PlaceReported { zone, at } => {
+            filled(l, "{zone}（{at}探报）", &[("zone", zone), ("at", at)])
+        }
         ViewMsg::PlaceSeen { zone, at } => {
             filled(l, "{zone}（{at}所见）", &[("zone", zone), ("at", at)])
-        }
-        ViewMsg::PlaceReportedAt { zone, at } => {
-            filled(l, "{zone}（{at}探报）", &[("zone", zone), ("at", at)])
         }
         ViewMsg::Whereabouts {
             here,
@@ -580,6 +586,19 @@ fn prompt(l: Locale, message: PromptMsg) -> String {
                 format!("没有叫“{words}”的地方。（map 给每处标了字母，如 order 营 advance C。）")
             }
         }),
+        PromptMsg::Several {
+            words,
+            several,
+            zone,
+        } => {
+            let list = super::or_list(several, ("“", "”"), "、", "或");
+            let how = if zone {
+                "（map 给每处标了字母，如 order 营 advance C。）"
+            } else {
+                "（orders 列出各营及可输入的标签。）"
+            };
+            l.zh_string(format!("“{words}”可能是{list}：请把名字打全些。{how}"))
+        }
         PromptMsg::NotAnOrder { word, near, usage } => {
             l.zh_string(format!("没有“{word}”这道军令。是不是“{near}”？{usage}"))
         }
@@ -670,6 +689,49 @@ fn session(l: Locale, message: SessionMsg) -> String {
             filled(l, template, &[("slot", slot), ("dir", &dir)])
         }
         SessionMsg::LeaveFailed { err } => format!("{}{err}", l.zh("退出时未能存档：")),
+        SessionMsg::Fatal { err } => format!("{}{err}", l.zh("错误：")),
+        SessionMsg::NoSuchBattle {
+            id,
+            near,
+            list,
+            example,
+        } => {
+            let near = near
+                .map(|g| format!("{}{g}{}", l.zh("是不是“"), l.zh("”？")))
+                .unwrap_or_default();
+            let hint = if example {
+                format!(
+                    "{}{id}{}",
+                    l.zh("\n提示：“"),
+                    l.zh("”是 scenes/examples 里的示例战役：请在命令前加上 --scenes scenes/examples")
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "{}{id}{}{near}{}{list}{hint}",
+                l.zh("没有名为“"),
+                l.zh("”的战役。"),
+                l.zh("可选的战役：")
+            )
+        }
+        SessionMsg::NoSuchRole {
+            role,
+            battle,
+            near,
+            list,
+        } => {
+            let near = near
+                .map(|g| format!("{}{g}{}", l.zh("是不是“"), l.zh("”？")))
+                .unwrap_or_default();
+            format!(
+                "{}{battle}{}{role}{}{near}{}{list}",
+                l.zh("战役“"),
+                l.zh("”中没有可扮演的“"),
+                l.zh("”。"),
+                l.zh("可扮演的角色：")
+            )
+        }
         SessionMsg::FolderBusy { folder } => format!(
             "{}{folder}{}",
             l.zh("另一局 xiaoling 正用着存档文件夹 "),
@@ -973,7 +1035,13 @@ pub(super) fn damage(l: Locale, damage: &crate::save::Damage) -> String {
     use crate::save::{Damage, Flaw, JournalFault, Part};
     let z = |text: &'static str| l.zh(text);
     match damage {
-        Damage::Text { part, at, flaw, .. } => {
+        Damage::Text {
+            part,
+            at,
+            flaw,
+            near,
+            ..
+        } => {
             let part = match part {
                 Part::Syntax => z("文件已损坏或被截断"),
                 Part::Foreign => z("文件的文字可读，却不是存档的格式"),
@@ -996,14 +1064,26 @@ pub(super) fn damage(l: Locale, damage: &crate::save::Damage) -> String {
                 Flaw::TooDeep => z("括号嵌套之深，超过任何存档").to_string(),
                 Flaw::Other => z("写法不合存档的格式").to_string(),
             };
-            format!(
-                "{part}{}{}{}{}{}{flaw}",
-                z("，第"),
-                at.line,
-                z("行第"),
-                at.column,
-                z("列处"),
-            )
+            // The column where it can be counted to; the words there (as
+            // the file has them) where the line is too long for that.
+            let near = if near.is_empty() {
+                String::new()
+            } else {
+                format!("{}{near}{}", z("（“"), z("”一带）"))
+            };
+            let place = if at.shows_column() {
+                format!(
+                    "{}{}{}{}{}",
+                    z("第"),
+                    at.line,
+                    z("行第"),
+                    at.column,
+                    z("列处")
+                )
+            } else {
+                format!("{}{}{}", z("第"), at.line, z("行"))
+            };
+            format!("{part}{}{place}{near}{flaw}", z("，"))
         }
         Damage::NotText => z("它不是文本（字节无法按文字编码读出）").to_string(),
         Damage::Empty => z("文件是空的").to_string(),

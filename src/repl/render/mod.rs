@@ -157,6 +157,10 @@ impl View<'_> {
             let (_, arg) = told.args.iter().find(|(name, _)| name == inside)?;
             let men = |n: u32, sure| catalogue::men_said_before(l, n, sure, rest);
             Some(match arg {
+                // His own losses he knows to the man: said exactly, as the
+                // turn's prose says them ("5,850", 五千八百五十), and round
+                // from ten thousand (nobody tells 11,415 in a sentence).
+                Arg::Count(n) if *n < 10_000 && self.own_losses(inside) => catalogue::count(l, *n),
                 Arg::Count(n) => men(*n, Sure::Counted),
                 Arg::About(n) => men(*n, Sure::Estimated),
                 Arg::Rough(n) => men(*n, Sure::Rough),
@@ -195,6 +199,19 @@ impl View<'_> {
             capitalize(&filled)
         } else {
             filled
+        }
+    }
+
+    /// Whether a placeholder is the losses of the commander's own side or
+    /// of a unit of his (`{losses:SIDE|UNIT}`).
+    fn own_losses(&self, inside: &str) -> bool {
+        use crate::scene::placeholder::Placeholder;
+        match Placeholder::parse(inside) {
+            Some(Placeholder::Losses(id)) => match self.scene.side_idx(id) {
+                Some(side) => side == self.side,
+                None => self.scene.unit_idx(id).is_some_and(|u| self.owns(u)),
+            },
+            _ => false,
         }
     }
 
@@ -363,14 +380,10 @@ impl View<'_> {
 
     /// Men in the turn's prose: the player's own counted (exact under ten
     /// thousand, said round above: nobody tells 11,415 in a sentence), the
-    /// enemy's estimated.
+    /// enemy's estimated. Exact in every language: 302 men, 三百零二人.
     pub(crate) fn told_men(&self, men: u32, own: bool) -> String {
         match (own, men < 10_000) {
-            // In Chinese prose a figure is said, not printed: 约五千.
-            (true, true) if catalogue::says_small_figures(self.locale) => {
-                self.said(men, Sure::Counted)
-            }
-            (true, true) => group_thousands(men),
+            (true, true) => catalogue::count(self.locale, men),
             (true, false) => self.said(men, Sure::Counted),
             (false, _) => self.said(men, Sure::Estimated),
         }
@@ -589,8 +602,11 @@ impl View<'_> {
                     bearing: &bearing,
                 },
             );
+            // As `status` words it: seen now, the line alone; reported, or
+            // seen earlier, with the time (dim when it is old).
             let current = sighting.turn == self.known.picture.turn;
-            out.push(if current {
+            let reported = reported(&sighting);
+            out.push(if current && !reported {
                 line
             } else {
                 let at = clock(self.minute_of(sighting.turn));
@@ -599,9 +615,10 @@ impl View<'_> {
                     ViewMsg::SeenAt {
                         line: &line,
                         at: &at,
+                        reported,
                     },
                 );
-                self.style.dim(&line)
+                if current { line } else { self.style.dim(&line) }
             });
         }
         if !seen && !self.owns_zone(zone) {
@@ -687,8 +704,10 @@ impl View<'_> {
         let at = clock(self.minute_of(s.turn));
         let zone = capitalize(&self.zone_name(s.zone));
         let reported = matches!(s.source, Source::Reported { .. } | Source::Word);
-        let place = match (s.lost, now, reported) {
-            (true, _, _) => msg(
+        // Seen now: the place alone. Otherwise the time it was seen or
+        // reported, worded as the map words it (`ViewMsg::SeenAt`).
+        let place = match (s.lost, now && !reported) {
+            (true, _) => msg(
                 l,
                 ViewMsg::PlaceGone {
                     zone: &self.zone_name(s.zone),
@@ -696,18 +715,17 @@ impl View<'_> {
                     at: &at,
                 },
             ),
-            (false, true, false) => zone,
-            (false, true, true) => msg(l, ViewMsg::PlaceReported { zone: &zone }),
-            (false, false, false) => msg(
+            (false, true) => zone,
+            (false, false) if reported => msg(
                 l,
-                ViewMsg::PlaceSeen {
+                ViewMsg::PlaceReported {
                     zone: &zone,
                     at: &at,
                 },
             ),
-            (false, false, true) => msg(
+            (false, false) => msg(
                 l,
-                ViewMsg::PlaceReportedAt {
+                ViewMsg::PlaceSeen {
                     zone: &zone,
                     at: &at,
                 },
@@ -731,6 +749,11 @@ impl View<'_> {
         let bearing = if s.lost { "" } else { bearing };
         [place, men, String::new(), bearing.to_string()]
     }
+}
+
+/// Whether a sighting came by report (or word), not by the commander's eyes.
+fn reported(s: &Sighting) -> bool {
+    matches!(s.source, Source::Reported { .. } | Source::Word)
 }
 
 /// Wind strength in the bands the words use.
