@@ -263,22 +263,16 @@ impl WorldState {
     /// (the units' list, morale modifiers, rumors, vision) and the battle's
     /// queries: what the battle's shared view does after every change.
     pub(crate) fn capture_into(&mut self, world: &mut World, queries: &mut CaptureQueries) {
-        let CaptureQueries {
-            units,
-            commanders,
-            zones,
-            ..
-        } = queries;
         // (Counted from the tables, not walked.)
-        let n_units = units.iter(world).len();
-        let n_commanders = commanders.iter(world).len();
-        let n_zones = zones.iter(world).len();
+        let n_units = queries.units.iter(world).len();
+        let n_commanders = queries.commanders.iter(world).len();
+        let n_zones = queries.zones.iter(world).len();
         let n_field = world.resource::<Field>().units.len();
         let fits = self.units.len() == n_units
             && n_field == n_units
             && self.commanders.len() == n_commanders
             && self.zones.len() == n_zones;
-        if !fits || !self.write_from(world, units, commanders, zones) {
+        if !fits || !self.write_from(world, queries) {
             // Another shape (only ever the first capture), or an index past
             // the lists (never, but then the capture is whole): start afresh.
             *self = WorldState::capture(world);
@@ -287,24 +281,13 @@ impl WorldState {
 
     /// [`WorldState::capture_into`]'s writing into lists of the world's
     /// shape; false, with some written, where an index is past its list.
-    fn write_from(
-        &mut self,
-        world: &World,
-        units: &mut QueryState<(
-            &'static UnitInfo,
-            &'static Strength,
-            &'static Location,
-            &'static Orders,
-            &'static Morale,
-        )>,
-        commanders: &mut QueryState<&'static CommanderState>,
-        zones: &mut QueryState<(
-            &'static ZoneIdx,
-            &'static Burning,
-            &'static Passage,
-            Option<&'static Haze>,
-        )>,
-    ) -> bool {
+    fn write_from(&mut self, world: &World, queries: &mut CaptureQueries) -> bool {
+        let CaptureQueries {
+            units,
+            commanders,
+            zones,
+            ..
+        } = queries;
         let field = world.resource::<Field>();
         for (info, strength, location, orders, morale) in units.iter(world) {
             let (Some(unit), Some(spec)) =
