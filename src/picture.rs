@@ -1257,6 +1257,46 @@ impl Picture {
 /// A steady error factor for an estimate, keyed (seed, side, unit, clarity):
 /// log-normal with the clarity's spread, from a hash, not a stream.
 fn error(seed: u64, side: usize, unit: usize, clarity: Clarity) -> f64 {
+    use std::cell::Cell;
+    const CLARITIES: usize = Clarity::Felt as usize + 1;
+    /// Units whose errors are kept (a scene with more draws the rest afresh).
+    const KEPT: usize = 256 * CLARITIES;
+    /// Per unit and clarity, the last error drawn: for which seed and side
+    /// (side + 1; 0: none yet). A look draws the same ones turn after turn.
+    struct Drawn {
+        seed: [Cell<u64>; KEPT],
+        side: [Cell<usize>; KEPT],
+        error: [Cell<f64>; KEPT],
+    }
+    thread_local! {
+        static DRAWN: Drawn = const {
+            Drawn {
+                seed: [const { Cell::new(0) }; KEPT],
+                side: [const { Cell::new(0) }; KEPT],
+                error: [const { Cell::new(0.0) }; KEPT],
+            }
+        };
+    }
+    let slot = unit
+        .saturating_mul(CLARITIES)
+        .saturating_add(clarity as usize);
+    if slot >= KEPT || side == usize::MAX {
+        return draw_error(seed, side, unit, clarity);
+    }
+    DRAWN.with(|drawn| {
+        if drawn.seed[slot].get() == seed && drawn.side[slot].get() == side.wrapping_add(1) {
+            return drawn.error[slot].get();
+        }
+        let error = draw_error(seed, side, unit, clarity);
+        drawn.seed[slot].set(seed);
+        drawn.side[slot].set(side.wrapping_add(1));
+        drawn.error[slot].set(error);
+        error
+    })
+}
+
+/// [`error`] drawn afresh.
+fn draw_error(seed: u64, side: usize, unit: usize, clarity: Clarity) -> f64 {
     let mut h = seed ^ 0x5049_4354_5552_4531; // "PICTURE1"
     for part in [side as u64, unit as u64, clarity as u64] {
         h = splitmix(h ^ part.wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -1539,6 +1579,42 @@ impl Reveal {
 mod tests {
     use super::*;
     use crate::scene::Fate;
+
+    #[test]
+    fn kept_errors_are_the_errors_drawn_afresh() {
+        // Games of other seeds and sides in turn on one thread: each error
+        // is the one drawn for its own seed, side, unit and clarity.
+        let clarities = [
+            Clarity::Close,
+            Clarity::Near,
+            Clarity::Far,
+            Clarity::Dim,
+            Clarity::Felt,
+        ];
+        for round in 0..3u64 {
+            for seed in [1u64, 2, 0, u64::MAX, 1] {
+                for side in [0usize, 1, 2, usize::MAX] {
+                    for unit in (0..40).chain([255, 256, 300, usize::MAX]) {
+                        for clarity in clarities {
+                            let kept = error(seed, side, unit, clarity);
+                            let drawn = draw_error(seed, side, unit, clarity);
+                            assert_eq!(
+                                kept.to_bits(),
+                                drawn.to_bits(),
+                                "{round} {seed} {side} {unit}"
+                            );
+                            assert!((0.5..=2.0).contains(&kept));
+                        }
+                    }
+                }
+            }
+        }
+        // Not all the same: the cache does not hand one game's to another.
+        assert_ne!(
+            draw_error(1, 0, 3, Clarity::Far),
+            draw_error(2, 0, 3, Clarity::Far)
+        );
+    }
 
     /// The small world with a second Ming commander at the ford, which is
     /// blind with smoke: out of Zhang's sight, a rider two turns away.

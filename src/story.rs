@@ -99,6 +99,11 @@ pub struct Game {
     /// The last [`Game::known`], with the battle's view stamp it was made
     /// at; dropped whenever the picture changes.
     known: Option<(u64, Arc<Known>)>,
+    /// What the picture last looked at: the battle's view stamp, whether
+    /// the battle was over, the seed. A look at the same again learns
+    /// nothing (see [`Game::look`]), so it is skipped; dropped whenever the
+    /// picture changes otherwise (word heard, a new picture).
+    looked: Option<(u64, bool, u64)>,
     /// Text being told is after-action (an ending's history): its
     /// placeholders tell the truth.
     truth_told: bool,
@@ -285,6 +290,7 @@ impl Game {
             entries: Vec::new(),
             picture: Arc::default(),
             known: None,
+            looked: None,
             truth_told: false,
             told_units: Vec::new(),
             situation: None,
@@ -319,6 +325,7 @@ impl Game {
             self.picture = Arc::new(Picture::new(&self.scene, self.role_side()));
             self.known = None;
         }
+        self.looked = None;
         let mut out = Vec::new();
         self.prelude(&mut out);
         self.situation = None;
@@ -589,6 +596,7 @@ impl Game {
         self.marks.set_to(&self.scene, &self.story);
         self.policy_rng.clone_from(&snapshot.policy_rng);
         self.known = None;
+        self.looked = None;
         // Its situation, if one is pending, was heard before the snapshot:
         // told again when shown (`Game::situation`).
         self.situation = None;
@@ -618,10 +626,30 @@ impl Game {
             .map(|c| c.idx());
         let world = self.battle.view();
         let over = self.is_over();
-        self.known = None;
         // A text told outside an item with effects is the word of its units
         // as they were when told.
         self.told_units.clear();
+        let key = (self.battle.view_stamp(), over, self.seed);
+        if self.looked == Some(key) {
+            // The same world, the picture untouched since it looked at it: a
+            // second look would learn nothing (checked in debug builds).
+            #[cfg(debug_assertions)]
+            {
+                let (scene, field, seed) = (&self.scene, self.battle.field(), self.seed);
+                let mut again = Picture::clone(&self.picture);
+                again.look(scene, field, &world, seed, commander);
+                if over {
+                    again.muster(field, &world);
+                }
+                assert!(
+                    again == *self.picture,
+                    "a look at the world the picture last looked at changed it"
+                );
+            }
+            return;
+        }
+        self.known = None;
+        self.looked = Some(key);
         let (scene, field, seed) = (&self.scene, self.battle.field(), self.seed);
         let look = |picture: &mut Picture| {
             picture.look(scene, field, &world, seed, commander);

@@ -22,7 +22,7 @@ use super::{
     Header, MAX_TRANSCRIPT_BYTES, SaveError, SavedCommand, SavedState, bounded_transcript, file_of,
     fingerprint_by_ids, now, slot_path, to_text_spliced,
 };
-use crate::story::{Command, Game, Snapshot};
+use crate::story::{Command, Game, Policy, Snapshot};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -681,7 +681,7 @@ impl Worker {
 struct Sent {
     /// Scene, role, seed, policies and the undo history's start of the game
     /// the fingerprints are of.
-    game: Option<(usize, String, u64, String, usize)>,
+    game: Option<GameKey>,
     log: Vec<Command>,
     /// The game's log epoch when `log` was taken: while it holds, the game's
     /// log begins with `log` and need not be compared.
@@ -693,6 +693,41 @@ struct Sent {
     said: Option<(u64, u64)>,
     /// The state the last job handed over (the writer keeps it too).
     state: Option<Arc<Snapshot>>,
+}
+
+/// Which game [`Sent`]'s fingerprints are of: its scene (by address), role,
+/// seed, policies and name, and where its undo history starts.
+struct GameKey {
+    scene: usize,
+    role: String,
+    seed: u64,
+    policies: (Policy, Option<Policy>),
+    name: String,
+    first: usize,
+}
+
+impl GameKey {
+    fn of(game: &Game, first: usize) -> GameKey {
+        GameKey {
+            scene: Arc::as_ptr(&game.scene_arc()) as usize,
+            role: game.role().to_string(),
+            seed: game.seed(),
+            policies: game.policies(),
+            name: game.name().to_string(),
+            first,
+        }
+    }
+
+    /// The key of `game` with its undo history from `first` (compared
+    /// field by field, nothing copied).
+    fn is_of(&self, game: &Game, first: usize) -> bool {
+        self.scene == Arc::as_ptr(&game.scene_arc()) as usize
+            && self.role == game.role()
+            && self.seed == game.seed()
+            && self.policies == game.policies()
+            && self.name == game.name()
+            && self.first == first
+    }
 }
 
 /// What [`Autosaver::outcome`] knows.
@@ -720,6 +755,10 @@ pub struct Autosaver {
     wrote: bool,
     /// The folder last found usable.
     folder: Option<PathBuf>,
+    /// The paths of the slots jobs were made for, in the folder named first
+    /// (a game cycles through a few autosave slots: each checked and joined
+    /// once, not at every command).
+    paths: Option<(PathBuf, Vec<(String, PathBuf)>)>,
 }
 
 impl Default for Autosaver {
@@ -741,6 +780,7 @@ impl Autosaver {
             failure: None,
             wrote: false,
             folder: None,
+            paths: None,
         }
     }
 
@@ -756,12 +796,32 @@ impl Autosaver {
             failure: None,
             wrote: false,
             folder: None,
+            paths: None,
         }
     }
 
     /// The game was replaced (a load): fingerprints start afresh.
     pub fn forget(&mut self) {
         self.sent = Sent::default();
+    }
+
+    /// [`slot_path`], kept for the folder's slots already met.
+    fn slot_path(&mut self, dir: &Path, slot: &str) -> Result<PathBuf, SaveError> {
+        /// More slots than a game's autosaves and resume point.
+        const KEPT: usize = 16;
+        let paths = match &mut self.paths {
+            Some((kept_dir, paths)) if kept_dir.as_os_str() == dir.as_os_str() => paths,
+            paths => &mut paths.insert((dir.to_path_buf(), Vec::new())).1,
+        };
+        if let Some((_, path)) = paths.iter().find(|(name, _)| name == slot) {
+            return Ok(path.clone());
+        }
+        let path = slot_path(dir, slot)?;
+        if paths.len() >= KEPT {
+            paths.clear();
+        }
+        paths.push((slot.to_string(), path.clone()));
+        Ok(path)
     }
 
     /// The job for saving `game` to `slot`: only what the writer lacks.
@@ -773,21 +833,14 @@ impl Autosaver {
         transcript: &Transcript,
         journaled: bool,
     ) -> Result<Job, SaveError> {
-        let path = slot_path(dir, slot)?;
+        let path = self.slot_path(dir, slot)?;
         // The writer reads no picture: none is copied for it.
         let state = Arc::new(game.saved_snapshot());
         let undo = game.undo_history();
         let first = undo.first().map_or(game.log().len(), |s| s.log_len);
-        let (others, player) = game.policies();
-        let key = (
-            std::sync::Arc::as_ptr(&game.scene_arc()) as usize,
-            game.role().to_string(),
-            game.seed(),
-            format!("{others:?}/{player:?}/{}", game.name()),
-            first,
-        );
+        let known_game = (self.sent.game.as_ref()).is_some_and(|key| key.is_of(game, first));
         let log = game.log();
-        let same = if self.sent.game.as_ref() != Some(&key) {
+        let same = if !known_game {
             self.sent = Sent::default();
             0
         } else if self.sent.epoch == game.log_epoch() && self.sent.log.len() <= log.len() {
@@ -844,7 +897,9 @@ impl Autosaver {
         self.sent.log.extend_from_slice(&more);
         self.sent.known = log.len();
         self.sent.epoch = game.log_epoch();
-        self.sent.game = Some(key);
+        if !known_game {
+            self.sent.game = Some(GameKey::of(game, first));
+        }
         self.sent.state = Some(Arc::clone(&state));
         self.next_id += 1;
         Ok(Job {
@@ -1071,6 +1126,36 @@ impl Drop for Autosaver {
         if let Some(worker) = self.worker.take() {
             drop(worker.jobs);
             let _ = worker.thread.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_slot_paths_are_the_paths_checked_afresh() {
+        let mut saver = Autosaver::inline();
+        let (a, b) = (Path::new("/tmp/saves-a"), Path::new("/tmp/saves-b"));
+        // More slots than are kept, each asked for twice, in two folders
+        // taken in turn: each path is the one checked and joined afresh.
+        for round in 0..2 {
+            for k in 0..40 {
+                let slot = format!("game-auto-{}", k % 23);
+                for dir in [a, b] {
+                    let kept = saver.slot_path(dir, &slot).expect("a good slot");
+                    assert_eq!(kept, slot_path(dir, &slot).expect("a good slot"), "{round}");
+                }
+            }
+        }
+        // A bad slot is refused each time it is asked for, kept or not.
+        for _ in 0..3 {
+            let err = saver.slot_path(a, "../away").expect_err("a bad slot");
+            assert_eq!(
+                err.to_string(),
+                slot_path(a, "../away").expect_err("a bad slot").to_string()
+            );
         }
     }
 }

@@ -481,8 +481,14 @@ impl Morale {
 
     /// Makes its notes of this turn a copy of `last`, keeping their memory.
     pub fn set_last(&mut self, last: &[(Modifier, f64)]) {
-        self.notes.clear();
-        self.notes.extend_from_slice(last);
+        // Written over where there are notes already (a copy, not a push
+        // a note), the rest added.
+        let kept = self.notes.len().min(last.len());
+        self.notes.truncate(kept);
+        self.notes.copy_from_slice(&last[..kept]);
+        if kept < last.len() {
+            self.notes.extend_from_slice(&last[kept..]);
+        }
         self.flags = 0;
         if !last.is_empty() {
             self.flags |= NOTED;

@@ -263,31 +263,38 @@ impl WorldState {
     /// (the units' list, morale modifiers, rumors, vision) and the battle's
     /// queries: what the battle's shared view does after every change.
     pub(crate) fn capture_into(&mut self, world: &mut World, queries: &mut CaptureQueries) {
+        // (Counted from the tables, not walked.)
+        let n_units = queries.units.iter(world).len();
+        let n_commanders = queries.commanders.iter(world).len();
+        let n_zones = queries.zones.iter(world).len();
+        let n_field = world.resource::<Field>().units.len();
+        let fits = self.units.len() == n_units
+            && n_field == n_units
+            && self.commanders.len() == n_commanders
+            && self.zones.len() == n_zones;
+        if !fits || !self.write_from(world, queries) {
+            // Another shape (only ever the first capture), or an index past
+            // the lists (never, but then the capture is whole): start afresh.
+            *self = WorldState::capture(world);
+        }
+    }
+
+    /// [`WorldState::capture_into`]'s writing into lists of the world's
+    /// shape; false, with some written, where an index is past its list.
+    fn write_from(&mut self, world: &World, queries: &mut CaptureQueries) -> bool {
         let CaptureQueries {
             units,
             commanders,
             zones,
             ..
         } = queries;
-        let n_units = units.iter(world).count();
-        let n_commanders = commanders.iter(world).count();
-        let n_zones = zones.iter(world).count();
-        let n_field = world.resource::<Field>().units.len();
-        let fits = self.units.len() == n_units
-            && n_field == n_units
-            && self.commanders.len() == n_commanders
-            && self.zones.len() == n_zones
-            && units.iter(world).all(|(info, ..)| info.idx() < n_units)
-            && commanders.iter(world).all(|c| c.idx < n_commanders)
-            && zones.iter(world).all(|(idx, ..)| idx.0 < n_zones);
-        if !fits {
-            // Another shape (only ever the first capture): start afresh.
-            *self = WorldState::capture(world);
-            return;
-        }
         let field = world.resource::<Field>();
         for (info, strength, location, orders, morale) in units.iter(world) {
-            let unit = &mut self.units[info.idx()];
+            let (Some(unit), Some(spec)) =
+                (self.units.get_mut(info.idx()), field.units.get(info.idx()))
+            else {
+                return false;
+            };
             unit.men = strength.men;
             unit.lost_this_turn = strength.lost_this_turn;
             unit.location = *location;
@@ -301,17 +308,22 @@ impl WorldState {
                 fear,
                 ..
             } = morale;
-            unit.side = (field.units[info.idx()].side != info.side()).then_some(info.side());
+            unit.side = (spec.side != info.side()).then_some(info.side());
             unit.morale.value = *value;
             unit.morale.believes_lost = *believes_lost;
             unit.morale.fear = *fear;
             unit.morale.set_last(morale.last());
         }
         for commander in commanders.iter(world) {
-            self.commanders[commander.idx].clone_from(commander);
+            let Some(kept) = self.commanders.get_mut(commander.idx) else {
+                return false;
+            };
+            kept.clone_from(commander);
         }
         for (idx, burning, passage, haze) in zones.iter(world) {
-            let zone = &mut self.zones[idx.0];
+            let Some(zone) = self.zones.get_mut(idx.0) else {
+                return false;
+            };
             zone.burning = *burning;
             let Passage { intact, crossed } = passage;
             zone.passage.intact = *intact;
@@ -328,6 +340,7 @@ impl WorldState {
         self.vision.clone_from(world.resource::<Vision>());
         self.wet_cloth
             .clone_from(&world.resource::<SideOrders>().wet_cloth);
+        true
     }
 
     pub fn capture(world: &mut World) -> WorldState {

@@ -166,7 +166,9 @@ impl Game {
             return;
         }
         self.battle.refresh_facts();
-        let world = self.battle.view();
+        // The world's view is taken only for a claim that holds (the facts
+        // say which do): a text whose claims say nothing true takes none.
+        let mut world: Option<Arc<WorldState>> = None;
         let mut said: Vec<&Cond> = claims.iter().rev().collect();
         while let Some(claim) = said.pop() {
             if let Cond::All(each) = claim {
@@ -174,20 +176,23 @@ impl Game {
                 continue;
             }
             if let Cond::Fallen(commander) = claim
-                && world
-                    .commanders
+                && (self.battle.facts().commanders)
                     .get(commander.idx())
-                    .is_some_and(|c| c.fallen.is_some())
+                    .is_some_and(|c| c.fallen)
                 && !self.picture.falls_told.contains(&commander.idx())
             {
+                let world = world.get_or_insert_with(|| self.battle.view());
                 self.known = None;
-                Arc::make_mut(&mut self.picture).hear_fall(&world, commander.idx());
+                self.looked = None;
+                Arc::make_mut(&mut self.picture).hear_fall(world, commander.idx());
             }
             if let Cond::UnitState { unit, .. } | Cond::UnitMorale { unit, .. } = claim
                 && self.check_item(claim, self.battle.facts(), "claims")
             {
+                let world = world.get_or_insert_with(|| self.battle.view());
                 self.known = None;
-                Arc::make_mut(&mut self.picture).hear_unit(self.battle.field(), &world, unit.idx());
+                self.looked = None;
+                Arc::make_mut(&mut self.picture).hear_unit(self.battle.field(), world, unit.idx());
                 if self.picture.units_told.contains(&unit.idx())
                     && !self.told_units.contains(&unit.idx())
                 {
@@ -195,15 +200,16 @@ impl Game {
                 }
             }
             if let Cond::UnitIn { unit, zone } = claim
-                && world
-                    .units
+                && (self.battle.facts().units)
                     .get(unit.idx())
-                    .is_some_and(|r| r.location.present && r.location.zone() == zone.idx())
+                    .is_some_and(|u| u.present && u.zone == zone.idx())
             {
+                let world = world.get_or_insert_with(|| self.battle.view());
                 self.known = None;
+                self.looked = None;
                 Arc::make_mut(&mut self.picture).hear_word(
                     self.battle.field(),
-                    &world,
+                    world,
                     self.seed,
                     unit.idx(),
                 );
@@ -222,6 +228,7 @@ impl Game {
         let world = self.battle.view();
         let units = std::mem::take(&mut self.told_units);
         self.known = None;
+        self.looked = None;
         let picture = Arc::make_mut(&mut self.picture);
         for unit in units {
             picture.hear_effects(self.battle.field(), &world, unit);

@@ -1089,6 +1089,42 @@ mod tests {
     }
 
     #[test]
+    fn a_header_is_ruled_as_measured_whole() {
+        use crate::repl::wrap::wrap;
+        let scene = crate::sim::testing::small_scene(|raw| raw);
+        let mut battle = crate::sim::Battle::new(&scene, 1);
+        let world = battle.state();
+        let field = battle.field().clone();
+        let known = known_of(&scene, &field, &world);
+        assert_eq!(width("── "), super::status::RULE_OPEN);
+        assert_eq!(width(" ──"), super::status::RULE_CLOSE);
+        let heads = [
+            "Turn 3 · 20:30 · wind light from the north-west".to_string(),
+            "第3回合 · 20:30 · 西北微风".to_string(),
+            format!("Turn 4 · {NAME_OPEN}The Left Wing{NAME_CLOSE} · 「走了」"),
+            "\u{1b}[1mbold\u{1b}[0m and plain".to_string(),
+        ];
+        for head in &heads {
+            for columns in 10..80 {
+                let view = view_of(&scene, &field, &known, Locale::En, columns);
+                // The header as measured whole, rule and all.
+                let full = format!("── {head} ──");
+                let open = format!("── {head}");
+                let whole = if width(&full) <= columns {
+                    view.style.bold(&full)
+                } else if width(&open) <= columns {
+                    view.style.bold(&open)
+                } else {
+                    let wrapped = wrap(&open, columns, "   ");
+                    view.style
+                        .bold(wrapped.strip_prefix("   ").unwrap_or(&wrapped))
+                };
+                assert_eq!(view.rule(head), whole, "{head} at {columns}");
+            }
+        }
+    }
+
+    #[test]
     fn a_header_too_wide_for_the_line_drops_its_closing_rule() {
         let scene = crate::sim::testing::small_scene(|raw| raw);
         let mut battle = crate::sim::Battle::new(&scene, 1);

@@ -4,6 +4,10 @@
 
 use super::*;
 
+/// The columns of a header's opening rule (`── `) and closing one (` ──`).
+pub(super) const RULE_OPEN: usize = 3;
+pub(super) const RULE_CLOSE: usize = 3;
+
 impl View<'_> {
     /// The turn header: "── Turn 3 · 15:45 · a light wind from the south ──",
     /// 「── 申初三刻（15:45）· 微微南风 ──」 (the clock in the period's terms
@@ -58,13 +62,14 @@ impl View<'_> {
     /// A header between rules; the closing rule is left off when it would
     /// not fit the line (it would wrap onto a line of its own).
     pub(super) fn rule(&self, head: &str) -> String {
-        let full = format!("── {head} ──");
-        let open = format!("── {head}");
-        if width(&full) <= self.style.columns {
-            self.style.bold(&full)
-        } else if width(&open) <= self.style.columns {
-            self.style.bold(&open)
+        // The head measured once: each rule and space around it is a column.
+        let w = width(head);
+        if w + RULE_OPEN + RULE_CLOSE <= self.style.columns {
+            self.style.bold(&format!("── {head} ──"))
+        } else if w + RULE_OPEN <= self.style.columns {
+            self.style.bold(&format!("── {head}"))
         } else {
+            let open = format!("── {head}");
             // Too wide even without its closing rule: wrapped at a word, as
             // the terminal would otherwise break it mid-word.
             let wrapped = wrap(&open, self.style.columns, "   ");
