@@ -673,7 +673,10 @@ impl View<'_> {
                 if s.zone != zone || s.lost || s.bearing == Bearing::Broken {
                     continue;
                 }
-                let now = s.turn == self.known.picture.turn;
+                // Seen now by his own eyes or men: a report, a scout's word
+                // of this turn, is no sight (the legend's "seen now").
+                let now =
+                    s.turn == self.known.picture.turn && s.source == crate::picture::Source::Seen;
                 if now || enemy.is_none() {
                     enemy = Some(if now { '◆' } else { '◇' });
                     enemy_side = Some(side);

@@ -679,6 +679,35 @@ fn the_scouts_report_of_an_arrival_is_word_of_it() {
     assert_eq!(game.turn(), 8, "the turn the column comes down");
 }
 
+/// The map marks a place ◆ only for an enemy seen now: the scouts' word of
+/// Ma Lin at Shangjianya and Pan Zongyan on Feifen hill (Sarhu as Nurhaci,
+/// the army kept in Hetu Ala) is ◇, "seen earlier or reported", with its
+/// time, on the turn it comes.
+#[test]
+fn a_scouts_report_is_not_drawn_as_seen_now() {
+    let transcript = common::play_script(
+        "sarhu",
+        "nurhaci",
+        3,
+        xiaoling::scene::Locale::En,
+        "\n3\nwait\n2\nwait\nmap\nquit\n",
+    );
+    let map = &transcript[transcript.rfind("> map").expect("the map")..];
+    // The key, its lines joined: each place's word with its time.
+    let key = map.split_whitespace().collect::<Vec<_>>().join(" ");
+    for place in ["Shangjianya]: Ma Lin's foot", "Feifen hill]: Pan Zongyan"] {
+        let at = key.find(place).unwrap_or_else(|| panic!("{place}:\n{map}"));
+        let word = &key[at..key[at..].find(';').map_or(key.len(), |e| at + e)];
+        assert!(word.contains("(reported 22:00)"), "{word}");
+    }
+    // The drawing: the lines above the key ("  A [...]: ...").
+    let key_line = |l: &str| l.starts_with("  ") && l.get(3..5) == Some(" [");
+    let drawn: String = map.lines().take_while(|l| !key_line(l)).collect();
+    assert!(!drawn.contains('◆'), "nothing is seen now:\n{map}");
+    assert!(drawn.contains("[I▲◇]") && drawn.contains("[K▲◇]"), "{map}");
+    assert!(map.contains("◇ seen earlier or reported"), "{map}");
+}
+
 /// Of his own units the commander knows exactly those he sees; the others
 /// by the word a rider brings, as old as the ride. False-cry as Zhang
 /// Chun, the cry raised: he leads into the ford, blind with smoke, and

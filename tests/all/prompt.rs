@@ -169,6 +169,8 @@ fn a_sighting_by_report_is_timed_alike_in_status_and_on_the_map() {
         let out = common::play_script("false-cry", "zhang-chun", 30, locale, script);
         let status = answer(&out, "> status");
         let map = answer(&out, "> map").replace('\n', "");
+        // The key's sightings, not the legend under them (「◇ 敌军（先前所见或探报）」).
+        let map = map.split("图例").next().unwrap_or(&map).to_string();
         let times = |text: &str| -> Vec<String> {
             let pieces: Vec<&str> = text.split(mark).collect();
             match locale {

@@ -1010,7 +1010,7 @@ pub(super) fn map_key(key: MapKey) -> &'static str {
         MapKey::You => "★ you",
         MapKey::YourMen => "● your men",
         MapKey::EnemyNow => "◆ enemy seen now",
-        MapKey::EnemyEarlier => "◇ seen earlier",
+        MapKey::EnemyEarlier => "◇ seen earlier or reported",
         MapKey::Unseen => "? unseen",
         MapKey::ThinSmoke => "▒ thin smoke",
         MapKey::ThickSmoke => "▓ thick smoke",

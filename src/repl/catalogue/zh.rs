@@ -1412,7 +1412,7 @@ pub(super) fn map_key(key: MapKey) -> &'static str {
         MapKey::You => "★ 你所在",
         MapKey::YourMen => "● 我军",
         MapKey::EnemyNow => "◆ 敌军（眼下所见）",
-        MapKey::EnemyEarlier => "◇ 敌军（先前所见）",
+        MapKey::EnemyEarlier => "◇ 敌军（先前所见或探报）",
         MapKey::Unseen => "? 未见",
         MapKey::ThinSmoke => "▒ 薄烟",
         MapKey::ThickSmoke => "▓ 浓烟",
